@@ -1,0 +1,191 @@
+//! The byte format: bincode's standard configuration, one message per binary
+//! WebSocket frame, decoded under a size limit and only when the frame holds
+//! exactly one message. This is the only module that knows about bincode, so
+//! the format can be swapped here alone.
+
+use bincode::config::{self, Configuration};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::{ClientMsg, ServerMsg};
+
+/// The largest client message the server reads. Real ones are a few bytes.
+pub const MAX_CLIENT_MSG: usize = 256;
+
+/// The largest server message a client reads: entering a fully explored
+/// level is the biggest, at a few KiB.
+pub const MAX_SERVER_MSG: usize = 64 * 1024;
+
+/// Why a frame did not decode to a message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("message of {len} bytes is over the {limit}-byte limit")]
+    TooLarge { len: usize, limit: usize },
+    #[error("malformed message: {0}")]
+    Malformed(String),
+    #[error("{extra} bytes left over after the message")]
+    TrailingBytes { extra: usize },
+}
+
+fn standard() -> Configuration {
+    config::standard()
+}
+
+/// Encodes one message into the bytes of one frame.
+pub fn encode<M: Serialize>(msg: &M) -> Vec<u8> {
+    // Serializing our own plain enums into a Vec cannot fail.
+    bincode::serde::encode_to_vec(msg, standard()).expect("messages always encode")
+}
+
+/// Decodes a frame from a client.
+pub fn decode_client(bytes: &[u8]) -> Result<ClientMsg, DecodeError> {
+    decode_limited::<ClientMsg, MAX_CLIENT_MSG>(bytes)
+}
+
+/// Decodes a frame from the server.
+pub fn decode_server(bytes: &[u8]) -> Result<ServerMsg, DecodeError> {
+    decode_limited::<ServerMsg, MAX_SERVER_MSG>(bytes)
+}
+
+fn decode_limited<M: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Result<M, DecodeError> {
+    if bytes.len() > LIMIT {
+        return Err(DecodeError::TooLarge {
+            len: bytes.len(),
+            limit: LIMIT,
+        });
+    }
+    // The limit also caps every length prefix inside the message, so a
+    // hostile length never turns into a huge allocation.
+    let config = standard().with_limit::<LIMIT>();
+    let (msg, used) = bincode::serde::decode_from_slice(bytes, config)
+        .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    if used != bytes.len() {
+        return Err(DecodeError::TrailingBytes {
+            extra: bytes.len() - used,
+        });
+    }
+    Ok(msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Action, Dir, PlayerChange, PlayerId, Pos, Refusal, SightDiff, Terrain};
+    use proptest::prelude::*;
+
+    fn server_samples() -> Vec<ServerMsg> {
+        vec![
+            ServerMsg::Welcome {
+                you: PlayerId(7),
+                width: 80,
+                height: 40,
+                sight_radius: 8,
+            },
+            ServerMsg::Refused(Refusal::NameTaken),
+            ServerMsg::Refused(Refusal::WrongVersion { server: 1 }),
+            ServerMsg::EnterLevel {
+                depth: 2,
+                width: 80,
+                height: 40,
+                remembered: vec![0b101, 0],
+                terrain: vec![Terrain::Floor, Terrain::StairsUp],
+            },
+            ServerMsg::Sight(SightDiff {
+                at: Pos::new(10, 20),
+                hidden: vec![1, 2],
+                shown: vec![3],
+                revealed: vec![(4, Terrain::Wall)],
+                players: vec![
+                    PlayerChange::Appeared {
+                        id: PlayerId(1),
+                        name: "ann".into(),
+                        at: Pos::new(1, 2),
+                    },
+                    PlayerChange::Moved {
+                        id: PlayerId(1),
+                        at: Pos::new(2, 2),
+                    },
+                    PlayerChange::Vanished { id: PlayerId(1) },
+                ],
+            }),
+            ServerMsg::Players(vec![PlayerChange::Vanished { id: PlayerId(3) }]),
+            ServerMsg::Roster(vec!["ann".into(), "bob".into()]),
+            ServerMsg::Note("You see stairs down here.".into()),
+        ]
+    }
+
+    #[test]
+    fn every_server_message_round_trips() {
+        for msg in server_samples() {
+            assert_eq!(decode_server(&encode(&msg)), Ok(msg));
+        }
+    }
+
+    #[test]
+    fn every_client_message_round_trips() {
+        let mut msgs = vec![
+            ClientMsg::Hello {
+                version: 1,
+                name: "ann".into(),
+            },
+            ClientMsg::Act(Action::Descend),
+            ClientMsg::Act(Action::Ascend),
+            ClientMsg::Act(Action::Wait),
+            ClientMsg::Act(Action::Quit),
+        ];
+        msgs.extend(Dir::ALL.map(|d| ClientMsg::Act(Action::Move(d))));
+        for msg in msgs {
+            assert_eq!(decode_client(&encode(&msg)), Ok(msg));
+        }
+    }
+
+    #[test]
+    fn trailing_bytes_are_refused() {
+        let mut bytes = encode(&ClientMsg::Act(Action::Wait));
+        bytes.push(0);
+        assert_eq!(
+            decode_client(&bytes),
+            Err(DecodeError::TrailingBytes { extra: 1 })
+        );
+    }
+
+    #[test]
+    fn oversized_frame_is_refused_before_decoding() {
+        let bytes = vec![0u8; MAX_CLIENT_MSG + 1];
+        assert!(matches!(
+            decode_client(&bytes),
+            Err(DecodeError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn unknown_variant_is_malformed() {
+        assert!(matches!(
+            decode_client(&[9]),
+            Err(DecodeError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn huge_length_prefix_is_refused_not_allocated() {
+        // Hello (tag 0), version 1, then a string length of u64::MAX.
+        let bytes = [0u8, 1, 253, 255, 255, 255, 255, 255, 255, 255, 255];
+        assert!(matches!(
+            decode_client(&bytes),
+            Err(DecodeError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn a_move_costs_three_bytes() {
+        assert_eq!(encode(&ClientMsg::Act(Action::Move(Dir::NE))).len(), 3);
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic_the_decoders(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let _ = decode_client(&bytes);
+            let _ = decode_server(&bytes);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The wire contract between Gloam's server and its clients.
+//!
+//! A client opens a WebSocket and sends [`ClientMsg::Hello`] with
+//! [`PROTOCOL_VERSION`] and a name; the server answers [`ServerMsg::Welcome`]
+//! or a typed [`Refusal`] followed by a close. After that the client sends
+//! actions and the server sends what that player knows, as diffs: entering a
+//! level, the cells that came into or left sight, the other players in sight.
+//! Every message travels alone in one binary frame, encoded by [`codec`].
+//!
+//! Cells in sight are named by their index in the sight disc around the
+//! viewer ([`Disc`]), so a cell costs one byte on the wire.
+
+pub mod codec;
+mod disc;
+mod message;
+mod types;
+
+pub use disc::Disc;
+pub use message::{Action, ClientMsg, PlayerChange, Refusal, ServerMsg, SightDiff};
+pub use types::{Dir, PlayerId, Pos, Terrain};
+
+/// Bumped whenever a message's meaning or encoding changes.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// How far a player sees: a cell is in range when dx² + dy² ≤ r².
+pub const SIGHT_RADIUS: u8 = 8;
+
+/// The longest player name the server accepts, in characters.
+pub const MAX_NAME_CHARS: usize = 16;

@@ -1,0 +1,116 @@
+//! The messages: one enum per direction, one variant per thing that happens.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Dir, PlayerId, Pos, Terrain};
+
+/// What a client sends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientMsg {
+    /// The first message of every connection, and only the first.
+    Hello { version: u32, name: String },
+    /// One turn's action; the server answers every one with a [`ServerMsg::Sight`].
+    Act(Action),
+}
+
+/// What a player can do in one turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    Move(Dir),
+    Descend,
+    Ascend,
+    Wait,
+    /// Leave the game; the server closes the connection normally.
+    Quit,
+}
+
+/// What the server sends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerMsg {
+    /// The handshake succeeded.
+    Welcome {
+        you: PlayerId,
+        width: u16,
+        height: u16,
+        sight_radius: u8,
+    },
+    /// The handshake failed; the server closes the connection after this.
+    Refused(Refusal),
+    /// The player is now on `depth`: forget the view of any other level and
+    /// start from what the player remembers of this one. `remembered` is a
+    /// bitset over the cells in row-major order (bit `i % 8` of byte `i / 8`);
+    /// `terrain` holds one entry per set bit, in the same order.
+    EnterLevel {
+        depth: u16,
+        width: u16,
+        height: u16,
+        remembered: Vec<u8>,
+        terrain: Vec<Terrain>,
+    },
+    /// What changed in the player's own sight; also the reply to each action.
+    Sight(SightDiff),
+    /// Other players in sight changed while this player's own view did not.
+    Players(Vec<PlayerChange>),
+    /// The names of the other players on this depth, sent whenever it changes.
+    Roster(Vec<String>),
+    /// A line of text for the message log.
+    Note(String),
+}
+
+/// The change in one player's sight. Disc indices in `shown` and `revealed`
+/// are relative to `at`; those in `hidden` to the `at` of the previous diff on
+/// this level (there are none in the first diff after entering a level).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SightDiff {
+    /// Where the player stands now.
+    pub at: Pos,
+    /// Cells that left sight: the client keeps them as remembered.
+    pub hidden: Vec<u8>,
+    /// Remembered cells back in sight; their terrain is already known.
+    pub shown: Vec<u8>,
+    /// Cells seen for the first time, with their terrain.
+    pub revealed: Vec<(u8, Terrain)>,
+    /// Other players who came into sight, moved in it, or left it.
+    pub players: Vec<PlayerChange>,
+}
+
+impl SightDiff {
+    /// True when the diff says nothing beyond where the player stands.
+    pub fn is_still(&self) -> bool {
+        self.hidden.is_empty()
+            && self.shown.is_empty()
+            && self.revealed.is_empty()
+            && self.players.is_empty()
+    }
+}
+
+/// A change in which other players a player sees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayerChange {
+    Appeared { id: PlayerId, name: String, at: Pos },
+    Moved { id: PlayerId, at: Pos },
+    Vanished { id: PlayerId },
+}
+
+/// Why the server turned a handshake down.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Refusal {
+    WrongVersion { server: u32 },
+    NameInvalid { reason: String },
+    NameTaken,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::WrongVersion { server } => {
+                write!(
+                    f,
+                    "wrong protocol version: the server speaks version {server}"
+                )
+            }
+            Refusal::NameInvalid { reason } => write!(f, "invalid name: {reason}"),
+            Refusal::NameTaken => write!(f, "that name is taken by a connected player"),
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! Every tunable of the server, with defaults that serve a local game.
+
+use std::time::Duration;
+
+use crate::mapgen::GeneratorSetting;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The world seed: every depth's level derives from it.
+    pub seed: u64,
+    pub generator: GeneratorSetting,
+    pub sight_radius: u8,
+    /// Sustained actions per second one player may take.
+    pub actions_per_second: u32,
+    /// Actions a player may take at once before the rate applies.
+    pub action_burst: u32,
+    /// How long a new connection has to finish the WebSocket upgrade and say hello.
+    pub handshake_timeout: Duration,
+    /// How long shutdown waits for connections to close.
+    pub shutdown_grace: Duration,
+    /// Messages queued for one connection before it counts as too slow.
+    pub outbox_capacity: usize,
+    /// Commands queued for one depth's task.
+    pub depth_queue: usize,
+}
+
+impl Config {
+    pub fn with_seed(seed: u64) -> Self {
+        Self {
+            seed,
+            ..Self::default()
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            generator: GeneratorSetting::Mixed,
+            sight_radius: gloam_protocol::SIGHT_RADIUS,
+            actions_per_second: 20,
+            action_burst: 20,
+            handshake_timeout: Duration::from_secs(5),
+            shutdown_grace: Duration::from_secs(5),
+            outbox_capacity: 512,
+            depth_queue: 1024,
+        }
+    }
+}

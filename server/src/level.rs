@@ -1,0 +1,121 @@
+//! A built level: its terrain and where its stairs and arrival point are.
+
+use gloam_protocol::{Pos, Terrain};
+
+/// The map size every level has, in cells.
+pub const MAP_WIDTH: u16 = 80;
+pub const MAP_HEIGHT: u16 = 40;
+
+/// A rectangle of terrain; everything outside it reads as wall.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    width: u16,
+    height: u16,
+    cells: Vec<Terrain>,
+}
+
+impl Grid {
+    /// A grid of solid rock.
+    pub fn filled(width: u16, height: u16) -> Self {
+        Self {
+            width,
+            height,
+            cells: vec![Terrain::Wall; usize::from(width) * usize::from(height)],
+        }
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    pub fn contains(&self, pos: Pos) -> bool {
+        pos.x < self.width && pos.y < self.height
+    }
+
+    /// The row-major index of a cell inside the grid.
+    pub fn index(&self, pos: Pos) -> usize {
+        debug_assert!(self.contains(pos));
+        usize::from(pos.y) * usize::from(self.width) + usize::from(pos.x)
+    }
+
+    pub fn pos_of(&self, index: usize) -> Pos {
+        let w = usize::from(self.width);
+        Pos::new((index % w) as u16, (index / w) as u16)
+    }
+
+    pub fn get(&self, pos: Pos) -> Terrain {
+        if self.contains(pos) {
+            self.cells[self.index(pos)]
+        } else {
+            Terrain::Wall
+        }
+    }
+
+    /// Signed look-up, for code that steps off the edge.
+    pub fn get_signed(&self, x: i32, y: i32) -> Terrain {
+        match (u16::try_from(x), u16::try_from(y)) {
+            (Ok(x), Ok(y)) => self.get(Pos::new(x, y)),
+            _ => Terrain::Wall,
+        }
+    }
+
+    pub fn set(&mut self, pos: Pos, terrain: Terrain) {
+        let i = self.index(pos);
+        self.cells[i] = terrain;
+    }
+
+    pub fn is_open(&self, pos: Pos) -> bool {
+        self.get(pos).is_open()
+    }
+
+    pub fn cells(&self) -> &[Terrain] {
+        &self.cells
+    }
+
+    /// Every cell with its position, row by row.
+    pub fn iter(&self) -> impl Iterator<Item = (Pos, Terrain)> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| (self.pos_of(i), t))
+    }
+
+    /// The map as text, one line per row, with each terrain's glyph.
+    pub fn to_ascii(&self) -> String {
+        let mut out = String::with_capacity(self.cells.len() + usize::from(self.height));
+        for row in self.cells.chunks(usize::from(self.width)) {
+            out.extend(row.iter().map(|t| t.glyph()));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A finished level: every open cell is reachable from `arrival`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Level {
+    pub grid: Grid,
+    /// Where players coming down (or starting, on depth 1) appear; on deeper
+    /// levels this is the up staircase.
+    pub arrival: Pos,
+    /// The down staircase, where players coming up appear.
+    pub stairs_down: Pos,
+}
+
+impl Level {
+    pub fn width(&self) -> u16 {
+        self.grid.width()
+    }
+
+    pub fn height(&self) -> u16 {
+        self.grid.height()
+    }
+
+    pub fn terrain(&self, pos: Pos) -> Terrain {
+        self.grid.get(pos)
+    }
+}

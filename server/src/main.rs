@@ -1,0 +1,49 @@
+//! `gloam-server`: hosts a Gloam world until Ctrl-C or SIGTERM.
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+use clap::Parser;
+use gloam_server::Config;
+use gloam_server::mapgen::GeneratorSetting;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Debug, Parser)]
+#[command(version, about = "Host a Gloam world")]
+struct Args {
+    /// Address to listen on; 0.0.0.0:7777 lets other machines join.
+    #[arg(long, default_value = "127.0.0.1:7777")]
+    bind: SocketAddr,
+    /// World seed; the same seed builds the same levels everywhere. Random when absent.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// How levels are built.
+    #[arg(long, value_enum, default_value_t = GeneratorSetting::Mixed)]
+    generator: GeneratorSetting,
+    /// Sustained actions per second one player may take.
+    #[arg(long, default_value_t = 20)]
+    actions_per_second: u32,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .init();
+    let args = Args::parse();
+    let seed = args.seed.unwrap_or_else(gloam_server::fresh_seed);
+    let config = Config {
+        seed,
+        generator: args.generator,
+        actions_per_second: args.actions_per_second,
+        action_burst: args.actions_per_second,
+        ..Config::default()
+    };
+    let listener = tokio::net::TcpListener::bind(args.bind)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.bind))?;
+    gloam_server::run(listener, gloam_server::shutdown_signal(), config).await?;
+    Ok(())
+}

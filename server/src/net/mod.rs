@@ -1,0 +1,60 @@
+//! The network edge: the accept loop, one task per connection, and a clean
+//! shutdown that closes every client with "going away".
+
+mod connection;
+mod rate;
+pub mod session;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tracing::{info, warn};
+
+use crate::config::Config;
+use crate::world::World;
+
+/// Serves the world on `listener` until `shutdown` completes, then stops
+/// accepting, closes every connection with "going away", and returns once
+/// they are closed (or the grace period has passed).
+pub async fn run(
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()>,
+    config: Config,
+) -> std::io::Result<()> {
+    let addr = listener.local_addr()?;
+    info!(%addr, seed = config.seed, generator = ?config.generator, "listening");
+    let grace = config.shutdown_grace;
+    let world = Arc::new(World::new(config));
+    let stop = CancellationToken::new();
+    let tracker = TaskTracker::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    tracker.spawn(connection::serve(stream, peer, world.clone(), stop.clone()));
+                }
+                // Running out of file descriptors and the like: log and keep serving.
+                Err(e) => warn!(error = %e, "accept failed"),
+            },
+        }
+    }
+    drop(listener);
+    info!(connections = tracker.len(), "shutting down");
+    stop.cancel();
+    tracker.close();
+    if tokio::time::timeout(grace, tracker.wait()).await.is_err() {
+        warn!(
+            left = tracker.len(),
+            "connections still open after the grace period"
+        );
+    }
+    world.close();
+    info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,388 @@
+//! One depth in play: its level, the players on it, and the rules of a turn.
+//! Plain synchronous code: actions go in, messages for players come out.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+
+use gloam_protocol::{Action, Dir, Disc, PlayerChange, PlayerId, Pos, ServerMsg, Terrain};
+
+use super::player::Player;
+use crate::fov::Fov;
+use crate::level::Level;
+
+/// Where an arriving player is put.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrival {
+    /// Joining the game: the level's arrival point.
+    Join,
+    /// Down the stairs from the depth above: onto this level's up staircase.
+    FromAbove,
+    /// Up the stairs from the depth below: onto this level's down staircase.
+    FromBelow,
+}
+
+/// A message for one player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    pub to: PlayerId,
+    pub msg: ServerMsg,
+}
+
+/// A player who took the stairs, handed back for the depth it goes to.
+#[derive(Debug)]
+pub struct Departure {
+    pub player: Player,
+    pub depth: u16,
+    pub via: Arrival,
+}
+
+/// What one action produced.
+#[derive(Debug, Default)]
+pub struct Turn {
+    pub out: Vec<Outgoing>,
+    pub departure: Option<Departure>,
+}
+
+#[derive(Debug)]
+pub struct DepthState {
+    depth: u16,
+    level: Arc<Level>,
+    disc: Disc,
+    radius: u8,
+    players: BTreeMap<PlayerId, Player>,
+    occupant: HashMap<Pos, PlayerId>,
+}
+
+impl DepthState {
+    pub fn new(depth: u16, level: Arc<Level>, sight_radius: u8) -> Self {
+        Self {
+            depth,
+            level,
+            disc: Disc::new(sight_radius),
+            radius: sight_radius,
+            players: BTreeMap::new(),
+            occupant: HashMap::new(),
+        }
+    }
+
+    pub fn depth(&self) -> u16 {
+        self.depth
+    }
+
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    pub fn contains(&self, id: PlayerId) -> bool {
+        self.players.contains_key(&id)
+    }
+
+    pub fn player(&self, id: PlayerId) -> Option<&Player> {
+        self.players.get(&id)
+    }
+
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
+    fn fov_from(&self, pos: Pos) -> Fov {
+        let grid = &self.level.grid;
+        Fov::compute(pos, self.radius, |x, y| !grid.get_signed(x, y).is_open())
+    }
+
+    /// Puts a player on this level, tells it what it remembers and sees, and
+    /// tells the others it arrived.
+    pub fn arrive(&mut self, mut player: Player, via: Arrival) -> Vec<Outgoing> {
+        let wanted = match via {
+            Arrival::Join | Arrival::FromAbove => self.level.arrival,
+            Arrival::FromBelow => self.level.stairs_down,
+        };
+        let pos = self.nearest_free(wanted);
+        let id = player.id;
+        player.pos = pos;
+        player.told_players.clear();
+        let memory = player.memory_mut(self.depth);
+        memory.forget_sight();
+        let (remembered, terrain) = memory.recall(&self.level);
+        let mut out = vec![Outgoing {
+            to: id,
+            msg: ServerMsg::EnterLevel {
+                depth: self.depth,
+                width: self.level.width(),
+                height: self.level.height(),
+                remembered,
+                terrain,
+            },
+        }];
+        let name = player.name.clone();
+        self.occupant.insert(pos, id);
+        self.players.insert(id, player);
+        out.push(Outgoing {
+            to: id,
+            msg: ServerMsg::Roster(self.roster_for(id)),
+        });
+        self.announce(id, &format!("{name} arrives on this depth."), &mut out);
+        self.refresh_sight(&[id], &mut out);
+        if let Some(note) = self.stairs_note(pos) {
+            out.push(Outgoing {
+                to: id,
+                msg: ServerMsg::Note(note.into()),
+            });
+        }
+        out
+    }
+
+    /// Takes a player off this level (it left the game, or is being moved)
+    /// and tells the others. Returns the player with its memories.
+    pub fn remove(&mut self, id: PlayerId, farewell: &str) -> (Option<Player>, Vec<Outgoing>) {
+        let mut out = Vec::new();
+        let Some(player) = self.players.remove(&id) else {
+            return (None, out);
+        };
+        self.occupant.remove(&player.pos);
+        for other in self.players.values_mut() {
+            if other.told_players.remove(&id).is_some() {
+                out.push(Outgoing {
+                    to: other.id,
+                    msg: ServerMsg::Players(vec![PlayerChange::Vanished { id }]),
+                });
+            }
+        }
+        let text = format!("{} {farewell}", player.name);
+        for other in self.players.keys() {
+            out.push(Outgoing {
+                to: *other,
+                msg: ServerMsg::Note(text.clone()),
+            });
+            out.push(Outgoing {
+                to: *other,
+                msg: ServerMsg::Roster(self.roster_for(*other)),
+            });
+        }
+        (Some(player), out)
+    }
+
+    /// Applies one action of a player on this level. Every action the player
+    /// stays for is answered with a `Sight` message to it, even an empty one.
+    pub fn act(&mut self, id: PlayerId, action: Action) -> Turn {
+        let mut turn = Turn::default();
+        let Some(pos) = self.players.get(&id).map(|p| p.pos) else {
+            return turn;
+        };
+        let here = self.level.terrain(pos);
+        match action {
+            Action::Move(dir) => self.step(id, pos, dir, &mut turn.out),
+            Action::Wait | Action::Quit => self.refresh_sight(&[id], &mut turn.out),
+            Action::Descend if here == Terrain::StairsDown => {
+                return self.depart(
+                    id,
+                    self.depth + 1,
+                    Arrival::FromAbove,
+                    "goes down the stairs.",
+                );
+            }
+            Action::Ascend if here == Terrain::StairsUp && self.depth > 1 => {
+                return self.depart(id, self.depth - 1, Arrival::FromBelow, "climbs the stairs.");
+            }
+            Action::Descend => self.refuse(id, "There are no stairs down here.", &mut turn.out),
+            Action::Ascend => self.refuse(id, "There are no stairs up here.", &mut turn.out),
+        }
+        turn
+    }
+
+    fn refuse(&mut self, id: PlayerId, why: &str, out: &mut Vec<Outgoing>) {
+        out.push(Outgoing {
+            to: id,
+            msg: ServerMsg::Note(why.into()),
+        });
+        self.refresh_sight(&[id], out);
+    }
+
+    fn depart(&mut self, id: PlayerId, depth: u16, via: Arrival, farewell: &str) -> Turn {
+        let (player, out) = self.remove(id, farewell);
+        Turn {
+            out,
+            departure: player.map(|player| Departure { player, depth, via }),
+        }
+    }
+
+    fn step(&mut self, id: PlayerId, from: Pos, dir: Dir, out: &mut Vec<Outgoing>) {
+        let Some(to) = from.step(dir).filter(|&p| self.level.terrain(p).is_open()) else {
+            // Bumping a wall costs the turn and changes nothing.
+            self.refresh_sight(&[id], out);
+            return;
+        };
+        match self.occupant.get(&to).copied() {
+            Some(other) => {
+                // Swapping places keeps a corridor from ever jamming.
+                self.place(other, from);
+                self.place(id, to);
+                let (mover, swapped) = (self.name_of(id), self.name_of(other));
+                out.push(Outgoing {
+                    to: id,
+                    msg: ServerMsg::Note(format!("You swap places with {swapped}.")),
+                });
+                out.push(Outgoing {
+                    to: other,
+                    msg: ServerMsg::Note(format!("{mover} swaps places with you.")),
+                });
+                self.refresh_sight(&[id, other], out);
+            }
+            None => {
+                self.occupant.remove(&from);
+                self.place(id, to);
+                self.refresh_sight(&[id], out);
+            }
+        }
+        if let Some(note) = self.stairs_note(to) {
+            out.push(Outgoing {
+                to: id,
+                msg: ServerMsg::Note(note.into()),
+            });
+        }
+    }
+
+    fn place(&mut self, id: PlayerId, pos: Pos) {
+        if let Some(p) = self.players.get_mut(&id) {
+            p.pos = pos;
+            self.occupant.insert(pos, id);
+        }
+    }
+
+    fn name_of(&self, id: PlayerId) -> String {
+        self.players
+            .get(&id)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    }
+
+    fn stairs_note(&self, pos: Pos) -> Option<&'static str> {
+        match self.level.terrain(pos) {
+            Terrain::StairsDown => Some("There are stairs down here."),
+            Terrain::StairsUp => Some("There are stairs up here."),
+            _ => None,
+        }
+    }
+
+    /// Recomputes sight for the players whose position changed (or who need
+    /// a reply), sends each its diff with the other players it now sees, and
+    /// tells every other player what it sees of them.
+    fn refresh_sight(&mut self, moved: &[PlayerId], out: &mut Vec<Outgoing>) {
+        for &id in moved {
+            let Some(pos) = self.players.get(&id).map(|p| p.pos) else {
+                continue;
+            };
+            let fov = self.fov_from(pos);
+            let (depth, level, disc) = (self.depth, &self.level, &self.disc);
+            let Some(player) = self.players.get_mut(&id) else {
+                continue;
+            };
+            let diff = player.memory_mut(depth).update_sight(level, disc, fov);
+            out.push(Outgoing {
+                to: id,
+                msg: ServerMsg::Sight(diff),
+            });
+        }
+        let sight_msgs: HashMap<PlayerId, usize> = out
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.msg, ServerMsg::Sight(_)))
+            .map(|(i, o)| (o.to, i))
+            .collect();
+        let positions: Vec<(PlayerId, Pos, String)> = self
+            .players
+            .values()
+            .map(|p| (p.id, p.pos, p.name.clone()))
+            .collect();
+        for viewer in self.players.values_mut() {
+            let viewer_moved = moved.contains(&viewer.id);
+            let memory = viewer.memories.get(&self.depth);
+            let mut changes = Vec::new();
+            for (other, at, name) in &positions {
+                if *other == viewer.id || !(viewer_moved || moved.contains(other)) {
+                    continue;
+                }
+                let seen = memory.is_some_and(|m| m.sees(*at));
+                match (viewer.told_players.get(other).copied(), seen) {
+                    (None, true) => changes.push(PlayerChange::Appeared {
+                        id: *other,
+                        name: name.clone(),
+                        at: *at,
+                    }),
+                    (Some(told), true) if told != *at => changes.push(PlayerChange::Moved {
+                        id: *other,
+                        at: *at,
+                    }),
+                    (Some(_), false) => changes.push(PlayerChange::Vanished { id: *other }),
+                    _ => continue,
+                }
+                if seen {
+                    viewer.told_players.insert(*other, *at);
+                } else {
+                    viewer.told_players.remove(other);
+                }
+            }
+            if changes.is_empty() {
+                continue;
+            }
+            match sight_msgs.get(&viewer.id) {
+                Some(&i) => {
+                    if let ServerMsg::Sight(diff) = &mut out[i].msg {
+                        diff.players.extend(changes);
+                    }
+                }
+                None => out.push(Outgoing {
+                    to: viewer.id,
+                    msg: ServerMsg::Players(changes),
+                }),
+            }
+        }
+    }
+
+    fn announce(&self, about: PlayerId, text: &str, out: &mut Vec<Outgoing>) {
+        for other in self.players.keys().filter(|&&o| o != about) {
+            out.push(Outgoing {
+                to: *other,
+                msg: ServerMsg::Note(text.into()),
+            });
+            out.push(Outgoing {
+                to: *other,
+                msg: ServerMsg::Roster(self.roster_for(*other)),
+            });
+        }
+    }
+
+    /// The names of everyone on this depth but `id`, sorted.
+    fn roster_for(&self, id: PlayerId) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .players
+            .values()
+            .filter(|p| p.id != id)
+            .map(|p| p.name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// The open, unoccupied cell nearest to `wanted` by walking.
+    fn nearest_free(&self, wanted: Pos) -> Pos {
+        let grid = &self.level.grid;
+        let mut seen = vec![false; grid.cells().len()];
+        let mut queue = VecDeque::from([wanted]);
+        seen[grid.index(wanted)] = true;
+        while let Some(pos) = queue.pop_front() {
+            if !self.occupant.contains_key(&pos) {
+                return pos;
+            }
+            for dir in Dir::ALL {
+                if let Some(n) = pos.step(dir).filter(|&n| grid.is_open(n))
+                    && !std::mem::replace(&mut seen[grid.index(n)], true)
+                {
+                    queue.push_back(n);
+                }
+            }
+        }
+        // Every open cell is taken: stack up rather than refuse the player.
+        wanted
+    }
+}

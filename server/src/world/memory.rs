@@ -1,0 +1,107 @@
+//! What one player knows of one level, and what its client has been told.
+
+use gloam_protocol::{Disc, Pos, SightDiff, Terrain};
+
+use crate::fov::Fov;
+use crate::level::Level;
+
+/// A player's knowledge of one depth. The server sends every change as soon
+/// as it happens, so what the player has seen is also what its client holds:
+/// `explored` is every cell whose terrain the client was sent, and `sight`
+/// the view the client was last told about.
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    explored: Vec<u64>,
+    sight: Option<Fov>,
+}
+
+impl Memory {
+    pub fn is_explored(&self, index: usize) -> bool {
+        self.explored
+            .get(index / 64)
+            .is_some_and(|w| w & (1 << (index % 64)) != 0)
+    }
+
+    fn explore(&mut self, index: usize) {
+        let word = index / 64;
+        if self.explored.len() <= word {
+            self.explored.resize(word + 1, 0);
+        }
+        self.explored[word] |= 1 << (index % 64);
+    }
+
+    /// How many cells have been explored.
+    pub fn explored_count(&self) -> u32 {
+        self.explored.iter().map(|w| w.count_ones()).sum()
+    }
+
+    pub fn sight(&self) -> Option<&Fov> {
+        self.sight.as_ref()
+    }
+
+    /// The client is about to clear its view: nothing is in sight for it now.
+    pub fn forget_sight(&mut self) {
+        self.sight = None;
+    }
+
+    /// The remembered cells as the `EnterLevel` message carries them: a
+    /// row-major bitset (trailing empty bytes dropped) and each set cell's terrain.
+    pub fn recall(&self, level: &Level) -> (Vec<u8>, Vec<Terrain>) {
+        let mut bits: Vec<u8> = self.explored.iter().flat_map(|w| w.to_le_bytes()).collect();
+        while bits.last() == Some(&0) {
+            bits.pop();
+        }
+        let terrain = level
+            .grid
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.is_explored(i))
+            .map(|(_, (_, t))| t)
+            .collect();
+        (bits, terrain)
+    }
+
+    /// Moves the told view to `now` and says what changed: cells that left
+    /// sight, known cells back in sight, and cells seen for the first time
+    /// (which become explored). Players are left for the caller to fill in.
+    pub fn update_sight(&mut self, level: &Level, disc: &Disc, now: Fov) -> SightDiff {
+        let mut diff = SightDiff {
+            at: now.centre(),
+            ..SightDiff::default()
+        };
+        if let Some(old) = &self.sight {
+            let c = old.centre();
+            for (i, (dx, dy)) in disc.offsets().enumerate() {
+                if old.sees_offset(dx, dy) && c.offset(dx, dy).is_some_and(|p| !now.sees(p)) {
+                    diff.hidden.push(i as u8);
+                }
+            }
+        }
+        let c = now.centre();
+        for (i, (dx, dy)) in disc.offsets().enumerate() {
+            if !now.sees_offset(dx, dy) {
+                continue;
+            }
+            let Some(pos) = c.offset(dx, dy).filter(|&p| level.grid.contains(p)) else {
+                continue;
+            };
+            if self.sight.as_ref().is_some_and(|old| old.sees(pos)) {
+                continue;
+            }
+            let index = level.grid.index(pos);
+            if self.is_explored(index) {
+                diff.shown.push(i as u8);
+            } else {
+                self.explore(index);
+                diff.revealed.push((i as u8, level.terrain(pos)));
+            }
+        }
+        self.sight = Some(now);
+        diff
+    }
+
+    /// True when the told view includes `pos`.
+    pub fn sees(&self, pos: Pos) -> bool {
+        self.sight.as_ref().is_some_and(|s| s.sees(pos))
+    }
+}

@@ -1,0 +1,38 @@
+//! A player as the world holds it: where it is and what it remembers.
+
+use std::collections::{BTreeMap, HashMap};
+
+use gloam_protocol::{PlayerId, Pos};
+
+use super::memory::Memory;
+
+#[derive(Debug)]
+pub struct Player {
+    pub id: PlayerId,
+    pub name: String,
+    pub pos: Pos,
+    /// What it knows of every depth it has visited; travels with it.
+    pub memories: HashMap<u16, Memory>,
+    /// The other players its client was told are in sight, and where.
+    pub told_players: BTreeMap<PlayerId, Pos>,
+}
+
+impl Player {
+    pub fn new(id: PlayerId, name: String) -> Self {
+        Self {
+            id,
+            name,
+            pos: Pos::default(),
+            memories: HashMap::new(),
+            told_players: BTreeMap::new(),
+        }
+    }
+
+    pub fn memory(&self, depth: u16) -> Option<&Memory> {
+        self.memories.get(&depth)
+    }
+
+    pub fn memory_mut(&mut self, depth: u16) -> &mut Memory {
+        self.memories.entry(depth).or_default()
+    }
+}
