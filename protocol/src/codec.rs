@@ -49,10 +49,7 @@ pub fn decode_server(bytes: &[u8]) -> Result<ServerMsg, DecodeError> {
 
 fn decode_limited<M: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Result<M, DecodeError> {
     if bytes.len() > LIMIT {
-        return Err(DecodeError::TooLarge {
-            len: bytes.len(),
-            limit: LIMIT,
-        });
+        return Err(DecodeError::TooLarge { len: bytes.len(), limit: LIMIT });
     }
     // The limit also caps every length prefix inside the message, so a
     // hostile length never turns into a huge allocation.
@@ -60,9 +57,7 @@ fn decode_limited<M: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Resu
     let (msg, used) = bincode::serde::decode_from_slice(bytes, config)
         .map_err(|e| DecodeError::Malformed(e.to_string()))?;
     if used != bytes.len() {
-        return Err(DecodeError::TrailingBytes {
-            extra: bytes.len() - used,
-        });
+        return Err(DecodeError::TrailingBytes { extra: bytes.len() - used });
     }
     Ok(msg)
 }
@@ -75,12 +70,7 @@ mod tests {
 
     fn server_samples() -> Vec<ServerMsg> {
         vec![
-            ServerMsg::Welcome {
-                you: PlayerId(7),
-                width: 80,
-                height: 40,
-                sight_radius: 8,
-            },
+            ServerMsg::Welcome { you: PlayerId(7), width: 80, height: 40, sight_radius: 8 },
             ServerMsg::Refused(Refusal::NameTaken),
             ServerMsg::Refused(Refusal::WrongVersion { server: 1 }),
             ServerMsg::EnterLevel {
@@ -101,13 +91,11 @@ mod tests {
                         name: "ann".into(),
                         at: Pos::new(1, 2),
                     },
-                    PlayerChange::Moved {
-                        id: PlayerId(1),
-                        at: Pos::new(2, 2),
-                    },
+                    PlayerChange::Moved { id: PlayerId(1), at: Pos::new(2, 2) },
                     PlayerChange::Vanished { id: PlayerId(1) },
                 ],
             }),
+            ServerMsg::Displaced(SightDiff { at: Pos::new(3, 4), ..SightDiff::default() }),
             ServerMsg::Players(vec![PlayerChange::Vanished { id: PlayerId(3) }]),
             ServerMsg::Roster(vec!["ann".into(), "bob".into()]),
             ServerMsg::Note("You see stairs down here.".into()),
@@ -124,10 +112,7 @@ mod tests {
     #[test]
     fn every_client_message_round_trips() {
         let mut msgs = vec![
-            ClientMsg::Hello {
-                version: 1,
-                name: "ann".into(),
-            },
+            ClientMsg::Hello { version: 1, name: "ann".into() },
             ClientMsg::Act(Action::Descend),
             ClientMsg::Act(Action::Ascend),
             ClientMsg::Act(Action::Wait),
@@ -143,37 +128,25 @@ mod tests {
     fn trailing_bytes_are_refused() {
         let mut bytes = encode(&ClientMsg::Act(Action::Wait));
         bytes.push(0);
-        assert_eq!(
-            decode_client(&bytes),
-            Err(DecodeError::TrailingBytes { extra: 1 })
-        );
+        assert_eq!(decode_client(&bytes), Err(DecodeError::TrailingBytes { extra: 1 }));
     }
 
     #[test]
     fn oversized_frame_is_refused_before_decoding() {
         let bytes = vec![0u8; MAX_CLIENT_MSG + 1];
-        assert!(matches!(
-            decode_client(&bytes),
-            Err(DecodeError::TooLarge { .. })
-        ));
+        assert!(matches!(decode_client(&bytes), Err(DecodeError::TooLarge { .. })));
     }
 
     #[test]
     fn unknown_variant_is_malformed() {
-        assert!(matches!(
-            decode_client(&[9]),
-            Err(DecodeError::Malformed(_))
-        ));
+        assert!(matches!(decode_client(&[9]), Err(DecodeError::Malformed(_))));
     }
 
     #[test]
     fn huge_length_prefix_is_refused_not_allocated() {
         // Hello (tag 0), version 1, then a string length of u64::MAX.
         let bytes = [0u8, 1, 253, 255, 255, 255, 255, 255, 255, 255, 255];
-        assert!(matches!(
-            decode_client(&bytes),
-            Err(DecodeError::Malformed(_))
-        ));
+        assert!(matches!(decode_client(&bytes), Err(DecodeError::Malformed(_))));
     }
 
     #[test]

@@ -18,11 +18,7 @@ impl Disc {
     pub const MAX_RADIUS: u8 = 8;
 
     pub fn new(radius: u8) -> Self {
-        assert!(
-            radius <= Self::MAX_RADIUS,
-            "sight radius {radius} is over {}",
-            Self::MAX_RADIUS
-        );
+        assert!(radius <= Self::MAX_RADIUS, "sight radius {radius} is over {}", Self::MAX_RADIUS);
         let r = i32::from(radius);
         let side = (2 * r + 1) as usize;
         let mut offsets = Vec::new();
@@ -35,11 +31,7 @@ impl Disc {
                 }
             }
         }
-        Self {
-            radius: r,
-            offsets,
-            lookup,
-        }
+        Self { radius: r, offsets, lookup }
     }
 
     pub fn radius(&self) -> u8 {
@@ -56,9 +48,7 @@ impl Disc {
 
     /// The offset an index names, or `None` for an index past the disc.
     pub fn offset(&self, index: u8) -> Option<(i32, i32)> {
-        self.offsets
-            .get(usize::from(index))
-            .map(|&(dx, dy)| (i32::from(dx), i32::from(dy)))
+        self.offsets.get(usize::from(index)).map(|&(dx, dy)| (i32::from(dx), i32::from(dy)))
     }
 
     /// The index of an offset, or `None` when it lies outside the disc.
@@ -74,9 +64,7 @@ impl Disc {
 
     /// Every offset in index order.
     pub fn offsets(&self) -> impl Iterator<Item = (i32, i32)> + '_ {
-        self.offsets
-            .iter()
-            .map(|&(dx, dy)| (i32::from(dx), i32::from(dy)))
+        self.offsets.iter().map(|&(dx, dy)| (i32::from(dx), i32::from(dy)))
     }
 }
 

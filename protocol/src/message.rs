@@ -9,7 +9,8 @@ use crate::{Dir, PlayerId, Pos, Terrain};
 pub enum ClientMsg {
     /// The first message of every connection, and only the first.
     Hello { version: u32, name: String },
-    /// One turn's action; the server answers every one with a [`ServerMsg::Sight`].
+    /// One turn's action; the server answers every one with a [`ServerMsg::Sight`],
+    /// the last message of that turn to this player.
     Act(Action),
 }
 
@@ -28,27 +29,19 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerMsg {
     /// The handshake succeeded.
-    Welcome {
-        you: PlayerId,
-        width: u16,
-        height: u16,
-        sight_radius: u8,
-    },
+    Welcome { you: PlayerId, width: u16, height: u16, sight_radius: u8 },
     /// The handshake failed; the server closes the connection after this.
     Refused(Refusal),
     /// The player is now on `depth`: forget the view of any other level and
     /// start from what the player remembers of this one. `remembered` is a
     /// bitset over the cells in row-major order (bit `i % 8` of byte `i / 8`);
     /// `terrain` holds one entry per set bit, in the same order.
-    EnterLevel {
-        depth: u16,
-        width: u16,
-        height: u16,
-        remembered: Vec<u8>,
-        terrain: Vec<Terrain>,
-    },
+    EnterLevel { depth: u16, width: u16, height: u16, remembered: Vec<u8>, terrain: Vec<Terrain> },
     /// What changed in the player's own sight; also the reply to each action.
     Sight(SightDiff),
+    /// Another player swapped places with this one: its new position and sight.
+    /// Unlike `Sight`, this answers no action of the player's own.
+    Displaced(SightDiff),
     /// Other players in sight changed while this player's own view did not.
     Players(Vec<PlayerChange>),
     /// The names of the other players on this depth, sent whenever it changes.
@@ -104,10 +97,7 @@ impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refusal::WrongVersion { server } => {
-                write!(
-                    f,
-                    "wrong protocol version: the server speaks version {server}"
-                )
+                write!(f, "wrong protocol version: the server speaks version {server}")
             }
             Refusal::NameInvalid { reason } => write!(f, "invalid name: {reason}"),
             Refusal::NameTaken => write!(f, "that name is taken by a connected player"),

@@ -26,10 +26,7 @@ pub struct Config {
 
 impl Config {
     pub fn with_seed(seed: u64) -> Self {
-        Self {
-            seed,
-            ..Self::default()
-        }
+        Self { seed, ..Self::default() }
     }
 }
 

@@ -31,11 +31,7 @@ impl Fov {
     /// `is_opaque(x, y)` must answer true off the map.
     pub fn compute(centre: Pos, radius: u8, is_opaque: impl Fn(i32, i32) -> bool) -> Fov {
         let radius = i32::from(radius).min(MAX_RADIUS);
-        let mut fov = Fov {
-            centre,
-            radius,
-            rows: [0; SIDE],
-        };
+        let mut fov = Fov { centre, radius, rows: [0; SIDE] };
         fov.mark(0, 0);
         let (ox, oy) = (i32::from(centre.x), i32::from(centre.y));
         // Each quadrant maps (depth, col) to a map offset (dx, dy).
@@ -154,11 +150,7 @@ mod tests {
         for y in 1..4 {
             for x in 1..7 {
                 let fov = Fov::compute(Pos::new(x, y), 8, opaque_in(ROOM));
-                assert_eq!(
-                    fov.count(),
-                    40,
-                    "from ({x}, {y}) the whole room and its walls"
-                );
+                assert_eq!(fov.count(), 40, "from ({x}, {y}) the whole room and its walls");
             }
         }
     }
@@ -175,13 +167,8 @@ mod tests {
 
     #[test]
     fn a_pillar_casts_a_shadow_but_is_seen() {
-        const MAP: &[&str] = &[
-            "###########",
-            "#.........#",
-            "#...#.....#",
-            "#.........#",
-            "###########",
-        ];
+        const MAP: &[&str] =
+            &["###########", "#.........#", "#...#.....#", "#.........#", "###########"];
         let fov = Fov::compute(Pos::new(2, 2), 8, opaque_in(MAP));
         assert!(fov.sees(Pos::new(4, 2)));
         assert!(!fov.sees(Pos::new(6, 2)));

@@ -17,11 +17,7 @@ pub struct Grid {
 impl Grid {
     /// A grid of solid rock.
     pub fn filled(width: u16, height: u16) -> Self {
-        Self {
-            width,
-            height,
-            cells: vec![Terrain::Wall; usize::from(width) * usize::from(height)],
-        }
+        Self { width, height, cells: vec![Terrain::Wall; usize::from(width) * usize::from(height)] }
     }
 
     pub fn width(&self) -> u16 {
@@ -48,11 +44,7 @@ impl Grid {
     }
 
     pub fn get(&self, pos: Pos) -> Terrain {
-        if self.contains(pos) {
-            self.cells[self.index(pos)]
-        } else {
-            Terrain::Wall
-        }
+        if self.contains(pos) { self.cells[self.index(pos)] } else { Terrain::Wall }
     }
 
     /// Signed look-up, for code that steps off the edge.
@@ -78,10 +70,7 @@ impl Grid {
 
     /// Every cell with its position, row by row.
     pub fn iter(&self) -> impl Iterator<Item = (Pos, Terrain)> + '_ {
-        self.cells
-            .iter()
-            .enumerate()
-            .map(|(i, &t)| (self.pos_of(i), t))
+        self.cells.iter().enumerate().map(|(i, &t)| (self.pos_of(i), t))
     }
 
     /// The map as text, one line per row, with each terrain's glyph.

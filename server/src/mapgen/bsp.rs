@@ -65,17 +65,7 @@ pub fn carve(rng: &mut LevelRng, width: u16, height: u16) -> BspPlan {
         rooms: Vec::new(),
         start: Pos::default(),
     };
-    split(
-        &mut plan,
-        rng,
-        Rect {
-            x: 0,
-            y: 0,
-            w: width,
-            h: height,
-        },
-        0,
-    );
+    split(&mut plan, rng, Rect { x: 0, y: 0, w: width, h: height }, 0);
     for i in 1..plan.rooms.len() {
         let (from, to) = (plan.rooms[i - 1].centre(), plan.rooms[i].centre());
         carve_corridor(&mut plan.grid, rng, from, to);
@@ -93,23 +83,9 @@ fn split(plan: &mut BspPlan, rng: &mut LevelRng, area: Rect, cuts: u32) {
     }
     let cut = rng.random_range(MIN_LEAF..=length - MIN_LEAF);
     let (first, second) = if across {
-        (
-            Rect { h: cut, ..area },
-            Rect {
-                y: area.y + cut,
-                h: area.h - cut,
-                ..area
-            },
-        )
+        (Rect { h: cut, ..area }, Rect { y: area.y + cut, h: area.h - cut, ..area })
     } else {
-        (
-            Rect { w: cut, ..area },
-            Rect {
-                x: area.x + cut,
-                w: area.w - cut,
-                ..area
-            },
-        )
+        (Rect { w: cut, ..area }, Rect { x: area.x + cut, w: area.w - cut, ..area })
     };
     split(plan, rng, first, cuts + 1);
     split(plan, rng, second, cuts + 1);
@@ -123,22 +99,14 @@ fn add_room(plan: &mut BspPlan, rng: &mut LevelRng, area: Rect) {
     let x = rng.random_range(area.x + 1..=area.x + area.w - w - 1);
     let y = rng.random_range(area.y + 1..=area.y + area.h - h - 1);
     let room = Rect { x, y, w, h };
-    carve_box(
-        &mut plan.grid,
-        Pos::new(x, y),
-        Pos::new(x + w - 1, y + h - 1),
-    );
+    carve_box(&mut plan.grid, Pos::new(x, y), Pos::new(x + w - 1, y + h - 1));
     plan.leaves.push(area);
     plan.rooms.push(room);
 }
 
 /// Two straight runs with a corner between them, the corner picked by a coin toss.
 fn carve_corridor(grid: &mut Grid, rng: &mut LevelRng, from: Pos, to: Pos) {
-    let corner = if rng.random_bool(0.5) {
-        Pos::new(to.x, from.y)
-    } else {
-        Pos::new(from.x, to.y)
-    };
+    let corner = if rng.random_bool(0.5) { Pos::new(to.x, from.y) } else { Pos::new(from.x, to.y) };
     carve_box(grid, from, corner);
     carve_box(grid, corner, to);
 }

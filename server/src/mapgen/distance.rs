@@ -75,24 +75,10 @@ mod tests {
 
     #[test]
     fn walls_make_the_walk_longer_and_pockets_unreachable() {
-        let grid = grid_from(&[
-            "#########",
-            "#..#..#.#",
-            "##.#.####",
-            "#.....#.#",
-            "#########",
-        ]);
+        let grid = grid_from(&["#########", "#..#..#.#", "##.#.####", "#.....#.#", "#########"]);
         let dist = walking_distances(&grid, Pos::new(1, 1));
         assert_eq!(dist[grid.index(Pos::new(5, 1))], 4);
-        assert_eq!(
-            dist[grid.index(Pos::new(7, 1))],
-            UNREACHABLE,
-            "a closed pocket"
-        );
-        assert_eq!(
-            dist[grid.index(Pos::new(7, 3))],
-            UNREACHABLE,
-            "a closed pocket"
-        );
+        assert_eq!(dist[grid.index(Pos::new(7, 1))], UNREACHABLE, "a closed pocket");
+        assert_eq!(dist[grid.index(Pos::new(7, 3))], UNREACHABLE, "a closed pocket");
     }
 }

@@ -58,10 +58,5 @@ pub fn carve(rng: &mut LevelRng, width: u16, height: u16) -> MazePlan {
         grid.set(b, Terrain::Floor);
         stack.push(next);
     }
-    MazePlan {
-        grid,
-        cells_wide: cw,
-        cells_high: ch,
-        start: tile(first),
-    }
+    MazePlan { grid, cells_wide: cw, cells_high: ch, start: tile(first) }
 }

@@ -66,11 +66,7 @@ pub fn generator_for(setting: GeneratorSetting, world_seed: u64, depth: u16) -> 
             let mut rng = LevelRng::seed_from_u64(mix(world_seed ^ 0x6d61_7a65) ^ u64::from(block));
             let slot = rng.random_range(0..MAZE_BLOCK);
             let coin = rng.random_bool(0.5);
-            if coin && (depth - 1) % MAZE_BLOCK == slot {
-                Generator::Maze
-            } else {
-                Generator::Bsp
-            }
+            if coin && (depth - 1) % MAZE_BLOCK == slot { Generator::Maze } else { Generator::Bsp }
         }
     }
 }
@@ -115,9 +111,5 @@ pub fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
         grid.set(arrival, Terrain::StairsUp);
     }
     grid.set(stairs_down, Terrain::StairsDown);
-    Level {
-        grid,
-        arrival,
-        stairs_down,
-    }
+    Level { grid, arrival, stairs_down }
 }

@@ -34,10 +34,7 @@ struct Ending {
 
 impl Ending {
     fn new(code: CloseCode, reason: impl Into<String>) -> Self {
-        Self {
-            code,
-            reason: reason.into(),
-        }
+        Self { code, reason: reason.into() }
     }
 }
 
@@ -120,12 +117,8 @@ impl Connection {
 
     async fn refuse(&mut self, refusal: gloam_protocol::Refusal) -> Ending {
         let reason = refusal.to_string();
-        let _ = self
-            .ws
-            .send(Message::Binary(
-                codec::encode(&ServerMsg::Refused(refusal)).into(),
-            ))
-            .await;
+        let _ =
+            self.ws.send(Message::Binary(codec::encode(&ServerMsg::Refused(refusal)).into())).await;
         Ending::new(CloseCode::Policy, reason)
     }
 
@@ -145,23 +138,12 @@ impl Connection {
         let (link, mut inbox) = mpsc::channel(config.outbox_capacity);
         let mut here = self.world.depth(1);
         let player = Player::new(id, name.to_owned());
-        if here
-            .send(DepthCmd::Arrive {
-                player,
-                via: Arrival::Join,
-                link,
-            })
-            .await
-            .is_err()
-        {
+        if here.send(DepthCmd::Arrive { player, via: Arrival::Join, link }).await.is_err() {
             return going_away();
         }
         let mut in_flight = true;
-        let mut rate = RateLimit::new(
-            config.actions_per_second,
-            config.action_burst,
-            Instant::now(),
-        );
+        let mut rate =
+            RateLimit::new(config.actions_per_second, config.action_burst, Instant::now());
         let stop = self.stop.clone();
         let ending = loop {
             tokio::select! {
@@ -247,15 +229,8 @@ impl Connection {
     /// Sends the close frame, best effort, without waiting long on a client
     /// that no longer reads.
     async fn close(&mut self, ending: Ending) {
-        let frame = CloseFrame {
-            code: ending.code,
-            reason: ending.reason.into(),
-        };
-        let _ = timeout(
-            std::time::Duration::from_secs(1),
-            self.ws.close(Some(frame)),
-        )
-        .await;
+        let frame = CloseFrame { code: ending.code, reason: ending.reason.into() };
+        let _ = timeout(std::time::Duration::from_secs(1), self.ws.close(Some(frame))).await;
     }
 }
 

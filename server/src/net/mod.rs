@@ -49,10 +49,7 @@ pub async fn run(
     stop.cancel();
     tracker.close();
     if tokio::time::timeout(grace, tracker.wait()).await.is_err() {
-        warn!(
-            left = tracker.len(),
-            "connections still open after the grace period"
-        );
+        warn!(left = tracker.len(), "connections still open after the grace period");
     }
     world.close();
     info!("stopped");

@@ -15,12 +15,7 @@ pub struct RateLimit {
 impl RateLimit {
     pub fn new(per_second: u32, burst: u32, now: Instant) -> Self {
         let burst = f64::from(burst.max(1));
-        Self {
-            per_second: f64::from(per_second.max(1)),
-            burst,
-            tokens: burst,
-            last: now,
-        }
+        Self { per_second: f64::from(per_second.max(1)), burst, tokens: burst, last: now }
     }
 
     /// Takes one action's token at `now`; returns how long to wait first when

@@ -7,15 +7,11 @@ use gloam_protocol::{Action, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusa
 pub fn greet(msg: ClientMsg) -> Result<String, Greeting> {
     match msg {
         ClientMsg::Hello { version, .. } if version != PROTOCOL_VERSION => {
-            Err(Greeting::Refuse(Refusal::WrongVersion {
-                server: PROTOCOL_VERSION,
-            }))
+            Err(Greeting::Refuse(Refusal::WrongVersion { server: PROTOCOL_VERSION }))
         }
         ClientMsg::Hello { name, .. } => match check_name(&name) {
             Ok(()) => Ok(name),
-            Err(reason) => Err(Greeting::Refuse(Refusal::NameInvalid {
-                reason: reason.into(),
-            })),
+            Err(reason) => Err(Greeting::Refuse(Refusal::NameInvalid { reason: reason.into() })),
         },
         ClientMsg::Act(_) => Err(Greeting::Violation("the first message must be a hello")),
     }
@@ -47,10 +43,7 @@ pub fn check_name(name: &str) -> Result<(), &'static str> {
     if name.chars().count() > MAX_NAME_CHARS {
         return Err("a name has at most 16 characters");
     }
-    if !name
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
-    {
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '_') {
         return Err("a name holds only letters, digits, '-' and '_'");
     }
     Ok(())
@@ -61,10 +54,7 @@ mod tests {
     use super::*;
 
     fn hello(version: u32, name: &str) -> ClientMsg {
-        ClientMsg::Hello {
-            version,
-            name: name.into(),
-        }
+        ClientMsg::Hello { version, name: name.into() }
     }
 
     #[test]
@@ -76,9 +66,7 @@ mod tests {
     fn a_wrong_version_is_refused_with_ours() {
         assert_eq!(
             greet(hello(PROTOCOL_VERSION + 1, "ann")),
-            Err(Greeting::Refuse(Refusal::WrongVersion {
-                server: PROTOCOL_VERSION
-            }))
+            Err(Greeting::Refuse(Refusal::WrongVersion { server: PROTOCOL_VERSION }))
         );
     }
 
@@ -98,10 +86,7 @@ mod tests {
 
     #[test]
     fn an_action_before_hello_is_a_violation() {
-        assert!(matches!(
-            greet(ClientMsg::Act(Action::Wait)),
-            Err(Greeting::Violation(_))
-        ));
+        assert!(matches!(greet(ClientMsg::Act(Action::Wait)), Err(Greeting::Violation(_))));
     }
 
     #[test]

@@ -117,18 +117,12 @@ impl DepthState {
         let name = player.name.clone();
         self.occupant.insert(pos, id);
         self.players.insert(id, player);
-        out.push(Outgoing {
-            to: id,
-            msg: ServerMsg::Roster(self.roster_for(id)),
-        });
+        out.push(Outgoing { to: id, msg: ServerMsg::Roster(self.roster_for(id)) });
         self.announce(id, &format!("{name} arrives on this depth."), &mut out);
-        self.refresh_sight(&[id], &mut out);
         if let Some(note) = self.stairs_note(pos) {
-            out.push(Outgoing {
-                to: id,
-                msg: ServerMsg::Note(note.into()),
-            });
+            out.push(Outgoing { to: id, msg: ServerMsg::Note(note.into()) });
         }
+        self.refresh_sight(id, &[], &mut out);
         out
     }
 
@@ -150,14 +144,8 @@ impl DepthState {
         }
         let text = format!("{} {farewell}", player.name);
         for other in self.players.keys() {
-            out.push(Outgoing {
-                to: *other,
-                msg: ServerMsg::Note(text.clone()),
-            });
-            out.push(Outgoing {
-                to: *other,
-                msg: ServerMsg::Roster(self.roster_for(*other)),
-            });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.clone()) });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Roster(self.roster_for(*other)) });
         }
         (Some(player), out)
     }
@@ -172,7 +160,7 @@ impl DepthState {
         let here = self.level.terrain(pos);
         match action {
             Action::Move(dir) => self.step(id, pos, dir, &mut turn.out),
-            Action::Wait | Action::Quit => self.refresh_sight(&[id], &mut turn.out),
+            Action::Wait | Action::Quit => self.refresh_sight(id, &[], &mut turn.out),
             Action::Descend if here == Terrain::StairsDown => {
                 return self.depart(
                     id,
@@ -191,27 +179,24 @@ impl DepthState {
     }
 
     fn refuse(&mut self, id: PlayerId, why: &str, out: &mut Vec<Outgoing>) {
-        out.push(Outgoing {
-            to: id,
-            msg: ServerMsg::Note(why.into()),
-        });
-        self.refresh_sight(&[id], out);
+        out.push(Outgoing { to: id, msg: ServerMsg::Note(why.into()) });
+        self.refresh_sight(id, &[], out);
     }
 
     fn depart(&mut self, id: PlayerId, depth: u16, via: Arrival, farewell: &str) -> Turn {
         let (player, out) = self.remove(id, farewell);
-        Turn {
-            out,
-            departure: player.map(|player| Departure { player, depth, via }),
-        }
+        Turn { out, departure: player.map(|player| Departure { player, depth, via }) }
     }
 
     fn step(&mut self, id: PlayerId, from: Pos, dir: Dir, out: &mut Vec<Outgoing>) {
         let Some(to) = from.step(dir).filter(|&p| self.level.terrain(p).is_open()) else {
             // Bumping a wall costs the turn and changes nothing.
-            self.refresh_sight(&[id], out);
+            self.refresh_sight(id, &[], out);
             return;
         };
+        if let Some(note) = self.stairs_note(to) {
+            out.push(Outgoing { to: id, msg: ServerMsg::Note(note.into()) });
+        }
         match self.occupant.get(&to).copied() {
             Some(other) => {
                 // Swapping places keeps a corridor from ever jamming.
@@ -226,19 +211,13 @@ impl DepthState {
                     to: other,
                     msg: ServerMsg::Note(format!("{mover} swaps places with you.")),
                 });
-                self.refresh_sight(&[id, other], out);
+                self.refresh_sight(id, &[other], out);
             }
             None => {
                 self.occupant.remove(&from);
                 self.place(id, to);
-                self.refresh_sight(&[id], out);
+                self.refresh_sight(id, &[], out);
             }
-        }
-        if let Some(note) = self.stairs_note(to) {
-            out.push(Outgoing {
-                to: id,
-                msg: ServerMsg::Note(note.into()),
-            });
         }
     }
 
@@ -250,10 +229,7 @@ impl DepthState {
     }
 
     fn name_of(&self, id: PlayerId) -> String {
-        self.players
-            .get(&id)
-            .map(|p| p.name.clone())
-            .unwrap_or_default()
+        self.players.get(&id).map(|p| p.name.clone()).unwrap_or_default()
     }
 
     fn stairs_note(&self, pos: Pos) -> Option<&'static str> {
@@ -264,36 +240,31 @@ impl DepthState {
         }
     }
 
-    /// Recomputes sight for the players whose position changed (or who need
-    /// a reply), sends each its diff with the other players it now sees, and
-    /// tells every other player what it sees of them.
-    fn refresh_sight(&mut self, moved: &[PlayerId], out: &mut Vec<Outgoing>) {
+    /// Recomputes sight for the acting player (whose `Sight` answers its
+    /// action, even when nothing changed) and for the players it displaced,
+    /// and tells every other player what it now sees of them.
+    fn refresh_sight(&mut self, actor: PlayerId, displaced: &[PlayerId], out: &mut Vec<Outgoing>) {
+        let mut moved = Vec::with_capacity(1 + displaced.len());
+        moved.push(actor);
+        moved.extend_from_slice(displaced);
+        let moved = moved.as_slice();
         for &id in moved {
-            let Some(pos) = self.players.get(&id).map(|p| p.pos) else {
-                continue;
-            };
+            let Some(pos) = self.players.get(&id).map(|p| p.pos) else { continue };
             let fov = self.fov_from(pos);
             let (depth, level, disc) = (self.depth, &self.level, &self.disc);
-            let Some(player) = self.players.get_mut(&id) else {
-                continue;
-            };
+            let Some(player) = self.players.get_mut(&id) else { continue };
             let diff = player.memory_mut(depth).update_sight(level, disc, fov);
-            out.push(Outgoing {
-                to: id,
-                msg: ServerMsg::Sight(diff),
-            });
+            let msg = if id == actor { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
+            out.push(Outgoing { to: id, msg });
         }
         let sight_msgs: HashMap<PlayerId, usize> = out
             .iter()
             .enumerate()
-            .filter(|(_, o)| matches!(o.msg, ServerMsg::Sight(_)))
+            .filter(|(_, o)| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)))
             .map(|(i, o)| (o.to, i))
             .collect();
-        let positions: Vec<(PlayerId, Pos, String)> = self
-            .players
-            .values()
-            .map(|p| (p.id, p.pos, p.name.clone()))
-            .collect();
+        let positions: Vec<(PlayerId, Pos, String)> =
+            self.players.values().map(|p| (p.id, p.pos, p.name.clone())).collect();
         for viewer in self.players.values_mut() {
             let viewer_moved = moved.contains(&viewer.id);
             let memory = viewer.memories.get(&self.depth);
@@ -309,10 +280,9 @@ impl DepthState {
                         name: name.clone(),
                         at: *at,
                     }),
-                    (Some(told), true) if told != *at => changes.push(PlayerChange::Moved {
-                        id: *other,
-                        at: *at,
-                    }),
+                    (Some(told), true) if told != *at => {
+                        changes.push(PlayerChange::Moved { id: *other, at: *at })
+                    }
                     (Some(_), false) => changes.push(PlayerChange::Vanished { id: *other }),
                     _ => continue,
                 }
@@ -327,39 +297,26 @@ impl DepthState {
             }
             match sight_msgs.get(&viewer.id) {
                 Some(&i) => {
-                    if let ServerMsg::Sight(diff) = &mut out[i].msg {
+                    if let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) = &mut out[i].msg {
                         diff.players.extend(changes);
                     }
                 }
-                None => out.push(Outgoing {
-                    to: viewer.id,
-                    msg: ServerMsg::Players(changes),
-                }),
+                None => out.push(Outgoing { to: viewer.id, msg: ServerMsg::Players(changes) }),
             }
         }
     }
 
     fn announce(&self, about: PlayerId, text: &str, out: &mut Vec<Outgoing>) {
         for other in self.players.keys().filter(|&&o| o != about) {
-            out.push(Outgoing {
-                to: *other,
-                msg: ServerMsg::Note(text.into()),
-            });
-            out.push(Outgoing {
-                to: *other,
-                msg: ServerMsg::Roster(self.roster_for(*other)),
-            });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.into()) });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Roster(self.roster_for(*other)) });
         }
     }
 
     /// The names of everyone on this depth but `id`, sorted.
     fn roster_for(&self, id: PlayerId) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .players
-            .values()
-            .filter(|p| p.id != id)
-            .map(|p| p.name.clone())
-            .collect();
+        let mut names: Vec<String> =
+            self.players.values().filter(|p| p.id != id).map(|p| p.name.clone()).collect();
         names.sort();
         names
     }

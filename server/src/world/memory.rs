@@ -17,9 +17,7 @@ pub struct Memory {
 
 impl Memory {
     pub fn is_explored(&self, index: usize) -> bool {
-        self.explored
-            .get(index / 64)
-            .is_some_and(|w| w & (1 << (index % 64)) != 0)
+        self.explored.get(index / 64).is_some_and(|w| w & (1 << (index % 64)) != 0)
     }
 
     fn explore(&mut self, index: usize) {
@@ -65,10 +63,7 @@ impl Memory {
     /// sight, known cells back in sight, and cells seen for the first time
     /// (which become explored). Players are left for the caller to fill in.
     pub fn update_sight(&mut self, level: &Level, disc: &Disc, now: Fov) -> SightDiff {
-        let mut diff = SightDiff {
-            at: now.centre(),
-            ..SightDiff::default()
-        };
+        let mut diff = SightDiff { at: now.centre(), ..SightDiff::default() };
         if let Some(old) = &self.sight {
             let c = old.centre();
             for (i, (dx, dy)) in disc.offsets().enumerate() {

@@ -39,18 +39,9 @@ pub type Link = mpsc::Sender<ToConn>;
 /// What a connection asks of a depth.
 #[derive(Debug)]
 pub enum DepthCmd {
-    Arrive {
-        player: Player,
-        via: Arrival,
-        link: Link,
-    },
-    Act {
-        id: PlayerId,
-        action: Action,
-    },
-    Leave {
-        id: PlayerId,
-    },
+    Arrive { player: Player, via: Arrival, link: Link },
+    Act { id: PlayerId, action: Action },
+    Leave { id: PlayerId },
 }
 
 /// The way in to one depth's task.
@@ -105,10 +96,7 @@ impl World {
     }
 
     pub fn release_name(&self, name: &str) {
-        self.names
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(name);
+        self.names.lock().unwrap_or_else(PoisonError::into_inner).remove(name);
     }
 
     /// The handle of a depth, building its level and starting its task the
@@ -130,10 +118,7 @@ impl World {
 
     /// Ends every depth's task once the connections holding handles are gone.
     pub fn close(&self) {
-        self.depths
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clear();
+        self.depths.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 }
 

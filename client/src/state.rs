@@ -1,0 +1,402 @@
+//! The client's mirror of its player's knowledge: the remembered map of the
+//! current level, what is in sight now, the other players in sight, and the
+//! message log. `apply` is the only way it changes.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use gloam_protocol::{Disc, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain};
+
+/// How many lines of the message log are kept.
+pub const LOG_LINES: usize = 100;
+
+/// Another player, as last seen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherPlayer {
+    pub name: String,
+    pub at: Pos,
+}
+
+/// A message that does not fit what the client knows: a server bug or a
+/// corrupted stream, never something to draw from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StateError {
+    #[error("a game message arrived before the welcome")]
+    NotWelcomed,
+    #[error("cell ({}, {}) is off the map", .0.x, .0.y)]
+    OffTheMap(Pos),
+    #[error("sight index {0} is outside the sight disc")]
+    OutsideDisc(u8),
+    #[error("{0}")]
+    Inconsistent(&'static str),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ClientState {
+    pub me: Option<PlayerId>,
+    pub width: u16,
+    pub height: u16,
+    disc: Option<Disc>,
+    /// The depth the player is on; 0 before the first level.
+    pub depth: u16,
+    /// Where the player stands, once its first sight arrived on this level.
+    pub at: Option<Pos>,
+    /// What is known of each cell of this level, row-major.
+    known: Vec<Option<Terrain>>,
+    /// Which cells are in sight now, row-major.
+    visible: Vec<bool>,
+    /// Other players in sight.
+    pub others: BTreeMap<PlayerId, OtherPlayer>,
+    /// The names of the other players on this depth.
+    pub roster: Vec<String>,
+    /// The message log, oldest first.
+    pub log: VecDeque<String>,
+    /// Set when the server turned the handshake down.
+    pub refused: Option<Refusal>,
+}
+
+impl ClientState {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Updates the mirror with one message from the server.
+    pub fn apply(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
+        match msg {
+            ServerMsg::Welcome { you, width, height, sight_radius } => {
+                if *sight_radius > Disc::MAX_RADIUS {
+                    return Err(StateError::Inconsistent("sight radius too large"));
+                }
+                *self = ClientState {
+                    me: Some(*you),
+                    width: *width,
+                    height: *height,
+                    disc: Some(Disc::new(*sight_radius)),
+                    ..ClientState::default()
+                };
+            }
+            ServerMsg::Refused(refusal) => {
+                self.refused = Some(refusal.clone());
+                self.note(format!("Refused: {refusal}"));
+            }
+            ServerMsg::EnterLevel { depth, width, height, remembered, terrain } => {
+                self.welcomed()?;
+                self.enter(*depth, *width, *height, remembered, terrain)?;
+            }
+            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => {
+                self.welcomed()?;
+                self.apply_sight(diff)?;
+            }
+            ServerMsg::Players(changes) => {
+                self.welcomed()?;
+                for change in changes {
+                    self.apply_player(change)?;
+                }
+            }
+            ServerMsg::Roster(names) => self.roster = names.clone(),
+            ServerMsg::Note(text) => self.note(text.clone()),
+        }
+        Ok(())
+    }
+
+    fn welcomed(&self) -> Result<&Disc, StateError> {
+        self.disc.as_ref().ok_or(StateError::NotWelcomed)
+    }
+
+    fn enter(
+        &mut self,
+        depth: u16,
+        width: u16,
+        height: u16,
+        remembered: &[u8],
+        terrain: &[Terrain],
+    ) -> Result<(), StateError> {
+        let cells = usize::from(width) * usize::from(height);
+        if remembered.len() > cells.div_ceil(8) {
+            return Err(StateError::Inconsistent("remembered bitset longer than the map"));
+        }
+        self.depth = depth;
+        self.width = width;
+        self.height = height;
+        self.at = None;
+        self.others.clear();
+        self.roster.clear();
+        self.known = vec![None; cells];
+        self.visible = vec![false; cells];
+        let mut terrain = terrain.iter();
+        for (i, known) in self.known.iter_mut().enumerate() {
+            if remembered.get(i / 8).is_some_and(|b| b & (1 << (i % 8)) != 0) {
+                let t =
+                    terrain.next().ok_or(StateError::Inconsistent("too few terrain entries"))?;
+                *known = Some(*t);
+            }
+        }
+        if terrain.next().is_some() {
+            return Err(StateError::Inconsistent("too many terrain entries"));
+        }
+        Ok(())
+    }
+
+    fn apply_sight(&mut self, diff: &SightDiff) -> Result<(), StateError> {
+        let disc = self.welcomed()?.clone();
+        let cell = |centre: Pos, index: u8, this: &Self| -> Result<usize, StateError> {
+            let (dx, dy) = disc.offset(index).ok_or(StateError::OutsideDisc(index))?;
+            let pos = centre.offset(dx, dy).ok_or(StateError::OutsideDisc(index))?;
+            this.index(pos).ok_or(StateError::OffTheMap(pos))
+        };
+        self.index(diff.at).ok_or(StateError::OffTheMap(diff.at))?;
+        if !diff.hidden.is_empty() {
+            let before =
+                self.at.ok_or(StateError::Inconsistent("cells hidden before any sight"))?;
+            for &i in &diff.hidden {
+                let c = cell(before, i, self)?;
+                self.visible[c] = false;
+            }
+        }
+        for &i in &diff.shown {
+            let c = cell(diff.at, i, self)?;
+            if self.known[c].is_none() {
+                return Err(StateError::Inconsistent("a cell shown again was never revealed"));
+            }
+            self.visible[c] = true;
+        }
+        for &(i, t) in &diff.revealed {
+            let c = cell(diff.at, i, self)?;
+            self.known[c] = Some(t);
+            self.visible[c] = true;
+        }
+        self.at = Some(diff.at);
+        for change in &diff.players {
+            self.apply_player(change)?;
+        }
+        Ok(())
+    }
+
+    fn apply_player(&mut self, change: &PlayerChange) -> Result<(), StateError> {
+        match change {
+            PlayerChange::Appeared { id, name, at } => {
+                self.index(*at).ok_or(StateError::OffTheMap(*at))?;
+                self.others.insert(*id, OtherPlayer { name: name.clone(), at: *at });
+            }
+            PlayerChange::Moved { id, at } => {
+                self.index(*at).ok_or(StateError::OffTheMap(*at))?;
+                let other = self
+                    .others
+                    .get_mut(id)
+                    .ok_or(StateError::Inconsistent("a player moved who was not in sight"))?;
+                other.at = *at;
+            }
+            PlayerChange::Vanished { id } => {
+                self.others
+                    .remove(id)
+                    .ok_or(StateError::Inconsistent("a player vanished who was not in sight"))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn note(&mut self, text: String) {
+        if self.log.len() == LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(text);
+    }
+
+    fn index(&self, pos: Pos) -> Option<usize> {
+        (pos.x < self.width && pos.y < self.height && !self.known.is_empty())
+            .then(|| usize::from(pos.y) * usize::from(self.width) + usize::from(pos.x))
+    }
+
+    /// What the player knows of a cell: `None` when never seen.
+    pub fn terrain(&self, pos: Pos) -> Option<Terrain> {
+        self.index(pos).and_then(|i| self.known[i])
+    }
+
+    /// True when the cell is in sight now.
+    pub fn is_visible(&self, pos: Pos) -> bool {
+        self.index(pos).is_some_and(|i| self.visible[i])
+    }
+
+    /// Every known cell with its terrain, row by row.
+    pub fn known_cells(&self) -> impl Iterator<Item = (Pos, Terrain)> + '_ {
+        let w = usize::from(self.width.max(1));
+        self.known
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, t)| t.map(|t| (Pos::new((i % w) as u16, (i / w) as u16), t)))
+    }
+
+    /// Every cell in sight now.
+    pub fn visible_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        let w = usize::from(self.width.max(1));
+        self.visible
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v)
+            .map(move |(i, _)| Pos::new((i % w) as u16, (i / w) as u16))
+    }
+
+    /// Where the down staircase is, once seen.
+    pub fn find(&self, terrain: Terrain) -> Option<Pos> {
+        self.known_cells().find(|&(_, t)| t == terrain).map(|(p, _)| p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn welcomed() -> ClientState {
+        let mut s = ClientState::new();
+        s.apply(&ServerMsg::Welcome { you: PlayerId(1), width: 20, height: 10, sight_radius: 8 })
+            .unwrap();
+        s
+    }
+
+    fn enter(s: &mut ClientState, remembered: Vec<u8>, terrain: Vec<Terrain>) {
+        s.apply(&ServerMsg::EnterLevel { depth: 1, width: 20, height: 10, remembered, terrain })
+            .unwrap();
+    }
+
+    fn idx(dx: i32, dy: i32) -> u8 {
+        Disc::new(8).index(dx, dy).unwrap()
+    }
+
+    #[test]
+    fn welcome_sets_identity_and_size() {
+        let s = welcomed();
+        assert_eq!(s.me, Some(PlayerId(1)));
+        assert_eq!((s.width, s.height), (20, 10));
+    }
+
+    #[test]
+    fn a_game_message_before_the_welcome_is_an_error() {
+        let mut s = ClientState::new();
+        let sight = ServerMsg::Sight(SightDiff::default());
+        assert_eq!(s.apply(&sight), Err(StateError::NotWelcomed));
+    }
+
+    #[test]
+    fn entering_a_level_restores_what_was_remembered() {
+        let mut s = welcomed();
+        // Cells 0 and 2 of the first row.
+        enter(&mut s, vec![0b101], vec![Terrain::Wall, Terrain::Floor]);
+        assert_eq!(s.terrain(Pos::new(0, 0)), Some(Terrain::Wall));
+        assert_eq!(s.terrain(Pos::new(1, 0)), None);
+        assert_eq!(s.terrain(Pos::new(2, 0)), Some(Terrain::Floor));
+        assert_eq!(s.visible_cells().count(), 0);
+    }
+
+    #[test]
+    fn a_bitset_and_terrain_list_that_disagree_are_refused() {
+        let mut s = welcomed();
+        let msg = ServerMsg::EnterLevel {
+            depth: 1,
+            width: 20,
+            height: 10,
+            remembered: vec![0b11],
+            terrain: vec![Terrain::Wall],
+        };
+        assert!(s.apply(&msg).is_err());
+    }
+
+    #[test]
+    fn sight_reveals_shows_and_hides_relative_to_the_right_centre() {
+        let mut s = welcomed();
+        enter(&mut s, vec![], vec![]);
+        let first = SightDiff {
+            at: Pos::new(5, 5),
+            revealed: vec![(idx(0, 0), Terrain::Floor), (idx(1, 0), Terrain::StairsDown)],
+            ..SightDiff::default()
+        };
+        s.apply(&ServerMsg::Sight(first)).unwrap();
+        assert_eq!(s.at, Some(Pos::new(5, 5)));
+        assert!(s.is_visible(Pos::new(6, 5)));
+        assert_eq!(s.find(Terrain::StairsDown), Some(Pos::new(6, 5)));
+        // Step east: (5, 5) leaves sight, named from the old centre; (6, 5) stays.
+        let second = SightDiff {
+            at: Pos::new(6, 5),
+            hidden: vec![idx(0, 0)],
+            revealed: vec![(idx(1, 0), Terrain::Wall)],
+            ..SightDiff::default()
+        };
+        s.apply(&ServerMsg::Sight(second)).unwrap();
+        assert!(!s.is_visible(Pos::new(5, 5)));
+        assert_eq!(s.terrain(Pos::new(5, 5)), Some(Terrain::Floor), "remembered");
+        assert!(s.is_visible(Pos::new(7, 5)));
+        // Step back: (5, 5) is shown again without its terrain.
+        let third =
+            SightDiff { at: Pos::new(5, 5), shown: vec![idx(0, 0)], ..SightDiff::default() };
+        s.apply(&ServerMsg::Displaced(third)).unwrap();
+        assert!(s.is_visible(Pos::new(5, 5)));
+    }
+
+    #[test]
+    fn showing_a_cell_never_revealed_is_an_error() {
+        let mut s = welcomed();
+        enter(&mut s, vec![], vec![]);
+        let diff = SightDiff { at: Pos::new(5, 5), shown: vec![idx(0, 0)], ..SightDiff::default() };
+        assert!(s.apply(&ServerMsg::Sight(diff)).is_err());
+    }
+
+    #[test]
+    fn indices_off_the_map_are_errors() {
+        let mut s = welcomed();
+        enter(&mut s, vec![], vec![]);
+        let diff = SightDiff {
+            at: Pos::new(0, 0),
+            revealed: vec![(idx(-1, 0), Terrain::Wall)],
+            ..SightDiff::default()
+        };
+        assert!(s.apply(&ServerMsg::Sight(diff)).is_err());
+        let far = SightDiff { at: Pos::new(50, 0), ..SightDiff::default() };
+        assert_eq!(s.apply(&ServerMsg::Sight(far)), Err(StateError::OffTheMap(Pos::new(50, 0))));
+    }
+
+    #[test]
+    fn players_appear_move_and_vanish() {
+        let mut s = welcomed();
+        enter(&mut s, vec![], vec![]);
+        let bob = PlayerId(2);
+        s.apply(&ServerMsg::Players(vec![PlayerChange::Appeared {
+            id: bob,
+            name: "bob".into(),
+            at: Pos::new(3, 3),
+        }]))
+        .unwrap();
+        s.apply(&ServerMsg::Players(vec![PlayerChange::Moved { id: bob, at: Pos::new(4, 3) }]))
+            .unwrap();
+        assert_eq!(s.others[&bob], OtherPlayer { name: "bob".into(), at: Pos::new(4, 3) });
+        s.apply(&ServerMsg::Players(vec![PlayerChange::Vanished { id: bob }])).unwrap();
+        assert!(s.others.is_empty());
+        let again = ServerMsg::Players(vec![PlayerChange::Vanished { id: bob }]);
+        assert!(s.apply(&again).is_err());
+    }
+
+    #[test]
+    fn entering_a_level_forgets_the_players_of_the_last() {
+        let mut s = welcomed();
+        enter(&mut s, vec![], vec![]);
+        s.apply(&ServerMsg::Players(vec![PlayerChange::Appeared {
+            id: PlayerId(2),
+            name: "bob".into(),
+            at: Pos::new(3, 3),
+        }]))
+        .unwrap();
+        s.apply(&ServerMsg::Roster(vec!["bob".into()])).unwrap();
+        enter(&mut s, vec![], vec![]);
+        assert!(s.others.is_empty() && s.roster.is_empty());
+    }
+
+    #[test]
+    fn notes_and_refusals_go_to_the_log() {
+        let mut s = ClientState::new();
+        s.apply(&ServerMsg::Refused(Refusal::NameTaken)).unwrap();
+        assert_eq!(s.refused, Some(Refusal::NameTaken));
+        s.apply(&ServerMsg::Note("hello".into())).unwrap();
+        assert_eq!(s.log.back().map(String::as_str), Some("hello"));
+        for i in 0..(LOG_LINES + 5) {
+            s.apply(&ServerMsg::Note(i.to_string())).unwrap();
+        }
+        assert_eq!(s.log.len(), LOG_LINES);
+    }
+}

@@ -1,0 +1,171 @@
+//! Properties of every generator over many seeds, and one ASCII snapshot each.
+
+use gloam_protocol::{Pos, Terrain};
+use gloam_server::level::{Level, MAP_HEIGHT, MAP_WIDTH};
+use gloam_server::mapgen::distance::{UNREACHABLE, walking_distances};
+use gloam_server::mapgen::{self, Generator, GeneratorSetting, LevelRng, bsp, maze};
+use rand::SeedableRng;
+
+const SEEDS: u64 = 1_000;
+
+fn check_finished(level: &Level, depth: u16, what: &str) {
+    let grid = &level.grid;
+    assert_eq!((grid.width(), grid.height()), (MAP_WIDTH, MAP_HEIGHT), "{what}");
+    for (pos, t) in grid.iter() {
+        let border = pos.x == 0 || pos.y == 0 || pos.x == MAP_WIDTH - 1 || pos.y == MAP_HEIGHT - 1;
+        assert!(!border || t == Terrain::Wall, "{what}: border cell {pos:?} is {t:?}");
+    }
+    let dist = walking_distances(grid, level.arrival);
+    let mut max = 0;
+    for (i, &d) in dist.iter().enumerate() {
+        let pos = grid.pos_of(i);
+        if grid.is_open(pos) {
+            assert_ne!(d, UNREACHABLE, "{what}: open cell {pos:?} cannot be reached");
+            max = max.max(d);
+        }
+    }
+    assert_eq!(grid.get(level.stairs_down), Terrain::StairsDown, "{what}");
+    assert_eq!(
+        dist[grid.index(level.stairs_down)],
+        max,
+        "{what}: stairs not at the greatest walking distance"
+    );
+    let expected_arrival = if depth > 1 { Terrain::StairsUp } else { Terrain::Floor };
+    assert_eq!(grid.get(level.arrival), expected_arrival, "{what}");
+    let downs = grid.iter().filter(|&(_, t)| t == Terrain::StairsDown).count();
+    let ups = grid.iter().filter(|&(_, t)| t == Terrain::StairsUp).count();
+    assert_eq!((downs, ups), (1, usize::from(depth > 1)), "{what}: one staircase each way");
+}
+
+#[test]
+fn bsp_levels_are_connected_bordered_and_stairs_are_farthest() {
+    for seed in 0..SEEDS {
+        let depth = 1 + (seed % 3) as u16;
+        check_finished(
+            &mapgen::build(Generator::Bsp, seed, depth),
+            depth,
+            &format!("bsp seed {seed}"),
+        );
+    }
+}
+
+#[test]
+fn maze_levels_are_connected_bordered_and_stairs_are_farthest() {
+    for seed in 0..SEEDS {
+        let depth = 1 + (seed % 3) as u16;
+        check_finished(
+            &mapgen::build(Generator::Maze, seed, depth),
+            depth,
+            &format!("maze seed {seed}"),
+        );
+    }
+}
+
+#[test]
+fn bsp_rooms_sit_inside_their_leaves_apart_and_big_enough() {
+    for seed in 0..SEEDS {
+        let plan = bsp::carve(&mut LevelRng::seed_from_u64(seed), MAP_WIDTH, MAP_HEIGHT);
+        assert_eq!(plan.rooms.len(), plan.leaves.len());
+        assert!(plan.rooms.len() >= 2, "seed {seed}: at least two rooms");
+        for (room, leaf) in plan.rooms.iter().zip(&plan.leaves) {
+            assert!(
+                room.w >= bsp::MIN_ROOM_W && room.h >= bsp::MIN_ROOM_H,
+                "seed {seed}: {room:?}"
+            );
+            assert!(leaf.holds_with_margin(*room, 1), "seed {seed}: {room:?} not inside {leaf:?}");
+            assert!(leaf.w >= bsp::MIN_LEAF && leaf.h >= bsp::MIN_LEAF, "seed {seed}: {leaf:?}");
+        }
+        for (i, a) in plan.rooms.iter().enumerate() {
+            for b in &plan.rooms[i + 1..] {
+                assert!(!a.overlaps(*b), "seed {seed}: {a:?} overlaps {b:?}");
+            }
+        }
+        for (i, a) in plan.leaves.iter().enumerate() {
+            for b in &plan.leaves[i + 1..] {
+                assert!(!a.overlaps(*b), "seed {seed}: leaves overlap");
+            }
+        }
+        let area: u32 = plan.leaves.iter().map(|l| u32::from(l.w) * u32::from(l.h)).sum();
+        assert_eq!(
+            area,
+            u32::from(MAP_WIDTH) * u32::from(MAP_HEIGHT),
+            "seed {seed}: leaves tile the map"
+        );
+    }
+}
+
+#[test]
+fn mazes_are_perfect() {
+    for seed in 0..SEEDS {
+        let plan = maze::carve(&mut LevelRng::seed_from_u64(seed), MAP_WIDTH, MAP_HEIGHT);
+        let n = usize::from(plan.cells_wide) * usize::from(plan.cells_high);
+        let open = plan.grid.cells().iter().filter(|t| t.is_open()).count();
+        // A spanning tree over n cells has n - 1 passages: 2n - 1 open cells.
+        assert_eq!(open, 2 * n - 1, "seed {seed}");
+        let dist = walking_distances(&plan.grid, plan.start);
+        assert!(
+            plan.grid.iter().all(|(p, t)| !t.is_open() || dist[plan.grid.index(p)] != UNREACHABLE),
+            "seed {seed}: every passage reachable"
+        );
+        // Corridors are one cell wide: no 2x2 block is all open.
+        for y in 0..MAP_HEIGHT - 1 {
+            for x in 0..MAP_WIDTH - 1 {
+                let block = [(0, 0), (1, 0), (0, 1), (1, 1)]
+                    .map(|(dx, dy)| plan.grid.is_open(Pos::new(x + dx, y + dy)));
+                assert!(!block.iter().all(|&o| o), "seed {seed}: open 2x2 at ({x}, {y})");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_builds_the_same_level() {
+    for seed in 0..SEEDS {
+        for setting in [GeneratorSetting::Bsp, GeneratorSetting::Maze, GeneratorSetting::Mixed] {
+            let depth = 1 + (seed % 7) as u16;
+            assert_eq!(
+                mapgen::build_level(seed, depth, setting),
+                mapgen::build_level(seed, depth, setting),
+                "seed {seed} {setting:?}"
+            );
+        }
+    }
+    assert_ne!(
+        mapgen::build_level(1, 1, GeneratorSetting::Bsp),
+        mapgen::build_level(2, 1, GeneratorSetting::Bsp)
+    );
+    assert_ne!(
+        mapgen::build_level(1, 1, GeneratorSetting::Bsp),
+        mapgen::build_level(1, 2, GeneratorSetting::Bsp)
+    );
+}
+
+#[test]
+fn mixed_worlds_keep_mazes_to_at_most_one_depth_in_five() {
+    let mut mazes = 0;
+    for seed in 0..SEEDS {
+        let kinds: Vec<Generator> =
+            (1..=50).map(|d| mapgen::generator_for(GeneratorSetting::Mixed, seed, d)).collect();
+        assert_eq!(kinds[0], Generator::Bsp, "seed {seed}: depth 1 is never a maze");
+        for (i, window) in kinds.windows(5).enumerate() {
+            let n = window.iter().filter(|&&k| k == Generator::Maze).count();
+            assert!(n <= 2, "seed {seed}: {n} mazes in depths {}..{}", i + 1, i + 5);
+        }
+        for block in kinds.chunks(5) {
+            assert!(block.iter().filter(|&&k| k == Generator::Maze).count() <= 1, "seed {seed}");
+        }
+        mazes += kinds.iter().filter(|&&k| k == Generator::Maze).count();
+    }
+    let share = mazes as f64 / (SEEDS as f64 * 50.0);
+    assert!((0.05..=0.2).contains(&share), "mazes are rare but present: {share}");
+}
+
+#[test]
+fn snapshot_of_a_bsp_level() {
+    insta::assert_snapshot!(mapgen::build(Generator::Bsp, 7, 2).grid.to_ascii());
+}
+
+#[test]
+fn snapshot_of_a_maze_level() {
+    insta::assert_snapshot!(mapgen::build(Generator::Maze, 7, 2).grid.to_ascii());
+}
