@@ -17,6 +17,9 @@ const SIDE: usize = (2 * MAX_RADIUS + 1) as usize;
 /// The common denominator of every slope.
 const UNIT: i32 = 1680;
 
+/// Maps (depth, column) within one quadrant to an offset (dx, dy) from the viewer.
+type Quadrant = fn(i32, i32) -> (i32, i32);
+
 /// The cells one viewer sees, within `radius` of `centre`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fov {
@@ -35,7 +38,7 @@ impl Fov {
         fov.mark(0, 0);
         let (ox, oy) = (i32::from(centre.x), i32::from(centre.y));
         // Each quadrant maps (depth, col) to a map offset (dx, dy).
-        let quadrants: [fn(i32, i32) -> (i32, i32); 4] =
+        let quadrants: [Quadrant; 4] =
             [|d, c| (c, -d), |d, c| (c, d), |d, c| (d, c), |d, c| (-d, c)];
         for to_offset in quadrants {
             fov.scan_quadrant(to_offset, |dx, dy| is_opaque(ox + dx, oy + dy));
@@ -43,11 +46,7 @@ impl Fov {
         fov
     }
 
-    fn scan_quadrant(
-        &mut self,
-        to_offset: fn(i32, i32) -> (i32, i32),
-        is_opaque: impl Fn(i32, i32) -> bool,
-    ) {
+    fn scan_quadrant(&mut self, to_offset: Quadrant, is_opaque: impl Fn(i32, i32) -> bool) {
         let r = self.radius;
         let r2 = r * r;
         // Rows still to scan: (depth, start slope, end slope).

@@ -1,5 +1,6 @@
 //! `gloam-server`: hosts a Gloam world until Ctrl-C or SIGTERM.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 
 use anyhow::Context;
@@ -31,6 +32,8 @@ async fn main() -> anyhow::Result<()> {
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let args = Args::parse();
     let seed = args.seed.unwrap_or_else(gloam_server::fresh_seed);
@@ -44,6 +47,8 @@ async fn main() -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
+    // One plain line on stdout for hosts (and scripts) to read the address from.
+    println!("gloam-server listening on ws://{}", listener.local_addr()?);
     gloam_server::run(listener, gloam_server::shutdown_signal(), config).await?;
     Ok(())
 }

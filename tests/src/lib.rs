@@ -1,1 +1,12 @@
+//! Gloam's integration harness: a real server on 127.0.0.1:0
+//! ([`TestServer`]), simulated clients that play it over real WebSockets
+//! ([`SimClient`]), and an [`Oracle`] that checks every message a simulated
+//! client receives against the truth rebuilt from the world seed.
 
+pub mod oracle;
+pub mod server;
+pub mod sim;
+
+pub use oracle::{Oracle, reference_fov};
+pub use server::TestServer;
+pub use sim::{SimClient, SimError};

@@ -1,0 +1,182 @@
+//! The truth a simulated client is checked against: levels rebuilt from the
+//! world seed, and sight recomputed by a second, independent implementation
+//! of symmetric shadowcasting (exact fractions and recursion, written
+//! straight from Albert Ford's description rather than the server's integer
+//! version).
+
+use std::collections::{HashMap, HashSet};
+
+use gloam_client::ClientState;
+use gloam_protocol::{Pos, ServerMsg};
+use gloam_server::level::Level;
+use gloam_server::mapgen::{self, GeneratorSetting};
+
+/// A fraction with a positive denominator.
+#[derive(Debug, Clone, Copy)]
+struct Frac {
+    n: i64,
+    d: i64,
+}
+
+impl Frac {
+    fn new(n: i64, d: i64) -> Self {
+        Self { n, d }
+    }
+    /// `k · self` compared with an integer `c`: the sign of k·n/d − c.
+    fn times_cmp(self, k: i64, c: i64) -> std::cmp::Ordering {
+        (k * self.n).cmp(&(c * self.d))
+    }
+    /// floor(k · self + 1/2)
+    fn round_ties_up(self, k: i64) -> i64 {
+        (2 * k * self.n + self.d).div_euclid(2 * self.d)
+    }
+    /// ceil(k · self − 1/2)
+    fn round_ties_down(self, k: i64) -> i64 {
+        -(self.d - 2 * k * self.n).div_euclid(2 * self.d)
+    }
+}
+
+/// The cells seen from `origin` within `radius` (dx² + dy² ≤ r²), where
+/// `opaque` says which cells block sight.
+pub fn reference_fov(origin: Pos, radius: i64, opaque: &dyn Fn(i64, i64) -> bool) -> HashSet<Pos> {
+    let mut seen = HashSet::new();
+    let (ox, oy) = (i64::from(origin.x), i64::from(origin.y));
+    let mut reveal = |x: i64, y: i64| {
+        if let (Ok(x), Ok(y)) = (u16::try_from(x), u16::try_from(y)) {
+            seen.insert(Pos::new(x, y));
+        }
+    };
+    reveal(ox, oy);
+    for quadrant in 0..4 {
+        let transform = move |depth: i64, col: i64| match quadrant {
+            0 => (ox + col, oy - depth),
+            1 => (ox + col, oy + depth),
+            2 => (ox + depth, oy + col),
+            _ => (ox - depth, oy + col),
+        };
+        scan(1, Frac::new(-1, 1), Frac::new(1, 1), radius, &transform, opaque, &mut reveal);
+    }
+    seen
+}
+
+fn scan(
+    depth: i64,
+    mut start: Frac,
+    end: Frac,
+    radius: i64,
+    transform: &dyn Fn(i64, i64) -> (i64, i64),
+    opaque: &dyn Fn(i64, i64) -> bool,
+    reveal: &mut dyn FnMut(i64, i64),
+) {
+    if depth > radius {
+        return;
+    }
+    let mut prev: Option<bool> = None;
+    for col in start.round_ties_up(depth)..=end.round_ties_down(depth) {
+        let (x, y) = transform(depth, col);
+        let wall = opaque(x, y);
+        let symmetric = start.times_cmp(depth, col).is_le() && end.times_cmp(depth, col).is_ge();
+        if (wall || symmetric) && col * col + depth * depth <= radius * radius {
+            reveal(x, y);
+        }
+        let slope = Frac::new(2 * col - 1, 2 * depth);
+        if prev == Some(true) && !wall {
+            start = slope;
+        }
+        if prev == Some(false) && wall {
+            scan(depth + 1, start, slope, radius, transform, opaque, reveal);
+        }
+        prev = Some(wall);
+    }
+    if prev == Some(false) {
+        scan(depth + 1, start, end, radius, transform, opaque, reveal);
+    }
+}
+
+/// Checks a client's mirror after every message it receives.
+#[derive(Debug)]
+pub struct Oracle {
+    seed: u64,
+    setting: GeneratorSetting,
+    radius: i64,
+    levels: HashMap<u16, Level>,
+    /// Every cell that was ever in this player's sight, per depth.
+    ever_seen: HashMap<u16, HashSet<Pos>>,
+    /// How many messages were checked.
+    pub checked: u64,
+}
+
+impl Oracle {
+    pub fn new(seed: u64, setting: GeneratorSetting, radius: u8) -> Self {
+        Self {
+            seed,
+            setting,
+            radius: i64::from(radius),
+            levels: HashMap::new(),
+            ever_seen: HashMap::new(),
+            checked: 0,
+        }
+    }
+
+    pub fn level(&mut self, depth: u16) -> &Level {
+        let (seed, setting) = (self.seed, self.setting);
+        self.levels.entry(depth).or_insert_with(|| mapgen::build_level(seed, depth, setting))
+    }
+
+    /// The cells seen from `at` on `depth`, by the reference implementation.
+    pub fn sight(&mut self, depth: u16, at: Pos) -> HashSet<Pos> {
+        let radius = self.radius;
+        let level = self.level(depth);
+        reference_fov(at, radius, &|x, y| match (u16::try_from(x), u16::try_from(y)) {
+            (Ok(x), Ok(y)) => !level.terrain(Pos::new(x, y)).is_open(),
+            _ => true,
+        })
+    }
+
+    /// Checks the mirror `state` just after it applied `msg`: every cell it
+    /// knows has its true terrain and was once in sight; what it shows in
+    /// sight is exactly what the player sees; every player it reports stands
+    /// in sight.
+    pub fn check(&mut self, msg: &ServerMsg, state: &ClientState) -> Result<(), String> {
+        self.checked += 1;
+        let depth = state.depth;
+        if depth == 0 {
+            return Ok(());
+        }
+        let sight = match state.at {
+            Some(at) => self.sight(depth, at),
+            None => HashSet::new(),
+        };
+        if matches!(msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)) {
+            self.ever_seen.entry(depth).or_default().extend(sight.iter().copied());
+        }
+        let level = self.level(depth).clone();
+        let ever = self.ever_seen.entry(depth).or_default();
+        for (pos, terrain) in state.known_cells() {
+            if !ever.contains(&pos) {
+                return Err(format!("depth {depth}: {pos:?} was sent but never in sight"));
+            }
+            if level.terrain(pos) != terrain {
+                return Err(format!(
+                    "depth {depth}: {pos:?} sent as {terrain:?}, is {:?}",
+                    level.terrain(pos)
+                ));
+            }
+        }
+        let visible: HashSet<Pos> = state.visible_cells().collect();
+        if visible != sight {
+            let extra: Vec<_> = visible.difference(&sight).collect();
+            let missing: Vec<_> = sight.difference(&visible).collect();
+            return Err(format!(
+                "depth {depth} at {:?}: shown in sight but not seen {extra:?}; seen but not shown {missing:?}",
+                state.at
+            ));
+        }
+        for (id, other) in &state.others {
+            if !sight.contains(&other.at) {
+                return Err(format!("player {id} reported at {:?}, out of sight", other.at));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,254 @@
+//! A simulated player: a real WebSocket client that keeps the same mirror of
+//! its knowledge as the game client, optionally checked by an [`Oracle`]
+//! after every message, and that can find its way around what it knows.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use gloam_client::ClientState;
+use gloam_protocol::codec;
+use gloam_protocol::{Action, ClientMsg, Dir, PROTOCOL_VERSION, PlayerId, Pos, ServerMsg, Terrain};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::oracle::Oracle;
+
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// How long a simulated client waits for any one message before giving up.
+pub const RECV_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("the server closed the connection: {0:?}")]
+    Closed(Option<CloseFrame>),
+    #[error("no message within {0:?}")]
+    Timeout(Duration),
+    #[error("network: {0}")]
+    Net(#[from] tokio_tungstenite::tungstenite::Error),
+    #[error("undecodable server message: {0}")]
+    Decode(#[from] codec::DecodeError),
+    #[error("the mirror refused a message: {0}")]
+    State(#[from] gloam_client::StateError),
+    #[error("oracle: {0}")]
+    Oracle(String),
+    #[error("refused: {0}")]
+    Refused(gloam_protocol::Refusal),
+    #[error("{0}")]
+    Stuck(String),
+}
+
+/// Byte counts of what a simulated client received.
+#[derive(Debug, Default, Clone)]
+pub struct WireStats {
+    pub frames: u64,
+    pub bytes: u64,
+    /// The size of the `Sight` frame answering each move.
+    pub move_replies: Vec<usize>,
+}
+
+#[derive(Debug)]
+pub struct SimClient {
+    pub name: String,
+    ws: Ws,
+    pub state: ClientState,
+    oracle: Option<Oracle>,
+    pub stats: WireStats,
+    last_frame_len: usize,
+}
+
+/// Opens a WebSocket to `url` without saying anything.
+pub async fn connect_raw(url: &str) -> Result<Ws, SimError> {
+    let (ws, _) = tokio::time::timeout(RECV_TIMEOUT, tokio_tungstenite::connect_async(url))
+        .await
+        .map_err(|_| SimError::Timeout(RECV_TIMEOUT))??;
+    Ok(ws)
+}
+
+impl SimClient {
+    /// Joins as `name` and waits for the first sight of the first level.
+    pub async fn join(url: &str, name: &str, oracle: Option<Oracle>) -> Result<Self, SimError> {
+        let ws = connect_raw(url).await?;
+        let mut sim = SimClient {
+            name: name.to_owned(),
+            ws,
+            state: ClientState::new(),
+            oracle,
+            stats: WireStats::default(),
+            last_frame_len: 0,
+        };
+        sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned() }).await?;
+        loop {
+            match sim.recv().await? {
+                ServerMsg::Refused(r) => return Err(SimError::Refused(r)),
+                ServerMsg::Sight(_) => return Ok(sim),
+                _ => {}
+            }
+        }
+    }
+
+    pub fn id(&self) -> PlayerId {
+        self.state.me.expect("a joined client has an id")
+    }
+
+    pub fn at(&self) -> Pos {
+        self.state.at.expect("a joined client stands somewhere")
+    }
+
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), SimError> {
+        self.ws.send(Message::Binary(codec::encode(msg).into())).await?;
+        Ok(())
+    }
+
+    /// Sends raw bytes as one binary frame, for tests of malformed input.
+    pub async fn send_bytes(&mut self, bytes: Vec<u8>) -> Result<(), SimError> {
+        self.ws.send(Message::Binary(bytes.into())).await?;
+        Ok(())
+    }
+
+    pub async fn send_message(&mut self, msg: Message) -> Result<(), SimError> {
+        self.ws.send(msg).await?;
+        Ok(())
+    }
+
+    /// The next message from the server, applied to the mirror and checked.
+    pub async fn recv(&mut self) -> Result<ServerMsg, SimError> {
+        loop {
+            let frame = tokio::time::timeout(RECV_TIMEOUT, self.ws.next())
+                .await
+                .map_err(|_| SimError::Timeout(RECV_TIMEOUT))?;
+            let bytes = match frame {
+                None => return Err(SimError::Closed(None)),
+                Some(Err(e)) => return Err(e.into()),
+                Some(Ok(Message::Binary(bytes))) => bytes,
+                Some(Ok(Message::Close(frame))) => return Err(SimError::Closed(frame)),
+                Some(Ok(_)) => continue,
+            };
+            self.stats.frames += 1;
+            self.stats.bytes += bytes.len() as u64;
+            self.last_frame_len = bytes.len();
+            let msg = codec::decode_server(&bytes)?;
+            self.state.apply(&msg)?;
+            if let Some(oracle) = &mut self.oracle {
+                oracle
+                    .check(&msg, &self.state)
+                    .map_err(|e| SimError::Oracle(format!("{}: {e}", self.name)))?;
+            }
+            return Ok(msg);
+        }
+    }
+
+    /// Takes one action and reads every message up to and including the
+    /// `Sight` that answers it; returns them all.
+    pub async fn act(&mut self, action: Action) -> Result<Vec<ServerMsg>, SimError> {
+        self.send(&ClientMsg::Act(action)).await?;
+        let mut turn = Vec::new();
+        loop {
+            let msg = self.recv().await?;
+            let done = matches!(msg, ServerMsg::Sight(_));
+            turn.push(msg);
+            if done {
+                if matches!(action, Action::Move(_)) {
+                    self.stats.move_replies.push(self.last_frame_len);
+                }
+                return Ok(turn);
+            }
+        }
+    }
+
+    /// Waits a turn: everything the server sent before now has been read.
+    pub async fn sync(&mut self) -> Result<(), SimError> {
+        self.act(Action::Wait).await.map(drop)
+    }
+
+    /// Reads until the server closes, and returns its close frame.
+    pub async fn closed(&mut self) -> Result<Option<CloseFrame>, SimError> {
+        loop {
+            match self.recv().await {
+                Ok(_) => {}
+                Err(SimError::Closed(frame)) => return Ok(frame),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The first step of a shortest walk over known open ground to a cell
+    /// satisfying `goal`, if there is one.
+    pub fn first_step(&self, goal: impl Fn(Pos) -> bool) -> Option<Dir> {
+        let s = &self.state;
+        let start = s.at?;
+        let idx = |p: Pos| usize::from(p.y) * usize::from(s.width) + usize::from(p.x);
+        let mut first: Vec<Option<Option<Dir>>> =
+            vec![None; usize::from(s.width) * usize::from(s.height)];
+        first[idx(start)] = Some(None);
+        let mut queue = VecDeque::from([start]);
+        while let Some(p) = queue.pop_front() {
+            let via = first[idx(p)].expect("queued cells are marked");
+            if p != start && goal(p) {
+                return via;
+            }
+            for dir in Dir::ALL {
+                let Some(n) = p.step(dir) else { continue };
+                if !s.terrain(n).is_some_and(Terrain::is_open) || first[idx(n)].is_some() {
+                    continue;
+                }
+                first[idx(n)] = Some(Some(via.unwrap_or(dir)));
+                queue.push_back(n);
+            }
+        }
+        None
+    }
+
+    /// True when a known open cell borders one never seen.
+    pub fn is_frontier(&self, p: Pos) -> bool {
+        Dir::ALL.iter().any(|&d| p.step(d).is_some_and(|n| self.state.terrain(n).is_none()))
+    }
+
+    /// Walks to `target` over known ground, at most `max_steps` moves.
+    pub async fn walk_to(&mut self, target: Pos, max_steps: usize) -> Result<(), SimError> {
+        for _ in 0..max_steps {
+            if self.at() == target {
+                return Ok(());
+            }
+            let dir = self.first_step(|p| p == target).ok_or_else(|| {
+                SimError::Stuck(format!("{}: no known way to {target:?}", self.name))
+            })?;
+            self.act(Action::Move(dir)).await?;
+        }
+        Err(SimError::Stuck(format!("{}: {target:?} not reached in {max_steps} steps", self.name)))
+    }
+
+    /// Explores (towards the nearest unknown edge) until `done` holds, at most `max_steps` moves.
+    pub async fn explore_until(
+        &mut self,
+        done: impl Fn(&ClientState) -> bool,
+        max_steps: usize,
+    ) -> Result<(), SimError> {
+        for _ in 0..max_steps {
+            if done(&self.state) {
+                return Ok(());
+            }
+            let dir = self.first_step(|p| self.is_frontier(p)).ok_or_else(|| {
+                SimError::Stuck(format!("{}: nothing left to explore", self.name))
+            })?;
+            self.act(Action::Move(dir)).await?;
+        }
+        Err(SimError::Stuck(format!("{}: not done after {max_steps} steps", self.name)))
+    }
+
+    /// Explores until the down staircase is known, walks onto it and descends.
+    pub async fn find_and_descend(&mut self, max_steps: usize) -> Result<Vec<ServerMsg>, SimError> {
+        self.explore_until(|s| s.find(Terrain::StairsDown).is_some(), max_steps).await?;
+        let stairs = self.state.find(Terrain::StairsDown).expect("just found");
+        self.walk_to(stairs, max_steps).await?;
+        self.act(Action::Descend).await
+    }
+
+    /// How many messages the oracle checked.
+    pub fn checked(&self) -> u64 {
+        self.oracle.as_ref().map_or(0, |o| o.checked)
+    }
+}
