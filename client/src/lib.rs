@@ -1,8 +1,19 @@
-//! The headless core of Gloam's client: the player's mirror of what it knows
-//! ([`state::ClientState`]), built only from the messages the server sends.
-//! No window and no sockets here, so it is tested directly and shared by the
-//! window and by the simulated clients of the tests and the load tool.
+//! Gloam's client. The headless core (no SDL): [`state::ClientState`], the
+//! mirror of what the player knows, built only from server messages;
+//! [`input`], the key table; [`hud`], what the rows under the map say; and
+//! [`net`], the connection on a tokio task. With the `window` feature,
+//! [`render`] draws all of that with SDL3.
 
+pub mod hud;
+pub mod input;
+pub mod net;
+pub mod palette;
 pub mod state;
+pub mod view;
+
+#[cfg(feature = "window")]
+pub mod app;
+#[cfg(feature = "window")]
+pub mod render;
 
 pub use state::{ClientState, OtherPlayer, StateError};

@@ -1,0 +1,251 @@
+//! The window's event loop: key presses become actions for the server,
+//! server messages update the mirror, and the frame is redrawn only when
+//! something changed. The loop sleeps in `wait_event` between events, so an
+//! idle window costs next to no CPU; the network task wakes it with a user
+//! event when a message arrives.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow};
+use gloam_protocol::{Action, ClientMsg, ServerMsg};
+use sdl3::event::{Event, WindowEvent};
+use sdl3::keyboard::{Keycode, Mod};
+use tokio::sync::oneshot;
+
+use crate::input::{Intent, Key, intent};
+use crate::net::{self, NetEvent};
+use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
+use crate::state::ClientState;
+use crate::view::Link;
+
+/// What the player asked for on the command line.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Join this server instead of hosting one.
+    pub connect: Option<String>,
+    /// Where a hosted server listens.
+    pub host: SocketAddr,
+    pub name: String,
+    pub seed: Option<u64>,
+    pub generator: gloam_server::mapgen::GeneratorSetting,
+    pub font: Option<PathBuf>,
+}
+
+/// The user event the network task pushes to wake the loop.
+struct Wake;
+
+/// A server hosted in this process, stopped when dropped.
+struct LocalServer {
+    stop: Option<oneshot::Sender<()>>,
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Where the font is looked for when `--font` is not given.
+fn default_font() -> PathBuf {
+    let name = "DejaVuSansMono.ttf";
+    let candidates = [
+        std::env::current_exe().ok().and_then(|p| p.parent().map(|d| d.join("assets").join(name))),
+        Some(PathBuf::from("assets").join(name)),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("assets").join(name)),
+    ];
+    candidates
+        .iter()
+        .flatten()
+        .find(|p| p.is_file())
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("assets").join(name))
+}
+
+fn host(
+    runtime: &tokio::runtime::Runtime,
+    options: &Options,
+) -> anyhow::Result<(String, LocalServer)> {
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(options.host))
+        .with_context(|| format!("cannot host on {}", options.host))?;
+    let mut addr = listener.local_addr()?;
+    let seed = options.seed.unwrap_or_else(gloam_server::fresh_seed);
+    let config = gloam_server::Config {
+        seed,
+        generator: options.generator,
+        ..gloam_server::Config::default()
+    };
+    let (stop, stopped) = oneshot::channel::<()>();
+    runtime.spawn(gloam_server::run(
+        listener,
+        async move {
+            let _ = stopped.await;
+        },
+        config,
+    ));
+    println!("Hosting a Gloam world on ws://{addr} (seed {seed}).");
+    if addr.ip().is_unspecified() {
+        println!(
+            "Friends join with: gloam --connect ws://<this machine's address>:{} --name NAME",
+            addr.port()
+        );
+        addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+    }
+    Ok((format!("ws://{addr}"), LocalServer { stop: Some(stop) }))
+}
+
+fn to_key(code: Keycode) -> Option<Key> {
+    Some(match code {
+        Keycode::Up => Key::Up,
+        Keycode::Down => Key::Down,
+        Keycode::Left => Key::Left,
+        Keycode::Right => Key::Right,
+        Keycode::Escape => Key::Escape,
+        Keycode::Kp1 => Key::Numpad(1),
+        Keycode::Kp2 => Key::Numpad(2),
+        Keycode::Kp3 => Key::Numpad(3),
+        Keycode::Kp4 => Key::Numpad(4),
+        Keycode::Kp5 => Key::Numpad(5),
+        Keycode::Kp6 => Key::Numpad(6),
+        Keycode::Kp7 => Key::Numpad(7),
+        Keycode::Kp8 => Key::Numpad(8),
+        Keycode::Kp9 => Key::Numpad(9),
+        other => {
+            let ch = char::from_u32(other as u32)?;
+            if !ch.is_ascii_graphic() {
+                return None;
+            }
+            Key::Char(ch.to_ascii_lowercase())
+        }
+    })
+}
+
+/// Opens the window and plays until the player quits.
+pub fn run(options: Options) -> anyhow::Result<()> {
+    // The display first: without one, fail before hosting anything.
+    let sdl = sdl3::init().map_err(|e| anyhow!("cannot start SDL: {e}"))?;
+    let video = sdl
+        .video()
+        .map_err(|e| anyhow!("no display available ({e}); set DISPLAY or WAYLAND_DISPLAY"))?;
+    let ttf = sdl3::ttf::init().map_err(|e| anyhow!("cannot start SDL_ttf: {e}"))?;
+    let font_path = options.font.clone().unwrap_or_else(default_font);
+    let font = render::load_font(&ttf, &font_path, DEFAULT_CELL_PX as f32)?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the network runtime")?;
+    let (url, _server) = match &options.connect {
+        Some(url) => (url.clone(), None),
+        None => {
+            let (url, server) = host(&runtime, &options)?;
+            (url, Some(server))
+        }
+    };
+
+    let (w, h) = (DEFAULT_CELL_PX * u32::from(GRID_COLS), DEFAULT_CELL_PX * u32::from(GRID_ROWS));
+    let window = video
+        .window(&format!("Gloam - {}", options.name), w, h)
+        .position_centered()
+        .resizable()
+        .build()
+        .map_err(|e| anyhow!("cannot open the window: {e}"))?;
+    let mut canvas = window.into_canvas();
+    let creator = canvas.texture_creator();
+    let mut atlas = Atlas::build(&creator, &font, DEFAULT_CELL_PX)?;
+
+    let events = sdl.event().map_err(|e| anyhow!("SDL events: {e}"))?;
+    events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
+    let sender = events.event_sender();
+    let connection = net::connect(runtime.handle(), url.clone(), options.name.clone(), move || {
+        let _ = sender.push_custom_event(Wake);
+    });
+    let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
+
+    let mut state = ClientState::new();
+    let mut link = Link::Connecting(url);
+    // Actions sent and not yet answered: key repeats wait for the answer,
+    // so holding a key never queues up moves the player cannot stop.
+    let mut in_flight = 0u32;
+    let mut dirty = true;
+    'play: loop {
+        if dirty {
+            render::draw_frame(&mut canvas, &mut atlas, &state, &link)?;
+            canvas.present();
+            dirty = false;
+        }
+        let first = pump.wait_event();
+        let mut batch = vec![first];
+        batch.extend(pump.poll_iter());
+        for event in batch {
+            match event {
+                Event::Quit { .. } => break 'play,
+                Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
+                    let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
+                    match to_key(code).and_then(|k| intent(k, shift)) {
+                        Some(Intent::Quit) => break 'play,
+                        Some(Intent::Act(action)) if link == Link::Playing => {
+                            if repeat && in_flight > 0 {
+                                continue;
+                            }
+                            if connection.send(ClientMsg::Act(action)) {
+                                in_flight += 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Event::Window { win_event, .. } => match win_event {
+                    WindowEvent::PixelSizeChanged(w, h) | WindowEvent::Resized(w, h) => {
+                        let cell = cell_px_for(w.max(1) as u32, h.max(1) as u32);
+                        if cell != atlas.cell_px() {
+                            atlas = Atlas::build(&creator, &font, cell)?;
+                        }
+                        dirty = true;
+                    }
+                    WindowEvent::Exposed | WindowEvent::Shown | WindowEvent::Restored => {
+                        dirty = true
+                    }
+                    _ => {}
+                },
+                e if e.is_user_event() => {
+                    // Frees the boxed payload.
+                    let _ = e.as_user_event_type::<Wake>();
+                    while let Ok(net_event) = connection.events.try_recv() {
+                        dirty = true;
+                        match net_event {
+                            NetEvent::Msg(msg) => {
+                                match &msg {
+                                    ServerMsg::Welcome { .. } => link = Link::Playing,
+                                    ServerMsg::Sight(_) => in_flight = in_flight.saturating_sub(1),
+                                    _ => {}
+                                }
+                                if let Err(e) = state.apply(&msg) {
+                                    tracing::warn!(error = %e, "ignored a message that does not fit");
+                                }
+                            }
+                            NetEvent::Closed(reason) => {
+                                let reason = match &state.refused {
+                                    Some(refusal) => format!("refused: {refusal}"),
+                                    None => reason,
+                                };
+                                link = Link::Lost(reason);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    connection.send(ClientMsg::Act(Action::Quit));
+    drop(connection);
+    drop(_server);
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    Ok(())
+}

@@ -1,0 +1,103 @@
+//! The connection to a server, on a tokio task: it sends the hello and the
+//! player's actions, and hands every server message to the window through a
+//! channel, calling `wake` so the window's event loop notices. Neither side
+//! ever waits on the other: actions go through an unbounded queue (a player
+//! presses keys far slower than a socket drains them), messages through
+//! another.
+
+use std::sync::mpsc;
+
+use futures_util::{SinkExt, StreamExt};
+use gloam_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, codec};
+use tokio::sync::mpsc as async_mpsc;
+use tokio_tungstenite::tungstenite::Message;
+
+/// What the connection tells the window.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NetEvent {
+    Msg(ServerMsg),
+    /// The connection ended, and why, in words for the HUD.
+    Closed(String),
+}
+
+/// The window's end of a connection.
+#[derive(Debug)]
+pub struct Connection {
+    actions: async_mpsc::UnboundedSender<ClientMsg>,
+    pub events: mpsc::Receiver<NetEvent>,
+}
+
+impl Connection {
+    /// Queues a message for the server; false once the connection is gone.
+    pub fn send(&self, msg: ClientMsg) -> bool {
+        self.actions.send(msg).is_ok()
+    }
+}
+
+/// Connects to `url` as `name` on `runtime`.
+pub fn connect(
+    runtime: &tokio::runtime::Handle,
+    url: String,
+    name: String,
+    wake: impl Fn() + Send + Sync + 'static,
+) -> Connection {
+    let (actions, actions_rx) = async_mpsc::unbounded_channel();
+    let (events_tx, events) = mpsc::channel();
+    runtime.spawn(async move {
+        let ending = run(&url, name, actions_rx, &events_tx, &wake).await;
+        let _ = events_tx.send(NetEvent::Closed(ending));
+        wake();
+    });
+    Connection { actions, events }
+}
+
+async fn run(
+    url: &str,
+    name: String,
+    mut actions: async_mpsc::UnboundedReceiver<ClientMsg>,
+    events: &mpsc::Sender<NetEvent>,
+    wake: &(impl Fn() + Send + Sync),
+) -> String {
+    let mut ws = match tokio_tungstenite::connect_async(url).await {
+        Ok((ws, _)) => ws,
+        Err(e) => return format!("cannot connect to {url}: {e}"),
+    };
+    let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name };
+    if let Err(e) = ws.send(Message::Binary(codec::encode(&hello).into())).await {
+        return format!("cannot say hello: {e}");
+    }
+    loop {
+        tokio::select! {
+            action = actions.recv() => {
+                let Some(action) = action else {
+                    // The window is closing.
+                    let _ = ws.close(None).await;
+                    return "closed".into();
+                };
+                if let Err(e) = ws.send(Message::Binary(codec::encode(&action).into())).await {
+                    return format!("connection lost: {e}");
+                }
+            }
+            frame = ws.next() => match frame {
+                None => return "the server went away".into(),
+                Some(Err(e)) => return format!("connection lost: {e}"),
+                Some(Ok(Message::Binary(bytes))) => match codec::decode_server(&bytes) {
+                    Ok(msg) => {
+                        if events.send(NetEvent::Msg(msg)).is_err() {
+                            return "closed".into();
+                        }
+                        wake();
+                    }
+                    Err(e) => return format!("the server sent something unreadable: {e}"),
+                },
+                Some(Ok(Message::Close(frame))) => {
+                    return match frame {
+                        Some(f) if !f.reason.is_empty() => format!("the server closed the connection: {}", f.reason),
+                        _ => "the server closed the connection".into(),
+                    };
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! The colours, after the first seed text's palette: bright in sight, dim
+//! and greyer when only remembered.
+
+/// An RGB colour.
+pub type Rgb = (u8, u8, u8);
+
+pub const BACKGROUND: Rgb = (10, 10, 16);
+pub const WALL: Rgb = (180, 160, 110);
+pub const FLOOR: Rgb = (110, 110, 130);
+pub const STAIRS: Rgb = (240, 220, 80);
+pub const WALL_REMEMBERED: Rgb = (60, 55, 40);
+pub const FLOOR_REMEMBERED: Rgb = (40, 40, 55);
+pub const STAIRS_REMEMBERED: Rgb = (110, 100, 40);
+pub const SELF: Rgb = (255, 255, 255);
+pub const TEXT: Rgb = (200, 200, 210);
+pub const TEXT_MIDDLE: Rgb = (150, 150, 160);
+pub const TEXT_DIM: Rgb = (100, 100, 110);
+pub const ALERT: Rgb = (240, 90, 80);
+
+/// Other players' colours, chosen by id so each keeps its own.
+pub const OTHERS: [Rgb; 6] = [
+    (90, 200, 250),
+    (250, 130, 200),
+    (130, 230, 120),
+    (250, 160, 60),
+    (180, 140, 250),
+    (240, 240, 120),
+];

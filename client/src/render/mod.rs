@@ -1,0 +1,169 @@
+//! Drawing with SDL3: a glyph atlas rendered once from the font, tinted per
+//! draw, and the frame (map and HUD) drawn from the glyph lists of
+//! [`crate::view`]. Works on any render target: the window, or an
+//! off-screen surface for tests and images.
+
+mod atlas;
+
+use std::path::Path;
+
+use sdl3::pixels::Color;
+use sdl3::render::{Canvas, RenderTarget};
+use sdl3::ttf::Font;
+
+pub use atlas::Atlas;
+
+use crate::hud::HUD_ROWS;
+use crate::palette::{self, Rgb};
+use crate::state::ClientState;
+use crate::view::{Link, hud_glyphs, map_glyphs};
+
+/// The grid: the map's cells and the HUD rows under it.
+pub const GRID_COLS: u16 = 80;
+pub const MAP_ROWS: u16 = 40;
+pub const GRID_ROWS: u16 = MAP_ROWS + HUD_ROWS;
+/// The default cell size: 80x45 cells of 16 px is 1280x720.
+pub const DEFAULT_CELL_PX: u32 = 16;
+
+/// Why a frame could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("cannot load the font {path}: {reason}")]
+    Font { path: String, reason: String },
+    #[error("SDL: {0}")]
+    Sdl(String),
+}
+
+impl RenderError {
+    pub fn sdl(e: impl std::fmt::Display) -> Self {
+        RenderError::Sdl(e.to_string())
+    }
+}
+
+/// Loads the font, with an error that names the path.
+pub fn load_font(
+    ttf: &sdl3::ttf::Sdl3TtfContext,
+    path: &Path,
+    points: f32,
+) -> Result<Font<'static>, RenderError> {
+    let fail = |reason: String| RenderError::Font { path: path.display().to_string(), reason };
+    if !path.is_file() {
+        return Err(fail("no such file".into()));
+    }
+    ttf.load_font(path, points).map_err(|e| fail(e.to_string()))
+}
+
+/// The largest whole cell size at which the grid fits in `width` x `height`
+/// pixels (at least 4), so glyphs stay sharp at any window size.
+pub fn cell_px_for(width: u32, height: u32) -> u32 {
+    (width / u32::from(GRID_COLS)).min(height / u32::from(GRID_ROWS)).max(4)
+}
+
+fn rgb((r, g, b): Rgb) -> Color {
+    Color::RGB(r, g, b)
+}
+
+/// Draws one whole frame: background, map, HUD, centred in the target.
+pub fn draw_frame<T: RenderTarget>(
+    canvas: &mut Canvas<T>,
+    atlas: &mut Atlas,
+    state: &ClientState,
+    link: &Link,
+) -> Result<(), RenderError> {
+    canvas.set_draw_color(rgb(palette::BACKGROUND));
+    canvas.clear();
+    let (w, h) = canvas.output_size().map_err(RenderError::sdl)?;
+    let cell = atlas.cell_px();
+    let text = atlas.text_px();
+    let origin_x = (w.saturating_sub(cell * u32::from(GRID_COLS)) / 2) as f32;
+    let origin_y = (h.saturating_sub(cell * u32::from(GRID_ROWS)) / 2) as f32;
+    for g in map_glyphs(state) {
+        if g.col < GRID_COLS && g.row < MAP_ROWS {
+            let at = (
+                origin_x + f32::from(g.col) * cell as f32,
+                origin_y + f32::from(g.row) * cell as f32,
+            );
+            atlas.draw(canvas, g.ch, g.color, at, cell)?;
+        }
+    }
+    // The HUD is running text: letters sit at the font's advance, not a map
+    // cell apart, so a row holds more than 80 of them.
+    let text_cols = (cell * u32::from(GRID_COLS) / text) as u16;
+    for g in hud_glyphs(state, link, MAP_ROWS, text_cols) {
+        let at =
+            (origin_x + f32::from(g.col) * text as f32, origin_y + f32::from(g.row) * cell as f32);
+        atlas.draw(canvas, g.ch, g.color, at, text)?;
+    }
+    Ok(())
+}
+
+/// An image in memory: RGBA, 4 bytes a pixel, rows top to bottom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RgbaImage {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+}
+
+impl RgbaImage {
+    /// Writes the image as a PNG file.
+    pub fn save_png(&self, path: &Path) -> Result<(), RenderError> {
+        let fail = |e: &dyn std::fmt::Display| {
+            RenderError::Sdl(format!("cannot write {}: {e}", path.display()))
+        };
+        let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
+        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), self.width, self.height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().map_err(|e| fail(&e))?;
+        writer.write_image_data(&self.pixels).map_err(|e| fail(&e))
+    }
+
+    /// Reads a PNG file written by [`RgbaImage::save_png`].
+    pub fn load_png(path: &Path) -> Result<Self, RenderError> {
+        let fail = |e: &dyn std::fmt::Display| {
+            RenderError::Sdl(format!("cannot read {}: {e}", path.display()))
+        };
+        let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+        let mut reader =
+            png::Decoder::new(std::io::BufReader::new(file)).read_info().map_err(|e| fail(&e))?;
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap_or(0)];
+        let info = reader.next_frame(&mut pixels).map_err(|e| fail(&e))?;
+        if info.color_type != png::ColorType::Rgba || info.bit_depth != png::BitDepth::Eight {
+            return Err(fail(&"not an 8-bit RGBA PNG"));
+        }
+        pixels.truncate(info.buffer_size());
+        Ok(Self { width: info.width, height: info.height, pixels })
+    }
+}
+
+/// Draws one frame off-screen with SDL's software renderer (no window, no
+/// video subsystem) and returns its pixels: for tests, images and benches.
+pub fn render_offscreen(
+    font: &Font<'_>,
+    cell_px: u32,
+    state: &ClientState,
+    link: &Link,
+) -> Result<RgbaImage, RenderError> {
+    use sdl3::pixels::PixelFormat;
+    use sdl3::surface::Surface;
+    let (width, height) = (cell_px * u32::from(GRID_COLS), cell_px * u32::from(GRID_ROWS));
+    let surface = Surface::new(width, height, PixelFormat::RGBA32).map_err(RenderError::sdl)?;
+    let mut canvas = surface.into_canvas().map_err(RenderError::sdl)?;
+    let creator = canvas.texture_creator();
+    let mut atlas = Atlas::build(&creator, font, cell_px)?;
+    draw_frame(&mut canvas, &mut atlas, state, link)?;
+    drop(atlas);
+    let surface = canvas.into_surface();
+    let pitch = surface.pitch() as usize;
+    let row_bytes = width as usize * 4;
+    let pixels = surface.with_lock(|bytes| {
+        bytes
+            .chunks(pitch)
+            .take(height as usize)
+            .flat_map(|row| &row[..row_bytes])
+            .copied()
+            .collect()
+    });
+    Ok(RgbaImage { width, height, pixels })
+}

@@ -1,0 +1,188 @@
+//! What the map shows, as a list of glyphs: the decisions of drawing (which
+//! cells, which characters, which colours) without the drawing itself, so
+//! they are tested without a window.
+
+use gloam_protocol::{Dir, PlayerId, Pos, Terrain};
+
+use crate::hud::{Tone, hud};
+use crate::palette::{self, Rgb};
+use crate::state::ClientState;
+
+pub use crate::hud::Link;
+
+/// One character in one cell of the grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Glyph {
+    pub col: u16,
+    pub row: u16,
+    pub ch: char,
+    pub color: Rgb,
+}
+
+/// The colour of another player's `@`.
+pub fn other_color(id: PlayerId) -> Rgb {
+    palette::OTHERS[id.0 as usize % palette::OTHERS.len()]
+}
+
+fn terrain_color(t: Terrain, visible: bool) -> Rgb {
+    match (t, visible) {
+        (Terrain::Wall, true) => palette::WALL,
+        (Terrain::Wall, false) => palette::WALL_REMEMBERED,
+        (Terrain::Floor, true) => palette::FLOOR,
+        (Terrain::Floor, false) => palette::FLOOR_REMEMBERED,
+        (Terrain::StairsDown | Terrain::StairsUp, true) => palette::STAIRS,
+        (Terrain::StairsDown | Terrain::StairsUp, false) => palette::STAIRS_REMEMBERED,
+    }
+}
+
+/// A wall with no known open ground beside it is solid rock: not drawn.
+fn is_rock(state: &ClientState, pos: Pos) -> bool {
+    !Dir::ALL
+        .iter()
+        .any(|&d| pos.step(d).and_then(|n| state.terrain(n)).is_some_and(Terrain::is_open))
+}
+
+/// The map's glyphs: known terrain (bright in sight, dim remembered; never
+/// the unexplored nor solid rock), then the other players in sight, then the
+/// player's own `@` on top.
+pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
+    let mut glyphs = Vec::with_capacity(2048);
+    for (pos, t) in state.known_cells() {
+        if t == Terrain::Wall && is_rock(state, pos) {
+            continue;
+        }
+        let color = terrain_color(t, state.is_visible(pos));
+        glyphs.push(Glyph { col: pos.x, row: pos.y, ch: t.glyph(), color });
+    }
+    for (id, other) in &state.others {
+        glyphs.push(Glyph { col: other.at.x, row: other.at.y, ch: '@', color: other_color(*id) });
+    }
+    if let Some(at) = state.at {
+        glyphs.push(Glyph { col: at.x, row: at.y, ch: '@', color: palette::SELF });
+    }
+    glyphs
+}
+
+/// The HUD's glyphs, in the rows from `first_row` down.
+pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) -> Vec<Glyph> {
+    let mut glyphs = Vec::new();
+    for (i, line) in hud(state, link).iter().enumerate() {
+        let color = match line.tone {
+            Tone::Bright => palette::TEXT,
+            Tone::Middle => palette::TEXT_MIDDLE,
+            Tone::Dim => palette::TEXT_DIM,
+            Tone::Alert => palette::ALERT,
+        };
+        for (col, ch) in line.text.chars().take(usize::from(width)).enumerate() {
+            if ch != ' ' {
+                glyphs.push(Glyph { col: col as u16, row: first_row + i as u16, ch, color });
+            }
+        }
+    }
+    glyphs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gloam_protocol::{Disc, PlayerChange, ServerMsg, SightDiff};
+
+    /// A 7x5 room, the player in its middle seeing all of it, plus one
+    /// remembered floor cell outside sight and one buried wall.
+    fn state() -> ClientState {
+        let mut s = ClientState::new();
+        s.apply(&ServerMsg::Welcome { you: PlayerId(1), width: 20, height: 10, sight_radius: 8 })
+            .unwrap();
+        s.apply(&ServerMsg::EnterLevel {
+            depth: 1,
+            width: 20,
+            height: 10,
+            remembered: vec![],
+            terrain: vec![],
+        })
+        .unwrap();
+        let disc = Disc::new(8);
+        let at = Pos::new(3, 2);
+        let mut revealed = Vec::new();
+        for y in 0..5u16 {
+            for x in 0..7u16 {
+                let border = x == 0 || y == 0 || x == 6 || y == 4;
+                let t = if border {
+                    Terrain::Wall
+                } else if (x, y) == (5, 3) {
+                    Terrain::StairsDown
+                } else {
+                    Terrain::Floor
+                };
+                let i = disc.index(i32::from(x) - 3, i32::from(y) - 2).unwrap();
+                revealed.push((i, t));
+            }
+        }
+        s.apply(&ServerMsg::Sight(SightDiff { at, revealed, ..SightDiff::default() })).unwrap();
+        s.apply(&ServerMsg::Players(vec![PlayerChange::Appeared {
+            id: PlayerId(4),
+            name: "bob".into(),
+            at: Pos::new(1, 1),
+        }]))
+        .unwrap();
+        s
+    }
+
+    fn glyph_at(glyphs: &[Glyph], col: u16, row: u16) -> Vec<Glyph> {
+        glyphs.iter().copied().filter(|g| (g.col, g.row) == (col, row)).collect()
+    }
+
+    #[test]
+    fn visible_terrain_is_bright_and_the_player_is_white_on_top() {
+        let g = map_glyphs(&state());
+        assert_eq!(glyph_at(&g, 0, 0)[0], Glyph { col: 0, row: 0, ch: '#', color: palette::WALL });
+        assert_eq!(glyph_at(&g, 5, 3)[0].ch, '>');
+        assert_eq!(glyph_at(&g, 5, 3)[0].color, palette::STAIRS);
+        let me = glyph_at(&g, 3, 2);
+        assert_eq!(me.last().unwrap().ch, '@');
+        assert_eq!(me.last().unwrap().color, palette::SELF);
+        let bob = glyph_at(&g, 1, 1);
+        assert_eq!(bob.last().unwrap().color, other_color(PlayerId(4)));
+        assert_ne!(other_color(PlayerId(4)), palette::SELF);
+    }
+
+    #[test]
+    fn unexplored_cells_are_not_drawn() {
+        let g = map_glyphs(&state());
+        assert!(glyph_at(&g, 10, 5).is_empty());
+        assert_eq!(g.len(), 35 + 2, "the room's cells and two players");
+    }
+
+    #[test]
+    fn remembered_terrain_is_dim_and_solid_rock_is_skipped() {
+        let mut s = state();
+        // Step east: the west wall column leaves sight.
+        let disc = Disc::new(8);
+        let hidden: Vec<u8> = (0..5).map(|y| disc.index(-3, y - 2).unwrap()).collect();
+        s.apply(&ServerMsg::Sight(SightDiff {
+            at: Pos::new(4, 2),
+            hidden,
+            ..SightDiff::default()
+        }))
+        .unwrap();
+        let g = map_glyphs(&s);
+        assert_eq!(glyph_at(&g, 0, 2)[0].color, palette::WALL_REMEMBERED);
+        // A wall known with no open neighbour known: rock.
+        let mut rock = state();
+        let far = SightDiff {
+            at: Pos::new(3, 2),
+            revealed: vec![(disc.index(8, 0).unwrap(), Terrain::Wall)],
+            ..SightDiff::default()
+        };
+        rock.apply(&ServerMsg::Sight(far)).unwrap();
+        assert!(glyph_at(&map_glyphs(&rock), 11, 2).is_empty());
+    }
+
+    #[test]
+    fn the_hud_sits_under_the_map() {
+        let g = hud_glyphs(&state(), &Link::Playing, 40, 80);
+        assert!(g.iter().all(|g| (40..45).contains(&g.row)));
+        let first: String = g.iter().filter(|g| g.row == 40).map(|g| g.ch).collect();
+        assert_eq!(first, "Depth1youarealonehere");
+    }
+}

@@ -1,0 +1,87 @@
+//! A known game state, played through the server's own rules without
+//! sockets, so the frames drawn from it are the same on every machine.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use gloam_client::ClientState;
+use gloam_protocol::{Action, Dir, PlayerId, Pos, ServerMsg};
+use gloam_server::mapgen::{self, Generator};
+use gloam_server::world::{Arrival, DepthState, Outgoing, Player};
+
+pub fn font_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../assets/DejaVuSansMono.ttf")
+}
+
+/// The first step towards the nearest known open cell that borders the unknown.
+fn explore_step(state: &ClientState) -> Option<Dir> {
+    let start = state.at?;
+    let mut first: std::collections::HashMap<Pos, Option<Dir>> = [(start, None)].into();
+    let mut queue = VecDeque::from([start]);
+    while let Some(p) = queue.pop_front() {
+        let via = first[&p];
+        let frontier =
+            Dir::ALL.iter().any(|&d| p.step(d).is_some_and(|n| state.terrain(n).is_none()));
+        if p != start && frontier {
+            return via;
+        }
+        for d in Dir::ALL {
+            if let Some(n) = p.step(d)
+                && state.terrain(n).is_some_and(|t| t.is_open())
+                && !first.contains_key(&n)
+            {
+                first.insert(n, Some(via.unwrap_or(d)));
+                queue.push_back(n);
+            }
+        }
+    }
+    None
+}
+
+/// Three players on one seeded BSP level: two explore a while and come
+/// back; the returned state is the first player's, with remembered ground,
+/// the others in sight and a few messages.
+pub fn known_state() -> ClientState {
+    let level = Arc::new(mapgen::build(Generator::Bsp, 11, 1));
+    let (w, h) = (level.width(), level.height());
+    let mut depth = DepthState::new(1, level, 8);
+    let mut states: Vec<ClientState> = (0..3).map(|_| ClientState::new()).collect();
+    let ids = [PlayerId(1), PlayerId(2), PlayerId(3)];
+    let deliver = |out: Vec<Outgoing>, states: &mut Vec<ClientState>| {
+        for o in out {
+            states[(o.to.0 - 1) as usize].apply(&o.msg).expect("the server's messages fit");
+        }
+    };
+    for (i, name) in ["ann", "bob", "cat"].iter().enumerate() {
+        states[i]
+            .apply(&ServerMsg::Welcome { you: ids[i], width: w, height: h, sight_radius: 8 })
+            .unwrap();
+        let out = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);
+        deliver(out, &mut states);
+    }
+    let mut walk = |who: usize, steps: usize, states: &mut Vec<ClientState>| {
+        let mut path = Vec::new();
+        for _ in 0..steps {
+            let Some(dir) = explore_step(&states[who]) else { break };
+            path.push(dir);
+            let out = depth.act(ids[who], Action::Move(dir)).out;
+            deliver(out, states);
+        }
+        path
+    };
+    let ann_path = walk(0, 45, &mut states);
+    walk(1, 12, &mut states);
+    // Ann comes back the way she went.
+    for dir in ann_path.iter().rev().take(30) {
+        let (dx, dy) = dir.delta();
+        let back = Dir::from_delta(-dx, -dy).expect("a step has an opposite");
+        let out = depth.act(ids[0], Action::Move(back)).out;
+        deliver(out, &mut states);
+    }
+    let out = depth.act(ids[0], Action::Descend).out;
+    deliver(out, &mut states);
+    states.swap_remove(0)
+}

@@ -1,0 +1,223 @@
+//! The real `gloam` binary in a real X server (Xvfb): key presses delivered
+//! to its window (by xdotool) move the player and take it down the stairs,
+//! as a second, simulated player on the same server sees. Needs `Xvfb` and
+//! `xdotool` (tests/run-all installs them).
+
+#![cfg(unix)]
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use gloam_protocol::{Dir, PlayerChange, PlayerId, Pos, ServerMsg};
+use gloam_server::Config;
+use gloam_server::level::Level;
+use gloam_server::mapgen::GeneratorSetting;
+use gloam_tests::{Oracle, SimClient, TestServer};
+
+const SEED: u64 = 77;
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// An X server on a display of its own, stopped when dropped.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Self {
+        let mut child = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb runs (tests/run-all installs it)");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let number = rx.recv_timeout(DEADLINE).expect("Xvfb reports its display");
+        Self { child, display: format!(":{}", number.trim()) }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs xdotool on the display, bounded in time.
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = Command::new("timeout")
+        .arg("30")
+        .arg("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .output()
+        .expect("xdotool runs (tests/run-all installs it)");
+    assert!(out.status.success(), "xdotool {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The shortest 8-way walk over open ground, as directions.
+fn path(level: &Level, from: Pos, to: Pos) -> Vec<Dir> {
+    let mut came: HashMap<Pos, (Pos, Dir)> = HashMap::new();
+    let mut queue = VecDeque::from([from]);
+    while let Some(p) = queue.pop_front() {
+        if p == to {
+            break;
+        }
+        for d in Dir::ALL {
+            if let Some(n) = p.step(d).filter(|&n| level.terrain(n).is_open())
+                && n != from
+                && !came.contains_key(&n)
+            {
+                came.insert(n, (p, d));
+                queue.push_back(n);
+            }
+        }
+    }
+    let mut dirs = Vec::new();
+    let mut at = to;
+    while at != from {
+        let (prev, d) = came[&at];
+        dirs.push(d);
+        at = prev;
+    }
+    dirs.reverse();
+    dirs
+}
+
+fn vi_key(d: Dir) -> &'static str {
+    match d {
+        Dir::N => "k",
+        Dir::NE => "u",
+        Dir::E => "l",
+        Dir::SE => "n",
+        Dir::S => "j",
+        Dir::SW => "b",
+        Dir::W => "h",
+        Dir::NW => "y",
+    }
+}
+
+/// Reads the watcher's messages until `found` picks one out.
+async fn watch_for<T>(
+    watcher: &mut SimClient,
+    mut found: impl FnMut(&ServerMsg) -> Option<T>,
+) -> T {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let msg = watcher.recv().await.expect("the watcher keeps playing");
+            if let Some(t) = found(&msg) {
+                return t;
+            }
+        }
+    })
+    .await
+    .expect("seen in time")
+}
+
+fn players(msg: &ServerMsg) -> &[PlayerChange] {
+    match msg {
+        ServerMsg::Players(c) => c,
+        ServerMsg::Sight(d) | ServerMsg::Displaced(d) => &d.players,
+        _ => &[],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
+    let xvfb = Xvfb::start();
+    let config = Config {
+        seed: SEED,
+        generator: GeneratorSetting::Bsp,
+        actions_per_second: 1000,
+        action_burst: 1000,
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await.unwrap();
+    let mut watcher = SimClient::join(&server.url(), "watcher", None).await.unwrap();
+
+    let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["--connect", &server.url(), "--name", "e2e"])
+        .env("DISPLAY", &xvfb.display)
+        .env("SDL_VIDEO_DRIVER", "x11")
+        .env("SDL_RENDER_DRIVER", "software")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("gloam starts");
+
+    let (e2e, start): (PlayerId, Pos) = watch_for(&mut watcher, |m| {
+        players(m).iter().find_map(|c| match c {
+            PlayerChange::Appeared { id, name, at } if name == "e2e" => Some((*id, *at)),
+            _ => None,
+        })
+    })
+    .await;
+
+    let window = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - e2e"]);
+    let window = window.lines().next().expect("the window exists").to_owned();
+    xdotool(&xvfb.display, &["windowfocus", "--sync", &window]);
+
+    let mut truth = Oracle::new(SEED, GeneratorSetting::Bsp, 8);
+    let level = truth.level(1).clone();
+    let walk = path(&level, start, level.stairs_down);
+    assert!(!walk.is_empty());
+
+    // One step first: the watcher, beside the arrival point, sees it.
+    xdotool(&xvfb.display, &["key", vi_key(walk[0])]);
+    let first_step = start.step(walk[0]).unwrap();
+    let moved_to = watch_for(&mut watcher, |m| {
+        players(m).iter().find_map(|c| match c {
+            PlayerChange::Moved { id, at } if *id == e2e => Some(*at),
+            _ => None,
+        })
+    })
+    .await;
+    // Moving onto the watcher swaps the two; either way the player is where the key sent it.
+    assert_eq!(moved_to, first_step, "the first key moved the player");
+
+    let mut keys: Vec<&str> = walk[1..].iter().map(|&d| vi_key(d)).collect();
+    keys.push("period");
+    let mut args = vec!["key", "--delay", "15"];
+    args.extend(keys);
+    xdotool(&xvfb.display, &args);
+    watch_for(&mut watcher, |m| {
+        (*m == ServerMsg::Note("e2e goes down the stairs.".into())).then_some(())
+    })
+    .await;
+
+    // Esc quits, and the process exits cleanly.
+    xdotool(&xvfb.display, &["key", "Escape"]);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(gloam.wait());
+    });
+    let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn without_a_display_gloam_says_so_in_one_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["--connect", "ws://127.0.0.1:9"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("SDL_VIDEO_DRIVER", "x11")
+        .output()
+        .expect("gloam runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no display"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

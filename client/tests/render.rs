@@ -1,0 +1,77 @@
+//! The frame drawn from a known state matches the checked-in golden image,
+//! so a change in how the map looks shows up in review. SDL's software
+//! renderer draws into a surface: no window, no display.
+//!
+//! To accept a deliberate change: `GLOAM_BLESS=1 cargo test -p gloam-client --test render`.
+
+mod common;
+
+use std::path::PathBuf;
+
+use gloam_client::render::{RgbaImage, render_offscreen};
+use gloam_client::view::Link;
+
+fn golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/frame.png")
+}
+
+/// SDL must not be used from two tests at once.
+static SDL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Pixels whose channels differ by more than this count as changed.
+const LOUD: u8 = 48;
+
+#[test]
+fn the_frame_matches_the_golden_image() {
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let state = common::known_state();
+    assert!(!state.others.is_empty(), "the known state shows another player");
+    assert!(state.log.len() >= 3, "and some messages");
+    let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
+    let font =
+        gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
+    let frame = render_offscreen(&font, 16, &state, &Link::Playing).expect("the frame draws");
+    assert_eq!((frame.width, frame.height), (1280, 720));
+
+    let golden = golden_path();
+    if std::env::var_os("GLOAM_BLESS").is_some()
+        || (!golden.exists() && std::env::var_os("CI").is_none())
+    {
+        frame.save_png(&golden).expect("the golden image is written");
+        eprintln!("wrote {}", golden.display());
+        return;
+    }
+    let expected = RgbaImage::load_png(&golden).expect("the golden image is checked in");
+    assert_eq!((expected.width, expected.height), (frame.width, frame.height));
+    let mut loud = 0usize;
+    let mut total = 0u64;
+    for (a, b) in frame.pixels.chunks(4).zip(expected.pixels.chunks(4)) {
+        let d = a.iter().zip(b).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0);
+        total += u64::from(d);
+        if d > LOUD {
+            loud += 1;
+        }
+    }
+    let pixels = (frame.width * frame.height) as usize;
+    let mean = total as f64 / pixels as f64;
+    if loud > pixels / 1000 || mean > 0.5 {
+        let actual = golden.with_file_name("frame.actual.png");
+        let _ = frame.save_png(&actual);
+        panic!(
+            "the frame differs from the golden image: {loud} pixels changed, mean {mean:.3}; see {}",
+            actual.display()
+        );
+    }
+}
+
+#[test]
+fn a_missing_font_is_an_error_that_names_the_path() {
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
+    let Err(err) =
+        gloam_client::render::load_font(&ttf, std::path::Path::new("/nowhere/font.ttf"), 16.0)
+    else {
+        panic!("a missing font loads");
+    };
+    assert!(err.to_string().contains("/nowhere/font.ttf"), "{err}");
+}
