@@ -124,6 +124,20 @@ fn to_key(code: Keycode) -> Option<Key> {
     })
 }
 
+/// Draws the current frame off-screen and writes it as a PNG in the
+/// working directory.
+fn save_screenshot(
+    font: &sdl3::ttf::Font<'_>,
+    cell_px: u32,
+    state: &ClientState,
+    link: &Link,
+) -> anyhow::Result<PathBuf> {
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs();
+    let path = PathBuf::from(format!("gloam-{stamp}.png"));
+    render::render_offscreen(font, cell_px, state, link)?.save_png(&path)?;
+    Ok(path)
+}
+
 /// Opens the window and plays until the player quits.
 pub fn run(options: Options) -> anyhow::Result<()> {
     // The display first: without one, fail before hosting anything.
@@ -185,6 +199,16 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         for event in batch {
             match event {
                 Event::Quit { .. } => break 'play,
+                Event::KeyDown { keycode: Some(Keycode::F12), repeat: false, .. } => {
+                    let note = match save_screenshot(&font, atlas.cell_px(), &state, &link) {
+                        Ok(path) => format!("Screenshot saved to {}.", path.display()),
+                        Err(e) => format!("No screenshot: {e}"),
+                    };
+                    let _ = state.apply(&ServerMsg::Note(note));
+                    // The atlas shares the font, whose size the screenshot set.
+                    atlas = Atlas::build(&creator, &font, atlas.cell_px())?;
+                    dirty = true;
+                }
                 Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
                     let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
                     match to_key(code).and_then(|k| intent(k, shift)) {

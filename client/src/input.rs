@@ -68,8 +68,7 @@ pub fn intent(key: Key, shift: bool) -> Option<Intent> {
 }
 
 /// The keys line of the HUD.
-pub const KEYS_HELP: &str =
-    "move: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   quit: Esc";
+pub const KEYS_HELP: &str = "move: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   screenshot: F12   quit: Esc";
 
 #[cfg(test)]
 mod tests {

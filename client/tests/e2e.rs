@@ -207,6 +207,34 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
 }
 
 #[test]
+fn a_refused_connection_leaves_the_window_open_to_quit() {
+    let xvfb = Xvfb::start();
+    // A port nobody listens on: the connection is refused at once.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["--connect", &url, "--name", "lonely"])
+        .env("DISPLAY", &xvfb.display)
+        .env("SDL_VIDEO_DRIVER", "x11")
+        .env("SDL_RENDER_DRIVER", "software")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("gloam starts");
+    let window = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - lonely"]);
+    let window = window.lines().next().expect("the window exists").to_owned();
+    xdotool(&xvfb.display, &["windowfocus", "--sync", &window]);
+    xdotool(&xvfb.display, &["key", "Escape"]);
+    let (tx, rx) = mpsc::channel();
+    let mut gloam = gloam;
+    std::thread::spawn(move || {
+        let _ = tx.send(gloam.wait());
+    });
+    let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
 fn without_a_display_gloam_says_so_in_one_line() {
     let out = Command::new(env!("CARGO_BIN_EXE_gloam"))
         .args(["--connect", "ws://127.0.0.1:9"])

@@ -20,6 +20,8 @@ static SDL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Pixels whose channels differ by more than this count as changed.
 const LOUD: u8 = 48;
+/// How many such pixels the frame may have before it counts as changed.
+const MAX_LOUD_PIXELS: usize = 16;
 
 #[test]
 fn the_frame_matches_the_golden_image() {
@@ -54,7 +56,9 @@ fn the_frame_matches_the_golden_image() {
     }
     let pixels = (frame.width * frame.height) as usize;
     let mean = total as f64 / pixels as f64;
-    if loud > pixels / 1000 || mean > 0.5 {
+    // SDL's software renderer is deterministic; the slack is for a
+    // different FreeType build nudging a few antialiased edges.
+    if loud > MAX_LOUD_PIXELS || mean > 0.05 {
         let actual = golden.with_file_name("frame.actual.png");
         let _ = frame.save_png(&actual);
         panic!(

@@ -167,3 +167,17 @@ pub fn render_offscreen(
     });
     Ok(RgbaImage { width, height, pixels })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_scales_by_whole_pixels_to_fit_the_window() {
+        assert_eq!(cell_px_for(1280, 720), 16);
+        assert_eq!(cell_px_for(2560, 1440), 32);
+        assert_eq!(cell_px_for(1920, 720), 16, "height limits");
+        assert_eq!(cell_px_for(1000, 1000), 12, "width limits");
+        assert_eq!(cell_px_for(10, 10), 4, "never vanishes");
+    }
+}
