@@ -22,8 +22,14 @@ fn full_state() -> ClientState {
     let (w, h) = (level.width(), level.height());
     let cells = usize::from(w) * usize::from(h);
     let mut s = ClientState::new();
-    s.apply(&ServerMsg::Welcome { you: PlayerId(1), width: w, height: h, sight_radius: 8 })
-        .unwrap();
+    s.apply(&ServerMsg::Welcome {
+        you: PlayerId(1),
+        width: w,
+        height: h,
+        sight_radius: 8,
+        actions_per_second: 20,
+    })
+    .unwrap();
     let terrain = level.grid.cells().to_vec();
     let remembered = vec![0xff; cells.div_ceil(8)];
     let mut bits = remembered.clone();

@@ -6,7 +6,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
 use gloam_protocol::{Action, ClientMsg, ServerMsg};
@@ -186,6 +186,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     // Actions sent and not yet answered: key repeats wait for the answer,
     // so holding a key never queues up moves the player cannot stop.
     let mut in_flight = 0u32;
+    let mut last_sent = Instant::now();
     let mut dirty = true;
     'play: loop {
         if dirty {
@@ -214,11 +215,17 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                     match to_key(code).and_then(|k| intent(k, shift)) {
                         Some(Intent::Quit) => break 'play,
                         Some(Intent::Act(action)) if link == Link::Playing => {
-                            if repeat && in_flight > 0 {
+                            // A held key repeats at the server's pace, and
+                            // only once the last move was answered.
+                            let pace = Duration::from_secs_f64(
+                                1.0 / f64::from(state.actions_per_second.max(1)),
+                            );
+                            if repeat && (in_flight > 0 || last_sent.elapsed() < pace) {
                                 continue;
                             }
                             if connection.send(ClientMsg::Act(action)) {
                                 in_flight += 1;
+                                last_sent = Instant::now();
                             }
                         }
                         _ => {}

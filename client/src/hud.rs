@@ -78,8 +78,14 @@ mod tests {
 
     fn playing(depth: u16, roster: &[&str], notes: &[&str]) -> ClientState {
         let mut s = ClientState::new();
-        s.apply(&ServerMsg::Welcome { you: PlayerId(1), width: 10, height: 5, sight_radius: 8 })
-            .unwrap();
+        s.apply(&ServerMsg::Welcome {
+            you: PlayerId(1),
+            width: 10,
+            height: 5,
+            sight_radius: 8,
+            actions_per_second: 20,
+        })
+        .unwrap();
         s.apply(&ServerMsg::EnterLevel {
             depth,
             width: 10,

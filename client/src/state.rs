@@ -33,6 +33,8 @@ pub enum StateError {
 #[derive(Debug, Clone, Default)]
 pub struct ClientState {
     pub me: Option<PlayerId>,
+    /// The pace the server applies this player's actions at.
+    pub actions_per_second: u16,
     pub width: u16,
     pub height: u16,
     disc: Option<Disc>,
@@ -62,7 +64,7 @@ impl ClientState {
     /// Updates the mirror with one message from the server.
     pub fn apply(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
         match msg {
-            ServerMsg::Welcome { you, width, height, sight_radius } => {
+            ServerMsg::Welcome { you, width, height, sight_radius, actions_per_second } => {
                 if *sight_radius > Disc::MAX_RADIUS {
                     return Err(StateError::Inconsistent("sight radius too large"));
                 }
@@ -71,6 +73,7 @@ impl ClientState {
                     width: *width,
                     height: *height,
                     disc: Some(Disc::new(*sight_radius)),
+                    actions_per_second: *actions_per_second,
                     ..ClientState::default()
                 };
             }
@@ -247,8 +250,14 @@ mod tests {
 
     fn welcomed() -> ClientState {
         let mut s = ClientState::new();
-        s.apply(&ServerMsg::Welcome { you: PlayerId(1), width: 20, height: 10, sight_radius: 8 })
-            .unwrap();
+        s.apply(&ServerMsg::Welcome {
+            you: PlayerId(1),
+            width: 20,
+            height: 10,
+            sight_radius: 8,
+            actions_per_second: 20,
+        })
+        .unwrap();
         s
     }
 

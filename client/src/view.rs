@@ -91,8 +91,14 @@ mod tests {
     /// remembered floor cell outside sight and one buried wall.
     fn state() -> ClientState {
         let mut s = ClientState::new();
-        s.apply(&ServerMsg::Welcome { you: PlayerId(1), width: 20, height: 10, sight_radius: 8 })
-            .unwrap();
+        s.apply(&ServerMsg::Welcome {
+            you: PlayerId(1),
+            width: 20,
+            height: 10,
+            sight_radius: 8,
+            actions_per_second: 20,
+        })
+        .unwrap();
         s.apply(&ServerMsg::EnterLevel {
             depth: 1,
             width: 20,

@@ -70,7 +70,13 @@ mod tests {
 
     fn server_samples() -> Vec<ServerMsg> {
         vec![
-            ServerMsg::Welcome { you: PlayerId(7), width: 80, height: 40, sight_radius: 8 },
+            ServerMsg::Welcome {
+                you: PlayerId(7),
+                width: 80,
+                height: 40,
+                sight_radius: 8,
+                actions_per_second: 20,
+            },
             ServerMsg::Refused(Refusal::NameTaken),
             ServerMsg::Refused(Refusal::WrongVersion { server: 1 }),
             ServerMsg::EnterLevel {

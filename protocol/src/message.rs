@@ -29,7 +29,15 @@ pub enum Action {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerMsg {
     /// The handshake succeeded.
-    Welcome { you: PlayerId, width: u16, height: u16, sight_radius: u8 },
+    Welcome {
+        you: PlayerId,
+        width: u16,
+        height: u16,
+        sight_radius: u8,
+        /// The pace the server applies actions at; a client should not send
+        /// faster (key repeats included), or it is closed for flooding.
+        actions_per_second: u16,
+    },
     /// The handshake failed; the server closes the connection after this.
     Refused(Refusal),
     /// The player is now on `depth`: forget the view of any other level and

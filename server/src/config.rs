@@ -22,6 +22,16 @@ pub struct Config {
     pub outbox_capacity: usize,
     /// Commands queued for one depth's task.
     pub depth_queue: usize,
+    /// Actions read ahead of the pace; a client that sends more is flooding.
+    pub action_queue: usize,
+    /// How long a client may stay silent before it is pinged.
+    pub ping_interval: Duration,
+    /// How long it then has to answer.
+    pub ping_timeout: Duration,
+    /// How long one write to a client may wait on a client that does not read.
+    pub send_timeout: Duration,
+    /// Connections served at once; those over it are told to try again later.
+    pub max_connections: usize,
 }
 
 impl Config {
@@ -42,6 +52,11 @@ impl Default for Config {
             shutdown_grace: Duration::from_secs(5),
             outbox_capacity: 512,
             depth_queue: 1024,
+            action_queue: 20,
+            ping_interval: Duration::from_secs(15),
+            ping_timeout: Duration::from_secs(15),
+            send_timeout: Duration::from_secs(5),
+            max_connections: 1024,
         }
     }
 }

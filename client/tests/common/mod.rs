@@ -57,7 +57,13 @@ pub fn known_state() -> ClientState {
     };
     for (i, name) in ["ann", "bob", "cat"].iter().enumerate() {
         states[i]
-            .apply(&ServerMsg::Welcome { you: ids[i], width: w, height: h, sight_radius: 8 })
+            .apply(&ServerMsg::Welcome {
+                you: ids[i],
+                width: w,
+                height: h,
+                sight_radius: 8,
+                actions_per_second: 20,
+            })
             .unwrap();
         let out = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);
         deliver(out, &mut states);

@@ -1,29 +1,29 @@
 //! One client's connection: the WebSocket upgrade, the hello, then a loop
-//! that forwards the player's actions to its depth and writes what the
-//! world sends back. Anything malformed closes this connection alone, with
-//! a close reason, and is logged once where the task ends.
+//! that reads the player's actions into a small queue, forwards them to its
+//! depth one at a time at the player's allowed pace, and writes what the
+//! world sends back. Anything malformed, too fast or too slow closes this
+//! connection alone, with a close reason, logged once where the task ends.
 
-use std::net::SocketAddr;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::codec::{self, DecodeError};
-use gloam_protocol::{Action, ClientMsg, PlayerId, ServerMsg};
-use tokio::net::TcpStream;
+use gloam_protocol::{Action, ClientMsg, PlayerId, Refusal, ServerMsg};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
-use tokio::time::{Instant, timeout};
+use tokio::time::{Instant, sleep_until, timeout};
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::rate::RateLimit;
 use super::session::{self, Greeting};
+use crate::config::Config;
 use crate::world::{Arrival, DepthCmd, DepthHandle, Player, ToConn, World};
-
-type Ws = WebSocketStream<TcpStream>;
 
 /// Why a connection ended, for the log and the close frame.
 #[derive(Debug)]
@@ -38,36 +38,34 @@ impl Ending {
     }
 }
 
-/// Small buffers: a server holds many connections that each send a few bytes.
-fn ws_config() -> WebSocketConfig {
+/// Small buffers and limits: a server holds many connections that each send
+/// a few bytes. Limits are checked on the frame header, before any payload
+/// is buffered; unmasked client frames are refused, as RFC 6455 requires.
+pub(super) fn ws_config() -> WebSocketConfig {
     WebSocketConfig::default()
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
-        .max_write_buffer_size(256 * 1024)
+        .max_write_buffer_size(64 * 1024)
         .max_message_size(Some(4 * 1024))
         .max_frame_size(Some(4 * 1024))
+        .accept_unmasked_frames(false)
 }
 
-pub async fn serve(
-    stream: TcpStream,
-    peer: SocketAddr,
-    world: Arc<World>,
-    stop: CancellationToken,
-) {
+/// Serves one accepted stream until it closes or the server stops.
+pub async fn serve<S>(stream: S, peer: String, world: Arc<World>, stop: CancellationToken)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let span = info_span!("conn", %peer, player = tracing::field::Empty);
     async move {
         let limit = world.config().handshake_timeout;
-        let ws = match timeout(
-            limit,
-            tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())),
-        )
-        .await
-        {
+        let upgrade = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config()));
+        let ws = match timeout(limit, upgrade).await {
             Ok(Ok(ws)) => ws,
             Ok(Err(e)) => return debug!(error = %e, "WebSocket upgrade failed"),
             Err(_) => return debug!("WebSocket upgrade timed out"),
         };
-        let mut conn = Connection { ws, world, stop };
+        let mut conn = Connection { ws, world, stop, last_heard: Instant::now() };
         let ending = conn.greet_and_play().await;
         match &ending.code {
             CloseCode::Normal | CloseCode::Away => {
@@ -81,13 +79,30 @@ pub async fn serve(
     .await
 }
 
-struct Connection {
-    ws: Ws,
-    world: Arc<World>,
-    stop: CancellationToken,
+/// Turns away a connection over the server's limit: upgrade, then close at
+/// once with "try again later".
+pub async fn turn_away<S>(stream: S, peer: String)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let upgrade = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config()));
+    if let Ok(Ok(mut ws)) = timeout(std::time::Duration::from_secs(2), upgrade).await {
+        let frame =
+            CloseFrame { code: CloseCode::Again, reason: "server full: try again later".into() };
+        let _ = timeout(std::time::Duration::from_secs(1), ws.close(Some(frame))).await;
+    }
+    info!(%peer, "turned away: the server is full");
 }
 
-impl Connection {
+struct Connection<S> {
+    ws: WebSocketStream<S>,
+    world: Arc<World>,
+    stop: CancellationToken,
+    /// When the client last sent anything at all, pongs included.
+    last_heard: Instant,
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     async fn greet_and_play(&mut self) -> Ending {
         let limit = self.world.config().handshake_timeout;
         let stop = self.stop.clone();
@@ -106,7 +121,7 @@ impl Connection {
             Err(Greeting::Refuse(refusal)) => return self.refuse(refusal).await,
         };
         let Some(id) = self.world.claim_name(&name) else {
-            return self.refuse(gloam_protocol::Refusal::NameTaken).await;
+            return self.refuse(Refusal::NameTaken).await;
         };
         tracing::Span::current().record("player", name.as_str());
         info!(%id, "joined");
@@ -115,15 +130,16 @@ impl Connection {
         ending
     }
 
-    async fn refuse(&mut self, refusal: gloam_protocol::Refusal) -> Ending {
+    async fn refuse(&mut self, refusal: Refusal) -> Ending {
         let reason = refusal.to_string();
-        let _ =
-            self.ws.send(Message::Binary(codec::encode(&ServerMsg::Refused(refusal)).into())).await;
+        let _ = self.send(&ServerMsg::Refused(refusal)).await;
         Ending::new(CloseCode::Policy, reason)
     }
 
-    /// The game loop of one player: at most one command in flight to its
-    /// depth at a time, so actions apply in order even across stairs.
+    /// The game loop of one player. Actions are read as they come into a
+    /// short queue; one at a time goes to the player's depth (so they apply
+    /// in order, even across stairs), no faster than the player's pace. A
+    /// client that outruns the queue is flooding and is closed.
     async fn play(&mut self, id: PlayerId, name: &str) -> Ending {
         let config = self.world.config().clone();
         let welcome = ServerMsg::Welcome {
@@ -131,6 +147,7 @@ impl Connection {
             width: crate::level::MAP_WIDTH,
             height: crate::level::MAP_HEIGHT,
             sight_radius: config.sight_radius,
+            actions_per_second: config.actions_per_second.min(u32::from(u16::MAX)) as u16,
         };
         if let Err(ending) = self.send(&welcome).await {
             return ending;
@@ -142,17 +159,23 @@ impl Connection {
             return going_away();
         }
         let mut in_flight = true;
+        let mut queue: VecDeque<Action> = VecDeque::with_capacity(config.action_queue);
         let mut rate =
             RateLimit::new(config.actions_per_second, config.action_burst, Instant::now());
+        let mut ping_sent = false;
         let stop = self.stop.clone();
         let ending = loop {
+            let now = Instant::now();
+            let next_ready =
+                if in_flight || queue.is_empty() { None } else { Some(rate.ready_at(now)) };
+            let idle_deadline = self.last_heard + config.ping_interval;
             tokio::select! {
                 () = stop.cancelled() => break going_away(),
                 from_world = inbox.recv() => match from_world {
                     None => break Ending::new(CloseCode::Policy, "too slow: messages were piling up"),
                     Some(ToConn::Frame(bytes)) => {
-                        if let Err(e) = self.ws.send(Message::Binary(bytes.into())).await {
-                            break Ending::new(CloseCode::Error, format!("write failed: {e}"));
+                        if let Err(ending) = self.write(bytes.into(), &config).await {
+                            break ending;
                         }
                     }
                     Some(ToConn::TurnDone) => in_flight = false,
@@ -164,7 +187,17 @@ impl Connection {
                         }
                     }
                 },
-                msg = self.next_msg(), if !in_flight => {
+                () = sleep_until(next_ready.unwrap_or(now)), if next_ready.is_some() => {
+                    if let Some(action) = queue.pop_front() {
+                        rate.take(Instant::now());
+                        if here.send(DepthCmd::Act { id, action }).await.is_err() {
+                            break going_away();
+                        }
+                        in_flight = true;
+                    }
+                }
+                msg = self.next_msg() => {
+                    ping_sent = false;
                     let action = match msg.map(session::play) {
                         Err(ending) => break ending,
                         Ok(Err(why)) => break Ending::new(CloseCode::Protocol, why),
@@ -173,13 +206,22 @@ impl Connection {
                     if action == Action::Quit {
                         break Ending::new(CloseCode::Normal, "goodbye");
                     }
-                    if let Some(wait) = rate.take(Instant::now()) {
-                        tokio::time::sleep(wait).await;
+                    if queue.len() >= config.action_queue {
+                        break Ending::new(
+                            CloseCode::Policy,
+                            format!("flooding: more than {} actions a second", config.actions_per_second),
+                        );
                     }
-                    if here.send(DepthCmd::Act { id, action }).await.is_err() {
-                        break going_away();
+                    queue.push_back(action);
+                }
+                () = sleep_until(idle_deadline), if !ping_sent => {
+                    if let Err(ending) = self.write_message(Message::Ping(Bytes::new()), &config).await {
+                        break ending;
                     }
-                    in_flight = true;
+                    ping_sent = true;
+                }
+                () = sleep_until(idle_deadline + config.ping_timeout), if ping_sent => {
+                    break Ending::new(CloseCode::Policy, "no answer to ping");
                 }
             }
         };
@@ -188,6 +230,7 @@ impl Connection {
     }
 
     /// The next message from the client, or why the connection must end.
+    /// Cancel-safe: a frame is either consumed whole or left in the stream.
     async fn next_msg(&mut self) -> Result<ClientMsg, Ending> {
         loop {
             let frame = match self.ws.next().await {
@@ -197,6 +240,7 @@ impl Connection {
                 }
                 Some(Ok(frame)) => frame,
             };
+            self.last_heard = Instant::now();
             match frame {
                 Message::Binary(bytes) => {
                     return codec::decode_client(&bytes).map_err(|e| match e {
@@ -213,17 +257,30 @@ impl Connection {
                 Message::Close(_) => {
                     return Err(Ending::new(CloseCode::Normal, "the client closed"));
                 }
-                // Pings are answered by the WebSocket layer itself.
+                // Pings are answered by the WebSocket layer itself; pongs
+                // only show the client is alive.
                 Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
             }
         }
     }
 
     async fn send(&mut self, msg: &ServerMsg) -> Result<(), Ending> {
-        self.ws
-            .send(Message::Binary(codec::encode(msg).into()))
-            .await
-            .map_err(|e| Ending::new(CloseCode::Error, format!("write failed: {e}")))
+        let config = self.world.config().clone();
+        self.write(codec::encode(msg).into(), &config).await
+    }
+
+    async fn write(&mut self, bytes: Bytes, config: &Config) -> Result<(), Ending> {
+        self.write_message(Message::Binary(bytes), config).await
+    }
+
+    /// Writes one frame, giving up on a client that has not read for the
+    /// whole send deadline.
+    async fn write_message(&mut self, msg: Message, config: &Config) -> Result<(), Ending> {
+        match timeout(config.send_timeout, self.ws.send(msg)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(Ending::new(CloseCode::Error, format!("write failed: {e}"))),
+            Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
+        }
     }
 
     /// Sends the close frame, best effort, without waiting long on a client

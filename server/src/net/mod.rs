@@ -2,6 +2,7 @@
 //! shutdown that closes every client with "going away".
 
 mod connection;
+pub use connection::serve;
 mod rate;
 pub mod session;
 
@@ -9,6 +10,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{info, warn};
@@ -30,6 +32,7 @@ pub async fn run(
     let world = Arc::new(World::new(config));
     let stop = CancellationToken::new();
     let tracker = TaskTracker::new();
+    let slots = Arc::new(Semaphore::new(world.config().max_connections));
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
@@ -37,7 +40,19 @@ pub async fn run(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
-                    tracker.spawn(connection::serve(stream, peer, world.clone(), stop.clone()));
+                    let peer = peer.to_string();
+                    match slots.clone().try_acquire_owned() {
+                        Ok(slot) => {
+                            let serve = connection::serve(stream, peer, world.clone(), stop.clone());
+                            tracker.spawn(async move {
+                                serve.await;
+                                drop(slot);
+                            });
+                        }
+                        Err(_) => {
+                            tracker.spawn(connection::turn_away(stream, peer));
+                        }
+                    }
                 }
                 // Running out of file descriptors and the like: log and keep serving.
                 Err(e) => warn!(error = %e, "accept failed"),

@@ -1,4 +1,4 @@
-//! A token bucket: the cap on how fast one player acts.
+//! A token bucket: the pace at which one player's actions are applied.
 
 use std::time::Duration;
 
@@ -18,14 +18,26 @@ impl RateLimit {
         Self { per_second: f64::from(per_second.max(1)), burst, tokens: burst, last: now }
     }
 
-    /// Takes one action's token at `now`; returns how long to wait first when
-    /// the bucket is empty.
-    pub fn take(&mut self, now: Instant) -> Option<Duration> {
+    fn refill(&mut self, now: Instant) {
         let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
         self.tokens = (self.tokens + elapsed * self.per_second).min(self.burst);
         self.last = now;
+    }
+
+    /// When the next action may go: `now` while the bucket holds a token.
+    pub fn ready_at(&mut self, now: Instant) -> Instant {
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            now
+        } else {
+            now + Duration::from_secs_f64((1.0 - self.tokens) / self.per_second)
+        }
+    }
+
+    /// Spends one action's token.
+    pub fn take(&mut self, now: Instant) {
+        self.refill(now);
         self.tokens -= 1.0;
-        (self.tokens < 0.0).then(|| Duration::from_secs_f64(-self.tokens / self.per_second))
     }
 }
 
@@ -37,13 +49,18 @@ mod tests {
     fn a_burst_passes_then_actions_are_paced() {
         let t0 = Instant::now();
         let mut rate = RateLimit::new(20, 3, t0);
-        assert_eq!(rate.take(t0), None);
-        assert_eq!(rate.take(t0), None);
-        assert_eq!(rate.take(t0), None);
-        let wait = rate.take(t0).expect("the fourth action at once waits");
-        assert!((wait.as_secs_f64() - 0.05).abs() < 1e-9);
-        // A second later the bucket is full again.
+        for _ in 0..3 {
+            assert_eq!(rate.ready_at(t0), t0);
+            rate.take(t0);
+        }
+        let wait = rate.ready_at(t0) - t0;
+        assert!((wait.as_secs_f64() - 0.05).abs() < 1e-6, "{wait:?}");
+        // A second later the bucket is full again, but no fuller than the burst.
         let later = t0 + Duration::from_secs(1);
-        assert_eq!(rate.take(later), None);
+        for _ in 0..3 {
+            assert_eq!(rate.ready_at(later), later);
+            rate.take(later);
+        }
+        assert!(rate.ready_at(later) > later);
     }
 }
