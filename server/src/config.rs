@@ -32,6 +32,9 @@ pub struct Config {
     pub send_timeout: Duration,
     /// Connections served at once; those over it are told to try again later.
     pub max_connections: usize,
+    /// The kernel's send buffer for each connection: small, so a client that
+    /// stops reading is noticed (and costs little) long before megabytes queue up.
+    pub socket_send_buffer: usize,
 }
 
 impl Config {
@@ -57,6 +60,7 @@ impl Default for Config {
             ping_timeout: Duration::from_secs(15),
             send_timeout: Duration::from_secs(5),
             max_connections: 1024,
+            socket_send_buffer: 32 * 1024,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! client receives against the truth rebuilt from the world seed.
 
 pub mod oracle;
+pub mod raw;
 pub mod server;
 pub mod sim;
 

@@ -29,6 +29,11 @@ impl TestServer {
         Ok(Self { addr, config, stop: Some(stop), task })
     }
 
+    /// True while `run` has neither returned nor panicked.
+    pub fn is_running(&self) -> bool {
+        !self.task.is_finished()
+    }
+
     pub fn url(&self) -> String {
         format!("ws://{}", self.addr)
     }

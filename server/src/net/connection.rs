@@ -162,7 +162,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         let mut queue: VecDeque<Action> = VecDeque::with_capacity(config.action_queue);
         let mut rate =
             RateLimit::new(config.actions_per_second, config.action_burst, Instant::now());
-        let mut ping_sent = false;
+        // When a ping went out that the client has not answered yet.
+        let mut pinged_at: Option<Instant> = None;
         let stop = self.stop.clone();
         let ending = loop {
             let now = Instant::now();
@@ -197,7 +198,6 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     }
                 }
                 msg = self.next_msg() => {
-                    ping_sent = false;
                     let action = match msg.map(session::play) {
                         Err(ending) => break ending,
                         Ok(Err(why)) => break Ending::new(CloseCode::Protocol, why),
@@ -214,14 +214,18 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     }
                     queue.push_back(action);
                 }
-                () = sleep_until(idle_deadline), if !ping_sent => {
+                () = sleep_until(idle_deadline), if pinged_at.is_none() => {
                     if let Err(ending) = self.write_message(Message::Ping(Bytes::new()), &config).await {
                         break ending;
                     }
-                    ping_sent = true;
+                    pinged_at = Some(Instant::now());
                 }
-                () = sleep_until(idle_deadline + config.ping_timeout), if ping_sent => {
-                    break Ending::new(CloseCode::Policy, "no answer to ping");
+                () = sleep_until(pinged_at.unwrap_or(now) + config.ping_timeout), if pinged_at.is_some() => {
+                    // Anything heard since the ping (its pong, most likely) is an answer.
+                    if pinged_at.is_some_and(|t| self.last_heard < t) {
+                        break Ending::new(CloseCode::Policy, "no answer to ping");
+                    }
+                    pinged_at = None;
                 }
             }
         };

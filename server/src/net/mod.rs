@@ -40,6 +40,8 @@ pub async fn run(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
+                    let _ = socket2::SockRef::from(&stream)
+                        .set_send_buffer_size(world.config().socket_send_buffer);
                     let peer = peer.to_string();
                     match slots.clone().try_acquire_owned() {
                         Ok(slot) => {

@@ -1,0 +1,349 @@
+//! Malformed and hostile input against a live server, while a canary player
+//! keeps playing. For every kind: the server neither panics nor exits, the
+//! offender is closed (with a reason wherever the protocol allows one), and
+//! the canary's actions keep being answered.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use gloam_protocol::{Action, ClientMsg, Dir, codec};
+use gloam_server::Config;
+use gloam_server::mapgen::GeneratorSetting;
+use gloam_tests::raw::{
+    self, Ending, Length, OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_TEXT, frame,
+};
+use gloam_tests::{SimClient, TestServer};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+
+static PANICS: AtomicUsize = AtomicUsize::new(0);
+
+fn count_panics() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        PANICS.fetch_add(1, Ordering::SeqCst);
+        default(info);
+    }));
+}
+
+fn config() -> Config {
+    Config {
+        seed: 99,
+        generator: GeneratorSetting::Bsp,
+        handshake_timeout: Duration::from_secs(1),
+        ..Config::default()
+    }
+}
+
+fn wait_bytes() -> Vec<u8> {
+    codec::encode(&ClientMsg::Act(Action::Wait))
+}
+
+/// What a kind of bad input expects of the server.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Expect {
+    /// A close frame with a reason (the WebSocket is open, so the protocol allows one).
+    CloseWithReason,
+    /// The connection ends, with or without a close frame (before the upgrade
+    /// there is no WebSocket to close; after a protocol-level close the
+    /// server may simply drop it).
+    Ends,
+}
+
+/// Opens a WebSocket and says hello as `name`.
+async fn joined(server: &TestServer, name: &str) -> TcpStream {
+    let mut s = raw::open(server.addr).await;
+    s.write_all(&raw::hello(name)).await.unwrap();
+    s
+}
+
+async fn check(
+    server: &TestServer,
+    canary: &mut SimClient,
+    what: &str,
+    expect: Expect,
+    mut stream: TcpStream,
+) {
+    let ending = raw::ending(&mut stream).await;
+    match expect {
+        Expect::CloseWithReason => match &ending {
+            Ending::Closed { code, reason } => {
+                assert_ne!(*code, 1000, "{what}: not a normal close");
+                assert!(!reason.is_empty(), "{what}: the close says why");
+            }
+            other => panic!("{what}: expected a close frame, got {other:?}"),
+        },
+        Expect::Ends => assert_ne!(ending, Ending::StillOpen, "{what}: the connection should end"),
+    }
+    assert!(server.is_running(), "{what}: the server stopped");
+    // The canary keeps playing.
+    let dir = canary.first_step(|p| canary.is_frontier(p)).unwrap_or(Dir::N);
+    canary
+        .act(Action::Move(dir))
+        .await
+        .unwrap_or_else(|e| panic!("{what}: the canary stopped: {e}"));
+    canary.act(Action::Wait).await.unwrap_or_else(|e| panic!("{what}: the canary stopped: {e}"));
+    eprintln!("{what}: {ending:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_input_closes_only_the_offender() {
+    count_panics();
+    let server = TestServer::start(config()).await.unwrap();
+    let mut canary = SimClient::join(&server.url(), "canary", None).await.unwrap();
+    let mut kinds = 0;
+
+    // Bad frames on an open WebSocket, after a proper hello.
+    let wait = wait_bytes();
+    let mut long_ping = frame(true, 0, OP_PING, true, &[0u8; 200], Length::Honest);
+    long_ping.truncate(long_ping.len());
+    let bad_frames: Vec<(&str, Vec<u8>)> = vec![
+        ("unmasked client frame", frame(true, 0, OP_BINARY, false, &wait, Length::Honest)),
+        ("reserved bits set", frame(true, 0b100, OP_BINARY, true, &wait, Length::Honest)),
+        ("reserved opcode", frame(true, 0, 0x3, true, &wait, Length::Honest)),
+        ("reserved control opcode", frame(true, 0, 0xB, true, b"", Length::Honest)),
+        ("oversized control frame", long_ping),
+        ("fragmented control frame", frame(false, 0, OP_PING, true, b"hi", Length::Honest)),
+        (
+            "continuation with nothing to continue",
+            frame(true, 0, OP_CONTINUATION, true, &wait, Length::Honest),
+        ),
+        (
+            "frame header announcing 1 GiB",
+            frame(true, 0, OP_BINARY, true, b"", Length::Claim64(1 << 30)),
+        ),
+        (
+            "64-bit length with its top bit set",
+            frame(true, 0, OP_BINARY, true, b"", Length::Claim64(1 << 63)),
+        ),
+        ("text frame", frame(true, 0, OP_TEXT, true, b"hello", Length::Honest)),
+        (
+            "invalid UTF-8 in a text frame",
+            frame(true, 0, OP_TEXT, true, &[0xff, 0xfe, 0xc0], Length::Honest),
+        ),
+        (
+            "truncated message",
+            raw::binary(&codec::encode(&ClientMsg::Hello { version: 1, name: "x".into() })[..2]),
+        ),
+        ("unknown message variant", raw::binary(&[7, 0])),
+        (
+            "length prefix of u64::MAX",
+            raw::binary(&[0, 1, 253, 255, 255, 255, 255, 255, 255, 255, 255]),
+        ),
+        ("trailing bytes", raw::binary(&[wait.as_slice(), &[0]].concat())),
+        ("second hello", raw::hello("again")),
+        ("empty binary frame", raw::binary(&[])),
+        ("message over the size limit", raw::binary(&[0u8; 300])),
+        ("frame over the size limit", raw::binary(&[0u8; 5000])),
+    ];
+    for (i, (what, bytes)) in bad_frames.into_iter().enumerate() {
+        let mut s = joined(&server, &format!("bad{i}")).await;
+        s.write_all(&bytes).await.unwrap();
+        check(&server, &mut canary, what, Expect::CloseWithReason, s).await;
+        kinds += 1;
+    }
+
+    // A close frame with a code no one may send: the server ends the connection.
+    let mut s = joined(&server, "badclose").await;
+    s.write_all(&frame(true, 0, OP_CLOSE, true, &999u16.to_be_bytes(), Length::Honest))
+        .await
+        .unwrap();
+    check(&server, &mut canary, "bad close code", Expect::Ends, s).await;
+    kinds += 1;
+
+    // An action before the hello.
+    let mut s = raw::open(server.addr).await;
+    s.write_all(&raw::binary(&wait)).await.unwrap();
+    check(&server, &mut canary, "action before the hello", Expect::CloseWithReason, s).await;
+    kinds += 1;
+
+    // No hello at all.
+    let s = raw::open(server.addr).await;
+    check(&server, &mut canary, "silence instead of a hello", Expect::CloseWithReason, s).await;
+    kinds += 1;
+
+    // Handshakes gone wrong: no WebSocket yet, so no close frame.
+    let mut s = raw::connect(server.addr, None).await.unwrap();
+    let huge = format!("X-Junk: {}\r\n", "a".repeat(70 * 1024));
+    let _ = s.write_all(raw::upgrade_request("13", &huge).as_bytes()).await;
+    check(&server, &mut canary, "handshake header over 64 KiB", Expect::Ends, s).await;
+    kinds += 1;
+
+    let mut s = raw::connect(server.addr, None).await.unwrap();
+    let request = raw::upgrade_request("13", "");
+    let started = Instant::now();
+    // One byte every 200 ms: the server gives up after its 1 s handshake timeout.
+    for b in request.bytes().take(40) {
+        if s.write_all(&[b]).await.is_err() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if started.elapsed() > Duration::from_secs(3) {
+            break;
+        }
+    }
+    check(&server, &mut canary, "handshake trickled byte by byte", Expect::Ends, s).await;
+    kinds += 1;
+
+    let mut s = raw::connect(server.addr, None).await.unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await.unwrap();
+    check(&server, &mut canary, "plain HTTP without an upgrade", Expect::Ends, s).await;
+    kinds += 1;
+
+    let mut s = raw::connect(server.addr, None).await.unwrap();
+    s.write_all(raw::upgrade_request("8", "").as_bytes()).await.unwrap();
+    check(&server, &mut canary, "wrong WebSocket version", Expect::Ends, s).await;
+    kinds += 1;
+
+    let mut s = raw::connect(server.addr, None).await.unwrap();
+    s.write_all(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03garbage that looks like TLS")
+        .await
+        .unwrap();
+    check(&server, &mut canary, "TLS hello on a plain socket", Expect::Ends, s).await;
+    kinds += 1;
+
+    // Ten thousand pings: answered or not, nothing else is disturbed, and
+    // the player behind them can still play.
+    let mut s = joined(&server, "pinger").await;
+    let ping = frame(true, 0, OP_PING, true, b"p", Length::Honest);
+    let pings: Vec<u8> = ping.iter().copied().cycle().take(ping.len() * 10_000).collect();
+    s.write_all(&pings).await.unwrap();
+    s.write_all(&raw::binary(&[7, 0])).await.unwrap(); // then an unknown variant, to end it
+    check(&server, &mut canary, "ten thousand pings", Expect::CloseWithReason, s).await;
+    kinds += 1;
+
+    // A reset in the middle of a frame.
+    let mut s = joined(&server, "resetter").await;
+    let half = raw::binary(&wait);
+    s.write_all(&half[..3]).await.unwrap();
+    s.set_linger(Some(Duration::ZERO)).unwrap();
+    drop(s);
+    let probe = raw::open(server.addr).await;
+    check(&server, &mut canary, "reset in the middle of a frame", Expect::CloseWithReason, probe)
+        .await;
+    kinds += 1;
+
+    // A flood of actions far over the pace.
+    let mut s = joined(&server, "flooder").await;
+    let flood: Vec<u8> = std::iter::repeat_n(raw::binary(&wait), 2_000).flatten().collect();
+    let _ = s.write_all(&flood).await;
+    let ending = raw::ending(&mut s).await;
+    match &ending {
+        Ending::Closed { code, reason } => {
+            assert_eq!(*code, 1008, "policy violation");
+            assert!(reason.contains("flooding"), "{reason}");
+        }
+        other => panic!("flood: expected a policy close, got {other:?}"),
+    }
+    check(&server, &mut canary, "a flood of actions", Expect::Ends, s).await;
+    kinds += 1;
+
+    assert!(kinds >= 20, "{kinds} kinds tried");
+    eprintln!("{kinds} kinds of bad input tried");
+    assert_eq!(PANICS.load(Ordering::SeqCst), 0, "nothing panicked");
+    assert!(server.is_running());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_is_dropped_and_nobody_else_slows_down() {
+    let config = Config {
+        actions_per_second: 1_000_000,
+        action_burst: 1_000_000,
+        action_queue: 1_000_000,
+        send_timeout: Duration::from_millis(500),
+        ..config()
+    };
+    let server = TestServer::start(config).await.unwrap();
+    let mut canary = SimClient::join(&server.url(), "canary", None).await.unwrap();
+    // A tiny receive buffer, and actions whose answers it never reads.
+    let mut slow = raw::connect(server.addr, Some(2048)).await.unwrap();
+    slow.write_all(raw::upgrade_request("13", "").as_bytes()).await.unwrap();
+    let head = raw::read_head(&mut slow).await.unwrap();
+    assert!(head.starts_with("HTTP/1.1 101"));
+    slow.write_all(&raw::hello("slow")).await.unwrap();
+    let started = Instant::now();
+    let batch: Vec<u8> = std::iter::repeat_n(raw::binary(&wait_bytes()), 1_000).flatten().collect();
+    let gone = |canary: &SimClient| {
+        canary
+            .state
+            .log
+            .iter()
+            .any(|l| l == "slow has left the game." || l == "slow has lost the connection.")
+    };
+    let mut dropped_after = None;
+    let mut writing = true;
+    let deadline = started + Duration::from_secs(30);
+    let mut batches = 0;
+    while Instant::now() < deadline {
+        // Keep the answers coming until the server stops taking actions.
+        if writing && batches < 2_000 {
+            let write =
+                tokio::time::timeout(Duration::from_millis(50), slow.write_all(&batch)).await;
+            writing = matches!(write, Ok(Ok(())));
+            batches += 1;
+        }
+        // The canary plays on meanwhile, promptly.
+        let t = Instant::now();
+        canary.act(Action::Wait).await.unwrap();
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "the canary was slowed down: {:?}",
+            t.elapsed()
+        );
+        if gone(&canary) {
+            dropped_after = Some(started.elapsed());
+            break;
+        }
+    }
+    let dropped_after = dropped_after.expect("the slow reader was dropped");
+    eprintln!("a client that never reads was dropped after {dropped_after:?}");
+    assert!(server.is_running());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_does_not_answer_pings_is_dropped() {
+    let config = Config {
+        ping_interval: Duration::from_millis(200),
+        ping_timeout: Duration::from_millis(300),
+        ..config()
+    };
+    let server = TestServer::start(config).await.unwrap();
+    // A raw client reads nothing, so it never answers a ping.
+    let mut deaf = joined(&server, "deaf").await;
+    match raw::ending(&mut deaf).await {
+        Ending::Closed { code, reason } => {
+            assert_eq!(code, 1008);
+            assert!(reason.contains("ping"), "{reason}");
+        }
+        other => panic!("expected a close, got {other:?}"),
+    }
+    // A real client answers pings (its library does) and stays, idle, past several.
+    let mut alive = SimClient::join(&server.url(), "alive", None).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut pings_seen = 0;
+    while Instant::now() < deadline {
+        // Reading lets the client's WebSocket layer answer the server's pings.
+        match tokio::time::timeout(Duration::from_millis(100), alive.recv()).await {
+            Err(_) => pings_seen += 1,
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("an idle client that answers pings was dropped: {e}"),
+        }
+    }
+    assert!(pings_seen > 0);
+    alive.act(Action::Wait).await.unwrap();
+}
+
+#[tokio::test]
+async fn connections_over_the_limit_are_told_to_try_again_later() {
+    let server = TestServer::start(Config { max_connections: 2, ..config() }).await.unwrap();
+    let _a = SimClient::join(&server.url(), "ann", None).await.unwrap();
+    let _b = SimClient::join(&server.url(), "bob", None).await.unwrap();
+    let mut third = raw::open(server.addr).await;
+    match raw::ending(&mut third).await {
+        Ending::Closed { code, reason } => {
+            assert_eq!(code, 1013, "try again later");
+            assert!(reason.contains("try again later"), "{reason}");
+        }
+        other => panic!("expected a close, got {other:?}"),
+    }
+}
