@@ -168,3 +168,136 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod round_trip {
+    //! Every message, with arbitrary contents, survives the codec.
+
+    use super::*;
+    use crate::{Action, Dir, PlayerChange, PlayerId, Pos, Refusal, SightDiff, Terrain};
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    fn pos() -> impl Strategy<Value = Pos> {
+        (any::<u16>(), any::<u16>()).prop_map(|(x, y)| Pos::new(x, y))
+    }
+
+    fn terrain() -> impl Strategy<Value = Terrain> {
+        prop_oneof![
+            Just(Terrain::Wall),
+            Just(Terrain::Floor),
+            Just(Terrain::StairsDown),
+            Just(Terrain::StairsUp)
+        ]
+    }
+
+    fn dir() -> impl Strategy<Value = Dir> {
+        (0..8usize).prop_map(|i| Dir::ALL[i])
+    }
+
+    fn name() -> impl Strategy<Value = String> {
+        "[a-zA-Z0-9_-]{0,16}"
+    }
+
+    fn change() -> impl Strategy<Value = PlayerChange> {
+        prop_oneof![
+            (any::<u32>(), name(), pos()).prop_map(|(id, name, at)| PlayerChange::Appeared {
+                id: PlayerId(id),
+                name,
+                at
+            }),
+            (any::<u32>(), pos()).prop_map(|(id, at)| PlayerChange::Moved { id: PlayerId(id), at }),
+            any::<u32>().prop_map(|id| PlayerChange::Vanished { id: PlayerId(id) }),
+        ]
+    }
+
+    fn diff() -> impl Strategy<Value = SightDiff> {
+        (
+            pos(),
+            vec(any::<u8>(), 0..40),
+            vec(any::<u8>(), 0..40),
+            vec((any::<u8>(), terrain()), 0..40),
+            vec(change(), 0..4),
+        )
+            .prop_map(|(at, hidden, shown, revealed, players)| SightDiff {
+                at,
+                hidden,
+                shown,
+                revealed,
+                players,
+            })
+    }
+
+    fn server_msg() -> impl Strategy<Value = ServerMsg> {
+        prop_oneof![
+            (any::<u32>(), any::<u16>(), any::<u16>(), any::<u8>(), any::<u16>()).prop_map(
+                |(id, width, height, sight_radius, actions_per_second)| ServerMsg::Welcome {
+                    you: PlayerId(id),
+                    width,
+                    height,
+                    sight_radius,
+                    actions_per_second
+                }
+            ),
+            prop_oneof![
+                any::<u32>().prop_map(|server| Refusal::WrongVersion { server }),
+                ".{0,40}".prop_map(|reason| Refusal::NameInvalid { reason }),
+                Just(Refusal::NameTaken),
+            ]
+            .prop_map(ServerMsg::Refused),
+            (
+                any::<u16>(),
+                any::<u16>(),
+                any::<u16>(),
+                vec(any::<u8>(), 0..400),
+                vec(terrain(), 0..400)
+            )
+                .prop_map(|(depth, width, height, remembered, terrain)| {
+                    ServerMsg::EnterLevel { depth, width, height, remembered, terrain }
+                }),
+            diff().prop_map(ServerMsg::Sight),
+            diff().prop_map(ServerMsg::Displaced),
+            vec(change(), 0..8).prop_map(ServerMsg::Players),
+            vec(name(), 0..8).prop_map(ServerMsg::Roster),
+            ".{0,80}".prop_map(ServerMsg::Note),
+        ]
+    }
+
+    fn client_msg() -> impl Strategy<Value = ClientMsg> {
+        prop_oneof![
+            (any::<u32>(), name()).prop_map(|(version, name)| ClientMsg::Hello { version, name }),
+            dir().prop_map(|d| ClientMsg::Act(Action::Move(d))),
+            prop_oneof![
+                Just(Action::Descend),
+                Just(Action::Ascend),
+                Just(Action::Wait),
+                Just(Action::Quit)
+            ]
+            .prop_map(ClientMsg::Act),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        #[test]
+        fn server_messages_round_trip(msg in server_msg()) {
+            prop_assert_eq!(decode_server(&encode(&msg)), Ok(msg));
+        }
+
+        #[test]
+        fn client_messages_round_trip(msg in client_msg()) {
+            prop_assert_eq!(decode_client(&encode(&msg)), Ok(msg));
+        }
+
+        #[test]
+        fn a_message_cut_short_or_padded_never_decodes(msg in client_msg(), cut in 1usize..8, pad in 1usize..4) {
+            let bytes = encode(&msg);
+            let short = &bytes[..bytes.len().saturating_sub(cut)];
+            prop_assert!(decode_client(short).is_err());
+            let mut long = bytes.clone();
+            long.extend(std::iter::repeat_n(0u8, pad));
+            prop_assert!(decode_client(&long).is_err());
+        }
+    }
+}
