@@ -95,7 +95,20 @@ impl ClientState {
                     self.apply_player(change)?;
                 }
             }
-            ServerMsg::Roster(names) => self.roster = names.clone(),
+            ServerMsg::Roster(names) => {
+                self.roster = names.clone();
+                self.roster.sort();
+            }
+            ServerMsg::Joined(name) => {
+                if let Err(at) = self.roster.binary_search(name) {
+                    self.roster.insert(at, name.clone());
+                }
+            }
+            ServerMsg::Left(name) => {
+                if let Ok(at) = self.roster.binary_search(name) {
+                    self.roster.remove(at);
+                }
+            }
             ServerMsg::Note(text) => self.note(text.clone()),
         }
         Ok(())
@@ -394,6 +407,18 @@ mod tests {
         s.apply(&ServerMsg::Roster(vec!["bob".into()])).unwrap();
         enter(&mut s, vec![], vec![]);
         assert!(s.others.is_empty() && s.roster.is_empty());
+    }
+
+    #[test]
+    fn the_roster_follows_arrivals_and_departures_in_order() {
+        let mut s = welcomed();
+        enter(&mut s, vec![], vec![]);
+        s.apply(&ServerMsg::Roster(vec!["cat".into(), "ann".into()])).unwrap();
+        s.apply(&ServerMsg::Joined("bob".into())).unwrap();
+        assert_eq!(s.roster, ["ann", "bob", "cat"]);
+        s.apply(&ServerMsg::Left("ann".into())).unwrap();
+        s.apply(&ServerMsg::Left("zed".into())).unwrap();
+        assert_eq!(s.roster, ["bob", "cat"]);
     }
 
     #[test]

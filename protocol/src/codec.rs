@@ -104,6 +104,8 @@ mod tests {
             ServerMsg::Displaced(SightDiff { at: Pos::new(3, 4), ..SightDiff::default() }),
             ServerMsg::Players(vec![PlayerChange::Vanished { id: PlayerId(3) }]),
             ServerMsg::Roster(vec!["ann".into(), "bob".into()]),
+            ServerMsg::Joined("cat".into()),
+            ServerMsg::Left("cat".into()),
             ServerMsg::Note("You see stairs down here.".into()),
         ]
     }
@@ -259,6 +261,8 @@ mod round_trip {
             diff().prop_map(ServerMsg::Displaced),
             vec(change(), 0..8).prop_map(ServerMsg::Players),
             vec(name(), 0..8).prop_map(ServerMsg::Roster),
+            name().prop_map(ServerMsg::Joined),
+            name().prop_map(ServerMsg::Left),
             ".{0,80}".prop_map(ServerMsg::Note),
         ]
     }

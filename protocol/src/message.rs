@@ -52,8 +52,12 @@ pub enum ServerMsg {
     Displaced(SightDiff),
     /// Other players in sight changed while this player's own view did not.
     Players(Vec<PlayerChange>),
-    /// The names of the other players on this depth, sent whenever it changes.
+    /// The names of the other players on this depth, sent on arriving there.
     Roster(Vec<String>),
+    /// Another player arrived on this depth.
+    Joined(String),
+    /// Another player left this depth (by the stairs, or the game).
+    Left(String),
     /// A line of text for the message log.
     Note(String),
 }

@@ -239,9 +239,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         loop {
             let frame = match self.ws.next().await {
                 None => return Err(Ending::new(CloseCode::Away, "the client went away")),
-                Some(Err(e)) => {
-                    return Err(Ending::new(CloseCode::Protocol, format!("bad frame: {e}")));
-                }
+                Some(Err(e)) => return Err(read_failure(e)),
                 Some(Ok(frame)) => frame,
             };
             self.last_heard = Instant::now();
@@ -282,7 +280,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     async fn write_message(&mut self, msg: Message, config: &Config) -> Result<(), Ending> {
         match timeout(config.send_timeout, self.ws.send(msg)).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(Ending::new(CloseCode::Error, format!("write failed: {e}"))),
+            Ok(Err(e)) => Err(Ending::new(CloseCode::Away, format!("the client went away ({e})"))),
             Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
         }
     }
@@ -292,6 +290,21 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     async fn close(&mut self, ending: Ending) {
         let frame = CloseFrame { code: ending.code, reason: ending.reason.into() };
         let _ = timeout(std::time::Duration::from_secs(1), self.ws.close(Some(frame))).await;
+    }
+}
+
+/// A failed read: the client vanishing is ordinary; anything else is its
+/// protocol error.
+fn read_failure(e: tokio_tungstenite::tungstenite::Error) -> Ending {
+    use tokio_tungstenite::tungstenite::Error;
+    use tokio_tungstenite::tungstenite::error::ProtocolError;
+    match e {
+        Error::Io(_)
+        | Error::ConnectionClosed
+        | Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => {
+            Ending::new(CloseCode::Away, format!("the client went away ({e})"))
+        }
+        _ => Ending::new(CloseCode::Protocol, format!("bad frame: {e}")),
     }
 }
 

@@ -118,7 +118,7 @@ impl DepthState {
         self.occupant.insert(pos, id);
         self.players.insert(id, player);
         out.push(Outgoing { to: id, msg: ServerMsg::Roster(self.roster_for(id)) });
-        self.announce(id, &format!("{name} arrives on this depth."), &mut out);
+        self.announce(id, &name, &mut out);
         if let Some(note) = self.stairs_note(pos) {
             out.push(Outgoing { to: id, msg: ServerMsg::Note(note.into()) });
         }
@@ -145,7 +145,7 @@ impl DepthState {
         let text = format!("{} {farewell}", player.name);
         for other in self.players.keys() {
             out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.clone()) });
-            out.push(Outgoing { to: *other, msg: ServerMsg::Roster(self.roster_for(*other)) });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Left(player.name.clone()) });
         }
         (Some(player), out)
     }
@@ -306,10 +306,14 @@ impl DepthState {
         }
     }
 
-    fn announce(&self, about: PlayerId, text: &str, out: &mut Vec<Outgoing>) {
+    /// Tells everyone else on this depth that `about` arrived: a line for
+    /// the log and the name for their roster (not the whole roster again,
+    /// which would cost every arrival the square of the crowd).
+    fn announce(&self, about: PlayerId, name: &str, out: &mut Vec<Outgoing>) {
+        let text = format!("{name} arrives on this depth.");
         for other in self.players.keys().filter(|&&o| o != about) {
-            out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.into()) });
-            out.push(Outgoing { to: *other, msg: ServerMsg::Roster(self.roster_for(*other)) });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.clone()) });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Joined(name.to_owned()) });
         }
     }
 
@@ -437,7 +441,8 @@ mod tests {
         assert_ne!(bob_at, Pos::new(1, 1));
         assert!(to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Appeared { id: BOB, name: "bob".into(), at: bob_at }))));
         assert!(to(&out, ANN).contains(&&ServerMsg::Note("bob arrives on this depth.".into())));
-        assert!(to(&out, ANN).contains(&&ServerMsg::Roster(vec!["bob".into()])));
+        assert!(to(&out, ANN).contains(&&ServerMsg::Joined("bob".into())));
+        assert!(to(&out, BOB).contains(&&ServerMsg::Roster(vec!["ann".into()])));
     }
 
     #[test]
@@ -489,7 +494,7 @@ mod tests {
         );
         assert!(!d.contains(ANN));
         assert!(to(&turn.out, BOB).contains(&&ServerMsg::Note("ann goes down the stairs.".into())));
-        assert!(to(&turn.out, BOB).contains(&&ServerMsg::Roster(vec![])));
+        assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left("ann".into())));
         // Up from depth 2 leads to depth 1.
         teleport(&mut d, BOB, Pos::new(1, 1));
         let up = d.act(BOB, Action::Ascend).departure.expect("bob leaves");
