@@ -17,9 +17,6 @@ const SIDE: usize = (2 * MAX_RADIUS + 1) as usize;
 /// The common denominator of every slope.
 const UNIT: i32 = 1680;
 
-/// Maps (depth, column) within one quadrant to an offset (dx, dy) from the viewer.
-type Quadrant = fn(i32, i32) -> (i32, i32);
-
 /// The cells one viewer sees, within `radius` of `centre`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fov {
@@ -37,25 +34,34 @@ impl Fov {
         let mut fov = Fov { centre, radius, rows: [0; SIDE] };
         fov.mark(0, 0);
         let (ox, oy) = (i32::from(centre.x), i32::from(centre.y));
-        // Each quadrant maps (depth, col) to a map offset (dx, dy).
-        let quadrants: [Quadrant; 4] =
-            [|d, c| (c, -d), |d, c| (c, d), |d, c| (d, c), |d, c| (-d, c)];
-        for to_offset in quadrants {
-            fov.scan_quadrant(to_offset, |dx, dy| is_opaque(ox + dx, oy + dy));
-        }
+        let opaque = |dx: i32, dy: i32| is_opaque(ox + dx, oy + dy);
+        // Each quadrant maps (depth, col) to an offset (dx, dy); written out
+        // four times so each scan is compiled with its own mapping inlined.
+        fov.scan_quadrant(|d, c| (c, -d), &opaque);
+        fov.scan_quadrant(|d, c| (c, d), &opaque);
+        fov.scan_quadrant(|d, c| (d, c), &opaque);
+        fov.scan_quadrant(|d, c| (-d, c), &opaque);
         fov
     }
 
-    fn scan_quadrant(&mut self, to_offset: Quadrant, is_opaque: impl Fn(i32, i32) -> bool) {
+    #[inline(always)]
+    fn scan_quadrant(
+        &mut self,
+        to_offset: impl Fn(i32, i32) -> (i32, i32),
+        is_opaque: &impl Fn(i32, i32) -> bool,
+    ) {
         let r = self.radius;
         let r2 = r * r;
-        // Rows still to scan: (depth, start slope, end slope).
-        let mut rows: Vec<(i32, i32, i32)> = Vec::with_capacity(16);
-        rows.push((1, -UNIT, UNIT));
-        while let Some((depth, mut start, end)) = rows.pop() {
-            if depth > r {
-                continue;
-            }
+        // Rows still to scan: (depth, start slope, end slope), on the stack.
+        // Scanning a row pushes at most 9 rows a depth deeper (one per run of
+        // open cells among 17 columns) and depth stops at 8, so the stack
+        // never holds more than 72.
+        let mut rows = [(0i32, 0i32, 0i32); 80];
+        let mut len = 1;
+        rows[0] = (1, -UNIT, UNIT);
+        while len > 0 {
+            len -= 1;
+            let (depth, mut start, end) = rows[len];
             // Columns whose centres fall within the slopes, ties rounded inwards.
             let min_col = (2 * depth * start + UNIT).div_euclid(2 * UNIT);
             let max_col = -(UNIT - 2 * depth * end).div_euclid(2 * UNIT);
@@ -70,13 +76,17 @@ impl Fov {
                 let slope = (2 * col - 1) * (UNIT / (2 * depth));
                 match (prev_wall, wall) {
                     (Some(true), false) => start = slope,
-                    (Some(false), true) => rows.push((depth + 1, start, slope)),
+                    (Some(false), true) if depth < r => {
+                        rows[len] = (depth + 1, start, slope);
+                        len += 1;
+                    }
                     _ => {}
                 }
                 prev_wall = Some(wall);
             }
-            if prev_wall == Some(false) {
-                rows.push((depth + 1, start, end));
+            if prev_wall == Some(false) && depth < r {
+                rows[len] = (depth + 1, start, end);
+                len += 1;
             }
         }
     }

@@ -55,6 +55,16 @@ impl Grid {
         }
     }
 
+    /// True when the cell stops sight: a wall, or anywhere off the grid.
+    /// The hot path of every field of view.
+    #[inline]
+    pub fn blocks_sight(&self, x: i32, y: i32) -> bool {
+        // Negative coordinates wrap to huge ones and fail the bounds test.
+        let (x, y) = (x as u32 as usize, y as u32 as usize);
+        let (w, h) = (usize::from(self.width), usize::from(self.height));
+        x >= w || y >= h || self.cells[y * w + x] == Terrain::Wall
+    }
+
     pub fn set(&mut self, pos: Pos, terrain: Terrain) {
         let i = self.index(pos);
         self.cells[i] = terrain;

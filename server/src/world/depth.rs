@@ -87,7 +87,7 @@ impl DepthState {
 
     fn fov_from(&self, pos: Pos) -> Fov {
         let grid = &self.level.grid;
-        Fov::compute(pos, self.radius, |x, y| !grid.get_signed(x, y).is_open())
+        Fov::compute(pos, self.radius, |x, y| grid.blocks_sight(x, y))
     }
 
     /// Puts a player on this level, tells it what it remembers and sees, and
