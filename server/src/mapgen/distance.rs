@@ -1,7 +1,5 @@
 //! Walking distances: one breadth-first search shared by every generator.
 
-use std::collections::VecDeque;
-
 use gloam_protocol::{Dir, Pos};
 
 use crate::level::Grid;
@@ -12,24 +10,45 @@ pub const UNREACHABLE: u16 = u16::MAX;
 /// Steps from `from` to every cell, walking in 8 directions over open ground
 /// (as players do), or [`UNREACHABLE`].
 pub fn walking_distances(grid: &Grid, from: Pos) -> Vec<u16> {
-    let mut dist = vec![UNREACHABLE; grid.cells().len()];
-    if !grid.is_open(from) {
+    let cells = grid.cells();
+    let mut dist = vec![UNREACHABLE; cells.len()];
+    if !grid.contains(from) || !grid.is_open(from) {
         return dist;
     }
-    let mut queue = VecDeque::with_capacity(grid.cells().len() / 4);
-    dist[grid.index(from)] = 0;
-    queue.push_back(from);
-    while let Some(pos) = queue.pop_front() {
-        let next = dist[grid.index(pos)] + 1;
-        for dir in Dir::ALL {
-            let Some(n) = pos.step(dir) else { continue };
-            if !grid.contains(n) || !grid.is_open(n) {
-                continue;
+    let (w, h) = (usize::from(grid.width()), usize::from(grid.height()));
+    let row = w as isize;
+    let steps = [-row - 1, -row, -row + 1, -1, 1, row - 1, row, row + 1];
+    // Every cell enters the queue at most once, so a Vec read from the front
+    // by an index is the whole queue.
+    let mut queue: Vec<u32> = Vec::with_capacity(cells.len() / 2);
+    let start = grid.index(from);
+    dist[start] = 0;
+    queue.push(start as u32);
+    let mut head = 0;
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        let i = i as usize;
+        let next = dist[i] + 1;
+        let (x, y) = (i % w, i / w);
+        if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+            // Inside the border every neighbour index is valid.
+            for step in steps {
+                let n = i.wrapping_add_signed(step);
+                if dist[n] == UNREACHABLE && cells[n].is_open() {
+                    dist[n] = next;
+                    queue.push(n as u32);
+                }
             }
-            let i = grid.index(n);
-            if dist[i] == UNREACHABLE {
-                dist[i] = next;
-                queue.push_back(n);
+        } else {
+            for dir in Dir::ALL {
+                let Some(n) = grid.pos_of(i).step(dir).filter(|&n| grid.contains(n)) else {
+                    continue;
+                };
+                let n = grid.index(n);
+                if dist[n] == UNREACHABLE && cells[n].is_open() {
+                    dist[n] = next;
+                    queue.push(n as u32);
+                }
             }
         }
     }
@@ -71,6 +90,14 @@ mod tests {
         let dist = walking_distances(&grid, Pos::new(1, 1));
         assert_eq!(dist[grid.index(Pos::new(3, 3))], 2);
         assert_eq!(farthest(&grid, &dist), Some(Pos::new(3, 1)));
+    }
+
+    #[test]
+    fn open_cells_on_the_edge_are_walked_without_stepping_off() {
+        let grid = grid_from(&["...", "...", "..."]);
+        let dist = walking_distances(&grid, Pos::new(0, 0));
+        assert_eq!(dist[grid.index(Pos::new(2, 2))], 2);
+        assert!(dist.iter().all(|&d| d != UNREACHABLE));
     }
 
     #[test]
