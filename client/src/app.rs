@@ -50,7 +50,7 @@ impl Drop for LocalServer {
 }
 
 /// Where the font is looked for when `--font` is not given.
-fn default_font() -> PathBuf {
+pub fn default_font() -> PathBuf {
     let name = "DejaVuSansMono.ttf";
     let candidates = [
         std::env::current_exe().ok().and_then(|p| p.parent().map(|d| d.join("assets").join(name))),

@@ -14,6 +14,8 @@ pub mod view;
 #[cfg(feature = "window")]
 pub mod app;
 #[cfg(feature = "window")]
+pub mod mapgen;
+#[cfg(feature = "window")]
 pub mod render;
 
 pub use state::{ClientState, OtherPlayer, StateError};

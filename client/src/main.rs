@@ -4,13 +4,16 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use gloam_server::mapgen::GeneratorSetting;
+use gloam_server::mapgen::cli::MapgenArgs;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
 #[command(version, about = "Play Gloam: host a world and join it, or join a friend's")]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Join the server at this address (ws://HOST:PORT) instead of hosting one.
     #[arg(long, conflicts_with = "host")]
     connect: Option<String>,
@@ -29,6 +32,22 @@ struct Args {
     /// The font to draw with (a monospace TrueType file).
     #[arg(long)]
     font: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a level as text (and, with --steps, how it was built); with
+    /// --png DIR, draw each step as an image instead.
+    Mapgen {
+        #[command(flatten)]
+        level: MapgenArgs,
+        /// Write step-NNN.png and level.png into this folder.
+        #[arg(long)]
+        png: Option<PathBuf>,
+        /// The font to draw with.
+        #[arg(long)]
+        font: Option<PathBuf>,
+    },
 }
 
 /// A name from the login name, cleaned to what the server accepts.
@@ -50,6 +69,26 @@ fn main() {
         .with_writer(std::io::stderr)
         .init();
     let args = Args::parse();
+    if let Some(Command::Mapgen { level, png, font }) = &args.command {
+        let result = match png {
+            Some(dir) => {
+                let font = font.clone().unwrap_or_else(gloam_client::app::default_font);
+                gloam_client::mapgen::write_pngs(level, dir, &font)
+                    .map(|n| println!("wrote {n} images to {}", dir.display()))
+            }
+            None => {
+                use std::io::Write;
+                let _ = std::io::stdout()
+                    .write_all(gloam_server::mapgen::cli::report(level).as_bytes());
+                Ok(())
+            }
+        };
+        if let Err(e) = result {
+            eprintln!("gloam: {e:#}");
+            std::process::exit(1);
+        }
+        return;
+    }
     let options = gloam_client::app::Options {
         connect: args.connect,
         host: args.host,

@@ -65,17 +65,57 @@ pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
 
 /// The HUD's glyphs, in the rows from `first_row` down.
 pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) -> Vec<Glyph> {
+    let lines: Vec<(String, Rgb)> = hud(state, link)
+        .into_iter()
+        .map(|line| {
+            let color = match line.tone {
+                Tone::Bright => palette::TEXT,
+                Tone::Middle => palette::TEXT_MIDDLE,
+                Tone::Dim => palette::TEXT_DIM,
+                Tone::Alert => palette::ALERT,
+            };
+            (line.text, color)
+        })
+        .collect();
+    text_glyphs(&lines, first_row, width)
+}
+
+/// Lines of text as glyphs, one row each from `first_row`, cut at `width`.
+pub fn text_glyphs(lines: &[(String, Rgb)], first_row: u16, width: u16) -> Vec<Glyph> {
     let mut glyphs = Vec::new();
-    for (i, line) in hud(state, link).iter().enumerate() {
-        let color = match line.tone {
-            Tone::Bright => palette::TEXT,
-            Tone::Middle => palette::TEXT_MIDDLE,
-            Tone::Dim => palette::TEXT_DIM,
-            Tone::Alert => palette::ALERT,
-        };
-        for (col, ch) in line.text.chars().take(usize::from(width)).enumerate() {
+    for (i, (text, color)) in lines.iter().enumerate() {
+        for (col, ch) in text.chars().take(usize::from(width)).enumerate() {
             if ch != ' ' {
-                glyphs.push(Glyph { col: col as u16, row: first_row + i as u16, ch, color });
+                glyphs.push(Glyph {
+                    col: col as u16,
+                    row: first_row + i as u16,
+                    ch,
+                    color: *color,
+                });
+            }
+        }
+    }
+    glyphs
+}
+
+/// A whole level as the map shows what is in sight (for `gloam mapgen`):
+/// every cell bright, solid rock left out.
+pub fn level_glyphs(
+    terrain: impl Fn(Pos) -> Option<Terrain>,
+    width: u16,
+    height: u16,
+) -> Vec<Glyph> {
+    let mut glyphs = Vec::new();
+    for y in 0..height {
+        for x in 0..width {
+            let pos = Pos::new(x, y);
+            let Some(t) = terrain(pos) else { continue };
+            let rock = t == Terrain::Wall
+                && !Dir::ALL
+                    .iter()
+                    .any(|&d| pos.step(d).and_then(&terrain).is_some_and(Terrain::is_open));
+            if !rock {
+                glyphs.push(Glyph { col: x, row: y, ch: t.glyph(), color: terrain_color(t, true) });
             }
         }
     }

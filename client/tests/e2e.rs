@@ -249,3 +249,24 @@ fn without_a_display_gloam_says_so_in_one_line() {
     assert!(stderr.contains("no display"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn mapgen_draws_every_step_as_an_image() {
+    let dir = std::env::temp_dir().join(format!("gloam-mapgen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["mapgen", "--generator", "drunk-passages", "--seed", "3", "--steps", "--png"])
+        .arg(&dir)
+        .output()
+        .expect("gloam runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut pngs: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    pngs.sort();
+    assert!(pngs.len() >= 3, "{pngs:?}");
+    assert!(pngs.iter().any(|p| p.ends_with("level.png")));
+    for png in &pngs {
+        let image = gloam_client::render::RgbaImage::load_png(png).expect("a PNG");
+        assert_eq!((image.width, image.height), (1280, 720));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -36,7 +36,8 @@ fn fov(c: &mut Criterion) {
 }
 
 fn levels(c: &mut Criterion) {
-    for (name, generator) in [("bsp", Generator::Bsp), ("maze", Generator::Maze)] {
+    for generator in Generator::ALL {
+        let name = generator.name();
         // A new seed each time: a repeated map flatters the branch predictor.
         let mut seed = 0u64;
         c.bench_function(&format!("level {name} with stairs BFS, distinct seeds"), |b| {

@@ -2,13 +2,15 @@
 
 use std::time::Duration;
 
-use crate::mapgen::GeneratorSetting;
+use crate::mapgen::{GeneratorSetting, Mix};
 
 #[derive(Debug, Clone)]
 pub struct Config {
     /// The world seed: every depth's level derives from it.
     pub seed: u64,
     pub generator: GeneratorSetting,
+    /// The weights a mixed world draws its generators by.
+    pub mix: Mix,
     pub sight_radius: u8,
     /// Sustained actions per second one player may take.
     pub actions_per_second: u32,
@@ -48,6 +50,7 @@ impl Default for Config {
         Self {
             seed: 0,
             generator: GeneratorSetting::Mixed,
+            mix: Mix::default(),
             sight_radius: gloam_protocol::SIGHT_RADIUS,
             actions_per_second: 20,
             action_burst: 20,

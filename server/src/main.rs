@@ -4,14 +4,17 @@ use std::io::IsTerminal;
 use std::net::SocketAddr;
 
 use anyhow::Context;
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use gloam_server::Config;
-use gloam_server::mapgen::GeneratorSetting;
+use gloam_server::mapgen::cli::MapgenArgs;
+use gloam_server::mapgen::{GeneratorSetting, Mix};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
 #[command(version, about = "Host a Gloam world")]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Address to listen on; 0.0.0.0:7777 lets other machines join.
     #[arg(long, default_value = "127.0.0.1:7777")]
     bind: SocketAddr,
@@ -21,9 +24,19 @@ struct Args {
     /// How levels are built.
     #[arg(long, value_enum, default_value_t = GeneratorSetting::Mixed)]
     generator: GeneratorSetting,
+    /// Weights of a mixed world, e.g. `bsp=4,interior=2,caves=2,maze=1`
+    /// (generators not named are left out; `maze=0` means no mazes).
+    #[arg(long)]
+    mix: Option<Mix>,
     /// Sustained actions per second one player may take.
     #[arg(long, default_value_t = 20)]
     actions_per_second: u32,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a level as text (and, with --steps, how it was built) without serving.
+    Mapgen(MapgenArgs),
 }
 
 #[tokio::main]
@@ -36,10 +49,17 @@ async fn main() -> anyhow::Result<()> {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     let args = Args::parse();
+    if let Some(Command::Mapgen(mapgen)) = &args.command {
+        use std::io::Write;
+        // A closed pipe (`| head`) just ends the output.
+        let _ = std::io::stdout().write_all(gloam_server::mapgen::cli::report(mapgen).as_bytes());
+        return Ok(());
+    }
     let seed = args.seed.unwrap_or_else(gloam_server::fresh_seed);
     let config = Config {
         seed,
         generator: args.generator,
+        mix: args.mix.unwrap_or_default(),
         actions_per_second: args.actions_per_second,
         action_burst: args.actions_per_second,
         ..Config::default()

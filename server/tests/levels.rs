@@ -64,7 +64,7 @@ fn maze_levels_are_connected_bordered_and_stairs_are_farthest() {
 #[test]
 fn bsp_rooms_sit_inside_their_leaves_apart_and_big_enough() {
     for seed in 0..SEEDS {
-        let plan = bsp::carve(&mut LevelRng::seed_from_u64(seed), MAP_WIDTH, MAP_HEIGHT);
+        let plan = bsp::carve(&mut LevelRng::seed_from_u64(seed), MAP_WIDTH, MAP_HEIGHT, None);
         assert_eq!(plan.rooms.len(), plan.leaves.len());
         assert!(plan.rooms.len() >= 2, "seed {seed}: at least two rooms");
         for (room, leaf) in plan.rooms.iter().zip(&plan.leaves) {
@@ -97,7 +97,7 @@ fn bsp_rooms_sit_inside_their_leaves_apart_and_big_enough() {
 #[test]
 fn mazes_are_perfect() {
     for seed in 0..SEEDS {
-        let plan = maze::carve(&mut LevelRng::seed_from_u64(seed), MAP_WIDTH, MAP_HEIGHT);
+        let plan = maze::carve(&mut LevelRng::seed_from_u64(seed), MAP_WIDTH, MAP_HEIGHT, None);
         let n = usize::from(plan.cells_wide) * usize::from(plan.cells_high);
         let open = plan.grid.cells().iter().filter(|t| t.is_open()).count();
         // A spanning tree over n cells has n - 1 passages: 2n - 1 open cells.
@@ -158,6 +158,72 @@ fn mixed_worlds_keep_mazes_to_at_most_one_depth_in_five() {
     }
     let share = mazes as f64 / (SEEDS as f64 * 50.0);
     assert!((0.05..=0.2).contains(&share), "mazes are rare but present: {share}");
+}
+
+fn floor_percent(level: &Level) -> u32 {
+    let open = level.grid.cells().iter().filter(|t| t.is_open()).count() as u32;
+    let inner = u32::from(MAP_WIDTH - 2) * u32::from(MAP_HEIGHT - 2);
+    open * 100 / inner
+}
+
+#[test]
+fn every_generator_is_connected_bordered_deterministic_and_as_open_as_it_promises() {
+    for generator in Generator::ALL {
+        let promised = generator.floor_percent();
+        for seed in 0..SEEDS {
+            let depth = 1 + (seed % 3) as u16;
+            let what = format!("{} seed {seed}", generator.name());
+            let level = mapgen::build(generator, seed, depth);
+            check_finished(&level, depth, &what);
+            assert_eq!(level, mapgen::build(generator, seed, depth), "{what}: determinism");
+            let share = floor_percent(&level);
+            assert!(promised.contains(&share), "{what}: {share}% open, promised {promised:?}");
+        }
+    }
+}
+
+#[test]
+fn recording_steps_changes_nothing_and_ends_with_the_finished_level() {
+    for generator in Generator::ALL {
+        let mut steps = mapgen::Steps::default();
+        let recorded = mapgen::build_recorded(generator, 3, 2, Some(&mut steps));
+        assert_eq!(recorded, mapgen::build(generator, 3, 2), "{}", generator.name());
+        assert!(steps.frames.len() >= 2, "{}: {} frames", generator.name(), steps.frames.len());
+        assert_eq!(steps.frames.last().map(|(_, g)| g), Some(&recorded.grid));
+    }
+}
+
+#[test]
+fn mixed_worlds_draw_by_the_hosts_weights() {
+    let only_caves: mapgen::Mix = "caves=1,maze=0".parse().unwrap();
+    for depth in 2..60 {
+        assert_eq!(
+            mapgen::generator_with(GeneratorSetting::Mixed, &only_caves, 9, depth),
+            Generator::Caves
+        );
+    }
+    let default = mapgen::Mix::default();
+    let drawn: std::collections::HashSet<Generator> = (0..200)
+        .flat_map(|s| (2..12).map(move |d| (s, d)))
+        .map(|(s, d)| mapgen::generator_with(GeneratorSetting::Mixed, &default, s, d))
+        .collect();
+    assert_eq!(drawn.len(), Generator::ALL.len(), "every generator turns up: {drawn:?}");
+    assert!("bogus=1".parse::<mapgen::Mix>().is_err());
+    assert!("maze=3".parse::<mapgen::Mix>().is_err(), "mazes alone are not a world");
+    assert!("bsp=x".parse::<mapgen::Mix>().is_err());
+}
+
+#[test]
+fn snapshot_of_each_new_generator() {
+    for generator in [
+        Generator::Interior,
+        Generator::Caves,
+        Generator::DrunkArea,
+        Generator::DrunkHalls,
+        Generator::DrunkPassages,
+    ] {
+        insta::assert_snapshot!(generator.name(), mapgen::build(generator, 7, 2).grid.to_ascii());
+    }
 }
 
 #[test]

@@ -16,7 +16,7 @@ pub use atlas::Atlas;
 use crate::hud::HUD_ROWS;
 use crate::palette::{self, Rgb};
 use crate::state::ClientState;
-use crate::view::{Link, hud_glyphs, map_glyphs};
+use crate::view::{Glyph, Link, hud_glyphs, map_glyphs};
 
 /// The grid: the map's cells and the HUD rows under it.
 pub const GRID_COLS: u16 = 80;
@@ -70,29 +70,37 @@ pub fn draw_frame<T: RenderTarget>(
     state: &ClientState,
     link: &Link,
 ) -> Result<(), RenderError> {
+    draw_glyphs(canvas, atlas, &map_glyphs(state), |cols| hud_glyphs(state, link, MAP_ROWS, cols))
+}
+
+/// Draws map glyphs on the grid and text glyphs (made for a row of `cols`
+/// letters) at the font's advance: the HUD is running text, so a row holds
+/// more than 80 letters.
+pub fn draw_glyphs<T: RenderTarget>(
+    canvas: &mut Canvas<T>,
+    atlas: &mut Atlas,
+    map: &[Glyph],
+    text: impl FnOnce(u16) -> Vec<Glyph>,
+) -> Result<(), RenderError> {
     canvas.set_draw_color(rgb(palette::BACKGROUND));
     canvas.clear();
     let (w, h) = canvas.output_size().map_err(RenderError::sdl)?;
     let cell = atlas.cell_px();
-    let text = atlas.text_px();
+    let advance = atlas.text_px();
     let origin_x = (w.saturating_sub(cell * u32::from(GRID_COLS)) / 2) as f32;
     let origin_y = (h.saturating_sub(cell * u32::from(GRID_ROWS)) / 2) as f32;
-    for g in map_glyphs(state) {
-        if g.col < GRID_COLS && g.row < MAP_ROWS {
-            let at = (
-                origin_x + f32::from(g.col) * cell as f32,
-                origin_y + f32::from(g.row) * cell as f32,
-            );
-            atlas.draw(canvas, g.ch, g.color, at, cell)?;
-        }
-    }
-    // The HUD is running text: letters sit at the font's advance, not a map
-    // cell apart, so a row holds more than 80 of them.
-    let text_cols = (cell * u32::from(GRID_COLS) / text) as u16;
-    for g in hud_glyphs(state, link, MAP_ROWS, text_cols) {
+    for g in map.iter().filter(|g| g.col < GRID_COLS && g.row < MAP_ROWS) {
         let at =
-            (origin_x + f32::from(g.col) * text as f32, origin_y + f32::from(g.row) * cell as f32);
-        atlas.draw(canvas, g.ch, g.color, at, text)?;
+            (origin_x + f32::from(g.col) * cell as f32, origin_y + f32::from(g.row) * cell as f32);
+        atlas.draw(canvas, g.ch, g.color, at, cell)?;
+    }
+    let cols = (cell * u32::from(GRID_COLS) / advance) as u16;
+    for g in text(cols).iter().filter(|g| g.row < GRID_ROWS) {
+        let at = (
+            origin_x + f32::from(g.col) * advance as f32,
+            origin_y + f32::from(g.row) * cell as f32,
+        );
+        atlas.draw(canvas, g.ch, g.color, at, advance)?;
     }
     Ok(())
 }
@@ -145,6 +153,18 @@ pub fn render_offscreen(
     state: &ClientState,
     link: &Link,
 ) -> Result<RgbaImage, RenderError> {
+    render_glyphs_offscreen(font, cell_px, &map_glyphs(state), |cols| {
+        hud_glyphs(state, link, MAP_ROWS, cols)
+    })
+}
+
+/// [`draw_glyphs`] into an off-screen surface.
+pub fn render_glyphs_offscreen(
+    font: &Font<'_>,
+    cell_px: u32,
+    map: &[Glyph],
+    text: impl FnOnce(u16) -> Vec<Glyph>,
+) -> Result<RgbaImage, RenderError> {
     use sdl3::pixels::PixelFormat;
     use sdl3::surface::Surface;
     let (width, height) = (cell_px * u32::from(GRID_COLS), cell_px * u32::from(GRID_ROWS));
@@ -152,7 +172,7 @@ pub fn render_offscreen(
     let mut canvas = surface.into_canvas().map_err(RenderError::sdl)?;
     let creator = canvas.texture_creator();
     let mut atlas = Atlas::build(&creator, font, cell_px)?;
-    draw_frame(&mut canvas, &mut atlas, state, link)?;
+    draw_glyphs(&mut canvas, &mut atlas, map, text)?;
     drop(atlas);
     let surface = canvas.into_surface();
     let pitch = surface.pitch() as usize;

@@ -7,6 +7,7 @@ use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
 
 use super::LevelRng;
+use super::steps::{Steps, snap};
 use crate::level::Grid;
 
 /// Every cut leaves at least this many cells on each side.
@@ -58,27 +59,42 @@ pub struct BspPlan {
     pub start: Pos,
 }
 
-pub fn carve(rng: &mut LevelRng, width: u16, height: u16) -> BspPlan {
+pub fn carve(
+    rng: &mut LevelRng,
+    width: u16,
+    height: u16,
+    mut steps: Option<&mut Steps>,
+) -> BspPlan {
     let mut plan = BspPlan {
         grid: Grid::filled(width, height),
         leaves: Vec::new(),
         rooms: Vec::new(),
         start: Pos::default(),
     };
-    split(&mut plan, rng, Rect { x: 0, y: 0, w: width, h: height }, 0);
+    split(&mut plan, rng, Rect { x: 0, y: 0, w: width, h: height }, 0, &mut steps);
     for i in 1..plan.rooms.len() {
         let (from, to) = (plan.rooms[i - 1].centre(), plan.rooms[i].centre());
         carve_corridor(&mut plan.grid, rng, from, to);
+        snap(&mut steps, &plan.grid, || format!("corridor from room {i} to room {}", i + 1));
     }
     plan.start = plan.rooms[rng.random_range(0..plan.rooms.len())].centre();
     plan
 }
 
-fn split(plan: &mut BspPlan, rng: &mut LevelRng, area: Rect, cuts: u32) {
+fn split(
+    plan: &mut BspPlan,
+    rng: &mut LevelRng,
+    area: Rect,
+    cuts: u32,
+    steps: &mut Option<&mut Steps>,
+) {
     let across = area.h > area.w;
     let length = if across { area.h } else { area.w };
     if cuts >= MAX_CUTS || length < 2 * MIN_LEAF {
         add_room(plan, rng, area);
+        snap(steps, &plan.grid, || {
+            format!("room {} in a {}x{} piece", plan.rooms.len(), area.w, area.h)
+        });
         return;
     }
     let cut = rng.random_range(MIN_LEAF..=length - MIN_LEAF);
@@ -87,8 +103,8 @@ fn split(plan: &mut BspPlan, rng: &mut LevelRng, area: Rect, cuts: u32) {
     } else {
         (Rect { w: cut, ..area }, Rect { x: area.x + cut, w: area.w - cut, ..area })
     };
-    split(plan, rng, first, cuts + 1);
-    split(plan, rng, second, cuts + 1);
+    split(plan, rng, first, cuts + 1, steps);
+    split(plan, rng, second, cuts + 1, steps);
 }
 
 /// A room of random size inside `area`, with at least one wall cell between

@@ -8,6 +8,7 @@ use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
 
 use super::LevelRng;
+use super::steps::{Steps, snap};
 use crate::level::Grid;
 
 #[derive(Debug, Clone)]
@@ -20,7 +21,12 @@ pub struct MazePlan {
     pub start: Pos,
 }
 
-pub fn carve(rng: &mut LevelRng, width: u16, height: u16) -> MazePlan {
+pub fn carve(
+    rng: &mut LevelRng,
+    width: u16,
+    height: u16,
+    mut steps: Option<&mut Steps>,
+) -> MazePlan {
     let (cw, ch) = ((width - 1) / 2, (height - 1) / 2);
     let mut grid = Grid::filled(width, height);
     let mut visited = vec![false; usize::from(cw) * usize::from(ch)];
@@ -57,6 +63,10 @@ pub fn carve(rng: &mut LevelRng, width: u16, height: u16) -> MazePlan {
         grid.set(Pos::new((a.x + b.x) / 2, (a.y + b.y) / 2), Terrain::Floor);
         grid.set(b, Terrain::Floor);
         stack.push(next);
+        // One frame per 40 passages: a whole maze step by step is 740 frames.
+        if stack.len() % 40 == 0 {
+            snap(&mut steps, &grid, || format!("backtracker {} cells deep", stack.len()));
+        }
     }
     MazePlan { grid, cells_wide: cw, cells_high: ch, start: tile(first) }
 }

@@ -4,8 +4,15 @@
 //! derived from the world seed and the depth.
 
 pub mod bsp;
+pub mod caves;
+pub mod cli;
 pub mod distance;
+pub mod drunkard;
+pub mod interior;
 pub mod maze;
+pub mod steps;
+
+pub use steps::Steps;
 
 use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
@@ -19,10 +26,60 @@ use distance::{UNREACHABLE, farthest, walking_distances};
 pub type LevelRng = rand_pcg::Pcg64Mcg;
 
 /// One way of building a level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Generator {
+    /// Rooms in the pieces of a binary space partition, joined by L-shaped corridors.
     Bsp,
+    /// A perfect maze of one-cell corridors.
     Maze,
+    /// Rooms filling their pieces, sharing walls, with doors between neighbours.
+    Interior,
+    /// Cellular-automata caves.
+    Caves,
+    /// A drunkard's walk from the middle: one wide open area.
+    DrunkArea,
+    /// A drunkard's walk from anywhere open: open halls.
+    DrunkHalls,
+    /// Short-lived drunkards: winding passages.
+    DrunkPassages,
+}
+
+impl Generator {
+    pub const ALL: [Generator; 7] = [
+        Generator::Bsp,
+        Generator::Maze,
+        Generator::Interior,
+        Generator::Caves,
+        Generator::DrunkArea,
+        Generator::DrunkHalls,
+        Generator::DrunkPassages,
+    ];
+
+    /// The name `--generator` and `--mix` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generator::Bsp => "bsp",
+            Generator::Maze => "maze",
+            Generator::Interior => "interior",
+            Generator::Caves => "caves",
+            Generator::DrunkArea => "drunk-area",
+            Generator::DrunkHalls => "drunk-halls",
+            Generator::DrunkPassages => "drunk-passages",
+        }
+    }
+
+    /// The share of the map inside its border that a finished level of this
+    /// kind opens, in percent: what the property tests hold each one to.
+    pub fn floor_percent(self) -> std::ops::RangeInclusive<u32> {
+        match self {
+            Generator::Bsp => 20..=60,
+            Generator::Maze => 48..=52,
+            Generator::Interior => 65..=85,
+            Generator::Caves => 15..=75,
+            Generator::DrunkArea | Generator::DrunkHalls => 50..=57,
+            Generator::DrunkPassages => 38..=45,
+        }
+    }
 }
 
 /// What the host asked for with `--generator`.
@@ -30,9 +87,77 @@ pub enum Generator {
 pub enum GeneratorSetting {
     Bsp,
     Maze,
-    /// BSP mostly, a maze at most one depth in five (never depth 1).
+    Interior,
+    Caves,
+    DrunkArea,
+    DrunkHalls,
+    DrunkPassages,
+    /// A generator per depth, drawn by weight ([`Mix`]); a maze at most one
+    /// depth in five, and never depth 1.
     #[default]
     Mixed,
+}
+
+impl GeneratorSetting {
+    fn single(self) -> Option<Generator> {
+        Some(match self {
+            GeneratorSetting::Bsp => Generator::Bsp,
+            GeneratorSetting::Maze => Generator::Maze,
+            GeneratorSetting::Interior => Generator::Interior,
+            GeneratorSetting::Caves => Generator::Caves,
+            GeneratorSetting::DrunkArea => Generator::DrunkArea,
+            GeneratorSetting::DrunkHalls => Generator::DrunkHalls,
+            GeneratorSetting::DrunkPassages => Generator::DrunkPassages,
+            GeneratorSetting::Mixed => return None,
+        })
+    }
+}
+
+/// The weights a mixed world draws its generators by (mazes apart: they
+/// come by the block rule, weighted only to switch them off with 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mix {
+    pub weights: Vec<(Generator, u32)>,
+}
+
+impl Default for Mix {
+    fn default() -> Self {
+        Self {
+            weights: vec![
+                (Generator::Bsp, 4),
+                (Generator::Interior, 2),
+                (Generator::Caves, 2),
+                (Generator::DrunkArea, 1),
+                (Generator::DrunkHalls, 1),
+                (Generator::DrunkPassages, 1),
+                (Generator::Maze, 1),
+            ],
+        }
+    }
+}
+
+impl std::str::FromStr for Mix {
+    type Err = String;
+
+    /// `bsp=4,caves=2,...`: generators not named keep weight 0.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let mut weights = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, weight) =
+                part.split_once('=').ok_or_else(|| format!("{part:?} is not NAME=WEIGHT"))?;
+            let generator = Generator::ALL
+                .into_iter()
+                .find(|g| g.name() == name.trim())
+                .ok_or_else(|| format!("unknown generator {name:?}"))?;
+            let weight: u32 =
+                weight.trim().parse().map_err(|_| format!("{weight:?} is not a whole number"))?;
+            weights.push((generator, weight));
+        }
+        if !weights.iter().any(|&(g, w)| g != Generator::Maze && w > 0) {
+            return Err("at least one generator other than maze needs a weight above 0".into());
+        }
+        Ok(Self { weights })
+    }
 }
 
 /// Depths come in blocks of this many; a mixed world has at most one maze per block.
@@ -51,46 +176,106 @@ pub fn level_seed(world_seed: u64, depth: u16) -> u64 {
     mix(world_seed ^ mix(u64::from(depth)))
 }
 
-/// Which generator builds a depth. In a mixed world each block of five depths
-/// draws one slot and a coin from the world seed: the slot's depth is a maze
-/// when the coin says so, so mazes stay rare and never crowd together.
+/// Which generator builds a depth. In a mixed world each block of five
+/// depths draws one slot and a coin from the world seed: the slot's depth is
+/// a maze when the coin says so, so mazes stay rare and never crowd
+/// together; every other depth draws by weight from its own seed.
 pub fn generator_for(setting: GeneratorSetting, world_seed: u64, depth: u16) -> Generator {
-    match setting {
-        GeneratorSetting::Bsp => Generator::Bsp,
-        GeneratorSetting::Maze => Generator::Maze,
-        GeneratorSetting::Mixed => {
-            if depth <= 1 {
-                return Generator::Bsp;
-            }
-            let block = (depth - 1) / MAZE_BLOCK;
-            let mut rng = LevelRng::seed_from_u64(mix(world_seed ^ 0x6d61_7a65) ^ u64::from(block));
-            let slot = rng.random_range(0..MAZE_BLOCK);
-            let coin = rng.random_bool(0.5);
-            if coin && (depth - 1) % MAZE_BLOCK == slot { Generator::Maze } else { Generator::Bsp }
-        }
+    generator_with(setting, &Mix::default(), world_seed, depth)
+}
+
+/// [`generator_for`] with the host's weights.
+pub fn generator_with(
+    setting: GeneratorSetting,
+    weights: &Mix,
+    world_seed: u64,
+    depth: u16,
+) -> Generator {
+    if let Some(generator) = setting.single() {
+        return generator;
     }
+    if depth <= 1 {
+        return Generator::Bsp;
+    }
+    let mazes_allowed = weights.weights.iter().any(|&(g, w)| g == Generator::Maze && w > 0);
+    let block = (depth - 1) / MAZE_BLOCK;
+    let mut rng = LevelRng::seed_from_u64(mix(world_seed ^ 0x6d61_7a65) ^ u64::from(block));
+    let slot = rng.random_range(0..MAZE_BLOCK);
+    let coin = rng.random_bool(0.5);
+    if mazes_allowed && coin && (depth - 1) % MAZE_BLOCK == slot {
+        return Generator::Maze;
+    }
+    let choices: Vec<(Generator, u32)> =
+        weights.weights.iter().copied().filter(|&(g, w)| g != Generator::Maze && w > 0).collect();
+    let total: u32 = choices.iter().map(|&(_, w)| w).sum();
+    if total == 0 {
+        return Generator::Bsp;
+    }
+    let mut pick =
+        LevelRng::seed_from_u64(level_seed(world_seed, depth) ^ 0x6d69_78).random_range(0..total);
+    for (generator, weight) in choices {
+        if pick < weight {
+            return generator;
+        }
+        pick -= weight;
+    }
+    Generator::Bsp
+}
+
+/// The level of `depth` in the world of `world_seed`, with the default weights.
+pub fn build_level(world_seed: u64, depth: u16, setting: GeneratorSetting) -> Level {
+    build_level_with(world_seed, depth, setting, &Mix::default())
 }
 
 /// The level of `depth` in the world of `world_seed`.
-pub fn build_level(world_seed: u64, depth: u16, setting: GeneratorSetting) -> Level {
-    let generator = generator_for(setting, world_seed, depth);
+pub fn build_level_with(
+    world_seed: u64,
+    depth: u16,
+    setting: GeneratorSetting,
+    weights: &Mix,
+) -> Level {
+    let generator = generator_with(setting, weights, world_seed, depth);
     build(generator, level_seed(world_seed, depth), depth)
 }
 
 /// One level from one generator and seed.
 pub fn build(generator: Generator, seed: u64, depth: u16) -> Level {
+    build_recorded(generator, seed, depth, None)
+}
+
+/// One level, recording every step into `steps` when given.
+pub fn build_recorded(
+    generator: Generator,
+    seed: u64,
+    depth: u16,
+    mut steps: Option<&mut Steps>,
+) -> Level {
     let mut rng = LevelRng::seed_from_u64(seed);
+    let (w, h) = (MAP_WIDTH, MAP_HEIGHT);
     let (grid, start) = match generator {
         Generator::Bsp => {
-            let plan = bsp::carve(&mut rng, MAP_WIDTH, MAP_HEIGHT);
+            let plan = bsp::carve(&mut rng, w, h, steps.as_deref_mut());
             (plan.grid, plan.start)
         }
         Generator::Maze => {
-            let plan = maze::carve(&mut rng, MAP_WIDTH, MAP_HEIGHT);
+            let plan = maze::carve(&mut rng, w, h, steps.as_deref_mut());
             (plan.grid, plan.start)
         }
+        Generator::Interior => interior::carve(&mut rng, w, h, steps.as_deref_mut()),
+        Generator::Caves => caves::carve(&mut rng, w, h, steps.as_deref_mut()),
+        Generator::DrunkArea => {
+            drunkard::carve(&mut rng, w, h, drunkard::OPEN_AREA, steps.as_deref_mut())
+        }
+        Generator::DrunkHalls => {
+            drunkard::carve(&mut rng, w, h, drunkard::OPEN_HALLS, steps.as_deref_mut())
+        }
+        Generator::DrunkPassages => {
+            drunkard::carve(&mut rng, w, h, drunkard::WINDING, steps.as_deref_mut())
+        }
     };
-    finish(grid, start, depth)
+    let level = finish(grid, start, depth);
+    steps::snap(&mut steps, &level.grid, || "finished: unreachable culled, stairs placed".into());
+    level
 }
 
 /// The steps every generator shares: turn floor that cannot be reached from

@@ -106,8 +106,11 @@ impl World {
         depths
             .entry(depth)
             .or_insert_with(|| {
-                let level = Arc::new(mapgen::build_level(self.config.seed, depth, self.config.generator));
-                info!(depth, generator = ?mapgen::generator_for(self.config.generator, self.config.seed, depth), "level built");
+                let c = &self.config;
+                let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
+                let level =
+                    Arc::new(mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth));
+                info!(depth, generator = generator.name(), "level built");
                 let (tx, rx) = mpsc::channel(self.config.depth_queue);
                 let state = DepthState::new(depth, level, self.config.sight_radius);
                 tokio::spawn(run_depth(state, rx));
