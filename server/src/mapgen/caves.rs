@@ -28,23 +28,29 @@ pub fn carve(
         }
     }
     snap(&mut steps, &grid, || "random fill".into());
+    let (w, h) = (usize::from(width), usize::from(height));
+    let mut wall = vec![0u8; w * h];
     for pass in 1..=PASSES {
-        let before = grid.clone();
-        for y in 1..height - 1 {
-            for x in 1..width - 1 {
-                let walls = (-1..=1)
-                    .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
-                    .filter(|&(dx, dy)| (dx, dy) != (0, 0))
-                    .filter(|&(dx, dy)| before.blocks_sight(i32::from(x) + dx, i32::from(y) + dy))
-                    .count();
-                let t = if walls > 4 {
-                    Terrain::Wall
-                } else if walls < 4 {
-                    Terrain::Floor
-                } else {
-                    before.get(Pos::new(x, y))
+        for (i, t) in grid.cells().iter().enumerate() {
+            wall[i] = u8::from(*t == Terrain::Wall);
+        }
+        for y in 1..h - 1 {
+            for x in 1..w - 1 {
+                let i = y * w + x;
+                let walls = wall[i - w - 1]
+                    + wall[i - w]
+                    + wall[i - w + 1]
+                    + wall[i - 1]
+                    + wall[i + 1]
+                    + wall[i + w - 1]
+                    + wall[i + w]
+                    + wall[i + w + 1];
+                let t = match walls {
+                    5.. => Terrain::Wall,
+                    4 => grid.cells()[i],
+                    _ => Terrain::Floor,
                 };
-                grid.set(Pos::new(x, y), t);
+                grid.set(Pos::new(x as u16, y as u16), t);
             }
         }
         snap(&mut steps, &grid, || format!("smoothing pass {pass}"));
@@ -58,24 +64,37 @@ pub fn carve(
     (grid, start)
 }
 
-/// A cell of the largest 8-connected open region (its first in row order).
+/// A cell of the largest 8-connected open region (its first in row order),
+/// found with one flood fill over the whole map.
 fn largest_cave(grid: &Grid) -> Option<Pos> {
-    let mut region = vec![u32::MAX; grid.cells().len()];
-    let mut best: Option<(usize, Pos)> = None;
-    for (i, t) in grid.cells().iter().enumerate() {
-        if !t.is_open() || region[i] != u32::MAX {
+    let (w, h) = (usize::from(grid.width()), usize::from(grid.height()));
+    let cells = grid.cells();
+    let mut seen = vec![false; cells.len()];
+    let mut stack = Vec::with_capacity(cells.len() / 2);
+    let mut best: Option<(usize, usize)> = None;
+    for first in 0..cells.len() {
+        if seen[first] || !cells[first].is_open() {
             continue;
         }
-        let dist = super::distance::walking_distances(grid, grid.pos_of(i));
-        let size = dist.iter().filter(|&&d| d != super::distance::UNREACHABLE).count();
-        for (j, d) in dist.iter().enumerate() {
-            if *d != super::distance::UNREACHABLE {
-                region[j] = i as u32;
+        seen[first] = true;
+        stack.push(first);
+        let mut size = 0;
+        while let Some(i) = stack.pop() {
+            size += 1;
+            let (x, y) = (i % w, i / w);
+            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                    let n = ny * w + nx;
+                    if !seen[n] && cells[n].is_open() {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
             }
         }
         if best.is_none_or(|(s, _)| size > s) {
-            best = Some((size, grid.pos_of(i)));
+            best = Some((size, first));
         }
     }
-    best.map(|(_, p)| p)
+    best.map(|(_, i)| grid.pos_of(i))
 }

@@ -44,12 +44,18 @@ pub fn carve(
             break;
         }
         let mut at = if mood.from_centre { centre } else { open[rng.random_range(0..open.len())] };
-        for _ in 0..mood.lifetime {
+        // Two bits of one draw per step: 32 steps a draw.
+        let mut bits = 0u64;
+        for step in 0..mood.lifetime {
+            if step % 32 == 0 {
+                bits = rng.random();
+            }
             if grid.get(at) == Terrain::Wall {
                 grid.set(at, Terrain::Floor);
                 open.push(at);
             }
-            let dir = Dir::ALL[2 * rng.random_range(0..4usize)];
+            let dir = Dir::ALL[2 * (bits & 3) as usize];
+            bits >>= 2;
             let next = at.step(dir).expect("walkers stay inside the border");
             if next.x >= 1 && next.y >= 1 && next.x < width - 1 && next.y < height - 1 {
                 at = next;
