@@ -51,8 +51,8 @@ fn split(
     steps: &mut Option<&mut Steps>,
 ) {
     let (w, h) = (p.x1 - p.x0 - 1, p.y1 - p.y0 - 1);
-    let can_cut_x = w >= 2 * MIN_ROOM + 1;
-    let can_cut_y = h >= 2 * MIN_ROOM + 1;
+    let can_cut_x = w > 2 * MIN_ROOM;
+    let can_cut_y = h > 2 * MIN_ROOM;
     // Small pieces sometimes stay whole, so room sizes vary.
     let stop = (w <= SMALL && h <= SMALL && rng.random_bool(0.5)) || (!can_cut_x && !can_cut_y);
     if stop {

@@ -212,7 +212,7 @@ pub fn generator_with(
         return Generator::Bsp;
     }
     let mut pick =
-        LevelRng::seed_from_u64(level_seed(world_seed, depth) ^ 0x6d69_78).random_range(0..total);
+        LevelRng::seed_from_u64(level_seed(world_seed, depth) ^ 0x006d_6978).random_range(0..total);
     for (generator, weight) in choices {
         if pick < weight {
             return generator;
