@@ -263,45 +263,67 @@ impl DepthState {
             .filter(|(_, o)| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)))
             .map(|(i, o)| (o.to, i))
             .collect();
-        let positions: Vec<(PlayerId, Pos, String)> =
-            self.players.values().map(|p| (p.id, p.pos, p.name.clone())).collect();
+        // A viewer who moved reconsiders everyone; one who stayed, only the
+        // few who moved. So a crowd costs each action O(crowd), not O(crowd²).
+        let everyone: Vec<(PlayerId, Pos)> = self.players.values().map(|p| (p.id, p.pos)).collect();
+        let movers: Vec<(PlayerId, Pos)> =
+            everyone.iter().copied().filter(|(id, _)| moved.contains(id)).collect();
+        let mut appeared: Vec<(PlayerId, usize)> = Vec::new();
         for viewer in self.players.values_mut() {
-            let viewer_moved = moved.contains(&viewer.id);
+            let candidates = if moved.contains(&viewer.id) { &everyone } else { &movers };
             let memory = viewer.memories.get(&self.depth);
             let mut changes = Vec::new();
-            for (other, at, name) in &positions {
-                if *other == viewer.id || !(viewer_moved || moved.contains(other)) {
+            for &(other, at) in candidates {
+                if other == viewer.id {
                     continue;
                 }
-                let seen = memory.is_some_and(|m| m.sees(*at));
-                match (viewer.told_players.get(other).copied(), seen) {
-                    (None, true) => changes.push(PlayerChange::Appeared {
-                        id: *other,
-                        name: name.clone(),
-                        at: *at,
-                    }),
-                    (Some(told), true) if told != *at => {
-                        changes.push(PlayerChange::Moved { id: *other, at: *at })
+                let seen = memory.is_some_and(|m| m.sees(at));
+                match (viewer.told_players.get(&other).copied(), seen) {
+                    // The name is filled in below, once the borrow of `players` ends.
+                    (None, true) => {
+                        changes.push(PlayerChange::Appeared { id: other, name: String::new(), at })
                     }
-                    (Some(_), false) => changes.push(PlayerChange::Vanished { id: *other }),
+                    (Some(told), true) if told != at => {
+                        changes.push(PlayerChange::Moved { id: other, at })
+                    }
+                    (Some(_), false) => changes.push(PlayerChange::Vanished { id: other }),
                     _ => continue,
                 }
                 if seen {
-                    viewer.told_players.insert(*other, *at);
+                    viewer.told_players.insert(other, at);
                 } else {
-                    viewer.told_players.remove(other);
+                    viewer.told_players.remove(&other);
                 }
             }
             if changes.is_empty() {
                 continue;
             }
-            match sight_msgs.get(&viewer.id) {
+            let at = match sight_msgs.get(&viewer.id) {
                 Some(&i) => {
                     if let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) = &mut out[i].msg {
                         diff.players.extend(changes);
                     }
+                    i
                 }
-                None => out.push(Outgoing { to: viewer.id, msg: ServerMsg::Players(changes) }),
+                None => {
+                    out.push(Outgoing { to: viewer.id, msg: ServerMsg::Players(changes) });
+                    out.len() - 1
+                }
+            };
+            appeared.push((viewer.id, at));
+        }
+        for (_, i) in appeared {
+            let changes = match &mut out[i].msg {
+                ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => &mut diff.players,
+                ServerMsg::Players(changes) => changes,
+                _ => continue,
+            };
+            for change in changes {
+                if let PlayerChange::Appeared { id, name, .. } = change
+                    && name.is_empty()
+                {
+                    name.clone_from(&self.players[id].name);
+                }
             }
         }
     }
