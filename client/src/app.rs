@@ -30,6 +30,8 @@ pub struct Options {
     pub name: String,
     pub seed: Option<u64>,
     pub generator: gloam_server::mapgen::GeneratorSetting,
+    /// The weights of a mixed world when hosting.
+    pub mix: gloam_server::mapgen::Mix,
     pub font: Option<PathBuf>,
 }
 
@@ -77,6 +79,7 @@ fn host(
     let config = gloam_server::Config {
         seed,
         generator: options.generator,
+        mix: options.mix.clone(),
         ..gloam_server::Config::default()
     };
     let (stop, stopped) = oneshot::channel::<()>();

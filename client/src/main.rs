@@ -5,8 +5,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use gloam_server::mapgen::GeneratorSetting;
 use gloam_server::mapgen::cli::MapgenArgs;
+use gloam_server::mapgen::{GeneratorSetting, Mix};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -29,6 +29,9 @@ struct Args {
     /// How levels are built when hosting.
     #[arg(long, value_enum, default_value_t = GeneratorSetting::Mixed)]
     generator: GeneratorSetting,
+    /// Weights of a mixed world when hosting, e.g. `bsp=4,caves=2,maze=1`.
+    #[arg(long)]
+    mix: Option<Mix>,
     /// The font to draw with (a monospace TrueType file).
     #[arg(long)]
     font: Option<PathBuf>,
@@ -95,6 +98,7 @@ fn main() {
         name: args.name.unwrap_or_else(default_name),
         seed: args.seed,
         generator: args.generator,
+        mix: args.mix.unwrap_or_default(),
         font: args.font,
     };
     if let Err(e) = gloam_client::app::run(options) {

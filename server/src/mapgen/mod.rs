@@ -92,8 +92,8 @@ pub enum GeneratorSetting {
     DrunkArea,
     DrunkHalls,
     DrunkPassages,
-    /// A generator per depth, drawn by weight ([`Mix`]); a maze at most one
-    /// depth in five, and never depth 1.
+    /// A generator per depth, drawn by the weights of `--mix`; a maze at
+    /// most one depth in five, and never depth 1.
     #[default]
     Mixed,
 }
