@@ -207,14 +207,19 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
 }
 
 #[test]
-fn a_refused_connection_leaves_the_window_open_to_quit() {
+fn a_refused_connection_shows_why_and_leaves_the_window_open_to_quit() {
     let xvfb = Xvfb::start();
     // A port nobody listens on: the connection is refused at once.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("ws://{}", closed.local_addr().unwrap());
     drop(closed);
+    // F12 writes screenshots into the working directory: a fresh one.
+    let dir = std::env::temp_dir().join(format!("gloam-refused-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
         .args(["--connect", &url, "--name", "lonely"])
+        .current_dir(&dir)
         .env("DISPLAY", &xvfb.display)
         .env("SDL_VIDEO_DRIVER", "x11")
         .env("SDL_RENDER_DRIVER", "software")
@@ -224,6 +229,29 @@ fn a_refused_connection_leaves_the_window_open_to_quit() {
     let window = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - lonely"]);
     let window = window.lines().next().expect("the window exists").to_owned();
     xdotool(&xvfb.display, &["windowfocus", "--sync", &window]);
+
+    // The HUD's first row turns to the alert colour with the reason. Take
+    // screenshots until one shows it (the refusal may land after a press).
+    let deadline = std::time::Instant::now() + DEADLINE;
+    let mut shown = false;
+    while !shown && std::time::Instant::now() < deadline {
+        xdotool(&xvfb.display, &["key", "F12"]);
+        let written = std::time::Instant::now() + Duration::from_secs(5);
+        while !shown && std::time::Instant::now() < written {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let Ok(image) = gloam_client::render::RgbaImage::load_png(&entry.path()) else {
+                    continue;
+                };
+                // Row 40 of the grid, 16 px cells: the HUD's first line.
+                let row = &image.pixels
+                    [(640 * image.width * 4) as usize..(656 * image.width * 4) as usize];
+                shown |= row.chunks(4).any(|p| p[0] > 200 && p[1] < 130 && p[2] < 120);
+            }
+            std::thread::yield_now();
+        }
+    }
+    assert!(shown, "the HUD shows the refused connection in the alert colour");
+
     xdotool(&xvfb.display, &["key", "Escape"]);
     let (tx, rx) = mpsc::channel();
     let mut gloam = gloam;
@@ -232,6 +260,7 @@ fn a_refused_connection_leaves_the_window_open_to_quit() {
     });
     let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
     assert!(status.success(), "{status:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
