@@ -28,6 +28,7 @@ fn full_state() -> ClientState {
         height: h,
         sight_radius: 8,
         actions_per_second: 20,
+        token: None,
     })
     .unwrap();
     let terrain = level.grid.cells().to_vec();

@@ -18,6 +18,7 @@ use crate::input::{Intent, Key, intent};
 use crate::net::{self, NetEvent};
 use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
 use crate::state::ClientState;
+use crate::tokens::TokenStore;
 use crate::view::Link;
 
 /// What the player asked for on the command line.
@@ -179,12 +180,16 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let events = sdl.event().map_err(|e| anyhow!("SDL events: {e}"))?;
     events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
     let sender = events.event_sender();
-    let connection = net::connect(runtime.handle(), url.clone(), options.name.clone(), move || {
-        let _ = sender.push_custom_event(Wake);
-    });
+    let tokens = TokenStore::default_location();
+    let token = tokens.as_ref().and_then(|t| t.load(&url, &options.name));
+    let connection =
+        net::connect(runtime.handle(), url.clone(), options.name.clone(), token, move || {
+            let _ = sender.push_custom_event(Wake);
+        });
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
 
     let mut state = ClientState::new();
+    let url_for_tokens = url.clone();
     let mut link = Link::Connecting(url);
     // Actions sent and not yet answered: key repeats wait for the answer,
     // so holding a key never queues up moves the player cannot stop.
@@ -255,6 +260,18 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                         match net_event {
                             NetEvent::Msg(msg) => {
                                 match &msg {
+                                    ServerMsg::Welcome { token: Some(fresh), .. } => {
+                                        link = Link::Playing;
+                                        let kept = tokens
+                                            .as_ref()
+                                            .map(|t| t.save(&url_for_tokens, &options.name, fresh));
+                                        let note = match kept {
+                                            Some(Ok(path)) => format!("Your character's key is kept in {}.", path.display()),
+                                            Some(Err(e)) => format!("Could not keep your character's key: {e}"),
+                                            None => "No config directory: your character's key is not kept.".into(),
+                                        };
+                                        let _ = state.apply(&ServerMsg::Note(note));
+                                    }
                                     ServerMsg::Welcome { .. } => link = Link::Playing,
                                     ServerMsg::Sight(_) => in_flight = in_flight.saturating_sub(1),
                                     _ => {}

@@ -84,6 +84,7 @@ mod tests {
             height: 5,
             sight_radius: 8,
             actions_per_second: 20,
+            token: None,
         })
         .unwrap();
         s.apply(&ServerMsg::EnterLevel {

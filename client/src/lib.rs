@@ -9,6 +9,7 @@ pub mod input;
 pub mod net;
 pub mod palette;
 pub mod state;
+pub mod tokens;
 pub mod view;
 
 #[cfg(feature = "window")]

@@ -8,7 +8,7 @@
 use std::sync::mpsc;
 
 use futures_util::{SinkExt, StreamExt};
-use gloam_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, codec};
+use gloam_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, Token, codec};
 use tokio::sync::mpsc as async_mpsc;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -39,12 +39,13 @@ pub fn connect(
     runtime: &tokio::runtime::Handle,
     url: String,
     name: String,
+    token: Option<Token>,
     wake: impl Fn() + Send + Sync + 'static,
 ) -> Connection {
     let (actions, actions_rx) = async_mpsc::unbounded_channel();
     let (events_tx, events) = mpsc::channel();
     runtime.spawn(async move {
-        let ending = run(&url, name, actions_rx, &events_tx, &wake).await;
+        let ending = run(&url, name, token, actions_rx, &events_tx, &wake).await;
         let _ = events_tx.send(NetEvent::Closed(ending));
         wake();
     });
@@ -54,6 +55,7 @@ pub fn connect(
 async fn run(
     url: &str,
     name: String,
+    token: Option<Token>,
     mut actions: async_mpsc::UnboundedReceiver<ClientMsg>,
     events: &mpsc::Sender<NetEvent>,
     wake: &(impl Fn() + Send + Sync),
@@ -62,7 +64,7 @@ async fn run(
         Ok((ws, _)) => ws,
         Err(e) => return format!("cannot connect to {url}: {e}"),
     };
-    let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name };
+    let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name, token };
     if let Err(e) = ws.send(Message::Binary(codec::encode(&hello).into())).await {
         return format!("cannot say hello: {e}");
     }

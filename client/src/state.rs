@@ -64,7 +64,7 @@ impl ClientState {
     /// Updates the mirror with one message from the server.
     pub fn apply(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
         match msg {
-            ServerMsg::Welcome { you, width, height, sight_radius, actions_per_second } => {
+            ServerMsg::Welcome { you, width, height, sight_radius, actions_per_second, .. } => {
                 if *sight_radius > Disc::MAX_RADIUS {
                     return Err(StateError::Inconsistent("sight radius too large"));
                 }
@@ -269,6 +269,7 @@ mod tests {
             height: 10,
             sight_radius: 8,
             actions_per_second: 20,
+            token: None,
         })
         .unwrap();
         s

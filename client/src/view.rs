@@ -137,6 +137,7 @@ mod tests {
             height: 10,
             sight_radius: 8,
             actions_per_second: 20,
+            token: None,
         })
         .unwrap();
         s.apply(&ServerMsg::EnterLevel {

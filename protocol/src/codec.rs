@@ -76,8 +76,10 @@ mod tests {
                 height: 40,
                 sight_radius: 8,
                 actions_per_second: 20,
+                token: Some([9; 16]),
             },
             ServerMsg::Refused(Refusal::NameTaken),
+            ServerMsg::Refused(Refusal::WrongToken),
             ServerMsg::Refused(Refusal::WrongVersion { server: 1 }),
             ServerMsg::EnterLevel {
                 depth: 2,
@@ -120,7 +122,7 @@ mod tests {
     #[test]
     fn every_client_message_round_trips() {
         let mut msgs = vec![
-            ClientMsg::Hello { version: 1, name: "ann".into() },
+            ClientMsg::Hello { version: 1, name: "ann".into(), token: None },
             ClientMsg::Act(Action::Descend),
             ClientMsg::Act(Action::Ascend),
             ClientMsg::Act(Action::Wait),
@@ -232,15 +234,26 @@ mod round_trip {
 
     fn server_msg() -> impl Strategy<Value = ServerMsg> {
         prop_oneof![
-            (any::<u32>(), any::<u16>(), any::<u16>(), any::<u8>(), any::<u16>()).prop_map(
-                |(id, width, height, sight_radius, actions_per_second)| ServerMsg::Welcome {
-                    you: PlayerId(id),
-                    width,
-                    height,
-                    sight_radius,
-                    actions_per_second
-                }
-            ),
+            (
+                any::<u32>(),
+                any::<u16>(),
+                any::<u16>(),
+                any::<u8>(),
+                any::<u16>(),
+                any::<Option<[u8; 16]>>()
+            )
+                .prop_map(
+                    |(id, width, height, sight_radius, actions_per_second, token)| {
+                        ServerMsg::Welcome {
+                            you: PlayerId(id),
+                            width,
+                            height,
+                            sight_radius,
+                            actions_per_second,
+                            token,
+                        }
+                    }
+                ),
             prop_oneof![
                 any::<u32>().prop_map(|server| Refusal::WrongVersion { server }),
                 ".{0,40}".prop_map(|reason| Refusal::NameInvalid { reason }),
@@ -269,7 +282,8 @@ mod round_trip {
 
     fn client_msg() -> impl Strategy<Value = ClientMsg> {
         prop_oneof![
-            (any::<u32>(), name()).prop_map(|(version, name)| ClientMsg::Hello { version, name }),
+            (any::<u32>(), name(), any::<Option<[u8; 16]>>())
+                .prop_map(|(version, name, token)| ClientMsg::Hello { version, name, token }),
             dir().prop_map(|d| ClientMsg::Act(Action::Move(d))),
             prop_oneof![
                 Just(Action::Descend),

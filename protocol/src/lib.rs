@@ -16,11 +16,11 @@ mod message;
 mod types;
 
 pub use disc::Disc;
-pub use message::{Action, ClientMsg, PlayerChange, Refusal, ServerMsg, SightDiff};
+pub use message::{Action, ClientMsg, PlayerChange, Refusal, ServerMsg, SightDiff, Token};
 pub use types::{Dir, PlayerId, Pos, Terrain};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;

@@ -4,11 +4,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Dir, PlayerId, Pos, Terrain};
 
+/// A character's secret: 16 random bytes the server hands out once.
+pub type Token = [u8; 16];
+
 /// What a client sends.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClientMsg {
-    /// The first message of every connection, and only the first.
-    Hello { version: u32, name: String },
+    /// The first message of every connection, and only the first. `token`
+    /// is the secret the server gave when the name was first played.
+    Hello { version: u32, name: String, token: Option<Token> },
     /// One turn's action; the server answers every one with a [`ServerMsg::Sight`],
     /// the last message of that turn to this player.
     Act(Action),
@@ -37,6 +41,9 @@ pub enum ServerMsg {
         /// The pace the server applies actions at; a client should not send
         /// faster (key repeats included), or it is closed for flooding.
         actions_per_second: u16,
+        /// For a character created by this join: the secret to keep and send
+        /// with every later hello under this name.
+        token: Option<Token>,
     },
     /// The handshake failed; the server closes the connection after this.
     Refused(Refusal),
@@ -100,9 +107,15 @@ pub enum PlayerChange {
 /// Why the server turned a handshake down.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Refusal {
-    WrongVersion { server: u32 },
-    NameInvalid { reason: String },
+    WrongVersion {
+        server: u32,
+    },
+    NameInvalid {
+        reason: String,
+    },
     NameTaken,
+    /// The name belongs to a character whose secret token was not given.
+    WrongToken,
 }
 
 impl std::fmt::Display for Refusal {
@@ -113,6 +126,9 @@ impl std::fmt::Display for Refusal {
             }
             Refusal::NameInvalid { reason } => write!(f, "invalid name: {reason}"),
             Refusal::NameTaken => write!(f, "that name is taken by a connected player"),
+            Refusal::WrongToken => {
+                write!(f, "that name belongs to another player (its secret token did not match)")
+            }
         }
     }
 }

@@ -48,7 +48,7 @@ fn wait_for_exit(mut child: Child) -> ExitStatus {
 async fn signal_closes_clients_and_exits_zero(signal: &str) {
     let (child, url) = start_server();
     let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.expect("connects");
-    let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name: "ann".into() };
+    let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name: "ann".into(), token: None };
     ws.send(Message::Binary(codec::encode(&hello).into())).await.unwrap();
     match ws.next().await {
         Some(Ok(Message::Binary(b))) => {

@@ -70,7 +70,11 @@ pub fn binary(payload: &[u8]) -> Vec<u8> {
 
 /// The hello of a player called `name`, as one frame.
 pub fn hello(name: &str) -> Vec<u8> {
-    binary(&codec::encode(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.into() }))
+    binary(&codec::encode(&ClientMsg::Hello {
+        version: PROTOCOL_VERSION,
+        name: name.into(),
+        token: None,
+    }))
 }
 
 /// The upgrade request, with the given version and extra header lines.

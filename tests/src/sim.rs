@@ -58,6 +58,8 @@ pub struct SimClient {
     oracle: Option<Oracle>,
     pub stats: WireStats,
     last_frame_len: usize,
+    /// The secret the server gave this character on its first join.
+    pub token: Option<gloam_protocol::Token>,
 }
 
 /// Opens a WebSocket to `url` without saying anything.
@@ -71,6 +73,16 @@ pub async fn connect_raw(url: &str) -> Result<Ws, SimError> {
 impl SimClient {
     /// Joins as `name` and waits for the first sight of the first level.
     pub async fn join(url: &str, name: &str, oracle: Option<Oracle>) -> Result<Self, SimError> {
+        Self::join_with_token(url, name, None, oracle).await
+    }
+
+    /// Joins as `name` with the character's secret token.
+    pub async fn join_with_token(
+        url: &str,
+        name: &str,
+        token: Option<gloam_protocol::Token>,
+        oracle: Option<Oracle>,
+    ) -> Result<Self, SimError> {
         let ws = connect_raw(url).await?;
         let mut sim = SimClient {
             name: name.to_owned(),
@@ -79,11 +91,14 @@ impl SimClient {
             oracle,
             stats: WireStats::default(),
             last_frame_len: 0,
+            token,
         };
-        sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned() }).await?;
+        sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned(), token })
+            .await?;
         loop {
             match sim.recv().await? {
                 ServerMsg::Refused(r) => return Err(SimError::Refused(r)),
+                ServerMsg::Welcome { token: Some(fresh), .. } => sim.token = Some(fresh),
                 ServerMsg::Sight(_) => return Ok(sim),
                 _ => {}
             }
@@ -245,6 +260,12 @@ impl SimClient {
         let stairs = self.state.find(Terrain::StairsDown).expect("just found");
         self.walk_to(stairs, max_steps).await?;
         self.act(Action::Descend).await
+    }
+
+    /// Hands the oracle (with what this player has seen) to another client
+    /// playing the same character.
+    pub fn take_oracle(&mut self) -> Option<Oracle> {
+        self.oracle.take()
     }
 
     /// How many messages the oracle checked.

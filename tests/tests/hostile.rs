@@ -123,7 +123,10 @@ async fn hostile_input_closes_only_the_offender() {
         ),
         (
             "truncated message",
-            raw::binary(&codec::encode(&ClientMsg::Hello { version: 1, name: "x".into() })[..2]),
+            raw::binary(
+                &codec::encode(&ClientMsg::Hello { version: 1, name: "x".into(), token: None })
+                    [..2],
+            ),
         ),
         ("unknown message variant", raw::binary(&[7, 0])),
         (

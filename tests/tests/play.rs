@@ -8,7 +8,7 @@ use gloam_protocol::{Action, ClientMsg, PROTOCOL_VERSION, Pos, Refusal, ServerMs
 use gloam_server::Config;
 use gloam_server::mapgen::GeneratorSetting;
 use gloam_tests::sim::connect_raw;
-use gloam_tests::{Oracle, SimClient, SimError, TestServer};
+use gloam_tests::{Oracle, SimClient, TestServer};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -220,20 +220,25 @@ async fn expect_refusal(server: &TestServer, hello: ClientMsg) -> (Refusal, Clos
 }
 
 #[tokio::test]
-async fn a_taken_name_a_bad_name_and_a_wrong_version_are_refused_with_a_reason() {
+async fn a_name_without_its_token_a_bad_name_and_a_wrong_version_are_refused_with_a_reason() {
     let server = TestServer::start(config()).await.unwrap();
-    let _ann = join(&server, "ann").await;
+    let ann = join(&server, "ann").await;
+    assert!(ann.token.is_some(), "a new character gets its secret");
 
-    let (refusal, code, reason) =
-        expect_refusal(&server, ClientMsg::Hello { version: PROTOCOL_VERSION, name: "ann".into() })
-            .await;
-    assert_eq!(refusal, Refusal::NameTaken);
-    assert_eq!(code, CloseCode::Policy);
-    assert!(reason.contains("taken"), "{reason}");
+    for token in [None, Some([0u8; 16])] {
+        let (refusal, code, reason) = expect_refusal(
+            &server,
+            ClientMsg::Hello { version: PROTOCOL_VERSION, name: "ann".into(), token },
+        )
+        .await;
+        assert_eq!(refusal, Refusal::WrongToken);
+        assert_eq!(code, CloseCode::Policy);
+        assert!(reason.contains("belongs to another player"), "{reason}");
+    }
 
     let (refusal, _, reason) = expect_refusal(
         &server,
-        ClientMsg::Hello { version: PROTOCOL_VERSION + 1, name: "zed".into() },
+        ClientMsg::Hello { version: PROTOCOL_VERSION + 1, name: "zed".into(), token: None },
     )
     .await;
     assert_eq!(refusal, Refusal::WrongVersion { server: PROTOCOL_VERSION });
@@ -241,25 +246,55 @@ async fn a_taken_name_a_bad_name_and_a_wrong_version_are_refused_with_a_reason()
 
     let (refusal, _, _) = expect_refusal(
         &server,
-        ClientMsg::Hello { version: PROTOCOL_VERSION, name: "two words".into() },
+        ClientMsg::Hello { version: PROTOCOL_VERSION, name: "two words".into(), token: None },
     )
     .await;
     assert!(matches!(refusal, Refusal::NameInvalid { .. }));
+}
 
-    // The name is free again once its player leaves.
-    drop(_ann);
-    let mut again = None;
-    for _ in 0..50 {
-        match SimClient::join(&server.url(), "ann", None).await {
-            Ok(sim) => {
-                again = Some(sim);
-                break;
-            }
-            Err(SimError::Refused(Refusal::NameTaken)) => tokio::task::yield_now().await,
-            Err(e) => panic!("{e}"),
-        }
+#[tokio::test]
+async fn a_returning_player_is_put_back_where_it_was_with_its_memory() {
+    let server = TestServer::start(config()).await.unwrap();
+    let mut ann = join(&server, "ann").await;
+    let mut bob = join(&server, "bob").await;
+    for _ in 0..60 {
+        let dir = ann.first_step(|p| ann.is_frontier(p)).expect("something to explore");
+        ann.act(Action::Move(dir)).await.unwrap();
     }
-    assert!(again.is_some(), "the name was released");
+    let (token, at, depth) = (ann.token.expect("a token"), ann.at(), ann.state.depth);
+    let known: HashSet<(Pos, Terrain)> = ann.state.known_cells().collect();
+    ann.send(&ClientMsg::Act(Action::Quit)).await.unwrap();
+    ann.closed().await.unwrap();
+    bob.sync().await.unwrap();
+    assert!(bob.state.log.iter().any(|l| l == "ann has left the game."));
+
+    let truth = ann.take_oracle();
+    let mut back =
+        SimClient::join_with_token(&server.url(), "ann", Some(token), truth).await.unwrap();
+    assert_eq!(back.token, Some(token), "no new secret for a returning character");
+    assert_eq!((back.state.depth, back.at()), (depth, at), "back where she stood");
+    let remembered: HashSet<(Pos, Terrain)> = back.state.known_cells().collect();
+    assert!(remembered.is_superset(&known), "her memory came back");
+    bob.sync().await.unwrap();
+    assert!(bob.state.log.iter().filter(|l| *l == "ann arrives on this depth.").count() >= 1);
+    back.act(Action::Wait).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_second_connection_with_the_token_takes_the_character_over() {
+    let server = TestServer::start(config()).await.unwrap();
+    let mut first = join(&server, "ann").await;
+    let token = first.token.expect("a token");
+    first.act(Action::Wait).await.unwrap();
+    let at = first.at();
+    let truth = first.take_oracle();
+    let mut second =
+        SimClient::join_with_token(&server.url(), "ann", Some(token), truth).await.unwrap();
+    let frame = first.closed().await.unwrap().expect("a close frame");
+    assert_eq!(frame.code, CloseCode::Policy);
+    assert!(frame.reason.contains("took over"), "{}", frame.reason);
+    assert_eq!(second.at(), at, "the same character, where it stood");
+    second.act(Action::Wait).await.unwrap();
 }
 
 #[tokio::test]
@@ -271,6 +306,7 @@ async fn a_malformed_frame_closes_only_its_sender() {
         gloam_protocol::codec::encode(&ClientMsg::Hello {
             version: PROTOCOL_VERSION,
             name: name.into(),
+            token: None,
         })
     };
     let mut wait_plus_byte = gloam_protocol::codec::encode(&ClientMsg::Act(Action::Wait));

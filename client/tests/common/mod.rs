@@ -63,6 +63,7 @@ pub fn known_state() -> ClientState {
                 height: h,
                 sight_radius: 8,
                 actions_per_second: 20,
+                token: None,
             })
             .unwrap();
         let out = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);

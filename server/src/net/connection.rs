@@ -23,7 +23,7 @@ use tracing::{Instrument, debug, info, info_span, warn};
 use super::rate::RateLimit;
 use super::session::{self, Greeting};
 use crate::config::Config;
-use crate::world::{Arrival, DepthCmd, DepthHandle, Player, ToConn, World};
+use crate::world::{Arrival, Claim, DepthCmd, DepthHandle, Player, Saved, ToConn, World};
 
 /// Why a connection ended, for the log and the close frame.
 #[derive(Debug)]
@@ -115,18 +115,19 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             Ok(Err(ending)) => return ending,
             Ok(Ok(msg)) => msg,
         };
-        let name = match session::greet(msg) {
-            Ok(name) => name,
+        let (name, token) = match session::greet(msg) {
+            Ok(hello) => hello,
             Err(Greeting::Violation(why)) => return Ending::new(CloseCode::Protocol, why),
             Err(Greeting::Refuse(refusal)) => return self.refuse(refusal).await,
         };
-        let Some(id) = self.world.claim_name(&name) else {
-            return self.refuse(Refusal::NameTaken).await;
+        let claim = match self.world.characters().claim(&name, token).await {
+            Ok(claim) => claim,
+            Err(refusal) => return self.refuse(refusal).await,
         };
         tracing::Span::current().record("player", name.as_str());
-        info!(%id, "joined");
-        let ending = self.play(id, &name).await;
-        self.world.release_name(&name);
+        info!(id = %claim.id, returning = claim.new_token.is_none(), "joined");
+        let (ending, saved) = self.play(claim, &name).await;
+        self.world.characters().release(&name, saved);
         ending
     }
 
@@ -140,7 +141,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     /// short queue; one at a time goes to the player's depth (so they apply
     /// in order, even across stairs), no faster than the player's pace. A
     /// client that outruns the queue is flooding and is closed.
-    async fn play(&mut self, id: PlayerId, name: &str) -> Ending {
+    async fn play(&mut self, claim: Claim, name: &str) -> (Ending, Option<Saved>) {
+        let Claim { id, new_token, saved, kicked } = claim;
         let config = self.world.config().clone();
         let welcome = ServerMsg::Welcome {
             you: id,
@@ -148,15 +150,21 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             height: crate::level::MAP_HEIGHT,
             sight_radius: config.sight_radius,
             actions_per_second: config.actions_per_second.min(u32::from(u16::MAX)) as u16,
+            token: new_token,
         };
         if let Err(ending) = self.send(&welcome).await {
-            return ending;
+            return (ending, saved);
         }
         let (link, mut inbox) = mpsc::channel(config.outbox_capacity);
-        let mut here = self.world.depth(1);
-        let player = Player::new(id, name.to_owned());
-        if here.send(DepthCmd::Arrive { player, via: Arrival::Join, link }).await.is_err() {
-            return going_away();
+        let (mut here, player, via) = match saved {
+            Some(Saved { depth, player }) => {
+                let at = player.pos;
+                (self.world.depth(depth), player, Arrival::Resume(at))
+            }
+            None => (self.world.depth(1), Player::new(id, name.to_owned()), Arrival::Join),
+        };
+        if here.send(DepthCmd::Arrive { player, via, link }).await.is_err() {
+            return (going_away(), None);
         }
         let mut in_flight = true;
         let mut queue: VecDeque<Action> = VecDeque::with_capacity(config.action_queue);
@@ -172,6 +180,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             let idle_deadline = self.last_heard + config.ping_interval;
             tokio::select! {
                 () = stop.cancelled() => break going_away(),
+                () = kicked.cancelled() => {
+                    break Ending::new(CloseCode::Policy, "another connection took over this character");
+                }
                 from_world = inbox.recv() => match from_world {
                     None => break Ending::new(CloseCode::Policy, "too slow: messages were piling up"),
                     Some(ToConn::Frame(bytes)) => {
@@ -229,8 +240,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 }
             }
         };
-        leave(&here, id).await;
-        ending
+        (ending, leave(&here, id).await)
     }
 
     /// The next message from the client, or why the connection must end.
@@ -312,7 +322,12 @@ fn going_away() -> Ending {
     Ending::new(CloseCode::Away, "the server is shutting down")
 }
 
-async fn leave(here: &DepthHandle, id: PlayerId) {
-    // If the depth's task is gone the server is stopping and nobody is left to tell.
-    let _ = here.send(DepthCmd::Leave { id }).await;
+/// Takes the player off its depth and returns it as it was, to be kept
+/// for its next join. Nothing comes back if the depth already dropped it (a
+/// connection that fell behind) or the server is stopping.
+async fn leave(here: &DepthHandle, id: PlayerId) -> Option<Saved> {
+    let (reply, player) = tokio::sync::oneshot::channel();
+    here.send(DepthCmd::Leave { id, reply: Some(reply) }).await.ok()?;
+    let player = timeout(std::time::Duration::from_secs(2), player).await.ok()?.ok()?;
+    Some(Saved { depth: here.depth, player })
 }

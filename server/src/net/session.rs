@@ -1,16 +1,16 @@
 //! Which client message is legal when: the rules of a session, apart from
 //! the sockets so they can be tested directly.
 
-use gloam_protocol::{Action, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal};
+use gloam_protocol::{Action, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal, Token};
 
 /// What to do with a message from a client that has not said hello yet.
-pub fn greet(msg: ClientMsg) -> Result<String, Greeting> {
+pub fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting> {
     match msg {
         ClientMsg::Hello { version, .. } if version != PROTOCOL_VERSION => {
             Err(Greeting::Refuse(Refusal::WrongVersion { server: PROTOCOL_VERSION }))
         }
-        ClientMsg::Hello { name, .. } => match check_name(&name) {
-            Ok(()) => Ok(name),
+        ClientMsg::Hello { name, token, .. } => match check_name(&name) {
+            Ok(()) => Ok((name, token)),
             Err(reason) => Err(Greeting::Refuse(Refusal::NameInvalid { reason: reason.into() })),
         },
         ClientMsg::Act(_) => Err(Greeting::Violation("the first message must be a hello")),
@@ -54,12 +54,12 @@ mod tests {
     use super::*;
 
     fn hello(version: u32, name: &str) -> ClientMsg {
-        ClientMsg::Hello { version, name: name.into() }
+        ClientMsg::Hello { version, name: name.into(), token: None }
     }
 
     #[test]
     fn a_good_hello_gives_the_name() {
-        assert_eq!(greet(hello(PROTOCOL_VERSION, "ann")), Ok("ann".into()));
+        assert_eq!(greet(hello(PROTOCOL_VERSION, "ann")), Ok(("ann".into(), None)));
     }
 
     #[test]

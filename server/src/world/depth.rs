@@ -19,6 +19,8 @@ pub enum Arrival {
     FromAbove,
     /// Up the stairs from the depth below: onto this level's down staircase.
     FromBelow,
+    /// Back where the player was when it left the game.
+    Resume(Pos),
 }
 
 /// A message for one player.
@@ -96,6 +98,8 @@ impl DepthState {
         let wanted = match via {
             Arrival::Join | Arrival::FromAbove => self.level.arrival,
             Arrival::FromBelow => self.level.stairs_down,
+            Arrival::Resume(pos) if self.level.terrain(pos).is_open() => pos,
+            Arrival::Resume(_) => self.level.arrival,
         };
         let pos = self.nearest_free(wanted);
         let id = player.id;

@@ -3,18 +3,19 @@
 //! Connections reach a depth through its [`DepthHandle`]; a depth answers
 //! through each player's [`Link`].
 
+mod characters;
 mod depth;
 mod memory;
 mod player;
 
-use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use gloam_protocol::{Action, PlayerId, codec};
 use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 
+pub use characters::{Characters, Claim, Saved};
 pub use depth::{Arrival, Departure, DepthState, Outgoing, Turn};
 pub use memory::Memory;
 pub use player::Player;
@@ -39,9 +40,20 @@ pub type Link = mpsc::Sender<ToConn>;
 /// What a connection asks of a depth.
 #[derive(Debug)]
 pub enum DepthCmd {
-    Arrive { player: Player, via: Arrival, link: Link },
-    Act { id: PlayerId, action: Action },
-    Leave { id: PlayerId },
+    Arrive {
+        player: Player,
+        via: Arrival,
+        link: Link,
+    },
+    Act {
+        id: PlayerId,
+        action: Action,
+    },
+    /// The player leaves the game; it is handed back on `reply` to be kept.
+    Leave {
+        id: PlayerId,
+        reply: Option<tokio::sync::oneshot::Sender<Player>>,
+    },
 }
 
 /// The way in to one depth's task.
@@ -69,34 +81,21 @@ pub struct WorldGone;
 pub struct World {
     config: Config,
     depths: Mutex<HashMap<u16, DepthHandle>>,
-    names: Mutex<HashSet<String>>,
-    next_id: AtomicU32,
+    characters: Characters,
 }
 
 impl World {
     pub fn new(config: Config) -> Self {
-        Self {
-            config,
-            depths: Mutex::new(HashMap::new()),
-            names: Mutex::new(HashSet::new()),
-            next_id: AtomicU32::new(1),
-        }
+        Self { config, depths: Mutex::new(HashMap::new()), characters: Characters::default() }
     }
 
     pub fn config(&self) -> &Config {
         &self.config
     }
 
-    /// Reserves a name for a new player, or `None` when a connected player has it.
-    pub fn claim_name(&self, name: &str) -> Option<PlayerId> {
-        let mut names = self.names.lock().unwrap_or_else(PoisonError::into_inner);
-        names
-            .insert(name.to_owned())
-            .then(|| PlayerId(self.next_id.fetch_add(1, Ordering::Relaxed)))
-    }
-
-    pub fn release_name(&self, name: &str) {
-        self.names.lock().unwrap_or_else(PoisonError::into_inner).remove(name);
+    /// Who may play which name.
+    pub fn characters(&self) -> &Characters {
+        &self.characters
     }
 
     /// The handle of a depth, building its level and starting its task the
@@ -160,13 +159,16 @@ async fn run_depth(mut state: DepthState, mut rx: mpsc::Receiver<DepthCmd>) {
                     None => turn_done(&mut state, &mut links, id),
                 }
             }
-            DepthCmd::Leave { id } => {
+            DepthCmd::Leave { id, reply } => {
                 links.remove(&id);
                 let (player, out) = state.remove(id, "has left the game.");
+                deliver(&mut state, &mut links, out);
                 if let Some(player) = player {
                     info!(player = %player.name, depth = state.depth(), "leaves the game");
+                    if let Some(reply) = reply {
+                        let _ = reply.send(player);
+                    }
                 }
-                deliver(&mut state, &mut links, out);
             }
         }
     }
