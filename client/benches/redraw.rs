@@ -32,15 +32,14 @@ fn full_state() -> ClientState {
     })
     .unwrap();
     let terrain = level.grid.cells().to_vec();
-    let remembered = vec![0xff; cells.div_ceil(8)];
-    let mut bits = remembered.clone();
-    // Clear the bits past the last cell.
-    for i in cells..bits.len() * 8 {
-        bits[i / 8] &= !(1 << (i % 8));
+    // Every cell remembered: all bits set, none past the last cell.
+    let mut bits = vec![0xffu8; cells.div_ceil(8)];
+    if cells % 8 != 0 {
+        bits[cells / 8] = (1u8 << (cells % 8)) - 1;
     }
     s.apply(&ServerMsg::EnterLevel { depth: 1, width: w, height: h, remembered: bits, terrain })
         .unwrap();
-    let fov = Fov::compute(level.arrival, 8, |x, y| !level.grid.get_signed(x, y).is_open());
+    let fov = Fov::compute(level.arrival, 8, |x, y| level.grid.blocks_sight(x, y));
     let disc = Disc::new(8);
     let c = level.arrival;
     let shown = fov

@@ -14,7 +14,7 @@ use sdl3::event::{Event, WindowEvent};
 use sdl3::keyboard::{Keycode, Mod};
 use tokio::sync::oneshot;
 
-use crate::input::{Intent, Key, intent};
+use crate::input::{Intent, Key, intent, should_send};
 use crate::net::{self, NetEvent};
 use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
 use crate::state::ClientState;
@@ -214,8 +214,6 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                         Err(e) => format!("No screenshot: {e}"),
                     };
                     let _ = state.apply(&ServerMsg::Note(note));
-                    // The atlas shares the font, whose size the screenshot set.
-                    atlas = Atlas::build(&creator, &font, atlas.cell_px())?;
                     dirty = true;
                 }
                 Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
@@ -223,12 +221,8 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                     match to_key(code).and_then(|k| intent(k, shift)) {
                         Some(Intent::Quit) => break 'play,
                         Some(Intent::Act(action)) if link == Link::Playing => {
-                            // A held key repeats at the server's pace, and
-                            // only once the last move was answered.
-                            let pace = Duration::from_secs_f64(
-                                1.0 / f64::from(state.actions_per_second.max(1)),
-                            );
-                            if repeat && (in_flight > 0 || last_sent.elapsed() < pace) {
+                            let since = last_sent.elapsed();
+                            if !should_send(repeat, in_flight, since, state.actions_per_second) {
                                 continue;
                             }
                             if connection.send(ClientMsg::Act(action)) {

@@ -3,6 +3,8 @@
 //! ascends, `5` (or numpad 5) waits, Esc quits. The window turns its
 //! platform's key events into [`Key`]s, so the table is tested without one.
 
+use std::time::Duration;
+
 use gloam_protocol::{Action, Dir};
 
 /// A key, as far as the game cares.
@@ -67,6 +69,20 @@ pub fn intent(key: Key, shift: bool) -> Option<Intent> {
     }
 }
 
+/// Whether a key press becomes an action now. A fresh press always does; a
+/// held key's repeat only once the last action was answered and the
+/// server's pace allows another, so holding a key never queues up moves
+/// the player cannot take back (or gets the client closed for flooding).
+pub fn should_send(
+    repeat: bool,
+    unanswered: u32,
+    since_last: Duration,
+    actions_per_second: u16,
+) -> bool {
+    let pace = Duration::from_secs_f64(1.0 / f64::from(actions_per_second.max(1)));
+    !repeat || (unanswered == 0 && since_last >= pace)
+}
+
 /// The keys line of the HUD.
 pub const KEYS_HELP: &str = "move: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   screenshot: F12   quit: Esc";
 
@@ -127,6 +143,19 @@ mod tests {
         assert_eq!(act(Key::Char('a')), Some(Action::Move(Dir::W)));
         assert_eq!(act(Key::Char('s')), Some(Action::Move(Dir::S)));
         assert_eq!(act(Key::Char('d')), Some(Action::Move(Dir::E)));
+    }
+
+    #[test]
+    fn a_held_key_repeats_at_the_servers_pace_once_answered() {
+        let ms = Duration::from_millis;
+        // A fresh press goes at once, whatever is in flight.
+        assert!(should_send(false, 3, ms(0), 20));
+        // A repeat waits for the answer...
+        assert!(!should_send(true, 1, ms(500), 20));
+        // ...and for the pace: 20 a second is one every 50 ms.
+        assert!(!should_send(true, 0, ms(30), 20));
+        assert!(should_send(true, 0, ms(50), 20));
+        assert!(should_send(true, 0, ms(34), 30));
     }
 
     #[test]

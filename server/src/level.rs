@@ -47,14 +47,6 @@ impl Grid {
         if self.contains(pos) { self.cells[self.index(pos)] } else { Terrain::Wall }
     }
 
-    /// Signed look-up, for code that steps off the edge.
-    pub fn get_signed(&self, x: i32, y: i32) -> Terrain {
-        match (u16::try_from(x), u16::try_from(y)) {
-            (Ok(x), Ok(y)) => self.get(Pos::new(x, y)),
-            _ => Terrain::Wall,
-        }
-    }
-
     /// True when the cell stops sight: a wall, or anywhere off the grid.
     /// The hot path of every field of view.
     #[inline]

@@ -14,12 +14,10 @@ fn reference_and_server_sight_agree_from_every_open_cell() {
     for (generator, seeds) in [(Generator::Bsp, 0..15u64), (Generator::Maze, 0..5u64)] {
         for seed in seeds {
             let level = mapgen::build(generator, seed, 1);
-            let opaque = |x: i64, y: i64| !level.grid.get_signed(x as i32, y as i32).is_open();
+            let opaque = |x: i64, y: i64| level.grid.blocks_sight(x as i32, y as i32);
             for (at, _) in level.grid.iter().filter(|(_, t)| t.is_open()) {
                 let ours: HashSet<Pos> =
-                    Fov::compute(at, 8, |x, y| !level.grid.get_signed(x, y).is_open())
-                        .cells()
-                        .collect();
+                    Fov::compute(at, 8, |x, y| level.grid.blocks_sight(x, y)).cells().collect();
                 assert_eq!(
                     ours,
                     reference_fov(at, 8, &opaque),

@@ -83,10 +83,6 @@ impl DepthState {
         self.players.get(&id)
     }
 
-    pub fn player_count(&self) -> usize {
-        self.players.len()
-    }
-
     fn fov_from(&self, pos: Pos) -> Fov {
         let grid = &self.level.grid;
         Fov::compute(pos, self.radius, |x, y| grid.blocks_sight(x, y))

@@ -28,11 +28,6 @@ impl Memory {
         self.explored[word] |= 1 << (index % 64);
     }
 
-    /// How many cells have been explored.
-    pub fn explored_count(&self) -> u32 {
-        self.explored.iter().map(|w| w.count_ones()).sum()
-    }
-
     pub fn sight(&self) -> Option<&Fov> {
         self.sight.as_ref()
     }
