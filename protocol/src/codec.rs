@@ -80,6 +80,7 @@ mod tests {
             },
             ServerMsg::Refused(Refusal::NameTaken),
             ServerMsg::Refused(Refusal::WrongToken),
+            ServerMsg::Refused(Refusal::Unavailable { reason: "store failed".into() }),
             ServerMsg::Refused(Refusal::WrongVersion { server: 1 }),
             ServerMsg::EnterLevel {
                 depth: 2,
@@ -258,6 +259,8 @@ mod round_trip {
                 any::<u32>().prop_map(|server| Refusal::WrongVersion { server }),
                 ".{0,40}".prop_map(|reason| Refusal::NameInvalid { reason }),
                 Just(Refusal::NameTaken),
+                Just(Refusal::WrongToken),
+                ".{0,40}".prop_map(|reason| Refusal::Unavailable { reason }),
             ]
             .prop_map(ServerMsg::Refused),
             (

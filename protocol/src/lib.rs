@@ -20,7 +20,7 @@ pub use message::{Action, ClientMsg, PlayerChange, Refusal, ServerMsg, SightDiff
 pub use types::{Dir, PlayerId, Pos, Terrain};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;

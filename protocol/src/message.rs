@@ -116,6 +116,10 @@ pub enum Refusal {
     NameTaken,
     /// The name belongs to a character whose secret token was not given.
     WrongToken,
+    /// The server cannot take players now (its store failed, say).
+    Unavailable {
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -129,6 +133,7 @@ impl std::fmt::Display for Refusal {
             Refusal::WrongToken => {
                 write!(f, "that name belongs to another player (its secret token did not match)")
             }
+            Refusal::Unavailable { reason } => write!(f, "the server cannot take you now: {reason}"),
         }
     }
 }

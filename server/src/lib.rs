@@ -12,6 +12,7 @@ pub mod fov;
 pub mod level;
 pub mod mapgen;
 pub mod net;
+pub mod store;
 pub mod world;
 
 pub use config::Config;

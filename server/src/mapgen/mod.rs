@@ -160,6 +160,33 @@ impl std::str::FromStr for Mix {
     }
 }
 
+impl std::fmt::Display for Mix {
+    /// The form `from_str` reads back: `bsp=4,caves=2,...`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (generator, weight)) in self.weights.iter().enumerate() {
+            let comma = if i == 0 { "" } else { "," };
+            write!(f, "{comma}{}={weight}", generator.name())?;
+        }
+        Ok(())
+    }
+}
+
+impl GeneratorSetting {
+    /// The name `--generator` takes.
+    pub fn name(self) -> &'static str {
+        match self.single() {
+            Some(generator) => generator.name(),
+            None => "mixed",
+        }
+    }
+
+    /// The setting named `name`, as `--generator` spells it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        use clap::ValueEnum;
+        Self::value_variants().iter().copied().find(|s| s.name() == name)
+    }
+}
+
 /// Depths come in blocks of this many; a mixed world has at most one maze per block.
 const MAZE_BLOCK: u16 = 5;
 

@@ -16,6 +16,17 @@ pub struct Memory {
 }
 
 impl Memory {
+    /// A memory of the cells set in `explored` (bit `i % 64` of word `i / 64`
+    /// is cell `i`, row-major), as the store keeps it.
+    pub fn from_explored(explored: Vec<u64>) -> Self {
+        Self { explored, sight: None }
+    }
+
+    /// The explored cells as `from_explored` takes them.
+    pub fn explored(&self) -> &[u64] {
+        &self.explored
+    }
+
     pub fn is_explored(&self, index: usize) -> bool {
         self.explored.get(index / 64).is_some_and(|w| w & (1 << (index % 64)) != 0)
     }

@@ -1,0 +1,466 @@
+//! The world's store: one redb file in the data folder holding the world's
+//! seed and generator setting, and every character: its token's hash, where
+//! it stands, and the cells it has explored on each depth. Levels are not
+//! stored: they are rebuilt from the seed.
+//!
+//! redb rather than SQLite: it is pure Rust, so building the server needs no
+//! C compiler step; each commit is atomic and survives a crash (copy-on-write
+//! pages, checksums, two commit slots, fsync); and what is kept is a few
+//! keyed records that no query ever joins, which a typed key-value store
+//! fits with no schema text to keep in step.
+//!
+//! One thread owns the database. The game sends it commands and goes on;
+//! it applies every command waiting at once in one transaction, so a burst
+//! of saves costs one commit.
+
+mod open;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use gloam_protocol::Pos;
+use redb::backends::InMemoryBackend;
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
+use tokio::sync::oneshot;
+use tracing::{debug, error};
+
+pub use open::{LOCK_FILE, STORE_FILE};
+
+use crate::mapgen::{GeneratorSetting, Mix};
+
+/// The layout of the tables below. A store of another version is refused,
+/// never rewritten.
+pub const STORE_VERSION: u32 = 1;
+
+/// `version`, then the world: `seed`, `generator`, `mix`.
+pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// Name to the SHA-256 of the character's secret token.
+const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("tokens");
+/// Name to (depth, x, y): where the character stands or last stood.
+const PLACES: TableDefinition<&str, (u16, u16, u16)> = TableDefinition::new("places");
+/// (name, depth) to the explored cells of that depth: a row-major bitset,
+/// trailing zero bytes left off.
+const EXPLORED: TableDefinition<(&str, u16), &[u8]> = TableDefinition::new("explored");
+
+/// Why a data folder could not be used. Each names the file concerned; none
+/// of them changes it.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "{file} is in use by another Gloam server (process {holder}); stop that server, or give \
+         this one another --data folder"
+    )]
+    Locked { file: PathBuf, holder: String },
+    #[error(
+        "{file} is not a readable Gloam store ({detail}); it was left untouched: restore it from \
+         a backup, or give the server another --data folder"
+    )]
+    Corrupt { file: PathBuf, detail: String },
+    #[error(
+        "{file} is a {found}, and this server reads Gloam store version {STORE_VERSION}; it was \
+         left untouched: run the server version that wrote it, or give this one another --data \
+         folder"
+    )]
+    OtherVersion { file: PathBuf, found: String },
+    #[error("cannot use {file}: {source}")]
+    Io { file: PathBuf, source: std::io::Error },
+    #[error(
+        "{file} holds a world of {stored}, but the server was started with {asked}; leave the \
+         option out to play the stored world, or give another --data folder for a new one"
+    )]
+    OtherWorld { file: PathBuf, stored: String, asked: String },
+}
+
+/// What the world is built from: the same spec builds the same levels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldSpec {
+    pub seed: u64,
+    pub generator: GeneratorSetting,
+    pub mix: Mix,
+}
+
+/// A character the store knows: its name and the hash of its token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Known {
+    pub name: String,
+    pub token_hash: [u8; 32],
+}
+
+/// Where a character stands and what it has explored: all of it, or (in
+/// the saves made while it walks) the depth it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    pub depth: u16,
+    pub pos: Pos,
+    /// Per depth, bit `i % 64` of word `i / 64` is cell `i`.
+    pub explored: Vec<(u16, Vec<u64>)>,
+}
+
+enum Cmd {
+    Create { known: Known, done: oneshot::Sender<Result<(), String>> },
+    Save { name: String, snapshot: Snapshot },
+    Load { name: String, reply: oneshot::Sender<Result<Option<Snapshot>, String>> },
+    Close,
+}
+
+/// An open store, before the game starts writing to it.
+#[derive(Debug)]
+pub struct Store {
+    db: Database,
+    /// The file, or None for a store in memory.
+    file: Option<PathBuf>,
+    /// Held for as long as the store is open.
+    lock: Option<File>,
+}
+
+impl Store {
+    /// Opens the store in `dir`, creating the folder and the store when
+    /// missing. Fails, changing nothing, when the store is locked by another
+    /// server, damaged, or of another version.
+    pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|source| StoreError::Io { file: dir.to_path_buf(), source })?;
+        let file = dir.join(STORE_FILE);
+        let lock = open::lock_folder(dir, &file)?;
+        let db = open::open_file(&file)?;
+        Ok(Self { db, file: Some(file), lock: Some(lock) })
+    }
+
+    /// A store that lives in memory and ends with the server: for tests and
+    /// throwaway worlds.
+    pub fn in_memory() -> Self {
+        let db = Database::builder()
+            .create_with_backend(InMemoryBackend::new())
+            .expect("a database in memory always opens");
+        open::mark_version(&db).expect("a database in memory takes its version mark");
+        Self { db, file: None, lock: None }
+    }
+
+    /// The store's file, or None when it lives in memory.
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    fn path(&self) -> &Path {
+        self.file.as_deref().unwrap_or(Path::new(":memory:"))
+    }
+
+    /// The world this store was made for, if it was given one yet.
+    pub fn world(&self) -> Result<Option<WorldSpec>, StoreError> {
+        let read = || -> Result<Option<WorldSpec>, redb::Error> {
+            let txn = self.db.begin_read()?;
+            let meta = txn.open_table(META)?;
+            let text = |key: &str| -> Result<Option<String>, redb::Error> {
+                Ok(meta.get(key)?.map(|v| String::from_utf8_lossy(v.value()).into_owned()))
+            };
+            let Some(seed) = meta.get("seed")? else { return Ok(None) };
+            let seed = <[u8; 8]>::try_from(seed.value())
+                .map(u64::from_le_bytes)
+                .map_err(|_| redb::Error::Corrupted("the world seed is not 8 bytes".into()))?;
+            let generator = text("generator")?
+                .and_then(|name| GeneratorSetting::from_name(&name))
+                .ok_or_else(|| redb::Error::Corrupted("unknown generator setting".into()))?;
+            let mix = text("mix")?
+                .and_then(|mix| mix.parse().ok())
+                .ok_or_else(|| redb::Error::Corrupted("unreadable generator weights".into()))?;
+            Ok(Some(WorldSpec { seed, generator, mix }))
+        };
+        read().map_err(|e| open::failed(self.path(), e))
+    }
+
+    /// Settles which world this store holds: the stored one if there is one
+    /// (an explicitly asked seed or generator that differs is an error),
+    /// else `wanted`, written now.
+    pub fn settle_world(
+        &self,
+        wanted: WorldSpec,
+        explicit: Explicit,
+    ) -> Result<WorldSpec, StoreError> {
+        let Some(stored) = self.world()? else {
+            self.write_world(&wanted).map_err(|e| open::failed(self.path(), e))?;
+            return Ok(wanted);
+        };
+        let mut clashes = Vec::new();
+        if explicit.seed && stored.seed != wanted.seed {
+            clashes.push((format!("seed {}", stored.seed), format!("--seed {}", wanted.seed)));
+        }
+        if explicit.generator && stored.generator != wanted.generator {
+            clashes.push((
+                format!("generator {}", stored.generator.name()),
+                format!("--generator {}", wanted.generator.name()),
+            ));
+        }
+        if explicit.mix && stored.mix != wanted.mix {
+            clashes.push((format!("mix {}", stored.mix), format!("--mix {}", wanted.mix)));
+        }
+        if clashes.is_empty() {
+            return Ok(stored);
+        }
+        let (stored_text, asked): (Vec<_>, Vec<_>) = clashes.into_iter().unzip();
+        Err(StoreError::OtherWorld {
+            file: self.path().to_path_buf(),
+            stored: stored_text.join(", "),
+            asked: asked.join(" "),
+        })
+    }
+
+    fn write_world(&self, spec: &WorldSpec) -> Result<(), redb::Error> {
+        let txn = self.db.begin_write()?;
+        {
+            let mut meta = txn.open_table(META)?;
+            meta.insert("seed", spec.seed.to_le_bytes().as_slice())?;
+            meta.insert("generator", spec.generator.name().as_bytes())?;
+            meta.insert("mix", spec.mix.to_string().as_bytes())?;
+        }
+        txn.commit()?;
+        Ok(())
+    }
+
+    /// Every character the store knows.
+    pub fn known(&self) -> Result<Vec<Known>, StoreError> {
+        let read = || -> Result<Vec<Known>, redb::Error> {
+            let txn = self.db.begin_read()?;
+            let tokens = match txn.open_table(TOKENS) {
+                Ok(t) => t,
+                Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+                Err(e) => return Err(e.into()),
+            };
+            let mut known = Vec::new();
+            for entry in tokens.iter()? {
+                let (name, hash) = entry?;
+                let token_hash = <[u8; 32]>::try_from(hash.value()).map_err(|_| {
+                    redb::Error::Corrupted(format!("the token hash of {} is damaged", name.value()))
+                })?;
+                known.push(Known { name: name.value().to_owned(), token_hash });
+            }
+            Ok(known)
+        };
+        read().map_err(|e| open::failed(self.path(), e))
+    }
+
+    /// Hands the store to its writing thread.
+    pub fn start(self) -> Writer {
+        let (tx, rx) = mpsc::channel();
+        let Store { db, file, lock } = self;
+        let label = file.clone().unwrap_or_else(|| PathBuf::from(":memory:"));
+        let thread = std::thread::Builder::new()
+            .name("gloam-store".into())
+            .spawn(move || serve(db, &label, rx))
+            .expect("the store's thread starts");
+        Writer { handle: StoreHandle { tx }, thread: Some(thread), _lock: lock }
+    }
+}
+
+/// Which parts of a wanted world the host asked for by name (the rest are
+/// defaults, which a stored world overrides without complaint).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Explicit {
+    pub seed: bool,
+    pub generator: bool,
+    pub mix: bool,
+}
+
+/// The running store: its thread, and the lock on its folder. Closing it
+/// commits everything sent before.
+#[derive(Debug)]
+pub struct Writer {
+    handle: StoreHandle,
+    thread: Option<JoinHandle<()>>,
+    _lock: Option<File>,
+}
+
+impl Writer {
+    pub fn handle(&self) -> StoreHandle {
+        self.handle.clone()
+    }
+
+    /// Commits what was sent before, ends the thread and closes the file.
+    pub fn close(mut self) {
+        self.finish();
+    }
+
+    fn finish(&mut self) {
+        let _ = self.handle.tx.send(Cmd::Close);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            error!("the store's thread panicked");
+        }
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// The way the game reaches the store. Saves are sent and forgotten (the
+/// thread logs a failure); creating and loading wait for the answer.
+#[derive(Debug, Clone)]
+pub struct StoreHandle {
+    tx: mpsc::Sender<Cmd>,
+}
+
+impl std::fmt::Debug for Cmd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Cmd::Create { known, .. } => write!(f, "Create({})", known.name),
+            Cmd::Save { name, .. } => write!(f, "Save({name})"),
+            Cmd::Load { name, .. } => write!(f, "Load({name})"),
+            Cmd::Close => write!(f, "Close"),
+        }
+    }
+}
+
+const CLOSED: &str = "the store is closed";
+
+impl StoreHandle {
+    /// Records a new character; done once it is committed.
+    pub async fn create(&self, known: Known) -> Result<(), String> {
+        let (done, answer) = oneshot::channel();
+        self.tx.send(Cmd::Create { known, done }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// Saves where a character is and what it explored, at the next commit
+    /// (which is at once unless another is under way).
+    pub fn save(&self, name: &str, snapshot: Snapshot) {
+        if self.tx.send(Cmd::Save { name: name.to_owned(), snapshot }).is_err() {
+            debug!(player = name, "not saved: the store is closed");
+        }
+    }
+
+    /// Where a character was and everything it explored; None if it never
+    /// entered the world. Sees every save sent before it.
+    pub async fn load(&self, name: &str) -> Result<Option<Snapshot>, String> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(Cmd::Load { name: name.to_owned(), reply }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+}
+
+/// Commands applied at once, at most: enough to make a burst cheap, few
+/// enough that a load waits little behind them.
+const BATCH: usize = 1024;
+
+/// The store's thread: takes every waiting command, applies the writes in
+/// one transaction, and answers loads after the writes before them.
+fn serve(db: Database, file: &Path, rx: mpsc::Receiver<Cmd>) {
+    let mut writes = Vec::new();
+    while let Ok(first) = rx.recv() {
+        let mut batch = vec![first];
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(cmd) => batch.push(cmd),
+                Err(_) => break,
+            }
+        }
+        for cmd in batch {
+            match cmd {
+                Cmd::Create { .. } | Cmd::Save { .. } => writes.push(cmd),
+                Cmd::Load { name, reply } => {
+                    commit(&db, file, &mut writes);
+                    let _ = reply.send(load(&db, &name).map_err(|e| e.to_string()));
+                }
+                Cmd::Close => {
+                    commit(&db, file, &mut writes);
+                    debug!(file = %file.display(), "store closed");
+                    return;
+                }
+            }
+        }
+        commit(&db, file, &mut writes);
+    }
+    commit(&db, file, &mut writes);
+}
+
+/// Applies `writes` in one transaction and answers those that wait.
+fn commit(db: &Database, file: &Path, writes: &mut Vec<Cmd>) {
+    if writes.is_empty() {
+        return;
+    }
+    let started = Instant::now();
+    let count = writes.len();
+    let result = apply(db, writes).map_err(|e| e.to_string());
+    match &result {
+        Ok(()) => debug!(count, took = ?started.elapsed(), "store commit"),
+        Err(e) => error!(file = %file.display(), error = %e, count, "store commit failed"),
+    }
+    for cmd in writes.drain(..) {
+        if let Cmd::Create { done, .. } = cmd {
+            let _ = done.send(result.clone());
+        }
+    }
+}
+
+fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
+    let txn = db.begin_write()?;
+    {
+        let mut tokens = txn.open_table(TOKENS)?;
+        let mut places = txn.open_table(PLACES)?;
+        let mut explored = txn.open_table(EXPLORED)?;
+        for cmd in writes {
+            match cmd {
+                Cmd::Create { known, .. } => {
+                    tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
+                }
+                Cmd::Save { name, snapshot } => {
+                    let Snapshot { depth, pos, explored: depths } = snapshot;
+                    places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
+                    for (depth, words) in depths {
+                        explored.insert((name.as_str(), *depth), to_bytes(words).as_slice())?;
+                    }
+                }
+                Cmd::Load { .. } | Cmd::Close => {}
+            }
+        }
+    }
+    txn.commit()?;
+    Ok(())
+}
+
+fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::Error> {
+    let txn = db.begin_read()?;
+    let places = match txn.open_table(PLACES) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let Some(place) = places.get(name)? else { return Ok(None) };
+    let (depth, x, y) = place.value();
+    let mut depths = Vec::new();
+    if let Ok(explored) = txn.open_table(EXPLORED) {
+        for entry in explored.range((name, 0)..=(name, u16::MAX))? {
+            let (key, bits) = entry?;
+            depths.push((key.value().1, from_bytes(bits.value())));
+        }
+    }
+    Ok(Some(Snapshot { depth, pos: Pos { x, y }, explored: depths }))
+}
+
+/// Words as little-endian bytes, trailing zero bytes left off.
+fn to_bytes(words: &[u64]) -> Vec<u8> {
+    let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    while bytes.last() == Some(&0) {
+        bytes.pop();
+    }
+    bytes
+}
+
+fn from_bytes(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks(8)
+        .map(|chunk| {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            u64::from_le_bytes(word)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

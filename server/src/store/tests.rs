@@ -1,0 +1,172 @@
+use super::*;
+
+fn spec(seed: u64) -> WorldSpec {
+    WorldSpec { seed, generator: GeneratorSetting::Mixed, mix: Mix::default() }
+}
+
+fn snapshot(depth: u16, x: u16) -> Snapshot {
+    Snapshot {
+        depth,
+        pos: Pos { x, y: 7 },
+        explored: vec![(1, vec![u64::MAX, 0, 5, 0]), (depth, vec![0, 1 << 63])],
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().build().unwrap()
+}
+
+#[test]
+fn bitsets_round_trip_without_trailing_zero_bytes() {
+    let words = vec![u64::MAX, 0, 0x0102, 0];
+    let bytes = to_bytes(&words);
+    assert_eq!(bytes.len(), 8 + 8 + 2);
+    let back = from_bytes(&bytes);
+    assert_eq!(back, vec![u64::MAX, 0, 0x0102]);
+    assert!(to_bytes(&[0, 0]).is_empty());
+}
+
+#[test]
+fn saves_are_loaded_back_and_survive_closing_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let known = Known { name: "ann".into(), token_hash: [9; 32] };
+    {
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.settle_world(spec(42), Explicit::default()).unwrap(), spec(42));
+        let writer = store.start();
+        let handle = writer.handle();
+        runtime().block_on(async {
+            handle.create(known.clone()).await.unwrap();
+            assert_eq!(handle.load("ann").await.unwrap(), None, "never placed yet");
+            handle.save("ann", snapshot(1, 3));
+            handle.save("ann", snapshot(2, 4));
+            let loaded = handle.load("ann").await.unwrap().unwrap();
+            assert_eq!((loaded.depth, loaded.pos), (2, Pos { x: 4, y: 7 }));
+            assert_eq!(loaded.explored, vec![(1, vec![u64::MAX, 0, 5]), (2, vec![0, 1 << 63])]);
+            assert_eq!(handle.load("bob").await.unwrap(), None);
+        });
+        writer.close();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.known().unwrap(), vec![known]);
+    assert_eq!(store.world().unwrap(), Some(spec(42)));
+    let writer = store.start();
+    let loaded = runtime().block_on(writer.handle().load("ann")).unwrap().unwrap();
+    assert_eq!(loaded.pos, Pos { x: 4, y: 7 });
+}
+
+#[test]
+fn a_stored_world_wins_unless_the_host_asked_for_another() {
+    let store = Store::in_memory();
+    store.settle_world(spec(1), Explicit::default()).unwrap();
+    // Defaults give way to what is stored.
+    assert_eq!(store.settle_world(spec(2), Explicit::default()).unwrap(), spec(1));
+    let asked = Explicit { seed: true, ..Explicit::default() };
+    let err = store.settle_world(spec(2), asked).unwrap_err();
+    assert!(matches!(err, StoreError::OtherWorld { .. }));
+    let text = err.to_string();
+    assert!(text.contains("seed 1") && text.contains("--seed 2"), "{text}");
+    // Asking for what is stored is fine.
+    assert_eq!(store.settle_world(spec(1), asked).unwrap(), spec(1));
+    let maze = WorldSpec { generator: GeneratorSetting::Maze, ..spec(1) };
+    let asked = Explicit { generator: true, ..Explicit::default() };
+    assert!(store.settle_world(maze, asked).unwrap_err().to_string().contains("--generator maze"));
+}
+
+#[test]
+fn a_second_opening_of_a_folder_is_refused_while_the_first_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Store::open(dir.path()).unwrap();
+    let err = Store::open(dir.path()).unwrap_err();
+    match &err {
+        StoreError::Locked { file, holder } => {
+            assert_eq!(file, &dir.path().join(STORE_FILE));
+            assert_eq!(holder, &std::process::id().to_string());
+        }
+        other => panic!("expected Locked, got {other:?}"),
+    }
+    assert!(err.to_string().contains("world.redb"), "{err}");
+    let writer = first.start();
+    writer.close();
+    Store::open(dir.path()).expect("free again once the first is closed");
+}
+
+#[test]
+fn a_damaged_file_is_an_error_and_is_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(STORE_FILE);
+    let junk: Vec<u8> = (0..20_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(&file, &junk).unwrap();
+    let err = Store::open(dir.path()).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+    assert!(err.to_string().contains(&file.display().to_string()), "{err}");
+    assert!(std::fs::read(&file).unwrap() == junk, "never overwritten");
+}
+
+#[test]
+fn a_store_of_another_version_is_an_error_and_is_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(STORE_FILE);
+    {
+        let db = Database::create(&file).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(META).unwrap().insert("version", 99u32.to_le_bytes().as_slice()).unwrap();
+        txn.commit().unwrap();
+    }
+    let before = std::fs::read(&file).unwrap();
+    let err = Store::open(dir.path()).unwrap_err();
+    assert!(matches!(err, StoreError::OtherVersion { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("version 99") && text.contains("world.redb"), "{text}");
+    assert!(std::fs::read(&file).unwrap() == before, "never overwritten");
+}
+
+#[test]
+fn a_redb_file_that_is_not_a_gloam_store_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(STORE_FILE);
+    drop(Database::create(&file).unwrap());
+    let err = Store::open(dir.path()).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+}
+
+#[test]
+fn a_missing_folder_and_store_are_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let inner = dir.path().join("a").join("b");
+    let store = Store::open(&inner).unwrap();
+    assert_eq!(store.file(), Some(inner.join(STORE_FILE).as_path()));
+    assert!(inner.join(STORE_FILE).is_file());
+    assert_eq!(store.world().unwrap(), None);
+    assert!(store.known().unwrap().is_empty());
+}
+
+#[test]
+fn a_store_damaged_inside_is_refused_not_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let writer = Store::open(dir.path()).unwrap().start();
+        let handle = writer.handle();
+        runtime().block_on(async {
+            for i in 0..200u16 {
+                let name = format!("p{i}");
+                handle.create(Known { name: name.clone(), token_hash: [i as u8; 32] }).await.unwrap();
+                handle.save(&name, snapshot(i % 5 + 1, i));
+            }
+            handle.load("p0").await.unwrap();
+        });
+        writer.close();
+    }
+    let file = dir.path().join(STORE_FILE);
+    let mut bytes = std::fs::read(&file).unwrap();
+    // Scribble over every page after the header.
+    let len = bytes.len();
+    for at in (8192..len).step_by(4096) {
+        for b in &mut bytes[(at + 100).min(len)..(at + 200).min(len)] {
+            *b ^= 0x5a;
+        }
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    let err = Store::open(dir.path()).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+}
