@@ -133,7 +133,9 @@ impl std::fmt::Display for Refusal {
             Refusal::WrongToken => {
                 write!(f, "that name belongs to another player (its secret token did not match)")
             }
-            Refusal::Unavailable { reason } => write!(f, "the server cannot take you now: {reason}"),
+            Refusal::Unavailable { reason } => {
+                write!(f, "the server cannot take you now: {reason}")
+            }
         }
     }
 }

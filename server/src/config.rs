@@ -37,6 +37,9 @@ pub struct Config {
     /// The kernel's send buffer for each connection: small, so a client that
     /// stops reading is noticed (and costs little) long before megabytes queue up.
     pub socket_send_buffer: usize,
+    /// How often the players who moved are saved: a crash loses at most
+    /// this much of their walking (plus one commit).
+    pub save_interval: Duration,
 }
 
 impl Config {
@@ -64,6 +67,7 @@ impl Default for Config {
             send_timeout: Duration::from_secs(5),
             max_connections: 1024,
             socket_send_buffer: 32 * 1024,
+            save_interval: Duration::from_millis(250),
         }
     }
 }

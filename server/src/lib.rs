@@ -16,7 +16,7 @@ pub mod store;
 pub mod world;
 
 pub use config::Config;
-pub use net::run;
+pub use net::{run, run_with_store};
 
 /// Completes on Ctrl-C or, on Unix, SIGTERM.
 pub async fn shutdown_signal() {

@@ -2,12 +2,14 @@
 
 use std::io::IsTerminal;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use gloam_server::Config;
 use gloam_server::mapgen::cli::MapgenArgs;
 use gloam_server::mapgen::{GeneratorSetting, Mix};
+use gloam_server::store::{Explicit, Store, WorldSpec};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -21,9 +23,9 @@ struct Args {
     /// World seed; the same seed builds the same levels everywhere. Random when absent.
     #[arg(long)]
     seed: Option<u64>,
-    /// How levels are built.
-    #[arg(long, value_enum, default_value_t = GeneratorSetting::Mixed)]
-    generator: GeneratorSetting,
+    /// How levels are built [default: mixed].
+    #[arg(long, value_enum)]
+    generator: Option<GeneratorSetting>,
     /// Weights of a mixed world, e.g. `bsp=4,interior=2,caves=2,maze=1`
     /// (generators not named are left out; `maze=0` means no mazes).
     #[arg(long)]
@@ -31,6 +33,11 @@ struct Args {
     /// Sustained actions per second one player may take.
     #[arg(long, default_value_t = 20)]
     actions_per_second: u32,
+    /// The folder holding the world and its characters (created if missing).
+    /// A stored world's seed and generator are used; back the folder up to
+    /// keep them.
+    #[arg(long, default_value = "gloam-data")]
+    data: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]
@@ -39,8 +46,25 @@ enum Command {
     Mapgen(MapgenArgs),
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("gloam-server: cannot start the async runtime: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            // One plain line that says what is wrong and with which file.
+            eprintln!("gloam-server: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
@@ -55,11 +79,30 @@ async fn main() -> anyhow::Result<()> {
         let _ = std::io::stdout().write_all(gloam_server::mapgen::cli::report(mapgen).as_bytes());
         return Ok(());
     }
-    let seed = args.seed.unwrap_or_else(gloam_server::fresh_seed);
+    let store = Store::open(&args.data)?;
+    let wanted = WorldSpec {
+        seed: args.seed.unwrap_or_else(gloam_server::fresh_seed),
+        generator: args.generator.unwrap_or_default(),
+        mix: args.mix.clone().unwrap_or_default(),
+    };
+    let explicit = Explicit {
+        seed: args.seed.is_some(),
+        generator: args.generator.is_some(),
+        mix: args.mix.is_some(),
+    };
+    let world = store.settle_world(wanted, explicit)?;
+    let file = store.file().map(|f| std::path::absolute(f).unwrap_or_else(|_| f.to_path_buf()));
+    println!(
+        "gloam-server data: {} ({} characters; world seed {}, generator {})",
+        file.as_deref().unwrap_or(args.data.as_path()).display(),
+        store.known().len(),
+        world.seed,
+        world.generator.name(),
+    );
     let config = Config {
-        seed,
-        generator: args.generator,
-        mix: args.mix.unwrap_or_default(),
+        seed: world.seed,
+        generator: world.generator,
+        mix: world.mix,
         actions_per_second: args.actions_per_second,
         action_burst: args.actions_per_second,
         ..Config::default()
@@ -69,6 +112,6 @@ async fn main() -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     // One plain line on stdout for hosts (and scripts) to read the address from.
     println!("gloam-server listening on ws://{}", listener.local_addr()?);
-    gloam_server::run(listener, gloam_server::shutdown_signal(), config).await?;
+    gloam_server::run_with_store(listener, gloam_server::shutdown_signal(), config, store).await?;
     Ok(())
 }

@@ -126,8 +126,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         };
         tracing::Span::current().record("player", name.as_str());
         info!(id = %claim.id, returning = claim.new_token.is_none(), "joined");
-        let (ending, saved) = self.play(claim, &name).await;
-        self.world.characters().release(&name, saved);
+        let ending = self.play(claim, &name).await;
+        self.world.characters().release(&name);
         ending
     }
 
@@ -141,7 +141,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     /// short queue; one at a time goes to the player's depth (so they apply
     /// in order, even across stairs), no faster than the player's pace. A
     /// client that outruns the queue is flooding and is closed.
-    async fn play(&mut self, claim: Claim, name: &str) -> (Ending, Option<Saved>) {
+    async fn play(&mut self, claim: Claim, name: &str) -> Ending {
         let Claim { id, new_token, saved, kicked } = claim;
         let config = self.world.config().clone();
         let welcome = ServerMsg::Welcome {
@@ -153,7 +153,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             token: new_token,
         };
         if let Err(ending) = self.send(&welcome).await {
-            return (ending, saved);
+            return ending;
         }
         let (link, mut inbox) = mpsc::channel(config.outbox_capacity);
         let (mut here, player, via) = match saved {
@@ -164,7 +164,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             None => (self.world.depth(1), Player::new(id, name.to_owned()), Arrival::Join),
         };
         if here.send(DepthCmd::Arrive { player, via, link }).await.is_err() {
-            return (going_away(), None);
+            return going_away();
         }
         let mut in_flight = true;
         let mut queue: VecDeque<Action> = VecDeque::with_capacity(config.action_queue);
@@ -240,7 +240,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 }
             }
         };
-        (ending, leave(&here, id).await)
+        leave(&here, id).await;
+        ending
     }
 
     /// The next message from the client, or why the connection must end.
@@ -322,12 +323,12 @@ fn going_away() -> Ending {
     Ending::new(CloseCode::Away, "the server is shutting down")
 }
 
-/// Takes the player off its depth and returns it as it was, to be kept
-/// for its next join. Nothing comes back if the depth already dropped it (a
-/// connection that fell behind) or the server is stopping.
-async fn leave(here: &DepthHandle, id: PlayerId) -> Option<Saved> {
-    let (reply, player) = tokio::sync::oneshot::channel();
-    here.send(DepthCmd::Leave { id, reply: Some(reply) }).await.ok()?;
-    let player = timeout(std::time::Duration::from_secs(2), player).await.ok()?.ok()?;
-    Some(Saved { depth: here.depth, player })
+/// Takes the player off its depth, which saves it, and waits until it has:
+/// the next claim of this character then loads what was saved. A depth that
+/// already dropped the player (a connection that fell behind) saved it then.
+async fn leave(here: &DepthHandle, id: PlayerId) {
+    let (saved, done) = tokio::sync::oneshot::channel();
+    if here.send(DepthCmd::Leave { id, saved }).await.is_ok() {
+        let _ = timeout(std::time::Duration::from_secs(2), done).await;
+    }
 }

@@ -16,20 +16,34 @@ use tokio_util::task::TaskTracker;
 use tracing::{info, warn};
 
 use crate::config::Config;
+use crate::store::Store;
 use crate::world::World;
 
-/// Serves the world on `listener` until `shutdown` completes, then stops
-/// accepting, closes every connection with "going away", and returns once
-/// they are closed (or the grace period has passed).
+/// Serves a world whose characters last only as long as the server (a
+/// store in memory); see [`run_with_store`].
 pub async fn run(
     listener: TcpListener,
     shutdown: impl Future<Output = ()>,
     config: Config,
 ) -> std::io::Result<()> {
+    run_with_store(listener, shutdown, config, Store::in_memory()).await
+}
+
+/// Serves the world on `listener` until `shutdown` completes, then stops
+/// accepting, closes every connection with "going away", and returns once
+/// they are closed (or the grace period has passed) and every character is
+/// saved in `store`.
+pub async fn run_with_store(
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()>,
+    config: Config,
+    store: Store,
+) -> std::io::Result<()> {
     let addr = listener.local_addr()?;
     info!(%addr, seed = config.seed, generator = ?config.generator, "listening");
     let grace = config.shutdown_grace;
-    let world = Arc::new(World::new(config));
+    let (writer, known) = store.start();
+    let world = Arc::new(World::new(config, writer.handle(), known));
     let stop = CancellationToken::new();
     let tracker = TaskTracker::new();
     let slots = Arc::new(Semaphore::new(world.config().max_connections));
@@ -69,6 +83,8 @@ pub async fn run(
         warn!(left = tracker.len(), "connections still open after the grace period");
     }
     world.close();
+    // Every connection that closed has sent its save; commit them.
+    tokio::task::spawn_blocking(move || writer.close()).await.map_err(std::io::Error::other)?;
     info!("stopped");
     Ok(())
 }

@@ -65,8 +65,8 @@ pub enum StoreError {
          folder"
     )]
     OtherVersion { file: PathBuf, found: String },
-    #[error("cannot use {file}: {source}")]
-    Io { file: PathBuf, source: std::io::Error },
+    #[error("cannot use {file}: {cause}")]
+    Io { file: PathBuf, cause: std::io::Error },
     #[error(
         "{file} holds a world of {stored}, but the server was started with {asked}; leave the \
          option out to play the stored world, or give another --data folder for a new one"
@@ -114,6 +114,8 @@ pub struct Store {
     file: Option<PathBuf>,
     /// Held for as long as the store is open.
     lock: Option<File>,
+    /// The characters it holds, read when it opened.
+    known: Vec<Known>,
 }
 
 impl Store {
@@ -122,11 +124,12 @@ impl Store {
     /// server, damaged, or of another version.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
         std::fs::create_dir_all(dir)
-            .map_err(|source| StoreError::Io { file: dir.to_path_buf(), source })?;
+            .map_err(|source| StoreError::Io { file: dir.to_path_buf(), cause: source })?;
         let file = dir.join(STORE_FILE);
         let lock = open::lock_folder(dir, &file)?;
         let db = open::open_file(&file)?;
-        Ok(Self { db, file: Some(file), lock: Some(lock) })
+        let known = read_known(&db).map_err(|e| open::failed(&file, e))?;
+        Ok(Self { db, file: Some(file), lock: Some(lock), known })
     }
 
     /// A store that lives in memory and ends with the server: for tests and
@@ -136,7 +139,7 @@ impl Store {
             .create_with_backend(InMemoryBackend::new())
             .expect("a database in memory always opens");
         open::mark_version(&db).expect("a database in memory takes its version mark");
-        Self { db, file: None, lock: None }
+        Self { db, file: None, lock: None, known: Vec::new() }
     }
 
     /// The store's file, or None when it lives in memory.
@@ -220,37 +223,20 @@ impl Store {
     }
 
     /// Every character the store knows.
-    pub fn known(&self) -> Result<Vec<Known>, StoreError> {
-        let read = || -> Result<Vec<Known>, redb::Error> {
-            let txn = self.db.begin_read()?;
-            let tokens = match txn.open_table(TOKENS) {
-                Ok(t) => t,
-                Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
-                Err(e) => return Err(e.into()),
-            };
-            let mut known = Vec::new();
-            for entry in tokens.iter()? {
-                let (name, hash) = entry?;
-                let token_hash = <[u8; 32]>::try_from(hash.value()).map_err(|_| {
-                    redb::Error::Corrupted(format!("the token hash of {} is damaged", name.value()))
-                })?;
-                known.push(Known { name: name.value().to_owned(), token_hash });
-            }
-            Ok(known)
-        };
-        read().map_err(|e| open::failed(self.path(), e))
+    pub fn known(&self) -> &[Known] {
+        &self.known
     }
 
-    /// Hands the store to its writing thread.
-    pub fn start(self) -> Writer {
+    /// Hands the store to its writing thread; gives the characters it holds.
+    pub fn start(self) -> (Writer, Vec<Known>) {
         let (tx, rx) = mpsc::channel();
-        let Store { db, file, lock } = self;
+        let Store { db, file, lock, known } = self;
         let label = file.clone().unwrap_or_else(|| PathBuf::from(":memory:"));
         let thread = std::thread::Builder::new()
             .name("gloam-store".into())
             .spawn(move || serve(db, &label, rx))
             .expect("the store's thread starts");
-        Writer { handle: StoreHandle { tx }, thread: Some(thread), _lock: lock }
+        (Writer { handle: StoreHandle { tx }, thread: Some(thread), _lock: lock }, known)
     }
 }
 
@@ -440,6 +426,24 @@ fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::Error> {
         }
     }
     Ok(Some(Snapshot { depth, pos: Pos { x, y }, explored: depths }))
+}
+
+fn read_known(db: &Database) -> Result<Vec<Known>, redb::Error> {
+    let txn = db.begin_read()?;
+    let tokens = match txn.open_table(TOKENS) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut known = Vec::new();
+    for entry in tokens.iter()? {
+        let (name, hash) = entry?;
+        let token_hash = <[u8; 32]>::try_from(hash.value()).map_err(|_| {
+            redb::Error::Corrupted(format!("the token hash of {} is damaged", name.value()))
+        })?;
+        known.push(Known { name: name.value().to_owned(), token_hash });
+    }
+    Ok(known)
 }
 
 /// Words as little-endian bytes, trailing zero bytes left off.

@@ -20,7 +20,7 @@ pub const LOCK_FILE: &str = "server.lock";
 /// system lets it go when the process ends, however it ends.
 pub(super) fn lock_folder(dir: &Path, store: &Path) -> Result<File, StoreError> {
     let path = dir.join(LOCK_FILE);
-    let io = |source| StoreError::Io { file: path.clone(), source };
+    let io = |source| StoreError::Io { file: path.clone(), cause: source };
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -55,24 +55,26 @@ pub(super) fn open_file(file: &Path) -> Result<Database, StoreError> {
     let fresh = match std::fs::metadata(file) {
         Ok(meta) => meta.len() == 0,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
-        Err(source) => return Err(StoreError::Io { file: file.to_path_buf(), source }),
+        Err(source) => return Err(StoreError::Io { file: file.to_path_buf(), cause: source }),
     };
     if fresh {
         let db = Database::builder().create(file).map_err(|e| from_redb(file, e))?;
         mark_version(&db).map_err(|e| failed(file, e))?;
         return Ok(db);
     }
-    let looked = std::panic::catch_unwind(|| -> Result<(), StoreError> {
-        match Database::builder().open_read_only(file) {
-            Ok(db) => check_version(&db, file),
-            // Left by a server that did not stop cleanly: opening it for
-            // writing below recovers it, and its version is checked then.
-            Err(DatabaseError::RepairAborted) => Ok(()),
-            Err(e) => Err(from_redb(file, e)),
-        }
+    let path = file.to_path_buf();
+    let looked = quietly(move || match Database::builder().open_read_only(&path) {
+        Ok(db) => check_version(&db, &path),
+        // Left by a server that did not stop cleanly: opening it for
+        // writing below recovers it, and its version is checked then.
+        Err(DatabaseError::RepairAborted) => Ok(()),
+        Err(e) => Err(from_redb(&path, e)),
     });
-    looked.unwrap_or_else(|_| {
-        Err(StoreError::Corrupt { file: file.to_path_buf(), detail: "reading it failed".into() })
+    looked.unwrap_or_else(|| {
+        Err(StoreError::Corrupt {
+            file: file.to_path_buf(),
+            detail: "its pages do not hold together".into(),
+        })
     })?;
     let mut builder = Database::builder();
     // A damaged file is reported as such rather than trusted.
@@ -80,6 +82,25 @@ pub(super) fn open_file(file: &Path) -> Result<Database, StoreError> {
     let db = builder.open(file).map_err(|e| from_redb(file, e))?;
     check_version(&db, file)?;
     Ok(db)
+}
+
+/// The thread that takes the read-only look.
+const LOOK_THREAD: &str = "gloam-store-look";
+
+/// Runs `look` on its own thread, where redb's panics on a damaged file
+/// (it trusts a read-only file's pages) become None, without a panic
+/// message: the error that follows says what happened.
+fn quietly<T: Send + 'static>(look: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() != Some(LOOK_THREAD) {
+                previous(info);
+            }
+        }));
+    });
+    std::thread::Builder::new().name(LOOK_THREAD.into()).spawn(look).ok()?.join().ok()
 }
 
 /// Writes the version mark into a new store.
@@ -135,7 +156,7 @@ fn from_redb(file: &Path, e: DatabaseError) -> StoreError {
         {
             StoreError::Corrupt { file, detail: source.to_string() }
         }
-        DatabaseError::Storage(StorageError::Io(source)) => StoreError::Io { file, source },
+        DatabaseError::Storage(StorageError::Io(source)) => StoreError::Io { file, cause: source },
         other => StoreError::Corrupt { file, detail: other.to_string() },
     }
 }
@@ -145,7 +166,7 @@ pub(super) fn failed(file: &Path, e: redb::Error) -> StoreError {
     let file: PathBuf = file.to_path_buf();
     match e {
         redb::Error::Io(source) if source.kind() != std::io::ErrorKind::InvalidData => {
-            StoreError::Io { file, source }
+            StoreError::Io { file, cause: source }
         }
         other => StoreError::Corrupt { file, detail: other.to_string() },
     }

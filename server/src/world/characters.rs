@@ -1,7 +1,8 @@
-//! Who may play which name: every character made while the server runs, its
-//! secret token (kept only as a hash), whether it is online, and where it
-//! was when it left. A character is in the world at most once: a second
-//! connection with the right token takes over and the first is closed.
+//! Who may play which name: every character the store knows, its secret
+//! token (kept only as a hash) and whether it is online. Where an offline
+//! character stands and what it remembers live in the store. A character
+//! is in the world at most once: a second connection with the right token
+//! takes over and the first is closed.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -12,8 +13,11 @@ use gloam_protocol::{PlayerId, Refusal, Token};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
+use tracing::error;
 
+use super::memory::Memory;
 use super::player::Player;
+use crate::store::{Known, StoreHandle};
 
 /// A character as it was when it left the world.
 #[derive(Debug)]
@@ -39,14 +43,30 @@ struct Character {
     id: PlayerId,
     token_hash: [u8; 32],
     online: Option<CancellationToken>,
-    saved: Option<Saved>,
     left: Arc<Notify>,
 }
 
-#[derive(Debug, Default)]
+/// What a claim does once the lock is let go.
+enum Next {
+    Create {
+        id: PlayerId,
+        token: Token,
+        token_hash: [u8; 32],
+        kicked: CancellationToken,
+    },
+    Resume {
+        id: PlayerId,
+        kicked: CancellationToken,
+    },
+    /// Another connection plays it and was told to go: wait for it to leave.
+    Wait(Arc<Notify>),
+}
+
+#[derive(Debug)]
 pub struct Characters {
     by_name: Mutex<HashMap<String, Character>>,
     next_id: AtomicU32,
+    store: StoreHandle,
 }
 
 fn hash(token: &Token) -> [u8; 32] {
@@ -60,56 +80,33 @@ fn hash(token: &Token) -> [u8; 32] {
 const TAKEOVER_WAIT: Duration = Duration::from_secs(3);
 
 impl Characters {
-    /// Joins as `name`: creates the character (with a fresh token) the first
-    /// time, lets its token holder back in afterwards, and takes it over from
-    /// a connection still playing it.
+    /// The characters `known` to the store, all offline.
+    pub fn new(store: StoreHandle, known: Vec<Known>) -> Self {
+        let by_name = known
+            .into_iter()
+            .enumerate()
+            .map(|(i, Known { name, token_hash })| {
+                let id = PlayerId(i as u32 + 1);
+                (name, Character { id, token_hash, online: None, left: Arc::default() })
+            })
+            .collect::<HashMap<_, _>>();
+        let next_id = AtomicU32::new(by_name.len() as u32);
+        Self { by_name: Mutex::new(by_name), next_id, store }
+    }
+
+    /// Joins as `name`: creates the character (with a fresh token, recorded
+    /// in the store before it is handed out) the first time, lets its token
+    /// holder back in afterwards where the store says it was, and takes it
+    /// over from a connection still playing it.
     pub async fn claim(&self, name: &str, token: Option<Token>) -> Result<Claim, Refusal> {
         let deadline = tokio::time::Instant::now() + TAKEOVER_WAIT;
         loop {
-            let waiting = {
-                let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
-                match all.get_mut(name) {
-                    None => {
-                        let mut fresh = [0u8; 16];
-                        // Without OS randomness no secret can be made: refuse
-                        // rather than hand out a guessable one.
-                        getrandom::fill(&mut fresh).map_err(|_| Refusal::NameInvalid {
-                            reason: "the server cannot make a secret token right now".into(),
-                        })?;
-                        let id = PlayerId(self.next_id.fetch_add(1, Ordering::Relaxed) + 1);
-                        let kicked = CancellationToken::new();
-                        all.insert(
-                            name.to_owned(),
-                            Character {
-                                id,
-                                token_hash: hash(&fresh),
-                                online: Some(kicked.clone()),
-                                saved: None,
-                                left: Arc::new(Notify::new()),
-                            },
-                        );
-                        return Ok(Claim { id, new_token: Some(fresh), saved: None, kicked });
-                    }
-                    Some(c) if token.as_ref().map(hash) != Some(c.token_hash) => {
-                        return Err(Refusal::WrongToken);
-                    }
-                    Some(c) => match &c.online {
-                        None => {
-                            let kicked = CancellationToken::new();
-                            c.online = Some(kicked.clone());
-                            return Ok(Claim {
-                                id: c.id,
-                                new_token: None,
-                                saved: c.saved.take(),
-                                kicked,
-                            });
-                        }
-                        Some(old) => {
-                            old.cancel();
-                            c.left.clone()
-                        }
-                    },
+            let waiting = match self.decide(name, token)? {
+                Next::Create { id, token, token_hash, kicked } => {
+                    return self.create(name, id, token, token_hash, kicked).await;
                 }
+                Next::Resume { id, kicked } => return self.resume(name, id, kicked).await,
+                Next::Wait(left) => left,
             };
             // The old connection saves and leaves; look again when it has (or
             // soon, in case its notice came before we listened).
@@ -120,14 +117,95 @@ impl Characters {
         }
     }
 
-    /// The connection playing `name` ended; keep where it was for next time.
-    pub fn release(&self, name: &str, saved: Option<Saved>) {
+    /// What a claim does next, decided under the lock: the character is
+    /// marked online for it at once, so no other claim can get in between.
+    fn decide(&self, name: &str, token: Option<Token>) -> Result<Next, Refusal> {
+        let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(c) = all.get_mut(name) else {
+            let mut fresh = [0u8; 16];
+            // Without OS randomness no secret can be made: refuse rather than
+            // hand out a guessable one.
+            getrandom::fill(&mut fresh).map_err(|_| Refusal::Unavailable {
+                reason: "the server cannot make a secret token right now".into(),
+            })?;
+            let id = PlayerId(self.next_id.fetch_add(1, Ordering::Relaxed) + 1);
+            let kicked = CancellationToken::new();
+            let token_hash = hash(&fresh);
+            let character =
+                Character { id, token_hash, online: Some(kicked.clone()), left: Arc::default() };
+            all.insert(name.to_owned(), character);
+            return Ok(Next::Create { id, token: fresh, token_hash, kicked });
+        };
+        if token.as_ref().map(hash) != Some(c.token_hash) {
+            return Err(Refusal::WrongToken);
+        }
+        match &c.online {
+            None => {
+                let kicked = CancellationToken::new();
+                c.online = Some(kicked.clone());
+                Ok(Next::Resume { id: c.id, kicked })
+            }
+            Some(old) => {
+                old.cancel();
+                Ok(Next::Wait(c.left.clone()))
+            }
+        }
+    }
+
+    async fn create(
+        &self,
+        name: &str,
+        id: PlayerId,
+        token: Token,
+        token_hash: [u8; 32],
+        kicked: CancellationToken,
+    ) -> Result<Claim, Refusal> {
+        let known = Known { name: name.to_owned(), token_hash };
+        if let Err(e) = self.store.create(known).await {
+            error!(player = name, error = %e, "cannot record a new character");
+            self.by_name.lock().unwrap_or_else(PoisonError::into_inner).remove(name);
+            return Err(Refusal::Unavailable {
+                reason: "the server cannot save characters".into(),
+            });
+        }
+        Ok(Claim { id, new_token: Some(token), saved: None, kicked })
+    }
+
+    async fn resume(
+        &self,
+        name: &str,
+        id: PlayerId,
+        kicked: CancellationToken,
+    ) -> Result<Claim, Refusal> {
+        match self.store.load(name).await {
+            Ok(snapshot) => {
+                let saved = snapshot.map(|s| {
+                    let mut player = Player::new(id, name.to_owned());
+                    player.pos = s.pos;
+                    player.memories = s
+                        .explored
+                        .into_iter()
+                        .map(|(depth, words)| (depth, Memory::from_explored(words)))
+                        .collect();
+                    Saved { depth: s.depth, player }
+                });
+                Ok(Claim { id, new_token: None, saved, kicked })
+            }
+            Err(e) => {
+                // Refused rather than started afresh, which would overwrite
+                // the stored character at its first save.
+                error!(player = name, error = %e, "cannot load a character");
+                self.release(name);
+                Err(Refusal::Unavailable { reason: "the server cannot load characters".into() })
+            }
+        }
+    }
+
+    /// The connection playing `name` ended (its depth has saved it).
+    pub fn release(&self, name: &str) {
         let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(c) = all.get_mut(name) {
             c.online = None;
-            if saved.is_some() {
-                c.saved = saved;
-            }
             c.left.notify_waiters();
         }
     }

@@ -8,20 +8,23 @@ mod depth;
 mod memory;
 mod player;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use gloam_protocol::{Action, PlayerId, codec};
 use tokio::sync::mpsc;
+use tokio::time::MissedTickBehavior;
 use tracing::{debug, info, warn};
 
 pub use characters::{Characters, Claim, Saved};
 pub use depth::{Arrival, Departure, DepthState, Outgoing, Turn};
 pub use memory::Memory;
-pub use player::Player;
+pub use player::{Keep, Player};
 
 use crate::config::Config;
 use crate::mapgen;
+use crate::store::{Known, StoreHandle};
 
 /// What a depth sends a connection.
 #[derive(Debug)]
@@ -49,10 +52,11 @@ pub enum DepthCmd {
         id: PlayerId,
         action: Action,
     },
-    /// The player leaves the game; it is handed back on `reply` to be kept.
+    /// The player leaves the game; `saved` is told once its save is on its
+    /// way to the store (ahead of anything sent to the store after that).
     Leave {
         id: PlayerId,
-        reply: Option<tokio::sync::oneshot::Sender<Player>>,
+        saved: tokio::sync::oneshot::Sender<()>,
     },
 }
 
@@ -82,11 +86,15 @@ pub struct World {
     config: Config,
     depths: Mutex<HashMap<u16, DepthHandle>>,
     characters: Characters,
+    store: StoreHandle,
 }
 
 impl World {
-    pub fn new(config: Config) -> Self {
-        Self { config, depths: Mutex::new(HashMap::new()), characters: Characters::default() }
+    /// A world played under `config`, keeping its characters in `store`,
+    /// which already holds those `known`.
+    pub fn new(config: Config, store: StoreHandle, known: Vec<Known>) -> Self {
+        let characters = Characters::new(store.clone(), known);
+        Self { config, depths: Mutex::new(HashMap::new()), characters, store }
     }
 
     pub fn config(&self) -> &Config {
@@ -112,7 +120,7 @@ impl World {
                 info!(depth, generator = generator.name(), "level built");
                 let (tx, rx) = mpsc::channel(self.config.depth_queue);
                 let state = DepthState::new(depth, level, self.config.sight_radius);
-                tokio::spawn(run_depth(state, rx));
+                tokio::spawn(run_depth(state, rx, self.store.clone(), c.save_interval));
                 DepthHandle { depth, tx }
             })
             .clone()
@@ -126,89 +134,139 @@ impl World {
 
 /// One depth's task: applies commands in the order they arrive and sends the
 /// results. A player whose connection cannot keep up (its queue is full) is
-/// removed, which closes its connection.
-async fn run_depth(mut state: DepthState, mut rx: mpsc::Receiver<DepthCmd>) {
-    let mut links: HashMap<PlayerId, Link> = HashMap::new();
-    while let Some(cmd) = rx.recv().await {
+/// removed, which closes its connection. Players are saved at once when they
+/// arrive or leave, and those who acted are saved every `save_every`.
+async fn run_depth(
+    state: DepthState,
+    mut rx: mpsc::Receiver<DepthCmd>,
+    store: StoreHandle,
+    save_every: Duration,
+) {
+    let mut task = DepthTask { state, links: HashMap::new(), acted: HashSet::new(), store };
+    let mut tick = tokio::time::interval(save_every);
+    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            cmd = rx.recv() => match cmd {
+                Some(cmd) => task.handle(cmd),
+                None => break,
+            },
+            _ = tick.tick() => task.save_those_who_acted(),
+        }
+    }
+    task.save_those_who_acted();
+    debug!(depth = task.state.depth(), "depth task ends");
+}
+
+struct DepthTask {
+    state: DepthState,
+    links: HashMap<PlayerId, Link>,
+    /// Players who acted since the last periodic save.
+    acted: HashSet<PlayerId>,
+    store: StoreHandle,
+}
+
+impl DepthTask {
+    fn handle(&mut self, cmd: DepthCmd) {
         match cmd {
             DepthCmd::Arrive { player, via, link } => {
                 let id = player.id;
-                info!(player = %player.name, depth = state.depth(), ?via, "arrives");
-                links.insert(id, link);
-                let out = state.arrive(player, via);
-                deliver(&mut state, &mut links, out);
-                turn_done(&mut state, &mut links, id);
+                info!(player = %player.name, depth = self.state.depth(), ?via, "arrives");
+                self.links.insert(id, link);
+                let out = self.state.arrive(player, via);
+                self.save(id, Keep::All);
+                self.deliver(out);
+                self.turn_done(id);
             }
             DepthCmd::Act { id, action } => {
-                if !state.contains(id) {
-                    continue;
+                if !self.state.contains(id) {
+                    return;
                 }
-                let turn = state.act(id, action);
-                deliver(&mut state, &mut links, turn.out);
+                self.acted.insert(id);
+                let turn = self.state.act(id, action);
+                self.deliver(turn.out);
                 match turn.departure {
-                    Some(departure) => {
-                        let Some(link) = links.remove(&id) else {
-                            continue;
-                        };
-                        info!(player = %departure.player.name, from = state.depth(), to = departure.depth, "takes the stairs");
-                        let back = link.clone();
-                        if back.try_send(ToConn::Transfer { departure, link }).is_err() {
-                            warn!(player = %id, "connection gone while taking the stairs");
-                        }
-                    }
-                    None => turn_done(&mut state, &mut links, id),
+                    Some(departure) => self.hand_on(id, departure),
+                    None => self.turn_done(id),
                 }
             }
-            DepthCmd::Leave { id, reply } => {
-                links.remove(&id);
-                let (player, out) = state.remove(id, "has left the game.");
-                deliver(&mut state, &mut links, out);
+            DepthCmd::Leave { id, saved } => {
+                self.links.remove(&id);
+                self.acted.remove(&id);
+                let (player, out) = self.state.remove(id, "has left the game.");
+                self.deliver(out);
                 if let Some(player) = player {
-                    info!(player = %player.name, depth = state.depth(), "leaves the game");
-                    if let Some(reply) = reply {
-                        let _ = reply.send(player);
-                    }
+                    info!(player = %player.name, depth = self.state.depth(), "leaves the game");
+                    self.store.save(&player.name, player.snapshot(self.state.depth(), Keep::All));
+                }
+                let _ = saved.send(());
+            }
+        }
+    }
+
+    /// A player took the stairs: saved where it stood, then handed to its
+    /// connection to carry to the next depth (which saves it again there).
+    fn hand_on(&mut self, id: PlayerId, departure: Departure) {
+        self.acted.remove(&id);
+        let player = &departure.player;
+        self.store.save(&player.name, player.snapshot(self.state.depth(), Keep::All));
+        let Some(link) = self.links.remove(&id) else {
+            return;
+        };
+        info!(player = %player.name, from = self.state.depth(), to = departure.depth, "takes the stairs");
+        let back = link.clone();
+        if back.try_send(ToConn::Transfer { departure, link }).is_err() {
+            warn!(player = %id, "connection gone while taking the stairs");
+        }
+    }
+
+    fn save(&self, id: PlayerId, keep: Keep) {
+        if let Some(player) = self.state.player(id) {
+            self.store.save(&player.name, player.snapshot(self.state.depth(), keep));
+        }
+    }
+
+    fn save_those_who_acted(&mut self) {
+        for id in std::mem::take(&mut self.acted) {
+            self.save(id, Keep::ThisDepth);
+        }
+    }
+
+    fn turn_done(&mut self, id: PlayerId) {
+        if let Some(link) = self.links.get(&id)
+            && link.try_send(ToConn::TurnDone).is_err()
+        {
+            let out = self.drop_laggard(id);
+            self.deliver(out);
+        }
+    }
+
+    /// Sends each message to its player's connection, dropping players whose
+    /// queues are full (and telling the others they left).
+    fn deliver(&mut self, out: Vec<Outgoing>) {
+        let mut pending = out;
+        while !pending.is_empty() {
+            let mut more = Vec::new();
+            for Outgoing { to, msg } in pending {
+                let Some(link) = self.links.get(&to) else { continue };
+                if link.try_send(ToConn::Frame(codec::encode(&msg))).is_err() {
+                    more.extend(self.drop_laggard(to));
                 }
             }
+            pending = more;
         }
     }
-    debug!(depth = state.depth(), "depth task ends");
-}
 
-fn turn_done(state: &mut DepthState, links: &mut HashMap<PlayerId, Link>, id: PlayerId) {
-    if let Some(link) = links.get(&id)
-        && link.try_send(ToConn::TurnDone).is_err()
-    {
-        let out = drop_laggard(state, links, id);
-        deliver(state, links, out);
-    }
-}
-
-/// Sends each message to its player's connection, dropping players whose
-/// queues are full (and telling the others they left).
-fn deliver(state: &mut DepthState, links: &mut HashMap<PlayerId, Link>, out: Vec<Outgoing>) {
-    let mut pending = out;
-    while !pending.is_empty() {
-        let mut more = Vec::new();
-        for Outgoing { to, msg } in pending {
-            let Some(link) = links.get(&to) else { continue };
-            if link.try_send(ToConn::Frame(codec::encode(&msg))).is_err() {
-                more.extend(drop_laggard(state, links, to));
-            }
+    /// Removes a player whose connection fell behind, saving it first so
+    /// that it comes back where it was.
+    fn drop_laggard(&mut self, id: PlayerId) -> Vec<Outgoing> {
+        self.links.remove(&id);
+        self.acted.remove(&id);
+        let (player, out) = self.state.remove(id, "has lost the connection.");
+        if let Some(player) = player {
+            warn!(player = %player.name, depth = self.state.depth(), "dropped: its connection fell behind");
+            self.store.save(&player.name, player.snapshot(self.state.depth(), Keep::All));
         }
-        pending = more;
+        out
     }
-}
-
-fn drop_laggard(
-    state: &mut DepthState,
-    links: &mut HashMap<PlayerId, Link>,
-    id: PlayerId,
-) -> Vec<Outgoing> {
-    links.remove(&id);
-    let (player, out) = state.remove(id, "has lost the connection.");
-    if let Some(player) = player {
-        warn!(player = %player.name, depth = state.depth(), "dropped: its connection fell behind");
-    }
-    out
 }

@@ -5,6 +5,16 @@ use std::collections::{BTreeMap, HashMap};
 use gloam_protocol::{PlayerId, Pos};
 
 use super::memory::Memory;
+use crate::store::Snapshot;
+
+/// How much of a player's memory a save carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Every depth it has visited: on joining, leaving and the stairs.
+    All,
+    /// The depth it is on, the only one that changes while it walks.
+    ThisDepth,
+}
 
 #[derive(Debug)]
 pub struct Player {
@@ -34,5 +44,16 @@ impl Player {
 
     pub fn memory_mut(&mut self, depth: u16) -> &mut Memory {
         self.memories.entry(depth).or_default()
+    }
+
+    /// What the store keeps of this player, standing on `depth`.
+    pub fn snapshot(&self, depth: u16, keep: Keep) -> Snapshot {
+        let explored = match keep {
+            Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored().to_vec())).collect(),
+            Keep::ThisDepth => {
+                self.memory(depth).map(|m| vec![(depth, m.explored().to_vec())]).unwrap_or_default()
+            }
+        };
+        Snapshot { depth, pos: self.pos, explored }
     }
 }
