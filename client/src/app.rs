@@ -33,23 +33,45 @@ pub struct Options {
     pub generator: gloam_server::mapgen::GeneratorSetting,
     /// The weights of a mixed world when hosting.
     pub mix: gloam_server::mapgen::Mix,
+    /// Which of seed, generator and mix the player named (a stored world
+    /// keeps its own unless one named differs, which is an error).
+    pub explicit: gloam_server::store::Explicit,
+    /// The folder a hosted world is kept in.
+    pub data: PathBuf,
     pub font: Option<PathBuf>,
 }
 
 /// The user event the network task pushes to wake the loop.
 struct Wake;
 
-/// A server hosted in this process, stopped when dropped.
+/// A server hosted in this process.
 struct LocalServer {
-    stop: Option<oneshot::Sender<()>>,
+    stop: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
-impl Drop for LocalServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
+impl LocalServer {
+    /// Stops the server and waits while it saves every character.
+    fn stop(self, runtime: &tokio::runtime::Runtime) {
+        let _ = self.stop.send(());
+        let task = self.task;
+        let waited =
+            runtime.block_on(async { tokio::time::timeout(Duration::from_secs(10), task).await });
+        match waited {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(e))) => eprintln!("gloam: the hosted server stopped with an error: {e}"),
+            Ok(Err(e)) => eprintln!("gloam: the hosted server failed: {e}"),
+            Err(_) => eprintln!("gloam: the hosted server took too long to stop"),
         }
     }
+}
+
+/// Where a hosted world is kept when `--data` is not given: the user's data
+/// directory (`~/.local/share/gloam/world` on Linux).
+pub fn default_data() -> PathBuf {
+    directories::ProjectDirs::from("", "", "gloam")
+        .map(|dirs| dirs.data_dir().join("world"))
+        .unwrap_or_else(|| PathBuf::from("gloam-data"))
 }
 
 /// Where the font is looked for when `--font` is not given.
@@ -68,30 +90,45 @@ pub fn default_font() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("assets").join(name))
 }
 
+/// Hosts the world kept in `options.data` (made on first use), in this
+/// process. Gives the address to join, the name its tokens are kept under
+/// (the store's file: the same world whatever port it listens on), and the
+/// server.
 fn host(
     runtime: &tokio::runtime::Runtime,
     options: &Options,
-) -> anyhow::Result<(String, LocalServer)> {
+) -> anyhow::Result<(String, String, LocalServer)> {
+    use gloam_server::store::{Store, WorldSpec};
+    let store = Store::open(&options.data)?;
+    let wanted = WorldSpec {
+        seed: options.seed.unwrap_or_else(gloam_server::fresh_seed),
+        generator: options.generator,
+        mix: options.mix.clone(),
+    };
+    let world = store.settle_world(wanted, options.explicit)?;
+    let file = store.file().unwrap_or(&options.data);
+    let file = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(options.host))
         .with_context(|| format!("cannot host on {}", options.host))?;
     let mut addr = listener.local_addr()?;
-    let seed = options.seed.unwrap_or_else(gloam_server::fresh_seed);
+    println!(
+        "Hosting a Gloam world on ws://{addr} (seed {}); it is kept in {} ({} characters).",
+        world.seed,
+        file.display(),
+        store.known().len()
+    );
     let config = gloam_server::Config {
-        seed,
-        generator: options.generator,
-        mix: options.mix.clone(),
+        seed: world.seed,
+        generator: world.generator,
+        mix: world.mix,
         ..gloam_server::Config::default()
     };
     let (stop, stopped) = oneshot::channel::<()>();
-    runtime.spawn(gloam_server::run(
-        listener,
-        async move {
-            let _ = stopped.await;
-        },
-        config,
-    ));
-    println!("Hosting a Gloam world on ws://{addr} (seed {seed}).");
+    let shutdown = async move {
+        let _ = stopped.await;
+    };
+    let task = runtime.spawn(gloam_server::run_with_store(listener, shutdown, config, store));
     if addr.ip().is_unspecified() {
         println!(
             "Friends join with: gloam --connect ws://<this machine's address>:{} --name NAME",
@@ -99,7 +136,8 @@ fn host(
         );
         addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
     }
-    Ok((format!("ws://{addr}"), LocalServer { stop: Some(stop) }))
+    let token_key = format!("local:{}", file.display());
+    Ok((format!("ws://{addr}"), token_key, LocalServer { stop, task }))
 }
 
 fn to_key(code: Keycode) -> Option<Key> {
@@ -158,11 +196,11 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the network runtime")?;
-    let (url, _server) = match &options.connect {
-        Some(url) => (url.clone(), None),
+    let (url, token_key, server) = match &options.connect {
+        Some(url) => (url.clone(), url.clone(), None),
         None => {
-            let (url, server) = host(&runtime, &options)?;
-            (url, Some(server))
+            let (url, key, server) = host(&runtime, &options)?;
+            (url, key, Some(server))
         }
     };
 
@@ -181,7 +219,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
     let sender = events.event_sender();
     let tokens = TokenStore::default_location();
-    let token = tokens.as_ref().and_then(|t| t.load(&url, &options.name));
+    let token = tokens.as_ref().and_then(|t| t.load(&token_key, &options.name));
     let connection =
         net::connect(runtime.handle(), url.clone(), options.name.clone(), token, move || {
             let _ = sender.push_custom_event(Wake);
@@ -189,7 +227,6 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
 
     let mut state = ClientState::new();
-    let url_for_tokens = url.clone();
     let mut link = Link::Connecting(url);
     // Actions sent and not yet answered: key repeats wait for the answer,
     // so holding a key never queues up moves the player cannot stop.
@@ -258,7 +295,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
                                         link = Link::Playing;
                                         let kept = tokens
                                             .as_ref()
-                                            .map(|t| t.save(&url_for_tokens, &options.name, fresh));
+                                            .map(|t| t.save(&token_key, &options.name, fresh));
                                         let note = match kept {
                                             Some(Ok(path)) => format!("Your character's key is kept in {}.", path.display()),
                                             Some(Err(e)) => format!("Could not keep your character's key: {e}"),
@@ -290,7 +327,9 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     }
     connection.send(ClientMsg::Act(Action::Quit));
     drop(connection);
-    drop(_server);
+    if let Some(server) = server {
+        server.stop(&runtime);
+    }
     runtime.shutdown_timeout(Duration::from_secs(2));
     Ok(())
 }

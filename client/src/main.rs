@@ -23,15 +23,19 @@ struct Args {
     /// Your name in the game (letters, digits, '-' and '_'; at most 16).
     #[arg(long)]
     name: Option<String>,
-    /// World seed when hosting; random when absent.
+    /// World seed when hosting a new world; random when absent.
     #[arg(long)]
     seed: Option<u64>,
-    /// How levels are built when hosting.
-    #[arg(long, value_enum, default_value_t = GeneratorSetting::Mixed)]
-    generator: GeneratorSetting,
+    /// How levels are built when hosting a new world [default: mixed].
+    #[arg(long, value_enum)]
+    generator: Option<GeneratorSetting>,
     /// Weights of a mixed world when hosting, e.g. `bsp=4,caves=2,maze=1`.
     #[arg(long)]
     mix: Option<Mix>,
+    /// The folder the hosted world and its characters are kept in
+    /// [default: the user's data directory, e.g. ~/.local/share/gloam/world].
+    #[arg(long, conflicts_with = "connect")]
+    data: Option<PathBuf>,
     /// The font to draw with (a monospace TrueType file).
     #[arg(long)]
     font: Option<PathBuf>,
@@ -97,8 +101,14 @@ fn main() {
         host: args.host,
         name: args.name.unwrap_or_else(default_name),
         seed: args.seed,
-        generator: args.generator,
+        generator: args.generator.unwrap_or_default(),
+        explicit: gloam_server::store::Explicit {
+            seed: args.seed.is_some(),
+            generator: args.generator.is_some(),
+            mix: args.mix.is_some(),
+        },
         mix: args.mix.unwrap_or_default(),
+        data: args.data.unwrap_or_else(gloam_client::app::default_data),
         font: args.font,
     };
     if let Err(e) = gloam_client::app::run(options) {

@@ -145,9 +145,11 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     };
     let server = TestServer::start(config).await.unwrap();
     let mut watcher = SimClient::join(&server.url(), "watcher", None).await.unwrap();
+    let tokens = tempfile::tempdir().unwrap();
 
     let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
         .args(["--connect", &server.url(), "--name", "e2e"])
+        .env("XDG_CONFIG_HOME", tokens.path())
         .env("DISPLAY", &xvfb.display)
         .env("SDL_VIDEO_DRIVER", "x11")
         .env("SDL_RENDER_DRIVER", "software")
@@ -204,6 +206,110 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     });
     let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
     assert!(status.success(), "{status:?}");
+}
+
+/// Starts `gloam` hosting the world kept in `data` on a loopback port,
+/// keeping its tokens under `config`; gives the process and the address
+/// it printed.
+fn host_in_window(
+    xvfb: &Xvfb,
+    data: &std::path::Path,
+    config: &std::path::Path,
+    extra: &[&str],
+) -> (Child, String) {
+    let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["--host", "127.0.0.1:0", "--name", "solo", "--data"])
+        .arg(data)
+        .args(extra)
+        .env("XDG_CONFIG_HOME", config)
+        .env("DISPLAY", &xvfb.display)
+        .env("SDL_VIDEO_DRIVER", "x11")
+        .env("SDL_RENDER_DRIVER", "software")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("gloam starts");
+    let stdout = gloam.stdout.take().expect("piped");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let line = rx.recv_timeout(DEADLINE).expect("gloam says where it hosts");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("ws://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    (gloam, url)
+}
+
+/// Presses Esc in the window named for `solo` and waits for a clean exit.
+fn quit_window(xvfb: &Xvfb, mut gloam: Child) {
+    xdotool(&xvfb.display, &["key", "Escape"]);
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(gloam.wait());
+    });
+    let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
+    assert!(status.success(), "{status:?}");
+}
+
+/// Where the store in `data` says `name` stands.
+async fn stored_place(data: &std::path::Path, name: &str) -> (u16, Pos) {
+    let store = gloam_server::store::Store::open(data).expect("the store opens once gloam is gone");
+    let (writer, _) = store.start();
+    let saved = writer.handle().load(name).await.unwrap().expect("the character was saved");
+    writer.close();
+    (saved.depth, saved.pos)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hosted_world_keeps_the_player_where_it_quit() {
+    let xvfb = Xvfb::start();
+    let data = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let mut truth = Oracle::new(SEED, GeneratorSetting::Bsp, 8);
+    let level = truth.level(1).clone();
+    let mut at = None;
+    let seed = SEED.to_string();
+    for run in 0..2 {
+        // The first run makes the world; the second plays the stored one.
+        let extra: &[&str] = if run == 0 { &["--seed", &seed, "--generator", "bsp"] } else { &[] };
+        let (gloam, url) = host_in_window(&xvfb, data.path(), config.path(), extra);
+        let mut watcher = SimClient::join(&url, &format!("watcher{run}"), None).await.unwrap();
+        let start = watch_for(&mut watcher, |m| {
+            players(m).iter().find_map(|c| match c {
+                PlayerChange::Appeared { name, at, .. } if name == "solo" => Some(*at),
+                _ => None,
+            })
+        })
+        .await;
+        if let Some(left_at) = at {
+            assert_eq!(start, left_at, "back where it quit, with the kept token");
+        }
+        let window = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - solo"]);
+        let window = window.lines().next().expect("the window exists").to_owned();
+        xdotool(&xvfb.display, &["windowfocus", "--sync", &window]);
+        let step = path(&level, start, level.stairs_down)[0];
+        xdotool(&xvfb.display, &["key", vi_key(step)]);
+        let moved = watch_for(&mut watcher, |m| {
+            players(m).iter().find_map(|c| match c {
+                PlayerChange::Moved { at, .. } => Some(*at),
+                _ => None,
+            })
+        })
+        .await;
+        quit_window(&xvfb, gloam);
+        assert_eq!(stored_place(data.path(), "solo").await, (1, moved), "saved as it quit");
+        at = Some(moved);
+    }
+    let tokens = config.path().join("gloam").join("tokens");
+    let kept: Vec<_> =
+        std::fs::read_dir(&tokens).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(kept.len(), 1, "one token, kept under the hosted world: {kept:?}");
+    assert!(kept[0].to_string_lossy().starts_with("solo@local"), "{kept:?}");
 }
 
 #[test]
