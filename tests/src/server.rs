@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use gloam_server::Config;
+use gloam_server::store::Store;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -19,13 +20,19 @@ pub struct TestServer {
 impl TestServer {
     /// Starts a server with `config` on 127.0.0.1:0.
     pub async fn start(config: Config) -> anyhow::Result<Self> {
+        Self::start_with_store(config, Store::in_memory()).await
+    }
+
+    /// Starts a server with `config` keeping its characters in `store`.
+    pub async fn start_with_store(config: Config, store: Store) -> anyhow::Result<Self> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = oneshot::channel::<()>();
         let shutdown = async move {
             let _ = stopped.await;
         };
-        let task = tokio::spawn(gloam_server::run(listener, shutdown, config.clone()));
+        let task =
+            tokio::spawn(gloam_server::run_with_store(listener, shutdown, config.clone(), store));
         Ok(Self { addr, config, stop: Some(stop), task })
     }
 

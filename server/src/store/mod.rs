@@ -103,6 +103,7 @@ enum Cmd {
     Create { known: Known, done: oneshot::Sender<Result<(), String>> },
     Save { name: String, snapshot: Snapshot },
     Load { name: String, reply: oneshot::Sender<Result<Option<Snapshot>, String>> },
+    Flush { done: oneshot::Sender<()> },
     Close,
 }
 
@@ -297,6 +298,7 @@ impl std::fmt::Debug for Cmd {
             Cmd::Create { known, .. } => write!(f, "Create({})", known.name),
             Cmd::Save { name, .. } => write!(f, "Save({name})"),
             Cmd::Load { name, .. } => write!(f, "Load({name})"),
+            Cmd::Flush { .. } => write!(f, "Flush"),
             Cmd::Close => write!(f, "Close"),
         }
     }
@@ -327,6 +329,14 @@ impl StoreHandle {
         self.tx.send(Cmd::Load { name: name.to_owned(), reply }).map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
+
+    /// Waits until everything sent before is committed.
+    pub async fn flush(&self) {
+        let (done, answer) = oneshot::channel();
+        if self.tx.send(Cmd::Flush { done }).is_ok() {
+            let _ = answer.await;
+        }
+    }
 }
 
 /// Commands applied at once, at most: enough to make a burst cheap, few
@@ -351,6 +361,10 @@ fn serve(db: Database, file: &Path, rx: mpsc::Receiver<Cmd>) {
                 Cmd::Load { name, reply } => {
                     commit(&db, file, &mut writes);
                     let _ = reply.send(load(&db, &name).map_err(|e| e.to_string()));
+                }
+                Cmd::Flush { done } => {
+                    commit(&db, file, &mut writes);
+                    let _ = done.send(());
                 }
                 Cmd::Close => {
                     commit(&db, file, &mut writes);
@@ -401,7 +415,7 @@ fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                         explored.insert((name.as_str(), *depth), to_bytes(words).as_slice())?;
                     }
                 }
-                Cmd::Load { .. } | Cmd::Close => {}
+                Cmd::Load { .. } | Cmd::Flush { .. } | Cmd::Close => {}
             }
         }
     }

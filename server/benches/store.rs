@@ -1,0 +1,57 @@
+//! What a save costs: one character's position and explored cells of its
+//! depth committed (with fsync) to a store on this machine's disk, alone and
+//! as part of a burst of 100. `cargo bench -p gloam-server --bench store`
+//! (the store is made in the system's temporary folder; set TMPDIR to
+//! measure another disk).
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use gloam_protocol::Pos;
+use gloam_server::store::{Known, Snapshot, Store, StoreHandle};
+
+/// A depth about a third explored: 400 bytes of bitset, most words set.
+fn snapshot(i: u16) -> Snapshot {
+    let words = (0..50u64).map(|w| if w % 3 == 0 { 0 } else { u64::MAX ^ w }).collect();
+    Snapshot {
+        depth: 1 + i % 4,
+        pos: Pos { x: 10 + i % 60, y: 5 + i % 30 },
+        explored: vec![(1 + i % 4, words)],
+    }
+}
+
+fn saves(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let (writer, _) = Store::open(dir.path()).expect("the store opens").start();
+    let handle: StoreHandle = writer.handle();
+    let names: Vec<String> = (0..100).map(|i| format!("player{i}")).collect();
+    runtime.block_on(async {
+        for (i, name) in names.iter().enumerate() {
+            handle.create(Known { name: name.clone(), token_hash: [i as u8; 32] }).await.unwrap();
+        }
+    });
+    let mut i = 0u16;
+    c.bench_function("store: one save, committed", |b| {
+        b.iter(|| {
+            i = i.wrapping_add(1);
+            handle.save(&names[usize::from(i) % names.len()], snapshot(i));
+            runtime.block_on(handle.flush());
+        })
+    });
+    c.bench_function("store: 100 saves in one commit", |b| {
+        b.iter_batched(
+            || (),
+            |()| {
+                for (n, name) in names.iter().enumerate() {
+                    handle.save(name, snapshot(n as u16 + i));
+                }
+                i = i.wrapping_add(1);
+                runtime.block_on(handle.flush());
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    writer.close();
+}
+
+criterion_group!(benches, saves);
+criterion_main!(benches);
