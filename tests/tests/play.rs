@@ -274,7 +274,7 @@ async fn a_returning_player_is_put_back_where_it_was_with_its_memory() {
     assert_eq!(back.token, Some(token), "no new secret for a returning character");
     assert_eq!((back.state.depth, back.at()), (depth, at), "back where she stood");
     let remembered: HashSet<(Pos, Terrain)> = back.state.known_cells().collect();
-    assert!(remembered.is_superset(&known), "her memory came back");
+    assert_eq!(remembered, known, "the resync is exactly what she knew");
     bob.sync().await.unwrap();
     assert!(bob.state.log.iter().filter(|l| *l == "ann arrives on this depth.").count() >= 1);
     back.act(Action::Wait).await.unwrap();

@@ -3,9 +3,10 @@
 //! pipe. The task must end (closing the connection) without panicking.
 #![no_main]
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use gloam_server::store::{Store, Writer};
 use gloam_server::world::World;
 use gloam_server::{Config, net};
 use libfuzzer_sys::fuzz_target;
@@ -15,11 +16,17 @@ use tokio_util::sync::CancellationToken;
 const UPGRADE: &[u8] = b"GET / HTTP/1.1\r\nHost: fuzz\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
 Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
 
+/// One store in memory for the whole run: its thread outlives every input.
+fn store() -> &'static Writer {
+    static STORE: OnceLock<Writer> = OnceLock::new();
+    STORE.get_or_init(|| Store::in_memory().start().0)
+}
+
 fuzz_target!(|data: &[u8]| {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build().unwrap();
     runtime.block_on(async {
         let config = Config { handshake_timeout: Duration::from_millis(100), ..Config::with_seed(1) };
-        let world = Arc::new(World::new(config));
+        let world = Arc::new(World::new(config, store().handle(), Vec::new()));
         let (mut client, server) = tokio::io::duplex(64 * 1024);
         let stop = CancellationToken::new();
         let task = tokio::spawn(net::serve(server, "fuzz".into(), world, stop.clone()));

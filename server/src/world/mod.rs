@@ -270,3 +270,55 @@ impl DepthTask {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use gloam_protocol::{Dir, Pos};
+
+    use super::*;
+    use crate::store::Store;
+
+    /// A player whose connection stops reading is dropped by its depth, and
+    /// saved where it stood then: it comes back there, not at the start.
+    #[tokio::test]
+    async fn a_player_dropped_for_falling_behind_is_saved_where_it_stood() {
+        // No periodic saves: only the drop can have saved the step.
+        let config = Config { save_interval: Duration::from_secs(3600), ..Config::with_seed(9) };
+        let generator = mapgen::generator_with(config.generator, &config.mix, config.seed, 1);
+        let level = mapgen::build(generator, mapgen::level_seed(config.seed, 1), 1);
+        let (writer, known) = Store::in_memory().start();
+        let store = writer.handle();
+        let world = World::new(config, store.clone(), known);
+        let depth = world.depth(1);
+        let (link, mut inbox) = mpsc::channel(64);
+        let id = PlayerId(1);
+        let player = Player::new(id, "ann".into());
+        depth.send(DepthCmd::Arrive { player, via: Arrival::Join, link }).await.unwrap();
+
+        let open = |p: Pos| level.terrain(p).is_open();
+        let dir = Dir::ALL.into_iter().find(|&d| level.arrival.step(d).is_some_and(open)).unwrap();
+        let stepped_to = level.arrival.step(dir).unwrap();
+        // The arrival and one step, read in full.
+        depth.send(DepthCmd::Act { id, action: Action::Move(dir) }).await.unwrap();
+        let mut turns = 0;
+        while turns < 2 {
+            match tokio::time::timeout(Duration::from_secs(5), inbox.recv()).await {
+                Ok(Some(ToConn::TurnDone)) => turns += 1,
+                Ok(Some(_)) => {}
+                other => panic!("expected the step's answer, got {other:?}"),
+            }
+        }
+        // Then nothing more is read while waits pile up.
+        for _ in 0..100 {
+            depth.send(DepthCmd::Act { id, action: Action::Wait }).await.unwrap();
+        }
+        let dropped = tokio::time::timeout(Duration::from_secs(5), async {
+            while inbox.recv().await.is_some() {}
+        })
+        .await;
+        assert!(dropped.is_ok(), "the depth let the laggard go");
+        let saved = store.load("ann").await.unwrap().expect("saved when dropped");
+        assert_eq!((saved.depth, saved.pos), (1, stepped_to));
+        assert!(!saved.explored.is_empty());
+    }
+}

@@ -57,3 +57,23 @@ impl Player {
         Snapshot { depth, pos: self.pos, explored }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_carries_every_depth_or_only_this_one() {
+        let mut player = Player::new(PlayerId(1), "ann".into());
+        player.pos = Pos { x: 3, y: 4 };
+        player.memories.insert(1, Memory::from_explored(vec![1, 2]));
+        player.memories.insert(2, Memory::from_explored(vec![0, 0, 7]));
+        let mut all = player.snapshot(2, Keep::All);
+        all.explored.sort();
+        assert_eq!((all.depth, all.pos), (2, Pos { x: 3, y: 4 }));
+        assert_eq!(all.explored, vec![(1, vec![1, 2]), (2, vec![0, 0, 7])]);
+        let here = player.snapshot(2, Keep::ThisDepth);
+        assert_eq!(here.explored, vec![(2, vec![0, 0, 7])]);
+        assert!(player.snapshot(5, Keep::ThisDepth).explored.is_empty());
+    }
+}
