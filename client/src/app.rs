@@ -92,8 +92,8 @@ pub fn default_font() -> PathBuf {
 
 /// Hosts the world kept in `options.data` (made on first use), in this
 /// process. Gives the address to join, the name its tokens are kept under
-/// (the store's file: the same world whatever port it listens on), and the
-/// server.
+/// (the world's id: the same world whatever port it listens on and wherever
+/// its folder is moved), and the server.
 fn host(
     runtime: &tokio::runtime::Runtime,
     options: &Options,
@@ -106,6 +106,7 @@ fn host(
         mix: options.mix.clone(),
     };
     let world = store.settle_world(wanted, options.explicit)?;
+    let world_id = store.world_id()?;
     let file = store.file().unwrap_or(&options.data);
     let file = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let listener = runtime
@@ -136,7 +137,7 @@ fn host(
         );
         addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
     }
-    let token_key = format!("local:{}", file.display());
+    let token_key = format!("local-{world_id}");
     Ok((format!("ws://{addr}"), token_key, LocalServer { stop, task }))
 }
 

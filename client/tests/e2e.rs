@@ -309,7 +309,7 @@ async fn a_hosted_world_keeps_the_player_where_it_quit() {
     let kept: Vec<_> =
         std::fs::read_dir(&tokens).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(kept.len(), 1, "one token, kept under the hosted world: {kept:?}");
-    assert!(kept[0].to_string_lossy().starts_with("solo@local"), "{kept:?}");
+    assert!(kept[0].to_string_lossy().starts_with("solo@local-"), "{kept:?}");
 }
 
 #[test]

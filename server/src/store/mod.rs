@@ -35,7 +35,7 @@ use crate::mapgen::{GeneratorSetting, Mix};
 /// never rewritten.
 pub const STORE_VERSION: u32 = 1;
 
-/// `version`, then the world: `seed`, `generator`, `mix`.
+/// `version`, `world-id`, then the world: `seed`, `generator`, `mix`.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Name to the SHA-256 of the character's secret token.
 const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("tokens");
@@ -150,6 +150,32 @@ impl Store {
 
     fn path(&self) -> &Path {
         self.file.as_deref().unwrap_or(Path::new(":memory:"))
+    }
+
+    /// A name for this world that stays with the file wherever it is moved
+    /// or copied: 16 hex digits, drawn when the store was made.
+    pub fn world_id(&self) -> Result<String, StoreError> {
+        let id = || -> Result<String, redb::Error> {
+            let existing = {
+                let txn = self.db.begin_read()?;
+                let meta = txn.open_table(META)?;
+                meta.get("world-id")?.map(|v| v.value().to_vec())
+            };
+            let bytes = match existing {
+                Some(bytes) => bytes,
+                None => {
+                    let mut fresh = [0u8; 8];
+                    getrandom::fill(&mut fresh)
+                        .map_err(|e| redb::Error::Corrupted(format!("no randomness: {e}")))?;
+                    let txn = self.db.begin_write()?;
+                    txn.open_table(META)?.insert("world-id", fresh.as_slice())?;
+                    txn.commit()?;
+                    fresh.to_vec()
+                }
+            };
+            Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+        };
+        id().map_err(|e| open::failed(self.path(), e))
     }
 
     /// The world this store was made for, if it was given one yet.

@@ -49,6 +49,10 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
     }
     let store = Store::open(dir.path()).unwrap();
     assert_eq!(store.known(), [known]);
+    let id = store.world_id().unwrap();
+    assert_eq!(id.len(), 16);
+    assert_eq!(store.world_id().unwrap(), id, "the same every time");
+    assert_ne!(Store::in_memory().world_id().unwrap(), id, "drawn per world");
     assert_eq!(store.world().unwrap(), Some(spec(42)));
     let (writer, _) = store.start();
     let loaded = runtime().block_on(writer.handle().load("ann")).unwrap().unwrap();
