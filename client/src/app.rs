@@ -29,13 +29,8 @@ pub struct Options {
     /// Where a hosted server listens.
     pub host: SocketAddr,
     pub name: String,
-    pub seed: Option<u64>,
-    pub generator: gloam_server::mapgen::GeneratorSetting,
-    /// The weights of a mixed world when hosting.
-    pub mix: gloam_server::mapgen::Mix,
-    /// Which of seed, generator and mix the player named (a stored world
-    /// keeps its own unless one named differs, which is an error).
-    pub explicit: gloam_server::store::Explicit,
+    /// The world to host (a stored one keeps its own seed and generator).
+    pub world: gloam_server::store::WorldChoice,
     /// The folder a hosted world is kept in.
     pub data: PathBuf,
     pub font: Option<PathBuf>,
@@ -98,17 +93,9 @@ fn host(
     runtime: &tokio::runtime::Runtime,
     options: &Options,
 ) -> anyhow::Result<(String, String, LocalServer)> {
-    use gloam_server::store::{Store, WorldSpec};
-    let store = Store::open(&options.data)?;
-    let wanted = WorldSpec {
-        seed: options.seed.unwrap_or_else(gloam_server::fresh_seed),
-        generator: options.generator,
-        mix: options.mix.clone(),
-    };
-    let world = store.settle_world(wanted, options.explicit)?;
+    let store = gloam_server::store::Store::open(&options.data)?;
+    let world = store.settle_world(&options.world)?;
     let world_id = store.world_id()?;
-    let file = store.file().unwrap_or(&options.data);
-    let file = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(options.host))
         .with_context(|| format!("cannot host on {}", options.host))?;
@@ -116,15 +103,10 @@ fn host(
     println!(
         "Hosting a Gloam world on ws://{addr} (seed {}); it is kept in {} ({} characters).",
         world.seed,
-        file.display(),
+        store.file().unwrap_or(&options.data).display(),
         store.known().len()
     );
-    let config = gloam_server::Config {
-        seed: world.seed,
-        generator: world.generator,
-        mix: world.mix,
-        ..gloam_server::Config::default()
-    };
+    let config = gloam_server::Config::for_world(world);
     let (stop, stopped) = oneshot::channel::<()>();
     let shutdown = async move {
         let _ = stopped.await;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use gloam_server::mapgen::cli::MapgenArgs;
-use gloam_server::mapgen::{GeneratorSetting, Mix};
+use gloam_server::store::WorldChoice;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -23,15 +23,8 @@ struct Args {
     /// Your name in the game (letters, digits, '-' and '_'; at most 16).
     #[arg(long)]
     name: Option<String>,
-    /// World seed when hosting a new world; random when absent.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// How levels are built when hosting a new world [default: mixed].
-    #[arg(long, value_enum)]
-    generator: Option<GeneratorSetting>,
-    /// Weights of a mixed world when hosting, e.g. `bsp=4,caves=2,maze=1`.
-    #[arg(long)]
-    mix: Option<Mix>,
+    #[command(flatten)]
+    world: WorldChoice,
     /// The folder the hosted world and its characters are kept in
     /// [default: the user's data directory, e.g. ~/.local/share/gloam/world].
     #[arg(long, conflicts_with = "connect")]
@@ -100,14 +93,7 @@ fn main() {
         connect: args.connect,
         host: args.host,
         name: args.name.unwrap_or_else(default_name),
-        seed: args.seed,
-        generator: args.generator.unwrap_or_default(),
-        explicit: gloam_server::store::Explicit {
-            seed: args.seed.is_some(),
-            generator: args.generator.is_some(),
-            mix: args.mix.is_some(),
-        },
-        mix: args.mix.unwrap_or_default(),
+        world: args.world,
         data: args.data.unwrap_or_else(gloam_client::app::default_data),
         font: args.font,
     };

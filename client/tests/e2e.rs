@@ -46,6 +46,37 @@ impl Xvfb {
     }
 }
 
+impl Xvfb {
+    /// The `gloam` binary, set to draw on this display in software.
+    fn gloam(&self) -> Command {
+        let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"));
+        gloam
+            .env("DISPLAY", &self.display)
+            .env("SDL_VIDEO_DRIVER", "x11")
+            .env("SDL_RENDER_DRIVER", "software");
+        gloam
+    }
+
+    /// Presses Esc in the focused window and waits for a clean exit.
+    fn quit_window(&self, mut gloam: Child) {
+        xdotool(&self.display, &["key", "Escape"]);
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(gloam.wait());
+        });
+        let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
+        assert!(status.success(), "{status:?}");
+    }
+
+    /// Waits for the window titled for `name` and gives it the keyboard.
+    fn focus_window_of(&self, name: &str) {
+        let window =
+            xdotool(&self.display, &["search", "--sync", "--name", &format!("Gloam - {name}")]);
+        let window = window.lines().next().expect("the window exists").to_owned();
+        xdotool(&self.display, &["windowfocus", "--sync", &window]);
+    }
+}
+
 impl Drop for Xvfb {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -147,12 +178,10 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     let mut watcher = SimClient::join(&server.url(), "watcher", None).await.unwrap();
     let tokens = tempfile::tempdir().unwrap();
 
-    let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
+    let gloam = xvfb
+        .gloam()
         .args(["--connect", &server.url(), "--name", "e2e"])
         .env("XDG_CONFIG_HOME", tokens.path())
-        .env("DISPLAY", &xvfb.display)
-        .env("SDL_VIDEO_DRIVER", "x11")
-        .env("SDL_RENDER_DRIVER", "software")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -166,9 +195,7 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     })
     .await;
 
-    let window = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - e2e"]);
-    let window = window.lines().next().expect("the window exists").to_owned();
-    xdotool(&xvfb.display, &["windowfocus", "--sync", &window]);
+    xvfb.focus_window_of("e2e");
 
     let mut truth = Oracle::new(SEED, GeneratorSetting::Bsp, 8);
     let level = truth.level(1).clone();
@@ -199,13 +226,7 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     .await;
 
     // Esc quits, and the process exits cleanly.
-    xdotool(&xvfb.display, &["key", "Escape"]);
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(gloam.wait());
-    });
-    let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
-    assert!(status.success(), "{status:?}");
+    xvfb.quit_window(gloam);
 }
 
 /// Starts `gloam` hosting the world kept in `data` on a loopback port,
@@ -217,14 +238,12 @@ fn host_in_window(
     config: &std::path::Path,
     extra: &[&str],
 ) -> (Child, String) {
-    let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
+    let mut gloam = xvfb
+        .gloam()
         .args(["--host", "127.0.0.1:0", "--name", "solo", "--data"])
         .arg(data)
         .args(extra)
         .env("XDG_CONFIG_HOME", config)
-        .env("DISPLAY", &xvfb.display)
-        .env("SDL_VIDEO_DRIVER", "x11")
-        .env("SDL_RENDER_DRIVER", "software")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -243,17 +262,6 @@ fn host_in_window(
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_owned();
     (gloam, url)
-}
-
-/// Presses Esc in the window named for `solo` and waits for a clean exit.
-fn quit_window(xvfb: &Xvfb, mut gloam: Child) {
-    xdotool(&xvfb.display, &["key", "Escape"]);
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(gloam.wait());
-    });
-    let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
-    assert!(status.success(), "{status:?}");
 }
 
 /// Where the store in `data` says `name` stands.
@@ -289,9 +297,7 @@ async fn a_hosted_world_keeps_the_player_where_it_quit() {
         if let Some(left_at) = at {
             assert_eq!(start, left_at, "back where it quit, with the kept token");
         }
-        let window = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - solo"]);
-        let window = window.lines().next().expect("the window exists").to_owned();
-        xdotool(&xvfb.display, &["windowfocus", "--sync", &window]);
+        xvfb.focus_window_of("solo");
         let step = path(&level, start, level.stairs_down)[0];
         xdotool(&xvfb.display, &["key", vi_key(step)]);
         let moved = watch_for(&mut watcher, |m| {
@@ -301,7 +307,7 @@ async fn a_hosted_world_keeps_the_player_where_it_quit() {
             })
         })
         .await;
-        quit_window(&xvfb, gloam);
+        xvfb.quit_window(gloam);
         assert_eq!(stored_place(data.path(), "solo").await, (1, moved), "saved as it quit");
         at = Some(moved);
     }
@@ -323,18 +329,14 @@ fn a_refused_connection_shows_why_and_leaves_the_window_open_to_quit() {
     let dir = std::env::temp_dir().join(format!("gloam-refused-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let gloam = Command::new(env!("CARGO_BIN_EXE_gloam"))
+    let gloam = xvfb
+        .gloam()
         .args(["--connect", &url, "--name", "lonely"])
         .current_dir(&dir)
-        .env("DISPLAY", &xvfb.display)
-        .env("SDL_VIDEO_DRIVER", "x11")
-        .env("SDL_RENDER_DRIVER", "software")
         .stdout(Stdio::null())
         .spawn()
         .expect("gloam starts");
-    let window = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - lonely"]);
-    let window = window.lines().next().expect("the window exists").to_owned();
-    xdotool(&xvfb.display, &["windowfocus", "--sync", &window]);
+    xvfb.focus_window_of("lonely");
 
     // The HUD's first row turns to the alert colour with the reason. Take
     // screenshots until one shows it (the refusal may land after a press).
@@ -358,14 +360,7 @@ fn a_refused_connection_shows_why_and_leaves_the_window_open_to_quit() {
     }
     assert!(shown, "the HUD shows the refused connection in the alert colour");
 
-    xdotool(&xvfb.display, &["key", "Escape"]);
-    let (tx, rx) = mpsc::channel();
-    let mut gloam = gloam;
-    std::thread::spawn(move || {
-        let _ = tx.send(gloam.wait());
-    });
-    let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
-    assert!(status.success(), "{status:?}");
+    xvfb.quit_window(gloam);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::mapgen::{GeneratorSetting, Mix};
+use crate::store::WorldSpec;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -45,6 +46,11 @@ pub struct Config {
 impl Config {
     pub fn with_seed(seed: u64) -> Self {
         Self { seed, ..Self::default() }
+    }
+
+    /// The defaults, playing `world`.
+    pub fn for_world(world: WorldSpec) -> Self {
+        Self { seed: world.seed, generator: world.generator, mix: world.mix, ..Self::default() }
     }
 }
 

@@ -8,8 +8,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use gloam_server::Config;
 use gloam_server::mapgen::cli::MapgenArgs;
-use gloam_server::mapgen::{GeneratorSetting, Mix};
-use gloam_server::store::{Explicit, Store, WorldSpec};
+use gloam_server::store::{Store, WorldChoice};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -20,16 +19,8 @@ struct Args {
     /// Address to listen on; 0.0.0.0:7777 lets other machines join.
     #[arg(long, default_value = "127.0.0.1:7777")]
     bind: SocketAddr,
-    /// World seed; the same seed builds the same levels everywhere. Random when absent.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// How levels are built [default: mixed].
-    #[arg(long, value_enum)]
-    generator: Option<GeneratorSetting>,
-    /// Weights of a mixed world, e.g. `bsp=4,interior=2,caves=2,maze=1`
-    /// (generators not named are left out; `maze=0` means no mazes).
-    #[arg(long)]
-    mix: Option<Mix>,
+    #[command(flatten)]
+    world: WorldChoice,
     /// Sustained actions per second one player may take.
     #[arg(long, default_value_t = 20)]
     actions_per_second: u32,
@@ -80,32 +71,18 @@ async fn serve() -> anyhow::Result<()> {
         return Ok(());
     }
     let store = Store::open(&args.data)?;
-    let wanted = WorldSpec {
-        seed: args.seed.unwrap_or_else(gloam_server::fresh_seed),
-        generator: args.generator.unwrap_or_default(),
-        mix: args.mix.clone().unwrap_or_default(),
-    };
-    let explicit = Explicit {
-        seed: args.seed.is_some(),
-        generator: args.generator.is_some(),
-        mix: args.mix.is_some(),
-    };
-    let world = store.settle_world(wanted, explicit)?;
-    let file = store.file().map(|f| std::path::absolute(f).unwrap_or_else(|_| f.to_path_buf()));
+    let world = store.settle_world(&args.world)?;
     println!(
         "gloam-server data: {} ({} characters; world seed {}, generator {})",
-        file.as_deref().unwrap_or(args.data.as_path()).display(),
+        store.file().unwrap_or(&args.data).display(),
         store.known().len(),
         world.seed,
         world.generator.name(),
     );
     let config = Config {
-        seed: world.seed,
-        generator: world.generator,
-        mix: world.mix,
         actions_per_second: args.actions_per_second,
         action_burst: args.actions_per_second,
-        ..Config::default()
+        ..Config::for_world(world)
     };
     let listener = tokio::net::TcpListener::bind(args.bind)
         .await

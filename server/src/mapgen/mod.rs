@@ -99,6 +99,19 @@ pub enum GeneratorSetting {
 }
 
 impl GeneratorSetting {
+    /// The name `--generator` takes.
+    pub fn name(self) -> &'static str {
+        match self.single() {
+            Some(generator) => generator.name(),
+            None => "mixed",
+        }
+    }
+
+    /// The setting named `name`, as `--generator` spells it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        <Self as clap::ValueEnum>::from_str(name, false).ok()
+    }
+
     fn single(self) -> Option<Generator> {
         Some(match self {
             GeneratorSetting::Bsp => Generator::Bsp,
@@ -168,22 +181,6 @@ impl std::fmt::Display for Mix {
             write!(f, "{comma}{}={weight}", generator.name())?;
         }
         Ok(())
-    }
-}
-
-impl GeneratorSetting {
-    /// The name `--generator` takes.
-    pub fn name(self) -> &'static str {
-        match self.single() {
-            Some(generator) => generator.name(),
-            None => "mixed",
-        }
-    }
-
-    /// The setting named `name`, as `--generator` spells it.
-    pub fn from_name(name: &str) -> Option<Self> {
-        use clap::ValueEnum;
-        Self::value_variants().iter().copied().find(|s| s.name() == name)
     }
 }
 

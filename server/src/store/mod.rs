@@ -95,8 +95,8 @@ pub struct Known {
 pub struct Snapshot {
     pub depth: u16,
     pub pos: Pos,
-    /// Per depth, bit `i % 64` of word `i / 64` is cell `i`.
-    pub explored: Vec<(u16, Vec<u64>)>,
+    /// Per depth, the explored cells as `Memory::explored_bits` gives them.
+    pub explored: Vec<(u16, Vec<u8>)>,
 }
 
 enum Cmd {
@@ -126,7 +126,9 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
         std::fs::create_dir_all(dir)
             .map_err(|source| StoreError::Io { file: dir.to_path_buf(), cause: source })?;
-        let file = dir.join(STORE_FILE);
+        // Absolute, so that what is printed and logged says where it is.
+        let file = std::path::absolute(dir.join(STORE_FILE))
+            .map_err(|cause| StoreError::Io { file: dir.to_path_buf(), cause })?;
         let lock = open::lock_folder(dir, &file)?;
         let db = open::open_file(&file)?;
         let known = read_known(&db).map_err(|e| open::failed(&file, e))?;
@@ -139,11 +141,11 @@ impl Store {
         let db = Database::builder()
             .create_with_backend(InMemoryBackend::new())
             .expect("a database in memory always opens");
-        open::mark_version(&db).expect("a database in memory takes its version mark");
+        open::mark_new(&db).expect("a database in memory takes its version mark");
         Self { db, file: None, lock: None, known: Vec::new() }
     }
 
-    /// The store's file, or None when it lives in memory.
+    /// The store's file (an absolute path), or None when it lives in memory.
     pub fn file(&self) -> Option<&Path> {
         self.file.as_deref()
     }
@@ -155,27 +157,15 @@ impl Store {
     /// A name for this world that stays with the file wherever it is moved
     /// or copied: 16 hex digits, drawn when the store was made.
     pub fn world_id(&self) -> Result<String, StoreError> {
-        let id = || -> Result<String, redb::Error> {
-            let existing = {
-                let txn = self.db.begin_read()?;
-                let meta = txn.open_table(META)?;
-                meta.get("world-id")?.map(|v| v.value().to_vec())
-            };
-            let bytes = match existing {
-                Some(bytes) => bytes,
-                None => {
-                    let mut fresh = [0u8; 8];
-                    getrandom::fill(&mut fresh)
-                        .map_err(|e| redb::Error::Corrupted(format!("no randomness: {e}")))?;
-                    let txn = self.db.begin_write()?;
-                    txn.open_table(META)?.insert("world-id", fresh.as_slice())?;
-                    txn.commit()?;
-                    fresh.to_vec()
-                }
-            };
-            Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+        let read = || -> Result<String, redb::Error> {
+            let txn = self.db.begin_read()?;
+            let meta = txn.open_table(META)?;
+            let id = meta
+                .get("world-id")?
+                .ok_or_else(|| redb::Error::Corrupted("the store has no world id".into()))?;
+            Ok(id.value().iter().map(|b| format!("{b:02x}")).collect())
         };
-        id().map_err(|e| open::failed(self.path(), e))
+        read().map_err(|e| open::failed(self.path(), e))
     }
 
     /// The world this store was made for, if it was given one yet.
@@ -201,30 +191,32 @@ impl Store {
         read().map_err(|e| open::failed(self.path(), e))
     }
 
-    /// Settles which world this store holds: the stored one if there is one
-    /// (an explicitly asked seed or generator that differs is an error),
-    /// else `wanted`, written now.
-    pub fn settle_world(
-        &self,
-        wanted: WorldSpec,
-        explicit: Explicit,
-    ) -> Result<WorldSpec, StoreError> {
+    /// Settles which world this store holds: the stored one if there is
+    /// one (a part the host named that differs is an error), else the one
+    /// `asked` for, written now (a random seed and the defaults for what it
+    /// leaves out).
+    pub fn settle_world(&self, asked: &WorldChoice) -> Result<WorldSpec, StoreError> {
         let Some(stored) = self.world()? else {
-            self.write_world(&wanted).map_err(|e| open::failed(self.path(), e))?;
-            return Ok(wanted);
+            let world = WorldSpec {
+                seed: asked.seed.unwrap_or_else(crate::fresh_seed),
+                generator: asked.generator.unwrap_or_default(),
+                mix: asked.mix.clone().unwrap_or_default(),
+            };
+            self.write_world(&world).map_err(|e| open::failed(self.path(), e))?;
+            return Ok(world);
         };
         let mut clashes = Vec::new();
-        if explicit.seed && stored.seed != wanted.seed {
-            clashes.push((format!("seed {}", stored.seed), format!("--seed {}", wanted.seed)));
+        if let Some(seed) = asked.seed.filter(|&s| s != stored.seed) {
+            clashes.push((format!("seed {}", stored.seed), format!("--seed {seed}")));
         }
-        if explicit.generator && stored.generator != wanted.generator {
+        if let Some(generator) = asked.generator.filter(|&g| g != stored.generator) {
             clashes.push((
                 format!("generator {}", stored.generator.name()),
-                format!("--generator {}", wanted.generator.name()),
+                format!("--generator {}", generator.name()),
             ));
         }
-        if explicit.mix && stored.mix != wanted.mix {
-            clashes.push((format!("mix {}", stored.mix), format!("--mix {}", wanted.mix)));
+        if let Some(mix) = asked.mix.as_ref().filter(|&m| *m != stored.mix) {
+            clashes.push((format!("mix {}", stored.mix), format!("--mix {mix}")));
         }
         if clashes.is_empty() {
             return Ok(stored);
@@ -267,13 +259,22 @@ impl Store {
     }
 }
 
-/// Which parts of a wanted world the host asked for by name (the rest are
-/// defaults, which a stored world overrides without complaint).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Explicit {
-    pub seed: bool,
-    pub generator: bool,
-    pub mix: bool,
+/// The world a host asks for on the command line. What it leaves out is
+/// taken from the stored world, or (for a new world) made up: a random seed,
+/// the default generator and weights.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WorldChoice {
+    /// The seed of a new world: the same seed builds the same levels on
+    /// every machine [default: random, then kept in the store].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How a new world's levels are built [default: mixed].
+    #[arg(long, value_enum)]
+    pub generator: Option<GeneratorSetting>,
+    /// Weights of a mixed world, e.g. `bsp=4,interior=2,caves=2,maze=1`
+    /// (generators not named are left out; `maze=0` means no mazes).
+    #[arg(long)]
+    pub mix: Option<Mix>,
 }
 
 /// The running store: its thread, and the lock on its folder. Closing it
@@ -316,18 +317,6 @@ impl Drop for Writer {
 #[derive(Debug, Clone)]
 pub struct StoreHandle {
     tx: mpsc::Sender<Cmd>,
-}
-
-impl std::fmt::Debug for Cmd {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Cmd::Create { known, .. } => write!(f, "Create({})", known.name),
-            Cmd::Save { name, .. } => write!(f, "Save({name})"),
-            Cmd::Load { name, .. } => write!(f, "Load({name})"),
-            Cmd::Flush { .. } => write!(f, "Flush"),
-            Cmd::Close => write!(f, "Close"),
-        }
-    }
 }
 
 const CLOSED: &str = "the store is closed";
@@ -401,7 +390,6 @@ fn serve(db: Database, file: &Path, rx: mpsc::Receiver<Cmd>) {
         }
         commit(&db, file, &mut writes);
     }
-    commit(&db, file, &mut writes);
 }
 
 /// Applies `writes` in one transaction and answers those that wait.
@@ -437,8 +425,8 @@ fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                 Cmd::Save { name, snapshot } => {
                     let Snapshot { depth, pos, explored: depths } = snapshot;
                     places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
-                    for (depth, words) in depths {
-                        explored.insert((name.as_str(), *depth), to_bytes(words).as_slice())?;
+                    for (depth, bits) in depths {
+                        explored.insert((name.as_str(), *depth), bits.as_slice())?;
                     }
                 }
                 Cmd::Load { .. } | Cmd::Flush { .. } | Cmd::Close => {}
@@ -462,7 +450,7 @@ fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::Error> {
     if let Ok(explored) = txn.open_table(EXPLORED) {
         for entry in explored.range((name, 0)..=(name, u16::MAX))? {
             let (key, bits) = entry?;
-            depths.push((key.value().1, from_bytes(bits.value())));
+            depths.push((key.value().1, bits.value().to_vec()));
         }
     }
     Ok(Some(Snapshot { depth, pos: Pos { x, y }, explored: depths }))
@@ -484,26 +472,6 @@ fn read_known(db: &Database) -> Result<Vec<Known>, redb::Error> {
         known.push(Known { name: name.value().to_owned(), token_hash });
     }
     Ok(known)
-}
-
-/// Words as little-endian bytes, trailing zero bytes left off.
-fn to_bytes(words: &[u64]) -> Vec<u8> {
-    let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    while bytes.last() == Some(&0) {
-        bytes.pop();
-    }
-    bytes
-}
-
-fn from_bytes(bytes: &[u8]) -> Vec<u64> {
-    bytes
-        .chunks(8)
-        .map(|chunk| {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            u64::from_le_bytes(word)
-        })
-        .collect()
 }
 
 #[cfg(test)]

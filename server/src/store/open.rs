@@ -59,7 +59,7 @@ pub(super) fn open_file(file: &Path) -> Result<Database, StoreError> {
     };
     if fresh {
         let db = Database::builder().create(file).map_err(|e| from_redb(file, e))?;
-        mark_version(&db).map_err(|e| failed(file, e))?;
+        mark_new(&db).map_err(|e| failed(file, e))?;
         return Ok(db);
     }
     let path = file.to_path_buf();
@@ -103,10 +103,17 @@ fn quietly<T: Send + 'static>(look: impl FnOnce() -> T + Send + 'static) -> Opti
     std::thread::Builder::new().name(LOOK_THREAD.into()).spawn(look).ok()?.join().ok()
 }
 
-/// Writes the version mark into a new store.
-pub(super) fn mark_version(db: &Database) -> Result<(), redb::Error> {
+/// Marks a new store: its version, and the world's id, drawn now.
+pub(super) fn mark_new(db: &Database) -> Result<(), redb::Error> {
+    let mut world_id = [0u8; 8];
+    getrandom::fill(&mut world_id)
+        .map_err(|e| redb::Error::Corrupted(format!("no randomness for the world id: {e}")))?;
     let txn = db.begin_write()?;
-    txn.open_table(META)?.insert("version", STORE_VERSION.to_le_bytes().as_slice())?;
+    {
+        let mut meta = txn.open_table(META)?;
+        meta.insert("version", STORE_VERSION.to_le_bytes().as_slice())?;
+        meta.insert("world-id", world_id.as_slice())?;
+    }
     txn.commit()?;
     Ok(())
 }

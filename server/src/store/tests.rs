@@ -4,11 +4,15 @@ fn spec(seed: u64) -> WorldSpec {
     WorldSpec { seed, generator: GeneratorSetting::Mixed, mix: Mix::default() }
 }
 
+fn seed(seed: u64) -> WorldChoice {
+    WorldChoice { seed: Some(seed), ..WorldChoice::default() }
+}
+
 fn snapshot(depth: u16, x: u16) -> Snapshot {
     Snapshot {
         depth,
         pos: Pos { x, y: 7 },
-        explored: vec![(1, vec![u64::MAX, 0, 5, 0]), (depth, vec![0, 1 << 63])],
+        explored: vec![(1, vec![255, 0, 5]), (depth, vec![0, 0x80])],
     }
 }
 
@@ -17,22 +21,12 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 #[test]
-fn bitsets_round_trip_without_trailing_zero_bytes() {
-    let words = vec![u64::MAX, 0, 0x0102, 0];
-    let bytes = to_bytes(&words);
-    assert_eq!(bytes.len(), 8 + 8 + 2);
-    let back = from_bytes(&bytes);
-    assert_eq!(back, vec![u64::MAX, 0, 0x0102]);
-    assert!(to_bytes(&[0, 0]).is_empty());
-}
-
-#[test]
 fn saves_are_loaded_back_and_survive_closing_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let known = Known { name: "ann".into(), token_hash: [9; 32] };
     {
         let store = Store::open(dir.path()).unwrap();
-        assert_eq!(store.settle_world(spec(42), Explicit::default()).unwrap(), spec(42));
+        assert_eq!(store.settle_world(&seed(42)).unwrap(), spec(42));
         let (writer, _) = store.start();
         let handle = writer.handle();
         runtime().block_on(async {
@@ -42,7 +36,7 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
             handle.save("ann", snapshot(2, 4));
             let loaded = handle.load("ann").await.unwrap().unwrap();
             assert_eq!((loaded.depth, loaded.pos), (2, Pos { x: 4, y: 7 }));
-            assert_eq!(loaded.explored, vec![(1, vec![u64::MAX, 0, 5]), (2, vec![0, 1 << 63])]);
+            assert_eq!(loaded.explored, vec![(1, vec![255, 0, 5]), (2, vec![0, 0x80])]);
             assert_eq!(handle.load("bob").await.unwrap(), None);
         });
         writer.close();
@@ -62,19 +56,26 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
 #[test]
 fn a_stored_world_wins_unless_the_host_asked_for_another() {
     let store = Store::in_memory();
-    store.settle_world(spec(1), Explicit::default()).unwrap();
-    // Defaults give way to what is stored.
-    assert_eq!(store.settle_world(spec(2), Explicit::default()).unwrap(), spec(1));
-    let asked = Explicit { seed: true, ..Explicit::default() };
-    let err = store.settle_world(spec(2), asked).unwrap_err();
+    assert_eq!(store.settle_world(&seed(1)).unwrap(), spec(1), "a new world is the one asked for");
+    // What the host leaves out comes from the stored world.
+    assert_eq!(store.settle_world(&WorldChoice::default()).unwrap(), spec(1));
+    let err = store.settle_world(&seed(2)).unwrap_err();
     assert!(matches!(err, StoreError::OtherWorld { .. }));
     let text = err.to_string();
     assert!(text.contains("seed 1") && text.contains("--seed 2"), "{text}");
     // Asking for what is stored is fine.
-    assert_eq!(store.settle_world(spec(1), asked).unwrap(), spec(1));
-    let maze = WorldSpec { generator: GeneratorSetting::Maze, ..spec(1) };
-    let asked = Explicit { generator: true, ..Explicit::default() };
-    assert!(store.settle_world(maze, asked).unwrap_err().to_string().contains("--generator maze"));
+    assert_eq!(store.settle_world(&seed(1)).unwrap(), spec(1));
+    let maze = WorldChoice { generator: Some(GeneratorSetting::Maze), ..WorldChoice::default() };
+    assert!(store.settle_world(&maze).unwrap_err().to_string().contains("--generator maze"));
+}
+
+#[test]
+fn a_new_world_asked_for_nothing_gets_a_random_seed_and_the_defaults() {
+    let worlds: Vec<WorldSpec> =
+        (0..2).map(|_| Store::in_memory().settle_world(&WorldChoice::default()).unwrap()).collect();
+    assert_eq!(worlds[0].generator, GeneratorSetting::Mixed);
+    assert_eq!(worlds[0].mix, Mix::default());
+    assert_ne!(worlds[0].seed, worlds[1].seed);
 }
 
 #[test]
@@ -177,4 +178,17 @@ fn a_store_damaged_inside_is_refused_not_trusted() {
     std::fs::write(&file, &bytes).unwrap();
     let err = Store::open(dir.path()).unwrap_err();
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+}
+
+#[test]
+fn every_generator_setting_and_a_mix_read_back_as_written() {
+    use clap::ValueEnum;
+    let mix: Mix = "bsp=3,caves=1,maze=0".parse().unwrap();
+    for &generator in GeneratorSetting::value_variants() {
+        let store = Store::in_memory();
+        let asked =
+            WorldChoice { seed: Some(5), generator: Some(generator), mix: Some(mix.clone()) };
+        let world = store.settle_world(&asked).unwrap();
+        assert_eq!(store.world().unwrap(), Some(world), "{generator:?}");
+    }
 }

@@ -185,7 +185,7 @@ impl Characters {
                     player.memories = s
                         .explored
                         .into_iter()
-                        .map(|(depth, words)| (depth, Memory::from_explored(words)))
+                        .map(|(depth, bits)| (depth, Memory::from_explored_bits(&bits)))
                         .collect();
                     Saved { depth: s.depth, player }
                 });

@@ -16,15 +16,28 @@ pub struct Memory {
 }
 
 impl Memory {
-    /// A memory of the cells set in `explored` (bit `i % 64` of word `i / 64`
-    /// is cell `i`, row-major), as the store keeps it.
-    pub fn from_explored(explored: Vec<u64>) -> Self {
+    /// A memory of the cells set in `bits`, in the form `explored_bits` gives.
+    pub fn from_explored_bits(bits: &[u8]) -> Self {
+        let explored = bits
+            .chunks(8)
+            .map(|chunk| {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                u64::from_le_bytes(word)
+            })
+            .collect();
         Self { explored, sight: None }
     }
 
-    /// The explored cells as `from_explored` takes them.
-    pub fn explored(&self) -> &[u64] {
-        &self.explored
+    /// The explored cells as a row-major bitset (bit `i % 8` of byte `i / 8`
+    /// is cell `i`), trailing empty bytes left off: what `EnterLevel`
+    /// carries and the store keeps.
+    pub fn explored_bits(&self) -> Vec<u8> {
+        let mut bits: Vec<u8> = self.explored.iter().flat_map(|w| w.to_le_bytes()).collect();
+        while bits.last() == Some(&0) {
+            bits.pop();
+        }
+        bits
     }
 
     pub fn is_explored(&self, index: usize) -> bool {
@@ -51,10 +64,7 @@ impl Memory {
     /// The remembered cells as the `EnterLevel` message carries them: a
     /// row-major bitset (trailing empty bytes dropped) and each set cell's terrain.
     pub fn recall(&self, level: &Level) -> (Vec<u8>, Vec<Terrain>) {
-        let mut bits: Vec<u8> = self.explored.iter().flat_map(|w| w.to_le_bytes()).collect();
-        while bits.last() == Some(&0) {
-            bits.pop();
-        }
+        let bits = self.explored_bits();
         let terrain = level
             .grid
             .iter()
@@ -104,5 +114,21 @@ impl Memory {
     /// True when the told view includes `pos`.
     pub fn sees(&self, pos: Pos) -> bool {
         self.sight.as_ref().is_some_and(|s| s.sees(pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explored_bits_round_trip_without_trailing_empty_bytes() {
+        let memory = Memory { explored: vec![u64::MAX, 0, 0x0102, 0], sight: None };
+        let bits = memory.explored_bits();
+        assert_eq!(bits.len(), 8 + 8 + 2);
+        let back = Memory::from_explored_bits(&bits);
+        assert_eq!(back.explored, vec![u64::MAX, 0, 0x0102]);
+        assert!((0..256).all(|i| back.is_explored(i) == memory.is_explored(i)));
+        assert!(Memory { explored: vec![0, 0], sight: None }.explored_bits().is_empty());
     }
 }

@@ -49,9 +49,9 @@ impl Player {
     /// What the store keeps of this player, standing on `depth`.
     pub fn snapshot(&self, depth: u16, keep: Keep) -> Snapshot {
         let explored = match keep {
-            Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored().to_vec())).collect(),
+            Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored_bits())).collect(),
             Keep::ThisDepth => {
-                self.memory(depth).map(|m| vec![(depth, m.explored().to_vec())]).unwrap_or_default()
+                self.memory(depth).map(|m| vec![(depth, m.explored_bits())]).unwrap_or_default()
             }
         };
         Snapshot { depth, pos: self.pos, explored }
@@ -66,8 +66,8 @@ mod tests {
     fn a_snapshot_carries_every_depth_or_only_this_one() {
         let mut player = Player::new(PlayerId(1), "ann".into());
         player.pos = Pos { x: 3, y: 4 };
-        player.memories.insert(1, Memory::from_explored(vec![1, 2]));
-        player.memories.insert(2, Memory::from_explored(vec![0, 0, 7]));
+        player.memories.insert(1, Memory::from_explored_bits(&[1, 2]));
+        player.memories.insert(2, Memory::from_explored_bits(&[0, 0, 7]));
         let mut all = player.snapshot(2, Keep::All);
         all.explored.sort();
         assert_eq!((all.depth, all.pos), (2, Pos { x: 3, y: 4 }));
