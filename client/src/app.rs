@@ -1,6 +1,7 @@
-//! The window's event loop: key presses become actions for the server,
-//! server messages update the mirror, and the frame is redrawn only when
-//! something changed. The loop sleeps in `wait_event` between events, so an
+//! The window's event loop: key presses go to the [`Session`] (and what it
+//! asks for to the server), server messages update it, window changes
+//! rebuild the glyph atlas, and the frame is redrawn only when something
+//! changed. The loop sleeps in `wait_event` between events, so an
 //! idle window costs next to no CPU; the network task wakes it with a user
 //! event when a message arrives.
 
@@ -9,14 +10,17 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
-use gloam_protocol::{Action, ClientMsg, ServerMsg};
+use gloam_protocol::{Action, ClientMsg};
 use sdl3::event::{Event, WindowEvent};
 use sdl3::keyboard::{Keycode, Mod};
+use sdl3::render::{Canvas, TextureCreator};
+use sdl3::video::WindowContext;
 use tokio::sync::oneshot;
 
-use crate::input::{Intent, Key, intent, should_send};
-use crate::net::{self, NetEvent};
+use crate::input::Key;
+use crate::net;
 use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
+use crate::session::{KeyOutcome, KeyRing, Session};
 use crate::state::ClientState;
 use crate::tokens::TokenStore;
 use crate::view::Link;
@@ -30,7 +34,7 @@ pub struct Options {
     pub host: SocketAddr,
     pub name: String,
     /// The world to host (a stored one keeps its own seed and generator).
-    pub world: gloam_server::store::WorldChoice,
+    pub world: gloam_server::cli::WorldChoice,
     /// The folder a hosted world is kept in.
     pub data: PathBuf,
     pub font: Option<PathBuf>,
@@ -94,7 +98,7 @@ fn host(
     options: &Options,
 ) -> anyhow::Result<(String, String, LocalServer)> {
     let store = gloam_server::store::Store::open(&options.data)?;
-    let world = store.settle_world(&options.world)?;
+    let world = store.settle_world(&options.world.wish(), gloam_server::fresh_seed)?;
     let world_id = store.world_id()?;
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(options.host))
@@ -163,6 +167,126 @@ fn save_screenshot(
     Ok(path)
 }
 
+/// What the loop does after an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Redraw,
+    Same,
+    Quit,
+}
+
+/// The window and what it draws with: the glyph atlas, rebuilt when the
+/// window's size calls for another cell size.
+struct Screen<'a> {
+    canvas: Canvas<sdl3::video::Window>,
+    creator: &'a TextureCreator<WindowContext>,
+    atlas: Atlas<'a>,
+    font: &'a sdl3::ttf::Font<'a>,
+}
+
+impl Screen<'_> {
+    fn draw(&mut self, session: &Session) -> anyhow::Result<()> {
+        render::draw_frame(&mut self.canvas, &mut self.atlas, &session.state, &session.link)?;
+        self.canvas.present();
+        Ok(())
+    }
+
+    fn on_window(&mut self, event: WindowEvent) -> anyhow::Result<Flow> {
+        Ok(match event {
+            WindowEvent::PixelSizeChanged(w, h) | WindowEvent::Resized(w, h) => {
+                let cell = cell_px_for(w.max(1) as u32, h.max(1) as u32);
+                if cell != self.atlas.cell_px() {
+                    self.atlas = Atlas::build(self.creator, self.font, cell)?;
+                }
+                Flow::Redraw
+            }
+            WindowEvent::Exposed | WindowEvent::Shown | WindowEvent::Restored => Flow::Redraw,
+            _ => Flow::Same,
+        })
+    }
+
+    /// F12: the frame as a PNG, and a line in the log saying where.
+    fn screenshot(&self, session: &mut Session) -> Flow {
+        let note =
+            match save_screenshot(self.font, self.atlas.cell_px(), &session.state, &session.link) {
+                Ok(path) => format!("Screenshot saved to {}.", path.display()),
+                Err(e) => format!("No screenshot: {e}"),
+            };
+        session.note(note);
+        Flow::Redraw
+    }
+}
+
+/// One SDL event: keys go to the session (and what it asks for to the
+/// server), window changes to the screen, a wake-up from the network task
+/// brings its messages to the session.
+fn on_event(
+    event: Event,
+    session: &mut Session,
+    screen: &mut Screen<'_>,
+    connection: &net::Connection,
+) -> anyhow::Result<Flow> {
+    Ok(match event {
+        Event::Quit { .. } => Flow::Quit,
+        Event::KeyDown { keycode: Some(Keycode::F12), repeat: false, .. } => {
+            screen.screenshot(session)
+        }
+        Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
+            let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
+            let Some(key) = to_key(code) else { return Ok(Flow::Same) };
+            match session.on_key(key, shift, repeat, Instant::now()) {
+                KeyOutcome::Quit => Flow::Quit,
+                KeyOutcome::Send(msg) => {
+                    if connection.send(msg) {
+                        session.sent(Instant::now());
+                    }
+                    Flow::Same
+                }
+                KeyOutcome::Ignore => Flow::Same,
+            }
+        }
+        Event::Window { win_event, .. } => screen.on_window(win_event)?,
+        e if e.is_user_event() => {
+            // Frees the boxed payload.
+            let _ = e.as_user_event_type::<Wake>();
+            let mut flow = Flow::Same;
+            while let Ok(net_event) = connection.events.try_recv() {
+                session.on_net(net_event);
+                flow = Flow::Redraw;
+            }
+            flow
+        }
+        _ => Flow::Same,
+    })
+}
+
+/// The event loop: sleeps in `wait_event`, handles everything that came,
+/// and redraws only when something changed.
+fn play(
+    pump: &mut sdl3::EventPump,
+    session: &mut Session,
+    screen: &mut Screen<'_>,
+    connection: &net::Connection,
+) -> anyhow::Result<()> {
+    let mut dirty = true;
+    loop {
+        if dirty {
+            screen.draw(session)?;
+            dirty = false;
+        }
+        let first = pump.wait_event();
+        let mut batch = vec![first];
+        batch.extend(pump.poll_iter());
+        for event in batch {
+            match on_event(event, session, screen, connection)? {
+                Flow::Quit => return Ok(()),
+                Flow::Redraw => dirty = true,
+                Flow::Same => {}
+            }
+        }
+    }
+}
+
 /// Opens the window and plays until the player quits.
 pub fn run(options: Options) -> anyhow::Result<()> {
     // The display first: without one, fail before hosting anything.
@@ -194,125 +318,30 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         .resizable()
         .build()
         .map_err(|e| anyhow!("cannot open the window: {e}"))?;
-    let mut canvas = window.into_canvas();
+    let canvas = window.into_canvas();
     let creator = canvas.texture_creator();
-    let mut atlas = Atlas::build(&creator, &font, DEFAULT_CELL_PX)?;
+    let atlas = Atlas::build(&creator, &font, DEFAULT_CELL_PX)?;
+    let mut screen = Screen { canvas, creator: &creator, atlas, font: &font };
 
     let events = sdl.event().map_err(|e| anyhow!("SDL events: {e}"))?;
     events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
     let sender = events.event_sender();
-    let tokens = TokenStore::default_location();
-    let token = tokens.as_ref().and_then(|t| t.load(&token_key, &options.name));
+    let keys =
+        KeyRing { store: TokenStore::default_location(), server: token_key, name: options.name };
+    let wake = move || {
+        let _ = sender.push_custom_event(Wake);
+    };
     let connection =
-        net::connect(runtime.handle(), url.clone(), options.name.clone(), token, move || {
-            let _ = sender.push_custom_event(Wake);
-        });
+        net::connect(runtime.handle(), url.clone(), keys.name.clone(), keys.load(), wake);
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
+    let mut session = Session::new(url, keys);
+    let played = play(&mut pump, &mut session, &mut screen, &connection);
 
-    let mut state = ClientState::new();
-    let mut link = Link::Connecting(url);
-    // Actions sent and not yet answered: key repeats wait for the answer,
-    // so holding a key never queues up moves the player cannot stop.
-    let mut in_flight = 0u32;
-    let mut last_sent = Instant::now();
-    let mut dirty = true;
-    'play: loop {
-        if dirty {
-            render::draw_frame(&mut canvas, &mut atlas, &state, &link)?;
-            canvas.present();
-            dirty = false;
-        }
-        let first = pump.wait_event();
-        let mut batch = vec![first];
-        batch.extend(pump.poll_iter());
-        for event in batch {
-            match event {
-                Event::Quit { .. } => break 'play,
-                Event::KeyDown { keycode: Some(Keycode::F12), repeat: false, .. } => {
-                    let note = match save_screenshot(&font, atlas.cell_px(), &state, &link) {
-                        Ok(path) => format!("Screenshot saved to {}.", path.display()),
-                        Err(e) => format!("No screenshot: {e}"),
-                    };
-                    let _ = state.apply(&ServerMsg::Note(note));
-                    dirty = true;
-                }
-                Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
-                    let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
-                    match to_key(code).and_then(|k| intent(k, shift)) {
-                        Some(Intent::Quit) => break 'play,
-                        Some(Intent::Act(action)) if link == Link::Playing => {
-                            let since = last_sent.elapsed();
-                            if !should_send(repeat, in_flight, since, state.actions_per_second) {
-                                continue;
-                            }
-                            if connection.send(ClientMsg::Act(action)) {
-                                in_flight += 1;
-                                last_sent = Instant::now();
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                Event::Window { win_event, .. } => match win_event {
-                    WindowEvent::PixelSizeChanged(w, h) | WindowEvent::Resized(w, h) => {
-                        let cell = cell_px_for(w.max(1) as u32, h.max(1) as u32);
-                        if cell != atlas.cell_px() {
-                            atlas = Atlas::build(&creator, &font, cell)?;
-                        }
-                        dirty = true;
-                    }
-                    WindowEvent::Exposed | WindowEvent::Shown | WindowEvent::Restored => {
-                        dirty = true
-                    }
-                    _ => {}
-                },
-                e if e.is_user_event() => {
-                    // Frees the boxed payload.
-                    let _ = e.as_user_event_type::<Wake>();
-                    while let Ok(net_event) = connection.events.try_recv() {
-                        dirty = true;
-                        match net_event {
-                            NetEvent::Msg(msg) => {
-                                match &msg {
-                                    ServerMsg::Welcome { token: Some(fresh), .. } => {
-                                        link = Link::Playing;
-                                        let kept = tokens
-                                            .as_ref()
-                                            .map(|t| t.save(&token_key, &options.name, fresh));
-                                        let note = match kept {
-                                            Some(Ok(path)) => format!("Your character's key is kept in {}.", path.display()),
-                                            Some(Err(e)) => format!("Could not keep your character's key: {e}"),
-                                            None => "No config directory: your character's key is not kept.".into(),
-                                        };
-                                        let _ = state.apply(&ServerMsg::Note(note));
-                                    }
-                                    ServerMsg::Welcome { .. } => link = Link::Playing,
-                                    ServerMsg::Sight(_) => in_flight = in_flight.saturating_sub(1),
-                                    _ => {}
-                                }
-                                if let Err(e) = state.apply(&msg) {
-                                    tracing::warn!(error = %e, "ignored a message that does not fit");
-                                }
-                            }
-                            NetEvent::Closed(reason) => {
-                                let reason = match &state.refused {
-                                    Some(refusal) => format!("refused: {refusal}"),
-                                    None => reason,
-                                };
-                                link = Link::Lost(reason);
-                            }
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
     connection.send(ClientMsg::Act(Action::Quit));
     drop(connection);
     if let Some(server) = server {
         server.stop(&runtime);
     }
     runtime.shutdown_timeout(Duration::from_secs(2));
-    Ok(())
+    played
 }

@@ -74,27 +74,10 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gloam_protocol::{PlayerId, ServerMsg, Terrain};
+    use gloam_protocol::{PlayerId, ServerMsg};
 
     fn playing(depth: u16, roster: &[&str], notes: &[&str]) -> ClientState {
-        let mut s = ClientState::new();
-        s.apply(&ServerMsg::Welcome {
-            you: PlayerId(1),
-            width: 10,
-            height: 5,
-            sight_radius: 8,
-            actions_per_second: 20,
-            token: None,
-        })
-        .unwrap();
-        s.apply(&ServerMsg::EnterLevel {
-            depth,
-            width: 10,
-            height: 5,
-            remembered: vec![],
-            terrain: Vec::<Terrain>::new(),
-        })
-        .unwrap();
+        let mut s = crate::testing::on_level(PlayerId(1), 10, 5, depth);
         s.apply(&ServerMsg::Roster(roster.iter().map(|s| s.to_string()).collect())).unwrap();
         for n in notes {
             s.apply(&ServerMsg::Note((*n).into())).unwrap();

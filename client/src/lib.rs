@@ -8,7 +8,9 @@ pub mod hud;
 pub mod input;
 pub mod net;
 pub mod palette;
+pub mod session;
 pub mod state;
+pub mod testing;
 pub mod tokens;
 pub mod view;
 

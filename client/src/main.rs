@@ -5,8 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use gloam_server::mapgen::cli::MapgenArgs;
-use gloam_server::store::WorldChoice;
+use gloam_server::cli::{MapgenArgs, WorldChoice};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -78,8 +77,7 @@ fn main() {
             }
             None => {
                 use std::io::Write;
-                let _ = std::io::stdout()
-                    .write_all(gloam_server::mapgen::cli::report(level).as_bytes());
+                let _ = std::io::stdout().write_all(gloam_server::cli::report(level).as_bytes());
                 Ok(())
             }
         };

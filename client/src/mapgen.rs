@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use gloam_protocol::Pos;
-use gloam_server::mapgen::cli::{self, MapgenArgs};
+use gloam_server::cli::{self, MapgenArgs};
 
 use crate::palette;
 use crate::render::{self, DEFAULT_CELL_PX, MAP_ROWS};

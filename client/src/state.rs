@@ -4,7 +4,9 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use gloam_protocol::{Disc, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain};
+use gloam_protocol::{
+    CellSet, Disc, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain,
+};
 
 /// How many lines of the message log are kept.
 pub const LOG_LINES: usize = 100;
@@ -130,6 +132,13 @@ impl ClientState {
         if remembered.len() > cells.div_ceil(8) {
             return Err(StateError::Inconsistent("remembered bitset longer than the map"));
         }
+        let remembered = CellSet::from_bytes(remembered);
+        if remembered.iter().any(|i| i >= cells) {
+            return Err(StateError::Inconsistent("remembered cell off the map"));
+        }
+        if remembered.iter().count() != terrain.len() {
+            return Err(StateError::Inconsistent("not one terrain entry per remembered cell"));
+        }
         self.depth = depth;
         self.width = width;
         self.height = height;
@@ -138,16 +147,8 @@ impl ClientState {
         self.roster.clear();
         self.known = vec![None; cells];
         self.visible = vec![false; cells];
-        let mut terrain = terrain.iter();
-        for (i, known) in self.known.iter_mut().enumerate() {
-            if remembered.get(i / 8).is_some_and(|b| b & (1 << (i % 8)) != 0) {
-                let t =
-                    terrain.next().ok_or(StateError::Inconsistent("too few terrain entries"))?;
-                *known = Some(*t);
-            }
-        }
-        if terrain.next().is_some() {
-            return Err(StateError::Inconsistent("too many terrain entries"));
+        for (i, &t) in remembered.iter().zip(terrain) {
+            self.known[i] = Some(t);
         }
         Ok(())
     }
@@ -262,17 +263,7 @@ mod tests {
     use super::*;
 
     fn welcomed() -> ClientState {
-        let mut s = ClientState::new();
-        s.apply(&ServerMsg::Welcome {
-            you: PlayerId(1),
-            width: 20,
-            height: 10,
-            sight_radius: 8,
-            actions_per_second: 20,
-            token: None,
-        })
-        .unwrap();
-        s
+        crate::testing::welcomed(PlayerId(1), 20, 10)
     }
 
     fn enter(s: &mut ClientState, remembered: Vec<u8>, terrain: Vec<Terrain>) {

@@ -130,24 +130,7 @@ mod tests {
     /// A 7x5 room, the player in its middle seeing all of it, plus one
     /// remembered floor cell outside sight and one buried wall.
     fn state() -> ClientState {
-        let mut s = ClientState::new();
-        s.apply(&ServerMsg::Welcome {
-            you: PlayerId(1),
-            width: 20,
-            height: 10,
-            sight_radius: 8,
-            actions_per_second: 20,
-            token: None,
-        })
-        .unwrap();
-        s.apply(&ServerMsg::EnterLevel {
-            depth: 1,
-            width: 20,
-            height: 10,
-            remembered: vec![],
-            terrain: vec![],
-        })
-        .unwrap();
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
         let disc = Disc::new(8);
         let at = Pos::new(3, 2);
         let mut revealed = Vec::new();

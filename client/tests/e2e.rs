@@ -5,16 +5,14 @@
 
 #![cfg(unix)]
 
-use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use gloam_protocol::{Dir, PlayerChange, PlayerId, Pos, ServerMsg};
 use gloam_server::Config;
 use gloam_server::level::Level;
-use gloam_server::mapgen::GeneratorSetting;
+use gloam_server::mapgen::{Generator, GeneratorSetting};
+use gloam_tests::process::Running;
 use gloam_tests::{Oracle, SimClient, TestServer};
 
 const SEED: u64 = 77;
@@ -22,49 +20,35 @@ const DEADLINE: Duration = Duration::from_secs(60);
 
 /// An X server on a display of its own, stopped when dropped.
 struct Xvfb {
-    child: Child,
+    _process: Running,
     display: String,
 }
 
 impl Xvfb {
     fn start() -> Self {
-        let mut child = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let mut xvfb = Command::new("Xvfb");
+        xvfb.args(["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stderr(Stdio::null());
+        let (process, number) = Running::start(xvfb, |line| Some(line.trim().to_owned()))
             .expect("Xvfb runs (tests/run-all installs it)");
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let number = rx.recv_timeout(DEADLINE).expect("Xvfb reports its display");
-        Self { child, display: format!(":{}", number.trim()) }
+        Self { _process: process, display: format!(":{number}") }
     }
-}
 
-impl Xvfb {
     /// The `gloam` binary, set to draw on this display in software.
     fn gloam(&self) -> Command {
         let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"));
         gloam
             .env("DISPLAY", &self.display)
             .env("SDL_VIDEO_DRIVER", "x11")
-            .env("SDL_RENDER_DRIVER", "software");
+            .env("SDL_RENDER_DRIVER", "software")
+            .stderr(Stdio::inherit());
         gloam
     }
 
     /// Presses Esc in the focused window and waits for a clean exit.
-    fn quit_window(&self, mut gloam: Child) {
+    fn quit_window(&self, gloam: Running) {
         xdotool(&self.display, &["key", "Escape"]);
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(gloam.wait());
-        });
-        let status = rx.recv_timeout(DEADLINE).expect("gloam exits after Esc").unwrap();
+        let status = gloam.wait();
         assert!(status.success(), "{status:?}");
     }
 
@@ -74,13 +58,6 @@ impl Xvfb {
             xdotool(&self.display, &["search", "--sync", "--name", &format!("Gloam - {name}")]);
         let window = window.lines().next().expect("the window exists").to_owned();
         xdotool(&self.display, &["windowfocus", "--sync", &window]);
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -99,31 +76,7 @@ fn xdotool(display: &str, args: &[&str]) -> String {
 
 /// The shortest 8-way walk over open ground, as directions.
 fn path(level: &Level, from: Pos, to: Pos) -> Vec<Dir> {
-    let mut came: HashMap<Pos, (Pos, Dir)> = HashMap::new();
-    let mut queue = VecDeque::from([from]);
-    while let Some(p) = queue.pop_front() {
-        if p == to {
-            break;
-        }
-        for d in Dir::ALL {
-            if let Some(n) = p.step(d).filter(|&n| level.terrain(n).is_open())
-                && n != from
-                && !came.contains_key(&n)
-            {
-                came.insert(n, (p, d));
-                queue.push_back(n);
-            }
-        }
-    }
-    let mut dirs = Vec::new();
-    let mut at = to;
-    while at != from {
-        let (prev, d) = came[&at];
-        dirs.push(d);
-        at = prev;
-    }
-    dirs.reverse();
-    dirs
+    level.grid.walk_from(from).path_to(to).expect("a finished level is connected")
 }
 
 fn vi_key(d: Dir) -> &'static str {
@@ -169,7 +122,7 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     let xvfb = Xvfb::start();
     let config = Config {
         seed: SEED,
-        generator: GeneratorSetting::Bsp,
+        generator: GeneratorSetting::One(Generator::Bsp),
         actions_per_second: 1000,
         action_burst: 1000,
         ..Config::default()
@@ -178,14 +131,9 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     let mut watcher = SimClient::join(&server.url(), "watcher", None).await.unwrap();
     let tokens = tempfile::tempdir().unwrap();
 
-    let gloam = xvfb
-        .gloam()
-        .args(["--connect", &server.url(), "--name", "e2e"])
-        .env("XDG_CONFIG_HOME", tokens.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("gloam starts");
+    let mut gloam = xvfb.gloam();
+    gloam.args(["--connect", &server.url(), "--name", "e2e"]).env("XDG_CONFIG_HOME", tokens.path());
+    let gloam = Running::spawn(gloam);
 
     let (e2e, start): (PlayerId, Pos) = watch_for(&mut watcher, |m| {
         players(m).iter().find_map(|c| match c {
@@ -197,7 +145,7 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
 
     xvfb.focus_window_of("e2e");
 
-    let mut truth = Oracle::new(SEED, GeneratorSetting::Bsp, 8);
+    let mut truth = Oracle::new(SEED, GeneratorSetting::One(Generator::Bsp), 8);
     let level = truth.level(1).clone();
     let walk = path(&level, start, level.stairs_down);
     assert!(!walk.is_empty());
@@ -237,31 +185,17 @@ fn host_in_window(
     data: &std::path::Path,
     config: &std::path::Path,
     extra: &[&str],
-) -> (Child, String) {
-    let mut gloam = xvfb
-        .gloam()
+) -> (Running, String) {
+    let mut gloam = xvfb.gloam();
+    gloam
         .args(["--host", "127.0.0.1:0", "--name", "solo", "--data"])
         .arg(data)
         .args(extra)
-        .env("XDG_CONFIG_HOME", config)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("gloam starts");
-    let stdout = gloam.stdout.take().expect("piped");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let line = rx.recv_timeout(DEADLINE).expect("gloam says where it hosts");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("ws://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_owned();
-    (gloam, url)
+        .env("XDG_CONFIG_HOME", config);
+    Running::start(gloam, |line| {
+        line.split_whitespace().find(|w| w.starts_with("ws://")).map(str::to_owned)
+    })
+    .expect("gloam says where it hosts")
 }
 
 /// Where the store in `data` says `name` stands.
@@ -278,7 +212,7 @@ async fn a_hosted_world_keeps_the_player_where_it_quit() {
     let xvfb = Xvfb::start();
     let data = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
-    let mut truth = Oracle::new(SEED, GeneratorSetting::Bsp, 8);
+    let mut truth = Oracle::new(SEED, GeneratorSetting::One(Generator::Bsp), 8);
     let level = truth.level(1).clone();
     let mut at = None;
     let seed = SEED.to_string();
@@ -329,13 +263,9 @@ fn a_refused_connection_shows_why_and_leaves_the_window_open_to_quit() {
     let dir = std::env::temp_dir().join(format!("gloam-refused-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let gloam = xvfb
-        .gloam()
-        .args(["--connect", &url, "--name", "lonely"])
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("gloam starts");
+    let mut gloam = xvfb.gloam();
+    gloam.args(["--connect", &url, "--name", "lonely"]).current_dir(&dir);
+    let gloam = Running::spawn(gloam);
     xvfb.focus_window_of("lonely");
 
     // The HUD's first row turns to the alert colour with the reason. Take

@@ -10,11 +10,14 @@
 //! Cells in sight are named by their index in the sight disc around the
 //! viewer ([`Disc`]), so a cell costs one byte on the wire.
 
+mod cells;
 pub mod codec;
 mod disc;
 mod message;
 mod types;
+pub mod walk;
 
+pub use cells::CellSet;
 pub use disc::Disc;
 pub use message::{Action, ClientMsg, PlayerChange, Refusal, ServerMsg, SightDiff, Token};
 pub use types::{Dir, PlayerId, Pos, Terrain};

@@ -3,7 +3,23 @@
 use std::time::Duration;
 
 use crate::mapgen::{GeneratorSetting, Mix};
-use crate::store::WorldSpec;
+
+/// What a world is built from: the same spec builds the same levels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldSpec {
+    pub seed: u64,
+    pub generator: GeneratorSetting,
+    pub mix: Mix,
+}
+
+/// What a host asked for of a world; each part left out is taken from the
+/// stored world, or for a new world a fresh seed and the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorldWish {
+    pub seed: Option<u64>,
+    pub generator: Option<GeneratorSetting>,
+    pub mix: Option<Mix>,
+}
 
 #[derive(Debug, Clone)]
 pub struct Config {

@@ -1,5 +1,6 @@
 //! A built level: its terrain and where its stairs and arrival point are.
 
+use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{Pos, Terrain};
 
 /// The map size every level has, in cells.
@@ -73,6 +74,13 @@ impl Grid {
     /// Every cell with its position, row by row.
     pub fn iter(&self) -> impl Iterator<Item = (Pos, Terrain)> + '_ {
         self.cells.iter().enumerate().map(|(i, &t)| (self.pos_of(i), t))
+    }
+
+    /// Walking distances from `from` over open ground, in the 8 directions
+    /// players step in; nothing is reached from a closed cell.
+    pub fn walk_from(&self, from: Pos) -> DistanceMap {
+        let starts: &[Pos] = if self.is_open(from) { &[from] } else { &[] };
+        DistanceMap::new(self.width, self.height, starts, |i| self.cells[i].is_open())
     }
 
     /// The map as text, one line per row, with each terrain's glyph.

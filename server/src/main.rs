@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use gloam_server::Config;
-use gloam_server::mapgen::cli::MapgenArgs;
-use gloam_server::store::{Store, WorldChoice};
+use gloam_server::cli::{self, MapgenArgs, WorldChoice};
+use gloam_server::store::Store;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -67,11 +67,11 @@ async fn serve() -> anyhow::Result<()> {
     if let Some(Command::Mapgen(mapgen)) = &args.command {
         use std::io::Write;
         // A closed pipe (`| head`) just ends the output.
-        let _ = std::io::stdout().write_all(gloam_server::mapgen::cli::report(mapgen).as_bytes());
+        let _ = std::io::stdout().write_all(cli::report(mapgen).as_bytes());
         return Ok(());
     }
     let store = Store::open(&args.data)?;
-    let world = store.settle_world(&args.world)?;
+    let world = store.settle_world(&args.world.wish(), gloam_server::fresh_seed)?;
     println!(
         "gloam-server data: {} ({} characters; world seed {}, generator {})",
         store.file().unwrap_or(&args.data).display(),

@@ -2,7 +2,6 @@
 
 use gloam_protocol::{Pos, Terrain};
 use gloam_server::level::{Level, MAP_HEIGHT, MAP_WIDTH};
-use gloam_server::mapgen::distance::{UNREACHABLE, walking_distances};
 use gloam_server::mapgen::{self, Generator, GeneratorSetting, LevelRng, bsp, maze};
 use rand::SeedableRng;
 
@@ -15,19 +14,19 @@ fn check_finished(level: &Level, depth: u16, what: &str) {
         let border = pos.x == 0 || pos.y == 0 || pos.x == MAP_WIDTH - 1 || pos.y == MAP_HEIGHT - 1;
         assert!(!border || t == Terrain::Wall, "{what}: border cell {pos:?} is {t:?}");
     }
-    let dist = walking_distances(grid, level.arrival);
+    let walk = grid.walk_from(level.arrival);
     let mut max = 0;
-    for (i, &d) in dist.iter().enumerate() {
-        let pos = grid.pos_of(i);
-        if grid.is_open(pos) {
-            assert_ne!(d, UNREACHABLE, "{what}: open cell {pos:?} cannot be reached");
-            max = max.max(d);
+    for (pos, t) in grid.iter() {
+        if t.is_open() {
+            let d = walk.get(pos);
+            assert!(d.is_some(), "{what}: open cell {pos:?} cannot be reached");
+            max = max.max(d.unwrap_or(0));
         }
     }
     assert_eq!(grid.get(level.stairs_down), Terrain::StairsDown, "{what}");
     assert_eq!(
-        dist[grid.index(level.stairs_down)],
-        max,
+        walk.get(level.stairs_down),
+        Some(max),
         "{what}: stairs not at the greatest walking distance"
     );
     let expected_arrival = if depth > 1 { Terrain::StairsUp } else { Terrain::Floor };
@@ -102,9 +101,9 @@ fn mazes_are_perfect() {
         let open = plan.grid.cells().iter().filter(|t| t.is_open()).count();
         // A spanning tree over n cells has n - 1 passages: 2n - 1 open cells.
         assert_eq!(open, 2 * n - 1, "seed {seed}");
-        let dist = walking_distances(&plan.grid, plan.start);
+        let walk = plan.grid.walk_from(plan.start);
         assert!(
-            plan.grid.iter().all(|(p, t)| !t.is_open() || dist[plan.grid.index(p)] != UNREACHABLE),
+            plan.grid.iter().all(|(p, t)| !t.is_open() || walk.get(p).is_some()),
             "seed {seed}: every passage reachable"
         );
         // Corridors are one cell wide: no 2x2 block is all open.
@@ -121,7 +120,11 @@ fn mazes_are_perfect() {
 #[test]
 fn the_same_seed_builds_the_same_level() {
     for seed in 0..SEEDS {
-        for setting in [GeneratorSetting::Bsp, GeneratorSetting::Maze, GeneratorSetting::Mixed] {
+        for setting in [
+            GeneratorSetting::One(Generator::Bsp),
+            GeneratorSetting::One(Generator::Maze),
+            GeneratorSetting::Mixed,
+        ] {
             let depth = 1 + (seed % 7) as u16;
             assert_eq!(
                 mapgen::build_level(seed, depth, setting),
@@ -131,12 +134,12 @@ fn the_same_seed_builds_the_same_level() {
         }
     }
     assert_ne!(
-        mapgen::build_level(1, 1, GeneratorSetting::Bsp),
-        mapgen::build_level(2, 1, GeneratorSetting::Bsp)
+        mapgen::build_level(1, 1, GeneratorSetting::One(Generator::Bsp)),
+        mapgen::build_level(2, 1, GeneratorSetting::One(Generator::Bsp))
     );
     assert_ne!(
-        mapgen::build_level(1, 1, GeneratorSetting::Bsp),
-        mapgen::build_level(1, 2, GeneratorSetting::Bsp)
+        mapgen::build_level(1, 1, GeneratorSetting::One(Generator::Bsp)),
+        mapgen::build_level(1, 2, GeneratorSetting::One(Generator::Bsp))
     );
 }
 

@@ -6,54 +6,72 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::collections::HashSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{ServerProcess, Walker};
-use gloam_protocol::{Pos, Refusal};
-use gloam_server::mapgen::{self, GeneratorSetting, Mix};
+use gloam_protocol::{Pos, Refusal, Terrain, Token};
+use gloam_server::mapgen::{self, Generator, GeneratorSetting, Mix};
 use gloam_server::store::{META, STORE_FILE};
+use gloam_tests::process::{Failure, ServerProcess};
+use gloam_tests::{SimClient, SimError};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
+const SERVER: &str = env!("CARGO_BIN_EXE_gloam-server");
+
+fn start(data: &Path, args: &[&str]) -> ServerProcess {
+    ServerProcess::start(SERVER, data, args)
+}
+
+fn try_start(data: &Path, args: &[&str]) -> Result<ServerProcess, Failure> {
+    ServerProcess::try_start(SERVER, data, args)
+}
+
+/// Joins as `name`; a refusal comes back as Err.
+async fn join(url: &str, name: &str, token: Option<Token>) -> Result<SimClient, Refusal> {
+    match SimClient::join_with_token(url, name, token, None).await {
+        Ok(sim) => Ok(sim),
+        Err(SimError::Refused(refusal)) => Err(refusal),
+        Err(e) => panic!("{name} could not join: {e}"),
+    }
+}
+
 /// The level the server builds for this world at `depth`.
 fn level_of(seed: u64, depth: u16) -> gloam_server::level::Level {
-    let generator = mapgen::generator_with(GeneratorSetting::Bsp, &Mix::default(), seed, depth);
+    let generator =
+        mapgen::generator_with(GeneratorSetting::One(Generator::Bsp), &Mix::default(), seed, depth);
     mapgen::build(generator, mapgen::level_seed(seed, depth), depth)
 }
 
 #[tokio::test]
 async fn a_clean_restart_keeps_depth_position_memory_and_levels() {
     let data = tempfile::tempdir().unwrap();
-    let server = ServerProcess::start(data.path(), &["--seed", "11", "--generator", "bsp"]);
-    let mut ann = Walker::join(&server.url, "ann", None).await.unwrap();
+    let server = start(data.path(), &["--seed", "11", "--generator", "bsp"]);
+    let mut ann = join(&server.url, "ann", None).await.unwrap();
     let token = ann.token.expect("a new character gets a token");
-    ann.explore(400).await;
-    assert!(ann.descend().await, "the stairs down were found");
-    ann.explore(60).await;
-    let (depth, at, known) = (ann.depth, ann.at, ann.known.clone());
+    ann.explore_until(|s| s.find(Terrain::StairsDown).is_some(), 400).await.unwrap();
+    assert!(ann.descend_known(400).await.unwrap(), "the stairs down were found");
+    ann.explore(60).await.unwrap();
+    let (depth, at, known) = (ann.state.depth, ann.at(), ann.known());
     assert_eq!(depth, 2);
-    ann.quit().await;
-    assert!(server.stop("TERM").success());
+    ann.quit().await.unwrap();
+    assert!(server.process.signal("TERM").success());
 
     // No --seed or --generator: the stored world is the one played.
-    let server = ServerProcess::start(data.path(), &[]);
-    assert!(server.banner.contains("world seed 11, generator bsp"), "{}", server.banner);
-    assert!(server.banner.contains("(1 characters"), "{}", server.banner);
+    let server = start(data.path(), &[]);
+    assert!(server.banner().contains("world seed 11, generator bsp"), "{}", server.banner());
+    assert!(server.banner().contains("(1 characters"), "{}", server.banner());
     for wrong in [None, Some([7u8; 16])] {
-        let refused = Walker::join(&server.url, "ann", wrong).await.err();
+        let refused = join(&server.url, "ann", wrong).await.err();
         assert_eq!(refused, Some(Refusal::WrongToken), "a name is played only with its token");
     }
-    let back = Walker::join(&server.url, "ann", Some(token)).await.unwrap();
-    assert_eq!((back.depth, back.at), (depth, at), "same depth and cell");
-    let remembered: HashSet<Pos> = back.remembered.iter().copied().collect();
+    let back = join(&server.url, "ann", Some(token)).await.unwrap();
+    assert_eq!((back.state.depth, back.at()), (depth, at), "same depth and cell");
     let known_cells: HashSet<Pos> = known.keys().copied().collect();
-    assert_eq!(remembered, known_cells, "the resync is exactly what was known");
+    assert_eq!(back.remembered_cells(), known_cells, "the resync is exactly what was known");
     let level = level_of(11, depth);
-    for (pos, terrain) in &back.known {
+    for (pos, terrain) in &back.known() {
         assert_eq!(known.get(pos), Some(terrain), "same terrain at {pos:?}");
         assert_eq!(level.terrain(*pos), *terrain, "the level is the world seed's at {pos:?}");
     }
@@ -76,8 +94,8 @@ async fn a_killed_server_loses_at_most_the_last_second() {
     let mut before_kill: Option<(Instant, Vec<Moment>)> = None;
     for round in 0..ROUNDS {
         let args: &[&str] = if round == 0 { &["--seed", "3", "--generator", "bsp"] } else { &[] };
-        let server = ServerProcess::start(data.path(), args);
-        let mut walker = Walker::join(&server.url, "ann", token).await.unwrap();
+        let server = start(data.path(), args);
+        let mut walker = join(&server.url, "ann", token).await.unwrap();
         token = walker.token;
         if let Some((killed_at, history)) = before_kill.take() {
             check_resume(&walker, killed_at, &history, round);
@@ -86,26 +104,26 @@ async fn a_killed_server_loses_at_most_the_last_second() {
         // then kill the server wherever it is in its saving.
         let moves = rng.random_range(5..80);
         let mut history = Vec::with_capacity(moves);
-        let record = |w: &Walker, history: &mut Vec<Moment>| {
+        let record = |w: &SimClient, history: &mut Vec<Moment>| {
             history.push(Moment {
                 when: Instant::now(),
-                depth: w.depth,
-                at: w.at,
-                known: w.known.keys().copied().collect(),
+                depth: w.state.depth,
+                at: w.at(),
+                known: w.known().into_keys().collect(),
             })
         };
         record(&walker, &mut history);
         for _ in 0..moves {
-            walker.wander(|n| rng.random_range(0..n)).await;
+            walker.wander(|n| rng.random_range(0..n)).await.unwrap();
             record(&walker, &mut history);
         }
-        if rng.random_bool(0.3) && walker.descend().await {
+        if rng.random_bool(0.3) && walker.descend_known(200).await.unwrap() {
             record(&walker, &mut history);
-            walker.wander(|n| rng.random_range(0..n)).await;
+            walker.wander(|n| rng.random_range(0..n)).await.unwrap();
             record(&walker, &mut history);
         }
         let killed_at = Instant::now();
-        server.kill_hard();
+        server.process.kill_hard();
         drop(walker);
         before_kill = Some((killed_at, history));
     }
@@ -114,27 +132,28 @@ async fn a_killed_server_loses_at_most_the_last_second() {
 /// The resumed walker stands where it stood at some moment of the last
 /// second before the kill (or where it was when that second began), and
 /// remembers at least what it knew then.
-fn check_resume(walker: &Walker, killed_at: Instant, history: &[Moment], round: usize) {
+fn check_resume(walker: &SimClient, killed_at: Instant, history: &[Moment], round: usize) {
     let window = killed_at - Duration::from_secs(1);
     let start = history.iter().rposition(|m| m.when < window).unwrap_or(0);
     let candidates = &history[start..];
-    let matched = candidates.iter().any(|m| m.depth == walker.depth && m.at == walker.at);
+    let (depth, at) = (walker.state.depth, walker.at());
+    let matched = candidates.iter().any(|m| m.depth == depth && m.at == at);
     if !matched {
         let last = history.last().expect("a history");
         panic!(
             "round {round}: resumed at depth {} {:?}, but in the last second it was at {:?} \
              (last: depth {} {:?}, {:?} before the kill)",
-            walker.depth,
-            walker.at,
+            depth,
+            at,
             candidates.iter().map(|m| (m.depth, m.at)).collect::<Vec<_>>(),
             last.depth,
             last.at,
             killed_at - last.when,
         );
     }
-    let remembered: HashSet<Pos> = walker.remembered.iter().copied().collect();
+    let remembered = walker.remembered_cells();
     let earliest = &history[start];
-    if earliest.depth == walker.depth {
+    if earliest.depth == depth {
         let lost: Vec<_> = earliest.known.difference(&remembered).collect();
         assert!(
             lost.is_empty(),
@@ -147,19 +166,19 @@ fn check_resume(walker: &Walker, killed_at: Instant, history: &[Moment], round: 
 #[tokio::test]
 async fn a_second_server_on_the_same_data_is_refused_and_the_first_plays_on() {
     let data = tempfile::tempdir().unwrap();
-    let first = ServerProcess::start(data.path(), &["--seed", "4"]);
-    let ann = Walker::join(&first.url, "ann", None).await.unwrap();
-    let failure = ServerProcess::try_start(data.path(), &[]).expect_err("the second is refused");
+    let first = start(data.path(), &["--seed", "4"]);
+    let ann = join(&first.url, "ann", None).await.unwrap();
+    let failure = try_start(data.path(), &[]).expect_err("the second is refused");
     assert!(!failure.status.success());
     let file = data.path().join(STORE_FILE);
     assert!(failure.stderr.contains(&file.display().to_string()), "{}", failure.stderr);
     assert!(failure.stderr.contains("in use by another Gloam server"), "{}", failure.stderr);
-    assert!(failure.stderr.contains(&first.pid().to_string()), "names the holder");
+    assert!(failure.stderr.contains(&first.process.pid().to_string()), "names the holder");
     assert_eq!(failure.stderr.lines().count(), 1, "one clear line: {}", failure.stderr);
     // The first server is unharmed and keeps its character.
     let token = ann.token;
-    ann.quit().await;
-    let again = Walker::join(&first.url, "ann", token).await.unwrap();
+    ann.quit().await.unwrap();
+    let again = join(&first.url, "ann", token).await.unwrap();
     assert_eq!(again.token, token);
 }
 
@@ -170,7 +189,7 @@ async fn a_damaged_store_is_refused_and_left_untouched() {
     let junk: Vec<u8> =
         (0..50_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8).collect();
     std::fs::write(&file, &junk).unwrap();
-    let failure = ServerProcess::try_start(data.path(), &[]).expect_err("refused");
+    let failure = try_start(data.path(), &[]).expect_err("refused");
     assert!(!failure.status.success());
     assert!(failure.stderr.contains(&file.display().to_string()), "{}", failure.stderr);
     assert!(failure.stderr.contains("not a readable Gloam store"), "{}", failure.stderr);
@@ -183,7 +202,7 @@ async fn a_store_of_another_version_is_refused_and_left_untouched() {
     let file = data.path().join(STORE_FILE);
     write_store_of_version(&file, 99);
     let before = std::fs::read(&file).unwrap();
-    let failure = ServerProcess::try_start(data.path(), &[]).expect_err("refused");
+    let failure = try_start(data.path(), &[]).expect_err("refused");
     assert!(!failure.status.success());
     assert!(failure.stderr.contains(&file.display().to_string()), "{}", failure.stderr);
     assert!(failure.stderr.contains("Gloam store version 99"), "{}", failure.stderr);
@@ -201,8 +220,8 @@ fn write_store_of_version(file: &Path, version: u32) {
 async fn a_missing_data_folder_is_created_and_named() {
     let data = tempfile::tempdir().unwrap();
     let folder = data.path().join("worlds").join("first");
-    let server = ServerProcess::start(&folder, &[]);
+    let server = start(&folder, &[]);
     assert!(folder.join(STORE_FILE).is_file());
     let file = std::path::absolute(folder.join(STORE_FILE)).unwrap();
-    assert!(server.banner.contains(&format!("data: {}", file.display())), "{}", server.banner);
+    assert!(server.banner().contains(&format!("data: {}", file.display())), "{}", server.banner());
 }

@@ -3,17 +3,16 @@
 
 #![cfg(unix)]
 
-mod common;
-
-use common::{DEADLINE, ServerProcess};
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, codec};
+use gloam_tests::process::{DEADLINE, ServerProcess};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 async fn signal_closes_clients_and_exits_zero(signal: &'static str) {
     let data = tempfile::tempdir().unwrap();
-    let server = ServerProcess::start(data.path(), &["--seed", "5"]);
+    let server =
+        ServerProcess::start(env!("CARGO_BIN_EXE_gloam-server"), data.path(), &["--seed", "5"]);
     let (mut ws, _) = tokio_tungstenite::connect_async(&server.url).await.expect("connects");
     let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name: "ann".into(), token: None };
     ws.send(Message::Binary(codec::encode(&hello).into())).await.unwrap();
@@ -23,7 +22,7 @@ async fn signal_closes_clients_and_exits_zero(signal: &'static str) {
         }
         other => panic!("expected a welcome, got {other:?}"),
     }
-    let stopping = std::thread::spawn(move || server.stop(signal));
+    let stopping = std::thread::spawn(move || server.process.signal(signal));
     let close = tokio::time::timeout(DEADLINE, async {
         while let Some(msg) = ws.next().await {
             if let Ok(Message::Close(frame)) = msg {

@@ -2,13 +2,14 @@
 //! its knowledge as the game client, optionally checked by an [`Oracle`]
 //! after every message, and that can find its way around what it knows.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use gloam_client::ClientState;
-use gloam_protocol::codec;
+use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{Action, ClientMsg, Dir, PROTOCOL_VERSION, PlayerId, Pos, ServerMsg, Terrain};
+use gloam_protocol::{CellSet, codec};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -60,6 +61,8 @@ pub struct SimClient {
     last_frame_len: usize,
     /// The secret the server gave this character on its first join.
     pub token: Option<gloam_protocol::Token>,
+    /// The cells the last `EnterLevel` said were remembered.
+    pub remembered: CellSet,
 }
 
 /// Opens a WebSocket to `url` without saying anything.
@@ -92,6 +95,7 @@ impl SimClient {
             stats: WireStats::default(),
             last_frame_len: 0,
             token,
+            remembered: CellSet::new(),
         };
         sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned(), token })
             .await?;
@@ -147,6 +151,9 @@ impl SimClient {
             self.last_frame_len = bytes.len();
             let msg = codec::decode_server(&bytes)?;
             self.state.apply(&msg)?;
+            if let ServerMsg::EnterLevel { remembered, .. } = &msg {
+                self.remembered = CellSet::from_bytes(remembered);
+            }
             if let Some(oracle) = &mut self.oracle {
                 oracle
                     .check(&msg, &self.state)
@@ -193,33 +200,69 @@ impl SimClient {
     /// The first step of a shortest walk over known open ground to a cell
     /// satisfying `goal`, if there is one.
     pub fn first_step(&self, goal: impl Fn(Pos) -> bool) -> Option<Dir> {
-        let s = &self.state;
-        let start = s.at?;
-        let idx = |p: Pos| usize::from(p.y) * usize::from(s.width) + usize::from(p.x);
-        let mut first: Vec<Option<Option<Dir>>> =
-            vec![None; usize::from(s.width) * usize::from(s.height)];
-        first[idx(start)] = Some(None);
-        let mut queue = VecDeque::from([start]);
-        while let Some(p) = queue.pop_front() {
-            let via = first[idx(p)].expect("queued cells are marked");
-            if p != start && goal(p) {
-                return via;
-            }
-            for dir in Dir::ALL {
-                let Some(n) = p.step(dir) else { continue };
-                if !s.terrain(n).is_some_and(Terrain::is_open) || first[idx(n)].is_some() {
-                    continue;
-                }
-                first[idx(n)] = Some(Some(via.unwrap_or(dir)));
-                queue.push_back(n);
-            }
-        }
-        None
+        first_step(&self.state, goal)
     }
 
     /// True when a known open cell borders one never seen.
     pub fn is_frontier(&self, p: Pos) -> bool {
-        Dir::ALL.iter().any(|&d| p.step(d).is_some_and(|n| self.state.terrain(n).is_none()))
+        is_frontier(&self.state, p)
+    }
+
+    /// Every cell this player knows, with its terrain.
+    pub fn known(&self) -> HashMap<Pos, Terrain> {
+        let s = &self.state;
+        (0..s.height)
+            .flat_map(|y| (0..s.width).map(move |x| Pos::new(x, y)))
+            .filter_map(|p| s.terrain(p).map(|t| (p, t)))
+            .collect()
+    }
+
+    /// The cells the last `EnterLevel` said were remembered, as positions.
+    pub fn remembered_cells(&self) -> HashSet<Pos> {
+        let w = usize::from(self.state.width).max(1);
+        self.remembered.iter().map(|i| Pos::new((i % w) as u16, (i / w) as u16)).collect()
+    }
+
+    /// A step onto a known open neighbour, chosen by `pick` among them (or
+    /// among all eight directions when none is known).
+    pub async fn wander(&mut self, pick: impl FnOnce(usize) -> usize) -> Result<(), SimError> {
+        let at = self.at();
+        let open: Vec<Dir> = Dir::ALL
+            .into_iter()
+            .filter(|&d| {
+                at.step(d).and_then(|p| self.state.terrain(p)).is_some_and(Terrain::is_open)
+            })
+            .collect();
+        let dir = if open.is_empty() { Dir::ALL[pick(8)] } else { open[pick(open.len())] };
+        self.act(Action::Move(dir)).await.map(drop)
+    }
+
+    /// Explores towards the nearest unknown edge for `moves` moves, or until
+    /// nothing is left to explore (then false).
+    pub async fn explore(&mut self, moves: usize) -> Result<bool, SimError> {
+        for _ in 0..moves {
+            let Some(dir) = self.first_step(|p| self.is_frontier(p)) else {
+                return Ok(false);
+            };
+            self.act(Action::Move(dir)).await?;
+        }
+        Ok(true)
+    }
+
+    /// Walks onto the known down staircase and takes it; false when no down
+    /// staircase is known yet.
+    pub async fn descend_known(&mut self, max_steps: usize) -> Result<bool, SimError> {
+        let Some(stairs) = self.state.find(Terrain::StairsDown) else { return Ok(false) };
+        self.walk_to(stairs, max_steps).await?;
+        let depth = self.state.depth;
+        self.act(Action::Descend).await?;
+        Ok(self.state.depth == depth + 1)
+    }
+
+    /// Quits as a player does, and waits (bounded) for the server's close.
+    pub async fn quit(mut self) -> Result<Option<CloseFrame>, SimError> {
+        self.send(&ClientMsg::Act(Action::Quit)).await?;
+        self.closed().await
     }
 
     /// Walks to `target` over known ground, at most `max_steps` moves.
@@ -272,4 +315,22 @@ impl SimClient {
     pub fn checked(&self) -> u64 {
         self.oracle.as_ref().map_or(0, |o| o.checked)
     }
+}
+
+/// The first step of a shortest walk over the open ground `state` knows to
+/// a cell (other than where it stands) satisfying `goal`.
+pub fn first_step(state: &ClientState, goal: impl Fn(Pos) -> bool) -> Option<Dir> {
+    let start = state.at?;
+    let w = usize::from(state.width).max(1);
+    let open = |i: usize| {
+        state.terrain(Pos::new((i % w) as u16, (i / w) as u16)).is_some_and(Terrain::is_open)
+    };
+    let (walk, found) =
+        DistanceMap::until(state.width, state.height, &[start], open, |p| p != start && goal(p));
+    walk.path_to(found?)?.first().copied()
+}
+
+/// True when a known open cell borders one never seen.
+pub fn is_frontier(state: &ClientState, p: Pos) -> bool {
+    Dir::ALL.iter().any(|&d| p.step(d).is_some_and(|n| state.terrain(n).is_none()))
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use gloam_protocol::{Action, ClientMsg, Dir, codec};
 use gloam_server::Config;
-use gloam_server::mapgen::GeneratorSetting;
+use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_tests::raw::{
     self, Ending, Length, OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_TEXT, frame,
 };
@@ -29,7 +29,7 @@ fn count_panics() {
 fn config() -> Config {
     Config {
         seed: 99,
-        generator: GeneratorSetting::Bsp,
+        generator: GeneratorSetting::One(Generator::Bsp),
         handshake_timeout: Duration::from_secs(1),
         ..Config::default()
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use gloam_protocol::{Action, ClientMsg, Dir, codec};
 use gloam_server::Config;
-use gloam_server::mapgen::GeneratorSetting;
+use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_tests::raw::{self, Ending};
 use gloam_tests::{SimClient, TestServer};
 use tokio::io::AsyncWriteExt;
@@ -31,7 +31,7 @@ fn rss_kib() -> u64 {
 async fn well_behaved_players_stay_prompt_among_misbehaving_ones() {
     let config = Config {
         seed: 5,
-        generator: GeneratorSetting::Bsp,
+        generator: GeneratorSetting::One(Generator::Bsp),
         actions_per_second: 200,
         action_burst: 50,
         ..Config::default()

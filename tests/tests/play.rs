@@ -4,7 +4,9 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use gloam_protocol::{Action, ClientMsg, PROTOCOL_VERSION, Pos, Refusal, ServerMsg, Terrain};
+use gloam_protocol::{
+    Action, CellSet, ClientMsg, PROTOCOL_VERSION, Pos, Refusal, ServerMsg, Terrain,
+};
 use gloam_server::Config;
 use gloam_server::mapgen::GeneratorSetting;
 use gloam_tests::sim::connect_raw;
@@ -101,18 +103,11 @@ async fn three_players_see_each_other_exactly_when_in_sight() {
 fn decode_recall(msgs: &[ServerMsg]) -> (u16, HashSet<(Pos, Terrain)>) {
     for msg in msgs {
         if let ServerMsg::EnterLevel { depth, width, remembered, terrain, .. } = msg {
-            let mut terrain = terrain.iter();
-            let mut cells = HashSet::new();
-            for i in 0..remembered.len() * 8 {
-                if remembered[i / 8] & (1 << (i % 8)) != 0 {
-                    let pos = Pos::new(
-                        (i % usize::from(*width)) as u16,
-                        (i / usize::from(*width)) as u16,
-                    );
-                    cells.insert((pos, *terrain.next().expect("one terrain per cell")));
-                }
-            }
-            return (*depth, cells);
+            let cells = CellSet::from_bytes(remembered);
+            assert_eq!(cells.iter().count(), terrain.len(), "one terrain per cell");
+            let w = usize::from(*width);
+            let at = |i: usize| Pos::new((i % w) as u16, (i / w) as u16);
+            return (*depth, cells.iter().zip(terrain).map(|(i, &t)| (at(i), t)).collect());
         }
     }
     panic!("no EnterLevel in {msgs:?}");

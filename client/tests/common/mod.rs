@@ -3,12 +3,11 @@
 
 #![allow(dead_code)]
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use gloam_client::ClientState;
-use gloam_protocol::{Action, Dir, PlayerId, Pos, ServerMsg};
+use gloam_protocol::{Action, Dir, PlayerId};
 use gloam_server::mapgen::{self, Generator};
 use gloam_server::world::{Arrival, DepthState, Outgoing, Player};
 
@@ -18,27 +17,7 @@ pub fn font_path() -> PathBuf {
 
 /// The first step towards the nearest known open cell that borders the unknown.
 fn explore_step(state: &ClientState) -> Option<Dir> {
-    let start = state.at?;
-    let mut first: std::collections::HashMap<Pos, Option<Dir>> = [(start, None)].into();
-    let mut queue = VecDeque::from([start]);
-    while let Some(p) = queue.pop_front() {
-        let via = first[&p];
-        let frontier =
-            Dir::ALL.iter().any(|&d| p.step(d).is_some_and(|n| state.terrain(n).is_none()));
-        if p != start && frontier {
-            return via;
-        }
-        for d in Dir::ALL {
-            if let Some(n) = p.step(d)
-                && state.terrain(n).is_some_and(|t| t.is_open())
-                && !first.contains_key(&n)
-            {
-                first.insert(n, Some(via.unwrap_or(d)));
-                queue.push_back(n);
-            }
-        }
-    }
-    None
+    gloam_tests::sim::first_step(state, |p| gloam_tests::sim::is_frontier(state, p))
 }
 
 /// Three players on one seeded BSP level: two explore a while and come
@@ -56,16 +35,7 @@ pub fn known_state() -> ClientState {
         }
     };
     for (i, name) in ["ann", "bob", "cat"].iter().enumerate() {
-        states[i]
-            .apply(&ServerMsg::Welcome {
-                you: ids[i],
-                width: w,
-                height: h,
-                sight_radius: 8,
-                actions_per_second: 20,
-                token: None,
-            })
-            .unwrap();
+        states[i].apply(&gloam_client::testing::welcome(ids[i], w, h)).unwrap();
         let out = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);
         deliver(out, &mut states);
     }

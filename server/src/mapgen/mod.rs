@@ -5,8 +5,6 @@
 
 pub mod bsp;
 pub mod caves;
-pub mod cli;
-pub mod distance;
 pub mod drunkard;
 pub mod interior;
 pub mod maze;
@@ -14,19 +12,19 @@ pub mod steps;
 
 pub use steps::Steps;
 
+use gloam_protocol::walk::UNREACHED;
 use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
 use rand::SeedableRng;
 
 use crate::level::{Grid, Level, MAP_HEIGHT, MAP_WIDTH};
-use distance::{UNREACHABLE, farthest, walking_distances};
 
 /// The RNG every generator draws from: a named algorithm, so the same seed
 /// builds the same level on every machine and with every rand release.
 pub type LevelRng = rand_pcg::Pcg64Mcg;
 
 /// One way of building a level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Generator {
     /// Rooms in the pieces of a binary space partition, joined by L-shaped corridors.
     Bsp,
@@ -68,6 +66,11 @@ impl Generator {
         }
     }
 
+    /// The generator called `name`, as `--generator` and `--mix` spell it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.name() == name)
+    }
+
     /// The share of the map inside its border that a finished level of this
     /// kind opens, in percent: what the property tests hold each one to.
     pub fn floor_percent(self) -> std::ops::RangeInclusive<u32> {
@@ -82,16 +85,11 @@ impl Generator {
     }
 }
 
-/// What the host asked for with `--generator`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// What the host asked for with `--generator`: one generator for every
+/// depth, or a mix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GeneratorSetting {
-    Bsp,
-    Maze,
-    Interior,
-    Caves,
-    DrunkArea,
-    DrunkHalls,
-    DrunkPassages,
+    One(Generator),
     /// A generator per depth, drawn by the weights of `--mix`; a maze at
     /// most one depth in five, and never depth 1.
     #[default]
@@ -99,30 +97,52 @@ pub enum GeneratorSetting {
 }
 
 impl GeneratorSetting {
+    /// Every setting: each generator alone, then mixed.
+    pub const ALL: [GeneratorSetting; 8] = [
+        GeneratorSetting::One(Generator::Bsp),
+        GeneratorSetting::One(Generator::Maze),
+        GeneratorSetting::One(Generator::Interior),
+        GeneratorSetting::One(Generator::Caves),
+        GeneratorSetting::One(Generator::DrunkArea),
+        GeneratorSetting::One(Generator::DrunkHalls),
+        GeneratorSetting::One(Generator::DrunkPassages),
+        GeneratorSetting::Mixed,
+    ];
+
     /// The name `--generator` takes.
     pub fn name(self) -> &'static str {
-        match self.single() {
-            Some(generator) => generator.name(),
-            None => "mixed",
+        match self {
+            GeneratorSetting::One(generator) => generator.name(),
+            GeneratorSetting::Mixed => "mixed",
         }
     }
 
     /// The setting named `name`, as `--generator` spells it.
     pub fn from_name(name: &str) -> Option<Self> {
-        <Self as clap::ValueEnum>::from_str(name, false).ok()
+        Self::ALL.into_iter().find(|s| s.name() == name)
     }
+}
 
-    fn single(self) -> Option<Generator> {
-        Some(match self {
-            GeneratorSetting::Bsp => Generator::Bsp,
-            GeneratorSetting::Maze => Generator::Maze,
-            GeneratorSetting::Interior => Generator::Interior,
-            GeneratorSetting::Caves => Generator::Caves,
-            GeneratorSetting::DrunkArea => Generator::DrunkArea,
-            GeneratorSetting::DrunkHalls => Generator::DrunkHalls,
-            GeneratorSetting::DrunkPassages => Generator::DrunkPassages,
-            GeneratorSetting::Mixed => return None,
+impl From<Generator> for GeneratorSetting {
+    fn from(generator: Generator) -> Self {
+        GeneratorSetting::One(generator)
+    }
+}
+
+impl std::str::FromStr for GeneratorSetting {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        Self::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+            format!("unknown generator {name:?}; one of {}", names.join(", "))
         })
+    }
+}
+
+impl std::fmt::Display for GeneratorSetting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -158,9 +178,7 @@ impl std::str::FromStr for Mix {
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, weight) =
                 part.split_once('=').ok_or_else(|| format!("{part:?} is not NAME=WEIGHT"))?;
-            let generator = Generator::ALL
-                .into_iter()
-                .find(|g| g.name() == name.trim())
+            let generator = Generator::from_name(name.trim())
                 .ok_or_else(|| format!("unknown generator {name:?}"))?;
             let weight: u32 =
                 weight.trim().parse().map_err(|_| format!("{weight:?} is not a whole number"))?;
@@ -215,7 +233,7 @@ pub fn generator_with(
     world_seed: u64,
     depth: u16,
 ) -> Generator {
-    if let Some(generator) = setting.single() {
+    if let GeneratorSetting::One(generator) = setting {
         return generator;
     }
     if depth <= 1 {
@@ -306,16 +324,16 @@ pub fn build_recorded(
 /// the arrival point back into rock, mark the up staircase below depth 1,
 /// and put the down staircase at the greatest walking distance.
 pub fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
-    let dist = walking_distances(&grid, arrival);
-    for (i, &d) in dist.iter().enumerate() {
-        if d == UNREACHABLE {
+    let walk = grid.walk_from(arrival);
+    for (i, &d) in walk.distances().iter().enumerate() {
+        if d == UNREACHED {
             let pos = grid.pos_of(i);
             if grid.is_open(pos) {
                 grid.set(pos, Terrain::Wall);
             }
         }
     }
-    let stairs_down = farthest(&grid, &dist).expect("the arrival point is open ground");
+    let stairs_down = walk.farthest().expect("the arrival point is open ground");
     if depth > 1 {
         grid.set(arrival, Terrain::StairsUp);
     }

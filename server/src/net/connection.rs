@@ -1,17 +1,16 @@
 //! One client's connection: the WebSocket upgrade, the hello, then a loop
-//! that reads the player's actions into a small queue, forwards them to its
-//! depth one at a time at the player's allowed pace, and writes what the
-//! world sends back. Anything malformed, too fast or too slow closes this
+//! that reads the player's actions into its [`Pacer`], hands them to the
+//! world one at a time at the player's allowed pace through its
+//! [`Presence`], and writes what the world replies. Pings are the
+//! [`PingKeeper`]'s to decide. Anything malformed, too fast or too slow closes this
 //! connection alone, with a close reason, logged once where the task ends.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::codec::{self, DecodeError};
-use gloam_protocol::{Action, ClientMsg, PlayerId, Refusal, ServerMsg};
+use gloam_protocol::{Action, ClientMsg, Refusal, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -20,10 +19,11 @@ use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
-use super::rate::RateLimit;
+use super::pacer::{Flooding, Pacer};
+use super::ping::{Check, PingKeeper};
 use super::session::{self, Greeting};
 use crate::config::Config;
-use crate::world::{Arrival, Claim, DepthCmd, DepthHandle, Player, Saved, ToConn, World};
+use crate::world::{ActError, Presence, Reply, World};
 
 /// Why a connection ended, for the log and the close frame.
 #[derive(Debug)]
@@ -65,7 +65,12 @@ where
             Ok(Err(e)) => return debug!(error = %e, "WebSocket upgrade failed"),
             Err(_) => return debug!("WebSocket upgrade timed out"),
         };
-        let mut conn = Connection { ws, world, stop, last_heard: Instant::now() };
+        let pings = PingKeeper::new(
+            world.config().ping_interval,
+            world.config().ping_timeout,
+            Instant::now(),
+        );
+        let mut conn = Connection { ws, world, stop, pings };
         let ending = conn.greet_and_play().await;
         match &ending.code {
             CloseCode::Normal | CloseCode::Away => {
@@ -98,8 +103,7 @@ struct Connection<S> {
     ws: WebSocketStream<S>,
     world: Arc<World>,
     stop: CancellationToken,
-    /// When the client last sent anything at all, pongs included.
-    last_heard: Instant,
+    pings: PingKeeper,
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
@@ -120,14 +124,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             Err(Greeting::Violation(why)) => return Ending::new(CloseCode::Protocol, why),
             Err(Greeting::Refuse(refusal)) => return self.refuse(refusal).await,
         };
-        let claim = match self.world.characters().claim(&name, token).await {
-            Ok(claim) => claim,
+        let mut presence = match self.world.enter(&name, token).await {
+            Ok(presence) => presence,
             Err(refusal) => return self.refuse(refusal).await,
         };
         tracing::Span::current().record("player", name.as_str());
-        info!(id = %claim.id, returning = claim.new_token.is_none(), "joined");
-        let ending = self.play(claim, &name).await;
-        self.world.characters().release(&name);
+        let ending = match self.send(&welcome(&presence, self.world.config())).await {
+            Ok(()) => self.play(&mut presence).await,
+            Err(ending) => ending,
+        };
+        presence.leave().await;
         ending
     }
 
@@ -137,111 +143,61 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         Ending::new(CloseCode::Policy, reason)
     }
 
-    /// The game loop of one player. Actions are read as they come into a
-    /// short queue; one at a time goes to the player's depth (so they apply
-    /// in order, even across stairs), no faster than the player's pace. A
-    /// client that outruns the queue is flooding and is closed.
-    async fn play(&mut self, claim: Claim, name: &str) -> Ending {
-        let Claim { id, new_token, saved, kicked } = claim;
+    /// The game loop of one player: whatever comes first of the server
+    /// stopping, a takeover, the world's replies, the pacer letting the
+    /// next action go, a message from the client, and a ping to send or
+    /// miss. Nothing in it waits on the world, so the connection answers
+    /// at once whatever its depth is doing.
+    async fn play(&mut self, presence: &mut Presence) -> Ending {
         let config = self.world.config().clone();
-        let welcome = ServerMsg::Welcome {
-            you: id,
-            width: crate::level::MAP_WIDTH,
-            height: crate::level::MAP_HEIGHT,
-            sight_radius: config.sight_radius,
-            actions_per_second: config.actions_per_second.min(u32::from(u16::MAX)) as u16,
-            token: new_token,
-        };
-        if let Err(ending) = self.send(&welcome).await {
-            return ending;
-        }
-        let (link, mut inbox) = mpsc::channel(config.outbox_capacity);
-        let (mut here, player, via) = match saved {
-            Some(Saved { depth, player }) => {
-                let at = player.pos;
-                (self.world.depth(depth), player, Arrival::Resume(at))
-            }
-            None => (self.world.depth(1), Player::new(id, name.to_owned()), Arrival::Join),
-        };
-        if here.send(DepthCmd::Arrive { player, via, link }).await.is_err() {
-            return going_away();
-        }
-        let mut in_flight = true;
-        let mut queue: VecDeque<Action> = VecDeque::with_capacity(config.action_queue);
-        let mut rate =
-            RateLimit::new(config.actions_per_second, config.action_burst, Instant::now());
-        // When a ping went out that the client has not answered yet.
-        let mut pinged_at: Option<Instant> = None;
+        let (per_second, burst) = (config.actions_per_second, config.action_burst);
+        let mut pacer = Pacer::new(config.action_queue, per_second, burst, Instant::now());
         let stop = self.stop.clone();
-        let ending = loop {
+        let kicked = presence.kicked();
+        loop {
             let now = Instant::now();
-            let next_ready =
-                if in_flight || queue.is_empty() { None } else { Some(rate.ready_at(now)) };
-            let idle_deadline = self.last_heard + config.ping_interval;
-            tokio::select! {
-                () = stop.cancelled() => break going_away(),
-                () = kicked.cancelled() => {
-                    break Ending::new(CloseCode::Policy, "another connection took over this character");
+            let next_action = pacer.ready_at(now);
+            let next_check = self.pings.next_check();
+            let result = tokio::select! {
+                () = stop.cancelled() => Err(going_away()),
+                () = kicked.cancelled() => Err(Ending::new(
+                    CloseCode::Policy,
+                    "another connection took over this character",
+                )),
+                reply = presence.reply() => self.pass_on(reply, &mut pacer).await,
+                () = sleep_until(next_action.unwrap_or(now)), if next_action.is_some() => {
+                    hand_over(&mut pacer, presence)
                 }
-                from_world = inbox.recv() => match from_world {
-                    None => break Ending::new(CloseCode::Policy, "too slow: messages were piling up"),
-                    Some(ToConn::Frame(bytes)) => {
-                        if let Err(ending) = self.write(bytes.into(), &config).await {
-                            break ending;
-                        }
-                    }
-                    Some(ToConn::TurnDone) => in_flight = false,
-                    Some(ToConn::Transfer { departure, link }) => {
-                        here = self.world.depth(departure.depth);
-                        let cmd = DepthCmd::Arrive { player: departure.player, via: departure.via, link };
-                        if here.send(cmd).await.is_err() {
-                            break going_away();
-                        }
-                    }
-                },
-                () = sleep_until(next_ready.unwrap_or(now)), if next_ready.is_some() => {
-                    if let Some(action) = queue.pop_front() {
-                        rate.take(Instant::now());
-                        if here.send(DepthCmd::Act { id, action }).await.is_err() {
-                            break going_away();
-                        }
-                        in_flight = true;
-                    }
-                }
-                msg = self.next_msg() => {
-                    let action = match msg.map(session::play) {
-                        Err(ending) => break ending,
-                        Ok(Err(why)) => break Ending::new(CloseCode::Protocol, why),
-                        Ok(Ok(action)) => action,
-                    };
-                    if action == Action::Quit {
-                        break Ending::new(CloseCode::Normal, "goodbye");
-                    }
-                    if queue.len() >= config.action_queue {
-                        break Ending::new(
-                            CloseCode::Policy,
-                            format!("flooding: more than {} actions a second", config.actions_per_second),
-                        );
-                    }
-                    queue.push_back(action);
-                }
-                () = sleep_until(idle_deadline), if pinged_at.is_none() => {
-                    if let Err(ending) = self.write_message(Message::Ping(Bytes::new()), &config).await {
-                        break ending;
-                    }
-                    pinged_at = Some(Instant::now());
-                }
-                () = sleep_until(pinged_at.unwrap_or(now) + config.ping_timeout), if pinged_at.is_some() => {
-                    // Anything heard since the ping (its pong, most likely) is an answer.
-                    if pinged_at.is_some_and(|t| self.last_heard < t) {
-                        break Ending::new(CloseCode::Policy, "no answer to ping");
-                    }
-                    pinged_at = None;
-                }
+                msg = self.next_msg() => queue_action(msg, &mut pacer, per_second),
+                () = sleep_until(next_check) => self.keep_alive().await,
+            };
+            if let Err(ending) = result {
+                return ending;
             }
+        }
+    }
+
+    /// Writes what the world said; a finished answer lets the next action go.
+    async fn pass_on(&mut self, reply: Option<Reply>, pacer: &mut Pacer) -> Result<(), Ending> {
+        let Some(reply) = reply else {
+            return Err(Ending::new(CloseCode::Policy, "too slow: messages were piling up"));
         };
-        leave(&here, id).await;
-        ending
+        for frame in reply.frames {
+            self.write(frame.into()).await?;
+        }
+        if reply.done {
+            pacer.answered();
+        }
+        Ok(())
+    }
+
+    /// Pings a quiet client, or gives up on one that did not answer.
+    async fn keep_alive(&mut self) -> Result<(), Ending> {
+        match self.pings.check(Instant::now()) {
+            Check::Ping => self.write_message(Message::Ping(Bytes::new())).await,
+            Check::Unanswered => Err(Ending::new(CloseCode::Policy, "no answer to ping")),
+            Check::Nothing => Ok(()),
+        }
     }
 
     /// The next message from the client, or why the connection must end.
@@ -253,7 +209,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 Some(Err(e)) => return Err(read_failure(e)),
                 Some(Ok(frame)) => frame,
             };
-            self.last_heard = Instant::now();
+            self.pings.heard(Instant::now());
             match frame {
                 Message::Binary(bytes) => {
                     return codec::decode_client(&bytes).map_err(|e| match e {
@@ -278,18 +234,17 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     }
 
     async fn send(&mut self, msg: &ServerMsg) -> Result<(), Ending> {
-        let config = self.world.config().clone();
-        self.write(codec::encode(msg).into(), &config).await
+        self.write(codec::encode(msg).into()).await
     }
 
-    async fn write(&mut self, bytes: Bytes, config: &Config) -> Result<(), Ending> {
-        self.write_message(Message::Binary(bytes), config).await
+    async fn write(&mut self, bytes: Bytes) -> Result<(), Ending> {
+        self.write_message(Message::Binary(bytes)).await
     }
 
     /// Writes one frame, giving up on a client that has not read for the
     /// whole send deadline.
-    async fn write_message(&mut self, msg: Message, config: &Config) -> Result<(), Ending> {
-        match timeout(config.send_timeout, self.ws.send(msg)).await {
+    async fn write_message(&mut self, msg: Message) -> Result<(), Ending> {
+        match timeout(self.world.config().send_timeout, self.ws.send(msg)).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => Err(Ending::new(CloseCode::Away, format!("the client went away ({e})"))),
             Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
@@ -323,12 +278,48 @@ fn going_away() -> Ending {
     Ending::new(CloseCode::Away, "the server is shutting down")
 }
 
-/// Takes the player off its depth, which saves it, and waits until it has:
-/// the next claim of this character then loads what was saved. A depth that
-/// already dropped the player (a connection that fell behind) saved it then.
-async fn leave(here: &DepthHandle, id: PlayerId) {
-    let (saved, done) = tokio::sync::oneshot::channel();
-    if here.send(DepthCmd::Leave { id, saved }).await.is_ok() {
-        let _ = timeout(std::time::Duration::from_secs(2), done).await;
+/// The first message of a player in the game.
+fn welcome(presence: &Presence, config: &Config) -> ServerMsg {
+    ServerMsg::Welcome {
+        you: presence.id(),
+        width: crate::level::MAP_WIDTH,
+        height: crate::level::MAP_HEIGHT,
+        sight_radius: config.sight_radius,
+        actions_per_second: config.actions_per_second.min(u32::from(u16::MAX)) as u16,
+        token: presence.new_token(),
     }
+}
+
+/// Hands the pacer's next action to the world; a busy depth gets it again
+/// shortly.
+fn hand_over(pacer: &mut Pacer, presence: &mut Presence) -> Result<(), Ending> {
+    let Some(action) = pacer.take(Instant::now()) else { return Ok(()) };
+    match presence.act(action) {
+        Ok(()) => Ok(()),
+        Err(ActError::Busy) => {
+            pacer.put_back(action, Instant::now());
+            Ok(())
+        }
+        Err(ActError::Gone) => Err(going_away()),
+    }
+}
+
+/// Queues an action the client sent; a quit, a second hello, or more
+/// actions than the queue holds end the connection.
+fn queue_action(
+    msg: Result<ClientMsg, Ending>,
+    pacer: &mut Pacer,
+    per_second: u32,
+) -> Result<(), Ending> {
+    let action = match msg.map(session::play) {
+        Err(ending) => return Err(ending),
+        Ok(Err(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
+        Ok(Ok(action)) => action,
+    };
+    if action == Action::Quit {
+        return Err(Ending::new(CloseCode::Normal, "goodbye"));
+    }
+    pacer.push(action).map_err(|Flooding| {
+        Ending::new(CloseCode::Policy, format!("flooding: more than {per_second} actions a second"))
+    })
 }

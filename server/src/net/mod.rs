@@ -3,8 +3,9 @@
 
 mod connection;
 pub use connection::serve;
-mod rate;
-pub mod session;
+mod pacer;
+mod ping;
+mod session;
 
 use std::future::Future;
 use std::sync::Arc;

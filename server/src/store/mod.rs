@@ -29,7 +29,8 @@ use tracing::{debug, error};
 
 pub use open::{LOCK_FILE, STORE_FILE};
 
-use crate::mapgen::{GeneratorSetting, Mix};
+use crate::config::{WorldSpec, WorldWish};
+use crate::mapgen::GeneratorSetting;
 
 /// The layout of the tables below. A store of another version is refused,
 /// never rewritten.
@@ -74,14 +75,6 @@ pub enum StoreError {
     OtherWorld { file: PathBuf, stored: String, asked: String },
 }
 
-/// What the world is built from: the same spec builds the same levels.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WorldSpec {
-    pub seed: u64,
-    pub generator: GeneratorSetting,
-    pub mix: Mix,
-}
-
 /// A character the store knows: its name and the hash of its token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Known {
@@ -95,7 +88,7 @@ pub struct Known {
 pub struct Snapshot {
     pub depth: u16,
     pub pos: Pos,
-    /// Per depth, the explored cells as `Memory::explored_bits` gives them.
+    /// Per depth, the explored cells in `CellSet`'s byte form.
     pub explored: Vec<(u16, Vec<u8>)>,
 }
 
@@ -193,12 +186,16 @@ impl Store {
 
     /// Settles which world this store holds: the stored one if there is
     /// one (a part the host named that differs is an error), else the one
-    /// `asked` for, written now (a random seed and the defaults for what it
+    /// `asked` for, written now (`new_seed` and the defaults for what it
     /// leaves out).
-    pub fn settle_world(&self, asked: &WorldChoice) -> Result<WorldSpec, StoreError> {
+    pub fn settle_world(
+        &self,
+        asked: &WorldWish,
+        new_seed: impl FnOnce() -> u64,
+    ) -> Result<WorldSpec, StoreError> {
         let Some(stored) = self.world()? else {
             let world = WorldSpec {
-                seed: asked.seed.unwrap_or_else(crate::fresh_seed),
+                seed: asked.seed.unwrap_or_else(new_seed),
                 generator: asked.generator.unwrap_or_default(),
                 mix: asked.mix.clone().unwrap_or_default(),
             };
@@ -257,24 +254,6 @@ impl Store {
             .expect("the store's thread starts");
         (Writer { handle: StoreHandle { tx }, thread: Some(thread), _lock: lock }, known)
     }
-}
-
-/// The world a host asks for on the command line. What it leaves out is
-/// taken from the stored world, or (for a new world) made up: a random seed,
-/// the default generator and weights.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct WorldChoice {
-    /// The seed of a new world: the same seed builds the same levels on
-    /// every machine [default: random, then kept in the store].
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// How a new world's levels are built [default: mixed].
-    #[arg(long, value_enum)]
-    pub generator: Option<GeneratorSetting>,
-    /// Weights of a mixed world, e.g. `bsp=4,interior=2,caves=2,maze=1`
-    /// (generators not named are left out; `maze=0` means no mazes).
-    #[arg(long)]
-    pub mix: Option<Mix>,
 }
 
 /// The running store: its thread, and the lock on its folder. Closing it

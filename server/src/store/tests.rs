@@ -1,11 +1,12 @@
 use super::*;
+use crate::mapgen::{Generator, Mix};
 
 fn spec(seed: u64) -> WorldSpec {
     WorldSpec { seed, generator: GeneratorSetting::Mixed, mix: Mix::default() }
 }
 
-fn seed(seed: u64) -> WorldChoice {
-    WorldChoice { seed: Some(seed), ..WorldChoice::default() }
+fn seed(seed: u64) -> WorldWish {
+    WorldWish { seed: Some(seed), ..WorldWish::default() }
 }
 
 fn snapshot(depth: u16, x: u16) -> Snapshot {
@@ -26,7 +27,7 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
     let known = Known { name: "ann".into(), token_hash: [9; 32] };
     {
         let store = Store::open(dir.path()).unwrap();
-        assert_eq!(store.settle_world(&seed(42)).unwrap(), spec(42));
+        assert_eq!(store.settle_world(&seed(42), crate::fresh_seed).unwrap(), spec(42));
         let (writer, _) = store.start();
         let handle = writer.handle();
         runtime().block_on(async {
@@ -56,23 +57,37 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
 #[test]
 fn a_stored_world_wins_unless_the_host_asked_for_another() {
     let store = Store::in_memory();
-    assert_eq!(store.settle_world(&seed(1)).unwrap(), spec(1), "a new world is the one asked for");
+    assert_eq!(
+        store.settle_world(&seed(1), crate::fresh_seed).unwrap(),
+        spec(1),
+        "a new world is the one asked for"
+    );
     // What the host leaves out comes from the stored world.
-    assert_eq!(store.settle_world(&WorldChoice::default()).unwrap(), spec(1));
-    let err = store.settle_world(&seed(2)).unwrap_err();
+    assert_eq!(store.settle_world(&WorldWish::default(), crate::fresh_seed).unwrap(), spec(1));
+    let err = store.settle_world(&seed(2), crate::fresh_seed).unwrap_err();
     assert!(matches!(err, StoreError::OtherWorld { .. }));
     let text = err.to_string();
     assert!(text.contains("seed 1") && text.contains("--seed 2"), "{text}");
     // Asking for what is stored is fine.
-    assert_eq!(store.settle_world(&seed(1)).unwrap(), spec(1));
-    let maze = WorldChoice { generator: Some(GeneratorSetting::Maze), ..WorldChoice::default() };
-    assert!(store.settle_world(&maze).unwrap_err().to_string().contains("--generator maze"));
+    assert_eq!(store.settle_world(&seed(1), crate::fresh_seed).unwrap(), spec(1));
+    let maze = WorldWish {
+        generator: Some(GeneratorSetting::One(Generator::Maze)),
+        ..WorldWish::default()
+    };
+    assert!(
+        store
+            .settle_world(&maze, crate::fresh_seed)
+            .unwrap_err()
+            .to_string()
+            .contains("--generator maze")
+    );
 }
 
 #[test]
 fn a_new_world_asked_for_nothing_gets_a_random_seed_and_the_defaults() {
-    let worlds: Vec<WorldSpec> =
-        (0..2).map(|_| Store::in_memory().settle_world(&WorldChoice::default()).unwrap()).collect();
+    let worlds: Vec<WorldSpec> = (0..2)
+        .map(|_| Store::in_memory().settle_world(&WorldWish::default(), crate::fresh_seed).unwrap())
+        .collect();
     assert_eq!(worlds[0].generator, GeneratorSetting::Mixed);
     assert_eq!(worlds[0].mix, Mix::default());
     assert_ne!(worlds[0].seed, worlds[1].seed);
@@ -182,13 +197,11 @@ fn a_store_damaged_inside_is_refused_not_trusted() {
 
 #[test]
 fn every_generator_setting_and_a_mix_read_back_as_written() {
-    use clap::ValueEnum;
     let mix: Mix = "bsp=3,caves=1,maze=0".parse().unwrap();
-    for &generator in GeneratorSetting::value_variants() {
+    for &generator in GeneratorSetting::ALL.iter() {
         let store = Store::in_memory();
-        let asked =
-            WorldChoice { seed: Some(5), generator: Some(generator), mix: Some(mix.clone()) };
-        let world = store.settle_world(&asked).unwrap();
+        let asked = WorldWish { seed: Some(5), generator: Some(generator), mix: Some(mix.clone()) };
+        let world = store.settle_world(&asked, crate::fresh_seed).unwrap();
         assert_eq!(store.world().unwrap(), Some(world), "{generator:?}");
     }
 }

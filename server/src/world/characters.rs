@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use gloam_protocol::{PlayerId, Refusal, Token};
+use gloam_protocol::{CellSet, PlayerId, Refusal, Token};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -185,7 +185,9 @@ impl Characters {
                     player.memories = s
                         .explored
                         .into_iter()
-                        .map(|(depth, bits)| (depth, Memory::from_explored_bits(&bits)))
+                        .map(|(depth, bits)| {
+                            (depth, Memory::from_explored(CellSet::from_bytes(&bits)))
+                        })
                         .collect();
                     Saved { depth: s.depth, player }
                 });

@@ -1,10 +1,36 @@
 //! One depth in play: its level, the players on it, and the rules of a turn.
 //! Plain synchronous code: actions go in, messages for players come out.
+//!
+//! # One action, from key to pixels
+//! 1. The client sends `ClientMsg::Act`. The player's connection task
+//!    (`net::connection`) decodes it into its action queue; its pacer lets
+//!    one action go at a time, at the player's allowed rate, once the last
+//!    one was answered; `Presence::act` hands it to the depth's task.
+//! 2. The depth's task (`world::DepthTask`) takes commands in arrival order
+//!    and calls [`DepthState::act`], which:
+//!    - applies the rule: a step (into a wall: nothing; into a player: the
+//!      two swap), waiting, or the stairs (the player is removed here and
+//!      handed on);
+//!    - recomputes sight for the player and anyone it displaced, records
+//!      newly seen cells in their memories, and diffs against what their
+//!      clients were last told;
+//!    - works out, for every player on the depth, which others came into
+//!      sight, moved in it or left it.
+//! 3. The task encodes the messages and sends each player all of its own
+//!    as one reply; the actor's is marked done (its `Sight` comes last). A
+//!    player whose reply does not fit its queue is dropped, saved first.
+//!    A player who took the stairs is saved and sent to the next depth's
+//!    task, whose arrival answers the action.
+//! 4. The connection writes the frames in order; the client's
+//!    `ClientState::apply` mirrors them and the window redraws.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use gloam_protocol::{Action, Dir, Disc, PlayerChange, PlayerId, Pos, ServerMsg, Terrain};
+use gloam_protocol::walk::DistanceMap;
+use gloam_protocol::{
+    Action, Dir, Disc, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Terrain,
+};
 
 use super::player::Player;
 use crate::fov::Fov;
@@ -53,6 +79,8 @@ pub struct DepthState {
     radius: u8,
     players: BTreeMap<PlayerId, Player>,
     occupant: HashMap<Pos, PlayerId>,
+    /// For each player, the others its client was told are in sight, and where.
+    told: BTreeMap<PlayerId, BTreeMap<PlayerId, Pos>>,
 }
 
 impl DepthState {
@@ -64,6 +92,7 @@ impl DepthState {
             radius: sight_radius,
             players: BTreeMap::new(),
             occupant: HashMap::new(),
+            told: BTreeMap::new(),
         }
     }
 
@@ -100,7 +129,7 @@ impl DepthState {
         let pos = self.nearest_free(wanted);
         let id = player.id;
         player.pos = pos;
-        player.told_players.clear();
+        self.told.insert(id, BTreeMap::new());
         let memory = player.memory_mut(self.depth);
         memory.forget_sight();
         let (remembered, terrain) = memory.recall(&self.level);
@@ -134,10 +163,11 @@ impl DepthState {
             return (None, out);
         };
         self.occupant.remove(&player.pos);
-        for other in self.players.values_mut() {
-            if other.told_players.remove(&id).is_some() {
+        self.told.remove(&id);
+        for (&other, told) in &mut self.told {
+            if told.remove(&id).is_some() {
                 out.push(Outgoing {
-                    to: other.id,
+                    to: other,
                     msg: ServerMsg::Players(vec![PlayerChange::Vanished { id }]),
                 });
             }
@@ -241,91 +271,48 @@ impl DepthState {
     }
 
     /// Recomputes sight for the acting player (whose `Sight` answers its
-    /// action, even when nothing changed) and for the players it displaced,
-    /// and tells every other player what it now sees of them.
+    /// action, even when nothing changed) and for those it displaced, then
+    /// tells every player on the depth what changed among the others it
+    /// sees. Each viewer's changes are built once, names included, and ride
+    /// in its own sight diff when it has one.
     fn refresh_sight(&mut self, actor: PlayerId, displaced: &[PlayerId], out: &mut Vec<Outgoing>) {
-        let mut moved = Vec::with_capacity(1 + displaced.len());
-        moved.push(actor);
-        moved.extend_from_slice(displaced);
-        let moved = moved.as_slice();
-        for &id in moved {
-            let Some(pos) = self.players.get(&id).map(|p| p.pos) else { continue };
-            let fov = self.fov_from(pos);
-            let (depth, level, disc) = (self.depth, &self.level, &self.disc);
-            let Some(player) = self.players.get_mut(&id) else { continue };
-            let diff = player.memory_mut(depth).update_sight(level, disc, fov);
-            let msg = if id == actor { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
-            out.push(Outgoing { to: id, msg });
-        }
-        let sight_msgs: HashMap<PlayerId, usize> = out
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)))
-            .map(|(i, o)| (o.to, i))
+        let moved: Vec<PlayerId> = std::iter::once(actor)
+            .chain(displaced.iter().copied())
+            .filter(|id| self.players.contains_key(id))
             .collect();
+        let mut diffs: Vec<(PlayerId, SightDiff)> =
+            moved.iter().map(|&id| (id, self.update_sight(id))).collect();
         // A viewer who moved reconsiders everyone; one who stayed, only the
         // few who moved. So a crowd costs each action O(crowd), not O(crowd²).
         let everyone: Vec<(PlayerId, Pos)> = self.players.values().map(|p| (p.id, p.pos)).collect();
         let movers: Vec<(PlayerId, Pos)> =
             everyone.iter().copied().filter(|(id, _)| moved.contains(id)).collect();
-        let mut appeared: Vec<(PlayerId, usize)> = Vec::new();
-        for viewer in self.players.values_mut() {
+        for viewer in self.players.values() {
             let candidates = if moved.contains(&viewer.id) { &everyone } else { &movers };
-            let memory = viewer.memories.get(&self.depth);
-            let mut changes = Vec::new();
-            for &(other, at) in candidates {
-                if other == viewer.id {
-                    continue;
-                }
-                let seen = memory.is_some_and(|m| m.sees(at));
-                match (viewer.told_players.get(&other).copied(), seen) {
-                    // The name is filled in below, once the borrow of `players` ends.
-                    (None, true) => {
-                        changes.push(PlayerChange::Appeared { id: other, name: String::new(), at })
-                    }
-                    (Some(told), true) if told != at => {
-                        changes.push(PlayerChange::Moved { id: other, at })
-                    }
-                    (Some(_), false) => changes.push(PlayerChange::Vanished { id: other }),
-                    _ => continue,
-                }
-                if seen {
-                    viewer.told_players.insert(other, at);
-                } else {
-                    viewer.told_players.remove(&other);
-                }
-            }
+            let told = self.told.entry(viewer.id).or_default();
+            let changes = changes_seen(viewer, self.depth, candidates, told, &self.players);
             if changes.is_empty() {
                 continue;
             }
-            let at = match sight_msgs.get(&viewer.id) {
-                Some(&i) => {
-                    if let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) = &mut out[i].msg {
-                        diff.players.extend(changes);
-                    }
-                    i
-                }
-                None => {
-                    out.push(Outgoing { to: viewer.id, msg: ServerMsg::Players(changes) });
-                    out.len() - 1
-                }
-            };
-            appeared.push((viewer.id, at));
-        }
-        for (_, i) in appeared {
-            let changes = match &mut out[i].msg {
-                ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => &mut diff.players,
-                ServerMsg::Players(changes) => changes,
-                _ => continue,
-            };
-            for change in changes {
-                if let PlayerChange::Appeared { id, name, .. } = change
-                    && name.is_empty()
-                {
-                    name.clone_from(&self.players[id].name);
-                }
+            match diffs.iter_mut().find(|(id, _)| *id == viewer.id) {
+                Some((_, diff)) => diff.players = changes,
+                None => out.push(Outgoing { to: viewer.id, msg: ServerMsg::Players(changes) }),
             }
         }
+        for (id, diff) in diffs {
+            let msg = if id == actor { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
+            out.push(Outgoing { to: id, msg });
+        }
+    }
+
+    /// Moves a player's told view to what it sees from where it stands now.
+    fn update_sight(&mut self, id: PlayerId) -> SightDiff {
+        let Some(pos) = self.players.get(&id).map(|p| p.pos) else {
+            return SightDiff::default();
+        };
+        let fov = self.fov_from(pos);
+        let Some(player) = self.players.get_mut(&id) else { return SightDiff::default() };
+        player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov)
     }
 
     /// Tells everyone else on this depth that `about` arrived: a line for
@@ -347,27 +334,51 @@ impl DepthState {
         names
     }
 
-    /// The open, unoccupied cell nearest to `wanted` by walking.
+    /// The open, unoccupied cell nearest to `wanted` by walking; `wanted`
+    /// itself when every open cell is taken (stacking up rather than
+    /// refusing the player).
     fn nearest_free(&self, wanted: Pos) -> Pos {
         let grid = &self.level.grid;
-        let mut seen = vec![false; grid.cells().len()];
-        let mut queue = VecDeque::from([wanted]);
-        seen[grid.index(wanted)] = true;
-        while let Some(pos) = queue.pop_front() {
-            if !self.occupant.contains_key(&pos) {
-                return pos;
-            }
-            for dir in Dir::ALL {
-                if let Some(n) = pos.step(dir).filter(|&n| grid.is_open(n))
-                    && !std::mem::replace(&mut seen[grid.index(n)], true)
-                {
-                    queue.push_back(n);
-                }
-            }
-        }
-        // Every open cell is taken: stack up rather than refuse the player.
-        wanted
+        let open = |i: usize| grid.cells()[i].is_open();
+        let free = |p: Pos| !self.occupant.contains_key(&p);
+        let (_, found) = DistanceMap::until(grid.width(), grid.height(), &[wanted], open, free);
+        found.unwrap_or(wanted)
     }
+}
+
+/// What `viewer`'s client must be told of `candidates` (the other players
+/// who may have changed for it), updating `told` to match.
+fn changes_seen(
+    viewer: &Player,
+    depth: u16,
+    candidates: &[(PlayerId, Pos)],
+    told: &mut BTreeMap<PlayerId, Pos>,
+    players: &BTreeMap<PlayerId, Player>,
+) -> Vec<PlayerChange> {
+    let memory = viewer.memory(depth);
+    let mut changes = Vec::new();
+    for &(other, at) in candidates {
+        if other == viewer.id {
+            continue;
+        }
+        let seen = memory.is_some_and(|m| m.sees(at));
+        let change = match (told.get(&other).copied(), seen) {
+            (None, true) => {
+                let name = players.get(&other).map(|p| p.name.clone()).unwrap_or_default();
+                PlayerChange::Appeared { id: other, name, at }
+            }
+            (Some(was), true) if was != at => PlayerChange::Moved { id: other, at },
+            (Some(_), false) => PlayerChange::Vanished { id: other },
+            _ => continue,
+        };
+        if seen {
+            told.insert(other, at);
+        } else {
+            told.remove(&other);
+        }
+        changes.push(change);
+    }
+    changes
 }
 
 #[cfg(test)]
@@ -499,7 +510,7 @@ mod tests {
             vanished |= to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Vanished { id: BOB })));
         }
         assert!(vanished, "ann was told bob left her sight");
-        assert!(!d.players[&ANN].told_players.contains_key(&BOB));
+        assert!(!d.told[&ANN].contains_key(&BOB));
         let bob_at = d.player(BOB).unwrap().pos;
         assert!(!d.players[&ANN].memory(2).unwrap().sees(bob_at));
     }

@@ -1,6 +1,6 @@
 //! What one player knows of one level, and what its client has been told.
 
-use gloam_protocol::{Disc, Pos, SightDiff, Terrain};
+use gloam_protocol::{CellSet, Disc, Pos, SightDiff, Terrain};
 
 use crate::fov::Fov;
 use crate::level::Level;
@@ -11,45 +11,20 @@ use crate::level::Level;
 /// the view the client was last told about.
 #[derive(Debug, Clone, Default)]
 pub struct Memory {
-    explored: Vec<u64>,
+    explored: CellSet,
     sight: Option<Fov>,
 }
 
 impl Memory {
-    /// A memory of the cells set in `bits`, in the form `explored_bits` gives.
-    pub fn from_explored_bits(bits: &[u8]) -> Self {
-        let explored = bits
-            .chunks(8)
-            .map(|chunk| {
-                let mut word = [0u8; 8];
-                word[..chunk.len()].copy_from_slice(chunk);
-                u64::from_le_bytes(word)
-            })
-            .collect();
+    /// A memory of the cells in `explored` (as the store keeps them), with
+    /// nothing in sight.
+    pub fn from_explored(explored: CellSet) -> Self {
         Self { explored, sight: None }
     }
 
-    /// The explored cells as a row-major bitset (bit `i % 8` of byte `i / 8`
-    /// is cell `i`), trailing empty bytes left off: what `EnterLevel`
-    /// carries and the store keeps.
-    pub fn explored_bits(&self) -> Vec<u8> {
-        let mut bits: Vec<u8> = self.explored.iter().flat_map(|w| w.to_le_bytes()).collect();
-        while bits.last() == Some(&0) {
-            bits.pop();
-        }
-        bits
-    }
-
-    pub fn is_explored(&self, index: usize) -> bool {
-        self.explored.get(index / 64).is_some_and(|w| w & (1 << (index % 64)) != 0)
-    }
-
-    fn explore(&mut self, index: usize) {
-        let word = index / 64;
-        if self.explored.len() <= word {
-            self.explored.resize(word + 1, 0);
-        }
-        self.explored[word] |= 1 << (index % 64);
+    /// Every cell whose terrain the client was sent.
+    pub fn explored(&self) -> &CellSet {
+        &self.explored
     }
 
     pub fn sight(&self) -> Option<&Fov> {
@@ -64,15 +39,9 @@ impl Memory {
     /// The remembered cells as the `EnterLevel` message carries them: a
     /// row-major bitset (trailing empty bytes dropped) and each set cell's terrain.
     pub fn recall(&self, level: &Level) -> (Vec<u8>, Vec<Terrain>) {
-        let bits = self.explored_bits();
-        let terrain = level
-            .grid
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| self.is_explored(i))
-            .map(|(_, (_, t))| t)
-            .collect();
-        (bits, terrain)
+        let cells = level.grid.cells();
+        let terrain = self.explored.iter().filter_map(|i| cells.get(i).copied()).collect();
+        (self.explored.to_bytes(), terrain)
     }
 
     /// Moves the told view to `now` and says what changed: cells that left
@@ -100,10 +69,10 @@ impl Memory {
                 continue;
             }
             let index = level.grid.index(pos);
-            if self.is_explored(index) {
+            if self.explored.contains(index) {
                 diff.shown.push(i as u8);
             } else {
-                self.explore(index);
+                self.explored.insert(index);
                 diff.revealed.push((i as u8, level.terrain(pos)));
             }
         }
@@ -114,21 +83,5 @@ impl Memory {
     /// True when the told view includes `pos`.
     pub fn sees(&self, pos: Pos) -> bool {
         self.sight.as_ref().is_some_and(|s| s.sees(pos))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn explored_bits_round_trip_without_trailing_empty_bytes() {
-        let memory = Memory { explored: vec![u64::MAX, 0, 0x0102, 0], sight: None };
-        let bits = memory.explored_bits();
-        assert_eq!(bits.len(), 8 + 8 + 2);
-        let back = Memory::from_explored_bits(&bits);
-        assert_eq!(back.explored, vec![u64::MAX, 0, 0x0102]);
-        assert!((0..256).all(|i| back.is_explored(i) == memory.is_explored(i)));
-        assert!(Memory { explored: vec![0, 0], sight: None }.explored_bits().is_empty());
     }
 }

@@ -1,48 +1,57 @@
-//! The game world: one task per depth, each owning that depth's level and
-//! players and applying their actions one at a time, in arrival order.
-//! Connections reach a depth through its [`DepthHandle`]; a depth answers
-//! through each player's [`Link`].
+//! The game world, as a connection sees it: [`World::enter`] claims a
+//! character and puts it on its depth, giving the connection a
+//! [`Presence`] with three verbs: `act`, `reply` (what the world has to say
+//! to this player, one [`Reply`] per command) and `leave`. Everything else
+//! is inside: one task per depth owns that depth's level and players and
+//! applies their commands one at a time, in arrival order (see [`depth`]
+//! for the order of one action); the stairs hand a player from one depth's
+//! task to the next's without the connection carrying it.
+//!
+//! [`DepthState`] is the same rules without tasks or channels, for
+//! benchmarks and for test fixtures that play a level directly.
 
 mod characters;
 mod depth;
 mod memory;
 mod player;
+mod presence;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
 
-use gloam_protocol::{Action, PlayerId, codec};
+use gloam_protocol::{Action, PlayerId, Refusal, Token, codec};
 use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 use tracing::{debug, info, warn};
 
-pub use characters::{Characters, Claim, Saved};
-pub use depth::{Arrival, Departure, DepthState, Outgoing, Turn};
-pub use memory::Memory;
-pub use player::{Keep, Player};
+pub use depth::{Arrival, DepthState, Outgoing, Turn};
+pub use player::Player;
+pub use presence::{ActError, Presence, Reply};
 
 use crate::config::Config;
 use crate::mapgen;
 use crate::store::{Known, StoreHandle};
+use characters::{Characters, Claim, Saved};
+use depth::Departure;
+use player::Keep;
 
-/// What a depth sends a connection.
+/// What a depth sends a player's connection: everything one command
+/// produced for that player, as encoded frames.
 #[derive(Debug)]
-pub enum ToConn {
-    /// One encoded message to write.
-    Frame(Vec<u8>),
-    /// The player's last command was applied; the next may be sent.
-    TurnDone,
-    /// The player took the stairs: the connection carries it to `depth`.
-    Transfer { departure: Departure, link: Link },
+struct ToConn {
+    frames: Vec<Vec<u8>>,
+    /// The player's own command was applied: its next may be sent.
+    done: bool,
+    /// The player arrived on this depth: its commands go here from now on.
+    now_on: Option<DepthHandle>,
 }
 
 /// The way a depth reaches one player's connection.
-pub type Link = mpsc::Sender<ToConn>;
+type Link = mpsc::Sender<ToConn>;
 
-/// What a connection asks of a depth.
+/// What a depth is asked to do.
 #[derive(Debug)]
-pub enum DepthCmd {
+enum DepthCmd {
     Arrive {
         player: Player,
         via: Arrival,
@@ -62,31 +71,17 @@ pub enum DepthCmd {
 
 /// The way in to one depth's task.
 #[derive(Debug, Clone)]
-pub struct DepthHandle {
-    pub depth: u16,
+struct DepthHandle {
+    depth: u16,
     tx: mpsc::Sender<DepthCmd>,
 }
 
-impl DepthHandle {
-    /// Sends a command, waiting while the depth's queue is full. Fails only
-    /// when the depth's task has ended (the server is shutting down).
-    pub async fn send(&self, cmd: DepthCmd) -> Result<(), WorldGone> {
-        self.tx.send(cmd).await.map_err(|_| WorldGone)
-    }
-}
-
-/// The depth's task has ended.
-#[derive(Debug, thiserror::Error)]
-#[error("the world is shutting down")]
-pub struct WorldGone;
-
-/// Everything shared between connections: the depths in play and the names in use.
+/// Everything shared between connections: the depths in play and the
+/// characters.
 #[derive(Debug)]
 pub struct World {
-    config: Config,
-    depths: Mutex<HashMap<u16, DepthHandle>>,
+    depths: Arc<Depths>,
     characters: Characters,
-    store: StoreHandle,
 }
 
 impl World {
@@ -94,166 +89,236 @@ impl World {
     /// which already holds those `known`.
     pub fn new(config: Config, store: StoreHandle, known: Vec<Known>) -> Self {
         let characters = Characters::new(store.clone(), known);
-        Self { config, depths: Mutex::new(HashMap::new()), characters, store }
+        let depths = Depths { config, store, running: Mutex::new(HashMap::new()) };
+        Self { depths: Arc::new(depths), characters }
     }
 
     pub fn config(&self) -> &Config {
-        &self.config
+        &self.depths.config
     }
 
-    /// Who may play which name.
-    pub fn characters(&self) -> &Characters {
-        &self.characters
+    /// Joins as `name`: claims the character (creating it, resuming it
+    /// where the store has it, or taking it over from another connection)
+    /// and puts it on its depth. The arrival's messages are the first
+    /// replies of the presence.
+    pub async fn enter(
+        self: &Arc<Self>,
+        name: &str,
+        token: Option<Token>,
+    ) -> Result<Presence, Refusal> {
+        let Claim { id, new_token, saved, kicked } = self.characters.claim(name, token).await?;
+        let (player, depth, via) = match saved {
+            Some(Saved { depth, player }) => {
+                let at = player.pos;
+                (player, depth, Arrival::Resume(at))
+            }
+            None => (Player::new(id, name.to_owned()), 1, Arrival::Join),
+        };
+        let (link, replies) = mpsc::channel(self.config().outbox_capacity.max(1));
+        let here = self.depths.handle(depth);
+        let arrive = DepthCmd::Arrive { player, via, link };
+        if here.tx.send(arrive).await.is_err() {
+            self.characters.release(name);
+            return Err(Refusal::Unavailable { reason: "the server is shutting down".into() });
+        }
+        info!(player = name, %id, returning = new_token.is_none(), depth, "enters");
+        Ok(Presence::new(id, name.to_owned(), new_token, kicked, here, replies, self.clone()))
     }
 
-    /// The handle of a depth, building its level and starting its task the
-    /// first time anyone goes there.
-    pub fn depth(&self, depth: u16) -> DepthHandle {
-        let mut depths = self.depths.lock().unwrap_or_else(PoisonError::into_inner);
-        depths
-            .entry(depth)
-            .or_insert_with(|| {
-                let c = &self.config;
-                let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
-                let level =
-                    Arc::new(mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth));
-                info!(depth, generator = generator.name(), "level built");
-                let (tx, rx) = mpsc::channel(self.config.depth_queue);
-                let state = DepthState::new(depth, level, self.config.sight_radius);
-                tokio::spawn(run_depth(state, rx, self.store.clone(), c.save_interval));
-                DepthHandle { depth, tx }
-            })
-            .clone()
+    /// The character `name` is no longer played (its depth has saved it).
+    fn release(&self, name: &str) {
+        self.characters.release(name);
     }
 
     /// Ends every depth's task once the connections holding handles are gone.
     pub fn close(&self) {
-        self.depths.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        self.depths.running.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 }
 
-/// One depth's task: applies commands in the order they arrive and sends the
-/// results. A player whose connection cannot keep up (its queue is full) is
-/// removed, which closes its connection. Players are saved at once when they
-/// arrive or leave, and those who acted are saved every `save_every`.
-async fn run_depth(
-    state: DepthState,
-    mut rx: mpsc::Receiver<DepthCmd>,
+/// The depths in play, each built and started the first time anyone goes
+/// there. Depth tasks hold this too, to hand players down and up the stairs.
+#[derive(Debug)]
+struct Depths {
+    config: Config,
     store: StoreHandle,
-    save_every: Duration,
-) {
-    let mut task = DepthTask { state, links: HashMap::new(), acted: HashSet::new(), store };
-    let mut tick = tokio::time::interval(save_every);
-    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            cmd = rx.recv() => match cmd {
-                Some(cmd) => task.handle(cmd),
-                None => break,
-            },
-            _ = tick.tick() => task.save_those_who_acted(),
-        }
-    }
-    task.save_those_who_acted();
-    debug!(depth = task.state.depth(), "depth task ends");
+    running: Mutex<HashMap<u16, DepthHandle>>,
 }
 
+impl Depths {
+    /// The handle of `depth`, starting its task first if need be. The level
+    /// is built outside the lock, so a join or a stair trip elsewhere never
+    /// waits on another depth's building.
+    fn handle(self: &Arc<Self>, depth: u16) -> DepthHandle {
+        if let Some(handle) = self.lock().get(&depth) {
+            return handle.clone();
+        }
+        let c = &self.config;
+        let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
+        let level = Arc::new(mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth));
+        let mut running = self.lock();
+        if let Some(handle) = running.get(&depth) {
+            // Another connection built it meanwhile: theirs is the one in play.
+            return handle.clone();
+        }
+        info!(depth, generator = generator.name(), "level built");
+        let (tx, rx) = mpsc::channel(c.depth_queue.max(1));
+        let handle = DepthHandle { depth, tx };
+        let state = DepthState::new(depth, level, c.sight_radius);
+        let task = DepthTask {
+            state,
+            me: handle.tx.downgrade(),
+            links: HashMap::new(),
+            acted: HashSet::new(),
+            depths: self.clone(),
+        };
+        tokio::spawn(task.run(rx));
+        running.insert(depth, handle.clone());
+        handle
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u16, DepthHandle>> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn store(&self) -> &StoreHandle {
+        &self.store
+    }
+}
+
+/// One depth's task: applies commands in the order they arrive and sends
+/// each player one [`ToConn`] per command. A player whose connection cannot
+/// keep up (its queue is full) is removed, which ends its connection.
+/// Players are saved at once when they arrive, leave or take the stairs,
+/// and those who acted every `save_interval`.
 struct DepthTask {
     state: DepthState,
+    /// This depth's own way in, weak so that the task ends once no
+    /// connection and no registry holds a handle.
+    me: mpsc::WeakSender<DepthCmd>,
     links: HashMap<PlayerId, Link>,
     /// Players who acted since the last periodic save.
     acted: HashSet<PlayerId>,
-    store: StoreHandle,
+    depths: Arc<Depths>,
 }
 
 impl DepthTask {
-    fn handle(&mut self, cmd: DepthCmd) {
+    async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
+        let mut tick = tokio::time::interval(self.depths.config.save_interval);
+        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.apply(cmd),
+                    None => break,
+                },
+                _ = tick.tick() => self.save_those_who_acted(),
+            }
+        }
+        self.save_those_who_acted();
+        debug!(depth = self.state.depth(), "depth task ends");
+    }
+
+    fn apply(&mut self, cmd: DepthCmd) {
         match cmd {
-            DepthCmd::Arrive { player, via, link } => {
-                let id = player.id;
-                info!(player = %player.name, depth = self.state.depth(), ?via, "arrives");
-                self.links.insert(id, link);
-                let out = self.state.arrive(player, via);
-                self.save(id, Keep::All);
-                self.deliver(out);
-                self.turn_done(id);
-            }
-            DepthCmd::Act { id, action } => {
-                if !self.state.contains(id) {
-                    return;
-                }
-                self.acted.insert(id);
-                let turn = self.state.act(id, action);
-                self.deliver(turn.out);
-                match turn.departure {
-                    Some(departure) => self.hand_on(id, departure),
-                    None => self.turn_done(id),
-                }
-            }
+            DepthCmd::Arrive { player, via, link } => self.arrive(player, via, link),
+            DepthCmd::Act { id, action } => self.act(id, action),
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
                 let (player, out) = self.state.remove(id, "has left the game.");
-                self.deliver(out);
+                self.deliver(out, None);
                 if let Some(player) = player {
                     info!(player = %player.name, depth = self.state.depth(), "leaves the game");
-                    self.store.save(&player.name, player.snapshot(self.state.depth(), Keep::All));
+                    self.save(&player, Keep::All);
                 }
                 let _ = saved.send(());
             }
         }
     }
 
-    /// A player took the stairs: saved where it stood, then handed to its
-    /// connection to carry to the next depth (which saves it again there).
-    fn hand_on(&mut self, id: PlayerId, departure: Departure) {
-        self.acted.remove(&id);
-        let player = &departure.player;
-        self.store.save(&player.name, player.snapshot(self.state.depth(), Keep::All));
-        let Some(link) = self.links.remove(&id) else {
+    fn arrive(&mut self, player: Player, via: Arrival, link: Link) {
+        let id = player.id;
+        info!(player = %player.name, depth = self.state.depth(), ?via, "arrives");
+        self.links.insert(id, link);
+        let out = self.state.arrive(player, via);
+        if let Some(player) = self.state.player(id) {
+            self.save(player, Keep::All);
+        }
+        let now_on = self.me.upgrade().map(|tx| DepthHandle { depth: self.state.depth(), tx });
+        self.deliver(out, Some((id, now_on)));
+    }
+
+    fn act(&mut self, id: PlayerId, action: Action) {
+        if !self.state.contains(id) {
             return;
-        };
-        info!(player = %player.name, from = self.state.depth(), to = departure.depth, "takes the stairs");
-        let back = link.clone();
-        if back.try_send(ToConn::Transfer { departure, link }).is_err() {
-            warn!(player = %id, "connection gone while taking the stairs");
+        }
+        self.acted.insert(id);
+        let turn = self.state.act(id, action);
+        match turn.departure {
+            Some(departure) => {
+                self.deliver(turn.out, None);
+                self.hand_on(departure);
+            }
+            None => self.deliver(turn.out, Some((id, None))),
         }
     }
 
-    fn save(&self, id: PlayerId, keep: Keep) {
-        if let Some(player) = self.state.player(id) {
-            self.store.save(&player.name, player.snapshot(self.state.depth(), keep));
-        }
+    /// A player took the stairs: saved where it stood, then handed to the
+    /// depth it goes to (which saves it again there and answers its action).
+    fn hand_on(&mut self, departure: Departure) {
+        let Departure { player, depth, via } = departure;
+        self.acted.remove(&player.id);
+        self.save(&player, Keep::All);
+        let Some(link) = self.links.remove(&player.id) else { return };
+        info!(player = %player.name, from = self.state.depth(), to = depth, "takes the stairs");
+        let next = self.depths.handle(depth);
+        // Not awaited here: two depths with full queues handing players to
+        // each other must not wait on each other.
+        tokio::spawn(async move {
+            let _ = next.tx.send(DepthCmd::Arrive { player, via, link }).await;
+        });
+    }
+
+    fn save(&self, player: &Player, keep: Keep) {
+        self.depths.store().save(&player.name, player.snapshot(self.state.depth(), keep));
     }
 
     fn save_those_who_acted(&mut self) {
         for id in std::mem::take(&mut self.acted) {
-            self.save(id, Keep::ThisDepth);
+            if let Some(player) = self.state.player(id) {
+                self.save(player, Keep::ThisDepth);
+            }
         }
     }
 
-    fn turn_done(&mut self, id: PlayerId) {
-        if let Some(link) = self.links.get(&id)
-            && link.try_send(ToConn::TurnDone).is_err()
-        {
-            let out = self.drop_laggard(id);
-            self.deliver(out);
+    /// Sends each player its messages as one reply (the player whose
+    /// command this was gets one even when it has nothing else, marked
+    /// done), dropping players whose queues are full and telling the others.
+    fn deliver(&mut self, out: Vec<Outgoing>, answered: Option<(PlayerId, Option<DepthHandle>)>) {
+        let mut replies: Vec<(PlayerId, ToConn)> = Vec::new();
+        if let Some((id, now_on)) = answered {
+            replies.push((id, ToConn { frames: Vec::new(), done: true, now_on }));
         }
-    }
-
-    /// Sends each message to its player's connection, dropping players whose
-    /// queues are full (and telling the others they left).
-    fn deliver(&mut self, out: Vec<Outgoing>) {
-        let mut pending = out;
-        while !pending.is_empty() {
-            let mut more = Vec::new();
-            for Outgoing { to, msg } in pending {
-                let Some(link) = self.links.get(&to) else { continue };
-                if link.try_send(ToConn::Frame(codec::encode(&msg))).is_err() {
-                    more.extend(self.drop_laggard(to));
+        for Outgoing { to, msg } in out {
+            let frame = codec::encode(&msg);
+            match replies.iter_mut().find(|(id, _)| *id == to) {
+                Some((_, reply)) => reply.frames.push(frame),
+                None => {
+                    replies.push((to, ToConn { frames: vec![frame], done: false, now_on: None }))
                 }
             }
-            pending = more;
+        }
+        let mut fallen = Vec::new();
+        for (to, reply) in replies {
+            let Some(link) = self.links.get(&to) else { continue };
+            if link.try_send(reply).is_err() {
+                fallen.push(to);
+            }
+        }
+        for id in fallen {
+            let out = self.drop_laggard(id);
+            self.deliver(out, None);
         }
     }
 
@@ -265,7 +330,7 @@ impl DepthTask {
         let (player, out) = self.state.remove(id, "has lost the connection.");
         if let Some(player) = player {
             warn!(player = %player.name, depth = self.state.depth(), "dropped: its connection fell behind");
-            self.store.save(&player.name, player.snapshot(self.state.depth(), Keep::All));
+            self.save(&player, Keep::All);
         }
         out
     }
@@ -273,6 +338,8 @@ impl DepthTask {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use gloam_protocol::{Dir, Pos};
 
     use super::*;
@@ -283,42 +350,75 @@ mod tests {
     #[tokio::test]
     async fn a_player_dropped_for_falling_behind_is_saved_where_it_stood() {
         // No periodic saves: only the drop can have saved the step.
-        let config = Config { save_interval: Duration::from_secs(3600), ..Config::with_seed(9) };
-        let generator = mapgen::generator_with(config.generator, &config.mix, config.seed, 1);
-        let level = mapgen::build(generator, mapgen::level_seed(config.seed, 1), 1);
+        let config = Config {
+            save_interval: Duration::from_secs(3600),
+            outbox_capacity: 64,
+            ..Config::with_seed(9)
+        };
+        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
         let (writer, known) = Store::in_memory().start();
         let store = writer.handle();
-        let world = World::new(config, store.clone(), known);
-        let depth = world.depth(1);
-        let (link, mut inbox) = mpsc::channel(64);
-        let id = PlayerId(1);
-        let player = Player::new(id, "ann".into());
-        depth.send(DepthCmd::Arrive { player, via: Arrival::Join, link }).await.unwrap();
+        let world = Arc::new(World::new(config, store.clone(), known));
+        let mut ann = world.enter("ann", None).await.unwrap();
 
         let open = |p: Pos| level.terrain(p).is_open();
         let dir = Dir::ALL.into_iter().find(|&d| level.arrival.step(d).is_some_and(open)).unwrap();
         let stepped_to = level.arrival.step(dir).unwrap();
         // The arrival and one step, read in full.
-        depth.send(DepthCmd::Act { id, action: Action::Move(dir) }).await.unwrap();
-        let mut turns = 0;
-        while turns < 2 {
-            match tokio::time::timeout(Duration::from_secs(5), inbox.recv()).await {
-                Ok(Some(ToConn::TurnDone)) => turns += 1,
-                Ok(Some(_)) => {}
-                other => panic!("expected the step's answer, got {other:?}"),
-            }
-        }
+        let arrival = ann.reply().await.expect("the arrival");
+        assert!(arrival.done && !arrival.frames.is_empty());
+        ann.act(Action::Move(dir)).unwrap();
+        assert!(ann.reply().await.expect("the step's answer").done);
         // Then nothing more is read while waits pile up.
         for _ in 0..100 {
-            depth.send(DepthCmd::Act { id, action: Action::Wait }).await.unwrap();
+            ann.act(Action::Wait).unwrap();
         }
         let dropped = tokio::time::timeout(Duration::from_secs(5), async {
-            while inbox.recv().await.is_some() {}
+            while ann.reply().await.is_some() {}
         })
         .await;
         assert!(dropped.is_ok(), "the depth let the laggard go");
         let saved = store.load("ann").await.unwrap().expect("saved when dropped");
         assert_eq!((saved.depth, saved.pos), (1, stepped_to));
         assert!(!saved.explored.is_empty());
+    }
+
+    /// The stairs move a player to the next depth inside the world: its
+    /// next commands go there without the connection doing anything.
+    #[tokio::test]
+    async fn the_stairs_move_a_presence_to_the_next_depth() {
+        let config = Config::with_seed(9);
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config.clone(), writer.handle(), known));
+        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
+        let mut ann = world.enter("ann", None).await.unwrap();
+        ann.reply().await.unwrap();
+        let path = level.grid.walk_from(level.arrival).path_to(level.stairs_down).unwrap();
+        for dir in path {
+            ann.act(Action::Move(dir)).unwrap();
+            while !ann.reply().await.unwrap().done {}
+        }
+        assert_eq!(ann.depth(), 1);
+        ann.act(Action::Descend).unwrap();
+        let mut entered = None;
+        loop {
+            let reply = ann.reply().await.unwrap();
+            for frame in &reply.frames {
+                if let Ok(gloam_protocol::ServerMsg::EnterLevel { depth, .. }) =
+                    codec::decode_server(frame)
+                {
+                    entered = Some(depth);
+                }
+            }
+            if reply.done {
+                break;
+            }
+        }
+        assert_eq!((entered, ann.depth()), (Some(2), 2));
+        ann.act(Action::Wait).unwrap();
+        assert!(ann.reply().await.unwrap().done, "depth 2 answers the next action");
+        ann.leave().await;
+        let saved = writer.handle().load("ann").await.unwrap().unwrap();
+        assert_eq!(saved.depth, 2);
     }
 }

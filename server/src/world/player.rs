@@ -1,6 +1,6 @@
 //! A player as the world holds it: where it is and what it remembers.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use gloam_protocol::{PlayerId, Pos};
 
@@ -23,19 +23,11 @@ pub struct Player {
     pub pos: Pos,
     /// What it knows of every depth it has visited; travels with it.
     pub memories: HashMap<u16, Memory>,
-    /// The other players its client was told are in sight, and where.
-    pub told_players: BTreeMap<PlayerId, Pos>,
 }
 
 impl Player {
     pub fn new(id: PlayerId, name: String) -> Self {
-        Self {
-            id,
-            name,
-            pos: Pos::default(),
-            memories: HashMap::new(),
-            told_players: BTreeMap::new(),
-        }
+        Self { id, name, pos: Pos::default(), memories: HashMap::new() }
     }
 
     pub fn memory(&self, depth: u16) -> Option<&Memory> {
@@ -49,10 +41,11 @@ impl Player {
     /// What the store keeps of this player, standing on `depth`.
     pub fn snapshot(&self, depth: u16, keep: Keep) -> Snapshot {
         let explored = match keep {
-            Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored_bits())).collect(),
-            Keep::ThisDepth => {
-                self.memory(depth).map(|m| vec![(depth, m.explored_bits())]).unwrap_or_default()
-            }
+            Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored().to_bytes())).collect(),
+            Keep::ThisDepth => self
+                .memory(depth)
+                .map(|m| vec![(depth, m.explored().to_bytes())])
+                .unwrap_or_default(),
         };
         Snapshot { depth, pos: self.pos, explored }
     }
@@ -61,13 +54,14 @@ impl Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gloam_protocol::CellSet;
 
     #[test]
     fn a_snapshot_carries_every_depth_or_only_this_one() {
         let mut player = Player::new(PlayerId(1), "ann".into());
         player.pos = Pos { x: 3, y: 4 };
-        player.memories.insert(1, Memory::from_explored_bits(&[1, 2]));
-        player.memories.insert(2, Memory::from_explored_bits(&[0, 0, 7]));
+        player.memories.insert(1, Memory::from_explored(CellSet::from_bytes(&[1, 2])));
+        player.memories.insert(2, Memory::from_explored(CellSet::from_bytes(&[0, 0, 7])));
         let mut all = player.snapshot(2, Keep::All);
         all.explored.sort();
         assert_eq!((all.depth, all.pos), (2, Pos { x: 3, y: 4 }));

@@ -1,16 +1,47 @@
-//! `mapgen`: a level as text, and optionally every step of its building, so
+//! The command-line options both binaries (`gloam-server` and the window's
+//! `gloam`, which can host) share, as clap structs: which world to play, and
+//! `mapgen`, a level as text with optionally every step of its building, so
 //! a host can see how a level came to be and rebuild the one a player
-//! reports from the world seed and depth. Shared by `gloam-server mapgen`
-//! and `gloam mapgen` (which can also draw the steps as images).
+//! reports from the world seed and depth. The rest of the library knows
+//! nothing of command lines: these turn into its plain settings.
 
-use super::{Generator, GeneratorSetting, Mix, Steps, build_recorded, generator_with, level_seed};
+use crate::config::WorldWish;
 use crate::level::Level;
+use crate::mapgen::{
+    Generator, GeneratorSetting, Mix, Steps, build_recorded, generator_with, level_seed,
+};
+
+/// The world a host asks for on the command line. What it leaves out is
+/// taken from the stored world, or (for a new world) made up: a random seed,
+/// the default generator and weights.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WorldChoice {
+    /// The seed of a new world: the same seed builds the same levels on
+    /// every machine [default: random, then kept in the store].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How a new world's levels are built: bsp, maze, interior, caves,
+    /// drunk-area, drunk-halls, drunk-passages or mixed [default: mixed].
+    #[arg(long)]
+    pub generator: Option<GeneratorSetting>,
+    /// Weights of a mixed world, e.g. `bsp=4,interior=2,caves=2,maze=1`
+    /// (generators not named are left out; `maze=0` means no mazes).
+    #[arg(long)]
+    pub mix: Option<Mix>,
+}
+
+impl WorldChoice {
+    /// The choice as the store settles it.
+    pub fn wish(&self) -> WorldWish {
+        WorldWish { seed: self.seed, generator: self.generator, mix: self.mix.clone() }
+    }
+}
 
 /// The arguments both binaries take.
 #[derive(Debug, Clone, clap::Args)]
 pub struct MapgenArgs {
     /// The generator; `mixed` picks the one a mixed world would at this depth.
-    #[arg(long, value_enum, default_value_t = GeneratorSetting::Mixed)]
+    #[arg(long, default_value_t = GeneratorSetting::Mixed)]
     pub generator: GeneratorSetting,
     /// The world seed.
     #[arg(long)]

@@ -1,0 +1,35 @@
+//! Fixtures for tests of the client's core and of tools built on it: a
+//! client state as the server leaves it after the handshake, and on a
+//! level it has not explored yet.
+
+use gloam_protocol::{PlayerId, ServerMsg};
+
+use crate::state::ClientState;
+
+/// The welcome a server gives player `you` on a `width` x `height` map,
+/// with the default sight and pace and no new key.
+pub fn welcome(you: PlayerId, width: u16, height: u16) -> ServerMsg {
+    ServerMsg::Welcome {
+        you,
+        width,
+        height,
+        sight_radius: gloam_protocol::SIGHT_RADIUS,
+        actions_per_second: 20,
+        token: None,
+    }
+}
+
+/// A state that has had [`welcome`] and nothing else.
+pub fn welcomed(you: PlayerId, width: u16, height: u16) -> ClientState {
+    let mut state = ClientState::new();
+    state.apply(&welcome(you, width, height)).expect("a welcome always fits");
+    state
+}
+
+/// A welcomed state that has entered `depth` remembering nothing.
+pub fn on_level(you: PlayerId, width: u16, height: u16, depth: u16) -> ClientState {
+    let mut state = welcomed(you, width, height);
+    let enter = ServerMsg::EnterLevel { depth, width, height, remembered: vec![], terrain: vec![] };
+    state.apply(&enter).expect("an empty level always fits");
+    state
+}

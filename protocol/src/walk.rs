@@ -1,0 +1,206 @@
+//! Walking distances over a level's grid: one breadth-first search, in the
+//! 8 directions players step in, shared by every part of Gloam that walks
+//! (the level generators placing stairs, the server placing arrivals, the
+//! simulated players and bots finding their way over what they know).
+//! Cells are named by row-major index on a `width` x `height` grid; the
+//! caller says which indices may be entered.
+
+use crate::{Dir, Pos};
+
+/// The distance of a cell no walk reached.
+pub const UNREACHED: u16 = u16::MAX;
+
+/// Steps from the nearest start to every cell reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DistanceMap {
+    width: u16,
+    height: u16,
+    dist: Vec<u16>,
+}
+
+impl DistanceMap {
+    /// Walks from `starts` over every cell `open` allows.
+    pub fn new(width: u16, height: u16, starts: &[Pos], open: impl Fn(usize) -> bool) -> Self {
+        Self::until(width, height, starts, open, |_| false).0
+    }
+
+    /// Walks from `starts` in order of distance (starts first, ties in the
+    /// order cells were reached) until `goal` accepts a cell, which is
+    /// given back with the map as far as it was walked. Starts outside the
+    /// grid are ignored; a start need not be open.
+    pub fn until(
+        width: u16,
+        height: u16,
+        starts: &[Pos],
+        open: impl Fn(usize) -> bool,
+        mut goal: impl FnMut(Pos) -> bool,
+    ) -> (Self, Option<Pos>) {
+        let (w, h) = (usize::from(width), usize::from(height));
+        let mut map = Self { width, height, dist: vec![UNREACHED; w * h] };
+        // Every cell enters the queue at most once, so a Vec read from the
+        // front by an index is the whole queue.
+        let mut queue: Vec<u32> = Vec::with_capacity(w * h / 2);
+        for &start in starts {
+            if let Some(i) = map.index(start)
+                && map.dist[i] == UNREACHED
+            {
+                map.dist[i] = 0;
+                queue.push(i as u32);
+            }
+        }
+        let row = w as isize;
+        // The order of `Dir::ALL`, so cells are reached in the same order on
+        // the border as inside it.
+        let steps = [-row, -row + 1, 1, row + 1, row, row - 1, -1, -row - 1];
+        let mut head = 0;
+        while let Some(&i) = queue.get(head) {
+            head += 1;
+            let i = i as usize;
+            let (x, y) = (i % w, i / w);
+            let pos = Pos::new(x as u16, y as u16);
+            if goal(pos) {
+                return (map, Some(pos));
+            }
+            let next = map.dist[i] + 1;
+            let mut enter = |n: usize, dist: &mut Vec<u16>| {
+                if dist[n] == UNREACHED && open(n) {
+                    dist[n] = next;
+                    queue.push(n as u32);
+                }
+            };
+            if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+                // Inside the border every neighbour's index is valid.
+                for step in steps {
+                    enter(i.wrapping_add_signed(step), &mut map.dist);
+                }
+            } else {
+                for dir in Dir::ALL {
+                    if let Some(n) = pos.step(dir).and_then(|n| map.index(n)) {
+                        enter(n, &mut map.dist);
+                    }
+                }
+            }
+        }
+        (map, None)
+    }
+
+    /// The row-major index of `pos`, if it is on the grid.
+    pub fn index(&self, pos: Pos) -> Option<usize> {
+        (pos.x < self.width && pos.y < self.height)
+            .then(|| usize::from(pos.y) * usize::from(self.width) + usize::from(pos.x))
+    }
+
+    /// The cell at row-major index `i`.
+    pub fn pos_of(&self, i: usize) -> Pos {
+        let w = usize::from(self.width);
+        Pos::new((i % w) as u16, (i / w) as u16)
+    }
+
+    /// Steps from the nearest start to `pos`, if it was reached.
+    pub fn get(&self, pos: Pos) -> Option<u16> {
+        self.index(pos).map(|i| self.dist[i]).filter(|&d| d != UNREACHED)
+    }
+
+    /// Every cell's distance, row-major ([`UNREACHED`] where none).
+    pub fn distances(&self) -> &[u16] {
+        &self.dist
+    }
+
+    /// The reached cell farthest from the starts; ties go to the first in
+    /// row-major order, so the choice is deterministic.
+    pub fn farthest(&self) -> Option<Pos> {
+        let mut best: Option<(u16, usize)> = None;
+        for (i, &d) in self.dist.iter().enumerate() {
+            if d != UNREACHED && best.is_none_or(|(b, _)| d > b) {
+                best = Some((d, i));
+            }
+        }
+        best.map(|(_, i)| self.pos_of(i))
+    }
+
+    /// A shortest walk from the starts to `to`, as steps, or `None` when
+    /// `to` was not reached.
+    pub fn path_to(&self, to: Pos) -> Option<Vec<Dir>> {
+        let mut left = self.get(to)?;
+        let mut at = to;
+        let mut steps = Vec::with_capacity(usize::from(left));
+        while left > 0 {
+            // A neighbour one step nearer exists: it is how `at` was reached.
+            let (dir, from) = Dir::ALL.into_iter().find_map(|d| {
+                let (dx, dy) = d.delta();
+                let from = at.offset(-dx, -dy)?;
+                (self.get(from) == Some(left - 1)).then_some((d, from))
+            })?;
+            steps.push(dir);
+            at = from;
+            left -= 1;
+        }
+        steps.reverse();
+        Some(steps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The open cells ('.', '<', '>') of a small hand-drawn map.
+    fn map(rows: &[&str]) -> (u16, u16, Vec<bool>) {
+        let open = rows.iter().flat_map(|r| r.chars().map(|c| c != '#')).collect();
+        (rows[0].len() as u16, rows.len() as u16, open)
+    }
+
+    fn walk(rows: &[&str], from: Pos) -> DistanceMap {
+        let (w, h, open) = map(rows);
+        DistanceMap::new(w, h, &[from], |i| open[i])
+    }
+
+    #[test]
+    fn diagonal_steps_count_as_one() {
+        let d = walk(&["#####", "#...#", "#...#", "#...#", "#####"], Pos::new(1, 1));
+        assert_eq!(d.get(Pos::new(3, 3)), Some(2));
+        assert_eq!(d.farthest(), Some(Pos::new(3, 1)));
+    }
+
+    #[test]
+    fn open_cells_on_the_edge_are_walked_without_stepping_off() {
+        let d = walk(&["...", "...", "..."], Pos::new(0, 0));
+        assert_eq!(d.get(Pos::new(2, 2)), Some(2));
+        assert!(d.distances().iter().all(|&x| x != UNREACHED));
+    }
+
+    #[test]
+    fn walls_make_the_walk_longer_and_pockets_unreachable() {
+        let rows = ["#########", "#..#..#.#", "##.#.####", "#.....#.#", "#########"];
+        let d = walk(&rows, Pos::new(1, 1));
+        assert_eq!(d.get(Pos::new(5, 1)), Some(4));
+        assert_eq!(d.get(Pos::new(7, 1)), None, "a closed pocket");
+        assert_eq!(d.get(Pos::new(7, 3)), None, "a closed pocket");
+    }
+
+    #[test]
+    fn a_path_follows_open_ground_and_has_the_walking_length() {
+        let rows = ["#########", "#..#..#.#", "##.#.####", "#.....#.#", "#########"];
+        let d = walk(&rows, Pos::new(1, 1));
+        let path = d.path_to(Pos::new(5, 1)).unwrap();
+        assert_eq!(path.len(), 4);
+        let (_, _, open) = map(&rows);
+        let mut at = Pos::new(1, 1);
+        for dir in path {
+            at = at.step(dir).unwrap();
+            assert!(open[d.index(at).unwrap()], "{at:?} is open");
+        }
+        assert_eq!(at, Pos::new(5, 1));
+        assert_eq!(d.path_to(Pos::new(7, 1)), None);
+        assert_eq!(d.path_to(Pos::new(1, 1)), Some(vec![]));
+    }
+
+    #[test]
+    fn the_search_stops_at_the_nearest_goal_from_any_start() {
+        let (w, h, open) = map(&["..........", "..........", ".........."]);
+        let starts = [Pos::new(0, 0), Pos::new(9, 2)];
+        let (d, found) = DistanceMap::until(w, h, &starts, |i| open[i], |p| p.x == 7);
+        assert_eq!(found.map(|p| d.get(p)), Some(Some(2)));
+        assert_eq!(d.get(Pos::new(9, 2)), Some(0));
+    }
+}

@@ -1,0 +1,129 @@
+//! A player's presence in the world: the one handle a connection holds.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use gloam_protocol::{Action, PlayerId, Token};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::timeout;
+use tokio_util::sync::CancellationToken;
+
+use super::{DepthCmd, DepthHandle, ToConn, World};
+
+/// What the world said to one player for one command: encoded messages in
+/// the order they are to be written.
+#[derive(Debug)]
+pub struct Reply {
+    pub frames: Vec<Vec<u8>>,
+    /// The player's own last command (or its arrival) has been applied: the
+    /// next may be sent.
+    pub done: bool,
+}
+
+/// Why an action was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ActError {
+    /// The depth's queue is full right now: try again shortly.
+    #[error("the depth is busy")]
+    Busy,
+    /// The depth's task has ended: the server is shutting down.
+    #[error("the world is shutting down")]
+    Gone,
+}
+
+/// How long leaving waits for an answer in flight and for the save.
+const LEAVE_WAIT: Duration = Duration::from_secs(2);
+
+/// A character in the world, for as long as its connection plays it.
+#[derive(Debug)]
+pub struct Presence {
+    id: PlayerId,
+    name: String,
+    new_token: Option<Token>,
+    kicked: CancellationToken,
+    /// The depth the player is on, as far as its replies have told.
+    here: DepthHandle,
+    replies: mpsc::Receiver<ToConn>,
+    /// A command (or the arrival) was sent whose reply has not come.
+    awaiting: bool,
+    world: Arc<World>,
+}
+
+impl Presence {
+    pub(super) fn new(
+        id: PlayerId,
+        name: String,
+        new_token: Option<Token>,
+        kicked: CancellationToken,
+        here: DepthHandle,
+        replies: mpsc::Receiver<ToConn>,
+        world: Arc<World>,
+    ) -> Self {
+        Self { id, name, new_token, kicked, here, replies, awaiting: true, world }
+    }
+
+    pub fn id(&self) -> PlayerId {
+        self.id
+    }
+
+    /// For a character this join created: the secret its client must keep.
+    pub fn new_token(&self) -> Option<Token> {
+        self.new_token
+    }
+
+    /// The depth the player is on, as its last reply left it.
+    pub fn depth(&self) -> u16 {
+        self.here.depth
+    }
+
+    /// Cancelled when another connection takes this character over.
+    pub fn kicked(&self) -> CancellationToken {
+        self.kicked.clone()
+    }
+
+    /// Hands one action to the player's depth without waiting: a full
+    /// depth queue is [`ActError::Busy`], so the connection stays free to
+    /// answer pings and notice shutdown while it tries again.
+    pub fn act(&mut self, action: Action) -> Result<(), ActError> {
+        let cmd = DepthCmd::Act { id: self.id, action };
+        match self.here.tx.try_send(cmd) {
+            Ok(()) => {
+                self.awaiting = true;
+                Ok(())
+            }
+            Err(mpsc::error::TrySendError::Full(_)) => Err(ActError::Busy),
+            Err(mpsc::error::TrySendError::Closed(_)) => Err(ActError::Gone),
+        }
+    }
+
+    /// The next reply, or `None` once the depth has dropped this player
+    /// (its connection fell behind) or the world has ended.
+    pub async fn reply(&mut self) -> Option<Reply> {
+        let ToConn { frames, done, now_on } = self.replies.recv().await?;
+        if let Some(depth) = now_on {
+            self.here = depth;
+        }
+        if done {
+            self.awaiting = false;
+        }
+        Some(Reply { frames, done })
+    }
+
+    /// Takes the player out of the world and waits (bounded) until its save
+    /// is on its way to the store, so the next claim of the character
+    /// loads it. A command still in flight is let finish first: it may be
+    /// taking the player down the stairs to another depth.
+    pub async fn leave(mut self) {
+        let _ = timeout(LEAVE_WAIT, async {
+            // A reply of None: dropped by its depth, which saved it then.
+            while self.awaiting && self.reply().await.is_some() {}
+        })
+        .await;
+        let (saved, done) = oneshot::channel();
+        let leave = DepthCmd::Leave { id: self.id, saved };
+        if let Ok(Ok(())) = timeout(LEAVE_WAIT, self.here.tx.send(leave)).await {
+            let _ = timeout(LEAVE_WAIT, done).await;
+        }
+        self.world.release(&self.name);
+    }
+}
