@@ -126,3 +126,77 @@ impl Session {
         let _ = self.state.apply(&ServerMsg::Note(text));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use gloam_protocol::{Action, Dir, PlayerId, Refusal, SightDiff};
+
+    use super::*;
+
+    fn session(tokens: Option<TokenStore>) -> Session {
+        let keys = KeyRing { store: tokens, server: "ws://here".into(), name: "ann".into() };
+        Session::new("ws://here".into(), keys)
+    }
+
+    fn playing() -> Session {
+        let mut s = session(None);
+        s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        s
+    }
+
+    const STEP: ClientMsg = ClientMsg::Act(Action::Move(Dir::N));
+
+    #[test]
+    fn keys_send_nothing_until_welcomed_and_escape_always_quits() {
+        let mut s = session(None);
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+        s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        assert_eq!(s.link, Link::Playing);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
+    }
+
+    #[test]
+    fn a_held_key_repeats_only_once_answered_and_at_the_servers_pace() {
+        let mut s = playing();
+        let t0 = Instant::now();
+        assert_eq!(s.on_key(Key::Up, false, false, t0), KeyOutcome::Send(STEP));
+        s.sent(t0);
+        let later = t0 + Duration::from_secs(1);
+        assert_eq!(s.on_key(Key::Up, false, true, later), KeyOutcome::Ignore, "unanswered");
+        assert_eq!(s.on_key(Key::Up, false, false, later), KeyOutcome::Send(STEP), "a fresh press");
+        s.on_net(NetEvent::Msg(ServerMsg::Sight(SightDiff::default())));
+        let soon = t0 + Duration::from_millis(10);
+        assert_eq!(s.on_key(Key::Up, false, true, soon), KeyOutcome::Ignore, "faster than 20/s");
+        assert_eq!(s.on_key(Key::Up, false, true, later), KeyOutcome::Send(STEP));
+    }
+
+    #[test]
+    fn a_new_key_is_kept_and_the_log_says_where() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(Some(TokenStore::at(dir.path())));
+        let mut welcome = crate::testing::welcome(PlayerId(1), 20, 10);
+        if let ServerMsg::Welcome { token, .. } = &mut welcome {
+            *token = Some([7; 16]);
+        }
+        s.on_net(NetEvent::Msg(welcome));
+        assert_eq!(s.keys.load(), Some([7; 16]));
+        let last = s.state.log.back().expect("a line about the key");
+        assert!(last.starts_with("Your character's key is kept in"), "{last}");
+    }
+
+    #[test]
+    fn a_refusal_is_the_reason_the_link_was_lost() {
+        let mut s = session(None);
+        s.on_net(NetEvent::Msg(ServerMsg::Refused(Refusal::WrongToken)));
+        s.on_net(NetEvent::Closed("closed by the server".into()));
+        match &s.link {
+            Link::Lost(why) => assert!(why.starts_with("refused: that name belongs"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        let mut lost = playing();
+        lost.on_net(NetEvent::Closed("connection reset".into()));
+        assert_eq!(lost.link, Link::Lost("connection reset".into()));
+    }
+}

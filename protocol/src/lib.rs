@@ -8,7 +8,9 @@
 //! Every message travels alone in one binary frame, encoded by [`codec`].
 //!
 //! Cells in sight are named by their index in the sight disc around the
-//! viewer ([`Disc`]), so a cell costs one byte on the wire.
+//! viewer ([`Disc`]), so a cell costs one byte on the wire; remembered cells
+//! travel as a [`CellSet`]. [`walk`] is the grid search both sides use to
+//! find their way over a level.
 
 mod cells;
 pub mod codec;

@@ -37,7 +37,8 @@ pub struct Config {
     pub handshake_timeout: Duration,
     /// How long shutdown waits for connections to close.
     pub shutdown_grace: Duration,
-    /// Messages queued for one connection before it counts as too slow.
+    /// Replies (one per command that concerns the player) queued for one
+    /// connection before it counts as too slow.
     pub outbox_capacity: usize,
     /// Commands queued for one depth's task.
     pub depth_queue: usize,

@@ -12,7 +12,7 @@
 use gloam_protocol::{Disc, Pos};
 
 /// The largest radius the mask holds.
-pub const MAX_RADIUS: i32 = Disc::MAX_RADIUS as i32;
+pub(crate) const MAX_RADIUS: i32 = Disc::MAX_RADIUS as i32;
 const SIDE: usize = (2 * MAX_RADIUS + 1) as usize;
 /// The common denominator of every slope.
 const UNIT: i32 = 1680;
@@ -95,12 +95,12 @@ impl Fov {
         self.rows[(dy + MAX_RADIUS) as usize] |= 1 << (dx + MAX_RADIUS);
     }
 
-    pub fn centre(&self) -> Pos {
+    pub(crate) fn centre(&self) -> Pos {
         self.centre
     }
 
     /// True when the cell `dx, dy` from the centre is seen.
-    pub fn sees_offset(&self, dx: i32, dy: i32) -> bool {
+    pub(crate) fn sees_offset(&self, dx: i32, dy: i32) -> bool {
         dx.abs() <= MAX_RADIUS
             && dy.abs() <= MAX_RADIUS
             && self.rows[(dy + MAX_RADIUS) as usize] & (1 << (dx + MAX_RADIUS)) != 0

@@ -17,7 +17,7 @@ pub struct Grid {
 
 impl Grid {
     /// A grid of solid rock.
-    pub fn filled(width: u16, height: u16) -> Self {
+    pub(crate) fn filled(width: u16, height: u16) -> Self {
         Self { width, height, cells: vec![Terrain::Wall; usize::from(width) * usize::from(height)] }
     }
 
@@ -58,7 +58,7 @@ impl Grid {
         x >= w || y >= h || self.cells[y * w + x] == Terrain::Wall
     }
 
-    pub fn set(&mut self, pos: Pos, terrain: Terrain) {
+    pub(crate) fn set(&mut self, pos: Pos, terrain: Terrain) {
         let i = self.index(pos);
         self.cells[i] = terrain;
     }

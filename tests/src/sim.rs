@@ -265,6 +265,28 @@ impl SimClient {
         self.closed().await
     }
 
+    /// Closes the connection as a standard WebSocket client does: sends a
+    /// close frame and reads until the end of the stream. True when the
+    /// server answered with a close of its own before the stream ended; an
+    /// error (a reset, say) means the closing handshake was cut short.
+    pub async fn close_cleanly(mut self) -> Result<bool, SimError> {
+        self.ws.close(None).await?;
+        let mut answered = false;
+        loop {
+            let frame = tokio::time::timeout(RECV_TIMEOUT, self.ws.next())
+                .await
+                .map_err(|_| SimError::Timeout(RECV_TIMEOUT))?;
+            match frame {
+                None | Some(Err(tokio_tungstenite::tungstenite::Error::ConnectionClosed)) => {
+                    return Ok(answered);
+                }
+                Some(Ok(Message::Close(_))) => answered = true,
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e.into()),
+            }
+        }
+    }
+
     /// Walks to `target` over known ground, at most `max_steps` moves.
     pub async fn walk_to(&mut self, target: Pos, max_steps: usize) -> Result<(), SimError> {
         for _ in 0..max_steps {

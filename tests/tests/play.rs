@@ -4,13 +4,16 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use gloam_protocol::codec;
 use gloam_protocol::{
     Action, CellSet, ClientMsg, PROTOCOL_VERSION, Pos, Refusal, ServerMsg, Terrain,
 };
 use gloam_server::Config;
 use gloam_server::mapgen::GeneratorSetting;
+use gloam_tests::raw;
 use gloam_tests::sim::connect_raw;
 use gloam_tests::{Oracle, SimClient, TestServer};
+use tokio::io::AsyncWriteExt;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
@@ -380,6 +383,41 @@ async fn quitting_closes_normally_and_tells_the_others() {
     assert!(!a.state.others.contains_key(&b.id()));
     assert!(a.state.log.iter().any(|l| l == "bob has left the game."), "{:?}", a.state.log);
     assert!(a.state.roster.is_empty());
+}
+
+/// RFC 6455 5.5.1: a close from the client is answered with a close, and
+/// the stream then ends cleanly rather than being reset.
+#[tokio::test]
+async fn a_client_that_closes_gets_a_close_back() {
+    let server = TestServer::start(config()).await.unwrap();
+    for i in 0..5 {
+        let mut ann = join(&server, &format!("closer{i}")).await;
+        ann.sync().await.unwrap();
+        let answered = ann.close_cleanly().await.expect("a complete closing handshake");
+        assert!(answered, "the server answered the close with one of its own");
+    }
+    assert!(server.is_running());
+}
+
+/// A flooder is closed with 1008 and reads that close frame: the server
+/// reads what it still sends instead of resetting the connection under it.
+#[tokio::test]
+async fn a_flooder_reads_its_close_frame_before_the_connection_ends() {
+    let server = TestServer::start(Config { actions_per_second: 5, action_burst: 5, ..config() })
+        .await
+        .unwrap();
+    for i in 0..3 {
+        let mut s = raw::open(server.addr).await;
+        s.write_all(&raw::hello(&format!("flood{i}"))).await.unwrap();
+        let wait = raw::binary(&codec::encode(&ClientMsg::Act(Action::Wait)));
+        // More than the sockets buffer: still sending when the close comes.
+        let flood: Vec<u8> = std::iter::repeat_n(wait, 200_000).flatten().collect();
+        let _ = s.write_all(&flood).await;
+        match raw::ending(&mut s).await {
+            raw::Ending::Closed { code: 1008, reason } => assert!(reason.contains("flooding")),
+            other => panic!("flooder {i} did not read its close frame: {other:?}"),
+        }
+    }
 }
 
 #[tokio::test]

@@ -73,18 +73,18 @@ impl<'t> Atlas<'t> {
         Ok(Self { texture, cell_px, text_px })
     }
 
-    pub fn cell_px(&self) -> u32 {
+    pub(crate) fn cell_px(&self) -> u32 {
         self.cell_px
     }
 
-    pub fn text_px(&self) -> u32 {
+    pub(crate) fn text_px(&self) -> u32 {
         self.text_px
     }
 
     /// Copies one glyph, tinted `color`, into a cell whose top-left corner
     /// is `(x, y)` and whose width is `width` (a map cell or, for running
     /// text, the font's advance); characters outside the atlas are drawn as '?'.
-    pub fn draw<T: RenderTarget>(
+    pub(crate) fn draw<T: RenderTarget>(
         &mut self,
         canvas: &mut Canvas<T>,
         ch: char,

@@ -20,7 +20,7 @@ use crate::view::{Glyph, Link, hud_glyphs, map_glyphs};
 
 /// The grid: the map's cells and the HUD rows under it.
 pub const GRID_COLS: u16 = 80;
-pub const MAP_ROWS: u16 = 40;
+pub(crate) const MAP_ROWS: u16 = 40;
 pub const GRID_ROWS: u16 = MAP_ROWS + HUD_ROWS;
 /// The default cell size: 80x45 cells of 16 px is 1280x720.
 pub const DEFAULT_CELL_PX: u32 = 16;
@@ -35,7 +35,7 @@ pub enum RenderError {
 }
 
 impl RenderError {
-    pub fn sdl(e: impl std::fmt::Display) -> Self {
+    pub(crate) fn sdl(e: impl std::fmt::Display) -> Self {
         RenderError::Sdl(e.to_string())
     }
 }
@@ -55,7 +55,7 @@ pub fn load_font(
 
 /// The largest whole cell size at which the grid fits in `width` x `height`
 /// pixels (at least 4), so glyphs stay sharp at any window size.
-pub fn cell_px_for(width: u32, height: u32) -> u32 {
+pub(crate) fn cell_px_for(width: u32, height: u32) -> u32 {
     (width / u32::from(GRID_COLS)).min(height / u32::from(GRID_ROWS)).max(4)
 }
 
@@ -76,7 +76,7 @@ pub fn draw_frame<T: RenderTarget>(
 /// Draws map glyphs on the grid and text glyphs (made for a row of `cols`
 /// letters) at the font's advance: the HUD is running text, so a row holds
 /// more than 80 letters.
-pub fn draw_glyphs<T: RenderTarget>(
+pub(crate) fn draw_glyphs<T: RenderTarget>(
     canvas: &mut Canvas<T>,
     atlas: &mut Atlas,
     map: &[Glyph],
@@ -159,7 +159,7 @@ pub fn render_offscreen(
 }
 
 /// [`draw_glyphs`] into an off-screen surface.
-pub fn render_glyphs_offscreen(
+pub(crate) fn render_glyphs_offscreen(
     font: &Font<'_>,
     cell_px: u32,
     map: &[Glyph],

@@ -13,7 +13,7 @@ use crate::level::Grid;
 /// Every cut leaves at least this many cells on each side.
 pub const MIN_LEAF: u16 = 10;
 /// No piece is cut more often than this, counting from the whole map.
-pub const MAX_CUTS: u32 = 6;
+pub(crate) const MAX_CUTS: u32 = 6;
 pub const MIN_ROOM_W: u16 = 4;
 pub const MIN_ROOM_H: u16 = 3;
 
@@ -27,7 +27,7 @@ pub struct Rect {
 }
 
 impl Rect {
-    pub fn centre(self) -> Pos {
+    pub(crate) fn centre(self) -> Pos {
         Pos::new(self.x + self.w / 2, self.y + self.h / 2)
     }
 

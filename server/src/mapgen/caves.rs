@@ -13,7 +13,7 @@ use crate::level::Grid;
 const FLOOR_CHANCE: f64 = 0.55;
 const PASSES: usize = 5;
 
-pub fn carve(
+pub(crate) fn carve(
     rng: &mut LevelRng,
     width: u16,
     height: u16,

@@ -12,7 +12,7 @@ use crate::level::Grid;
 
 /// How a drunkard's walk behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mood {
+pub(crate) struct Mood {
     /// Every walker starts from the middle (else from a random open cell).
     pub from_centre: bool,
     /// Steps a walker takes before it gives up.
@@ -21,11 +21,11 @@ pub struct Mood {
     pub floor_percent: u32,
 }
 
-pub const OPEN_AREA: Mood = Mood { from_centre: true, lifetime: 400, floor_percent: 50 };
-pub const OPEN_HALLS: Mood = Mood { from_centre: false, lifetime: 400, floor_percent: 50 };
-pub const WINDING: Mood = Mood { from_centre: false, lifetime: 100, floor_percent: 40 };
+pub(crate) const OPEN_AREA: Mood = Mood { from_centre: true, lifetime: 400, floor_percent: 50 };
+pub(crate) const OPEN_HALLS: Mood = Mood { from_centre: false, lifetime: 400, floor_percent: 50 };
+pub(crate) const WINDING: Mood = Mood { from_centre: false, lifetime: 100, floor_percent: 40 };
 
-pub fn carve(
+pub(crate) fn carve(
     rng: &mut LevelRng,
     width: u16,
     height: u16,

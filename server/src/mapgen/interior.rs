@@ -23,7 +23,7 @@ struct Piece {
     y1: u16,
 }
 
-pub fn carve(
+pub(crate) fn carve(
     rng: &mut LevelRng,
     width: u16,
     height: u16,

@@ -4,11 +4,11 @@
 //! derived from the world seed and the depth.
 
 pub mod bsp;
-pub mod caves;
-pub mod drunkard;
-pub mod interior;
+pub(crate) mod caves;
+pub(crate) mod drunkard;
+pub(crate) mod interior;
 pub mod maze;
-pub mod steps;
+pub(crate) mod steps;
 
 pub use steps::Steps;
 
@@ -67,7 +67,7 @@ impl Generator {
     }
 
     /// The generator called `name`, as `--generator` and `--mix` spell it.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.name() == name)
     }
 
@@ -98,16 +98,9 @@ pub enum GeneratorSetting {
 
 impl GeneratorSetting {
     /// Every setting: each generator alone, then mixed.
-    pub const ALL: [GeneratorSetting; 8] = [
-        GeneratorSetting::One(Generator::Bsp),
-        GeneratorSetting::One(Generator::Maze),
-        GeneratorSetting::One(Generator::Interior),
-        GeneratorSetting::One(Generator::Caves),
-        GeneratorSetting::One(Generator::DrunkArea),
-        GeneratorSetting::One(Generator::DrunkHalls),
-        GeneratorSetting::One(Generator::DrunkPassages),
-        GeneratorSetting::Mixed,
-    ];
+    pub fn all() -> impl Iterator<Item = GeneratorSetting> {
+        Generator::ALL.into_iter().map(GeneratorSetting::One).chain([GeneratorSetting::Mixed])
+    }
 
     /// The name `--generator` takes.
     pub fn name(self) -> &'static str {
@@ -118,8 +111,8 @@ impl GeneratorSetting {
     }
 
     /// The setting named `name`, as `--generator` spells it.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
+        Self::all().find(|s| s.name() == name)
     }
 }
 
@@ -134,7 +127,7 @@ impl std::str::FromStr for GeneratorSetting {
 
     fn from_str(name: &str) -> Result<Self, String> {
         Self::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
+            let names: Vec<&str> = Self::all().map(|s| s.name()).collect();
             format!("unknown generator {name:?}; one of {}", names.join(", "))
         })
     }
@@ -323,7 +316,7 @@ pub fn build_recorded(
 /// The steps every generator shares: turn floor that cannot be reached from
 /// the arrival point back into rock, mark the up staircase below depth 1,
 /// and put the down staircase at the greatest walking distance.
-pub fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
+pub(crate) fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
     let walk = grid.walk_from(arrival);
     for (i, &d) in walk.distances().iter().enumerate() {
         if d == UNREACHED {

@@ -11,7 +11,7 @@ pub struct Steps {
 }
 
 /// Records `grid` after the step `what` describes, when recording.
-pub fn snap(steps: &mut Option<&mut Steps>, grid: &Grid, what: impl FnOnce() -> String) {
+pub(crate) fn snap(steps: &mut Option<&mut Steps>, grid: &Grid, what: impl FnOnce() -> String) {
     if let Some(steps) = steps {
         steps.frames.push((what(), grid.clone()));
     }

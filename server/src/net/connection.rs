@@ -25,6 +25,10 @@ use super::session::{self, Greeting};
 use crate::config::Config;
 use crate::world::{ActError, Presence, Reply, World};
 
+/// How long closing may wait on the client: to take our close frame, and
+/// then to answer it.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Why a connection ended, for the log and the close frame.
 #[derive(Debug)]
 struct Ending {
@@ -71,12 +75,17 @@ where
             Instant::now(),
         );
         let mut conn = Connection { ws, world, stop, pings };
-        let ending = conn.greet_and_play().await;
+        let (ending, presence) = conn.greet_and_play().await;
         match &ending.code {
             CloseCode::Normal | CloseCode::Away => {
                 info!(reason = %ending.reason, "connection closed")
             }
             _ => warn!(code = ?ending.code, reason = %ending.reason, "connection closed"),
+        }
+        // Out of the world (and saved) before the close: whoever hears the
+        // close can count on the others having heard the player leave.
+        if let Some(presence) = presence {
+            presence.leave().await;
         }
         conn.close(ending).await;
     }
@@ -86,7 +95,7 @@ where
 
 /// Turns away a connection over the server's limit: upgrade, then close at
 /// once with "try again later".
-pub async fn turn_away<S>(stream: S, peer: String)
+pub(crate) async fn turn_away<S>(stream: S, peer: String)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
@@ -107,34 +116,45 @@ struct Connection<S> {
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
-    async fn greet_and_play(&mut self) -> Ending {
+    /// The hello, then play; gives why it ended and, once the player is
+    /// in the world, its presence, to be taken out before the close.
+    async fn greet_and_play(&mut self) -> (Ending, Option<Presence>) {
+        match self.greet().await {
+            Ok(mut presence) => {
+                let ending = match self.send(&welcome(&presence, self.world.config())).await {
+                    Ok(()) => self.play(&mut presence).await,
+                    Err(ending) => ending,
+                };
+                (ending, Some(presence))
+            }
+            Err(ending) => (ending, None),
+        }
+    }
+
+    /// Reads the hello and enters the world.
+    async fn greet(&mut self) -> Result<Presence, Ending> {
         let limit = self.world.config().handshake_timeout;
         let stop = self.stop.clone();
         let first = tokio::select! {
-            () = stop.cancelled() => return going_away(),
+            () = stop.cancelled() => return Err(going_away()),
             first = timeout(limit, self.next_msg()) => first,
         };
         let msg = match first {
-            Err(_) => return Ending::new(CloseCode::Policy, "no hello in time"),
-            Ok(Err(ending)) => return ending,
+            Err(_) => return Err(Ending::new(CloseCode::Policy, "no hello in time")),
+            Ok(Err(ending)) => return Err(ending),
             Ok(Ok(msg)) => msg,
         };
         let (name, token) = match session::greet(msg) {
             Ok(hello) => hello,
-            Err(Greeting::Violation(why)) => return Ending::new(CloseCode::Protocol, why),
-            Err(Greeting::Refuse(refusal)) => return self.refuse(refusal).await,
+            Err(Greeting::Violation(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
+            Err(Greeting::Refuse(refusal)) => return Err(self.refuse(refusal).await),
         };
-        let mut presence = match self.world.enter(&name, token).await {
+        let presence = match self.world.enter(&name, token).await {
             Ok(presence) => presence,
-            Err(refusal) => return self.refuse(refusal).await,
+            Err(refusal) => return Err(self.refuse(refusal).await),
         };
         tracing::Span::current().record("player", name.as_str());
-        let ending = match self.send(&welcome(&presence, self.world.config())).await {
-            Ok(()) => self.play(&mut presence).await,
-            Err(ending) => ending,
-        };
-        presence.leave().await;
-        ending
+        Ok(presence)
     }
 
     async fn refuse(&mut self, refusal: Refusal) -> Ending {
@@ -253,9 +273,15 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
 
     /// Sends the close frame, best effort, without waiting long on a client
     /// that no longer reads.
+    /// Then reads what the client still sends until its own close (or
+    /// the end of the stream), briefly: dropping a socket with unread input
+    /// makes the kernel reset the connection, and the reset can destroy the
+    /// close frame on its way, so the client would see an abnormal end.
     async fn close(&mut self, ending: Ending) {
         let frame = CloseFrame { code: ending.code, reason: ending.reason.into() };
-        let _ = timeout(std::time::Duration::from_secs(1), self.ws.close(Some(frame))).await;
+        let _ = timeout(CLOSE_WAIT, self.ws.close(Some(frame))).await;
+        let _ =
+            timeout(CLOSE_WAIT, async { while let Some(Ok(_)) = self.ws.next().await {} }).await;
     }
 }
 
@@ -322,4 +348,81 @@ fn queue_action(
     pacer.push(action).map_err(|Flooding| {
         Ending::new(CloseCode::Policy, format!("flooding: more than {per_second} actions a second"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::store::Store;
+
+    type Client = WebSocketStream<tokio::io::DuplexStream>;
+
+    async fn recv(ws: &mut Client) -> Message {
+        timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("the server answers in time")
+            .expect("the connection is open")
+            .expect("a frame")
+    }
+
+    /// A depth that stops taking commands (its queue full) must not take
+    /// its players' connections with it: they still answer pings and hear
+    /// the server stop.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_stalled_depth_leaves_its_connections_answering() {
+        let config = Config { depth_queue: 2, ..Config::with_seed(3) };
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config, writer.handle(), known));
+        let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+        let stop = CancellationToken::new();
+        let task = tokio::spawn(serve(server_io, "test".into(), world.clone(), stop.clone()));
+        let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
+        let hello = ClientMsg::Hello {
+            version: gloam_protocol::PROTOCOL_VERSION,
+            name: "ann".into(),
+            token: None,
+        };
+        ws.send(Message::Binary(codec::encode(&hello).into())).await.unwrap();
+        loop {
+            if let Message::Binary(b) = recv(&mut ws).await
+                && matches!(codec::decode_server(&b), Ok(ServerMsg::Sight(_)))
+            {
+                break;
+            }
+        }
+        let release = world.stall(1).await;
+        // More actions than the stalled depth's queue holds.
+        let wait = codec::encode(&ClientMsg::Act(Action::Wait));
+        for _ in 0..10 {
+            ws.send(Message::Binary(wait.clone().into())).await.unwrap();
+        }
+        // Until the connection has met the full queue (and tries again).
+        let tried = timeout(Duration::from_secs(5), async {
+            while world.busy_refusals() < 2 {
+                tokio::task::yield_now().await;
+            }
+        });
+        assert!(tried.await.is_ok(), "the connection offered its depth an action");
+        ws.send(Message::Ping(Bytes::from_static(b"still there?"))).await.unwrap();
+        loop {
+            match recv(&mut ws).await {
+                Message::Pong(p) if p.as_ref() == b"still there?" => break,
+                Message::Close(c) => panic!("closed instead: {c:?}"),
+                _ => {}
+            }
+        }
+        stop.cancel();
+        loop {
+            if let Message::Close(frame) = recv(&mut ws).await {
+                assert_eq!(frame.map(|f| f.code), Some(CloseCode::Away));
+                break;
+            }
+        }
+        drop(ws);
+        let ended = timeout(Duration::from_secs(10), task).await;
+        assert!(ended.is_ok(), "the connection task ended while its depth stood still");
+        drop(release);
+    }
 }

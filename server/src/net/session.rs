@@ -4,7 +4,7 @@
 use gloam_protocol::{Action, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal, Token};
 
 /// What to do with a message from a client that has not said hello yet.
-pub fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting> {
+pub(crate) fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting> {
     match msg {
         ClientMsg::Hello { version, .. } if version != PROTOCOL_VERSION => {
             Err(Greeting::Refuse(Refusal::WrongVersion { server: PROTOCOL_VERSION }))
@@ -19,7 +19,7 @@ pub fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting> {
 
 /// Why a greeting failed.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Greeting {
+pub(crate) enum Greeting {
     /// A well-formed hello that the server turns down, with a typed reason.
     Refuse(Refusal),
     /// Not a hello at all: a protocol violation.
@@ -27,7 +27,7 @@ pub enum Greeting {
 }
 
 /// What a message from a player already in the game asks for.
-pub fn play(msg: ClientMsg) -> Result<Action, &'static str> {
+pub(crate) fn play(msg: ClientMsg) -> Result<Action, &'static str> {
     match msg {
         ClientMsg::Act(action) => Ok(action),
         ClientMsg::Hello { .. } => Err("hello sent twice"),
@@ -36,7 +36,7 @@ pub fn play(msg: ClientMsg) -> Result<Action, &'static str> {
 
 /// Names are 1 to 16 letters, digits, '-' or '_', so they read cleanly in
 /// every HUD and log.
-pub fn check_name(name: &str) -> Result<(), &'static str> {
+pub(crate) fn check_name(name: &str) -> Result<(), &'static str> {
     if name.is_empty() {
         return Err("a name cannot be empty");
     }

@@ -34,7 +34,7 @@ use crate::mapgen::GeneratorSetting;
 
 /// The layout of the tables below. A store of another version is refused,
 /// never rewritten.
-pub const STORE_VERSION: u32 = 1;
+pub(crate) const STORE_VERSION: u32 = 1;
 
 /// `version`, `world-id`, then the world: `seed`, `generator`, `mix`.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
@@ -93,11 +93,25 @@ pub struct Snapshot {
 }
 
 enum Cmd {
-    Create { known: Known, done: oneshot::Sender<Result<(), String>> },
-    Save { name: String, snapshot: Snapshot },
-    Load { name: String, reply: oneshot::Sender<Result<Option<Snapshot>, String>> },
-    Flush { done: oneshot::Sender<()> },
+    Create {
+        known: Known,
+        done: oneshot::Sender<Result<(), String>>,
+    },
+    Save {
+        name: String,
+        snapshot: Snapshot,
+    },
+    Load {
+        name: String,
+        reply: oneshot::Sender<Result<Option<Snapshot>, String>>,
+    },
+    Flush {
+        done: oneshot::Sender<()>,
+    },
     Close,
+    /// Test hook: the thread does nothing until this is answered or dropped.
+    #[cfg(test)]
+    Pause(std::sync::mpsc::Receiver<()>),
 }
 
 /// An open store, before the game starts writing to it.
@@ -248,21 +262,30 @@ impl Store {
         let (tx, rx) = mpsc::channel();
         let Store { db, file, lock, known } = self;
         let label = file.clone().unwrap_or_else(|| PathBuf::from(":memory:"));
+        // The thread holds the folder's lock: it is let go only once the
+        // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()
             .name("gloam-store".into())
-            .spawn(move || serve(db, &label, rx))
+            .spawn(move || {
+                serve(db, &label, rx);
+                drop(lock);
+            })
             .expect("the store's thread starts");
-        (Writer { handle: StoreHandle { tx }, thread: Some(thread), _lock: lock }, known)
+        (Writer { handle: StoreHandle { tx }, thread: Some(thread) }, known)
     }
 }
 
-/// The running store: its thread, and the lock on its folder. Closing it
-/// commits everything sent before.
+/// The running store: its thread, which holds the lock on its folder.
+///
+/// [`Writer::close`] is the hand-over: it commits everything sent before
+/// and waits for the thread, so it blocks (from async code, call it through
+/// `spawn_blocking`). Dropping a writer instead never blocks, so an aborted
+/// server task cannot stall an async worker: the thread is told to close
+/// and left to finish its commits and let the folder go by itself.
 #[derive(Debug)]
 pub struct Writer {
     handle: StoreHandle,
     thread: Option<JoinHandle<()>>,
-    _lock: Option<File>,
 }
 
 impl Writer {
@@ -270,12 +293,9 @@ impl Writer {
         self.handle.clone()
     }
 
-    /// Commits what was sent before, ends the thread and closes the file.
+    /// Commits what was sent before, ends the thread, closes the file and
+    /// lets the folder go; blocks until all that is done.
     pub fn close(mut self) {
-        self.finish();
-    }
-
-    fn finish(&mut self) {
         let _ = self.handle.tx.send(Cmd::Close);
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()
@@ -283,11 +303,22 @@ impl Writer {
             error!("the store's thread panicked");
         }
     }
+
+    /// Test hook: the thread stops until the returned sender is used or dropped.
+    #[cfg(test)]
+    fn pause(&self) -> std::sync::mpsc::Sender<()> {
+        let (release, paused) = std::sync::mpsc::channel();
+        let _ = self.handle.tx.send(Cmd::Pause(paused));
+        release
+    }
 }
 
 impl Drop for Writer {
     fn drop(&mut self) {
-        self.finish();
+        if self.thread.take().is_some() {
+            // Not joined: the thread commits what it has and ends alone.
+            let _ = self.handle.tx.send(Cmd::Close);
+        }
     }
 }
 
@@ -365,6 +396,10 @@ fn serve(db: Database, file: &Path, rx: mpsc::Receiver<Cmd>) {
                     debug!(file = %file.display(), "store closed");
                     return;
                 }
+                #[cfg(test)]
+                Cmd::Pause(until) => {
+                    let _ = until.recv();
+                }
             }
         }
         commit(&db, file, &mut writes);
@@ -409,6 +444,8 @@ fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     }
                 }
                 Cmd::Load { .. } | Cmd::Flush { .. } | Cmd::Close => {}
+                #[cfg(test)]
+                Cmd::Pause(_) => {}
             }
         }
     }

@@ -198,10 +198,49 @@ fn a_store_damaged_inside_is_refused_not_trusted() {
 #[test]
 fn every_generator_setting_and_a_mix_read_back_as_written() {
     let mix: Mix = "bsp=3,caves=1,maze=0".parse().unwrap();
-    for &generator in GeneratorSetting::ALL.iter() {
+    for generator in GeneratorSetting::all() {
         let store = Store::in_memory();
         let asked = WorldWish { seed: Some(5), generator: Some(generator), mix: Some(mix.clone()) };
         let world = store.settle_world(&asked, crate::fresh_seed).unwrap();
         assert_eq!(store.world().unwrap(), Some(world), "{generator:?}");
     }
+}
+
+/// Dropping a writer (as an aborted server task does, on an async worker)
+/// returns at once even while its thread is busy; the thread still commits
+/// what it was sent and then lets the folder go.
+#[test]
+fn dropping_a_writer_never_waits_for_its_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let (writer, _) = store.start();
+    let handle = writer.handle();
+    runtime().block_on(handle.create(Known { name: "ann".into(), token_hash: [1; 32] })).unwrap();
+    let release = writer.pause();
+    handle.save("ann", snapshot(3, 9));
+    drop(handle);
+    let (dropped, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(writer);
+        let _ = dropped.send(());
+    });
+    done.recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the drop returned while the store's thread was busy");
+    assert!(Store::open(dir.path()).is_err(), "the busy thread still holds the folder");
+    release.send(()).unwrap();
+    // The thread ends by itself; the folder is free once it has.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let store = loop {
+        match Store::open(dir.path()) {
+            Ok(store) => break store,
+            Err(StoreError::Locked { .. }) if std::time::Instant::now() < deadline => {
+                std::thread::yield_now()
+            }
+            Err(e) => panic!("the folder was not let go: {e}"),
+        }
+    };
+    let (writer, _) = store.start();
+    let saved = runtime().block_on(writer.handle().load("ann")).unwrap().expect("committed");
+    assert_eq!((saved.depth, saved.pos.x), (3, 9));
+    writer.close();
 }

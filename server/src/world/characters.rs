@@ -21,14 +21,14 @@ use crate::store::{Known, StoreHandle};
 
 /// A character as it was when it left the world.
 #[derive(Debug)]
-pub struct Saved {
+pub(crate) struct Saved {
     pub depth: u16,
     pub player: Player,
 }
 
 /// What joining under a name gave.
 #[derive(Debug)]
-pub struct Claim {
+pub(crate) struct Claim {
     pub id: PlayerId,
     /// A brand-new character: the token its client must keep.
     pub new_token: Option<Token>,
@@ -63,7 +63,7 @@ enum Next {
 }
 
 #[derive(Debug)]
-pub struct Characters {
+pub(crate) struct Characters {
     by_name: Mutex<HashMap<String, Character>>,
     next_id: AtomicU32,
     store: StoreHandle,
@@ -81,7 +81,7 @@ const TAKEOVER_WAIT: Duration = Duration::from_secs(3);
 
 impl Characters {
     /// The characters `known` to the store, all offline.
-    pub fn new(store: StoreHandle, known: Vec<Known>) -> Self {
+    pub(crate) fn new(store: StoreHandle, known: Vec<Known>) -> Self {
         let by_name = known
             .into_iter()
             .enumerate()
@@ -98,7 +98,7 @@ impl Characters {
     /// in the store before it is handed out) the first time, lets its token
     /// holder back in afterwards where the store says it was, and takes it
     /// over from a connection still playing it.
-    pub async fn claim(&self, name: &str, token: Option<Token>) -> Result<Claim, Refusal> {
+    pub(crate) async fn claim(&self, name: &str, token: Option<Token>) -> Result<Claim, Refusal> {
         let deadline = tokio::time::Instant::now() + TAKEOVER_WAIT;
         loop {
             let waiting = match self.decide(name, token)? {
@@ -204,7 +204,7 @@ impl Characters {
     }
 
     /// The connection playing `name` ended (its depth has saved it).
-    pub fn release(&self, name: &str) {
+    pub(crate) fn release(&self, name: &str) {
         let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(c) = all.get_mut(name) {
             c.online = None;

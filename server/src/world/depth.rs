@@ -96,7 +96,7 @@ impl DepthState {
         }
     }
 
-    pub fn depth(&self) -> u16 {
+    pub(crate) fn depth(&self) -> u16 {
         self.depth
     }
 
@@ -104,7 +104,7 @@ impl DepthState {
         &self.level
     }
 
-    pub fn contains(&self, id: PlayerId) -> bool {
+    pub(crate) fn contains(&self, id: PlayerId) -> bool {
         self.players.contains_key(&id)
     }
 
@@ -157,7 +157,11 @@ impl DepthState {
 
     /// Takes a player off this level (it left the game, or is being moved)
     /// and tells the others. Returns the player with its memories.
-    pub fn remove(&mut self, id: PlayerId, farewell: &str) -> (Option<Player>, Vec<Outgoing>) {
+    pub(crate) fn remove(
+        &mut self,
+        id: PlayerId,
+        farewell: &str,
+    ) -> (Option<Player>, Vec<Outgoing>) {
         let mut out = Vec::new();
         let Some(player) = self.players.remove(&id) else {
             return (None, out);

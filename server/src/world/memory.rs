@@ -18,12 +18,12 @@ pub struct Memory {
 impl Memory {
     /// A memory of the cells in `explored` (as the store keeps them), with
     /// nothing in sight.
-    pub fn from_explored(explored: CellSet) -> Self {
+    pub(crate) fn from_explored(explored: CellSet) -> Self {
         Self { explored, sight: None }
     }
 
     /// Every cell whose terrain the client was sent.
-    pub fn explored(&self) -> &CellSet {
+    pub(crate) fn explored(&self) -> &CellSet {
         &self.explored
     }
 
@@ -32,13 +32,13 @@ impl Memory {
     }
 
     /// The client is about to clear its view: nothing is in sight for it now.
-    pub fn forget_sight(&mut self) {
+    pub(crate) fn forget_sight(&mut self) {
         self.sight = None;
     }
 
     /// The remembered cells as the `EnterLevel` message carries them: a
     /// row-major bitset (trailing empty bytes dropped) and each set cell's terrain.
-    pub fn recall(&self, level: &Level) -> (Vec<u8>, Vec<Terrain>) {
+    pub(crate) fn recall(&self, level: &Level) -> (Vec<u8>, Vec<Terrain>) {
         let cells = level.grid.cells();
         let terrain = self.explored.iter().filter_map(|i| cells.get(i).copied()).collect();
         (self.explored.to_bytes(), terrain)
@@ -47,7 +47,7 @@ impl Memory {
     /// Moves the told view to `now` and says what changed: cells that left
     /// sight, known cells back in sight, and cells seen for the first time
     /// (which become explored). Players are left for the caller to fill in.
-    pub fn update_sight(&mut self, level: &Level, disc: &Disc, now: Fov) -> SightDiff {
+    pub(crate) fn update_sight(&mut self, level: &Level, disc: &Disc, now: Fov) -> SightDiff {
         let mut diff = SightDiff { at: now.centre(), ..SightDiff::default() };
         if let Some(old) = &self.sight {
             let c = old.centre();
@@ -81,7 +81,7 @@ impl Memory {
     }
 
     /// True when the told view includes `pos`.
-    pub fn sees(&self, pos: Pos) -> bool {
+    pub(crate) fn sees(&self, pos: Pos) -> bool {
         self.sight.as_ref().is_some_and(|s| s.sees(pos))
     }
 }

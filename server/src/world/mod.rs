@@ -67,6 +67,13 @@ enum DepthCmd {
         id: PlayerId,
         saved: tokio::sync::oneshot::Sender<()>,
     },
+    /// Test hook: the depth's task stops taking commands until `until` is
+    /// sent or dropped, as a depth that has fallen behind would.
+    #[cfg(test)]
+    Stall {
+        stalled: tokio::sync::oneshot::Sender<()>,
+        until: tokio::sync::oneshot::Receiver<()>,
+    },
 }
 
 /// The way in to one depth's task.
@@ -82,18 +89,30 @@ struct DepthHandle {
 pub struct World {
     depths: Arc<Depths>,
     characters: Characters,
+    /// Test hook: how often an action met a full depth queue.
+    #[cfg(test)]
+    busy: std::sync::atomic::AtomicUsize,
 }
 
 impl World {
     /// A world played under `config`, keeping its characters in `store`,
     /// which already holds those `known`.
-    pub fn new(config: Config, store: StoreHandle, known: Vec<Known>) -> Self {
+    pub(crate) fn new(config: Config, store: StoreHandle, known: Vec<Known>) -> Self {
         let characters = Characters::new(store.clone(), known);
-        let depths = Depths { config, store, running: Mutex::new(HashMap::new()) };
-        Self { depths: Arc::new(depths), characters }
+        let running = Mutex::new(HashMap::new());
+        #[cfg(test)]
+        let depths = Depths { config, store, running, hold: Mutex::new(None) };
+        #[cfg(not(test))]
+        let depths = Depths { config, store, running };
+        Self {
+            depths: Arc::new(depths),
+            characters,
+            #[cfg(test)]
+            busy: std::sync::atomic::AtomicUsize::new(0),
+        }
     }
 
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.depths.config
     }
 
@@ -101,7 +120,7 @@ impl World {
     /// where the store has it, or taking it over from another connection)
     /// and puts it on its depth. The arrival's messages are the first
     /// replies of the presence.
-    pub async fn enter(
+    pub(crate) async fn enter(
         self: &Arc<Self>,
         name: &str,
         token: Option<Token>,
@@ -122,7 +141,9 @@ impl World {
             return Err(Refusal::Unavailable { reason: "the server is shutting down".into() });
         }
         info!(player = name, %id, returning = new_token.is_none(), depth, "enters");
-        Ok(Presence::new(id, name.to_owned(), new_token, kicked, here, replies, self.clone()))
+        let (name, world) = (name.to_owned(), self.clone());
+        // The arrival is the first reply awaited.
+        Ok(Presence { id, name, new_token, kicked, here, replies, awaiting: true, world })
     }
 
     /// The character `name` is no longer played (its depth has saved it).
@@ -130,8 +151,30 @@ impl World {
         self.characters.release(name);
     }
 
+    /// Test hook: depth `depth`'s task stops taking commands, with its
+    /// queue full, until the returned sender is used or dropped.
+    #[cfg(test)]
+    pub(crate) async fn stall(self: &Arc<Self>, depth: u16) -> tokio::sync::oneshot::Sender<()> {
+        let (release, until) = tokio::sync::oneshot::channel();
+        let tx = self.depths.handle(depth).tx;
+        let (stalled, taken) = tokio::sync::oneshot::channel();
+        tx.send(DepthCmd::Stall { stalled, until }).await.expect("the depth runs");
+        taken.await.expect("the depth stalls");
+        while tx.capacity() > 0 {
+            let nobody = DepthCmd::Act { id: PlayerId(u32::MAX), action: Action::Wait };
+            tx.send(nobody).await.expect("the depth runs");
+        }
+        release
+    }
+
+    /// Test hook: how often an action met a full depth queue so far.
+    #[cfg(test)]
+    pub(crate) fn busy_refusals(&self) -> usize {
+        self.busy.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Ends every depth's task once the connections holding handles are gone.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.depths.running.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 }
@@ -143,7 +186,14 @@ struct Depths {
     config: Config,
     store: StoreHandle,
     running: Mutex<HashMap<u16, DepthHandle>>,
+    /// Test hook: building this depth tells the first sender and then
+    /// waits for the receiver.
+    #[cfg(test)]
+    hold: Mutex<Option<BuildHold>>,
 }
+
+#[cfg(test)]
+type BuildHold = (u16, std::sync::mpsc::Sender<()>, std::sync::mpsc::Receiver<()>);
 
 impl Depths {
     /// The handle of `depth`, starting its task first if need be. The level
@@ -154,6 +204,8 @@ impl Depths {
             return handle.clone();
         }
         let c = &self.config;
+        #[cfg(test)]
+        self.hold_while_building(depth);
         let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
         let level = Arc::new(mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth));
         let mut running = self.lock();
@@ -175,6 +227,16 @@ impl Depths {
         tokio::spawn(task.run(rx));
         running.insert(depth, handle.clone());
         handle
+    }
+
+    #[cfg(test)]
+    fn hold_while_building(&self, depth: u16) {
+        let hold =
+            self.hold.lock().unwrap_or_else(PoisonError::into_inner).take_if(|h| h.0 == depth);
+        if let Some((_, building, until)) = hold {
+            let _ = building.send(());
+            let _ = until.recv();
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u16, DepthHandle>> {
@@ -209,6 +271,11 @@ impl DepthTask {
         loop {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
+                    #[cfg(test)]
+                    Some(DepthCmd::Stall { stalled, until }) => {
+                        let _ = stalled.send(());
+                        let _ = until.await;
+                    }
                     Some(cmd) => self.apply(cmd),
                     None => break,
                 },
@@ -234,6 +301,8 @@ impl DepthTask {
                 }
                 let _ = saved.send(());
             }
+            #[cfg(test)]
+            DepthCmd::Stall { .. } => {}
         }
     }
 
@@ -420,5 +489,28 @@ mod tests {
         ann.leave().await;
         let saved = writer.handle().load("ann").await.unwrap().unwrap();
         assert_eq!(saved.depth, 2);
+    }
+
+    /// Building a level takes a while (caves, and soon monsters): another
+    /// depth being built must not hold up a join elsewhere.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_join_is_not_held_up_while_another_depth_is_built() {
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(Config::with_seed(5), writer.handle(), known));
+        let (building, entered) = std::sync::mpsc::channel();
+        let (release, until) = std::sync::mpsc::channel();
+        *world.depths.hold.lock().unwrap() = Some((7, building, until));
+        let depths = world.depths.clone();
+        let builder = tokio::task::spawn_blocking(move || depths.handle(7).depth);
+        entered.recv_timeout(Duration::from_secs(10)).expect("depth 7 is being built");
+        let joining = world.clone();
+        let join = tokio::spawn(async move {
+            let mut ann = joining.enter("ann", None).await.unwrap();
+            ann.reply().await.expect("the arrival on depth 1").done
+        });
+        let joined = tokio::time::timeout(Duration::from_secs(10), join).await;
+        assert!(joined.is_ok(), "the join waited for another depth's level");
+        release.send(()).unwrap();
+        assert_eq!(builder.await.unwrap(), 7);
     }
 }

@@ -9,7 +9,7 @@ use crate::store::Snapshot;
 
 /// How much of a player's memory a save carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Keep {
+pub(crate) enum Keep {
     /// Every depth it has visited: on joining, leaving and the stairs.
     All,
     /// The depth it is on, the only one that changes while it walks.
@@ -30,16 +30,16 @@ impl Player {
         Self { id, name, pos: Pos::default(), memories: HashMap::new() }
     }
 
-    pub fn memory(&self, depth: u16) -> Option<&Memory> {
+    pub(crate) fn memory(&self, depth: u16) -> Option<&Memory> {
         self.memories.get(&depth)
     }
 
-    pub fn memory_mut(&mut self, depth: u16) -> &mut Memory {
+    pub(crate) fn memory_mut(&mut self, depth: u16) -> &mut Memory {
         self.memories.entry(depth).or_default()
     }
 
     /// What the store keeps of this player, standing on `depth`.
-    pub fn snapshot(&self, depth: u16, keep: Keep) -> Snapshot {
+    pub(crate) fn snapshot(&self, depth: u16, keep: Keep) -> Snapshot {
         let explored = match keep {
             Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored().to_bytes())).collect(),
             Keep::ThisDepth => self

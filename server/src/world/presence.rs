@@ -37,37 +37,25 @@ const LEAVE_WAIT: Duration = Duration::from_secs(2);
 /// A character in the world, for as long as its connection plays it.
 #[derive(Debug)]
 pub struct Presence {
-    id: PlayerId,
-    name: String,
-    new_token: Option<Token>,
-    kicked: CancellationToken,
+    pub(super) id: PlayerId,
+    pub(super) name: String,
+    pub(super) new_token: Option<Token>,
+    pub(super) kicked: CancellationToken,
     /// The depth the player is on, as far as its replies have told.
-    here: DepthHandle,
-    replies: mpsc::Receiver<ToConn>,
+    pub(super) here: DepthHandle,
+    pub(super) replies: mpsc::Receiver<ToConn>,
     /// A command (or the arrival) was sent whose reply has not come.
-    awaiting: bool,
-    world: Arc<World>,
+    pub(super) awaiting: bool,
+    pub(super) world: Arc<World>,
 }
 
 impl Presence {
-    pub(super) fn new(
-        id: PlayerId,
-        name: String,
-        new_token: Option<Token>,
-        kicked: CancellationToken,
-        here: DepthHandle,
-        replies: mpsc::Receiver<ToConn>,
-        world: Arc<World>,
-    ) -> Self {
-        Self { id, name, new_token, kicked, here, replies, awaiting: true, world }
-    }
-
-    pub fn id(&self) -> PlayerId {
+    pub(crate) fn id(&self) -> PlayerId {
         self.id
     }
 
     /// For a character this join created: the secret its client must keep.
-    pub fn new_token(&self) -> Option<Token> {
+    pub(crate) fn new_token(&self) -> Option<Token> {
         self.new_token
     }
 
@@ -77,28 +65,32 @@ impl Presence {
     }
 
     /// Cancelled when another connection takes this character over.
-    pub fn kicked(&self) -> CancellationToken {
+    pub(crate) fn kicked(&self) -> CancellationToken {
         self.kicked.clone()
     }
 
     /// Hands one action to the player's depth without waiting: a full
     /// depth queue is [`ActError::Busy`], so the connection stays free to
     /// answer pings and notice shutdown while it tries again.
-    pub fn act(&mut self, action: Action) -> Result<(), ActError> {
+    pub(crate) fn act(&mut self, action: Action) -> Result<(), ActError> {
         let cmd = DepthCmd::Act { id: self.id, action };
         match self.here.tx.try_send(cmd) {
             Ok(()) => {
                 self.awaiting = true;
                 Ok(())
             }
-            Err(mpsc::error::TrySendError::Full(_)) => Err(ActError::Busy),
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                #[cfg(test)]
+                self.world.busy.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Err(ActError::Busy)
+            }
             Err(mpsc::error::TrySendError::Closed(_)) => Err(ActError::Gone),
         }
     }
 
     /// The next reply, or `None` once the depth has dropped this player
     /// (its connection fell behind) or the world has ended.
-    pub async fn reply(&mut self) -> Option<Reply> {
+    pub(crate) async fn reply(&mut self) -> Option<Reply> {
         let ToConn { frames, done, now_on } = self.replies.recv().await?;
         if let Some(depth) = now_on {
             self.here = depth;
@@ -113,7 +105,7 @@ impl Presence {
     /// is on its way to the store, so the next claim of the character
     /// loads it. A command still in flight is let finish first: it may be
     /// taking the player down the stairs to another depth.
-    pub async fn leave(mut self) {
+    pub(crate) async fn leave(mut self) {
         let _ = timeout(LEAVE_WAIT, async {
             // A reply of None: dropped by its depth, which saved it then.
             while self.awaiting && self.reply().await.is_some() {}
