@@ -11,6 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, Token, codec};
 use tokio::sync::mpsc as async_mpsc;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// What the connection tells the window.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,7 +61,13 @@ async fn run(
     events: &mpsc::Sender<NetEvent>,
     wake: &(impl Fn() + Send + Sync),
 ) -> String {
-    let mut ws = match tokio_tungstenite::connect_async(url).await {
+    // No frame larger than the largest message the client decodes: a
+    // hostile server cannot make the client buffer megabytes.
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(codec::MAX_SERVER_MSG + 64))
+        .max_frame_size(Some(codec::MAX_SERVER_MSG + 64));
+    let connecting = tokio_tungstenite::connect_async_with_config(url, Some(config), false);
+    let mut ws = match connecting.await {
         Ok((ws, _)) => ws,
         Err(e) => return format!("cannot connect to {url}: {e}"),
     };

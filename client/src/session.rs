@@ -93,6 +93,7 @@ impl Session {
     pub fn on_net(&mut self, event: NetEvent) {
         match event {
             NetEvent::Msg(msg) => self.on_message(&msg),
+            NetEvent::Closed(_) if matches!(self.link, Link::Lost(_)) => {}
             NetEvent::Closed(reason) => {
                 let reason = match &self.state.refused {
                     Some(refusal) => format!("refused: {refusal}"),
@@ -104,8 +105,14 @@ impl Session {
     }
 
     fn on_message(&mut self, msg: &ServerMsg) {
+        if matches!(self.link, Link::Lost(_)) {
+            // A server that broke the protocol is not listened to again.
+            return;
+        }
         if let Err(e) = self.state.apply(msg) {
-            tracing::warn!(error = %e, "ignored a message that does not fit");
+            tracing::warn!(error = %e, "the server sent a message that does not fit");
+            self.link = Link::Lost(format!("the server is broken or hostile: {e}"));
+            return;
         }
         match msg {
             ServerMsg::Welcome { token, .. } => {
@@ -138,9 +145,18 @@ mod tests {
         Session::new("ws://here".into(), keys)
     }
 
+    /// Welcomed, and on a level the server has described.
     fn playing() -> Session {
         let mut s = session(None);
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        let level = ServerMsg::EnterLevel {
+            depth: 1,
+            width: 20,
+            height: 10,
+            remembered: vec![],
+            terrain: vec![],
+        };
+        s.on_net(NetEvent::Msg(level));
         s
     }
 
@@ -198,5 +214,28 @@ mod tests {
         let mut lost = playing();
         lost.on_net(NetEvent::Closed("connection reset".into()));
         assert_eq!(lost.link, Link::Lost("connection reset".into()));
+    }
+
+    #[test]
+    fn a_message_that_does_not_fit_shows_in_the_hud_and_ends_the_listening() {
+        let mut s = playing();
+        let huge = ServerMsg::EnterLevel {
+            depth: 1,
+            width: 65535,
+            height: 65535,
+            remembered: vec![],
+            terrain: vec![],
+        };
+        s.on_net(NetEvent::Msg(huge));
+        match &s.link {
+            Link::Lost(why) => assert!(why.contains("larger than the protocol allows"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        let before = s.state.clone();
+        s.on_net(NetEvent::Msg(ServerMsg::Note("and more".into())));
+        s.on_net(NetEvent::Closed("closed".into()));
+        assert_eq!(s.state, before, "nothing more is taken from it");
+        assert!(matches!(&s.link, Link::Lost(why) if why.contains("hostile")));
+        assert_eq!(s.on_key(Key::Up, false, false, Instant::now()), KeyOutcome::Ignore);
     }
 }

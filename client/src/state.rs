@@ -5,11 +5,39 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use gloam_protocol::{
-    CellSet, Disc, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain,
+    CellSet, Disc, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MAX_NAME_CHARS, PlayerChange, PlayerId, Pos,
+    Refusal, ServerMsg, SightDiff, Terrain,
 };
 
 /// How many lines of the message log are kept.
 pub const LOG_LINES: usize = 100;
+
+/// The longest line of the log kept, in characters; longer ones are cut.
+pub const MAX_NOTE_CHARS: usize = 500;
+
+/// The most players a client keeps on its roster or in sight: far more
+/// than a server lets onto one depth, so only a broken or hostile server
+/// ever reaches it.
+pub const MAX_ROSTER: usize = 4096;
+
+/// A map a client will hold: not empty, and no larger than the protocol allows.
+fn check_size(width: u16, height: u16) -> Result<(), StateError> {
+    if width == 0 || height == 0 {
+        return Err(StateError::Inconsistent("a map with no cells"));
+    }
+    if width > MAX_MAP_WIDTH || height > MAX_MAP_HEIGHT {
+        return Err(StateError::TooLarge { width, height });
+    }
+    Ok(())
+}
+
+/// A player's name as the server allows them.
+fn check_name(name: &str) -> Result<(), StateError> {
+    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+        return Err(StateError::Inconsistent("a player name the server would never allow"));
+    }
+    Ok(())
+}
 
 /// Another player, as last seen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,11 +56,13 @@ pub enum StateError {
     OffTheMap(Pos),
     #[error("sight index {0} is outside the sight disc")]
     OutsideDisc(u8),
+    #[error("a map of {width} x {height} cells is larger than the protocol allows")]
+    TooLarge { width: u16, height: u16 },
     #[error("{0}")]
     Inconsistent(&'static str),
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClientState {
     pub me: Option<PlayerId>,
     /// The pace the server applies this player's actions at.
@@ -63,13 +93,17 @@ impl ClientState {
         Self::default()
     }
 
-    /// Updates the mirror with one message from the server.
+    /// Updates the mirror with one message from the server. A message that
+    /// does not fit (a broken or hostile server) changes nothing: every
+    /// message is checked whole before anything is changed or allocated,
+    /// and no message can make the mirror grow past the protocol's limits.
     pub fn apply(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
         match msg {
             ServerMsg::Welcome { you, width, height, sight_radius, actions_per_second, .. } => {
                 if *sight_radius > Disc::MAX_RADIUS {
                     return Err(StateError::Inconsistent("sight radius too large"));
                 }
+                check_size(*width, *height)?;
                 *self = ClientState {
                     me: Some(*you),
                     width: *width,
@@ -87,22 +121,27 @@ impl ClientState {
                 self.welcomed()?;
                 self.enter(*depth, *width, *height, remembered, terrain)?;
             }
-            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => {
-                self.welcomed()?;
-                self.apply_sight(diff)?;
-            }
+            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => self.apply_sight(diff)?,
             ServerMsg::Players(changes) => {
                 self.welcomed()?;
-                for change in changes {
-                    self.apply_player(change)?;
-                }
+                self.check_players(changes)?;
+                changes.iter().for_each(|c| self.apply_player(c));
             }
             ServerMsg::Roster(names) => {
+                if names.len() > MAX_ROSTER {
+                    return Err(StateError::Inconsistent("a roster longer than any depth holds"));
+                }
+                names.iter().try_for_each(|n| check_name(n))?;
                 self.roster = names.clone();
                 self.roster.sort();
+                self.roster.dedup();
             }
             ServerMsg::Joined(name) => {
+                check_name(name)?;
                 if let Err(at) = self.roster.binary_search(name) {
+                    if self.roster.len() >= MAX_ROSTER {
+                        return Err(StateError::Inconsistent("more arrivals than any depth holds"));
+                    }
                     self.roster.insert(at, name.clone());
                 }
             }
@@ -111,7 +150,7 @@ impl ClientState {
                     self.roster.remove(at);
                 }
             }
-            ServerMsg::Note(text) => self.note(text.clone()),
+            ServerMsg::Note(text) => self.note(text.chars().take(MAX_NOTE_CHARS).collect()),
         }
         Ok(())
     }
@@ -128,6 +167,7 @@ impl ClientState {
         remembered: &[u8],
         terrain: &[Terrain],
     ) -> Result<(), StateError> {
+        check_size(width, height)?;
         let cells = usize::from(width) * usize::from(height);
         if remembered.len() > cells.div_ceil(8) {
             return Err(StateError::Inconsistent("remembered bitset longer than the map"));
@@ -153,62 +193,100 @@ impl ClientState {
         Ok(())
     }
 
+    /// The map index of the cell `index` names in the sight disc around `centre`.
+    fn disc_cell(&self, disc: &Disc, centre: Pos, index: u8) -> Result<usize, StateError> {
+        let (dx, dy) = disc.offset(index).ok_or(StateError::OutsideDisc(index))?;
+        let pos = centre.offset(dx, dy).ok_or(StateError::OutsideDisc(index))?;
+        self.index(pos).ok_or(StateError::OffTheMap(pos))
+    }
+
     fn apply_sight(&mut self, diff: &SightDiff) -> Result<(), StateError> {
-        let disc = self.welcomed()?.clone();
-        let cell = |centre: Pos, index: u8, this: &Self| -> Result<usize, StateError> {
-            let (dx, dy) = disc.offset(index).ok_or(StateError::OutsideDisc(index))?;
-            let pos = centre.offset(dx, dy).ok_or(StateError::OutsideDisc(index))?;
-            this.index(pos).ok_or(StateError::OffTheMap(pos))
-        };
+        let disc = self.welcomed()?;
         self.index(diff.at).ok_or(StateError::OffTheMap(diff.at))?;
-        if !diff.hidden.is_empty() {
-            let before =
-                self.at.ok_or(StateError::Inconsistent("cells hidden before any sight"))?;
-            for &i in &diff.hidden {
-                let c = cell(before, i, self)?;
-                self.visible[c] = false;
-            }
+        let hidden: Vec<usize> = match self.at {
+            Some(before) => diff.hidden.iter().map(|&i| self.disc_cell(disc, before, i)).collect(),
+            None if diff.hidden.is_empty() => Ok(Vec::new()),
+            None => Err(StateError::Inconsistent("cells hidden before any sight")),
+        }?;
+        let shown: Vec<usize> = diff
+            .shown
+            .iter()
+            .map(|&i| self.disc_cell(disc, diff.at, i))
+            .collect::<Result<_, _>>()?;
+        if shown.iter().any(|&c| self.known[c].is_none()) {
+            return Err(StateError::Inconsistent("a cell shown again was never revealed"));
         }
-        for &i in &diff.shown {
-            let c = cell(diff.at, i, self)?;
-            if self.known[c].is_none() {
-                return Err(StateError::Inconsistent("a cell shown again was never revealed"));
-            }
-            self.visible[c] = true;
-        }
-        for &(i, t) in &diff.revealed {
-            let c = cell(diff.at, i, self)?;
+        let revealed: Vec<(usize, Terrain)> = diff
+            .revealed
+            .iter()
+            .map(|&(i, t)| Ok((self.disc_cell(disc, diff.at, i)?, t)))
+            .collect::<Result<_, StateError>>()?;
+        self.check_players(&diff.players)?;
+        // Checked whole: from here on nothing fails.
+        hidden.into_iter().for_each(|c| self.visible[c] = false);
+        shown.into_iter().for_each(|c| self.visible[c] = true);
+        for (c, t) in revealed {
             self.known[c] = Some(t);
             self.visible[c] = true;
         }
         self.at = Some(diff.at);
-        for change in &diff.players {
-            self.apply_player(change)?;
+        diff.players.iter().for_each(|c| self.apply_player(c));
+        Ok(())
+    }
+
+    /// Checks that `changes` fit the players in sight, in order, without
+    /// changing anything.
+    fn check_players(&self, changes: &[PlayerChange]) -> Result<(), StateError> {
+        // Who is in sight after each change, as far as the changes touch it.
+        let mut touched: BTreeMap<PlayerId, bool> = BTreeMap::new();
+        let mut count = self.others.len();
+        for change in changes {
+            let (id, after) = match change {
+                PlayerChange::Appeared { id, name, at } => {
+                    self.index(*at).ok_or(StateError::OffTheMap(*at))?;
+                    check_name(name)?;
+                    (*id, true)
+                }
+                PlayerChange::Moved { id, at } => {
+                    self.index(*at).ok_or(StateError::OffTheMap(*at))?;
+                    (*id, true)
+                }
+                PlayerChange::Vanished { id } => (*id, false),
+            };
+            let before = touched.get(&id).copied().unwrap_or_else(|| self.others.contains_key(&id));
+            match change {
+                PlayerChange::Moved { .. } if !before => {
+                    return Err(StateError::Inconsistent("a player moved who was not in sight"));
+                }
+                PlayerChange::Vanished { .. } if !before => {
+                    return Err(StateError::Inconsistent("a player vanished who was not in sight"));
+                }
+                _ => {}
+            }
+            count = count + usize::from(after && !before) - usize::from(before && !after);
+            if count > MAX_ROSTER {
+                return Err(StateError::Inconsistent("more players in sight than any depth holds"));
+            }
+            touched.insert(id, after);
         }
         Ok(())
     }
 
-    fn apply_player(&mut self, change: &PlayerChange) -> Result<(), StateError> {
+    /// Applies one change that [`check_players`](Self::check_players) passed.
+    fn apply_player(&mut self, change: &PlayerChange) {
         match change {
             PlayerChange::Appeared { id, name, at } => {
-                self.index(*at).ok_or(StateError::OffTheMap(*at))?;
                 self.others.insert(*id, OtherPlayer { name: name.clone(), at: *at });
             }
             PlayerChange::Moved { id, at } => {
-                self.index(*at).ok_or(StateError::OffTheMap(*at))?;
-                let other = self
-                    .others
-                    .get_mut(id)
-                    .ok_or(StateError::Inconsistent("a player moved who was not in sight"))?;
-                other.at = *at;
+                if let Some(other) = self.others.get_mut(id) {
+                    other.at = *at;
+                }
             }
             PlayerChange::Vanished { id } => {
-                self.others
-                    .remove(id)
-                    .ok_or(StateError::Inconsistent("a player vanished who was not in sight"))?;
+                self.others.remove(id);
             }
         }
-        Ok(())
     }
 
     fn note(&mut self, text: String) {

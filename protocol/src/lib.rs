@@ -32,3 +32,8 @@ pub const SIGHT_RADIUS: u8 = 8;
 
 /// The longest player name the server accepts, in characters.
 pub const MAX_NAME_CHARS: usize = 16;
+
+/// The largest level a server may announce, in cells a side (every level is
+/// 80 x 40 today). A client refuses a larger one before allocating anything.
+pub const MAX_MAP_WIDTH: u16 = 256;
+pub const MAX_MAP_HEIGHT: u16 = 256;

@@ -210,11 +210,7 @@ impl SimClient {
 
     /// Every cell this player knows, with its terrain.
     pub fn known(&self) -> HashMap<Pos, Terrain> {
-        let s = &self.state;
-        (0..s.height)
-            .flat_map(|y| (0..s.width).map(move |x| Pos::new(x, y)))
-            .filter_map(|p| s.terrain(p).map(|t| (p, t)))
-            .collect()
+        self.state.known_cells().collect()
     }
 
     /// The cells the last `EnterLevel` said were remembered, as positions.

@@ -1,0 +1,169 @@
+//! The state mirror against any sequence of server messages, as a broken or
+//! hostile server might send: it never panics, a message that does not fit
+//! changes nothing, and what it holds stays within the protocol's limits.
+
+use gloam_client::ClientState;
+use gloam_client::state::{LOG_LINES, MAX_NOTE_CHARS, MAX_ROSTER};
+use gloam_protocol::{
+    MAX_MAP_HEIGHT, MAX_MAP_WIDTH, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff,
+    Terrain,
+};
+use proptest::prelude::*;
+
+fn terrain() -> impl Strategy<Value = Terrain> {
+    prop_oneof![
+        Just(Terrain::Wall),
+        Just(Terrain::Floor),
+        Just(Terrain::StairsDown),
+        Just(Terrain::StairsUp)
+    ]
+}
+
+/// Mostly small maps, so that sight and players often fit; sometimes huge.
+fn side() -> impl Strategy<Value = u16> {
+    prop_oneof![8 => 1u16..24, 1 => Just(0u16), 1 => 250u16..=u16::MAX]
+}
+
+fn pos() -> impl Strategy<Value = Pos> {
+    prop_oneof![4 => (0u16..24, 0u16..24), 1 => (any::<u16>(), any::<u16>())]
+        .prop_map(|(x, y)| Pos::new(x, y))
+}
+
+fn name() -> impl Strategy<Value = String> {
+    prop_oneof![4 => "[a-d]{1,3}", 1 => "[a-z]{0,40}"]
+}
+
+fn change() -> impl Strategy<Value = PlayerChange> {
+    let id = (0u32..4).prop_map(PlayerId);
+    prop_oneof![
+        (id.clone(), name(), pos()).prop_map(|(id, name, at)| PlayerChange::Appeared {
+            id,
+            name,
+            at
+        }),
+        (id.clone(), pos()).prop_map(|(id, at)| PlayerChange::Moved { id, at }),
+        id.prop_map(|id| PlayerChange::Vanished { id }),
+    ]
+}
+
+/// A cell of the radius-8 sight disc: mostly on the middle row (within a
+/// few cells of the viewer, so on small maps too), sometimes anywhere.
+fn disc_index() -> impl Strategy<Value = u8> {
+    prop_oneof![3 => 95u8..102, 1 => any::<u8>()]
+}
+
+fn diff() -> impl Strategy<Value = SightDiff> {
+    (
+        pos(),
+        proptest::collection::vec(disc_index(), 0..3),
+        proptest::collection::vec(disc_index(), 0..3),
+        proptest::collection::vec((disc_index(), terrain()), 0..8),
+        proptest::collection::vec(change(), 0..4),
+    )
+        .prop_map(|(at, hidden, shown, revealed, players)| SightDiff {
+            at,
+            hidden,
+            shown,
+            revealed,
+            players,
+        })
+}
+
+fn message() -> impl Strategy<Value = ServerMsg> {
+    prop_oneof![
+        1 => (side(), side(), 0u8..12).prop_map(|(width, height, sight_radius)| ServerMsg::Welcome {
+            you: PlayerId(0),
+            width,
+            height,
+            sight_radius,
+            actions_per_second: 20,
+            token: None,
+        }),
+        2 => (side(), side(), proptest::collection::vec(any::<u8>(), 0..8), proptest::collection::vec(terrain(), 0..12))
+            .prop_map(|(width, height, remembered, terrain)| ServerMsg::EnterLevel {
+                depth: 1, width, height, remembered, terrain,
+            }),
+        6 => diff().prop_map(ServerMsg::Sight),
+        1 => diff().prop_map(ServerMsg::Displaced),
+        3 => proptest::collection::vec(change(), 0..5).prop_map(ServerMsg::Players),
+        1 => proptest::collection::vec(name(), 0..5).prop_map(ServerMsg::Roster),
+        1 => name().prop_map(ServerMsg::Joined),
+        1 => name().prop_map(ServerMsg::Left),
+        1 => "[ -~]{0,600}".prop_map(ServerMsg::Note),
+        1 => Just(ServerMsg::Refused(Refusal::NameTaken)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3_000))]
+
+    #[test]
+    fn any_messages_leave_the_mirror_whole_and_bounded(
+        on_a_level in any::<bool>(),
+        msgs in proptest::collection::vec(message(), 1..40)
+    ) {
+        let mut state = if on_a_level {
+            gloam_client::testing::on_level(PlayerId(0), 20, 20, 1)
+        } else {
+            ClientState::new()
+        };
+        for msg in &msgs {
+            let before = state.clone();
+            if state.apply(msg).is_err() {
+                prop_assert_eq!(&state, &before, "a refused message changed the mirror: {:?}", msg);
+            }
+            prop_assert!(state.width <= MAX_MAP_WIDTH && state.height <= MAX_MAP_HEIGHT);
+            prop_assert!(state.known_cells().count() <= usize::from(MAX_MAP_WIDTH) * usize::from(MAX_MAP_HEIGHT));
+            prop_assert!(state.roster.len() <= MAX_ROSTER && state.others.len() <= MAX_ROSTER);
+            prop_assert!(state.log.len() <= LOG_LINES);
+            prop_assert!(state.log.iter().all(|l| l.chars().count() <= MAX_NOTE_CHARS));
+            if let Some(at) = state.at {
+                prop_assert!(at.x < state.width && at.y < state.height);
+            }
+            for other in state.others.values() {
+                prop_assert!(other.at.x < state.width && other.at.y < state.height);
+            }
+        }
+    }
+}
+
+/// The figure from the report: a server announcing a 65535 x 65535 level
+/// is refused before anything is allocated, and the mirror is as it was.
+#[test]
+fn a_giant_level_is_refused_before_anything_is_allocated() {
+    let mut state = gloam_client::testing::welcomed(PlayerId(1), 80, 40);
+    let before = state.clone();
+    for msg in [
+        gloam_client::testing::welcome(PlayerId(1), u16::MAX, u16::MAX),
+        ServerMsg::EnterLevel {
+            depth: 1,
+            width: u16::MAX,
+            height: u16::MAX,
+            remembered: vec![],
+            terrain: vec![],
+        },
+    ] {
+        let refused = state.apply(&msg);
+        assert!(refused.is_err(), "{msg:?}");
+        assert_eq!(state, before);
+    }
+    // A step off the map after a good level changes nothing either.
+    let enter = ServerMsg::EnterLevel {
+        depth: 1,
+        width: 80,
+        height: 40,
+        remembered: vec![],
+        terrain: vec![],
+    };
+    state.apply(&enter).unwrap();
+    let before = state.clone();
+    let bad = SightDiff {
+        at: Pos::new(5, 5),
+        // The middle of the radius-8 disc: the viewer's own cell.
+        revealed: vec![(98, Terrain::Floor)],
+        players: vec![PlayerChange::Moved { id: PlayerId(9), at: Pos::new(1, 1) }],
+        ..SightDiff::default()
+    };
+    assert!(state.apply(&ServerMsg::Sight(bad)).is_err());
+    assert_eq!(state, before, "the revealed cell was not taken from a refused diff");
+}
