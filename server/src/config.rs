@@ -55,12 +55,28 @@ pub struct Config {
     /// The kernel's send buffer for each connection: small, so a client that
     /// stops reading is noticed (and costs little) long before megabytes queue up.
     pub socket_send_buffer: usize,
+    /// The deepest depth: its level has no way further down.
+    pub max_depth: u16,
+    /// How long a depth nobody is on keeps its level and task before
+    /// freeing them (it is rebuilt exactly from the seed when someone returns).
+    pub depth_idle: Duration,
     /// How often the players who moved are saved: a crash loses at most
     /// this much of their walking (plus one commit).
     pub save_interval: Duration,
 }
 
+/// The default bottom of the dungeon: deep enough for a long game (the
+/// bestiary spans depths 1 to 12 and beyond), shallow enough that a world's
+/// levels stay a handful of kilobytes each to rebuild.
+pub const DEFAULT_MAX_DEPTH: u16 = 26;
+
 impl Config {
+    /// The deepest depth in play: `max_depth`, kept between 1 and one less
+    /// than `u16::MAX` so that `depth + 1` never overflows.
+    pub fn bottom(&self) -> u16 {
+        self.max_depth.clamp(1, u16::MAX - 1)
+    }
+
     pub fn with_seed(seed: u64) -> Self {
         Self { seed, ..Self::default() }
     }
@@ -91,6 +107,8 @@ impl Default for Config {
             max_connections: 1024,
             socket_send_buffer: 32 * 1024,
             save_interval: Duration::from_millis(250),
+            max_depth: DEFAULT_MAX_DEPTH,
+            depth_idle: Duration::from_secs(180),
         }
     }
 }

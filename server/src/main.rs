@@ -24,6 +24,9 @@ struct Args {
     /// Sustained actions per second one player may take.
     #[arg(long, default_value_t = 20)]
     actions_per_second: u32,
+    /// The deepest depth: its level has no stairs down.
+    #[arg(long, default_value_t = gloam_server::config::DEFAULT_MAX_DEPTH)]
+    max_depth: u16,
     /// The folder holding the world and its characters (created if missing).
     /// A stored world's seed and generator are used; back the folder up to
     /// keep them.
@@ -82,6 +85,7 @@ async fn serve() -> anyhow::Result<()> {
     let config = Config {
         actions_per_second: args.actions_per_second,
         action_burst: args.actions_per_second,
+        max_depth: args.max_depth,
         ..Config::for_world(world)
     };
     let listener = tokio::net::TcpListener::bind(args.bind)

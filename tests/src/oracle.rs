@@ -99,6 +99,8 @@ pub struct Oracle {
     seed: u64,
     setting: GeneratorSetting,
     radius: i64,
+    /// The dungeon's last depth, whose level has no stairs down.
+    bottom: u16,
     levels: HashMap<u16, Level>,
     /// Every cell that was ever in this player's sight, per depth.
     ever_seen: HashMap<u16, HashSet<Pos>>,
@@ -112,15 +114,27 @@ impl Oracle {
             seed,
             setting,
             radius: i64::from(radius),
+            bottom: gloam_server::config::DEFAULT_MAX_DEPTH,
             levels: HashMap::new(),
             ever_seen: HashMap::new(),
             checked: 0,
         }
     }
 
+    /// The truth for a server whose dungeon ends at `bottom` (`--max-depth`).
+    pub fn with_bottom(self, bottom: u16) -> Self {
+        Self { bottom, ..self }
+    }
+
     pub fn level(&mut self, depth: u16) -> &Level {
-        let (seed, setting) = (self.seed, self.setting);
-        self.levels.entry(depth).or_insert_with(|| mapgen::build_level(seed, depth, setting))
+        let (seed, setting, bottom) = (self.seed, self.setting, self.bottom);
+        self.levels.entry(depth).or_insert_with(|| {
+            let mut level = mapgen::build_level(seed, depth, setting);
+            if depth >= bottom {
+                mapgen::make_bottom(&mut level);
+            }
+            level
+        })
     }
 
     /// The cells seen from `at` on `depth`, by the reference implementation.

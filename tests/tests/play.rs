@@ -385,6 +385,25 @@ async fn quitting_closes_normally_and_tells_the_others() {
     assert!(a.state.roster.is_empty());
 }
 
+/// The dungeon has a bottom: the last depth's level has no stairs down,
+/// so nobody goes deeper, and the oracle (told of the bottom) agrees.
+#[tokio::test]
+async fn the_last_depth_has_no_way_down() {
+    let server = TestServer::start(Config { max_depth: 2, ..config() }).await.unwrap();
+    let mut ann =
+        SimClient::join(&server.url(), "ann", Some(oracle().with_bottom(2))).await.unwrap();
+    ann.find_and_descend(MAX_STEPS).await.unwrap();
+    assert_eq!(ann.state.depth, 2);
+    // Everything there is to see of the last level: no stairs down.
+    ann.explore_until(|_| false, MAX_STEPS).await.err();
+    assert_eq!(ann.state.find(Terrain::StairsDown), None);
+    let bottom = oracle().level(2).stairs_down;
+    ann.walk_to(bottom, MAX_STEPS).await.unwrap();
+    let turn = ann.act(Action::Descend).await.unwrap();
+    assert!(turn.contains(&ServerMsg::Note("There are no stairs down here.".into())));
+    assert_eq!(ann.state.depth, 2);
+}
+
 /// RFC 6455 5.5.1: a close from the client is answered with a close, and
 /// the stream then ends cleanly rather than being reset.
 #[tokio::test]

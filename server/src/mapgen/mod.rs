@@ -313,6 +313,13 @@ pub fn build_recorded(
     level
 }
 
+/// Makes `level` the dungeon's last: no way further down (its down
+/// staircase becomes floor; the cell is still where one would arrive from
+/// below, which nobody can).
+pub fn make_bottom(level: &mut Level) {
+    level.grid.set(level.stairs_down, Terrain::Floor);
+}
+
 /// The steps every generator shares: turn floor that cannot be reached from
 /// the arrival point back into rock, mark the up staircase below depth 1,
 /// and put the down staircase at the greatest walking distance.

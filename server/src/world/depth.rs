@@ -104,6 +104,11 @@ impl DepthState {
         &self.level
     }
 
+    /// True when nobody is on this depth.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.players.is_empty()
+    }
+
     pub(crate) fn contains(&self, id: PlayerId) -> bool {
         self.players.contains_key(&id)
     }
@@ -195,7 +200,7 @@ impl DepthState {
         match action {
             Action::Move(dir) => self.step(id, pos, dir, &mut turn.out),
             Action::Wait | Action::Quit => self.refresh_sight(id, &[], &mut turn.out),
-            Action::Descend if here == Terrain::StairsDown => {
+            Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
                 return self.depart(
                     id,
                     self.depth + 1,

@@ -99,11 +99,14 @@ impl World {
     /// which already holds those `known`.
     pub(crate) fn new(config: Config, store: StoreHandle, known: Vec<Known>) -> Self {
         let characters = Characters::new(store.clone(), known);
-        let running = Mutex::new(HashMap::new());
-        #[cfg(test)]
-        let depths = Depths { config, store, running, hold: Mutex::new(None) };
-        #[cfg(not(test))]
-        let depths = Depths { config, store, running };
+        let depths = Depths {
+            config,
+            store,
+            running: Mutex::new(HashMap::new()),
+            closed: std::sync::atomic::AtomicBool::new(false),
+            #[cfg(test)]
+            hold: Mutex::new(None),
+        };
         Self {
             depths: Arc::new(depths),
             characters,
@@ -127,19 +130,20 @@ impl World {
     ) -> Result<Presence, Refusal> {
         let Claim { id, new_token, saved, kicked } = self.characters.claim(name, token).await?;
         let (player, depth, via) = match saved {
-            Some(Saved { depth, player }) => {
+            // A host may have raised the bottom since: never below it.
+            Some(Saved { depth, player }) if depth <= self.config().bottom() => {
                 let at = player.pos;
                 (player, depth, Arrival::Resume(at))
             }
+            Some(Saved { player, .. }) => (player, self.config().bottom(), Arrival::FromAbove),
             None => (Player::new(id, name.to_owned()), 1, Arrival::Join),
         };
         let (link, replies) = mpsc::channel(self.config().outbox_capacity.max(1));
-        let here = self.depths.handle(depth);
         let arrive = DepthCmd::Arrive { player, via, link };
-        if here.tx.send(arrive).await.is_err() {
+        let Some(here) = self.depths.arrive(depth, arrive).await else {
             self.characters.release(name);
             return Err(Refusal::Unavailable { reason: "the server is shutting down".into() });
-        }
+        };
         info!(player = name, %id, returning = new_token.is_none(), depth, "enters");
         let (name, world) = (name.to_owned(), self.clone());
         // The arrival is the first reply awaited.
@@ -156,7 +160,7 @@ impl World {
     #[cfg(test)]
     pub(crate) async fn stall(self: &Arc<Self>, depth: u16) -> tokio::sync::oneshot::Sender<()> {
         let (release, until) = tokio::sync::oneshot::channel();
-        let tx = self.depths.handle(depth).tx;
+        let tx = self.depths.handle(depth).expect("the world is open").tx;
         let (stalled, taken) = tokio::sync::oneshot::channel();
         tx.send(DepthCmd::Stall { stalled, until }).await.expect("the depth runs");
         taken.await.expect("the depth stalls");
@@ -175,7 +179,8 @@ impl World {
 
     /// Ends every depth's task once the connections holding handles are gone.
     pub(crate) fn close(&self) {
-        self.depths.running.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        self.depths.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.depths.lock().clear();
     }
 }
 
@@ -186,6 +191,8 @@ struct Depths {
     config: Config,
     store: StoreHandle,
     running: Mutex<HashMap<u16, DepthHandle>>,
+    /// The world is shutting down: no depth is started any more.
+    closed: std::sync::atomic::AtomicBool,
     /// Test hook: building this depth tells the first sender and then
     /// waits for the receiver.
     #[cfg(test)]
@@ -196,22 +203,44 @@ struct Depths {
 type BuildHold = (u16, std::sync::mpsc::Sender<()>, std::sync::mpsc::Receiver<()>);
 
 impl Depths {
-    /// The handle of `depth`, starting its task first if need be. The level
-    /// is built outside the lock, so a join or a stair trip elsewhere never
-    /// waits on another depth's building.
-    fn handle(self: &Arc<Self>, depth: u16) -> DepthHandle {
+    /// Puts a player on `depth` (an `Arrive`), starting the depth if need
+    /// be; gives the handle it went to, or `None` once the world is closing.
+    /// A depth that stopped for being empty just as the player came is
+    /// started afresh, and the arrival goes there.
+    async fn arrive(self: &Arc<Self>, depth: u16, mut arrive: DepthCmd) -> Option<DepthHandle> {
+        loop {
+            let here = self.handle(depth)?;
+            match here.tx.send(arrive).await {
+                Ok(()) => return Some(here),
+                Err(mpsc::error::SendError(back)) => arrive = back,
+            }
+        }
+    }
+
+    /// The handle of `depth`, starting its task first if need be (`None`
+    /// once the world is closing). The level is built outside the lock, so
+    /// a join or a stair trip elsewhere never waits on another depth's
+    /// building.
+    fn handle(self: &Arc<Self>, depth: u16) -> Option<DepthHandle> {
+        if self.closed.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
         if let Some(handle) = self.lock().get(&depth) {
-            return handle.clone();
+            return Some(handle.clone());
         }
         let c = &self.config;
         #[cfg(test)]
         self.hold_while_building(depth);
         let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
-        let level = Arc::new(mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth));
+        let mut level = mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth);
+        if depth >= c.bottom() {
+            mapgen::make_bottom(&mut level);
+        }
+        let level = Arc::new(level);
         let mut running = self.lock();
         if let Some(handle) = running.get(&depth) {
             // Another connection built it meanwhile: theirs is the one in play.
-            return handle.clone();
+            return Some(handle.clone());
         }
         info!(depth, generator = generator.name(), "level built");
         let (tx, rx) = mpsc::channel(c.depth_queue.max(1));
@@ -226,7 +255,20 @@ impl Depths {
         };
         tokio::spawn(task.run(rx));
         running.insert(depth, handle.clone());
-        handle
+        Some(handle)
+    }
+
+    /// Takes `depth` out of play if `me` is still its task's way in: the
+    /// next arrival there starts it afresh.
+    fn retire(&self, depth: u16, me: &mpsc::WeakSender<DepthCmd>) -> bool {
+        let mut running = self.lock();
+        let current = running
+            .get(&depth)
+            .is_some_and(|h| me.upgrade().is_some_and(|tx| tx.same_channel(&h.tx)));
+        if current {
+            running.remove(&depth);
+        }
+        current
     }
 
     #[cfg(test)]
@@ -268,6 +310,8 @@ impl DepthTask {
     async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
         let mut tick = tokio::time::interval(self.depths.config.save_interval);
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let idle_limit = self.depths.config.depth_idle;
+        let mut empty_since = Some(tokio::time::Instant::now());
         loop {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
@@ -279,11 +323,41 @@ impl DepthTask {
                     Some(cmd) => self.apply(cmd),
                     None => break,
                 },
-                _ = tick.tick() => self.save_those_who_acted(),
+                _ = tick.tick() => {
+                    self.save_those_who_acted();
+                    let now = tokio::time::Instant::now();
+                    empty_since = if self.state.is_empty() { empty_since.or(Some(now)) } else { None };
+                    if empty_since.is_some_and(|t| now - t >= idle_limit)
+                        && self.depths.retire(self.state.depth(), &self.me)
+                    {
+                        self.stand_down(&mut rx).await;
+                        break;
+                    }
+                }
             }
         }
         self.save_those_who_acted();
         debug!(depth = self.state.depth(), "depth task ends");
+    }
+
+    /// An empty depth out of play: takes no more commands, hands on any
+    /// arrival that came through an old handle to the depth's next task,
+    /// and ends, freeing its level.
+    async fn stand_down(&mut self, rx: &mut mpsc::Receiver<DepthCmd>) {
+        info!(depth = self.state.depth(), "depth idle: its level is freed until someone returns");
+        rx.close();
+        while let Some(cmd) = rx.recv().await {
+            match cmd {
+                arrive @ DepthCmd::Arrive { .. } => {
+                    let (depths, depth) = (self.depths.clone(), self.state.depth());
+                    tokio::spawn(async move { depths.arrive(depth, arrive).await });
+                }
+                DepthCmd::Leave { saved, .. } => {
+                    let _ = saved.send(());
+                }
+                _ => {}
+            }
+        }
     }
 
     fn apply(&mut self, cmd: DepthCmd) {
@@ -341,12 +415,12 @@ impl DepthTask {
         self.save(&player, Keep::All);
         let Some(link) = self.links.remove(&player.id) else { return };
         info!(player = %player.name, from = self.state.depth(), to = depth, "takes the stairs");
-        let next = self.depths.handle(depth);
+        let depths = self.depths.clone();
         // Not awaited here: two depths with full queues handing players to
         // each other must not wait on each other.
-        tokio::spawn(async move {
-            let _ = next.tx.send(DepthCmd::Arrive { player, via, link }).await;
-        });
+        tokio::spawn(
+            async move { depths.arrive(depth, DepthCmd::Arrive { player, via, link }).await },
+        );
     }
 
     fn save(&self, player: &Player, keep: Keep) {
@@ -501,7 +575,7 @@ mod tests {
         let (release, until) = std::sync::mpsc::channel();
         *world.depths.hold.lock().unwrap() = Some((7, building, until));
         let depths = world.depths.clone();
-        let builder = tokio::task::spawn_blocking(move || depths.handle(7).depth);
+        let builder = tokio::task::spawn_blocking(move || depths.handle(7).map(|h| h.depth));
         entered.recv_timeout(Duration::from_secs(10)).expect("depth 7 is being built");
         let joining = world.clone();
         let join = tokio::spawn(async move {
@@ -511,6 +585,72 @@ mod tests {
         let joined = tokio::time::timeout(Duration::from_secs(10), join).await;
         assert!(joined.is_ok(), "the join waited for another depth's level");
         release.send(()).unwrap();
-        assert_eq!(builder.await.unwrap(), 7);
+        assert_eq!(builder.await.unwrap(), Some(7));
+    }
+
+    /// Every message of the replies up to the one that answers the last command.
+    async fn until_done(ann: &mut Presence) -> Vec<gloam_protocol::ServerMsg> {
+        let mut msgs = Vec::new();
+        loop {
+            let reply = ann.reply().await.expect("still in the world");
+            msgs.extend(reply.frames.iter().map(|f| codec::decode_server(f).unwrap()));
+            if reply.done {
+                return msgs;
+            }
+        }
+    }
+
+    /// A depth nobody is on for `depth_idle` frees its level and task; the
+    /// next arrival there starts it afresh, with the very level the seed
+    /// makes, and the player remembers what it knew of it.
+    #[tokio::test(start_paused = true)]
+    async fn an_idle_depth_stops_and_is_rebuilt_exactly_when_someone_returns() {
+        let config = Config {
+            depth_idle: Duration::from_secs(60),
+            save_interval: Duration::from_secs(1),
+            ..Config::with_seed(9)
+        };
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config.clone(), writer.handle(), known));
+        let level = |d| mapgen::build_level_with(config.seed, d, config.generator, &config.mix);
+        let (one, two) = (level(1), level(2));
+        let mut ann = world.enter("ann", None).await.unwrap();
+        until_done(&mut ann).await;
+        let path = one.grid.walk_from(one.arrival).path_to(one.stairs_down).unwrap();
+        for dir in path {
+            ann.act(Action::Move(dir)).unwrap();
+            until_done(&mut ann).await;
+        }
+        ann.act(Action::Descend).unwrap();
+        until_done(&mut ann).await;
+        ann.act(Action::Ascend).unwrap();
+        until_done(&mut ann).await;
+        assert_eq!(ann.depth(), 1);
+        let running = |w: &World, d| w.depths.lock().contains_key(&d);
+        assert!(running(&world, 2), "just left: depth 2 still runs");
+        // Time passes (paused: the runtime skips ahead while all is idle).
+        for _ in 0..70 {
+            ann.act(Action::Wait).unwrap();
+            until_done(&mut ann).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        assert!(!running(&world, 2), "an empty depth let its level go");
+        assert!(running(&world, 1), "an occupied depth goes on");
+        ann.act(Action::Descend).unwrap();
+        let msgs = until_done(&mut ann).await;
+        assert!(running(&world, 2), "back in play");
+        let (remembered, terrain) = msgs
+            .iter()
+            .find_map(|m| match m {
+                gloam_protocol::ServerMsg::EnterLevel { remembered, terrain, .. } => {
+                    Some((gloam_protocol::CellSet::from_bytes(remembered), terrain.clone()))
+                }
+                _ => None,
+            })
+            .expect("the level again");
+        assert!(!terrain.is_empty(), "what it saw there is remembered");
+        for (i, t) in remembered.iter().zip(terrain) {
+            assert_eq!(two.grid.cells()[i], t, "the same level, cell {i}");
+        }
     }
 }
