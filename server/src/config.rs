@@ -55,6 +55,13 @@ pub struct Config {
     /// The kernel's send buffer for each connection: small, so a client that
     /// stops reading is noticed (and costs little) long before megabytes queue up.
     pub socket_send_buffer: usize,
+    /// New characters one client address may create in an hour. A
+    /// household behind one address makes a few; a script in a loop is
+    /// stopped after these.
+    pub new_characters_per_address_per_hour: u32,
+    /// Characters the world keeps at most: each is a few KiB in the store,
+    /// so the default keeps a full world's store to tens of megabytes.
+    pub max_characters: usize,
     /// The deepest depth: its level has no way further down.
     pub max_depth: u16,
     /// How long a depth nobody is on keeps its level and task before
@@ -107,6 +114,8 @@ impl Default for Config {
             max_connections: 1024,
             socket_send_buffer: 32 * 1024,
             save_interval: Duration::from_millis(250),
+            new_characters_per_address_per_hour: 10,
+            max_characters: 10_000,
             max_depth: DEFAULT_MAX_DEPTH,
             depth_idle: Duration::from_secs(180),
         }

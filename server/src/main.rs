@@ -24,6 +24,12 @@ struct Args {
     /// Sustained actions per second one player may take.
     #[arg(long, default_value_t = 20)]
     actions_per_second: u32,
+    /// New characters one client address may create in an hour.
+    #[arg(long, default_value_t = 10)]
+    new_characters_per_hour: u32,
+    /// Characters the world keeps at most; new names are refused beyond.
+    #[arg(long, default_value_t = 10_000)]
+    max_characters: usize,
     /// The deepest depth: its level has no stairs down.
     #[arg(long, default_value_t = gloam_server::config::DEFAULT_MAX_DEPTH)]
     max_depth: u16,
@@ -86,6 +92,8 @@ async fn serve() -> anyhow::Result<()> {
         actions_per_second: args.actions_per_second,
         action_burst: args.actions_per_second,
         max_depth: args.max_depth,
+        new_characters_per_address_per_hour: args.new_characters_per_hour,
+        max_characters: args.max_characters,
         ..Config::for_world(world)
     };
     let listener = tokio::net::TcpListener::bind(args.bind)

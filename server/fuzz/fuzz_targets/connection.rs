@@ -29,7 +29,8 @@ fuzz_target!(|data: &[u8]| {
         let world = Arc::new(World::new(config, store().handle(), Vec::new()));
         let (mut client, server) = tokio::io::duplex(64 * 1024);
         let stop = CancellationToken::new();
-        let task = tokio::spawn(net::serve(server, "fuzz".into(), world, stop.clone()));
+        let peer = std::net::SocketAddr::from(([127, 0, 0, 1], 9));
+        let task = tokio::spawn(net::serve(server, peer, world, stop.clone()));
         let _ = client.write_all(UPGRADE).await;
         let _ = client.write_all(data).await;
         // Let the server chew on it, then stop it; the task must finish.

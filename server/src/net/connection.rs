@@ -5,6 +5,7 @@
 //! [`PingKeeper`]'s to decide. Anything malformed, too fast or too slow closes this
 //! connection alone, with a close reason, logged once where the task ends.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
@@ -56,7 +57,7 @@ pub(super) fn ws_config() -> WebSocketConfig {
 }
 
 /// Serves one accepted stream until it closes or the server stops.
-pub async fn serve<S>(stream: S, peer: String, world: Arc<World>, stop: CancellationToken)
+pub async fn serve<S>(stream: S, peer: SocketAddr, world: Arc<World>, stop: CancellationToken)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
@@ -74,7 +75,7 @@ where
             world.config().ping_timeout,
             Instant::now(),
         );
-        let mut conn = Connection { ws, world, stop, pings };
+        let mut conn = Connection { ws, world, stop, pings, peer };
         let (ending, presence) = conn.greet_and_play().await;
         match &ending.code {
             CloseCode::Normal | CloseCode::Away => {
@@ -95,7 +96,7 @@ where
 
 /// Turns away a connection over the server's limit: upgrade, then close at
 /// once with "try again later".
-pub(crate) async fn turn_away<S>(stream: S, peer: String)
+pub(crate) async fn turn_away<S>(stream: S, peer: SocketAddr)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
@@ -110,6 +111,7 @@ where
 
 struct Connection<S> {
     ws: WebSocketStream<S>,
+    peer: SocketAddr,
     world: Arc<World>,
     stop: CancellationToken,
     pings: PingKeeper,
@@ -149,7 +151,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             Err(Greeting::Violation(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
             Err(Greeting::Refuse(refusal)) => return Err(self.refuse(refusal).await),
         };
-        let presence = match self.world.enter(&name, token).await {
+        let presence = match self.world.enter(&name, token, self.peer.ip()).await {
             Ok(presence) => presence,
             Err(refusal) => return Err(self.refuse(refusal).await),
         };
@@ -377,7 +379,8 @@ mod tests {
         let world = Arc::new(World::new(config, writer.handle(), known));
         let (client_io, server_io) = tokio::io::duplex(64 * 1024);
         let stop = CancellationToken::new();
-        let task = tokio::spawn(serve(server_io, "test".into(), world.clone(), stop.clone()));
+        let peer = SocketAddr::from(([127, 0, 0, 1], 9));
+        let task = tokio::spawn(serve(server_io, peer, world.clone(), stop.clone()));
         let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
         let hello = ClientMsg::Hello {
             version: gloam_protocol::PROTOCOL_VERSION,

@@ -57,7 +57,6 @@ pub async fn run_with_store(
                     let _ = stream.set_nodelay(true);
                     let _ = socket2::SockRef::from(&stream)
                         .set_send_buffer_size(world.config().socket_send_buffer);
-                    let peer = peer.to_string();
                     match slots.clone().try_acquire_owned() {
                         Ok(slot) => {
                             let serve = connection::serve(stream, peer, world.clone(), stop.clone());

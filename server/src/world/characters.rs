@@ -4,10 +4,11 @@
 //! is in the world at most once: a second connection with the right token
 //! takes over and the first is closed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gloam_protocol::{CellSet, PlayerId, Refusal, Token};
 use sha2::{Digest, Sha256};
@@ -62,12 +63,25 @@ enum Next {
     Wait(Arc<Notify>),
 }
 
+/// How many characters may be made.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub(crate) per_address_per_hour: u32,
+    pub(crate) total: usize,
+}
+
 #[derive(Debug)]
 pub(crate) struct Characters {
     by_name: Mutex<HashMap<String, Character>>,
     next_id: AtomicU32,
     store: StoreHandle,
+    limits: Limits,
+    /// When each client address made its characters of the last hour.
+    made_from: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
 }
+
+/// The window the per-address limit counts over.
+const HOUR: Duration = Duration::from_secs(3600);
 
 fn hash(token: &Token) -> [u8; 32] {
     let digest = Sha256::digest(token);
@@ -81,7 +95,7 @@ const TAKEOVER_WAIT: Duration = Duration::from_secs(3);
 
 impl Characters {
     /// The characters `known` to the store, all offline.
-    pub(crate) fn new(store: StoreHandle, known: Vec<Known>) -> Self {
+    pub(crate) fn new(store: StoreHandle, known: Vec<Known>, limits: Limits) -> Self {
         let by_name = known
             .into_iter()
             .enumerate()
@@ -91,17 +105,23 @@ impl Characters {
             })
             .collect::<HashMap<_, _>>();
         let next_id = AtomicU32::new(by_name.len() as u32);
-        Self { by_name: Mutex::new(by_name), next_id, store }
+        let made_from = Mutex::new(HashMap::new());
+        Self { by_name: Mutex::new(by_name), next_id, store, limits, made_from }
     }
 
     /// Joins as `name`: creates the character (with a fresh token, recorded
     /// in the store before it is handed out) the first time, lets its token
     /// holder back in afterwards where the store says it was, and takes it
     /// over from a connection still playing it.
-    pub(crate) async fn claim(&self, name: &str, token: Option<Token>) -> Result<Claim, Refusal> {
+    pub(crate) async fn claim(
+        &self,
+        name: &str,
+        token: Option<Token>,
+        from: IpAddr,
+    ) -> Result<Claim, Refusal> {
         let deadline = tokio::time::Instant::now() + TAKEOVER_WAIT;
         loop {
-            let waiting = match self.decide(name, token)? {
+            let waiting = match self.decide(name, token, from)? {
                 Next::Create { id, token, token_hash, kicked } => {
                     return self.create(name, id, token, token_hash, kicked).await;
                 }
@@ -119,9 +139,15 @@ impl Characters {
 
     /// What a claim does next, decided under the lock: the character is
     /// marked online for it at once, so no other claim can get in between.
-    fn decide(&self, name: &str, token: Option<Token>) -> Result<Next, Refusal> {
+    fn decide(&self, name: &str, token: Option<Token>, from: IpAddr) -> Result<Next, Refusal> {
         let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(c) = all.get_mut(name) else {
+            if all.len() >= self.limits.total {
+                return Err(Refusal::Unavailable {
+                    reason: "this world has all the characters it can keep".into(),
+                });
+            }
+            self.count_new_from(from)?;
             let mut fresh = [0u8; 16];
             // Without OS randomness no secret can be made: refuse rather than
             // hand out a guessable one.
@@ -201,6 +227,29 @@ impl Characters {
                 Err(Refusal::Unavailable { reason: "the server cannot load characters".into() })
             }
         }
+    }
+
+    /// Counts a new character made from `from`, or refuses it when that
+    /// address made its hour's worth already.
+    fn count_new_from(&self, from: IpAddr) -> Result<(), Refusal> {
+        let now = Instant::now();
+        let mut made = self.made_from.lock().unwrap_or_else(PoisonError::into_inner);
+        let recent = made.entry(from).or_default();
+        while recent.front().is_some_and(|&t| now.duration_since(t) >= HOUR) {
+            recent.pop_front();
+        }
+        if recent.len() >= self.limits.per_address_per_hour as usize {
+            return Err(Refusal::Unavailable {
+                reason: format!(
+                    "{} new characters an hour from one address at most; play one you have, or try later",
+                    self.limits.per_address_per_hour
+                ),
+            });
+        }
+        recent.push_back(now);
+        // Addresses whose hour has passed are forgotten, so the map stays small.
+        made.retain(|_, times| times.back().is_some_and(|&t| now.duration_since(t) < HOUR));
+        Ok(())
     }
 
     /// The connection playing `name` ended (its depth has saved it).

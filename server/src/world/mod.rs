@@ -17,6 +17,7 @@ mod player;
 mod presence;
 
 use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use gloam_protocol::{Action, PlayerId, Refusal, Token, codec};
@@ -97,8 +98,12 @@ pub struct World {
 impl World {
     /// A world played under `config`, keeping its characters in `store`,
     /// which already holds those `known`.
-    pub(crate) fn new(config: Config, store: StoreHandle, known: Vec<Known>) -> Self {
-        let characters = Characters::new(store.clone(), known);
+    pub fn new(config: Config, store: StoreHandle, known: Vec<Known>) -> Self {
+        let limits = characters::Limits {
+            per_address_per_hour: config.new_characters_per_address_per_hour,
+            total: config.max_characters,
+        };
+        let characters = Characters::new(store.clone(), known, limits);
         let depths = Depths {
             config,
             store,
@@ -123,12 +128,14 @@ impl World {
     /// where the store has it, or taking it over from another connection)
     /// and puts it on its depth. The arrival's messages are the first
     /// replies of the presence.
-    pub(crate) async fn enter(
+    pub async fn enter(
         self: &Arc<Self>,
         name: &str,
         token: Option<Token>,
+        from: IpAddr,
     ) -> Result<Presence, Refusal> {
-        let Claim { id, new_token, saved, kicked } = self.characters.claim(name, token).await?;
+        let Claim { id, new_token, saved, kicked } =
+            self.characters.claim(name, token, from).await?;
         let (player, depth, via) = match saved {
             // A host may have raised the bottom since: never below it.
             Some(Saved { depth, player }) if depth <= self.config().bottom() => {
@@ -178,7 +185,7 @@ impl World {
     }
 
     /// Ends every depth's task once the connections holding handles are gone.
-    pub(crate) fn close(&self) {
+    pub fn close(&self) {
         self.depths.closed.store(true, std::sync::atomic::Ordering::SeqCst);
         self.depths.lock().clear();
     }
@@ -488,6 +495,8 @@ mod tests {
     use super::*;
     use crate::store::Store;
 
+    const LOCAL: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+
     /// A player whose connection stops reading is dropped by its depth, and
     /// saved where it stood then: it comes back there, not at the start.
     #[tokio::test]
@@ -502,7 +511,7 @@ mod tests {
         let (writer, known) = Store::in_memory().start();
         let store = writer.handle();
         let world = Arc::new(World::new(config, store.clone(), known));
-        let mut ann = world.enter("ann", None).await.unwrap();
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
 
         let open = |p: Pos| level.terrain(p).is_open();
         let dir = Dir::ALL.into_iter().find(|&d| level.arrival.step(d).is_some_and(open)).unwrap();
@@ -534,7 +543,7 @@ mod tests {
         let (writer, known) = Store::in_memory().start();
         let world = Arc::new(World::new(config.clone(), writer.handle(), known));
         let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
-        let mut ann = world.enter("ann", None).await.unwrap();
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
         ann.reply().await.unwrap();
         let path = level.grid.walk_from(level.arrival).path_to(level.stairs_down).unwrap();
         for dir in path {
@@ -579,7 +588,7 @@ mod tests {
         entered.recv_timeout(Duration::from_secs(10)).expect("depth 7 is being built");
         let joining = world.clone();
         let join = tokio::spawn(async move {
-            let mut ann = joining.enter("ann", None).await.unwrap();
+            let mut ann = joining.enter("ann", None, LOCAL).await.unwrap();
             ann.reply().await.expect("the arrival on depth 1").done
         });
         let joined = tokio::time::timeout(Duration::from_secs(10), join).await;
@@ -614,7 +623,7 @@ mod tests {
         let world = Arc::new(World::new(config.clone(), writer.handle(), known));
         let level = |d| mapgen::build_level_with(config.seed, d, config.generator, &config.mix);
         let (one, two) = (level(1), level(2));
-        let mut ann = world.enter("ann", None).await.unwrap();
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
         until_done(&mut ann).await;
         let path = one.grid.walk_from(one.arrival).path_to(one.stairs_down).unwrap();
         for dir in path {
@@ -652,5 +661,47 @@ mod tests {
         for (i, t) in remembered.iter().zip(terrain) {
             assert_eq!(two.grid.cells()[i], t, "the same level, cell {i}");
         }
+    }
+
+    /// One client in a loop cannot fill the host's disk: past the hour's
+    /// quota for its address, and past the world's total, new names are
+    /// refused with a reason and nothing more is stored.
+    #[tokio::test]
+    async fn new_characters_are_capped_per_address_and_in_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config {
+            new_characters_per_address_per_hour: 5,
+            max_characters: 12,
+            ..Config::with_seed(2)
+        };
+        let (writer, known) = Store::open(dir.path()).unwrap().start();
+        let world = Arc::new(World::new(config, writer.handle(), known));
+        let address = |i: u8| IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, i));
+        let mut made = Vec::new();
+        let mut refusals = std::collections::BTreeSet::new();
+        for attempt in 0..3_000u32 {
+            // Most from one address; every hundredth from a new one.
+            let from = if attempt % 100 == 0 { address((attempt / 100) as u8) } else { LOCAL };
+            match world.enter(&format!("bot{attempt}"), None, from).await {
+                Ok(presence) => made.push(presence),
+                Err(Refusal::Unavailable { reason }) => {
+                    refusals.insert(reason);
+                }
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(made.len(), 12, "5 from the looping address, then others up to the total");
+        assert!(refusals.iter().any(|r| r.contains("an hour from one address")), "{refusals:?}");
+        assert!(refusals.iter().any(|r| r.contains("all the characters it can keep")));
+        for presence in made {
+            presence.leave().await;
+        }
+        world.close();
+        let handle = writer.handle();
+        handle.flush().await;
+        drop(handle);
+        writer.close();
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.known().len(), 12, "nothing refused was stored");
     }
 }
