@@ -83,3 +83,38 @@ pub fn report(args: &MapgenArgs) -> String {
     out.push_str(&level.grid.to_ascii());
     out
 }
+
+/// A length of time as a host writes it: a whole number and a unit, `s`,
+/// `m` or `h` (`90s`, `30m`, `6h`).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let n: u64 =
+        number.parse().map_err(|_| format!("{text:?} does not start with a whole number"))?;
+    let seconds = match unit {
+        "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        _ => return Err(format!("{text:?}: give a unit, s, m or h (e.g. 30m)")),
+    };
+    if seconds == 0 {
+        return Err("a backup interval of zero".into());
+    }
+    Ok(std::time::Duration::from_secs(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_hosts_write_them() {
+        assert_eq!(parse_duration("90s"), Ok(std::time::Duration::from_secs(90)));
+        assert_eq!(parse_duration("30m"), Ok(std::time::Duration::from_secs(1800)));
+        assert_eq!(parse_duration("6h"), Ok(std::time::Duration::from_secs(21_600)));
+        for bad in ["", "m", "30", "30d", "0s", "-5m"] {
+            assert!(parse_duration(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -62,6 +62,11 @@ pub struct Config {
     /// Characters the world keeps at most: each is a few KiB in the store,
     /// so the default keeps a full world's store to tens of megabytes.
     pub max_characters: usize,
+    /// How often a backup of the store is written while the server runs
+    /// (`None`: only when asked, with SIGUSR1).
+    pub backup_every: Option<Duration>,
+    /// Backups kept in the data folder's `backups/`; older ones are removed.
+    pub backups_kept: usize,
     /// The deepest depth: its level has no way further down.
     pub max_depth: u16,
     /// How long a depth nobody is on keeps its level and task before
@@ -116,6 +121,8 @@ impl Default for Config {
             save_interval: Duration::from_millis(250),
             new_characters_per_address_per_hour: 10,
             max_characters: 10_000,
+            backup_every: None,
+            backups_kept: 5,
             max_depth: DEFAULT_MAX_DEPTH,
             depth_idle: Duration::from_secs(180),
         }

@@ -30,6 +30,13 @@ struct Args {
     /// Characters the world keeps at most; new names are refused beyond.
     #[arg(long, default_value_t = 10_000)]
     max_characters: usize,
+    /// Write a backup of the store this often while serving (e.g. 30m, 6h,
+    /// 90s); `kill -USR1 PID` writes one at any time.
+    #[arg(long, value_parser = cli::parse_duration)]
+    backup_every: Option<std::time::Duration>,
+    /// Backups kept in the data folder's backups/.
+    #[arg(long, default_value_t = 5)]
+    backups_kept: usize,
     /// The deepest depth: its level has no stairs down.
     #[arg(long, default_value_t = gloam_server::config::DEFAULT_MAX_DEPTH)]
     max_depth: u16,
@@ -92,6 +99,8 @@ async fn serve() -> anyhow::Result<()> {
         actions_per_second: args.actions_per_second,
         action_burst: args.actions_per_second,
         max_depth: args.max_depth,
+        backup_every: args.backup_every,
+        backups_kept: args.backups_kept,
         new_characters_per_address_per_hour: args.new_characters_per_hour,
         max_characters: args.max_characters,
         ..Config::for_world(world)

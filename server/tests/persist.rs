@@ -225,3 +225,77 @@ async fn a_missing_data_folder_is_created_and_named() {
     let file = std::path::absolute(folder.join(STORE_FILE)).unwrap();
     assert!(server.banner().contains(&format!("data: {}", file.display())), "{}", server.banner());
 }
+
+/// The newest finished backups in `dir`, oldest first.
+fn backups_in(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut found: Vec<_> = std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    found.retain(|p| p.extension().is_some_and(|e| e == "redb"));
+    found.sort();
+    found
+}
+
+/// A running server writes a consistent copy of its store when sent
+/// SIGUSR1, keeping the newest few; the copy, put in an empty folder, is the
+/// world as it was, and play goes on in it.
+#[tokio::test]
+async fn a_backup_taken_while_serving_restores_and_plays_on() {
+    let data = tempfile::tempdir().unwrap();
+    let args = ["--seed", "11", "--generator", "bsp", "--backups-kept", "2"];
+    let server = start(data.path(), &args);
+    let mut ann = join(&server.url, "ann", None).await.unwrap();
+    let token = ann.token.expect("a token");
+    ann.explore(40).await.unwrap();
+    let (depth, at, known) = (ann.state.depth, ann.at(), ann.known());
+    // Another player keeps playing while the backups are taken.
+    let mut bob = join(&server.url, "bob", None).await.unwrap();
+    ann.quit().await.unwrap();
+    let dir = data.path().join("backups");
+    let mut made = HashSet::new();
+    for _ in 0..3 {
+        let status = std::process::Command::new("kill")
+            .args(["-USR1", &server.process.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            bob.wander(|n| n / 2).await.unwrap();
+            if let Some(new) = backups_in(&dir).into_iter().find(|p| !made.contains(p)) {
+                made.insert(new);
+                break;
+            }
+            assert!(Instant::now() < deadline, "no backup appeared in {}", dir.display());
+        }
+    }
+    let kept = backups_in(&dir);
+    assert_eq!(kept.len(), 2, "only the newest two are kept: {kept:?}");
+    assert!(server.process.signal("TERM").success());
+
+    let restored = tempfile::tempdir().unwrap();
+    std::fs::copy(kept.last().unwrap(), restored.path().join(STORE_FILE)).unwrap();
+    let server = start(restored.path(), &[]);
+    assert!(server.banner().contains("world seed 11, generator bsp"), "{}", server.banner());
+    let back = join(&server.url, "ann", Some(token)).await.unwrap();
+    assert_eq!((back.state.depth, back.at()), (depth, at), "the backup holds where ann stood");
+    let known_cells: HashSet<Pos> = known.keys().copied().collect();
+    assert_eq!(back.remembered_cells(), known_cells, "and all she had explored");
+    let stranger = join(&server.url, "ann", None).await.err();
+    assert_eq!(stranger, Some(Refusal::WrongToken), "the key came through the backup too");
+}
+
+/// `--backup-every` writes backups on its own while the server runs.
+#[tokio::test]
+async fn backups_are_written_every_interval() {
+    let data = tempfile::tempdir().unwrap();
+    let server = start(data.path(), &["--seed", "3", "--backup-every", "1s"]);
+    let mut ann = join(&server.url, "ann", None).await.unwrap();
+    let dir = data.path().join("backups");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while backups_in(&dir).len() < 2 {
+        assert!(Instant::now() < deadline, "no backups every second in {}", dir.display());
+        ann.wander(|n| n / 2).await.unwrap();
+    }
+    assert!(server.process.signal("TERM").success());
+}

@@ -9,15 +9,17 @@ mod session;
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::{info, warn};
 
 use crate::config::Config;
-use crate::store::Store;
+use crate::store::{Store, StoreHandle};
 use crate::world::World;
 
 /// Serves a world whose characters last only as long as the server (a
@@ -44,6 +46,13 @@ pub async fn run_with_store(
     info!(%addr, seed = config.seed, generator = ?config.generator, "listening");
     let grace = config.shutdown_grace;
     let (writer, known) = store.start();
+    let stop_backups = CancellationToken::new();
+    let backups = tokio::spawn(back_up_when_asked(
+        writer.handle(),
+        config.backup_every,
+        config.backups_kept,
+        stop_backups.clone(),
+    ));
     let world = Arc::new(World::new(config, writer.handle(), known));
     let stop = CancellationToken::new();
     let tracker = TaskTracker::new();
@@ -83,8 +92,50 @@ pub async fn run_with_store(
         warn!(left = tracker.len(), "connections still open after the grace period");
     }
     world.close();
+    stop_backups.cancel();
+    let _ = backups.await;
     // Every connection that closed has sent its save; commit them.
     tokio::task::spawn_blocking(move || writer.close()).await.map_err(std::io::Error::other)?;
     info!("stopped");
     Ok(())
+}
+
+/// Writes a backup of the store every `every` (when set) and whenever the
+/// process is sent SIGUSR1, until `stop`; each result is logged.
+async fn back_up_when_asked(
+    store: StoreHandle,
+    every: Option<Duration>,
+    keep: usize,
+    stop: CancellationToken,
+) {
+    let mut timer = every.map(|every| tokio::time::interval_at(Instant::now() + every, every));
+    #[cfg(unix)]
+    let mut asked =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::user_defined1()).ok();
+    loop {
+        let timed = async {
+            match timer.as_mut() {
+                Some(timer) => drop(timer.tick().await),
+                None => std::future::pending().await,
+            }
+        };
+        #[cfg(unix)]
+        let signalled = async {
+            match asked.as_mut() {
+                Some(asked) => drop(asked.recv().await),
+                None => std::future::pending().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let signalled = std::future::pending::<()>();
+        tokio::select! {
+            () = stop.cancelled() => return,
+            () = timed => {}
+            () = signalled => info!("backup asked for (SIGUSR1)"),
+        }
+        match store.backup(keep).await {
+            Ok(path) => info!(file = %path.display(), "backup written"),
+            Err(e) => tracing::error!(error = %e, "backup failed"),
+        }
+    }
 }

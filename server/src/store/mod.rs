@@ -13,6 +13,7 @@
 //! it applies every command waiting at once in one transaction, so a burst
 //! of saves costs one commit.
 
+mod backup;
 mod open;
 
 use std::fs::File;
@@ -107,6 +108,10 @@ enum Cmd {
     },
     Flush {
         done: oneshot::Sender<()>,
+    },
+    Backup {
+        keep: usize,
+        done: oneshot::Sender<Result<PathBuf, String>>,
     },
     Close,
     /// Test hook: the thread does nothing until this is answered or dropped.
@@ -261,7 +266,7 @@ impl Store {
     pub fn start(self) -> (Writer, Vec<Known>) {
         let (tx, rx) = mpsc::channel();
         let Store { db, file, lock, known } = self;
-        let label = file.clone().unwrap_or_else(|| PathBuf::from(":memory:"));
+        let label = file.clone().unwrap_or_else(|| PathBuf::from(MEMORY));
         // The thread holds the folder's lock: it is let go only once the
         // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()
@@ -331,6 +336,9 @@ pub struct StoreHandle {
 
 const CLOSED: &str = "the store is closed";
 
+/// What a store in memory calls its file.
+const MEMORY: &str = ":memory:";
+
 impl StoreHandle {
     /// Records a new character; done once it is committed.
     pub async fn create(&self, known: Known) -> Result<(), String> {
@@ -352,6 +360,15 @@ impl StoreHandle {
     pub async fn load(&self, name: &str) -> Result<Option<Snapshot>, String> {
         let (reply, answer) = oneshot::channel();
         self.tx.send(Cmd::Load { name: name.to_owned(), reply }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// Writes a consistent copy of the store (everything sent before
+    /// included) into the data folder's `backups/`, keeping the newest
+    /// `keep`; gives the copy's path.
+    pub async fn backup(&self, keep: usize) -> Result<PathBuf, String> {
+        let (done, answer) = oneshot::channel();
+        self.tx.send(Cmd::Backup { keep, done }).map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
@@ -391,6 +408,10 @@ fn serve(db: Database, file: &Path, rx: mpsc::Receiver<Cmd>) {
                     commit(&db, file, &mut writes);
                     let _ = done.send(());
                 }
+                Cmd::Backup { keep, done } => {
+                    commit(&db, file, &mut writes);
+                    let _ = done.send(back_up(&db, file, keep));
+                }
                 Cmd::Close => {
                     commit(&db, file, &mut writes);
                     debug!(file = %file.display(), "store closed");
@@ -404,6 +425,17 @@ fn serve(db: Database, file: &Path, rx: mpsc::Receiver<Cmd>) {
         }
         commit(&db, file, &mut writes);
     }
+}
+
+/// A backup of the store kept in `file` (a store in memory has no folder).
+fn back_up(db: &Database, file: &Path, keep: usize) -> Result<PathBuf, String> {
+    if file == Path::new(MEMORY) {
+        return Err("a store in memory has no folder to back up into".into());
+    }
+    let started = Instant::now();
+    let path = backup::write(db, &backup::folder_of(file), keep)?;
+    tracing::info!(file = %path.display(), took = ?started.elapsed(), "backup written");
+    Ok(path)
 }
 
 /// Applies `writes` in one transaction and answers those that wait.
@@ -443,7 +475,7 @@ fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                         explored.insert((name.as_str(), *depth), bits.as_slice())?;
                     }
                 }
-                Cmd::Load { .. } | Cmd::Flush { .. } | Cmd::Close => {}
+                Cmd::Load { .. } | Cmd::Flush { .. } | Cmd::Backup { .. } | Cmd::Close => {}
                 #[cfg(test)]
                 Cmd::Pause(_) => {}
             }

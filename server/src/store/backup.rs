@@ -1,0 +1,94 @@
+//! Online backups: a consistent copy of the store, made by the store's own
+//! thread inside one read transaction (so it holds exactly what was
+//! committed at one moment) while play goes on. The copy is a fresh redb
+//! file in the data folder's `backups/`, written under a temporary name and
+//! renamed when complete, and only the newest few are kept. To restore one,
+//! put it in an empty data folder as `world.redb`.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
+
+use super::{EXPLORED, META, PLACES, TOKENS};
+
+/// The folder backups of the store `file` go in.
+pub(crate) fn folder_of(file: &Path) -> PathBuf {
+    file.parent().unwrap_or(Path::new(".")).join("backups")
+}
+
+/// Copies `db` into a new file in `dir`, then removes all but the newest
+/// `keep` backups there. Gives the new file's path.
+pub(crate) fn write(db: &Database, dir: &Path, keep: usize) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let stamp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let name = format!("world-{:012}-{:09}.redb", stamp.as_secs(), stamp.subsec_nanos());
+    let path = dir.join(&name);
+    let partial = dir.join(format!("{name}.partial"));
+    copy(db, &partial).map_err(|e| {
+        let _ = std::fs::remove_file(&partial);
+        format!("cannot write {}: {e}", partial.display())
+    })?;
+    std::fs::rename(&partial, &path)
+        .map_err(|e| format!("cannot rename {} to {}: {e}", partial.display(), path.display()))?;
+    prune(dir, keep.max(1));
+    Ok(path)
+}
+
+fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
+    let read = db.begin_read()?;
+    let copy = Database::create(to)?;
+    let write = copy.begin_write()?;
+    copy_table(&read, &write, META)?;
+    copy_table(&read, &write, TOKENS)?;
+    copy_table(&read, &write, PLACES)?;
+    copy_table(&read, &write, EXPLORED)?;
+    write.commit()?;
+    Ok(())
+}
+
+fn copy_table<K, V>(
+    read: &redb::ReadTransaction,
+    write: &redb::WriteTransaction,
+    table: TableDefinition<K, V>,
+) -> Result<(), redb::Error>
+where
+    K: redb::Key + 'static,
+    V: redb::Value + 'static,
+    for<'a> K::SelfType<'a>: std::borrow::Borrow<K::SelfType<'a>>,
+    for<'a> V::SelfType<'a>: std::borrow::Borrow<V::SelfType<'a>>,
+{
+    let from = match read.open_table(table) {
+        Ok(from) => from,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut to = write.open_table(table)?;
+    for entry in from.iter()? {
+        let (key, value) = entry?;
+        to.insert(key.value(), value.value())?;
+    }
+    Ok(())
+}
+
+/// Removes all but the newest `keep` finished backups in `dir` (names sort
+/// by the time they were made).
+fn prune(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut backups: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("world-") && n.ends_with(".redb"))
+        })
+        .collect();
+    backups.sort();
+    let old = backups.len().saturating_sub(keep);
+    for path in &backups[..old] {
+        if let Err(e) = std::fs::remove_file(path) {
+            tracing::warn!(file = %path.display(), error = %e, "cannot remove an old backup");
+        }
+    }
+}
