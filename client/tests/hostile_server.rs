@@ -11,12 +11,7 @@ use gloam_protocol::{
 use proptest::prelude::*;
 
 fn terrain() -> impl Strategy<Value = Terrain> {
-    prop_oneof![
-        Just(Terrain::Wall),
-        Just(Terrain::Floor),
-        Just(Terrain::StairsDown),
-        Just(Terrain::StairsUp)
-    ]
+    proptest::sample::select(Terrain::ALL.to_vec())
 }
 
 /// Mostly small maps, so that sight and players often fit; sometimes huge.

@@ -188,12 +188,7 @@ mod round_trip {
     }
 
     fn terrain() -> impl Strategy<Value = Terrain> {
-        prop_oneof![
-            Just(Terrain::Wall),
-            Just(Terrain::Floor),
-            Just(Terrain::StairsDown),
-            Just(Terrain::StairsUp)
-        ]
+        proptest::sample::select(Terrain::ALL.to_vec())
     }
 
     fn dir() -> impl Strategy<Value = Dir> {

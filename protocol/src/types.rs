@@ -39,6 +39,9 @@ pub enum Terrain {
 }
 
 impl Terrain {
+    pub const ALL: [Terrain; 4] =
+        [Terrain::Wall, Terrain::Floor, Terrain::StairsDown, Terrain::StairsUp];
+
     /// Walls stop walking and sight; everything else is open ground.
     pub const fn is_open(self) -> bool {
         !matches!(self, Terrain::Wall)
