@@ -129,6 +129,8 @@ pub struct Store {
     lock: Option<File>,
     /// The characters it holds, read when it opened.
     known: Vec<Known>,
+    /// How to open the database again after an I/O error (None: never fails).
+    reopen: Option<Reopen>,
 }
 
 impl Store {
@@ -144,7 +146,9 @@ impl Store {
         let lock = open::lock_folder(dir, &file)?;
         let db = open::open_file(&file)?;
         let known = read_known(&db).map_err(|e| open::failed(&file, e))?;
-        Ok(Self { db, file: Some(file), lock: Some(lock), known })
+        let path = file.clone();
+        let reopen = Some(Reopen(Box::new(move || Ok(Database::create(&path)?))));
+        Ok(Self { db, file: Some(file), lock: Some(lock), known, reopen })
     }
 
     /// A store that lives in memory and ends with the server: for tests and
@@ -154,7 +158,24 @@ impl Store {
             .create_with_backend(InMemoryBackend::new())
             .expect("a database in memory always opens");
         open::mark_new(&db).expect("a database in memory takes its version mark");
-        Self { db, file: None, lock: None, known: Vec::new() }
+        Self { db, file: None, lock: None, known: Vec::new(), reopen: None }
+    }
+
+    /// Test hook: a store on a disk that fills up when the returned switch
+    /// is set (every write then fails, as on a full disk) and has room again
+    /// when it is cleared.
+    #[cfg(test)]
+    pub(crate) fn on_a_disk_that_fills() -> (Self, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        let disk = std::sync::Arc::new(tests::FillingDisk::default());
+        let full = disk.full.clone();
+        let open = {
+            let disk = disk.clone();
+            move || Database::builder().create_with_backend(tests::Shared(disk.clone()))
+        };
+        let db = open().expect("a database in memory always opens");
+        open::mark_new(&db).expect("a database in memory takes its version mark");
+        let reopen = Some(Reopen(Box::new(move || Ok(open()?))));
+        (Self { db, file: None, lock: None, known: Vec::new(), reopen }, full)
     }
 
     /// The store's file (an absolute path), or None when it lives in memory.
@@ -265,18 +286,20 @@ impl Store {
     /// Hands the store to its writing thread; gives the characters it holds.
     pub fn start(self) -> (Writer, Vec<Known>) {
         let (tx, rx) = mpsc::channel();
-        let Store { db, file, lock, known } = self;
+        let Store { db, file, lock, known, reopen } = self;
         let label = file.clone().unwrap_or_else(|| PathBuf::from(MEMORY));
+        let (saving, saving_rx) = tokio::sync::watch::channel(true);
+        let keeper = Keeper { db: Some(db), file: label, reopen, failed: Vec::new(), saving };
         // The thread holds the folder's lock: it is let go only once the
         // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()
             .name("gloam-store".into())
             .spawn(move || {
-                serve(db, &label, rx);
+                keeper.serve(rx);
                 drop(lock);
             })
             .expect("the store's thread starts");
-        (Writer { handle: StoreHandle { tx }, thread: Some(thread) }, known)
+        (Writer { handle: StoreHandle { tx, saving: saving_rx }, thread: Some(thread) }, known)
     }
 }
 
@@ -332,6 +355,8 @@ impl Drop for Writer {
 #[derive(Debug, Clone)]
 pub struct StoreHandle {
     tx: mpsc::Sender<Cmd>,
+    /// Whether the last commit worked: false while the disk fails.
+    saving: tokio::sync::watch::Receiver<bool>,
 }
 
 const CLOSED: &str = "the store is closed";
@@ -372,6 +397,17 @@ impl StoreHandle {
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
+    /// True unless the last commit failed (a full or failing disk); saves
+    /// are then kept and tried again until one works.
+    pub fn is_saving(&self) -> bool {
+        *self.saving.borrow()
+    }
+
+    /// Follows [`is_saving`](Self::is_saving) as it changes.
+    pub fn saving(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.saving.clone()
+    }
+
     /// Waits until everything sent before is committed.
     pub async fn flush(&self) {
         let (done, answer) = oneshot::channel();
@@ -385,45 +421,151 @@ impl StoreHandle {
 /// enough that a load waits little behind them.
 const BATCH: usize = 1024;
 
-/// The store's thread: takes every waiting command, applies the writes in
-/// one transaction, and answers loads after the writes before them.
-fn serve(db: Database, file: &Path, rx: mpsc::Receiver<Cmd>) {
-    let mut writes = Vec::new();
-    while let Ok(first) = rx.recv() {
-        let mut batch = vec![first];
-        while batch.len() < BATCH {
-            match rx.try_recv() {
-                Ok(cmd) => batch.push(cmd),
-                Err(_) => break,
+/// How soon a failed commit is tried again (on a reopened database).
+const RETRY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Saves kept for a retry while the disk fails, at most; older ones are
+/// dropped (each player's newer saves carry its place anyway).
+const KEPT_WHILE_FAILING: usize = 1 << 16;
+
+/// How the store's thread opens its database again after an I/O error
+/// (redb refuses all work on a database that saw one until it is reopened).
+pub(crate) struct Reopen(Box<dyn Fn() -> Result<Database, redb::Error> + Send>);
+
+impl std::fmt::Debug for Reopen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reopen")
+    }
+}
+
+/// The store's thread and what it owns: the database (None while it
+/// cannot be reopened), the saves a failed commit left, and the flag the
+/// game watches to know whether saving works.
+struct Keeper {
+    db: Option<Database>,
+    file: PathBuf,
+    reopen: Option<Reopen>,
+    failed: Vec<Cmd>,
+    saving: tokio::sync::watch::Sender<bool>,
+}
+
+impl Keeper {
+    /// The database, reopened first if a failure closed it.
+    fn db(&mut self) -> Result<&Database, String> {
+        if self.db.is_none()
+            && let Some(reopen) = &self.reopen
+        {
+            match (reopen.0)() {
+                Ok(db) => self.db = Some(db),
+                Err(e) => return Err(format!("cannot reopen the store: {e}")),
             }
         }
-        for cmd in batch {
-            match cmd {
-                Cmd::Create { .. } | Cmd::Save { .. } => writes.push(cmd),
-                Cmd::Load { name, reply } => {
-                    commit(&db, file, &mut writes);
-                    let _ = reply.send(load(&db, &name).map_err(|e| e.to_string()));
+        self.db.as_ref().ok_or_else(|| "the store is unavailable".to_owned())
+    }
+
+    /// Takes every waiting command, applies the writes in one transaction,
+    /// and answers loads after the writes before them; while a commit has
+    /// failed, tries again every [`RETRY`].
+    fn serve(mut self, rx: mpsc::Receiver<Cmd>) {
+        let mut writes = Vec::new();
+        loop {
+            let first = if self.failed.is_empty() {
+                match rx.recv() {
+                    Ok(cmd) => cmd,
+                    Err(_) => break,
                 }
-                Cmd::Flush { done } => {
-                    commit(&db, file, &mut writes);
-                    let _ = done.send(());
+            } else {
+                match rx.recv_timeout(RETRY) {
+                    Ok(cmd) => cmd,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        self.commit(&mut writes);
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
-                Cmd::Backup { keep, done } => {
-                    commit(&db, file, &mut writes);
-                    let _ = done.send(back_up(&db, file, keep));
+            };
+            let mut batch = vec![first];
+            while batch.len() < BATCH {
+                match rx.try_recv() {
+                    Ok(cmd) => batch.push(cmd),
+                    Err(_) => break,
                 }
-                Cmd::Close => {
-                    commit(&db, file, &mut writes);
-                    debug!(file = %file.display(), "store closed");
+            }
+            for cmd in batch {
+                if !self.apply(cmd, &mut writes) {
+                    debug!(file = %self.file.display(), "store closed");
                     return;
                 }
-                #[cfg(test)]
-                Cmd::Pause(until) => {
-                    let _ = until.recv();
-                }
+            }
+            self.commit(&mut writes);
+        }
+        self.commit(&mut writes);
+    }
+
+    /// One command; false when it was the last.
+    fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
+        match cmd {
+            Cmd::Create { .. } | Cmd::Save { .. } => writes.push(cmd),
+            Cmd::Load { name, reply } => {
+                self.commit(writes);
+                let loaded = self.db().and_then(|db| load(db, &name).map_err(|e| e.to_string()));
+                let _ = reply.send(loaded);
+            }
+            Cmd::Flush { done } => {
+                self.commit(writes);
+                let _ = done.send(());
+            }
+            Cmd::Backup { keep, done } => {
+                self.commit(writes);
+                let file = self.file.clone();
+                let _ = done.send(self.db().and_then(|db| back_up(db, &file, keep)));
+            }
+            Cmd::Close => {
+                self.commit(writes);
+                return false;
+            }
+            #[cfg(test)]
+            Cmd::Pause(until) => {
+                let _ = until.recv();
             }
         }
-        commit(&db, file, &mut writes);
+        true
+    }
+
+    /// Commits the saves a failure left and `writes` in one transaction,
+    /// answers those that wait, and keeps the saves for a retry if it fails.
+    fn commit(&mut self, writes: &mut Vec<Cmd>) {
+        if writes.is_empty() && self.failed.is_empty() {
+            return;
+        }
+        let mut all = std::mem::take(&mut self.failed);
+        all.append(writes);
+        let started = Instant::now();
+        let count = all.len();
+        let result = self.db().and_then(|db| apply(db, &all).map_err(|e| e.to_string()));
+        match &result {
+            Ok(()) => debug!(count, took = ?started.elapsed(), "store commit"),
+            Err(e) => error!(file = %self.file.display(), error = %e, count, "store commit failed"),
+        }
+        for cmd in all {
+            match cmd {
+                Cmd::Create { done, .. } => {
+                    let _ = done.send(result.clone());
+                }
+                save @ Cmd::Save { .. } if result.is_err() => self.failed.push(save),
+                _ => {}
+            }
+        }
+        if result.is_err() {
+            let over = self.failed.len().saturating_sub(KEPT_WHILE_FAILING);
+            self.failed.drain(..over);
+            if self.reopen.is_some() {
+                // redb takes no more work from a database that saw an I/O error.
+                self.db = None;
+            }
+        }
+        self.saving
+            .send_if_modified(|saving| std::mem::replace(saving, result.is_ok()) != result.is_ok());
     }
 }
 
@@ -436,25 +578,6 @@ fn back_up(db: &Database, file: &Path, keep: usize) -> Result<PathBuf, String> {
     let path = backup::write(db, &backup::folder_of(file), keep)?;
     tracing::info!(file = %path.display(), took = ?started.elapsed(), "backup written");
     Ok(path)
-}
-
-/// Applies `writes` in one transaction and answers those that wait.
-fn commit(db: &Database, file: &Path, writes: &mut Vec<Cmd>) {
-    if writes.is_empty() {
-        return;
-    }
-    let started = Instant::now();
-    let count = writes.len();
-    let result = apply(db, writes).map_err(|e| e.to_string());
-    match &result {
-        Ok(()) => debug!(count, took = ?started.elapsed(), "store commit"),
-        Err(e) => error!(file = %file.display(), error = %e, count, "store commit failed"),
-    }
-    for cmd in writes.drain(..) {
-        if let Cmd::Create { done, .. } = cmd {
-            let _ = done.send(result.clone());
-        }
-    }
 }
 
 fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {

@@ -244,3 +244,77 @@ fn dropping_a_writer_never_waits_for_its_thread() {
     assert_eq!((saved.depth, saved.pos.x), (3, 9));
     writer.close();
 }
+
+/// A disk in memory that can be made full: every write then fails.
+#[derive(Debug, Default)]
+pub(super) struct FillingDisk {
+    data: redb::backends::InMemoryBackend,
+    pub(super) full: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// One [`FillingDisk`] shared by every opening of the database on it.
+#[derive(Debug)]
+pub(super) struct Shared(pub(super) std::sync::Arc<FillingDisk>);
+
+impl Shared {
+    fn check(&self) -> std::io::Result<()> {
+        if self.0.full.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left"));
+        }
+        Ok(())
+    }
+}
+
+impl redb::StorageBackend for Shared {
+    fn len(&self) -> std::io::Result<u64> {
+        self.0.data.len()
+    }
+    fn read(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
+        self.0.data.read(offset, out)
+    }
+    fn set_len(&self, len: u64) -> std::io::Result<()> {
+        self.check()?;
+        self.0.data.set_len(len)
+    }
+    fn sync_data(&self) -> std::io::Result<()> {
+        self.check()?;
+        self.0.data.sync_data()
+    }
+    fn write(&self, offset: u64, data: &[u8]) -> std::io::Result<()> {
+        self.check()?;
+        self.0.data.write(offset, data)
+    }
+}
+
+/// While the disk is full saving stops and says so, nothing committed is
+/// lost, and the saves made meanwhile are committed by themselves once
+/// there is room again.
+#[test]
+fn a_full_disk_stops_saving_until_there_is_room_and_loses_nothing() {
+    let (store, full) = Store::on_a_disk_that_fills();
+    let (writer, _) = store.start();
+    let handle = writer.handle();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    rt.block_on(handle.create(Known { name: "ann".into(), token_hash: [1; 32] })).unwrap();
+    handle.save("ann", snapshot(1, 3));
+    rt.block_on(handle.flush());
+    assert!(handle.is_saving());
+    full.store(true, std::sync::atomic::Ordering::SeqCst);
+    handle.save("ann", snapshot(2, 5));
+    rt.block_on(handle.flush());
+    assert!(!handle.is_saving(), "the failed commit is reported");
+    let bob = rt.block_on(handle.create(Known { name: "bob".into(), token_hash: [2; 32] }));
+    assert!(bob.is_err(), "no new character while nothing can be saved");
+    full.store(false, std::sync::atomic::Ordering::SeqCst);
+    let mut saving = handle.saving();
+    rt.block_on(async {
+        tokio::time::timeout(std::time::Duration::from_secs(10), saving.wait_for(|s| *s))
+            .await
+            .expect("saving resumed by itself")
+            .unwrap();
+    });
+    let ann = rt.block_on(handle.load("ann")).unwrap().expect("ann is kept");
+    assert_eq!((ann.depth, ann.pos.x), (2, 5), "the save made while full was kept and committed");
+    assert_eq!(rt.block_on(handle.load("bob")).unwrap(), None);
+    writer.close();
+}

@@ -104,6 +104,12 @@ impl DepthState {
         &self.level
     }
 
+    /// A line for everyone on this depth.
+    pub(crate) fn tell_everyone(&self, text: &str) -> Vec<Outgoing> {
+        let note = ServerMsg::Note(text.to_owned());
+        self.players.keys().map(|&to| Outgoing { to, msg: note.clone() }).collect()
+    }
+
     /// True when nobody is on this depth.
     pub(crate) fn is_empty(&self) -> bool {
         self.players.is_empty()

@@ -70,6 +70,10 @@ enum DepthCmd {
     },
     /// Test hook: the depth's task stops taking commands until `until` is
     /// sent or dropped, as a depth that has fallen behind would.
+    /// A line for everyone on the depth (from the server, not a player).
+    Tell(String),
+    /// Test hook: the depth's task stops taking commands until `until` is
+    /// sent or dropped, as a depth that has fallen behind would.
     #[cfg(test)]
     Stall {
         stalled: tokio::sync::oneshot::Sender<()>,
@@ -104,6 +108,7 @@ impl World {
             total: config.max_characters,
         };
         let characters = Characters::new(store.clone(), known, limits);
+        let saving = store.saving();
         let depths = Depths {
             config,
             store,
@@ -112,8 +117,10 @@ impl World {
             #[cfg(test)]
             hold: Mutex::new(None),
         };
+        let depths = Arc::new(depths);
+        tokio::spawn(tell_about_saving(saving, Arc::downgrade(&depths)));
         Self {
-            depths: Arc::new(depths),
+            depths,
             characters,
             #[cfg(test)]
             busy: std::sync::atomic::AtomicUsize::new(0),
@@ -188,6 +195,28 @@ impl World {
     pub fn close(&self) {
         self.depths.closed.store(true, std::sync::atomic::Ordering::SeqCst);
         self.depths.lock().clear();
+    }
+}
+
+/// Tells every player when saving stops working (a full or failing disk)
+/// and when it works again, for as long as the world lasts.
+async fn tell_about_saving(
+    mut saving: tokio::sync::watch::Receiver<bool>,
+    depths: std::sync::Weak<Depths>,
+) {
+    while saving.changed().await.is_ok() {
+        let Some(depths) = depths.upgrade() else { return };
+        let text = if *saving.borrow_and_update() {
+            warn!("saving works again");
+            "The server can save again: your progress is kept."
+        } else {
+            warn!("saving has stopped: the store cannot commit");
+            "The server cannot save right now: your progress since is not kept until it can."
+        };
+        let running: Vec<DepthHandle> = depths.lock().values().cloned().collect();
+        for depth in running {
+            let _ = depth.tx.try_send(DepthCmd::Tell(text.into()));
+        }
     }
 }
 
@@ -381,6 +410,10 @@ impl DepthTask {
                     self.save(&player, Keep::All);
                 }
                 let _ = saved.send(());
+            }
+            DepthCmd::Tell(text) => {
+                let out = self.state.tell_everyone(&text);
+                self.deliver(out, None);
             }
             #[cfg(test)]
             DepthCmd::Stall { .. } => {}
@@ -681,7 +714,8 @@ mod tests {
         let mut refusals = std::collections::BTreeSet::new();
         for attempt in 0..3_000u32 {
             // Most from one address; every hundredth from a new one.
-            let from = if attempt % 100 == 0 { address((attempt / 100) as u8) } else { LOCAL };
+            let from =
+                if attempt % 100 == 0 { address((attempt / 100) as u8) } else { address(200) };
             match world.enter(&format!("bot{attempt}"), None, from).await {
                 Ok(presence) => made.push(presence),
                 Err(Refusal::Unavailable { reason }) => {
@@ -691,6 +725,11 @@ mod tests {
             }
         }
         assert_eq!(made.len(), 12, "5 from the looping address, then others up to the total");
+        // The host's own machine is not held to the hourly quota, only to the total.
+        let local = world.enter("host", None, LOCAL).await.err();
+        assert!(
+            matches!(local, Some(Refusal::Unavailable { reason }) if reason.contains("all the characters"))
+        );
         assert!(refusals.iter().any(|r| r.contains("an hour from one address")), "{refusals:?}");
         assert!(refusals.iter().any(|r| r.contains("all the characters it can keep")));
         for presence in made {
@@ -703,5 +742,46 @@ mod tests {
         writer.close();
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(store.known().len(), 12, "nothing refused was stored");
+    }
+
+    /// When the disk fills, the players are told their progress is not
+    /// being kept and no new character is made; when there is room again
+    /// they are told so, and where they stand is saved after all.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn players_hear_when_saving_stops_and_when_it_works_again() {
+        let config = Config { save_interval: Duration::from_millis(20), ..Config::with_seed(4) };
+        let (store, full) = Store::on_a_disk_that_fills();
+        let (writer, known) = store.start();
+        let world = Arc::new(World::new(config, writer.handle(), known));
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+        until_done(&mut ann).await;
+        full.store(true, std::sync::atomic::Ordering::SeqCst);
+        let heard = |msgs: &[gloam_protocol::ServerMsg], words: &str| {
+            msgs.iter()
+                .any(|m| matches!(m, gloam_protocol::ServerMsg::Note(n) if n.contains(words)))
+        };
+        let until_heard = async |ann: &mut Presence, words: &str| {
+            for _ in 0..2_000 {
+                ann.act(Action::Wait).unwrap();
+                if heard(&until_done(ann).await, words) {
+                    return;
+                }
+                tokio::task::yield_now().await;
+            }
+            panic!("never heard {words:?}");
+        };
+        tokio::time::timeout(Duration::from_secs(20), until_heard(&mut ann, "cannot save"))
+            .await
+            .expect("told in time");
+        let refused = world.enter("bob", None, LOCAL).await.err();
+        assert!(
+            matches!(refused, Some(Refusal::Unavailable { reason }) if reason.contains("cannot save"))
+        );
+        full.store(false, std::sync::atomic::Ordering::SeqCst);
+        tokio::time::timeout(Duration::from_secs(20), until_heard(&mut ann, "can save again"))
+            .await
+            .expect("told in time");
+        ann.leave().await;
+        assert!(writer.handle().load("ann").await.unwrap().is_some(), "ann is kept");
     }
 }
