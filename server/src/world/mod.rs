@@ -244,13 +244,20 @@ impl Depths {
     /// A depth that stopped for being empty just as the player came is
     /// started afresh, and the arrival goes there.
     async fn arrive(self: &Arc<Self>, depth: u16, mut arrive: DepthCmd) -> Option<DepthHandle> {
-        loop {
+        for _ in 0..3 {
             let here = self.handle(depth)?;
             match here.tx.send(arrive).await {
                 Ok(()) => return Some(here),
-                Err(mpsc::error::SendError(back)) => arrive = back,
+                Err(mpsc::error::SendError(back)) => {
+                    // A task that ended without retiring (it cannot, short of
+                    // a bug) must not be handed arrivals forever.
+                    self.lock().retain(|_, h| !h.tx.same_channel(&here.tx));
+                    arrive = back;
+                }
             }
         }
+        warn!(depth, "no depth task would take an arrival");
+        None
     }
 
     /// The handle of `depth`, starting its task first if need be (`None`
