@@ -149,14 +149,7 @@ mod tests {
     fn playing() -> Session {
         let mut s = session(None);
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
-        let level = ServerMsg::EnterLevel {
-            depth: 1,
-            width: 20,
-            height: 10,
-            remembered: vec![],
-            terrain: vec![],
-        };
-        s.on_net(NetEvent::Msg(level));
+        s.on_net(NetEvent::Msg(crate::testing::enter_level(1, 20, 10)));
         s
     }
 
@@ -219,14 +212,7 @@ mod tests {
     #[test]
     fn a_message_that_does_not_fit_shows_in_the_hud_and_ends_the_listening() {
         let mut s = playing();
-        let huge = ServerMsg::EnterLevel {
-            depth: 1,
-            width: 65535,
-            height: 65535,
-            remembered: vec![],
-            terrain: vec![],
-        };
-        s.on_net(NetEvent::Msg(huge));
+        s.on_net(NetEvent::Msg(crate::testing::enter_level(1, u16::MAX, u16::MAX)));
         match &s.link {
             Link::Lost(why) => assert!(why.contains("larger than the protocol allows"), "{why}"),
             other => panic!("{other:?}"),

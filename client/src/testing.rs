@@ -26,10 +26,14 @@ pub fn welcomed(you: PlayerId, width: u16, height: u16) -> ClientState {
     state
 }
 
-/// A welcomed state that has entered `depth` remembering nothing.
+/// Entering `depth`, a `width` x `height` level, remembering nothing of it.
+pub fn enter_level(depth: u16, width: u16, height: u16) -> ServerMsg {
+    ServerMsg::EnterLevel { depth, width, height, remembered: vec![], terrain: vec![] }
+}
+
+/// A welcomed state that has had [`enter_level`].
 pub fn on_level(you: PlayerId, width: u16, height: u16, depth: u16) -> ClientState {
     let mut state = welcomed(you, width, height);
-    let enter = ServerMsg::EnterLevel { depth, width, height, remembered: vec![], terrain: vec![] };
-    state.apply(&enter).expect("an empty level always fits");
+    state.apply(&enter_level(depth, width, height)).expect("an empty level always fits");
     state
 }

@@ -130,27 +130,14 @@ fn a_giant_level_is_refused_before_anything_is_allocated() {
     let before = state.clone();
     for msg in [
         gloam_client::testing::welcome(PlayerId(1), u16::MAX, u16::MAX),
-        ServerMsg::EnterLevel {
-            depth: 1,
-            width: u16::MAX,
-            height: u16::MAX,
-            remembered: vec![],
-            terrain: vec![],
-        },
+        gloam_client::testing::enter_level(1, u16::MAX, u16::MAX),
     ] {
         let refused = state.apply(&msg);
         assert!(refused.is_err(), "{msg:?}");
         assert_eq!(state, before);
     }
     // A step off the map after a good level changes nothing either.
-    let enter = ServerMsg::EnterLevel {
-        depth: 1,
-        width: 80,
-        height: 40,
-        remembered: vec![],
-        terrain: vec![],
-    };
-    state.apply(&enter).unwrap();
+    state.apply(&gloam_client::testing::enter_level(1, 80, 40)).unwrap();
     let before = state.clone();
     let bad = SightDiff {
         at: Pos::new(5, 5),

@@ -486,18 +486,22 @@ impl DepthTask {
     /// command this was gets one even when it has nothing else, marked
     /// done), dropping players whose queues are full and telling the others.
     fn deliver(&mut self, out: Vec<Outgoing>, answered: Option<(PlayerId, Option<DepthHandle>)>) {
+        // One reply per player, found by index: an arrival in a crowd
+        // sends a line to everyone, and a search per message would cost the
+        // square of the crowd.
         let mut replies: Vec<(PlayerId, ToConn)> = Vec::new();
+        let mut index: HashMap<PlayerId, usize> = HashMap::new();
         if let Some((id, now_on)) = answered {
+            index.insert(id, 0);
             replies.push((id, ToConn { frames: Vec::new(), done: true, now_on }));
         }
         for Outgoing { to, msg } in out {
             let frame = codec::encode(&msg);
-            match replies.iter_mut().find(|(id, _)| *id == to) {
-                Some((_, reply)) => reply.frames.push(frame),
-                None => {
-                    replies.push((to, ToConn { frames: vec![frame], done: false, now_on: None }))
-                }
-            }
+            let at = *index.entry(to).or_insert_with(|| {
+                replies.push((to, ToConn { frames: Vec::new(), done: false, now_on: None }));
+                replies.len() - 1
+            });
+            replies[at].1.frames.push(frame);
         }
         let mut fallen = Vec::new();
         for (to, reply) in replies {
