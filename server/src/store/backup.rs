@@ -17,8 +17,10 @@ pub(crate) fn folder_of(file: &Path) -> PathBuf {
     file.parent().unwrap_or(Path::new(".")).join("backups")
 }
 
-/// Copies `db` into a new file in `dir`, then removes all but the newest
-/// `keep` backups there. Gives the new file's path.
+/// Copies `db` into a new file in `dir`, keeping the newest `keep` backups
+/// there: the oldest are removed once the copy is complete and before it
+/// takes its final name, so the folder never holds more than `keep`.
+/// Gives the new file's path.
 pub(crate) fn write(db: &Database, dir: &Path, keep: usize) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let stamp = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
@@ -29,9 +31,9 @@ pub(crate) fn write(db: &Database, dir: &Path, keep: usize) -> Result<PathBuf, S
         let _ = std::fs::remove_file(&partial);
         format!("cannot write {}: {e}", partial.display())
     })?;
+    prune(dir, keep.max(1) - 1);
     std::fs::rename(&partial, &path)
         .map_err(|e| format!("cannot rename {} to {}: {e}", partial.display(), path.display()))?;
-    prune(dir, keep.max(1));
     Ok(path)
 }
 
