@@ -75,11 +75,10 @@ fn main() {
                 gloam_client::mapgen::write_pngs(level, dir, &font)
                     .map(|n| println!("wrote {n} images to {}", dir.display()))
             }
-            None => {
+            None => gloam_server::cli::report(level).map_err(anyhow::Error::from).map(|text| {
                 use std::io::Write;
-                let _ = std::io::stdout().write_all(gloam_server::cli::report(level).as_bytes());
-                Ok(())
-            }
+                let _ = std::io::stdout().write_all(text.as_bytes());
+            }),
         };
         if let Err(e) = result {
             eprintln!("gloam: {e:#}");

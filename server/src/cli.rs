@@ -5,8 +5,10 @@
 //! reports from the world seed and depth. The rest of the library knows
 //! nothing of command lines: these turn into its plain settings.
 
+use crate::bestiary::{Bestiary, BestiaryError};
 use crate::config::WorldWish;
 use crate::level::Level;
+use crate::mapgen::populate::populate;
 use crate::mapgen::{
     Generator, GeneratorSetting, Mix, Steps, build_recorded, generator_with, level_seed,
 };
@@ -52,6 +54,14 @@ pub struct MapgenArgs {
     /// Also show every intermediate step the generator recorded.
     #[arg(long)]
     pub steps: bool,
+    /// The bestiary placing the monsters [default: the built-in one].
+    #[arg(long)]
+    pub bestiary: Option<std::path::PathBuf>,
+}
+
+/// The bestiary a host named, or the built-in one.
+pub fn bestiary(file: Option<&std::path::Path>) -> Result<Bestiary, BestiaryError> {
+    file.map_or_else(|| Ok(Bestiary::default()), Bestiary::load)
 }
 
 /// The level those arguments name, with its steps when asked for.
@@ -63,9 +73,12 @@ pub fn build(args: &MapgenArgs) -> (Generator, Level, Steps) {
     (generator, level, steps)
 }
 
-/// The text `mapgen` prints.
-pub fn report(args: &MapgenArgs) -> String {
+/// The text `mapgen` prints: the level with its monsters drawn on it, and
+/// a list of them.
+pub fn report(args: &MapgenArgs) -> Result<String, BestiaryError> {
+    let bestiary = bestiary(args.bestiary.as_deref())?;
     let (generator, level, steps) = build(args);
+    let monsters = populate(&level, &bestiary, level_seed(args.seed, args.depth), args.depth);
     let mut out = String::new();
     for (i, (what, grid)) in steps.frames.iter().enumerate() {
         out.push_str(&format!("step {} of {}: {what}\n", i + 1, steps.frames.len()));
@@ -80,8 +93,21 @@ pub fn report(args: &MapgenArgs) -> String {
         (level.arrival.x, level.arrival.y),
         (level.stairs_down.x, level.stairs_down.y)
     ));
-    out.push_str(&level.grid.to_ascii());
-    out
+    let mut map: Vec<Vec<char>> =
+        level.grid.to_ascii().lines().map(|l| l.chars().collect()).collect();
+    for m in &monsters {
+        map[usize::from(m.pos.y)][usize::from(m.pos.x)] = bestiary.kind(m.kind).glyph;
+    }
+    for row in map {
+        out.extend(row);
+        out.push('\n');
+    }
+    out.push_str(&format!("{} monsters:\n", monsters.len()));
+    for m in &monsters {
+        let kind = bestiary.kind(m.kind);
+        out.push_str(&format!("  {} {} at {:?}\n", kind.glyph, kind.name, (m.pos.x, m.pos.y)));
+    }
+    Ok(out)
 }
 
 /// A length of time as a host writes it: a whole number and a unit, `s`,
@@ -107,6 +133,41 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn mapgen_args(depth: u16, bestiary: Option<std::path::PathBuf>) -> MapgenArgs {
+        let generator = GeneratorSetting::One(Generator::Bsp);
+        MapgenArgs { generator, seed: 5, depth, steps: false, bestiary }
+    }
+
+    #[test]
+    fn mapgen_draws_and_lists_the_monsters_a_level_holds() {
+        let text = report(&mapgen_args(6, None)).unwrap();
+        let (_, level, _) = build(&mapgen_args(6, None));
+        let placed = populate(&level, &Bestiary::default(), level_seed(5, 6), 6);
+        assert!(text.contains(&format!("{} monsters:", placed.len())), "{text}");
+        let map: Vec<&str> = text.lines().skip(1).take(usize::from(level.height())).collect();
+        for m in &placed {
+            let kind = Bestiary::default().kind(m.kind).clone();
+            let drawn = map[usize::from(m.pos.y)].chars().nth(usize::from(m.pos.x));
+            assert_eq!(drawn, Some(kind.glyph), "{} at {:?}", kind.name, m.pos);
+            assert!(text.contains(&format!(
+                "{} {} at {:?}",
+                kind.glyph,
+                kind.name,
+                (m.pos.x, m.pos.y)
+            )));
+        }
+    }
+
+    #[test]
+    fn mapgen_with_a_broken_bestiary_names_the_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mine.toml");
+        std::fs::write(&file, crate::bestiary::BUILT_IN.replacen("hp = 7", "hp = -7", 1)).unwrap();
+        let e = report(&mapgen_args(1, Some(file.clone()))).unwrap_err();
+        assert!(e.to_string().starts_with(&format!("{}:", file.display())), "{e}");
+        assert!(e.what.contains("hp"), "{e}");
+    }
 
     #[test]
     fn durations_read_as_hosts_write_them() {

@@ -7,6 +7,7 @@
 //! synchronous code that knows nothing of sockets. `mapgen` builds levels
 //! from seeds and `fov` computes sight.
 
+pub mod bestiary;
 pub mod cli;
 pub mod config;
 pub mod fov;

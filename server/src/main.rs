@@ -83,7 +83,7 @@ async fn serve() -> anyhow::Result<()> {
     if let Some(Command::Mapgen(mapgen)) = &args.command {
         use std::io::Write;
         // A closed pipe (`| head`) just ends the output.
-        let _ = std::io::stdout().write_all(cli::report(mapgen).as_bytes());
+        let _ = std::io::stdout().write_all(cli::report(mapgen)?.as_bytes());
         return Ok(());
     }
     let store = Store::open(&args.data)?;

@@ -8,6 +8,7 @@ pub(crate) mod caves;
 pub(crate) mod drunkard;
 pub(crate) mod interior;
 pub mod maze;
+pub mod populate;
 pub(crate) mod steps;
 
 pub use steps::Steps;

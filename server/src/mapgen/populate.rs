@@ -1,0 +1,170 @@
+//! Who lives on a level: the monsters placed when a depth is built, drawn
+//! from the level's own seed, so the same world seed and depth always give
+//! the same monsters in the same cells.
+//!
+//! Rules: monsters stand on open floor, never on stairs, never in sight of
+//! the arrival point and never within a few steps of it (a newcomer is not
+//! ambushed on arriving); rooms and open areas are preferred to corridors;
+//! deeper levels hold more groups, of the kinds living that deep, and a
+//! kind that comes in packs is placed with its pack around it.
+
+use gloam_protocol::walk::{DistanceMap, UNREACHED};
+use gloam_protocol::{Dir, Pos, SIGHT_RADIUS, Terrain};
+use rand::{RngExt, SeedableRng};
+
+use super::LevelRng;
+use crate::bestiary::{Bestiary, KindId};
+use crate::fov::Fov;
+use crate::level::Level;
+
+/// Walking steps from the arrival point inside which nothing is placed.
+pub const CLEAR_STEPS: u16 = 12;
+
+/// One monster as placed on a fresh level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    pub kind: KindId,
+    pub pos: Pos,
+}
+
+/// How many groups (a lone monster or a pack) a level at `depth` holds.
+pub fn groups_at(depth: u16) -> usize {
+    (3 + usize::from(depth) / 2).min(14)
+}
+
+/// The monsters of the level of `depth` whose seed is `level_seed`.
+pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16) -> Vec<Placed> {
+    let mut rng = LevelRng::seed_from_u64(level_seed ^ 0x6d6f_6e73_7465_7273);
+    let allowed = allowed_cells(level);
+    let roomy: Vec<usize> =
+        (0..allowed.len()).filter(|&i| allowed[i] && is_roomy(level, i)).collect();
+    let anywhere: Vec<usize> = (0..allowed.len()).filter(|&i| allowed[i]).collect();
+    // A maze has no rooms: anywhere allowed will do there.
+    let starts = if roomy.len() >= 20 { roomy } else { anywhere };
+    let kinds: Vec<(KindId, u32)> =
+        bestiary.living_at(depth).map(|(id, k)| (id, k.weight())).collect();
+    let total: u32 = kinds.iter().map(|&(_, w)| w).sum();
+    let mut taken = vec![false; allowed.len()];
+    let mut placed = Vec::new();
+    if starts.is_empty() || total == 0 {
+        return placed;
+    }
+    for _ in 0..groups_at(depth) {
+        let kind = pick(&kinds, rng.random_range(0..total));
+        let (least, most) = bestiary.kind(kind).pack;
+        let size = rng.random_range(least..=most);
+        let leader = starts[rng.random_range(0..starts.len())];
+        if taken[leader] {
+            continue;
+        }
+        let grid = &level.grid;
+        let open = |i: usize| grid.cells()[i].is_open();
+        for _ in 0..size {
+            let free = |p: Pos| {
+                let i = grid.index(p);
+                allowed[i] && !taken[i]
+            };
+            let (_, found) =
+                DistanceMap::until(grid.width(), grid.height(), &[grid.pos_of(leader)], open, free);
+            let Some(pos) = found else { break };
+            taken[grid.index(pos)] = true;
+            placed.push(Placed { kind, pos });
+        }
+    }
+    placed
+}
+
+fn pick(kinds: &[(KindId, u32)], mut roll: u32) -> KindId {
+    for &(id, weight) in kinds {
+        if roll < weight {
+            return id;
+        }
+        roll -= weight;
+    }
+    kinds.last().map(|&(id, _)| id).unwrap_or(0)
+}
+
+/// Cells a monster may be placed on: open floor, not stairs, out of sight
+/// of the arrival point and at least [`CLEAR_STEPS`] from it.
+pub fn allowed_cells(level: &Level) -> Vec<bool> {
+    let grid = &level.grid;
+    let open = |i: usize| grid.cells()[i].is_open();
+    let walk = DistanceMap::new(grid.width(), grid.height(), &[level.arrival], open);
+    let sight = Fov::compute(level.arrival, SIGHT_RADIUS, |x, y| grid.blocks_sight(x, y));
+    (0..grid.cells().len())
+        .map(|i| {
+            let pos = grid.pos_of(i);
+            let d = walk.distances()[i];
+            grid.cells()[i] == Terrain::Floor
+                && d != UNREACHED
+                && d >= CLEAR_STEPS
+                && !sight.sees(pos)
+                && pos != level.stairs_down
+        })
+        .collect()
+}
+
+/// A cell in a room or open area: at least six of its eight neighbours open.
+fn is_roomy(level: &Level, i: usize) -> bool {
+    let pos = level.grid.pos_of(i);
+    Dir::ALL
+        .into_iter()
+        .filter(|&d| pos.step(d).is_some_and(|p| level.terrain(p).is_open()))
+        .count()
+        >= 6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapgen::{Generator, build, level_seed};
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    fn generator() -> impl Strategy<Value = Generator> {
+        prop::sample::select(Generator::ALL.to_vec())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Every monster stands on open floor, off the stairs, out of sight of
+        /// the arrival and away from it, one to a cell; the same seed places
+        /// the same monsters.
+        #[test]
+        fn monsters_are_placed_fairly_and_deterministically(seed: u64, depth in 1u16..16, generator in generator()) {
+            let bestiary = Bestiary::default();
+            let level = build(generator, level_seed(seed, depth), depth);
+            let placed = populate(&level, &bestiary, level_seed(seed, depth), depth);
+            let sight = Fov::compute(level.arrival, SIGHT_RADIUS, |x, y| level.grid.blocks_sight(x, y));
+            let mut cells = HashSet::new();
+            for m in &placed {
+                prop_assert_eq!(level.terrain(m.pos), Terrain::Floor);
+                prop_assert!(!sight.sees(m.pos), "{:?} is in sight of the arrival", m);
+                prop_assert!(cells.insert(m.pos), "two monsters on {:?}", m.pos);
+                prop_assert!(bestiary.kind(m.kind).lives_at(depth));
+            }
+            prop_assert!(!placed.is_empty(), "a level holds monsters");
+            prop_assert_eq!(&placed, &populate(&level, &bestiary, level_seed(seed, depth), depth));
+        }
+    }
+
+    #[test]
+    fn deeper_levels_hold_more_and_tougher_monsters() {
+        let bestiary = Bestiary::default();
+        let summary = |depth: u16| {
+            let (mut count, mut hp) = (0usize, 0u32);
+            for seed in 0..20 {
+                let level = build(Generator::Bsp, level_seed(seed, depth), depth);
+                for m in populate(&level, &bestiary, level_seed(seed, depth), depth) {
+                    count += 1;
+                    hp += u32::from(bestiary.kind(m.kind).hp);
+                }
+            }
+            (count, hp as f64 / count as f64)
+        };
+        let (shallow, deep) = (summary(1), summary(10));
+        assert!(deep.0 > shallow.0, "more at depth 10: {deep:?} vs {shallow:?}");
+        assert!(deep.1 > 2.0 * shallow.1, "tougher at depth 10: {deep:?} vs {shallow:?}");
+    }
+}
