@@ -55,7 +55,7 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
         }
     };
     let mut rows = vec![status, HudLine::new(KEYS_HELP, Tone::Dim)];
-    let recent: Vec<&String> = state.log.iter().rev().take(MESSAGE_ROWS).collect();
+    let recent: Vec<&crate::state::LogLine> = state.log.iter().rev().take(MESSAGE_ROWS).collect();
     // Oldest of the three first, so the newest sits at the bottom.
     for (age, text) in recent.iter().enumerate().rev() {
         let tone = match age {
@@ -63,7 +63,7 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
             1 => Tone::Middle,
             _ => Tone::Dim,
         };
-        rows.push(HudLine::new(text.as_str(), tone));
+        rows.push(HudLine::new(&text.text[..], tone));
     }
     while rows.len() < usize::from(HUD_ROWS) {
         rows.push(HudLine::new("", Tone::Dim));

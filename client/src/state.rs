@@ -5,8 +5,9 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use gloam_protocol::{
-    CellSet, Disc, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MAX_NAME_CHARS, PlayerChange, PlayerId, Pos,
-    Refusal, ServerMsg, SightDiff, Terrain,
+    CellSet, DeathRecord, Disc, KindInfo, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MAX_NAME_CHARS,
+    MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain,
+    Wound,
 };
 
 /// How many lines of the message log are kept.
@@ -19,6 +20,15 @@ pub const MAX_NOTE_CHARS: usize = 500;
 /// than a server lets onto one depth, so only a broken or hostile server
 /// ever reaches it.
 pub const MAX_ROSTER: usize = 4096;
+
+/// The most kinds of monster a client keeps.
+pub const MAX_KINDS: usize = 1024;
+
+/// The longest monster name (or cause of death) a client keeps, in characters.
+pub const MAX_KIND_NAME_CHARS: usize = 40;
+
+/// The most graveyard records a client keeps.
+pub const MAX_GRAVEYARD: usize = 2000;
 
 /// A map a client will hold: not empty, and no larger than the protocol allows.
 fn check_size(width: u16, height: u16) -> Result<(), StateError> {
@@ -37,6 +47,73 @@ fn check_name(name: &str) -> Result<(), StateError> {
         return Err(StateError::Inconsistent("a player name the server would never allow"));
     }
     Ok(())
+}
+
+/// A monster in sight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeenMonster {
+    /// Its place in [`ClientState::kinds`].
+    pub kind: u16,
+    pub at: Pos,
+    pub wound: Wound,
+}
+
+/// What a line of the message log is about, for its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topic {
+    /// The server, the level, other players.
+    Note,
+    /// A fight.
+    Combat,
+}
+
+/// One line of the message log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub topic: Topic,
+    pub text: String,
+}
+
+impl std::ops::Deref for LogLine {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl std::fmt::Display for LogLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl PartialEq<str> for LogLine {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+/// One change to who is in sight, as [`ClientState::check_steps`] sees it.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Appears(Pos),
+    Moves(Pos),
+    Stays,
+    Vanishes,
+}
+
+/// Text a server may send: some, and no longer than `most` characters.
+fn check_text(text: &str, most: usize) -> Result<(), StateError> {
+    if text.is_empty() || text.chars().count() > most {
+        return Err(StateError::Inconsistent("a name empty or longer than the protocol allows"));
+    }
+    Ok(())
+}
+
+/// A graveyard record a server could have kept.
+fn check_record(record: &DeathRecord) -> Result<(), StateError> {
+    check_name(&record.name)?;
+    check_text(&record.killed_by, MAX_KIND_NAME_CHARS)
 }
 
 /// Another player, as last seen.
@@ -82,10 +159,22 @@ pub struct ClientState {
     pub others: BTreeMap<PlayerId, OtherPlayer>,
     /// The names of the other players on this depth.
     pub roster: Vec<String>,
+    /// Monsters in sight.
+    pub monsters: BTreeMap<MonsterId, SeenMonster>,
+    /// The kinds of monster, as the server named them.
+    pub kinds: Vec<KindInfo>,
+    /// The player's own hit points and their most, once told.
+    pub hp: Option<(u16, u16)>,
+    /// Whom the round waits for.
+    pub waiting: Vec<String>,
     /// The message log, oldest first.
-    pub log: VecDeque<String>,
+    pub log: VecDeque<LogLine>,
     /// Set when the server turned the handshake down.
     pub refused: Option<Refusal>,
+    /// Set when the character died.
+    pub death: Option<DeathRecord>,
+    /// The graveyard, once asked for.
+    pub graveyard: Option<Vec<DeathRecord>>,
 }
 
 impl ClientState {
@@ -115,7 +204,7 @@ impl ClientState {
             }
             ServerMsg::Refused(refusal) => {
                 self.refused = Some(refusal.clone());
-                self.note(format!("Refused: {refusal}"));
+                self.note(Topic::Note, &format!("Refused: {refusal}"));
             }
             ServerMsg::EnterLevel { depth, width, height, remembered, terrain } => {
                 self.welcomed()?;
@@ -150,9 +239,65 @@ impl ClientState {
                     self.roster.remove(at);
                 }
             }
-            ServerMsg::Note(text) => self.note(text.chars().take(MAX_NOTE_CHARS).collect()),
+            ServerMsg::Note(text) => self.note(Topic::Note, text),
+            ServerMsg::Combat(text) => self.note(Topic::Combat, text),
+            ServerMsg::Kinds(kinds) => {
+                if kinds.len() > MAX_KINDS {
+                    return Err(StateError::Inconsistent(
+                        "more kinds of monster than a client keeps",
+                    ));
+                }
+                for kind in kinds {
+                    check_text(&kind.name, MAX_KIND_NAME_CHARS)?;
+                    if kind.glyph.is_control() {
+                        return Err(StateError::Inconsistent(
+                            "a monster drawn as a control character",
+                        ));
+                    }
+                }
+                if self.monsters.values().any(|m| usize::from(m.kind) >= kinds.len()) {
+                    return Err(StateError::Inconsistent("a monster in sight lost its kind"));
+                }
+                self.kinds = kinds.clone();
+            }
+            ServerMsg::Monsters(changes) => {
+                self.welcomed()?;
+                self.check_monsters(changes)?;
+                changes.iter().for_each(|c| self.apply_monster(c));
+            }
+            ServerMsg::Vitals { hp, max } => {
+                if *max == 0 || hp > max {
+                    return Err(StateError::Inconsistent("hit points over their most"));
+                }
+                self.hp = Some((*hp, *max));
+            }
+            ServerMsg::Waiting(names) => {
+                if names.len() > MAX_ROSTER {
+                    return Err(StateError::Inconsistent("waiting for more than any depth holds"));
+                }
+                names.iter().try_for_each(|n| check_name(n))?;
+                self.waiting = names.clone();
+            }
+            ServerMsg::Died(record) => {
+                check_record(record)?;
+                self.death = Some(record.clone());
+                self.hp = Some((0, self.hp.map_or(1, |(_, max)| max)));
+                self.waiting.clear();
+            }
+            ServerMsg::Graveyard(records) => {
+                if records.len() > MAX_GRAVEYARD {
+                    return Err(StateError::Inconsistent("a graveyard longer than a client keeps"));
+                }
+                records.iter().try_for_each(check_record)?;
+                self.graveyard = Some(records.clone());
+            }
         }
         Ok(())
+    }
+
+    /// The kind of a monster in sight.
+    pub fn kind_of(&self, monster: &SeenMonster) -> Option<&KindInfo> {
+        self.kinds.get(usize::from(monster.kind))
     }
 
     fn welcomed(&self) -> Result<&Disc, StateError> {
@@ -184,7 +329,9 @@ impl ClientState {
         self.height = height;
         self.at = None;
         self.others.clear();
+        self.monsters.clear();
         self.roster.clear();
+        self.waiting.clear();
         self.known = vec![None; cells];
         self.visible = vec![false; cells];
         for (i, &t) in remembered.iter().zip(terrain) {
@@ -222,6 +369,7 @@ impl ClientState {
             .map(|&(i, t)| Ok((self.disc_cell(disc, diff.at, i)?, t)))
             .collect::<Result<_, StateError>>()?;
         self.check_players(&diff.players)?;
+        self.check_monsters(&diff.monsters)?;
         // Checked whole: from here on nothing fails.
         hidden.into_iter().for_each(|c| self.visible[c] = false);
         shown.into_iter().for_each(|c| self.visible[c] = true);
@@ -231,41 +379,65 @@ impl ClientState {
         }
         self.at = Some(diff.at);
         diff.players.iter().for_each(|c| self.apply_player(c));
+        diff.monsters.iter().for_each(|c| self.apply_monster(c));
         Ok(())
     }
 
     /// Checks that `changes` fit the players in sight, in order, without
     /// changing anything.
     fn check_players(&self, changes: &[PlayerChange]) -> Result<(), StateError> {
+        let steps = changes.iter().map(|change| match change {
+            PlayerChange::Appeared { id, name, at } => {
+                check_name(name)?;
+                Ok((*id, Step::Appears(*at)))
+            }
+            PlayerChange::Moved { id, at } => Ok((*id, Step::Moves(*at))),
+            PlayerChange::Vanished { id } => Ok((*id, Step::Vanishes)),
+        });
+        self.check_steps(steps, |id| self.others.contains_key(id), self.others.len())
+    }
+
+    /// Checks that `changes` fit the monsters in sight, in order, without
+    /// changing anything.
+    fn check_monsters(&self, changes: &[MonsterChange]) -> Result<(), StateError> {
+        let steps = changes.iter().map(|change| match change {
+            MonsterChange::Appeared { id, kind, at, .. } => {
+                if usize::from(*kind) >= self.kinds.len() {
+                    return Err(StateError::Inconsistent("a monster of a kind never named"));
+                }
+                Ok((*id, Step::Appears(*at)))
+            }
+            MonsterChange::Moved { id, at } => Ok((*id, Step::Moves(*at))),
+            MonsterChange::Hurt { id, .. } => Ok((*id, Step::Stays)),
+            MonsterChange::Vanished { id } => Ok((*id, Step::Vanishes)),
+        });
+        self.check_steps(steps, |id| self.monsters.contains_key(id), self.monsters.len())
+    }
+
+    /// Checks a run of changes to who is in sight: every place on the map,
+    /// nothing moving, hurt or vanishing that is not in sight, and never
+    /// more in sight than any depth holds.
+    fn check_steps<Id: Ord + Copy>(
+        &self,
+        steps: impl Iterator<Item = Result<(Id, Step), StateError>>,
+        in_sight: impl Fn(&Id) -> bool,
+        mut count: usize,
+    ) -> Result<(), StateError> {
         // Who is in sight after each change, as far as the changes touch it.
-        let mut touched: BTreeMap<PlayerId, bool> = BTreeMap::new();
-        let mut count = self.others.len();
-        for change in changes {
-            let (id, after) = match change {
-                PlayerChange::Appeared { id, name, at } => {
-                    self.index(*at).ok_or(StateError::OffTheMap(*at))?;
-                    check_name(name)?;
-                    (*id, true)
-                }
-                PlayerChange::Moved { id, at } => {
-                    self.index(*at).ok_or(StateError::OffTheMap(*at))?;
-                    (*id, true)
-                }
-                PlayerChange::Vanished { id } => (*id, false),
-            };
-            let before = touched.get(&id).copied().unwrap_or_else(|| self.others.contains_key(&id));
-            match change {
-                PlayerChange::Moved { .. } if !before => {
-                    return Err(StateError::Inconsistent("a player moved who was not in sight"));
-                }
-                PlayerChange::Vanished { .. } if !before => {
-                    return Err(StateError::Inconsistent("a player vanished who was not in sight"));
-                }
-                _ => {}
+        let mut touched: BTreeMap<Id, bool> = BTreeMap::new();
+        for step in steps {
+            let (id, step) = step?;
+            if let Step::Appears(at) | Step::Moves(at) = step {
+                self.index(at).ok_or(StateError::OffTheMap(at))?;
+            }
+            let before = touched.get(&id).copied().unwrap_or_else(|| in_sight(&id));
+            let after = !matches!(step, Step::Vanishes);
+            if !before && !matches!(step, Step::Appears(_)) {
+                return Err(StateError::Inconsistent("a change to something not in sight"));
             }
             count = count + usize::from(after && !before) - usize::from(before && !after);
             if count > MAX_ROSTER {
-                return Err(StateError::Inconsistent("more players in sight than any depth holds"));
+                return Err(StateError::Inconsistent("more in sight than any depth holds"));
             }
             touched.insert(id, after);
         }
@@ -289,11 +461,33 @@ impl ClientState {
         }
     }
 
-    fn note(&mut self, text: String) {
+    /// Applies one change that [`check_monsters`](Self::check_monsters) passed.
+    fn apply_monster(&mut self, change: &MonsterChange) {
+        match *change {
+            MonsterChange::Appeared { id, kind, at, wound } => {
+                self.monsters.insert(id, SeenMonster { kind, at, wound });
+            }
+            MonsterChange::Moved { id, at } => {
+                if let Some(m) = self.monsters.get_mut(&id) {
+                    m.at = at;
+                }
+            }
+            MonsterChange::Hurt { id, wound } => {
+                if let Some(m) = self.monsters.get_mut(&id) {
+                    m.wound = wound;
+                }
+            }
+            MonsterChange::Vanished { id } => {
+                self.monsters.remove(&id);
+            }
+        }
+    }
+
+    fn note(&mut self, topic: Topic, text: &str) {
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
-        self.log.push_back(text);
+        self.log.push_back(LogLine { topic, text: text.chars().take(MAX_NOTE_CHARS).collect() });
     }
 
     fn index(&self, pos: Pos) -> Option<usize> {
@@ -497,7 +691,7 @@ mod tests {
         s.apply(&ServerMsg::Refused(Refusal::NameTaken)).unwrap();
         assert_eq!(s.refused, Some(Refusal::NameTaken));
         s.apply(&ServerMsg::Note("hello".into())).unwrap();
-        assert_eq!(s.log.back().map(String::as_str), Some("hello"));
+        assert_eq!(s.log.back().map(|l| &l.text[..]), Some("hello"));
         for i in 0..(LOG_LINES + 5) {
             s.apply(&ServerMsg::Note(i.to_string())).unwrap();
         }

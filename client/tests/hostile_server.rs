@@ -5,8 +5,8 @@
 use gloam_client::ClientState;
 use gloam_client::state::{LOG_LINES, MAX_NOTE_CHARS, MAX_ROSTER};
 use gloam_protocol::{
-    MAX_MAP_HEIGHT, MAX_MAP_WIDTH, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff,
-    Terrain,
+    DeathRecord, KindInfo, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MonsterChange, MonsterId, PlayerChange,
+    PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
 };
 use proptest::prelude::*;
 
@@ -41,6 +41,38 @@ fn change() -> impl Strategy<Value = PlayerChange> {
     ]
 }
 
+fn wound() -> impl Strategy<Value = Wound> {
+    proptest::sample::select(vec![
+        Wound::Unhurt,
+        Wound::Scratched,
+        Wound::Wounded,
+        Wound::AlmostDead,
+    ])
+}
+
+/// Monsters of the first few kinds (sometimes of kinds never named).
+fn monster_change() -> impl Strategy<Value = MonsterChange> {
+    let id = (0u32..4).prop_map(MonsterId);
+    prop_oneof![
+        (id.clone(), prop_oneof![4 => 0u16..3, 1 => any::<u16>()], pos(), wound())
+            .prop_map(|(id, kind, at, wound)| MonsterChange::Appeared { id, kind, at, wound }),
+        (id.clone(), pos()).prop_map(|(id, at)| MonsterChange::Moved { id, at }),
+        (id.clone(), wound()).prop_map(|(id, wound)| MonsterChange::Hurt { id, wound }),
+        id.prop_map(|id| MonsterChange::Vanished { id }),
+    ]
+}
+
+fn record() -> impl Strategy<Value = DeathRecord> {
+    (name(), any::<u16>(), name()).prop_map(|(name, depth, killed_by)| DeathRecord {
+        name,
+        depth,
+        rounds: 10,
+        kills: 1,
+        killed_by,
+        when: 0,
+    })
+}
+
 /// A cell of the radius-8 sight disc: mostly on the middle row (within a
 /// few cells of the viewer, so on small maps too), sometimes anywhere.
 fn disc_index() -> impl Strategy<Value = u8> {
@@ -54,13 +86,15 @@ fn diff() -> impl Strategy<Value = SightDiff> {
         proptest::collection::vec(disc_index(), 0..3),
         proptest::collection::vec((disc_index(), terrain()), 0..8),
         proptest::collection::vec(change(), 0..4),
+        proptest::collection::vec(monster_change(), 0..4),
     )
-        .prop_map(|(at, hidden, shown, revealed, players)| SightDiff {
+        .prop_map(|(at, hidden, shown, revealed, players, monsters)| SightDiff {
             at,
             hidden,
             shown,
             revealed,
             players,
+            monsters,
         })
 }
 
@@ -86,6 +120,15 @@ fn message() -> impl Strategy<Value = ServerMsg> {
         1 => name().prop_map(ServerMsg::Left),
         1 => "[ -~]{0,600}".prop_map(ServerMsg::Note),
         1 => Just(ServerMsg::Refused(Refusal::NameTaken)),
+        1 => "[ -~]{0,600}".prop_map(ServerMsg::Combat),
+        1 => proptest::collection::vec((name(), any::<char>()), 0..4).prop_map(|kinds| {
+            ServerMsg::Kinds(kinds.into_iter().map(|(name, glyph)| KindInfo { name, glyph, colour: [9, 9, 9] }).collect())
+        }),
+        3 => proptest::collection::vec(monster_change(), 0..5).prop_map(ServerMsg::Monsters),
+        1 => (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
+        1 => proptest::collection::vec(name(), 0..3).prop_map(ServerMsg::Waiting),
+        1 => record().prop_map(ServerMsg::Died),
+        1 => proptest::collection::vec(record(), 0..3).prop_map(ServerMsg::Graveyard),
     ]
 }
 
@@ -117,6 +160,14 @@ proptest! {
             }
             for other in state.others.values() {
                 prop_assert!(other.at.x < state.width && other.at.y < state.height);
+            }
+            prop_assert!(state.monsters.len() <= MAX_ROSTER);
+            for m in state.monsters.values() {
+                prop_assert!(m.at.x < state.width && m.at.y < state.height);
+                prop_assert!(state.kind_of(m).is_some(), "every monster is of a named kind");
+            }
+            if let Some((hp, max)) = state.hp {
+                prop_assert!(hp <= max && max > 0);
             }
         }
     }

@@ -65,8 +65,22 @@ fn decode_limited<M: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Action, Dir, PlayerChange, PlayerId, Pos, Refusal, SightDiff, Terrain};
+    use crate::{
+        Action, DeathRecord, Dir, KindInfo, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos,
+        Refusal, SightDiff, Terrain, Wound,
+    };
     use proptest::prelude::*;
+
+    fn death() -> DeathRecord {
+        DeathRecord {
+            name: "ann".into(),
+            depth: 7,
+            rounds: 1234,
+            kills: 17,
+            killed_by: "an ogre".into(),
+            when: 1_790_000_000,
+        }
+    }
 
     fn server_samples() -> Vec<ServerMsg> {
         vec![
@@ -103,6 +117,7 @@ mod tests {
                     PlayerChange::Moved { id: PlayerId(1), at: Pos::new(2, 2) },
                     PlayerChange::Vanished { id: PlayerId(1) },
                 ],
+                monsters: vec![MonsterChange::Vanished { id: MonsterId(9) }],
             }),
             ServerMsg::Displaced(SightDiff { at: Pos::new(3, 4), ..SightDiff::default() }),
             ServerMsg::Players(vec![PlayerChange::Vanished { id: PlayerId(3) }]),
@@ -110,6 +125,23 @@ mod tests {
             ServerMsg::Joined("cat".into()),
             ServerMsg::Left("cat".into()),
             ServerMsg::Note("You see stairs down here.".into()),
+            ServerMsg::Combat("The jackal bites you (2).".into()),
+            ServerMsg::Kinds(vec![KindInfo { name: "orc".into(), glyph: 'o', colour: [1, 2, 3] }]),
+            ServerMsg::Monsters(vec![
+                MonsterChange::Appeared {
+                    id: MonsterId(4),
+                    kind: 1,
+                    at: Pos::new(5, 6),
+                    wound: Wound::Scratched,
+                },
+                MonsterChange::Moved { id: MonsterId(4), at: Pos::new(6, 6) },
+                MonsterChange::Hurt { id: MonsterId(4), wound: Wound::AlmostDead },
+                MonsterChange::Vanished { id: MonsterId(4) },
+            ]),
+            ServerMsg::Vitals { hp: 12, max: 30 },
+            ServerMsg::Waiting(vec!["bob".into()]),
+            ServerMsg::Died(death()),
+            ServerMsg::Graveyard(vec![death(), death()]),
         ]
     }
 
@@ -128,6 +160,7 @@ mod tests {
             ClientMsg::Act(Action::Ascend),
             ClientMsg::Act(Action::Wait),
             ClientMsg::Act(Action::Quit),
+            ClientMsg::Graveyard,
         ];
         msgs.extend(Dir::ALL.map(|d| ClientMsg::Act(Action::Move(d))));
         for msg in msgs {
@@ -179,7 +212,10 @@ mod round_trip {
     //! Every message, with arbitrary contents, survives the codec.
 
     use super::*;
-    use crate::{Action, Dir, PlayerChange, PlayerId, Pos, Refusal, SightDiff, Terrain};
+    use crate::{
+        Action, DeathRecord, Dir, KindInfo, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos,
+        Refusal, SightDiff, Terrain, Wound,
+    };
     use proptest::collection::vec;
     use proptest::prelude::*;
 
@@ -211,6 +247,41 @@ mod round_trip {
         ]
     }
 
+    fn wound() -> impl Strategy<Value = Wound> {
+        proptest::sample::select(vec![
+            Wound::Unhurt,
+            Wound::Scratched,
+            Wound::Wounded,
+            Wound::AlmostDead,
+        ])
+    }
+
+    fn monster_change() -> impl Strategy<Value = MonsterChange> {
+        prop_oneof![
+            (any::<u32>(), any::<u16>(), pos(), wound()).prop_map(|(id, kind, at, wound)| {
+                MonsterChange::Appeared { id: MonsterId(id), kind, at, wound }
+            }),
+            (any::<u32>(), pos())
+                .prop_map(|(id, at)| MonsterChange::Moved { id: MonsterId(id), at }),
+            (any::<u32>(), wound())
+                .prop_map(|(id, wound)| MonsterChange::Hurt { id: MonsterId(id), wound }),
+            any::<u32>().prop_map(|id| MonsterChange::Vanished { id: MonsterId(id) }),
+        ]
+    }
+
+    fn death_record() -> impl Strategy<Value = DeathRecord> {
+        (name(), any::<u16>(), any::<u64>(), any::<u32>(), ".{0,30}", any::<u64>()).prop_map(
+            |(name, depth, rounds, kills, killed_by, when)| DeathRecord {
+                name,
+                depth,
+                rounds,
+                kills,
+                killed_by,
+                when,
+            },
+        )
+    }
+
     fn diff() -> impl Strategy<Value = SightDiff> {
         (
             pos(),
@@ -218,13 +289,15 @@ mod round_trip {
             vec(any::<u8>(), 0..40),
             vec((any::<u8>(), terrain()), 0..40),
             vec(change(), 0..4),
+            vec(monster_change(), 0..4),
         )
-            .prop_map(|(at, hidden, shown, revealed, players)| SightDiff {
+            .prop_map(|(at, hidden, shown, revealed, players, monsters)| SightDiff {
                 at,
                 hidden,
                 shown,
                 revealed,
                 players,
+                monsters,
             })
     }
 
@@ -275,6 +348,20 @@ mod round_trip {
             name().prop_map(ServerMsg::Joined),
             name().prop_map(ServerMsg::Left),
             ".{0,80}".prop_map(ServerMsg::Note),
+            ".{0,80}".prop_map(ServerMsg::Combat),
+            vec((name(), any::<char>(), any::<[u8; 3]>()), 0..6).prop_map(|kinds| {
+                ServerMsg::Kinds(
+                    kinds
+                        .into_iter()
+                        .map(|(name, glyph, colour)| KindInfo { name, glyph, colour })
+                        .collect(),
+                )
+            }),
+            vec(monster_change(), 0..8).prop_map(ServerMsg::Monsters),
+            (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
+            vec(name(), 0..4).prop_map(ServerMsg::Waiting),
+            death_record().prop_map(ServerMsg::Died),
+            vec(death_record(), 0..4).prop_map(ServerMsg::Graveyard),
         ]
     }
 
@@ -290,6 +377,7 @@ mod round_trip {
                 Just(Action::Quit)
             ]
             .prop_map(ClientMsg::Act),
+            Just(ClientMsg::Graveyard),
         ]
     }
 

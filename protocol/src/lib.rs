@@ -21,11 +21,14 @@ pub mod walk;
 
 pub use cells::CellSet;
 pub use disc::Disc;
-pub use message::{Action, ClientMsg, PlayerChange, Refusal, ServerMsg, SightDiff, Token};
-pub use types::{Dir, PlayerId, Pos, Terrain};
+pub use message::{
+    Action, ClientMsg, DeathRecord, KindInfo, MonsterChange, PlayerChange, Refusal, ServerMsg,
+    SightDiff, Token,
+};
+pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;

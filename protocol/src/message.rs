@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Dir, PlayerId, Pos, Terrain};
+use crate::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// A character's secret: 16 random bytes the server hands out once.
 pub type Token = [u8; 16];
@@ -13,9 +13,12 @@ pub enum ClientMsg {
     /// The first message of every connection, and only the first. `token`
     /// is the secret the server gave when the name was first played.
     Hello { version: u32, name: String, token: Option<Token> },
-    /// One turn's action; the server answers every one with a [`ServerMsg::Sight`],
-    /// the last message of that turn to this player.
+    /// One action. The server applies it in the player's next turn (at
+    /// once, unless the player already acted in the current round of those
+    /// it shares a danger with) and answers it with one [`ServerMsg::Sight`].
     Act(Action),
+    /// Asks for the graveyard; answered with [`ServerMsg::Graveyard`].
+    Graveyard,
 }
 
 /// What a player can do in one turn.
@@ -65,8 +68,71 @@ pub enum ServerMsg {
     Joined(String),
     /// Another player left this depth (by the stairs, or the game).
     Left(String),
-    /// A line of text for the message log.
+    /// A line of text for the message log: the server, the level, others.
     Note(String),
+    /// A line of the log about a fight ("The jackal bites you (2).").
+    Combat(String),
+    /// The kinds of monster, sent once after the welcome: a
+    /// [`MonsterChange::Appeared`]'s `kind` indexes this list.
+    Kinds(Vec<KindInfo>),
+    /// Monsters in sight changed while this player's own view did not.
+    Monsters(Vec<MonsterChange>),
+    /// The player's own hit points, sent on arriving and when they change.
+    Vitals { hp: u16, max: u16 },
+    /// Whom the round this player is in waits for (empty: nobody, or the
+    /// player itself).
+    Waiting(Vec<String>),
+    /// The player's character died; the server closes the connection after
+    /// this. The same name and token start a new character.
+    Died(DeathRecord),
+    /// The dead, deepest first (the answer to [`ClientMsg::Graveyard`]).
+    Graveyard(Vec<DeathRecord>),
+}
+
+/// What a client is told of one kind of monster.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KindInfo {
+    pub name: String,
+    pub glyph: char,
+    pub colour: [u8; 3],
+}
+
+/// A change in which monsters a player sees. Only the kind and a coarse
+/// wound level are ever sent: never hit points or plans.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MonsterChange {
+    Appeared {
+        id: MonsterId,
+        kind: u16,
+        at: Pos,
+        wound: Wound,
+    },
+    Moved {
+        id: MonsterId,
+        at: Pos,
+    },
+    Hurt {
+        id: MonsterId,
+        wound: Wound,
+    },
+    /// Out of sight, or dead.
+    Vanished {
+        id: MonsterId,
+    },
+}
+
+/// A character that died, as the graveyard keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeathRecord {
+    pub name: String,
+    /// The deepest depth it reached.
+    pub depth: u16,
+    pub rounds: u64,
+    pub kills: u32,
+    /// What killed it ("a jackal").
+    pub killed_by: String,
+    /// When, in seconds since 1970 (UTC).
+    pub when: u64,
 }
 
 /// The change in one player's sight. Disc indices in `shown` and `revealed`
@@ -84,6 +150,8 @@ pub struct SightDiff {
     pub revealed: Vec<(u8, Terrain)>,
     /// Other players who came into sight, moved in it, or left it.
     pub players: Vec<PlayerChange>,
+    /// Monsters who came into sight, moved or were hurt in it, or left it.
+    pub monsters: Vec<MonsterChange>,
 }
 
 impl SightDiff {
@@ -93,6 +161,7 @@ impl SightDiff {
             && self.shown.is_empty()
             && self.revealed.is_empty()
             && self.players.is_empty()
+            && self.monsters.is_empty()
     }
 }
 

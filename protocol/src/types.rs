@@ -103,3 +103,45 @@ impl std::fmt::Display for PlayerId {
         write!(f, "#{}", self.0)
     }
 }
+
+/// A monster on a depth, unique on that depth while it is in play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct MonsterId(pub u32);
+
+/// How hurt a monster looks: all a player is told of its hit points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Wound {
+    Unhurt,
+    /// Above half its hit points.
+    Scratched,
+    /// A quarter to a half.
+    Wounded,
+    /// Under a quarter.
+    AlmostDead,
+}
+
+impl Wound {
+    /// The look of something with `hp` of `max` hit points.
+    pub fn of(hp: u16, max: u16) -> Wound {
+        let (hp, max) = (u32::from(hp), u32::from(max.max(1)));
+        if hp >= max {
+            Wound::Unhurt
+        } else if hp * 2 > max {
+            Wound::Scratched
+        } else if hp * 4 >= max {
+            Wound::Wounded
+        } else {
+            Wound::AlmostDead
+        }
+    }
+
+    /// As a message puts it ("the orc is wounded").
+    pub fn describe(self) -> &'static str {
+        match self {
+            Wound::Unhurt => "unhurt",
+            Wound::Scratched => "scratched",
+            Wound::Wounded => "wounded",
+            Wound::AlmostDead => "almost dead",
+        }
+    }
+}

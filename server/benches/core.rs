@@ -58,6 +58,7 @@ fn codec(c: &mut Criterion) {
         shown: vec![5, 33, 77, 150, 190],
         revealed: vec![(101, Terrain::Floor)],
         players: vec![],
+        monsters: vec![],
     });
     let bytes = codec::encode(&sight);
     c.bench_function(&format!("encode a per-move Sight ({} bytes)", bytes.len()), |b| {

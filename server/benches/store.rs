@@ -14,6 +14,7 @@ fn snapshot(i: u16) -> Snapshot {
     Snapshot {
         depth: 1 + i % 4,
         pos: Pos { x: 10 + i % 60, y: 5 + i % 30 },
+        vitals: gloam_server::world::Vitals::default(),
         explored: vec![(1 + i % 4, bits)],
     }
 }

@@ -100,6 +100,8 @@ pub struct Kind {
     /// Percent chance an attack lands.
     pub to_hit: u8,
     pub damage: Dice,
+    /// How its attack reads: "The jackal *bites* you."
+    pub verb: String,
     pub speed: Speed,
     pub sight: u8,
     pub behaviour: Behaviour,
@@ -115,6 +117,17 @@ pub struct Kind {
 }
 
 impl Kind {
+    /// "the jackal", as a sentence goes on; [`capitalised`] starts one.
+    pub fn the(&self) -> String {
+        format!("the {}", self.name)
+    }
+
+    /// "a jackal", "an orc".
+    pub fn a(&self) -> String {
+        let vowel = self.name.starts_with(['a', 'e', 'i', 'o', 'u']);
+        format!("{} {}", if vowel { "an" } else { "a" }, self.name)
+    }
+
     /// How likely it is drawn, against the others allowed at a depth.
     pub fn weight(&self) -> u32 {
         2520 / u32::from(self.rarity.max(1))
@@ -155,6 +168,8 @@ struct RawKind {
     hp: u16,
     to_hit: u8,
     damage: String,
+    #[serde(default = "hits")]
+    verb: String,
     speed: Speed,
     sight: u8,
     behaviour: Behaviour,
@@ -166,6 +181,10 @@ struct RawKind {
     flees_below: u8,
     depths: (u16, u16),
     rarity: u8,
+}
+
+fn hits() -> String {
+    "hits".into()
 }
 
 fn one_each() -> (u8, u8) {
@@ -229,8 +248,30 @@ impl Bestiary {
         Ok(Self { kinds })
     }
 
+    /// No monsters at all: the dungeon as it was before it had any, for
+    /// tests of walking, stairs and saving that monsters would get in the
+    /// way of.
+    pub fn empty() -> Self {
+        Self { kinds: Vec::new() }
+    }
+
     pub fn kinds(&self) -> &[Kind] {
         &self.kinds
+    }
+
+    /// What clients are told of the kinds, in [`KindId`] order.
+    pub fn kinds_info(&self) -> Vec<gloam_protocol::KindInfo> {
+        let info = |k: &Kind| gloam_protocol::KindInfo {
+            name: k.name.clone(),
+            glyph: k.glyph,
+            colour: k.colour,
+        };
+        self.kinds.iter().map(info).collect()
+    }
+
+    /// The kind called `name`.
+    pub fn find(&self, name: &str) -> Option<KindId> {
+        self.kinds.iter().position(|k| k.name == name).map(|i| i as KindId)
     }
 
     pub fn kind(&self, id: KindId) -> &Kind {
@@ -267,6 +308,13 @@ fn check(raw: &RawKind) -> Result<Kind, (&'static str, String)> {
         return Err(("to_hit", format!("{} is not a percentage from 1 to 100", raw.to_hit)));
     }
     let damage = raw.damage.parse().map_err(|e| ("damage", e))?;
+    let verb = raw.verb.trim();
+    if verb.is_empty()
+        || verb.len() > 16
+        || !verb.chars().all(|c| c.is_ascii_lowercase() || c == ' ')
+    {
+        return Err(("verb", format!("{verb:?}: give a short verb in lower case, e.g. \"bites\"")));
+    }
     if !(1..=gloam_protocol::SIGHT_RADIUS).contains(&raw.sight) {
         let most = gloam_protocol::SIGHT_RADIUS;
         return Err((
@@ -298,6 +346,7 @@ fn check(raw: &RawKind) -> Result<Kind, (&'static str, String)> {
         hp: raw.hp,
         to_hit: raw.to_hit,
         damage,
+        verb: verb.to_owned(),
         speed: raw.speed,
         sight: raw.sight,
         behaviour: raw.behaviour,
@@ -325,6 +374,12 @@ fn field_at(text: &str, offset: usize) -> Option<&str> {
         .all(|c| c.is_ascii_alphanumeric() || c == '_')
         .then_some(key)
         .filter(|k| !k.is_empty())
+}
+
+/// `text` with its first letter in capitals.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// The 1-based line of a byte offset.

@@ -110,6 +110,23 @@ pub fn report(args: &MapgenArgs) -> Result<String, BestiaryError> {
     Ok(out)
 }
 
+/// The graveyard as `gloam-server graveyard` prints it: one line per
+/// character, deepest first.
+pub fn graveyard_report(dead: &[gloam_protocol::DeathRecord]) -> String {
+    if dead.is_empty() {
+        return "The graveyard is empty: nobody has died in this world yet.\n".into();
+    }
+    let mut out =
+        format!("{:<16} {:>5} {:>7} {:>5}  killed by\n", "name", "depth", "rounds", "kills");
+    for d in dead {
+        out.push_str(&format!(
+            "{:<16} {:>5} {:>7} {:>5}  {}\n",
+            d.name, d.depth, d.rounds, d.kills, d.killed_by
+        ));
+    }
+    out
+}
+
 /// A length of time as a host writes it: a whole number and a unit, `s`,
 /// `m` or `h` (`90s`, `30m`, `6h`).
 pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {

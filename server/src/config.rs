@@ -1,7 +1,9 @@
 //! Every tunable of the server, with defaults that serve a local game.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::bestiary::Bestiary;
 use crate::mapgen::{GeneratorSetting, Mix};
 
 /// What a world is built from: the same spec builds the same levels.
@@ -75,7 +77,49 @@ pub struct Config {
     /// How often the players who moved are saved: a crash loses at most
     /// this much of their walking (plus one commit).
     pub save_interval: Duration,
+    /// The kinds of monster.
+    pub bestiary: Arc<Bestiary>,
+    /// Monsters put on levels besides those their seeds place (for tests
+    /// and for designing levels).
+    pub placements: Vec<Placement>,
+    /// How long a round waits for the players it concerns, from its first
+    /// action (see `docs/turns.md`).
+    pub turn_deadline: Duration,
+    /// Players may attack each other.
+    pub pvp: bool,
 }
+
+/// A monster a host put on a level by hand: `KIND@DEPTH:X,Y`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    pub kind: String,
+    pub depth: u16,
+    pub pos: gloam_protocol::Pos,
+}
+
+impl std::str::FromStr for Placement {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("{text:?}: write KIND@DEPTH:X,Y, e.g. kobold@1:30,12");
+        let (kind, rest) = text.rsplit_once('@').ok_or_else(bad)?;
+        let (depth, cell) = rest.split_once(':').ok_or_else(bad)?;
+        let (x, y) = cell.split_once(',').ok_or_else(bad)?;
+        let number = |t: &str| t.trim().parse::<u16>().map_err(|_| bad());
+        let pos = gloam_protocol::Pos::new(number(x)?, number(y)?);
+        let depth = number(depth)?;
+        if kind.trim().is_empty() || depth == 0 {
+            return Err(bad());
+        }
+        Ok(Placement { kind: kind.trim().to_owned(), depth, pos })
+    }
+}
+
+/// How long a round waits by default: longer than nearly every pause
+/// between keys in a fight (a second or so), so that friends who are
+/// playing are never counted away, yet short enough that one who left the
+/// keyboard costs the others one breath, not a wait they notice.
+pub const DEFAULT_TURN_DEADLINE: Duration = Duration::from_millis(2000);
 
 /// The default bottom of the dungeon: deep enough for a long game (the
 /// bestiary spans depths 1 to 12 and beyond), shallow enough that a world's
@@ -91,6 +135,28 @@ impl Config {
 
     pub fn with_seed(seed: u64) -> Self {
         Self { seed, ..Self::default() }
+    }
+
+    /// A world of `seed` with no monsters (see [`Bestiary::empty`]).
+    pub fn quiet(seed: u64) -> Self {
+        Self { seed, bestiary: Arc::new(Bestiary::empty()), ..Self::default() }
+    }
+
+    /// Checks what the host asked for against the bestiary: every monster
+    /// placed by hand is of a known kind.
+    pub fn check(&self) -> Result<(), String> {
+        for p in &self.placements {
+            if self.bestiary.find(&p.kind).is_none() {
+                let known: Vec<&str> =
+                    self.bestiary.kinds().iter().map(|k| k.name.as_str()).collect();
+                return Err(format!(
+                    "--place {}: no such monster; the bestiary has {}",
+                    p.kind,
+                    known.join(", ")
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The defaults, playing `world`.
@@ -125,6 +191,10 @@ impl Default for Config {
             backups_kept: 5,
             max_depth: DEFAULT_MAX_DEPTH,
             depth_idle: Duration::from_secs(180),
+            bestiary: Arc::new(Bestiary::default()),
+            placements: Vec::new(),
+            turn_deadline: DEFAULT_TURN_DEADLINE,
+            pvp: false,
         }
     }
 }

@@ -45,12 +45,28 @@ struct Args {
     /// keep them.
     #[arg(long, default_value = "gloam-data")]
     data: PathBuf,
+    /// The kinds of monster [default: the built-in assets/bestiary.toml].
+    #[arg(long)]
+    bestiary: Option<PathBuf>,
+    /// How long a round waits for the players it concerns before counting
+    /// those who have not acted as away (see docs/turns.md).
+    #[arg(long, default_value_t = gloam_server::config::DEFAULT_TURN_DEADLINE.as_millis() as u64)]
+    turn_deadline_ms: u64,
+    /// Let players attack each other (bumping into one attacks it).
+    #[arg(long)]
+    pvp: bool,
+    /// Put a monster on a level besides those its seed places, as
+    /// KIND@DEPTH:X,Y (repeatable): for designing levels and for tests.
+    #[arg(long = "place")]
+    placements: Vec<gloam_server::config::Placement>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print a level as text (and, with --steps, how it was built) without serving.
     Mapgen(MapgenArgs),
+    /// List the dead of the world in --data, deepest first.
+    Graveyard,
 }
 
 fn main() -> std::process::ExitCode {
@@ -86,7 +102,12 @@ async fn serve() -> anyhow::Result<()> {
         let _ = std::io::stdout().write_all(cli::report(mapgen)?.as_bytes());
         return Ok(());
     }
+    let bestiary = cli::bestiary(args.bestiary.as_deref())?;
     let store = Store::open(&args.data)?;
+    if let Some(Command::Graveyard) = &args.command {
+        print!("{}", cli::graveyard_report(&store.graveyard()?));
+        return Ok(());
+    }
     let world = store.settle_world(&args.world.wish(), gloam_server::fresh_seed)?;
     println!(
         "gloam-server data: {} ({} characters; world seed {}, generator {})",
@@ -103,8 +124,13 @@ async fn serve() -> anyhow::Result<()> {
         backups_kept: args.backups_kept,
         new_characters_per_address_per_hour: args.new_characters_per_hour,
         max_characters: args.max_characters,
+        bestiary: std::sync::Arc::new(bestiary),
+        placements: args.placements,
+        turn_deadline: std::time::Duration::from_millis(args.turn_deadline_ms.max(1)),
+        pvp: args.pvp,
         ..Config::for_world(world)
     };
+    config.check().map_err(anyhow::Error::msg)?;
     let listener = tokio::net::TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;

@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+use gloam_server::bestiary::Bestiary;
+use gloam_server::mapgen::populate::populate;
 use gloam_server::mapgen::{self, Generator, GeneratorSetting};
 
 fn mapgen(args: &[&str]) -> String {
@@ -19,7 +21,22 @@ fn mapgen(args: &[&str]) -> String {
 fn the_printed_level_is_the_one_the_server_builds() {
     let text = mapgen(&["--seed", "42", "--depth", "3"]);
     let level = mapgen::build_level(42, 3, GeneratorSetting::Mixed);
-    assert!(text.ends_with(&level.grid.to_ascii()), "{text}");
+    // The level, with the monsters its seed places drawn on it.
+    let bestiary = Bestiary::default();
+    let monsters = populate(&level, &bestiary, mapgen::level_seed(42, 3), 3);
+    assert!(!monsters.is_empty());
+    let mut expected: Vec<Vec<char>> =
+        level.grid.to_ascii().lines().map(|l| l.chars().collect()).collect();
+    for m in &monsters {
+        expected[usize::from(m.pos.y)][usize::from(m.pos.x)] = bestiary.kind(m.kind).glyph;
+    }
+    let expected: String =
+        expected.into_iter().map(|row| row.into_iter().collect::<String>() + "\n").collect();
+    assert!(text.contains(&expected), "{text}");
+    assert!(
+        text.ends_with(&format!("{} monsters:\n", monsters.len()))
+            || text.contains(&format!("\n{} monsters:\n", monsters.len()))
+    );
     let kind = mapgen::generator_for(GeneratorSetting::Mixed, 42, 3);
     assert!(text.contains(&format!("{} level, world seed 42, depth 3", kind.name())));
 }

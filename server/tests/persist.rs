@@ -20,12 +20,22 @@ use rand_pcg::Pcg64;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_gloam-server");
 
+/// These tests are about what is kept: no monster moves in the way of a
+/// returning player or kills one mid-test.
+fn quiet(args: &[&str]) -> Vec<String> {
+    let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    all.extend(["--bestiary".into(), gloam_tests::QUIET_BESTIARY.into()]);
+    all
+}
+
 fn start(data: &Path, args: &[&str]) -> ServerProcess {
-    ServerProcess::start(SERVER, data, args)
+    let args = quiet(args);
+    ServerProcess::start(SERVER, data, &args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 fn try_start(data: &Path, args: &[&str]) -> Result<ServerProcess, Failure> {
-    ServerProcess::try_start(SERVER, data, args)
+    let args = quiet(args);
+    ServerProcess::try_start(SERVER, data, &args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// Joins as `name`; a refusal comes back as Err.

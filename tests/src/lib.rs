@@ -10,6 +10,10 @@ pub mod raw;
 pub mod server;
 pub mod sim;
 
+/// A bestiary whose only kind lives below every depth a test reaches:
+/// `--bestiary` it for a real server whose levels hold no monsters.
+pub const QUIET_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/quiet-bestiary.toml");
+
 pub use oracle::{Oracle, reference_fov};
 pub use server::TestServer;
 pub use sim::{SimClient, SimError};

@@ -22,13 +22,16 @@ use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::pacer::{Flooding, Pacer};
 use super::ping::{Check, PingKeeper};
-use super::session::{self, Greeting};
+use super::session::{self, Greeting, Request};
 use crate::config::Config;
 use crate::world::{ActError, Presence, Reply, World};
 
 /// How long closing may wait on the client: to take our close frame, and
 /// then to answer it.
 const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The graveyard is sent to one connection at most this often.
+const GRAVEYARD_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Why a connection ended, for the log and the close frame.
 #[derive(Debug)]
@@ -75,7 +78,7 @@ where
             world.config().ping_timeout,
             Instant::now(),
         );
-        let mut conn = Connection { ws, world, stop, pings, peer };
+        let mut conn = Connection { ws, world, stop, pings, peer, graveyard_shown: None };
         let (ending, presence) = conn.greet_and_play().await;
         match &ending.code {
             CloseCode::Normal | CloseCode::Away => {
@@ -115,6 +118,8 @@ struct Connection<S> {
     world: Arc<World>,
     stop: CancellationToken,
     pings: PingKeeper,
+    /// When the graveyard was last sent.
+    graveyard_shown: Option<Instant>,
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
@@ -123,7 +128,13 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     async fn greet_and_play(&mut self) -> (Ending, Option<Presence>) {
         match self.greet().await {
             Ok(mut presence) => {
-                let ending = match self.send(&welcome(&presence, self.world.config())).await {
+                // The welcome, then the kinds of monster its messages name.
+                let kinds = ServerMsg::Kinds(self.world.config().bestiary.kinds_info());
+                let greeted = match self.send(&welcome(&presence, self.world.config())).await {
+                    Ok(()) => self.send(&kinds).await,
+                    failed => failed,
+                };
+                let ending = match greeted {
                     Ok(()) => self.play(&mut presence).await,
                     Err(ending) => ending,
                 };
@@ -190,7 +201,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 () = sleep_until(next_action.unwrap_or(now)), if next_action.is_some() => {
                     hand_over(&mut pacer, presence)
                 }
-                msg = self.next_msg() => queue_action(msg, &mut pacer, per_second),
+                msg = self.next_msg() => match msg.map(session::play) {
+                    Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
+                    msg => queue_action(msg, &mut pacer, per_second),
+                },
                 () = sleep_until(next_check) => self.keep_alive().await,
             };
             if let Err(ending) = result {
@@ -206,6 +220,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         };
         for frame in reply.frames {
             self.write(frame.into()).await?;
+        }
+        if reply.died {
+            return Err(Ending::new(CloseCode::Normal, "your character died"));
         }
         if reply.done {
             pacer.answered();
@@ -253,6 +270,22 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => {}
             }
         }
+    }
+
+    /// Sends the graveyard, at most once every [`GRAVEYARD_EVERY`]: the
+    /// store reads it whole each time.
+    async fn show_graveyard(&mut self) -> Result<(), Ending> {
+        let now = Instant::now();
+        if self.graveyard_shown.is_some_and(|t| now - t < GRAVEYARD_EVERY) {
+            let note = "The graveyard was shown a moment ago: ask again in a few seconds.";
+            return self.send(&ServerMsg::Note(note.into())).await;
+        }
+        self.graveyard_shown = Some(now);
+        let msg = match self.world.graveyard().await {
+            Ok(dead) => ServerMsg::Graveyard(dead),
+            Err(e) => ServerMsg::Note(format!("The graveyard cannot be read now: {e}")),
+        };
+        self.send(&msg).await
     }
 
     async fn send(&mut self, msg: &ServerMsg) -> Result<(), Ending> {
@@ -335,14 +368,15 @@ fn hand_over(pacer: &mut Pacer, presence: &mut Presence) -> Result<(), Ending> {
 /// Queues an action the client sent; a quit, a second hello, or more
 /// actions than the queue holds end the connection.
 fn queue_action(
-    msg: Result<ClientMsg, Ending>,
+    msg: Result<Result<Request, &'static str>, Ending>,
     pacer: &mut Pacer,
     per_second: u32,
 ) -> Result<(), Ending> {
-    let action = match msg.map(session::play) {
+    let action = match msg {
         Err(ending) => return Err(ending),
         Ok(Err(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
-        Ok(Ok(action)) => action,
+        Ok(Ok(Request::Act(action))) => action,
+        Ok(Ok(Request::Graveyard)) => return Ok(()),
     };
     if action == Action::Quit {
         return Err(Ending::new(CloseCode::Normal, "goodbye"));

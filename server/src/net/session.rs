@@ -13,8 +13,17 @@ pub(crate) fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting>
             Ok(()) => Ok((name, token)),
             Err(reason) => Err(Greeting::Refuse(Refusal::NameInvalid { reason: reason.into() })),
         },
-        ClientMsg::Act(_) => Err(Greeting::Violation("the first message must be a hello")),
+        ClientMsg::Act(_) | ClientMsg::Graveyard => {
+            Err(Greeting::Violation("the first message must be a hello"))
+        }
     }
+}
+
+/// What a player in the game asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Request {
+    Act(Action),
+    Graveyard,
 }
 
 /// Why a greeting failed.
@@ -27,9 +36,10 @@ pub(crate) enum Greeting {
 }
 
 /// What a message from a player already in the game asks for.
-pub(crate) fn play(msg: ClientMsg) -> Result<Action, &'static str> {
+pub(crate) fn play(msg: ClientMsg) -> Result<Request, &'static str> {
     match msg {
-        ClientMsg::Act(action) => Ok(action),
+        ClientMsg::Act(action) => Ok(Request::Act(action)),
+        ClientMsg::Graveyard => Ok(Request::Graveyard),
         ClientMsg::Hello { .. } => Err("hello sent twice"),
     }
 }
@@ -92,6 +102,7 @@ mod tests {
     #[test]
     fn a_second_hello_is_a_violation() {
         assert!(play(hello(PROTOCOL_VERSION, "ann")).is_err());
-        assert_eq!(play(ClientMsg::Act(Action::Wait)), Ok(Action::Wait));
+        assert_eq!(play(ClientMsg::Act(Action::Wait)), Ok(Request::Act(Action::Wait)));
+        assert_eq!(play(ClientMsg::Graveyard), Ok(Request::Graveyard));
     }
 }

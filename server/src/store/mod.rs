@@ -22,7 +22,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use gloam_protocol::Pos;
+use gloam_protocol::{DeathRecord, Pos};
 use redb::backends::InMemoryBackend;
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 use tokio::sync::oneshot;
@@ -32,6 +32,7 @@ pub use open::{LOCK_FILE, STORE_FILE};
 
 use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::GeneratorSetting;
+use crate::world::Vitals;
 
 /// The layout of the tables below. A store of another version is refused,
 /// never rewritten.
@@ -46,6 +47,13 @@ const PLACES: TableDefinition<&str, (u16, u16, u16)> = TableDefinition::new("pla
 /// (name, depth) to the explored cells of that depth: a row-major bitset,
 /// trailing zero bytes left off.
 const EXPLORED: TableDefinition<(&str, u16), &[u8]> = TableDefinition::new("explored");
+/// Name to (hp, max hp, kills, rounds, deepest depth). A store written
+/// before monsters has no such table: its characters start unhurt.
+const VITALS: TableDefinition<&str, (u16, u16, u32, u64, u16)> = TableDefinition::new("vitals");
+/// (when it died in nanoseconds since 1970, name) to (deepest depth,
+/// rounds, kills, killed by): the dead.
+const GRAVEYARD: TableDefinition<(u64, &str), (u16, u64, u32, &str)> =
+    TableDefinition::new("graveyard");
 
 /// Why a data folder could not be used. Each names the file concerned; none
 /// of them changes it.
@@ -89,6 +97,7 @@ pub struct Known {
 pub struct Snapshot {
     pub depth: u16,
     pub pos: Pos,
+    pub vitals: Vitals,
     /// Per depth, the explored cells in `CellSet`'s byte form.
     pub explored: Vec<(u16, Vec<u8>)>,
 }
@@ -105,6 +114,14 @@ enum Cmd {
     Load {
         name: String,
         reply: oneshot::Sender<Result<Option<Snapshot>, String>>,
+    },
+    /// The character died: into the graveyard, and out of play (its name
+    /// and token stay, for a new character).
+    Bury {
+        record: DeathRecord,
+    },
+    Graveyard {
+        reply: oneshot::Sender<Result<Vec<DeathRecord>, String>>,
     },
     Flush {
         done: oneshot::Sender<()>,
@@ -278,6 +295,11 @@ impl Store {
         Ok(())
     }
 
+    /// The dead, deepest first, as the store holds them now.
+    pub fn graveyard(&self) -> Result<Vec<DeathRecord>, StoreError> {
+        graveyard(&self.db).map_err(|e| open::failed(self.path(), e))
+    }
+
     /// Every character the store knows.
     pub fn known(&self) -> &[Known] {
         &self.known
@@ -385,6 +407,21 @@ impl StoreHandle {
     pub async fn load(&self, name: &str) -> Result<Option<Snapshot>, String> {
         let (reply, answer) = oneshot::channel();
         self.tx.send(Cmd::Load { name: name.to_owned(), reply }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// Puts a dead character in the graveyard and takes it out of play:
+    /// its name and token stay, and its next join starts a new character.
+    pub fn bury(&self, record: DeathRecord) {
+        if self.tx.send(Cmd::Bury { record }).is_err() {
+            error!("the store has stopped: a death was not recorded");
+        }
+    }
+
+    /// The dead, deepest first. Sees every death sent before it.
+    pub async fn graveyard(&self) -> Result<Vec<DeathRecord>, String> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(Cmd::Graveyard { reply }).map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
@@ -505,11 +542,16 @@ impl Keeper {
     /// One command; false when it was the last.
     fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
         match cmd {
-            Cmd::Create { .. } | Cmd::Save { .. } => writes.push(cmd),
+            Cmd::Create { .. } | Cmd::Save { .. } | Cmd::Bury { .. } => writes.push(cmd),
             Cmd::Load { name, reply } => {
                 self.commit(writes);
                 let loaded = self.db().and_then(|db| load(db, &name).map_err(|e| e.to_string()));
                 let _ = reply.send(loaded);
+            }
+            Cmd::Graveyard { reply } => {
+                self.commit(writes);
+                let dead = self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()));
+                let _ = reply.send(dead);
             }
             Cmd::Flush { done } => {
                 self.commit(writes);
@@ -586,19 +628,36 @@ fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
         let mut tokens = txn.open_table(TOKENS)?;
         let mut places = txn.open_table(PLACES)?;
         let mut explored = txn.open_table(EXPLORED)?;
+        let mut vitals = txn.open_table(VITALS)?;
+        let mut graveyard = txn.open_table(GRAVEYARD)?;
         for cmd in writes {
             match cmd {
                 Cmd::Create { known, .. } => {
                     tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
                 }
                 Cmd::Save { name, snapshot } => {
-                    let Snapshot { depth, pos, explored: depths } = snapshot;
+                    let Snapshot { depth, pos, vitals: v, explored: depths } = snapshot;
                     places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
+                    vitals.insert(name.as_str(), (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
                     for (depth, bits) in depths {
                         explored.insert((name.as_str(), *depth), bits.as_slice())?;
                     }
                 }
-                Cmd::Load { .. } | Cmd::Flush { .. } | Cmd::Backup { .. } | Cmd::Close => {}
+                Cmd::Bury { record } => {
+                    let name = record.name.as_str();
+                    places.remove(name)?;
+                    vitals.remove(name)?;
+                    explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
+                    let key = (record.when, name);
+                    let value =
+                        (record.depth, record.rounds, record.kills, record.killed_by.as_str());
+                    graveyard.insert(key, value)?;
+                }
+                Cmd::Load { .. }
+                | Cmd::Graveyard { .. }
+                | Cmd::Flush { .. }
+                | Cmd::Backup { .. }
+                | Cmd::Close => {}
                 #[cfg(test)]
                 Cmd::Pause(_) => {}
             }
@@ -624,7 +683,37 @@ fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::Error> {
             depths.push((key.value().1, bits.value().to_vec()));
         }
     }
-    Ok(Some(Snapshot { depth, pos: Pos { x, y }, explored: depths }))
+    let vitals = match txn.open_table(VITALS) {
+        Ok(table) => table.get(name)?.map(|v| v.value()),
+        Err(TableError::TableDoesNotExist(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let vitals = vitals.map_or_else(Vitals::default, |(hp, max_hp, kills, rounds, deepest)| {
+        Vitals { hp, max_hp, kills, rounds, deepest }
+    });
+    Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths }))
+}
+
+/// The dead, deepest first (then the longest lived, then the earliest).
+fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> {
+    let txn = db.begin_read()?;
+    let table = match txn.open_table(GRAVEYARD) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut dead = Vec::new();
+    for entry in table.iter()? {
+        let (key, value) = entry?;
+        let (when, name) = key.value();
+        let (depth, rounds, kills, killed_by) = value.value();
+        let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
+        dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+    }
+    dead.sort_by(|a, b| {
+        b.depth.cmp(&a.depth).then(b.rounds.cmp(&a.rounds)).then(a.when.cmp(&b.when))
+    });
+    Ok(dead)
 }
 
 fn read_known(db: &Database) -> Result<Vec<Known>, redb::Error> {

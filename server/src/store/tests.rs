@@ -13,12 +13,52 @@ fn snapshot(depth: u16, x: u16) -> Snapshot {
     Snapshot {
         depth,
         pos: Pos { x, y: 7 },
+        vitals: Vitals { hp: 12, max_hp: 30, kills: u32::from(x), rounds: 99, deepest: depth },
         explored: vec![(1, vec![255, 0, 5]), (depth, vec![0, 0x80])],
     }
 }
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().build().unwrap()
+}
+
+fn death(name: &str, depth: u16, rounds: u64, when: u64) -> DeathRecord {
+    let killed_by = "a jackal".into();
+    DeathRecord { name: name.into(), depth, rounds, kills: 3, killed_by, when }
+}
+
+/// A death takes the character out of play (its next join is a new
+/// character under the same name and token) and into the graveyard, which
+/// lists the dead deepest first, and outlives closing the file.
+#[test]
+fn the_dead_go_to_the_graveyard_and_their_names_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let known = Known { name: "ann".into(), token_hash: [9; 32] };
+    {
+        let store = Store::open(dir.path()).unwrap();
+        store.settle_world(&seed(42), crate::fresh_seed).unwrap();
+        let (writer, _) = store.start();
+        let handle = writer.handle();
+        runtime().block_on(async {
+            handle.create(known.clone()).await.unwrap();
+            handle.save("ann", snapshot(3, 4));
+            assert_eq!(handle.load("ann").await.unwrap().unwrap().vitals.kills, 4);
+            handle.bury(death("ann", 3, 50, 1_000));
+            handle.bury(death("bob", 7, 10, 2_000));
+            handle.bury(death("cy", 3, 80, 3_000));
+            assert_eq!(handle.load("ann").await.unwrap(), None, "ann starts afresh");
+            let names: Vec<String> =
+                handle.graveyard().await.unwrap().into_iter().map(|d| d.name).collect();
+            assert_eq!(names, ["bob", "cy", "ann"], "deepest, then longest lived");
+        });
+        drop(handle);
+        writer.close();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.known(), [known], "the name and its token stay");
+    let dead = store.graveyard().unwrap();
+    assert_eq!(dead.len(), 3);
+    assert_eq!(dead[0], death("bob", 7, 10, 2_000));
 }
 
 #[test]

@@ -213,6 +213,7 @@ impl Characters {
                 let saved = snapshot.map(|s| {
                     let mut player = Player::new(id, name.to_owned());
                     player.pos = s.pos;
+                    player.vitals = s.vitals;
                     player.memories = s
                         .explored
                         .into_iter()

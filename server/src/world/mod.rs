@@ -25,15 +25,15 @@ use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 use tracing::{debug, info, warn};
 
-pub use depth::{Arrival, DepthState, Outgoing, Turn};
-pub use player::Player;
+pub use depth::{Arrival, DepthState, Monster, Outgoing, Phase, Rules, Turn};
+pub use player::{Player, Vitals};
 pub use presence::{ActError, Presence, Reply};
 
 use crate::config::Config;
 use crate::mapgen;
 use crate::store::{Known, StoreHandle};
 use characters::{Characters, Claim, Saved};
-use depth::Departure;
+use depth::{Death, Departure};
 use player::Keep;
 
 /// What a depth sends a player's connection: everything one command
@@ -45,6 +45,8 @@ struct ToConn {
     done: bool,
     /// The player arrived on this depth: its commands go here from now on.
     now_on: Option<DepthHandle>,
+    /// The character died: these are its last words.
+    died: bool,
 }
 
 /// The way a depth reaches one player's connection.
@@ -162,6 +164,11 @@ impl World {
         let (name, world) = (name.to_owned(), self.clone());
         // The arrival is the first reply awaited.
         Ok(Presence { id, name, new_token, kicked, here, replies, awaiting: true, world })
+    }
+
+    /// The dead, deepest first.
+    pub async fn graveyard(&self) -> Result<Vec<gloam_protocol::DeathRecord>, String> {
+        self.depths.store().graveyard().await
     }
 
     /// The character `name` is no longer played (its depth has saved it).
@@ -288,12 +295,13 @@ impl Depths {
         info!(depth, generator = generator.name(), "level built");
         let (tx, rx) = mpsc::channel(c.depth_queue.max(1));
         let handle = DepthHandle { depth, tx };
-        let state = DepthState::new(depth, level, c.sight_radius);
+        let state = populated(c, depth, level);
         let task = DepthTask {
             state,
             me: handle.tx.downgrade(),
             links: HashMap::new(),
             acted: HashSet::new(),
+            waiting_since: HashMap::new(),
             depths: self.clone(),
         };
         tokio::spawn(task.run(rx));
@@ -333,6 +341,32 @@ impl Depths {
     }
 }
 
+/// The depth's state as its level's seed leaves it: its monsters placed,
+/// those the host placed by hand added, the host's rules set.
+fn populated(c: &Config, depth: u16, level: Arc<crate::level::Level>) -> DepthState {
+    let seed = mapgen::level_seed(c.seed, depth);
+    let placed = mapgen::populate::populate(&level, &c.bestiary, seed, depth);
+    let mut state =
+        DepthState::with_bestiary(depth, level, c.sight_radius, c.bestiary.clone(), seed);
+    state.set_rules(Rules { pvp: c.pvp });
+    for p in placed {
+        state.spawn(p.kind, p.pos);
+    }
+    for p in c.placements.iter().filter(|p| p.depth == depth) {
+        let placed = c.bestiary.find(&p.kind).and_then(|kind| state.spawn(kind, p.pos));
+        if placed.is_none() {
+            warn!(
+                kind = p.kind,
+                depth,
+                x = p.pos.x,
+                y = p.pos.y,
+                "cannot place a monster there: not open floor, or taken"
+            );
+        }
+    }
+    state
+}
+
 /// One depth's task: applies commands in the order they arrive and sends
 /// each player one [`ToConn`] per command. A player whose connection cannot
 /// keep up (its queue is full) is removed, which ends its connection.
@@ -346,6 +380,8 @@ struct DepthTask {
     links: HashMap<PlayerId, Link>,
     /// Players who acted since the last periodic save.
     acted: HashSet<PlayerId>,
+    /// Players whose round waits for others, since when.
+    waiting_since: HashMap<PlayerId, tokio::time::Instant>,
     depths: Arc<Depths>,
 }
 
@@ -356,7 +392,14 @@ impl DepthTask {
         let idle_limit = self.depths.config.depth_idle;
         let mut empty_since = Some(tokio::time::Instant::now());
         loop {
+            let deadline = self.next_deadline();
             tokio::select! {
+                () = tokio::time::sleep_until(deadline.map_or_else(tokio::time::Instant::now, |(_, at)| at)), if deadline.is_some() => {
+                    if let Some((id, _)) = deadline {
+                        let turn = self.state.deadline(id);
+                        self.finish(turn, None);
+                    }
+                }
                 cmd = rx.recv() => match cmd {
                     #[cfg(test)]
                     Some(DepthCmd::Stall { stalled, until }) => {
@@ -410,17 +453,17 @@ impl DepthTask {
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
-                let (player, out) = self.state.remove(id, "has left the game.");
-                self.deliver(out, None);
+                let (player, turn) = self.state.remove(id, "has left the game.");
                 if let Some(player) = player {
                     info!(player = %player.name, depth = self.state.depth(), "leaves the game");
                     self.save(&player, Keep::All);
                 }
                 let _ = saved.send(());
+                self.finish(turn, None);
             }
             DepthCmd::Tell(text) => {
                 let out = self.state.tell_everyone(&text);
-                self.deliver(out, None);
+                self.deliver(out, &[], None);
             }
             #[cfg(test)]
             DepthCmd::Stall { .. } => {}
@@ -435,8 +478,10 @@ impl DepthTask {
         if let Some(player) = self.state.player(id) {
             self.save(player, Keep::All);
         }
-        let now_on = self.me.upgrade().map(|tx| DepthHandle { depth: self.state.depth(), tx });
-        self.deliver(out, Some((id, now_on)));
+        let now_on =
+            self.me.upgrade().map(|tx| (id, DepthHandle { depth: self.state.depth(), tx }));
+        let turn = Turn { out, answered: vec![id], ..Turn::default() };
+        self.finish(turn, now_on);
     }
 
     fn act(&mut self, id: PlayerId, action: Action) {
@@ -445,12 +490,63 @@ impl DepthTask {
         }
         self.acted.insert(id);
         let turn = self.state.act(id, action);
-        match turn.departure {
-            Some(departure) => {
-                self.deliver(turn.out, None);
-                self.hand_on(departure);
-            }
-            None => self.deliver(turn.out, Some((id, None))),
+        self.finish(turn, None);
+    }
+
+    /// Sends what a command produced, hands on those who took the stairs,
+    /// buries the dead, and notes whose rounds now wait (for the deadline).
+    fn finish(&mut self, turn: Turn, now_on: Option<(PlayerId, DepthHandle)>) {
+        let Turn { out, answered, departures, deaths } = turn;
+        for id in &answered {
+            self.acted.insert(*id);
+        }
+        self.deliver(out, &answered, now_on);
+        for departure in departures {
+            self.hand_on(departure);
+        }
+        for death in deaths {
+            self.bury(death);
+        }
+        let now = tokio::time::Instant::now();
+        let waiting = self.state.waiting();
+        self.waiting_since.retain(|id, _| waiting.contains(id));
+        for id in waiting {
+            self.waiting_since.entry(id).or_insert(now);
+        }
+    }
+
+    /// The player whose round's deadline comes first, and when.
+    fn next_deadline(&self) -> Option<(PlayerId, tokio::time::Instant)> {
+        let limit = self.depths.config.turn_deadline;
+        self.waiting_since
+            .iter()
+            .map(|(&id, &since)| (id, since + limit))
+            .min_by_key(|&(id, at)| (at, id))
+    }
+
+    /// A player died: into the graveyard, its last words sent, its
+    /// connection let go.
+    fn bury(&mut self, death: Death) {
+        let Death { player, killed_by } = death;
+        let when = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let v = player.vitals;
+        let record = gloam_protocol::DeathRecord {
+            name: player.name.clone(),
+            depth: v.deepest,
+            rounds: v.rounds,
+            kills: v.kills,
+            killed_by,
+            when,
+        };
+        info!(player = %player.name, depth = self.state.depth(), killed_by = %record.killed_by, rounds = v.rounds, kills = v.kills, "dies");
+        self.acted.remove(&player.id);
+        self.waiting_since.remove(&player.id);
+        self.depths.store().bury(record.clone());
+        if let Some(link) = self.links.remove(&player.id) {
+            let frames = vec![codec::encode(&gloam_protocol::ServerMsg::Died(record))];
+            let _ = link.try_send(ToConn { frames, done: true, now_on: None, died: true });
         }
     }
 
@@ -485,20 +581,33 @@ impl DepthTask {
     /// Sends each player its messages as one reply (the player whose
     /// command this was gets one even when it has nothing else, marked
     /// done), dropping players whose queues are full and telling the others.
-    fn deliver(&mut self, out: Vec<Outgoing>, answered: Option<(PlayerId, Option<DepthHandle>)>) {
+    fn deliver(
+        &mut self,
+        out: Vec<Outgoing>,
+        answered: &[PlayerId],
+        now_on: Option<(PlayerId, DepthHandle)>,
+    ) {
         // One reply per player, found by index: an arrival in a crowd
         // sends a line to everyone, and a search per message would cost the
         // square of the crowd.
         let mut replies: Vec<(PlayerId, ToConn)> = Vec::new();
         let mut index: HashMap<PlayerId, usize> = HashMap::new();
-        if let Some((id, now_on)) = answered {
-            index.insert(id, 0);
-            replies.push((id, ToConn { frames: Vec::new(), done: true, now_on }));
+        let empty = || ToConn { frames: Vec::new(), done: false, now_on: None, died: false };
+        for &id in answered {
+            index.insert(id, replies.len());
+            replies.push((id, ToConn { done: true, ..empty() }));
+        }
+        if let Some((id, handle)) = now_on {
+            let at = *index.entry(id).or_insert_with(|| {
+                replies.push((id, empty()));
+                replies.len() - 1
+            });
+            replies[at].1.now_on = Some(handle);
         }
         for Outgoing { to, msg } in out {
             let frame = codec::encode(&msg);
             let at = *index.entry(to).or_insert_with(|| {
-                replies.push((to, ToConn { frames: Vec::new(), done: false, now_on: None }));
+                replies.push((to, empty()));
                 replies.len() - 1
             });
             replies[at].1.frames.push(frame);
@@ -511,22 +620,22 @@ impl DepthTask {
             }
         }
         for id in fallen {
-            let out = self.drop_laggard(id);
-            self.deliver(out, None);
+            let turn = self.drop_laggard(id);
+            self.finish(turn, None);
         }
     }
 
     /// Removes a player whose connection fell behind, saving it first so
     /// that it comes back where it was.
-    fn drop_laggard(&mut self, id: PlayerId) -> Vec<Outgoing> {
+    fn drop_laggard(&mut self, id: PlayerId) -> Turn {
         self.links.remove(&id);
         self.acted.remove(&id);
-        let (player, out) = self.state.remove(id, "has lost the connection.");
+        let (player, turn) = self.state.remove(id, "has lost the connection.");
         if let Some(player) = player {
             warn!(player = %player.name, depth = self.state.depth(), "dropped: its connection fell behind");
             self.save(&player, Keep::All);
         }
-        out
+        turn
     }
 }
 
@@ -549,7 +658,7 @@ mod tests {
         let config = Config {
             save_interval: Duration::from_secs(3600),
             outbox_capacity: 64,
-            ..Config::with_seed(9)
+            ..Config::quiet(9)
         };
         let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
         let (writer, known) = Store::in_memory().start();
@@ -583,7 +692,7 @@ mod tests {
     /// next commands go there without the connection doing anything.
     #[tokio::test]
     async fn the_stairs_move_a_presence_to_the_next_depth() {
-        let config = Config::with_seed(9);
+        let config = Config::quiet(9);
         let (writer, known) = Store::in_memory().start();
         let world = Arc::new(World::new(config.clone(), writer.handle(), known));
         let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
@@ -623,7 +732,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_join_is_not_held_up_while_another_depth_is_built() {
         let (writer, known) = Store::in_memory().start();
-        let world = Arc::new(World::new(Config::with_seed(5), writer.handle(), known));
+        let world = Arc::new(World::new(Config::quiet(5), writer.handle(), known));
         let (building, entered) = std::sync::mpsc::channel();
         let (release, until) = std::sync::mpsc::channel();
         *world.depths.hold.lock().unwrap() = Some((7, building, until));
@@ -661,7 +770,7 @@ mod tests {
         let config = Config {
             depth_idle: Duration::from_secs(60),
             save_interval: Duration::from_secs(1),
-            ..Config::with_seed(9)
+            ..Config::quiet(9)
         };
         let (writer, known) = Store::in_memory().start();
         let world = Arc::new(World::new(config.clone(), writer.handle(), known));
@@ -716,7 +825,7 @@ mod tests {
         let config = Config {
             new_characters_per_address_per_hour: 5,
             max_characters: 12,
-            ..Config::with_seed(2)
+            ..Config::quiet(2)
         };
         let (writer, known) = Store::open(dir.path()).unwrap().start();
         let world = Arc::new(World::new(config, writer.handle(), known));
@@ -760,7 +869,7 @@ mod tests {
     /// they are told so, and where they stand is saved after all.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn players_hear_when_saving_stops_and_when_it_works_again() {
-        let config = Config { save_interval: Duration::from_millis(20), ..Config::with_seed(4) };
+        let config = Config { save_interval: Duration::from_millis(20), ..Config::quiet(4) };
         let (store, full) = Store::on_a_disk_that_fills();
         let (writer, known) = store.start();
         let world = Arc::new(World::new(config, writer.handle(), known));

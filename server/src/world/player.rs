@@ -16,18 +16,41 @@ pub(crate) enum Keep {
     ThisDepth,
 }
 
+/// A new character's hit points.
+pub const START_HP: u16 = 30;
+
+/// What a character has been through: kept in the store, and in the
+/// graveyard when it dies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vitals {
+    pub hp: u16,
+    pub max_hp: u16,
+    pub kills: u32,
+    /// Rounds it has lived through.
+    pub rounds: u64,
+    /// The deepest depth it reached.
+    pub deepest: u16,
+}
+
+impl Default for Vitals {
+    fn default() -> Self {
+        Self { hp: START_HP, max_hp: START_HP, kills: 0, rounds: 0, deepest: 1 }
+    }
+}
+
 #[derive(Debug)]
 pub struct Player {
     pub id: PlayerId,
     pub name: String,
     pub pos: Pos,
+    pub vitals: Vitals,
     /// What it knows of every depth it has visited; travels with it.
     pub memories: HashMap<u16, Memory>,
 }
 
 impl Player {
     pub fn new(id: PlayerId, name: String) -> Self {
-        Self { id, name, pos: Pos::default(), memories: HashMap::new() }
+        Self { id, name, pos: Pos::default(), vitals: Vitals::default(), memories: HashMap::new() }
     }
 
     pub(crate) fn memory(&self, depth: u16) -> Option<&Memory> {
@@ -47,7 +70,7 @@ impl Player {
                 .map(|m| vec![(depth, m.explored().to_bytes())])
                 .unwrap_or_default(),
         };
-        Snapshot { depth, pos: self.pos, explored }
+        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored }
     }
 }
 

@@ -18,6 +18,8 @@ pub struct Reply {
     /// The player's own last command (or its arrival) has been applied: the
     /// next may be sent.
     pub done: bool,
+    /// The character died: these are its last words, and the connection ends.
+    pub died: bool,
 }
 
 /// Why an action was not taken.
@@ -91,14 +93,14 @@ impl Presence {
     /// The next reply, or `None` once the depth has dropped this player
     /// (its connection fell behind) or the world has ended.
     pub(crate) async fn reply(&mut self) -> Option<Reply> {
-        let ToConn { frames, done, now_on } = self.replies.recv().await?;
+        let ToConn { frames, done, now_on, died } = self.replies.recv().await?;
         if let Some(depth) = now_on {
             self.here = depth;
         }
         if done {
             self.awaiting = false;
         }
-        Some(Reply { frames, done })
+        Some(Reply { frames, done, died })
     }
 
     /// Takes the player out of the world and waits (bounded) until its save

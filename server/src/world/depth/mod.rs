@@ -1,0 +1,630 @@
+//! One depth in play: its level, the players and monsters on it, and the
+//! rules of a turn. Plain synchronous code: commands go in, messages for
+//! players come out; nothing here knows of time, so the same commands in
+//! the same order give the same depth (see `docs/turns.md` for the clock).
+//!
+//! # One action, from key to pixels
+//! 1. The client sends `ClientMsg::Act`. The player's connection task
+//!    (`net::connection`) decodes it into its action queue; its pacer lets
+//!    one action go at a time, at the player's allowed rate, once the last
+//!    one was answered; `Presence::act` hands it to the depth's task.
+//! 2. The depth's task (`world::DepthTask`) takes commands in arrival order
+//!    and calls [`DepthState::act`], which:
+//!    - holds the action if the player already acted in its party's current
+//!      round (it is applied when that round closes), else applies it: a
+//!      step (into a wall: nothing; into a monster: an attack; into a
+//!      player: the two swap, or with `--pvp` an attack), waiting, or the
+//!      stairs (the player is removed here and handed on);
+//!    - recomputes sight for whoever moved, records newly seen cells in
+//!      their memories, and diffs against what their clients were told;
+//!    - closes every round that has all it waits for (`clock`): the
+//!      monsters that concern that party act (`monsters`), its players
+//!      regenerate, and held actions apply, which may close more rounds;
+//!    - at the end, works out once for every player what changed among the
+//!      players and monsters it sees, its hit points and whom its round
+//!      waits for (`telling`), riding in its sight diff when it has one.
+//! 3. The task encodes the messages and sends each player all of its own
+//!    as one reply; those whose action was applied are marked done (their
+//!    `Sight` comes last). A player whose reply does not fit its queue is
+//!    dropped, saved first. A player who took the stairs is saved and sent
+//!    to the next depth's task, whose arrival answers the action; one who
+//!    died goes to the graveyard and its connection is closed.
+//! 4. The connection writes the frames in order; the client's
+//!    `ClientState::apply` mirrors them and the window redraws.
+
+mod clock;
+mod monsters;
+mod telling;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use gloam_protocol::walk::DistanceMap;
+use gloam_protocol::{
+    Action, Dir, Disc, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, Terrain,
+};
+use rand::SeedableRng;
+
+pub use clock::Phase;
+pub use monsters::Monster;
+
+use super::player::Player;
+use crate::bestiary::{Bestiary, KindId};
+use crate::fov::Fov;
+use crate::level::Level;
+use crate::mapgen::LevelRng;
+use clock::Clock;
+use telling::Told;
+
+/// Where an arriving player is put.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrival {
+    /// Joining the game: the level's arrival point.
+    Join,
+    /// Down the stairs from the depth above: onto this level's up staircase.
+    FromAbove,
+    /// Up the stairs from the depth below: onto this level's down staircase.
+    FromBelow,
+    /// Back where the player was when it left the game.
+    Resume(Pos),
+}
+
+/// A message for one player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    pub to: PlayerId,
+    pub msg: ServerMsg,
+}
+
+/// A player who took the stairs, handed back for the depth it goes to.
+#[derive(Debug)]
+pub struct Departure {
+    pub player: Player,
+    pub depth: u16,
+    pub via: Arrival,
+}
+
+/// A player who died, taken off the depth.
+#[derive(Debug)]
+pub struct Death {
+    pub player: Player,
+    /// "a jackal", or the player who struck the blow.
+    pub killed_by: String,
+}
+
+/// What one command produced.
+#[derive(Debug, Default)]
+pub struct Turn {
+    pub out: Vec<Outgoing>,
+    /// Players whose action was applied (their next may come).
+    pub answered: Vec<PlayerId>,
+    pub departures: Vec<Departure>,
+    pub deaths: Vec<Death>,
+}
+
+/// How the host set the depth's rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Players may attack each other (and who see each other share rounds).
+    pub pvp: bool,
+}
+
+#[derive(Debug)]
+pub struct DepthState {
+    depth: u16,
+    level: Arc<Level>,
+    disc: Disc,
+    radius: u8,
+    rules: Rules,
+    bestiary: Arc<Bestiary>,
+    players: BTreeMap<PlayerId, Player>,
+    occupant: HashMap<Pos, PlayerId>,
+    monsters: BTreeMap<MonsterId, Monster>,
+    monster_at: HashMap<Pos, MonsterId>,
+    next_monster: u32,
+    /// For each player, what its client was told.
+    told: BTreeMap<PlayerId, Told>,
+    clock: Clock,
+    /// The depth's own random stream: every roll of its monsters and fights.
+    rng: LevelRng,
+    /// Players whose sight changed in this command.
+    moved: Vec<PlayerId>,
+    /// Monsters that moved, were hurt or died in this command.
+    stirred: BTreeSet<MonsterId>,
+}
+
+impl DepthState {
+    /// A depth with nobody on it yet, and no monsters.
+    pub fn new(depth: u16, level: Arc<Level>, sight_radius: u8) -> Self {
+        Self::with_bestiary(depth, level, sight_radius, Arc::new(Bestiary::default()), 0)
+    }
+
+    /// A depth whose monsters will be of `bestiary`'s kinds, rolling dice
+    /// from `seed`.
+    pub fn with_bestiary(
+        depth: u16,
+        level: Arc<Level>,
+        sight_radius: u8,
+        bestiary: Arc<Bestiary>,
+        seed: u64,
+    ) -> Self {
+        Self {
+            depth,
+            level,
+            disc: Disc::new(sight_radius),
+            radius: sight_radius,
+            rules: Rules::default(),
+            bestiary,
+            players: BTreeMap::new(),
+            occupant: HashMap::new(),
+            monsters: BTreeMap::new(),
+            monster_at: HashMap::new(),
+            next_monster: 1,
+            told: BTreeMap::new(),
+            clock: Clock::default(),
+            rng: LevelRng::seed_from_u64(seed ^ 0x726f_756e_6473),
+            moved: Vec::new(),
+            stirred: BTreeSet::new(),
+        }
+    }
+
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// Puts a monster of `kind` on `pos` (an open cell nobody stands on),
+    /// asleep if its kind sleeps. Gives its id, or `None` if the cell is taken.
+    pub fn spawn(&mut self, kind: KindId, pos: Pos) -> Option<MonsterId> {
+        let open = self.level.terrain(pos).is_open();
+        if !open || self.monster_at.contains_key(&pos) || self.occupant.contains_key(&pos) {
+            return None;
+        }
+        let k = self.bestiary.kind(kind);
+        let id = MonsterId(self.next_monster);
+        self.next_monster += 1;
+        let monster = Monster {
+            id,
+            kind,
+            pos,
+            hp: k.hp,
+            max_hp: k.hp,
+            awake: !k.asleep,
+            prey: None,
+            goal: None,
+            rounds: 0,
+        };
+        self.monsters.insert(id, monster);
+        self.monster_at.insert(pos, id);
+        // Those who see the cell are told with the next command.
+        self.stirred.insert(id);
+        Some(id)
+    }
+
+    pub(crate) fn depth(&self) -> u16 {
+        self.depth
+    }
+
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    pub fn bestiary(&self) -> &Bestiary {
+        &self.bestiary
+    }
+
+    /// A line for everyone on this depth.
+    pub(crate) fn tell_everyone(&self, text: &str) -> Vec<Outgoing> {
+        let note = ServerMsg::Note(text.to_owned());
+        self.players.keys().map(|&to| Outgoing { to, msg: note.clone() }).collect()
+    }
+
+    /// True when nobody is on this depth.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.players.is_empty()
+    }
+
+    pub(crate) fn contains(&self, id: PlayerId) -> bool {
+        self.players.contains_key(&id)
+    }
+
+    pub fn player(&self, id: PlayerId) -> Option<&Player> {
+        self.players.get(&id)
+    }
+
+    pub fn monsters(&self) -> impl Iterator<Item = &Monster> {
+        self.monsters.values()
+    }
+
+    pub fn phase(&self, id: PlayerId) -> Phase {
+        self.clock.phase(id)
+    }
+
+    /// Rounds closed on this depth so far.
+    pub fn rounds(&self) -> u64 {
+        self.clock.rounds
+    }
+
+    /// The players who acted and wait for their round to close.
+    pub fn waiting(&self) -> Vec<PlayerId> {
+        self.clock.waiting().collect()
+    }
+
+    fn fov_from(&self, pos: Pos) -> Fov {
+        let grid = &self.level.grid;
+        Fov::compute(pos, self.radius, |x, y| grid.blocks_sight(x, y))
+    }
+
+    /// Puts a player on this level, tells it what it remembers and sees, and
+    /// tells the others it arrived.
+    pub fn arrive(&mut self, mut player: Player, via: Arrival) -> Vec<Outgoing> {
+        let wanted = match via {
+            Arrival::Join | Arrival::FromAbove => self.level.arrival,
+            Arrival::FromBelow => self.level.stairs_down,
+            Arrival::Resume(pos) if self.level.terrain(pos).is_open() => pos,
+            Arrival::Resume(_) => self.level.arrival,
+        };
+        let pos = self.nearest_free(wanted);
+        let id = player.id;
+        player.pos = pos;
+        player.vitals.deepest = player.vitals.deepest.max(self.depth);
+        self.told.insert(id, Told::default());
+        let memory = player.memory_mut(self.depth);
+        memory.forget_sight();
+        let (remembered, terrain) = memory.recall(&self.level);
+        let mut turn = Turn::default();
+        turn.out.push(Outgoing {
+            to: id,
+            msg: ServerMsg::EnterLevel {
+                depth: self.depth,
+                width: self.level.width(),
+                height: self.level.height(),
+                remembered,
+                terrain,
+            },
+        });
+        let name = player.name.clone();
+        self.occupant.insert(pos, id);
+        self.players.insert(id, player);
+        self.clock.join(id);
+        turn.out.push(Outgoing { to: id, msg: ServerMsg::Roster(self.roster_for(id)) });
+        self.announce(id, &name, &mut turn.out);
+        if let Some(note) = self.stairs_note(pos) {
+            turn.out.push(Outgoing { to: id, msg: ServerMsg::Note(note.into()) });
+        }
+        self.see(id, true, &mut turn.out);
+        self.settle(&mut turn);
+        turn.out
+    }
+
+    /// Takes a player off this level (it left the game, or is being moved)
+    /// and tells the others. Returns the player with its memories, and what
+    /// its going set off (a round that waited only for it closes).
+    pub(crate) fn remove(&mut self, id: PlayerId, farewell: &str) -> (Option<Player>, Turn) {
+        let mut turn = Turn::default();
+        let player = self.take_off(id, farewell, &mut turn);
+        self.run_clock(&mut turn);
+        self.settle(&mut turn);
+        (player, turn)
+    }
+
+    /// Takes a player off the level and tells the others, with no more.
+    fn take_off(&mut self, id: PlayerId, farewell: &str, turn: &mut Turn) -> Option<Player> {
+        let player = self.players.remove(&id)?;
+        if self.occupant.get(&player.pos) == Some(&id) {
+            self.occupant.remove(&player.pos);
+        }
+        self.told.remove(&id);
+        self.clock.leave(id);
+        self.moved.retain(|&m| m != id);
+        turn.answered.retain(|&a| a != id);
+        for (&other, told) in &mut self.told {
+            if told.players.remove(&id).is_some() {
+                turn.out.push(Outgoing {
+                    to: other,
+                    msg: ServerMsg::Players(vec![PlayerChange::Vanished { id }]),
+                });
+            }
+        }
+        let text = format!("{} {farewell}", player.name);
+        for other in self.players.keys() {
+            turn.out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.clone()) });
+            turn.out.push(Outgoing { to: *other, msg: ServerMsg::Left(player.name.clone()) });
+        }
+        Some(player)
+    }
+
+    /// A player's action. Applied now if the player has not acted yet in
+    /// its party's round, else held until that round closes; every action
+    /// applied is answered with a `Sight` message to its player.
+    pub fn act(&mut self, id: PlayerId, action: Action) -> Turn {
+        let mut turn = Turn::default();
+        if !self.players.contains_key(&id) {
+            return turn;
+        }
+        if self.clock.phase(id) == Phase::Acted {
+            self.clock.hold(id, action);
+            return turn;
+        }
+        self.apply(id, action, &mut turn);
+        self.run_clock(&mut turn);
+        self.settle(&mut turn);
+        turn
+    }
+
+    /// The deadline of the round `id` acted in has passed: those it still
+    /// waits for are counted away and it closes without them.
+    pub fn deadline(&mut self, id: PlayerId) -> Turn {
+        let mut turn = Turn::default();
+        if self.clock.phase(id) != Phase::Acted {
+            return turn;
+        }
+        let party = self.party_of(id);
+        self.clock.count_away(&party);
+        self.run_clock(&mut turn);
+        self.settle(&mut turn);
+        turn
+    }
+
+    /// Applies one action of a player on this level.
+    fn apply(&mut self, id: PlayerId, action: Action, turn: &mut Turn) {
+        let Some(pos) = self.players.get(&id).map(|p| p.pos) else { return };
+        self.clock.acted(id);
+        turn.answered.push(id);
+        let here = self.level.terrain(pos);
+        match action {
+            Action::Move(dir) => self.step(id, pos, dir, turn),
+            Action::Wait | Action::Quit => self.see(id, true, &mut turn.out),
+            Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
+                self.depart(id, self.depth + 1, Arrival::FromAbove, "goes down the stairs.", turn);
+            }
+            Action::Ascend if here == Terrain::StairsUp && self.depth > 1 => {
+                self.depart(id, self.depth - 1, Arrival::FromBelow, "climbs the stairs.", turn);
+            }
+            Action::Descend => self.refuse(id, "There are no stairs down here.", turn),
+            Action::Ascend => self.refuse(id, "There are no stairs up here.", turn),
+        }
+    }
+
+    fn refuse(&mut self, id: PlayerId, why: &str, turn: &mut Turn) {
+        turn.out.push(Outgoing { to: id, msg: ServerMsg::Note(why.into()) });
+        self.see(id, true, &mut turn.out);
+    }
+
+    fn depart(&mut self, id: PlayerId, depth: u16, via: Arrival, farewell: &str, turn: &mut Turn) {
+        if let Some(player) = self.take_off(id, farewell, turn) {
+            turn.departures.push(Departure { player, depth, via });
+        }
+    }
+
+    /// A player died: off the level, with a last word for it and the others.
+    fn die(&mut self, id: PlayerId, killed_by: &str, turn: &mut Turn) {
+        turn.out.push(Outgoing { to: id, msg: ServerMsg::Combat("You die...".into()) });
+        if let Some(player) = self.take_off(id, "dies.", turn) {
+            for monster in self.monsters.values_mut().filter(|m| m.prey == Some(id)) {
+                monster.prey = None;
+                monster.goal = None;
+            }
+            turn.deaths.push(Death { player, killed_by: killed_by.to_owned() });
+        }
+    }
+
+    fn step(&mut self, id: PlayerId, from: Pos, dir: Dir, turn: &mut Turn) {
+        let Some(to) = from.step(dir).filter(|&p| self.level.terrain(p).is_open()) else {
+            // Bumping a wall costs the turn and changes nothing.
+            self.see(id, true, &mut turn.out);
+            return;
+        };
+        if let Some(monster) = self.monster_at.get(&to).copied() {
+            self.player_attacks(id, monster, turn);
+            self.see(id, true, &mut turn.out);
+            return;
+        }
+        match self.occupant.get(&to).copied() {
+            Some(other) if self.rules.pvp => {
+                self.player_strikes(id, other, turn);
+                self.see(id, true, &mut turn.out);
+            }
+            Some(other) => {
+                // Swapping places keeps a corridor from ever jamming.
+                self.note_stairs(id, to, &mut turn.out);
+                self.place(other, from);
+                self.place(id, to);
+                let (mover, swapped) = (self.name_of(id), self.name_of(other));
+                turn.out.push(Outgoing {
+                    to: id,
+                    msg: ServerMsg::Note(format!("You swap places with {swapped}.")),
+                });
+                turn.out.push(Outgoing {
+                    to: other,
+                    msg: ServerMsg::Note(format!("{mover} swaps places with you.")),
+                });
+                self.see(other, false, &mut turn.out);
+                self.see(id, true, &mut turn.out);
+            }
+            None => {
+                self.note_stairs(id, to, &mut turn.out);
+                self.occupant.remove(&from);
+                self.place(id, to);
+                self.see(id, true, &mut turn.out);
+            }
+        }
+    }
+
+    fn note_stairs(&self, id: PlayerId, pos: Pos, out: &mut Vec<Outgoing>) {
+        if let Some(note) = self.stairs_note(pos) {
+            out.push(Outgoing { to: id, msg: ServerMsg::Note(note.into()) });
+        }
+    }
+
+    fn place(&mut self, id: PlayerId, pos: Pos) {
+        if let Some(p) = self.players.get_mut(&id) {
+            p.pos = pos;
+            self.occupant.insert(pos, id);
+        }
+    }
+
+    fn name_of(&self, id: PlayerId) -> String {
+        self.players.get(&id).map(|p| p.name.clone()).unwrap_or_default()
+    }
+
+    fn stairs_note(&self, pos: Pos) -> Option<&'static str> {
+        match self.level.terrain(pos) {
+            Terrain::StairsDown => Some("There are stairs down here."),
+            Terrain::StairsUp => Some("There are stairs up here."),
+            _ => None,
+        }
+    }
+
+    /// Moves a player's told view to what it sees from where it stands now
+    /// and sends it: as the answer to its action (`Sight`) or not (`Displaced`).
+    fn see(&mut self, id: PlayerId, answers: bool, out: &mut Vec<Outgoing>) {
+        let Some(pos) = self.players.get(&id).map(|p| p.pos) else { return };
+        let fov = self.fov_from(pos);
+        let Some(player) = self.players.get_mut(&id) else { return };
+        let diff = player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov);
+        if !self.moved.contains(&id) {
+            self.moved.push(id);
+        }
+        let msg = if answers { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
+        out.push(Outgoing { to: id, msg });
+    }
+
+    /// Closes every round that has all it waits for, until none has (a
+    /// closed round applies held actions, which may close it again).
+    fn run_clock(&mut self, turn: &mut Turn) {
+        loop {
+            let mut closed = false;
+            let mut looked = BTreeSet::new();
+            for id in self.clock.waiting().collect::<Vec<_>>() {
+                if looked.contains(&id) || self.clock.phase(id) != Phase::Acted {
+                    continue;
+                }
+                let party = self.party_of(id);
+                looked.extend(party.iter().copied());
+                if self.clock.is_complete(&party) {
+                    self.close_round(&party, turn);
+                    closed = true;
+                }
+            }
+            if !closed {
+                return;
+            }
+        }
+    }
+
+    /// The players who share a danger with `id`, directly or through
+    /// others, `id` included, in id order: an awake monster that notices
+    /// two links them, and with `--pvp` so does seeing each other.
+    pub fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
+        let mut party = BTreeSet::from([id]);
+        let mut queue = vec![id];
+        while let Some(p) = queue.pop() {
+            let Some(player) = self.players.get(&p) else { continue };
+            let mut linked = Vec::new();
+            // Seeing it is cheap to test; only then are its watchers found.
+            let sees = |m: &&Monster| player.memory(self.depth).is_some_and(|mem| mem.sees(m.pos));
+            for m in self.monsters.values().filter(|m| m.awake).filter(sees) {
+                let noticing = self.noticed_by(m.id);
+                if noticing.contains(&p) {
+                    linked.extend(noticing);
+                }
+            }
+            if self.rules.pvp {
+                linked.extend(
+                    self.told
+                        .get(&p)
+                        .map(|t| t.players.keys().copied().collect::<Vec<_>>())
+                        .unwrap_or_default(),
+                );
+            }
+            for other in linked {
+                if party.insert(other) {
+                    queue.push(other);
+                }
+            }
+        }
+        party.into_iter().collect()
+    }
+
+    /// One round of `party` ends: its monsters act, its players
+    /// regenerate, then their held actions open the next round.
+    fn close_round(&mut self, party: &[PlayerId], turn: &mut Turn) {
+        let concerned = self.concerning(party);
+        self.monsters_act(&concerned, party, turn);
+        for id in party {
+            let Some(p) = self.players.get_mut(id) else { continue };
+            p.vitals.rounds += 1;
+            if p.vitals.rounds.is_multiple_of(monsters::REGEN_EVERY)
+                && p.vitals.hp < p.vitals.max_hp
+            {
+                p.vitals.hp += 1;
+            }
+        }
+        let present: Vec<PlayerId> =
+            party.iter().copied().filter(|id| self.players.contains_key(id)).collect();
+        let (held, quiet) = self.clock.close(&present);
+        if quiet {
+            let idle: Vec<MonsterId> =
+                self.monsters.keys().copied().filter(|&m| self.owner(m).is_none()).collect();
+            self.monsters_act(&idle, &[], turn);
+        }
+        for (id, action) in held {
+            if self.players.contains_key(&id) {
+                self.apply(id, action, turn);
+            }
+        }
+    }
+
+    /// The monsters whose rounds follow `party`'s: those whose owner is in it.
+    fn concerning(&self, party: &[PlayerId]) -> Vec<MonsterId> {
+        let mut candidates = BTreeSet::new();
+        for id in party {
+            let Some(player) = self.players.get(id) else { continue };
+            let Some(memory) = player.memory(self.depth) else { continue };
+            for m in self.monsters.values() {
+                if memory.sees(m.pos) || m.prey == Some(*id) {
+                    candidates.insert(m.id);
+                }
+            }
+        }
+        candidates
+            .into_iter()
+            .filter(|&m| self.owner(m).is_some_and(|o| party.contains(&o)))
+            .collect()
+    }
+
+    /// Tells everyone else on this depth that `about` arrived: a line for
+    /// the log and the name for their roster (not the whole roster again,
+    /// which would cost every arrival the square of the crowd).
+    fn announce(&self, about: PlayerId, name: &str, out: &mut Vec<Outgoing>) {
+        let text = format!("{name} arrives on this depth.");
+        for other in self.players.keys().filter(|&&o| o != about) {
+            out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.clone()) });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Joined(name.to_owned()) });
+        }
+    }
+
+    /// The names of everyone on this depth but `id`, sorted.
+    fn roster_for(&self, id: PlayerId) -> Vec<String> {
+        let mut names: Vec<String> =
+            self.players.values().filter(|p| p.id != id).map(|p| p.name.clone()).collect();
+        names.sort();
+        names
+    }
+
+    /// The open cell nearest to `wanted` by walking that no player or
+    /// monster stands on; `wanted` itself when every open cell is taken
+    /// (stacking up rather than refusing the player).
+    fn nearest_free(&self, wanted: Pos) -> Pos {
+        let grid = &self.level.grid;
+        let open = |i: usize| grid.cells()[i].is_open();
+        let free = |p: Pos| !self.occupant.contains_key(&p) && !self.monster_at.contains_key(&p);
+        let (_, found) = DistanceMap::until(grid.width(), grid.height(), &[wanted], open, free);
+        found.unwrap_or(wanted)
+    }
+}
+
+#[cfg(test)]
+mod round_tests;
+#[cfg(test)]
+mod tests;

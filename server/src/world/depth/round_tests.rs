@@ -1,0 +1,313 @@
+//! Rounds, monsters and fights on a depth, without tasks or time: the rules
+//! of `docs/turns.md` command by command.
+
+use proptest::prelude::*;
+
+use super::tests::level_from;
+use super::*;
+use crate::world::player;
+use gloam_protocol::MonsterChange;
+
+/// One hall, 20 wide, with a pillar; '<' is where arrivals stand.
+const HALL: &[&str] = &[
+    "######################",
+    "#<...................#",
+    "#....................#",
+    "#.........##.........#",
+    "#....................#",
+    "#...................>#",
+    "######################",
+];
+
+const ANN: PlayerId = PlayerId(1);
+const BOB: PlayerId = PlayerId(2);
+
+fn hall() -> DepthState {
+    DepthState::with_bestiary(3, level_from(HALL), 8, Arc::new(Bestiary::default()), 7)
+}
+
+fn kind(d: &DepthState, name: &str) -> KindId {
+    d.bestiary.find(name).unwrap()
+}
+
+/// Puts a player on `at`.
+fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos) {
+    d.arrive(Player::new(id, name.into()), Arrival::Resume(at));
+    assert_eq!(d.players[&id].pos, at);
+}
+
+/// An awake monster of `name` on `at`.
+fn awake(d: &mut DepthState, name: &str, at: Pos) -> MonsterId {
+    let id = d.spawn(kind(d, name), at).unwrap();
+    d.monsters.get_mut(&id).unwrap().awake = true;
+    id
+}
+
+fn to(turn: &Turn, id: PlayerId) -> Vec<&ServerMsg> {
+    turn.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
+}
+
+fn said(turn: &Turn, id: PlayerId, text: &str) -> bool {
+    to(turn, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) if t == text))
+}
+
+#[test]
+fn alone_every_action_is_answered_at_once_and_closes_the_round() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    let orc = awake(&mut d, "orc", Pos::new(7, 2));
+    let before = d.rounds();
+    let turn = d.act(ANN, Action::Wait);
+    assert_eq!(turn.answered, [ANN]);
+    assert_eq!(d.phase(ANN), Phase::Ready, "the round closed: ann may act again");
+    assert_eq!(d.rounds(), before + 1);
+    assert_eq!(d.monsters[&orc].rounds, 1, "the orc had its round");
+    assert_eq!(d.monsters[&orc].pos, Pos::new(6, 2), "and took one step, straight at ann");
+    assert!(d.waiting().is_empty());
+}
+
+#[test]
+fn sharing_a_danger_the_fast_player_waits_for_the_other_and_the_monster_acts_once() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(2, 4));
+    let orc = awake(&mut d, "orc", Pos::new(8, 3));
+    assert_eq!(d.party_of(ANN), [ANN, BOB], "the orc sees both");
+    let first = d.act(ANN, Action::Wait);
+    assert_eq!(first.answered, [ANN]);
+    assert!(to(&first, ANN).contains(&&ServerMsg::Waiting(vec!["bob".into()])));
+    assert_eq!(d.monsters[&orc].rounds, 0, "the round is open: the orc waits too");
+    for _ in 0..9 {
+        let held = d.act(ANN, Action::Move(Dir::E));
+        assert!(held.answered.is_empty() && held.out.is_empty(), "held until bob acts");
+    }
+    assert_eq!(d.players[&ANN].pos, Pos::new(2, 2));
+    let closed = d.act(BOB, Action::Wait);
+    assert_eq!(closed.answered, [BOB, ANN], "bob's action, then ann's held one");
+    assert_eq!(d.monsters[&orc].rounds, 1, "one round for the orc");
+    assert_eq!(d.players[&ANN].pos, Pos::new(3, 2), "one held action, not ten");
+    assert_eq!((d.phase(ANN), d.phase(BOB)), (Phase::Acted, Phase::Ready));
+}
+
+#[test]
+fn a_missed_deadline_counts_the_absent_away_until_they_act() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(2, 4));
+    let orc = awake(&mut d, "orc", Pos::new(8, 3));
+    d.act(ANN, Action::Wait);
+    assert_eq!(d.waiting(), [ANN]);
+    let turn = d.deadline(ANN);
+    assert_eq!(d.phase(BOB), Phase::Away);
+    assert_eq!(d.monsters[&orc].rounds, 1, "the round closed without bob");
+    assert!(to(&turn, ANN).contains(&&ServerMsg::Waiting(vec![])));
+    // Ann now plays at her own pace: each action is a round.
+    for round in 2..5 {
+        let turn = d.act(ANN, Action::Wait);
+        assert_eq!(turn.answered, [ANN]);
+        assert_eq!(d.monsters[&orc].rounds, round);
+    }
+    // Bob is back with his next action, and the round waits for him again.
+    d.act(BOB, Action::Wait);
+    assert_eq!((d.phase(ANN), d.phase(BOB)), (Phase::Ready, Phase::Acted));
+    assert_eq!(d.waiting(), [BOB]);
+}
+
+#[test]
+fn players_who_share_no_danger_each_play_at_their_own_pace() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(4, 2));
+    // An awake orc out of their sight is no danger to them.
+    awake(&mut d, "orc", Pos::new(20, 5));
+    assert_eq!(d.party_of(ANN), [ANN]);
+    for _ in 0..5 {
+        assert_eq!(d.act(ANN, Action::Wait).answered, [ANN]);
+        assert_eq!(d.phase(ANN), Phase::Ready);
+    }
+    assert_eq!(d.phase(BOB), Phase::Ready, "bob was never waited for");
+}
+
+#[test]
+fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
+    let mut d = hall();
+    d.set_rules(Rules { pvp: true });
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(3, 2));
+    assert_eq!(d.party_of(ANN), [ANN, BOB]);
+    let turn = d.act(ANN, Action::Move(Dir::E));
+    assert_eq!(d.players[&ANN].pos, Pos::new(2, 2), "no swap: a blow");
+    let landed = d.players[&BOB].vitals.hp < player::START_HP;
+    let text = if landed { "You hit bob" } else { "You miss bob." };
+    assert!(
+        to(&turn, ANN).iter().any(|m| matches!(m, ServerMsg::Combat(t) if t.starts_with(text))),
+        "{turn:?}"
+    );
+    assert_eq!(d.phase(ANN), Phase::Acted, "bob's turn before ann's next");
+}
+
+#[test]
+fn bumping_a_monster_fights_it_until_it_dies_and_the_kill_is_counted() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(2, 4));
+    let rat = d.spawn(kind(&d, "rat"), Pos::new(3, 2)).unwrap();
+    let shown = d.act(BOB, Action::Wait);
+    let appeared =
+        |c: &MonsterChange| matches!(c, MonsterChange::Appeared { id, .. } if *id == rat);
+    assert!(
+        to(&shown, ANN)
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Monsters(c) if c.iter().any(appeared)))
+    );
+    let mut killed = None;
+    for _ in 0..40 {
+        let turn = d.act(ANN, Action::Move(Dir::E));
+        d.act(BOB, Action::Wait);
+        if said(&turn, ANN, "You kill the rat.") {
+            killed = Some(turn);
+            break;
+        }
+        assert!(d.monsters.contains_key(&rat), "alive until the kill is told");
+    }
+    let turn = killed.expect("the rat dies within forty blows");
+    assert!(said(&turn, BOB, "ann kills the rat."), "bob saw it");
+    assert!(!d.monsters.contains_key(&rat) && !d.monster_at.contains_key(&Pos::new(3, 2)));
+    assert_eq!(d.players[&ANN].vitals.kills, 1);
+    let vanished = |id| {
+        to(&turn, id).iter().any(|m| match m {
+            ServerMsg::Sight(s) | ServerMsg::Displaced(s) => {
+                s.monsters.contains(&MonsterChange::Vanished { id: rat })
+            }
+            ServerMsg::Monsters(c) => c.contains(&MonsterChange::Vanished { id: rat }),
+            _ => false,
+        })
+    };
+    assert!(vanished(ANN) && vanished(BOB));
+}
+
+#[test]
+fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(2, 4));
+    awake(&mut d, "ogre", Pos::new(3, 2));
+    d.players.get_mut(&ANN).unwrap().vitals.hp = 1;
+    let mut death = None;
+    for _ in 0..60 {
+        if !d.players.contains_key(&ANN) {
+            break;
+        }
+        let mut turn = d.act(ANN, Action::Wait);
+        let bob = d.act(BOB, Action::Wait);
+        turn.out.extend(bob.out);
+        turn.deaths.extend(bob.deaths);
+        if let Some(dead) = turn.deaths.pop() {
+            assert!(said(&turn, BOB, "ann dies."), "{:?}", to(&turn, BOB));
+            assert!(
+                to(&turn, ANN).iter().any(
+                    |m| matches!(m, ServerMsg::Combat(t) if t.starts_with("The ogre clubs you"))
+                )
+            );
+            death = Some(dead);
+        }
+    }
+    let dead = death.expect("an ogre kills a player of one hit point");
+    assert_eq!((dead.player.name.as_str(), dead.killed_by.as_str()), ("ann", "an ogre"));
+    assert!(!d.contains(ANN) && d.phase(BOB) == Phase::Ready);
+}
+
+#[test]
+fn hit_points_are_told_when_they_change_and_come_back_over_rounds() {
+    let mut d = hall();
+    let mut player = Player::new(ANN, "ann".into());
+    player.vitals.hp = 10;
+    let out = d.arrive(player, Arrival::Join);
+    assert!(out.contains(&Outgoing { to: ANN, msg: ServerMsg::Vitals { hp: 10, max: 30 } }));
+    let mut told = Vec::new();
+    for _ in 0..(monsters::REGEN_EVERY * 2) {
+        for o in d.act(ANN, Action::Wait).out {
+            if let ServerMsg::Vitals { hp, .. } = o.msg {
+                told.push(hp);
+            }
+        }
+    }
+    assert_eq!(told, [11, 12], "one point every {} rounds", monsters::REGEN_EVERY);
+}
+
+#[test]
+fn a_monster_out_of_sight_is_never_told_and_one_in_sight_is() {
+    let mut d = DepthState::with_bestiary(
+        2,
+        level_from(&["##########", "#<..#....#", "#...#....#", "#...#...>#", "##########"]),
+        8,
+        Arc::new(Bestiary::default()),
+        1,
+    );
+    let hidden = d.spawn(kind(&d, "kobold"), Pos::new(6, 2)).unwrap();
+    let seen = d.spawn(kind(&d, "kobold"), Pos::new(3, 3)).unwrap();
+    let out = d.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+    let told: Vec<MonsterChange> = out
+        .iter()
+        .filter_map(|o| match &o.msg {
+            ServerMsg::Sight(s) => Some(s.monsters.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(told.len(), 1);
+    assert!(
+        matches!(told[0], MonsterChange::Appeared { id, wound: gloam_protocol::Wound::Unhurt, .. } if id == seen)
+    );
+    assert!(!told.iter().any(|c| matches!(c, MonsterChange::Appeared { id, .. } if *id == hidden)));
+}
+
+/// Runs `actions` (a player and what it does, or a deadline) on a hall
+/// with two players and a few monsters; gives a summary of the end state
+/// after checking that nobody ever shares a cell.
+fn play_out(actions: &[(bool, u8)]) -> Vec<(u32, Pos, u16)> {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(2, 4));
+    for (name, at) in
+        [("jackal", Pos::new(12, 1)), ("jackal", Pos::new(13, 1)), ("orc", Pos::new(18, 5))]
+    {
+        awake(&mut d, name, at);
+    }
+    d.spawn(kind(&d, "fruit bat"), Pos::new(15, 4));
+    for &(ann, what) in actions {
+        let id = if ann { ANN } else { BOB };
+        let _ = match what {
+            0..=7 => d.act(id, Action::Move(Dir::ALL[usize::from(what)])),
+            8 => d.act(id, Action::Wait),
+            _ => d.deadline(id),
+        };
+        let mut cells = std::collections::HashSet::new();
+        for p in d.players.values() {
+            assert!(cells.insert(p.pos), "two on {:?}", p.pos);
+        }
+        for m in d.monsters.values() {
+            assert!(cells.insert(m.pos), "a monster on a taken cell {:?}", m.pos);
+            assert!(d.level.terrain(m.pos).is_open());
+            assert_eq!(d.monster_at.get(&m.pos), Some(&m.id));
+        }
+    }
+    let mut summary: Vec<(u32, Pos, u16)> =
+        d.monsters.values().map(|m| (m.id.0, m.pos, m.hp)).collect();
+    summary.extend(d.players.values().map(|p| (1000 + p.id.0, p.pos, p.vitals.hp)));
+    summary
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever the players do and whenever deadlines pass: nobody ever
+    /// shares a cell or stands in a wall, and the same commands in the
+    /// same order give the same depth.
+    #[test]
+    fn rounds_are_deterministic_and_nobody_shares_a_cell(
+        actions in proptest::collection::vec((any::<bool>(), 0u8..10), 0..150)
+    ) {
+        prop_assert_eq!(play_out(&actions), play_out(&actions));
+    }
+}

@@ -1,0 +1,192 @@
+//! What each client is told at the end of a command: the players and
+//! monsters that came into its sight, moved or were hurt in it, or left it;
+//! its hit points; whom its round waits for. Worked out once per command
+//! for every player, against what that client was told before, so a round
+//! in which many things moved is still one diff per player.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use gloam_protocol::{MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, Wound};
+
+use super::{DepthState, Monster, Outgoing, Phase, Turn};
+use crate::world::player::Player;
+
+/// What one client was told of the depth beyond its own sight.
+#[derive(Debug, Default)]
+pub(crate) struct Told {
+    /// The other players in its sight, and where.
+    pub players: BTreeMap<PlayerId, Pos>,
+    /// The monsters in its sight, where, and how hurt.
+    pub monsters: BTreeMap<MonsterId, (Pos, Wound)>,
+    pub hp: Option<(u16, u16)>,
+    pub waiting: Vec<String>,
+}
+
+impl DepthState {
+    /// Tells every player what this command changed for it (see the module doc).
+    pub(super) fn settle(&mut self, turn: &mut Turn) {
+        let moved = std::mem::take(&mut self.moved);
+        let stirred = std::mem::take(&mut self.stirred);
+        let moved: BTreeSet<PlayerId> =
+            moved.into_iter().filter(|id| self.players.contains_key(id)).collect();
+        // A viewer who moved reconsiders everyone; one who stayed, only the
+        // few who moved. So a crowd costs each action O(crowd), not O(crowd²).
+        let everyone: Vec<(PlayerId, Pos)> = self.players.values().map(|p| (p.id, p.pos)).collect();
+        let movers: Vec<(PlayerId, Pos)> =
+            everyone.iter().copied().filter(|(id, _)| moved.contains(id)).collect();
+        let mut last_diff: HashMap<PlayerId, usize> = HashMap::new();
+        for (i, o) in turn.out.iter().enumerate() {
+            if matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)) {
+                last_diff.insert(o.to, i);
+            }
+        }
+        for viewer in self.players.values() {
+            let Some(told) = self.told.get_mut(&viewer.id) else { continue };
+            let moved_self = moved.contains(&viewer.id);
+            let candidates = if moved_self { &everyone } else { &movers };
+            let players =
+                players_seen(viewer, self.depth, candidates, &mut told.players, &self.players);
+            let monsters = if moved_self {
+                let all: BTreeSet<MonsterId> =
+                    self.monsters.keys().chain(told.monsters.keys()).copied().collect();
+                monsters_seen(viewer, self.depth, &all, &mut told.monsters, &self.monsters)
+            } else if stirred.is_empty() {
+                Vec::new()
+            } else {
+                monsters_seen(viewer, self.depth, &stirred, &mut told.monsters, &self.monsters)
+            };
+            match last_diff.get(&viewer.id) {
+                Some(&i) => {
+                    if let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) =
+                        &mut turn.out[i].msg
+                    {
+                        diff.players.extend(players);
+                        diff.monsters.extend(monsters);
+                    }
+                }
+                None => {
+                    if !players.is_empty() {
+                        turn.out.push(Outgoing { to: viewer.id, msg: ServerMsg::Players(players) });
+                    }
+                    if !monsters.is_empty() {
+                        turn.out
+                            .push(Outgoing { to: viewer.id, msg: ServerMsg::Monsters(monsters) });
+                    }
+                }
+            }
+            let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
+            if told.hp != Some(hp) {
+                told.hp = Some(hp);
+                turn.out.push(Outgoing {
+                    to: viewer.id,
+                    msg: ServerMsg::Vitals { hp: hp.0, max: hp.1 },
+                });
+            }
+        }
+        self.tell_waiting(turn);
+        // Each player's sight diffs come last in its reply, the answer to
+        // its own action last of all.
+        turn.out.sort_by_key(|o| {
+            (o.to, matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)))
+        });
+    }
+
+    /// Tells those whose round waits whom it waits for, and those whose
+    /// round closed that it waits no more.
+    fn tell_waiting(&mut self, turn: &mut Turn) {
+        let mut now: BTreeMap<PlayerId, Vec<String>> = BTreeMap::new();
+        for id in self.clock.waiting().collect::<Vec<_>>() {
+            let party = self.party_of(id);
+            let names =
+                self.clock.ready(&party).filter(|&o| o != id).map(|o| self.name_of(o)).collect();
+            now.insert(id, names);
+        }
+        for (id, told) in &mut self.told {
+            let names = now.remove(id).unwrap_or_default();
+            if told.waiting != names {
+                told.waiting = names.clone();
+                turn.out.push(Outgoing { to: *id, msg: ServerMsg::Waiting(names) });
+            }
+        }
+        debug_assert!(self.clock.waiting().all(|id| self.clock.phase(id) == Phase::Acted));
+    }
+}
+
+/// What `viewer`'s client must be told of `candidates` (the other players
+/// who may have changed for it), updating `told` to match.
+fn players_seen(
+    viewer: &Player,
+    depth: u16,
+    candidates: &[(PlayerId, Pos)],
+    told: &mut BTreeMap<PlayerId, Pos>,
+    players: &BTreeMap<PlayerId, Player>,
+) -> Vec<PlayerChange> {
+    let memory = viewer.memory(depth);
+    let mut changes = Vec::new();
+    for &(other, at) in candidates {
+        if other == viewer.id {
+            continue;
+        }
+        let seen = memory.is_some_and(|m| m.sees(at));
+        let change = match (told.get(&other).copied(), seen) {
+            (None, true) => {
+                let name = players.get(&other).map(|p| p.name.clone()).unwrap_or_default();
+                PlayerChange::Appeared { id: other, name, at }
+            }
+            (Some(was), true) if was != at => PlayerChange::Moved { id: other, at },
+            (Some(_), false) => PlayerChange::Vanished { id: other },
+            _ => continue,
+        };
+        if seen {
+            told.insert(other, at);
+        } else {
+            told.remove(&other);
+        }
+        changes.push(change);
+    }
+    changes
+}
+
+/// What `viewer`'s client must be told of the monsters in `candidates`
+/// (those that may have changed for it: moved, hurt, killed, or all when
+/// the viewer moved), updating `told` to match. Only a monster's kind,
+/// place and wound level are ever told.
+fn monsters_seen(
+    viewer: &Player,
+    depth: u16,
+    candidates: &BTreeSet<MonsterId>,
+    told: &mut BTreeMap<MonsterId, (Pos, Wound)>,
+    monsters: &BTreeMap<MonsterId, Monster>,
+) -> Vec<MonsterChange> {
+    let memory = viewer.memory(depth);
+    let mut changes = Vec::new();
+    for &id in candidates {
+        let now = monsters.get(&id).filter(|m| memory.is_some_and(|mem| mem.sees(m.pos)));
+        match (told.get(&id).copied(), now) {
+            (None, Some(m)) => {
+                changes.push(MonsterChange::Appeared {
+                    id,
+                    kind: m.kind,
+                    at: m.pos,
+                    wound: m.wound(),
+                });
+                told.insert(id, (m.pos, m.wound()));
+            }
+            (Some((at, wound)), Some(m)) => {
+                if at != m.pos {
+                    changes.push(MonsterChange::Moved { id, at: m.pos });
+                }
+                if wound != m.wound() {
+                    changes.push(MonsterChange::Hurt { id, wound: m.wound() });
+                }
+                told.insert(id, (m.pos, m.wound()));
+            }
+            (Some(_), None) => {
+                changes.push(MonsterChange::Vanished { id });
+                told.remove(&id);
+            }
+            (None, None) => {}
+        }
+    }
+    changes
+}

@@ -1,0 +1,153 @@
+//! The rules of a turn on a small level: sight, swaps, stairs.
+
+use super::*;
+use crate::level::Grid;
+
+/// Two rooms joined by a door: '<' and '>' are stairs, '#' wall, '.' floor.
+const MAP: &[&str] =
+    &["##############", "#<...#.......#", "#....#.......#", "#...........>#", "##############"];
+
+fn level() -> Arc<Level> {
+    level_from(MAP)
+}
+
+/// A level drawn as rows of '#', '.', '<' (the arrival) and '>'.
+pub(super) fn level_from(rows: &[&str]) -> Arc<Level> {
+    let mut grid = Grid::filled(rows[0].len() as u16, rows.len() as u16);
+    let (mut arrival, mut stairs_down) = (Pos::default(), Pos::default());
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let pos = Pos::new(x as u16, y as u16);
+            let t = match c {
+                '.' => Terrain::Floor,
+                '<' => {
+                    arrival = pos;
+                    Terrain::StairsUp
+                }
+                '>' => {
+                    stairs_down = pos;
+                    Terrain::StairsDown
+                }
+                _ => Terrain::Wall,
+            };
+            grid.set(pos, t);
+        }
+    }
+    Arc::new(Level { grid, arrival, stairs_down })
+}
+
+fn depth_with(names: &[&str]) -> DepthState {
+    let mut d = DepthState::new(2, level(), 8);
+    for (i, name) in names.iter().enumerate() {
+        d.arrive(Player::new(PlayerId(i as u32 + 1), (*name).into()), Arrival::FromAbove);
+    }
+    d
+}
+
+fn to(out: &[Outgoing], id: PlayerId) -> Vec<&ServerMsg> {
+    out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
+}
+
+fn teleport(d: &mut DepthState, id: PlayerId, pos: Pos) {
+    let from = d.players[&id].pos;
+    d.occupant.remove(&from);
+    d.place(id, pos);
+}
+
+const ANN: PlayerId = PlayerId(1);
+const BOB: PlayerId = PlayerId(2);
+
+#[test]
+fn every_action_is_answered_with_sight_as_the_last_message() {
+    let mut d = depth_with(&["ann"]);
+    for action in [
+        Action::Wait,
+        Action::Move(Dir::E),
+        Action::Move(Dir::N), // into the wall
+        Action::Descend,      // not on stairs
+        Action::Ascend,       // not on stairs any more
+    ] {
+        let turn = d.act(ANN, action);
+        let mine = to(&turn.out, ANN);
+        assert!(matches!(mine.last(), Some(ServerMsg::Sight(_))), "{action:?}: {mine:?}");
+        assert_eq!(mine.iter().filter(|m| matches!(m, ServerMsg::Sight(_))).count(), 1);
+    }
+}
+
+#[test]
+fn arriving_sends_the_level_then_sight_and_lands_on_the_stairs() {
+    let mut d = DepthState::new(2, level(), 8);
+    let out = d.arrive(Player::new(ANN, "ann".into()), Arrival::FromAbove);
+    assert!(matches!(out[0].msg, ServerMsg::EnterLevel { depth: 2, .. }));
+    assert!(matches!(out.last().map(|o| &o.msg), Some(ServerMsg::Sight(_))));
+    assert_eq!(d.player(ANN).unwrap().pos, Pos::new(1, 1));
+    assert!(
+        out.contains(&Outgoing {
+            to: ANN,
+            msg: ServerMsg::Note("There are stairs up here.".into())
+        })
+    );
+}
+
+#[test]
+fn a_second_arrival_stands_beside_the_first_and_they_see_each_other() {
+    let mut d = DepthState::new(2, level(), 8);
+    d.arrive(Player::new(ANN, "ann".into()), Arrival::FromAbove);
+    let out = d.arrive(Player::new(BOB, "bob".into()), Arrival::FromAbove);
+    let bob_at = d.player(BOB).unwrap().pos;
+    assert_ne!(bob_at, Pos::new(1, 1));
+    assert!(to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Appeared { id: BOB, name: "bob".into(), at: bob_at }))));
+    assert!(to(&out, ANN).contains(&&ServerMsg::Note("bob arrives on this depth.".into())));
+    assert!(to(&out, ANN).contains(&&ServerMsg::Joined("bob".into())));
+    assert!(to(&out, BOB).contains(&&ServerMsg::Roster(vec!["ann".into()])));
+}
+
+#[test]
+fn stepping_into_a_player_swaps_the_two() {
+    let mut d = depth_with(&["ann", "bob"]);
+    teleport(&mut d, ANN, Pos::new(2, 2));
+    teleport(&mut d, BOB, Pos::new(3, 2));
+    let turn = d.act(ANN, Action::Move(Dir::E));
+    assert_eq!(d.player(ANN).unwrap().pos, Pos::new(3, 2));
+    assert_eq!(d.player(BOB).unwrap().pos, Pos::new(2, 2));
+    let bob_msgs = to(&turn.out, BOB);
+    assert!(
+        bob_msgs.iter().any(|m| matches!(m, ServerMsg::Displaced(s) if s.at == Pos::new(2, 2)))
+    );
+    assert!(bob_msgs.contains(&&ServerMsg::Note("ann swaps places with you.".into())));
+    assert!(!bob_msgs.iter().any(|m| matches!(m, ServerMsg::Sight(_))), "bob's reply is his own");
+}
+
+#[test]
+fn players_out_of_sight_are_not_reported_and_vanish_when_they_leave_it() {
+    let mut d = depth_with(&["ann", "bob"]);
+    // Bob goes round the corner into the far room; Ann stays by the stairs.
+    teleport(&mut d, ANN, Pos::new(1, 1));
+    let out = d.act(ANN, Action::Wait).out;
+    assert!(to(&out, ANN).iter().all(|m| !matches!(m, ServerMsg::Players(_))));
+    let mut vanished = false;
+    for dir in [Dir::SE, Dir::SE, Dir::E, Dir::E, Dir::NE, Dir::NE, Dir::E] {
+        let out = d.act(BOB, Action::Move(dir)).out;
+        vanished |= to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Vanished { id: BOB })));
+    }
+    assert!(vanished, "ann was told bob left her sight");
+    assert!(!d.told[&ANN].players.contains_key(&BOB));
+    let bob_at = d.player(BOB).unwrap().pos;
+    assert!(!d.players[&ANN].memory(2).unwrap().sees(bob_at));
+}
+
+#[test]
+fn stairs_hand_the_player_on_and_tell_the_others() {
+    let mut d = depth_with(&["ann", "bob"]);
+    teleport(&mut d, ANN, Pos::new(12, 3));
+    let turn = d.act(ANN, Action::Descend);
+    let departure = turn.departures.into_iter().next().expect("ann leaves");
+    assert_eq!((departure.depth, departure.via, departure.player.id), (3, Arrival::FromAbove, ANN));
+    assert!(!d.contains(ANN));
+    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Note("ann goes down the stairs.".into())));
+    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left("ann".into())));
+    // Up from depth 2 leads to depth 1.
+    teleport(&mut d, BOB, Pos::new(1, 1));
+    let up = d.act(BOB, Action::Ascend).departures.into_iter().next().expect("bob leaves");
+    assert_eq!((up.depth, up.via), (1, Arrival::FromBelow));
+}
