@@ -69,7 +69,10 @@ fn redraw(c: &mut Criterion) {
     let creator = canvas.texture_creator();
     let mut atlas = Atlas::build(&creator, &font, DEFAULT_CELL_PX).unwrap();
     c.bench_function("full redraw, whole level known, software renderer 1280x720", |b| {
-        b.iter(|| draw_frame(&mut canvas, &mut atlas, black_box(&state), &Link::Playing).unwrap())
+        b.iter(|| {
+            let page = gloam_client::session::Page::Map;
+            draw_frame(&mut canvas, &mut atlas, black_box(&state), &Link::Playing, page).unwrap()
+        })
     });
 }
 

@@ -21,9 +21,7 @@ use crate::input::Key;
 use crate::net;
 use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
 use crate::session::{KeyOutcome, KeyRing, Session};
-use crate::state::ClientState;
 use crate::tokens::TokenStore;
-use crate::view::Link;
 
 /// What the player asked for on the command line.
 #[derive(Debug, Clone)]
@@ -134,6 +132,7 @@ fn to_key(code: Keycode) -> Option<Key> {
         Keycode::Left => Key::Left,
         Keycode::Right => Key::Right,
         Keycode::Escape => Key::Escape,
+        Keycode::Return | Keycode::KpEnter => Key::Enter,
         Keycode::Kp1 => Key::Numpad(1),
         Keycode::Kp2 => Key::Numpad(2),
         Keycode::Kp3 => Key::Numpad(3),
@@ -158,12 +157,12 @@ fn to_key(code: Keycode) -> Option<Key> {
 fn save_screenshot(
     font: &sdl3::ttf::Font<'_>,
     cell_px: u32,
-    state: &ClientState,
-    link: &Link,
+    session: &Session,
 ) -> anyhow::Result<PathBuf> {
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs();
     let path = PathBuf::from(format!("gloam-{stamp}.png"));
-    render::render_offscreen(font, cell_px, state, link)?.save_png(&path)?;
+    let (state, link, page) = (&session.state, &session.link, session.page());
+    render::render_offscreen(font, cell_px, state, link, page)?.save_png(&path)?;
     Ok(path)
 }
 
@@ -173,6 +172,8 @@ enum Flow {
     Redraw,
     Same,
     Quit,
+    /// Start a new character (after a death).
+    Again,
 }
 
 /// The window and what it draws with: the glyph atlas, rebuilt when the
@@ -186,7 +187,8 @@ struct Screen<'a> {
 
 impl Screen<'_> {
     fn draw(&mut self, session: &Session) -> anyhow::Result<()> {
-        render::draw_frame(&mut self.canvas, &mut self.atlas, &session.state, &session.link)?;
+        let page = session.page();
+        render::draw_frame(&mut self.canvas, &mut self.atlas, &session.state, &session.link, page)?;
         self.canvas.present();
         Ok(())
     }
@@ -207,11 +209,10 @@ impl Screen<'_> {
 
     /// F12: the frame as a PNG, and a line in the log saying where.
     fn screenshot(&self, session: &mut Session) -> Flow {
-        let note =
-            match save_screenshot(self.font, self.atlas.cell_px(), &session.state, &session.link) {
-                Ok(path) => format!("Screenshot saved to {}.", path.display()),
-                Err(e) => format!("No screenshot: {e}"),
-            };
+        let note = match save_screenshot(self.font, self.atlas.cell_px(), session) {
+            Ok(path) => format!("Screenshot saved to {}.", path.display()),
+            Err(e) => format!("No screenshot: {e}"),
+        };
         session.note(note);
         Flow::Redraw
     }
@@ -237,11 +238,13 @@ fn on_event(
             match session.on_key(key, shift, repeat, Instant::now()) {
                 KeyOutcome::Quit => Flow::Quit,
                 KeyOutcome::Send(msg) => {
-                    if connection.send(msg) {
-                        session.sent(Instant::now());
+                    if connection.send(msg.clone()) {
+                        session.sent(&msg, Instant::now());
                     }
                     Flow::Same
                 }
+                KeyOutcome::Again => Flow::Again,
+                KeyOutcome::Redraw => Flow::Redraw,
                 KeyOutcome::Ignore => Flow::Same,
             }
         }
@@ -261,13 +264,14 @@ fn on_event(
 }
 
 /// The event loop: sleeps in `wait_event`, handles everything that came,
-/// and redraws only when something changed.
+/// and redraws only when something changed. Gives whether the player asked
+/// to play again (after a death) rather than to quit.
 fn play(
     pump: &mut sdl3::EventPump,
     session: &mut Session,
     screen: &mut Screen<'_>,
     connection: &net::Connection,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     let mut dirty = true;
     loop {
         if dirty {
@@ -279,7 +283,8 @@ fn play(
         batch.extend(pump.poll_iter());
         for event in batch {
             match on_event(event, session, screen, connection)? {
-                Flow::Quit => return Ok(()),
+                Flow::Quit => return Ok(false),
+                Flow::Again => return Ok(true),
                 Flow::Redraw => dirty = true,
                 Flow::Same => {}
             }
@@ -325,20 +330,27 @@ pub fn run(options: Options) -> anyhow::Result<()> {
 
     let events = sdl.event().map_err(|e| anyhow!("SDL events: {e}"))?;
     events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
-    let sender = events.event_sender();
-    let keys =
+    let mut keys =
         KeyRing { store: TokenStore::default_location(), server: token_key, name: options.name };
-    let wake = move || {
-        let _ = sender.push_custom_event(Wake);
-    };
-    let connection =
-        net::connect(runtime.handle(), url.clone(), keys.name.clone(), keys.load(), wake);
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
-    let mut session = Session::new(url, keys);
-    let played = play(&mut pump, &mut session, &mut screen, &connection);
-
-    connection.send(ClientMsg::Act(Action::Quit));
-    drop(connection);
+    // Once more for every death the player starts again after.
+    let played = loop {
+        let sender = events.event_sender();
+        let wake = move || {
+            let _ = sender.push_custom_event(Wake);
+        };
+        let connection =
+            net::connect(runtime.handle(), url.clone(), keys.name.clone(), keys.load(), wake);
+        let mut session = Session::new(url.clone(), keys);
+        let played = play(&mut pump, &mut session, &mut screen, &connection);
+        connection.send(ClientMsg::Act(Action::Quit));
+        drop(connection);
+        keys = session.into_keys();
+        match played {
+            Ok(true) => continue,
+            done => break done.map(|_| ()),
+        }
+    };
     if let Some(server) = server {
         server.stop(&runtime);
     }

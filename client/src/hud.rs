@@ -1,8 +1,10 @@
-//! The five rows under the map, as data: where the player is and who else
-//! is on this depth, the keys, and the last three messages (newest brightest).
+//! The five rows under the map, as data: where the player is, its hit
+//! points and who else is on this depth; the keys (or whom the round waits
+//! for); and the last three messages (newest brightest, fights in their
+//! own colour).
 
 use crate::input::KEYS_HELP;
-use crate::state::ClientState;
+use crate::state::{ClientState, Topic};
 
 /// How many rows the HUD takes under the map.
 pub const HUD_ROWS: u16 = 5;
@@ -15,20 +17,46 @@ pub enum Tone {
     Bright,
     Middle,
     Dim,
-    /// Something is wrong (the connection is gone).
+    /// Something is wrong (the connection is gone, hit points are low).
     Alert,
+    /// Healthy.
+    Good,
+    /// Hurt.
+    Warn,
+    /// A line about a fight.
+    Combat,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HudLine {
     pub text: String,
     pub tone: Tone,
+    /// A stretch of the line in a tone of its own: (first character,
+    /// length, tone), the hit point bar.
+    pub accent: Option<(usize, usize, Tone)>,
 }
 
 impl HudLine {
     fn new(text: impl Into<String>, tone: Tone) -> Self {
-        Self { text: text.into(), tone }
+        Self { text: text.into(), tone, accent: None }
     }
+}
+
+/// The width of the hit point bar, in characters.
+pub const HP_BAR: usize = 10;
+
+/// The hit points as `HP 24/30 [########--]`, and the bar's tone: good
+/// above half, a warning above a quarter, an alert below.
+pub fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
+    let max = max.max(1);
+    let filled = (usize::from(hp) * HP_BAR).div_ceil(usize::from(max)).min(HP_BAR);
+    let tone = match u32::from(hp) * 4 {
+        q if q > 2 * u32::from(max) => Tone::Good,
+        q if q > u32::from(max) => Tone::Warn,
+        _ => Tone::Alert,
+    };
+    let bar = format!("{}{}", "#".repeat(filled), "-".repeat(HP_BAR - filled));
+    (format!("HP {hp}/{max} [{bar}]"), tone)
 }
 
 /// What the connection is doing, as the HUD reports it.
@@ -51,19 +79,35 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
             } else {
                 format!("also here: {}", state.roster.join(", "))
             };
-            HudLine::new(format!("Depth {}   {others}", state.depth), Tone::Bright)
+            let head = format!("Depth {}   ", state.depth);
+            match state.hp {
+                Some((hp, max)) => {
+                    let (vitals, tone) = hp_bar(hp, max);
+                    let bar_at = head.chars().count() + vitals.find('[').unwrap_or(0) + 1;
+                    let mut line = HudLine::new(format!("{head}{vitals}   {others}"), Tone::Bright);
+                    line.accent = Some((bar_at, HP_BAR, tone));
+                    line
+                }
+                None => HudLine::new(format!("{head}{others}"), Tone::Bright),
+            }
         }
     };
-    let mut rows = vec![status, HudLine::new(KEYS_HELP, Tone::Dim)];
+    let second = if state.waiting.is_empty() || state.death.is_some() {
+        HudLine::new(KEYS_HELP, Tone::Dim)
+    } else {
+        HudLine::new(format!("Waiting for {}...", state.waiting.join(", ")), Tone::Warn)
+    };
+    let mut rows = vec![status, second];
     let recent: Vec<&crate::state::LogLine> = state.log.iter().rev().take(MESSAGE_ROWS).collect();
     // Oldest of the three first, so the newest sits at the bottom.
-    for (age, text) in recent.iter().enumerate().rev() {
-        let tone = match age {
-            0 => Tone::Bright,
-            1 => Tone::Middle,
+    for (age, line) in recent.iter().enumerate().rev() {
+        let tone = match (line.topic, age) {
+            (Topic::Combat, _) => Tone::Combat,
+            (_, 0) => Tone::Bright,
+            (_, 1) => Tone::Middle,
             _ => Tone::Dim,
         };
-        rows.push(HudLine::new(&text.text[..], tone));
+        rows.push(HudLine::new(&line.text[..], tone));
     }
     while rows.len() < usize::from(HUD_ROWS) {
         rows.push(HudLine::new("", Tone::Dim));
@@ -109,6 +153,35 @@ mod tests {
         assert_eq!(rows.len(), 5);
         assert_eq!(rows[2], HudLine::new("only", Tone::Bright));
         assert_eq!(rows[4].text, "");
+    }
+
+    #[test]
+    fn hit_points_show_with_a_bar_that_turns_colour_when_low() {
+        let mut s = playing(2, &["bob"], &[]);
+        s.apply(&ServerMsg::Vitals { hp: 30, max: 30 }).unwrap();
+        let row = &hud(&s, &Link::Playing)[0];
+        assert_eq!(row.text, "Depth 2   HP 30/30 [##########]   also here: bob");
+        let (at, len, tone) = row.accent.unwrap();
+        assert_eq!((&row.text[at..at + len], tone), ("##########", Tone::Good));
+        s.apply(&ServerMsg::Vitals { hp: 12, max: 30 }).unwrap();
+        let row = &hud(&s, &Link::Playing)[0];
+        assert!(row.text.contains("HP 12/30 [####------]"), "{}", row.text);
+        assert_eq!(row.accent.unwrap().2, Tone::Warn);
+        s.apply(&ServerMsg::Vitals { hp: 3, max: 30 }).unwrap();
+        assert_eq!(hud(&s, &Link::Playing)[0].accent.unwrap().2, Tone::Alert);
+    }
+
+    #[test]
+    fn whom_the_round_waits_for_replaces_the_keys_and_fights_have_their_colour() {
+        let mut s = playing(1, &["bob", "cy"], &["You hit the orc (3)."]);
+        s.apply(&ServerMsg::Waiting(vec!["bob".into(), "cy".into()])).unwrap();
+        s.apply(&ServerMsg::Combat("The orc hits you (4).".into())).unwrap();
+        let rows = hud(&s, &Link::Playing);
+        assert_eq!(rows[1], HudLine::new("Waiting for bob, cy...", Tone::Warn));
+        assert_eq!(rows[3], HudLine::new("The orc hits you (4).", Tone::Combat));
+        assert_eq!(rows[2].tone, Tone::Middle, "a note keeps its tone by age");
+        s.apply(&ServerMsg::Waiting(vec![])).unwrap();
+        assert_eq!(hud(&s, &Link::Playing)[1].text, KEYS_HELP);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub enum Key {
     Left,
     Right,
     Escape,
+    Enter,
     /// A key that types this character (lowercase letters, digits, punctuation).
     Char(char),
     /// A numeric keypad digit.
@@ -25,6 +26,10 @@ pub enum Key {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Intent {
     Act(Action),
+    /// Show the graveyard (or put it away).
+    Graveyard,
+    /// After a death: start a new character under the same name.
+    Again,
     Quit,
 }
 
@@ -35,6 +40,7 @@ pub fn intent(key: Key, shift: bool) -> Option<Intent> {
     let walk = |d| Some(Intent::Act(Action::Move(d)));
     match key {
         Key::Escape => Some(Intent::Quit),
+        Key::Enter => Some(Intent::Again),
         Key::Up => walk(N),
         Key::Down => walk(S),
         Key::Left => walk(W),
@@ -64,6 +70,7 @@ pub fn intent(key: Key, shift: bool) -> Option<Intent> {
             ('u', _) => walk(NE),
             ('b', _) => walk(SW),
             ('n', _) => walk(SE),
+            ('g', _) => Some(Intent::Graveyard),
             _ => None,
         },
     }
@@ -84,7 +91,7 @@ pub fn should_send(
 }
 
 /// The keys line of the HUD.
-pub const KEYS_HELP: &str = "move: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   screenshot: F12   quit: Esc";
+pub const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   graveyard: g   screenshot: F12   quit: Esc";
 
 #[cfg(test)]
 mod tests {
@@ -169,5 +176,7 @@ mod tests {
         assert_eq!(act(Key::Char('5')), Some(Action::Wait));
         assert_eq!(intent(Key::Escape, false), Some(Intent::Quit));
         assert_eq!(act(Key::Char('q')), None);
+        assert_eq!(intent(Key::Char('g'), false), Some(Intent::Graveyard));
+        assert_eq!(intent(Key::Enter, false), Some(Intent::Again));
     }
 }

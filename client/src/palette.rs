@@ -16,6 +16,10 @@ pub const TEXT: Rgb = (200, 200, 210);
 pub const TEXT_MIDDLE: Rgb = (150, 150, 160);
 pub const TEXT_DIM: Rgb = (100, 100, 110);
 pub const ALERT: Rgb = (240, 90, 80);
+pub const GOOD: Rgb = (110, 200, 110);
+pub const WARN: Rgb = (230, 200, 80);
+/// Lines about fights.
+pub const COMBAT: Rgb = (235, 145, 110);
 
 /// Other players' colours, chosen by id so each keeps its own.
 pub const OTHERS: [Rgb; 6] = [

@@ -18,6 +18,10 @@ use crate::view::Link;
 pub enum KeyOutcome {
     /// Send this to the server (then call [`Session::sent`]).
     Send(ClientMsg),
+    /// The character died: connect again for a new one.
+    Again,
+    /// Only the screen changed.
+    Redraw,
     Quit,
     /// Nothing: an unbound key, no connection, or a repeat too soon.
     Ignore,
@@ -48,10 +52,23 @@ impl KeyRing {
     }
 }
 
+/// What the area above the HUD shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Page {
+    #[default]
+    Map,
+    /// The graveyard, asked for with `g`.
+    Graveyard,
+    /// The character died: its record, and the graveyard.
+    Death,
+}
+
 #[derive(Debug)]
 pub struct Session {
     pub state: ClientState,
     pub link: Link,
+    /// The graveyard was asked for (it shows once it comes).
+    graveyard_asked: bool,
     keys: KeyRing,
     /// Actions sent and not yet answered: key repeats wait for the answer,
     /// so holding a key never queues up moves the player cannot stop.
@@ -63,13 +80,48 @@ impl Session {
     /// A session connecting to `url`.
     pub fn new(url: String, keys: KeyRing) -> Self {
         let link = Link::Connecting(url);
-        Self { state: ClientState::new(), link, keys, in_flight: 0, last_sent: None }
+        let state = ClientState::new();
+        Self { state, link, keys, in_flight: 0, last_sent: None, graveyard_asked: false }
+    }
+
+    /// What the area above the HUD shows now.
+    pub fn page(&self) -> Page {
+        if self.state.death.is_some() {
+            Page::Death
+        } else if self.graveyard_asked && self.state.graveyard.is_some() {
+            Page::Graveyard
+        } else {
+            Page::Map
+        }
+    }
+
+    /// Gives the character's key ring back, to connect again.
+    pub fn into_keys(self) -> KeyRing {
+        self.keys
     }
 
     /// A key pressed (`repeat` when held down) at `now`.
     pub fn on_key(&mut self, key: Key, shift: bool, repeat: bool, now: Instant) -> KeyOutcome {
-        match intent(key, shift) {
+        let intent = intent(key, shift);
+        if self.page() == Page::Death {
+            return match intent {
+                Some(Intent::Quit) => KeyOutcome::Quit,
+                Some(Intent::Again) => KeyOutcome::Again,
+                _ => KeyOutcome::Ignore,
+            };
+        }
+        if self.page() == Page::Graveyard && intent != Some(Intent::Quit) {
+            // Any key puts the graveyard away.
+            self.graveyard_asked = false;
+            return KeyOutcome::Redraw;
+        }
+        match intent {
             Some(Intent::Quit) => KeyOutcome::Quit,
+            Some(Intent::Graveyard) if self.link == Link::Playing => {
+                self.graveyard_asked = true;
+                self.state.graveyard = None;
+                KeyOutcome::Send(ClientMsg::Graveyard)
+            }
             Some(Intent::Act(action)) if self.link == Link::Playing => {
                 let since =
                     self.last_sent.map_or(Duration::MAX, |t| now.saturating_duration_since(t));
@@ -84,9 +136,11 @@ impl Session {
     }
 
     /// The message [`on_key`](Self::on_key) asked for went out at `now`.
-    pub fn sent(&mut self, now: Instant) {
-        self.in_flight += 1;
-        self.last_sent = Some(now);
+    pub fn sent(&mut self, msg: &ClientMsg, now: Instant) {
+        if let ClientMsg::Act(_) = msg {
+            self.in_flight += 1;
+            self.last_sent = Some(now);
+        }
     }
 
     /// What the connection said.
@@ -171,7 +225,7 @@ mod tests {
         let mut s = playing();
         let t0 = Instant::now();
         assert_eq!(s.on_key(Key::Up, false, false, t0), KeyOutcome::Send(STEP));
-        s.sent(t0);
+        s.sent(&STEP, t0);
         let later = t0 + Duration::from_secs(1);
         assert_eq!(s.on_key(Key::Up, false, true, later), KeyOutcome::Ignore, "unanswered");
         assert_eq!(s.on_key(Key::Up, false, false, later), KeyOutcome::Send(STEP), "a fresh press");
@@ -179,6 +233,47 @@ mod tests {
         let soon = t0 + Duration::from_millis(10);
         assert_eq!(s.on_key(Key::Up, false, true, soon), KeyOutcome::Ignore, "faster than 20/s");
         assert_eq!(s.on_key(Key::Up, false, true, later), KeyOutcome::Send(STEP));
+    }
+
+    fn record() -> gloam_protocol::DeathRecord {
+        gloam_protocol::DeathRecord {
+            name: "ann".into(),
+            depth: 4,
+            rounds: 300,
+            kills: 9,
+            killed_by: "an orc".into(),
+            when: 0,
+        }
+    }
+
+    #[test]
+    fn g_asks_for_the_graveyard_which_shows_when_it_comes_and_any_key_puts_away() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(
+            s.on_key(Key::Char('g'), false, false, now),
+            KeyOutcome::Send(ClientMsg::Graveyard)
+        );
+        s.sent(&ClientMsg::Graveyard, now);
+        assert_eq!(s.page(), Page::Map, "not yet come");
+        s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record()])));
+        assert_eq!(s.page(), Page::Graveyard);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP), "walking again");
+    }
+
+    #[test]
+    fn after_a_death_enter_starts_again_and_nothing_else_is_sent() {
+        let mut s = playing();
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
+        s.on_net(NetEvent::Closed("your character died".into()));
+        assert_eq!(s.page(), Page::Death);
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Char('g'), false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
     }
 
     #[test]

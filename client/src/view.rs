@@ -6,6 +6,7 @@ use gloam_protocol::{Dir, PlayerId, Pos, Terrain};
 
 use crate::hud::{Tone, hud};
 use crate::palette::{self, Rgb};
+use crate::session::Page;
 use crate::state::ClientState;
 
 pub use crate::hud::Link;
@@ -43,7 +44,8 @@ fn is_rock(state: &ClientState, pos: Pos) -> bool {
 }
 
 /// The map's glyphs: known terrain (bright in sight, dim remembered; never
-/// the unexplored nor solid rock), then the other players in sight, then the
+/// the unexplored nor solid rock), then the monsters in sight in their
+/// kinds' glyphs and colours, then the other players in sight, then the
 /// player's own `@` on top.
 pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
     let mut glyphs = Vec::with_capacity(2048);
@@ -54,6 +56,13 @@ pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
         let color = terrain_color(t, state.is_visible(pos));
         glyphs.push(Glyph { col: pos.x, row: pos.y, ch: t.glyph(), color });
     }
+    for m in state.monsters.values() {
+        let (ch, color) = match state.kind_of(m) {
+            Some(kind) => (kind.glyph, (kind.colour[0], kind.colour[1], kind.colour[2])),
+            None => ('?', palette::ALERT),
+        };
+        glyphs.push(Glyph { col: m.at.x, row: m.at.y, ch, color });
+    }
     for (id, other) in &state.others {
         glyphs.push(Glyph { col: other.at.x, row: other.at.y, ch: '@', color: other_color(*id) });
     }
@@ -63,21 +72,98 @@ pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
     glyphs
 }
 
+fn tone_color(tone: Tone) -> Rgb {
+    match tone {
+        Tone::Bright => palette::TEXT,
+        Tone::Middle => palette::TEXT_MIDDLE,
+        Tone::Dim => palette::TEXT_DIM,
+        Tone::Alert => palette::ALERT,
+        Tone::Good => palette::GOOD,
+        Tone::Warn => palette::WARN,
+        Tone::Combat => palette::COMBAT,
+    }
+}
+
 /// The HUD's glyphs, in the rows from `first_row` down.
 pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) -> Vec<Glyph> {
-    let lines: Vec<(String, Rgb)> = hud(state, link)
-        .into_iter()
-        .map(|line| {
-            let color = match line.tone {
-                Tone::Bright => palette::TEXT,
-                Tone::Middle => palette::TEXT_MIDDLE,
-                Tone::Dim => palette::TEXT_DIM,
-                Tone::Alert => palette::ALERT,
-            };
-            (line.text, color)
-        })
-        .collect();
-    text_glyphs(&lines, first_row, width)
+    let rows = hud(state, link);
+    let lines: Vec<(String, Rgb)> =
+        rows.iter().map(|line| (line.text.clone(), tone_color(line.tone))).collect();
+    let mut glyphs = text_glyphs(&lines, first_row, width);
+    for (i, line) in rows.iter().enumerate() {
+        let Some((from, len, tone)) = line.accent else { continue };
+        let row = first_row + i as u16;
+        let span = from as u16..(from + len) as u16;
+        for g in glyphs.iter_mut().filter(|g| g.row == row && span.contains(&g.col)) {
+            g.color = tone_color(tone);
+        }
+    }
+    glyphs
+}
+
+/// What the area above the HUD shows on `page`: the map, or the lines of
+/// the graveyard or the death screen, one letter to a cell.
+pub fn page_glyphs(state: &ClientState, page: Page) -> Vec<Glyph> {
+    let lines = match page {
+        Page::Map => return map_glyphs(state),
+        Page::Graveyard => graveyard_lines(state),
+        Page::Death => death_lines(state),
+    };
+    text_glyphs(&lines, 1, crate::render::GRID_COLS)
+}
+
+/// The graveyard page: the dead, deepest first.
+fn graveyard_lines(state: &ClientState) -> Vec<(String, Rgb)> {
+    let mut lines =
+        vec![("  The graveyard".to_string(), palette::TEXT), (String::new(), palette::TEXT)];
+    lines.extend(dead_rows(state, 30));
+    lines.push((String::new(), palette::TEXT));
+    lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
+    lines
+}
+
+/// The death screen: the character's record, then the graveyard's top.
+fn death_lines(state: &ClientState) -> Vec<(String, Rgb)> {
+    let Some(d) = &state.death else { return Vec::new() };
+    let mut lines = vec![
+        (
+            format!("  {} died on depth {}, killed by {}.", d.name, d.depth, d.killed_by),
+            palette::ALERT,
+        ),
+        (String::new(), palette::TEXT),
+        (format!("  Deepest depth reached: {}", d.depth), palette::TEXT),
+        (format!("  Rounds survived:       {}", d.rounds), palette::TEXT),
+        (format!("  Monsters killed:       {}", d.kills), palette::TEXT),
+        (format!("  Died:                  {}", d.when_utc()), palette::TEXT),
+        (String::new(), palette::TEXT),
+        ("  The graveyard:".into(), palette::TEXT_MIDDLE),
+    ];
+    lines.extend(dead_rows(state, 20));
+    lines.push((String::new(), palette::TEXT));
+    lines.push((format!("  Enter: a new character named {}    Esc: quit", d.name), palette::TEXT));
+    lines
+}
+
+/// The first `most` of the graveyard as a table.
+fn dead_rows(state: &ClientState, most: usize) -> Vec<(String, Rgb)> {
+    let Some(dead) = &state.graveyard else {
+        return vec![("  (not known yet)".into(), palette::TEXT_DIM)];
+    };
+    if dead.is_empty() {
+        return vec![("  Nobody has died in this world yet.".into(), palette::TEXT_DIM)];
+    }
+    let mut rows = vec![(
+        format!("  {:<16} {:>5} {:>7} {:>5}  killed by", "name", "depth", "rounds", "kills"),
+        palette::TEXT_MIDDLE,
+    )];
+    for d in dead.iter().take(most) {
+        let text = format!(
+            "  {:<16} {:>5} {:>7} {:>5}  {}",
+            d.name, d.depth, d.rounds, d.kills, d.killed_by
+        );
+        rows.push((text, palette::TEXT));
+    }
+    rows
 }
 
 /// Lines of text as glyphs, one row each from `first_row`, cut at `width`.
@@ -174,6 +260,51 @@ mod tests {
         let bob = glyph_at(&g, 1, 1);
         assert_eq!(bob.last().unwrap().color, other_color(PlayerId(4)));
         assert_ne!(other_color(PlayerId(4)), palette::SELF);
+    }
+
+    #[test]
+    fn monsters_are_drawn_in_their_kinds_glyph_and_colour_under_players() {
+        use gloam_protocol::{KindInfo, MonsterChange, MonsterId, Wound};
+        let mut s = state();
+        let orc = KindInfo { name: "orc".into(), glyph: 'o', colour: [210, 180, 60] };
+        s.apply(&ServerMsg::Kinds(vec![orc])).unwrap();
+        let at = Pos::new(4, 3);
+        let appeared =
+            MonsterChange::Appeared { id: MonsterId(3), kind: 0, at, wound: Wound::Unhurt };
+        s.apply(&ServerMsg::Monsters(vec![appeared])).unwrap();
+        let g = map_glyphs(&s);
+        let top = *glyph_at(&g, 4, 3).last().unwrap();
+        assert_eq!((top.ch, top.color), ('o', (210, 180, 60)));
+        s.apply(&ServerMsg::Monsters(vec![MonsterChange::Vanished { id: MonsterId(3) }])).unwrap();
+        assert_eq!(glyph_at(&map_glyphs(&s), 4, 3).last().unwrap().ch, '.');
+    }
+
+    #[test]
+    fn the_death_page_gives_the_record_and_the_graveyard() {
+        let mut s = state();
+        let record = gloam_protocol::DeathRecord {
+            name: "ann".into(),
+            depth: 5,
+            rounds: 321,
+            kills: 12,
+            killed_by: "an ogre".into(),
+            when: 0,
+        };
+        s.apply(&ServerMsg::Died(record.clone())).unwrap();
+        s.apply(&ServerMsg::Graveyard(vec![record])).unwrap();
+        let g = page_glyphs(&s, Page::Death);
+        let text: String = (0..30u16)
+            .map(|row| {
+                let mut line: Vec<&Glyph> = g.iter().filter(|g| g.row == row).collect();
+                line.sort_by_key(|g| g.col);
+                line.iter().map(|g| g.ch).collect::<String>() + "\n"
+            })
+            .collect();
+        assert!(text.contains("anndiedondepth5,killedbyanogre."), "{text}");
+        assert!(text.contains("Monsterskilled:12"));
+        assert!(text.contains("ann5321"), "the graveyard's row: {text}");
+        assert!(text.contains("Enter:anewcharacternamedann"));
+        assert!(g.iter().all(|g| g.row < 40), "above the HUD");
     }
 
     #[test]

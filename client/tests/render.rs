@@ -29,10 +29,14 @@ fn the_frame_matches_the_golden_image() {
     let state = common::known_state();
     assert!(!state.others.is_empty(), "the known state shows another player");
     assert!(state.log.len() >= 3, "and some messages");
+    assert!(!state.monsters.is_empty(), "a monster");
+    assert!(state.hp.is_some(), "and her hit points");
     let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
     let font =
         gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
-    let frame = render_offscreen(&font, 16, &state, &Link::Playing).expect("the frame draws");
+    let frame =
+        render_offscreen(&font, 16, &state, &Link::Playing, gloam_client::session::Page::Map)
+            .expect("the frame draws");
     assert_eq!((frame.width, frame.height), (1280, 720));
 
     let golden = golden_path();

@@ -146,6 +146,24 @@ mod tests {
     }
 
     #[test]
+    fn a_death_is_dated_in_utc() {
+        let at = |when| DeathRecord { when, ..death() }.when_utc();
+        assert_eq!(at(0), "1970-01-01 00:00 UTC");
+        assert_eq!(at(951_827_696), "2000-02-29 12:34 UTC");
+        assert_eq!(at(1_796_057_261), "2026-11-30 16:47 UTC");
+    }
+
+    #[test]
+    fn wounds_are_coarse_and_cover_every_hit_point() {
+        assert_eq!(Wound::of(30, 30), Wound::Unhurt);
+        assert_eq!(Wound::of(16, 30), Wound::Scratched);
+        assert_eq!(Wound::of(15, 30), Wound::Wounded);
+        assert_eq!(Wound::of(8, 30), Wound::Wounded);
+        assert_eq!(Wound::of(7, 30), Wound::AlmostDead);
+        assert_eq!(Wound::of(0, 0), Wound::AlmostDead);
+    }
+
+    #[test]
     fn every_server_message_round_trips() {
         for msg in server_samples() {
             assert_eq!(decode_server(&encode(&msg)), Ok(msg));

@@ -15,8 +15,9 @@ pub use atlas::Atlas;
 
 use crate::hud::HUD_ROWS;
 use crate::palette::{self, Rgb};
+use crate::session::Page;
 use crate::state::ClientState;
-use crate::view::{Glyph, Link, hud_glyphs, map_glyphs};
+use crate::view::{Glyph, Link, hud_glyphs, page_glyphs};
 
 /// The grid: the map's cells and the HUD rows under it.
 pub const GRID_COLS: u16 = 80;
@@ -69,8 +70,10 @@ pub fn draw_frame<T: RenderTarget>(
     atlas: &mut Atlas,
     state: &ClientState,
     link: &Link,
+    page: Page,
 ) -> Result<(), RenderError> {
-    draw_glyphs(canvas, atlas, &map_glyphs(state), |cols| hud_glyphs(state, link, MAP_ROWS, cols))
+    let above = page_glyphs(state, page);
+    draw_glyphs(canvas, atlas, &above, |cols| hud_glyphs(state, link, MAP_ROWS, cols))
 }
 
 /// Draws map glyphs on the grid and text glyphs (made for a row of `cols`
@@ -152,8 +155,9 @@ pub fn render_offscreen(
     cell_px: u32,
     state: &ClientState,
     link: &Link,
+    page: Page,
 ) -> Result<RgbaImage, RenderError> {
-    render_glyphs_offscreen(font, cell_px, &map_glyphs(state), |cols| {
+    render_glyphs_offscreen(font, cell_px, &page_glyphs(state, page), |cols| {
         hud_glyphs(state, link, MAP_ROWS, cols)
     })
 }

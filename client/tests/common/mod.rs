@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use gloam_client::ClientState;
-use gloam_protocol::{Action, Dir, PlayerId};
+use gloam_protocol::{Action, Dir, PlayerId, ServerMsg, Terrain};
+use gloam_server::bestiary::Bestiary;
 use gloam_server::mapgen::{self, Generator};
 use gloam_server::world::{Arrival, DepthState, Outgoing, Player};
 
@@ -21,12 +22,14 @@ fn explore_step(state: &ClientState) -> Option<Dir> {
 }
 
 /// Three players on one seeded BSP level: two explore a while and come
-/// back; the returned state is the first player's, with remembered ground,
-/// the others in sight and a few messages.
+/// back, and the first strikes a kobold that stands beside her; the
+/// returned state is hers, with remembered ground, the others and the
+/// kobold in sight, her hit points and a few messages.
 pub fn known_state() -> ClientState {
     let level = Arc::new(mapgen::build(Generator::Bsp, 11, 1));
     let (w, h) = (level.width(), level.height());
-    let mut depth = DepthState::new(1, level, 8);
+    let bestiary = Arc::new(Bestiary::default());
+    let mut depth = DepthState::with_bestiary(1, level.clone(), 8, bestiary.clone(), 11);
     let mut states: Vec<ClientState> = (0..3).map(|_| ClientState::new()).collect();
     let ids = [PlayerId(1), PlayerId(2), PlayerId(3)];
     let deliver = |out: Vec<Outgoing>, states: &mut Vec<ClientState>| {
@@ -36,6 +39,7 @@ pub fn known_state() -> ClientState {
     };
     for (i, name) in ["ann", "bob", "cat"].iter().enumerate() {
         states[i].apply(&gloam_client::testing::welcome(ids[i], w, h)).unwrap();
+        states[i].apply(&ServerMsg::Kinds(bestiary.kinds_info())).unwrap();
         let out = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);
         deliver(out, &mut states);
     }
@@ -59,6 +63,19 @@ pub fn known_state() -> ClientState {
         deliver(out, &mut states);
     }
     let out = depth.act(ids[0], Action::Descend).out;
+    deliver(out, &mut states);
+    // A kobold, asleep beside her, and her blow.
+    let at = depth.player(ids[0]).expect("ann is here").pos;
+    let (dir, beside) = Dir::ALL
+        .into_iter()
+        .filter_map(|d| at.step(d).map(|p| (d, p)))
+        .find(|&(_, p)| {
+            level.terrain(p) == Terrain::Floor
+                && depth.spawn(bestiary.find("kobold").unwrap(), p).is_some()
+        })
+        .expect("a free cell beside ann");
+    let _ = beside;
+    let out = depth.act(ids[0], Action::Move(dir)).out;
     deliver(out, &mut states);
     states.swap_remove(0)
 }

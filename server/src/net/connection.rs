@@ -222,6 +222,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             self.write(frame.into()).await?;
         }
         if reply.died {
+            // The graveyard it just joined, for its death screen.
+            self.graveyard_shown = None;
+            let _ = self.show_graveyard().await;
             return Err(Ending::new(CloseCode::Normal, "your character died"));
         }
         if reply.done {
