@@ -101,6 +101,9 @@ pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) 
     glyphs
 }
 
+/// The width of a page of text above the HUD, in cells (the map's).
+const PAGE_COLS: u16 = 80;
+
 /// What the area above the HUD shows on `page`: the map, or the lines of
 /// the graveyard or the death screen, one letter to a cell.
 pub fn page_glyphs(state: &ClientState, page: Page) -> Vec<Glyph> {
@@ -109,7 +112,7 @@ pub fn page_glyphs(state: &ClientState, page: Page) -> Vec<Glyph> {
         Page::Graveyard => graveyard_lines(state),
         Page::Death => death_lines(state),
     };
-    text_glyphs(&lines, 1, crate::render::GRID_COLS)
+    text_glyphs(&lines, 1, PAGE_COLS)
 }
 
 /// The graveyard page: the dead, deepest first.

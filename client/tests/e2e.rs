@@ -125,6 +125,8 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
         generator: GeneratorSetting::One(Generator::Bsp),
         actions_per_second: 1000,
         action_burst: 1000,
+        // A walk to the stairs: no monster in the way (the fight is below).
+        bestiary: std::sync::Arc::new(gloam_server::bestiary::Bestiary::empty()),
         ..Config::default()
     };
     let server = TestServer::start(config).await.unwrap();
@@ -174,6 +176,85 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     .await;
 
     // Esc quits, and the process exits cleanly.
+    xvfb.quit_window(gloam);
+}
+
+/// A fight and a death by keys in the window: a rat beside the arrival is
+/// struck until it dies while a giant comes on, then the player waits for
+/// the giant and dies; Enter starts a new character under the same name.
+/// Players who join afterwards read the graveyard (the kill is in the
+/// record) and see the new character arrive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fight_and_a_death_by_keys_in_the_window() {
+    use gloam_protocol::Terrain;
+    let xvfb = Xvfb::start();
+    let setting = GeneratorSetting::One(Generator::Bsp);
+    let mut truth = Oracle::new(SEED, setting, 8);
+    let level = truth.level(1).clone();
+    let a = level.arrival;
+    let sight = truth.sight(1, a);
+    let floor_at = |n: u16| {
+        let mut cells: Vec<Pos> = sight
+            .iter()
+            .copied()
+            .filter(|&p| level.terrain(p) == Terrain::Floor)
+            .filter(|p| p.x.abs_diff(a.x).max(p.y.abs_diff(a.y)) == n)
+            .collect();
+        cells.sort();
+        cells.first().copied().expect("floor that far from the arrival, in its sight")
+    };
+    let (rat, giant) = (floor_at(1), floor_at(5));
+    let place =
+        |kind: &str, pos: Pos| gloam_server::config::Placement { kind: kind.into(), depth: 1, pos };
+    let arena = std::path::Path::new(gloam_tests::ARENA_BESTIARY);
+    let config = Config {
+        seed: SEED,
+        generator: setting,
+        actions_per_second: 1000,
+        action_burst: 1000,
+        bestiary: std::sync::Arc::new(gloam_server::bestiary::Bestiary::load(arena).unwrap()),
+        placements: vec![place("rat", rat), place("giant", giant)],
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await.unwrap();
+    let tokens = tempfile::tempdir().unwrap();
+    let mut gloam = xvfb.gloam();
+    gloam.args(["--connect", &server.url(), "--name", "e2e"]).env("XDG_CONFIG_HOME", tokens.path());
+    let gloam = Running::spawn(gloam);
+    xvfb.focus_window_of("e2e");
+
+    // Blows at the rat (one lands within three, and the depth's dice are
+    // seeded, so every run is the same fight), then waiting for the giant.
+    let strike = Dir::ALL.into_iter().find(|&d| a.step(d) == Some(rat)).expect("the rat is beside");
+    let mut keys = vec!["key", "--delay", "40"];
+    keys.extend(std::iter::repeat_n(vi_key(strike), 3));
+    keys.extend(std::iter::repeat_n("5", 12));
+    xdotool(&xvfb.display, &keys);
+
+    // Someone joining later reads the graveyard until e2e is in it.
+    let mut record = None;
+    let mut watcher = None;
+    for i in 0..1000 {
+        let mut sim = SimClient::join(&server.url(), &format!("w{i}"), None).await.unwrap();
+        sim.send(&gloam_protocol::ClientMsg::Graveyard).await.unwrap();
+        let dead = watch_for(&mut sim, |m| match m {
+            ServerMsg::Graveyard(dead) => Some(dead.clone()),
+            _ => None,
+        })
+        .await;
+        if let Some(r) = dead.into_iter().find(|d| d.name == "e2e") {
+            record = Some(r);
+            watcher = Some(sim);
+            break;
+        }
+    }
+    let record = record.expect("e2e died and is in the graveyard");
+    assert_eq!((record.kills, record.killed_by.as_str()), (1, "a giant"), "{record:?}");
+
+    // The death screen takes Enter: a new character under the same name.
+    let mut watcher = watcher.unwrap();
+    xdotool(&xvfb.display, &["key", "Return"]);
+    watch_for(&mut watcher, |m| (*m == ServerMsg::Joined("e2e".into())).then_some(())).await;
     xvfb.quit_window(gloam);
 }
 

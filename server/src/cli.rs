@@ -116,12 +116,19 @@ pub fn graveyard_report(dead: &[gloam_protocol::DeathRecord]) -> String {
     if dead.is_empty() {
         return "The graveyard is empty: nobody has died in this world yet.\n".into();
     }
-    let mut out =
-        format!("{:<16} {:>5} {:>7} {:>5}  killed by\n", "name", "depth", "rounds", "kills");
+    let mut out = format!(
+        "{:<16} {:>5} {:>7} {:>5}  {:<20}  killed by\n",
+        "name", "depth", "rounds", "kills", "died"
+    );
     for d in dead {
         out.push_str(&format!(
-            "{:<16} {:>5} {:>7} {:>5}  {}\n",
-            d.name, d.depth, d.rounds, d.kills, d.killed_by
+            "{:<16} {:>5} {:>7} {:>5}  {:<20}  {}\n",
+            d.name,
+            d.depth,
+            d.rounds,
+            d.kills,
+            d.when_utc(),
+            d.killed_by
         ));
     }
     out

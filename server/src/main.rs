@@ -43,7 +43,7 @@ struct Args {
     /// The folder holding the world and its characters (created if missing).
     /// A stored world's seed and generator are used; back the folder up to
     /// keep them.
-    #[arg(long, default_value = "gloam-data")]
+    #[arg(long, default_value = "gloam-data", global = true)]
     data: PathBuf,
     /// The kinds of monster [default: the built-in assets/bestiary.toml].
     #[arg(long)]

@@ -14,6 +14,10 @@ pub mod sim;
 /// `--bestiary` it for a real server whose levels hold no monsters.
 pub const QUIET_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/quiet-bestiary.toml");
 
+/// The bestiary of the round and fight scenarios: its kinds live below
+/// every depth a test reaches, so only monsters placed by hand are met.
+pub const ARENA_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/arena-bestiary.toml");
+
 pub use oracle::{Oracle, reference_fov};
 pub use server::TestServer;
 pub use sim::{SimClient, SimError};

@@ -8,7 +8,10 @@ use std::collections::{HashMap, HashSet};
 
 use gloam_client::ClientState;
 use gloam_protocol::{Pos, ServerMsg};
+use gloam_server::bestiary::{Bestiary, KindId};
+use gloam_server::config::Placement;
 use gloam_server::level::Level;
+use gloam_server::mapgen::populate::populate;
 use gloam_server::mapgen::{self, GeneratorSetting};
 
 /// A fraction with a positive denominator.
@@ -104,6 +107,12 @@ pub struct Oracle {
     levels: HashMap<u16, Level>,
     /// Every cell that was ever in this player's sight, per depth.
     ever_seen: HashMap<u16, HashSet<Pos>>,
+    /// The kinds of monster, and those placed by hand (`--place`).
+    bestiary: Bestiary,
+    placements: Vec<Placement>,
+    /// Per depth, the kind of each monster id as the level's seed (then the
+    /// hand placements) made it.
+    kinds: HashMap<u16, Vec<KindId>>,
     /// How many messages were checked.
     pub checked: u64,
 }
@@ -117,8 +126,37 @@ impl Oracle {
             bottom: gloam_server::config::DEFAULT_MAX_DEPTH,
             levels: HashMap::new(),
             ever_seen: HashMap::new(),
+            bestiary: Bestiary::default(),
+            placements: Vec::new(),
+            kinds: HashMap::new(),
             checked: 0,
         }
+    }
+
+    /// The truth for a server with this bestiary and these monsters placed
+    /// by hand.
+    pub fn with_monsters(self, bestiary: Bestiary, placements: Vec<Placement>) -> Self {
+        Self { bestiary, placements, kinds: HashMap::new(), ..self }
+    }
+
+    /// The kind of every monster id on `depth`, in the order the server
+    /// makes them: the seed's, then those placed by hand that fit.
+    fn kinds(&mut self, depth: u16) -> &[KindId] {
+        if !self.kinds.contains_key(&depth) {
+            let level = self.level(depth).clone();
+            let seed = mapgen::level_seed(self.seed, depth);
+            let placed = populate(&level, &self.bestiary, seed, depth);
+            let mut kinds: Vec<KindId> = placed.iter().map(|p| p.kind).collect();
+            let mut taken: HashSet<Pos> = placed.iter().map(|p| p.pos).collect();
+            for p in self.placements.iter().filter(|p| p.depth == depth) {
+                let Some(kind) = self.bestiary.find(&p.kind) else { continue };
+                if level.terrain(p.pos).is_open() && taken.insert(p.pos) {
+                    kinds.push(kind);
+                }
+            }
+            self.kinds.insert(depth, kinds);
+        }
+        &self.kinds[&depth]
     }
 
     /// The truth for a server whose dungeon ends at `bottom` (`--max-depth`).
@@ -149,8 +187,8 @@ impl Oracle {
 
     /// Checks the mirror `state` just after it applied `msg`: every cell it
     /// knows has its true terrain and was once in sight; what it shows in
-    /// sight is exactly what the player sees; every player it reports stands
-    /// in sight.
+    /// sight is exactly what the player sees; every player and monster it
+    /// reports stands in sight, and every monster is of its true kind.
     pub fn check(&mut self, msg: &ServerMsg, state: &ClientState) -> Result<(), String> {
         self.checked += 1;
         let depth = state.depth;
@@ -189,6 +227,41 @@ impl Oracle {
         for (id, other) in &state.others {
             if !sight.contains(&other.at) {
                 return Err(format!("player {id} reported at {:?}, out of sight", other.at));
+            }
+        }
+        self.check_monsters(depth, &sight, &level, state)
+    }
+
+    /// Every monster the mirror holds stands in sight, on open ground and
+    /// on no player, and is of the kind the level's seed made it.
+    fn check_monsters(
+        &mut self,
+        depth: u16,
+        sight: &HashSet<Pos>,
+        level: &Level,
+        state: &ClientState,
+    ) -> Result<(), String> {
+        let expected = self.bestiary.kinds_info();
+        if !state.monsters.is_empty() && state.kinds != expected {
+            return Err("the kinds of monster differ from the bestiary's".into());
+        }
+        let kinds = self.kinds(depth).to_vec();
+        for (id, m) in &state.monsters {
+            if !sight.contains(&m.at) {
+                return Err(format!("monster {id:?} reported at {:?}, out of sight", m.at));
+            }
+            if !level.terrain(m.at).is_open() || Some(m.at) == state.at {
+                return Err(format!(
+                    "monster {id:?} reported in a wall or on the player: {:?}",
+                    m.at
+                ));
+            }
+            if state.others.values().any(|o| o.at == m.at) {
+                return Err(format!("monster {id:?} reported on another player at {:?}", m.at));
+            }
+            let made = usize::try_from(id.0).ok().and_then(|i| kinds.get(i.checked_sub(1)?));
+            if made != Some(&m.kind) {
+                return Err(format!("monster {id:?} is a kind {}, the seed made {made:?}", m.kind));
             }
         }
         Ok(())

@@ -40,6 +40,9 @@ pub enum SimError {
     Refused(gloam_protocol::Refusal),
     #[error("{0}")]
     Stuck(String),
+    /// The character died (the server then closed the connection).
+    #[error("died: {0:?}")]
+    Died(gloam_protocol::DeathRecord),
 }
 
 /// Byte counts of what a simulated client received.
@@ -143,7 +146,12 @@ impl SimClient {
                 None => return Err(SimError::Closed(None)),
                 Some(Err(e)) => return Err(e.into()),
                 Some(Ok(Message::Binary(bytes))) => bytes,
-                Some(Ok(Message::Close(frame))) => return Err(SimError::Closed(frame)),
+                Some(Ok(Message::Close(frame))) => {
+                    return Err(match self.state.death.clone() {
+                        Some(record) => SimError::Died(record),
+                        None => SimError::Closed(frame),
+                    });
+                }
                 Some(Ok(_)) => continue,
             };
             self.stats.frames += 1;
@@ -233,10 +241,23 @@ impl SimClient {
         self.act(Action::Move(dir)).await.map(drop)
     }
 
-    /// Explores towards the nearest unknown edge for `moves` moves, or until
-    /// nothing is left to explore (then false).
+    /// What a player in a fight does: with a monster beside it, strikes
+    /// it, or when its hit points are low steps away from every monster
+    /// it sees (striking still if cornered). `None` when no monster is
+    /// beside it.
+    pub fn fight(&self) -> Option<Action> {
+        fight(&self.state)
+    }
+
+    /// Explores towards the nearest unknown edge for `moves` moves (fighting
+    /// what stands beside it first), or until nothing is left to explore
+    /// (then false).
     pub async fn explore(&mut self, moves: usize) -> Result<bool, SimError> {
         for _ in 0..moves {
+            if let Some(action) = self.fight() {
+                self.act(action).await?;
+                continue;
+            }
             let Some(dir) = self.first_step(|p| self.is_frontier(p)) else {
                 return Ok(false);
             };
@@ -346,6 +367,33 @@ pub fn first_step(state: &ClientState, goal: impl Fn(Pos) -> bool) -> Option<Dir
     let (walk, found) =
         DistanceMap::until(state.width, state.height, &[start], open, |p| p != start && goal(p));
     walk.path_to(found?)?.first().copied()
+}
+
+/// See [`SimClient::fight`].
+pub fn fight(state: &ClientState) -> Option<Action> {
+    let at = state.at?;
+    let near = |p: Pos| p.x.abs_diff(at.x).max(p.y.abs_diff(at.y));
+    let beside: Vec<Pos> =
+        state.monsters.values().map(|m| m.at).filter(|&p| near(p) == 1).collect();
+    let target = *beside.first()?;
+    let strike = Dir::ALL.into_iter().find(|&d| at.step(d) == Some(target)).map(Action::Move);
+    let low = state.hp.is_some_and(|(hp, max)| u32::from(hp) * 3 <= u32::from(max));
+    if !low {
+        return strike;
+    }
+    // Low: away, to a free cell no monster stands beside, if there is one.
+    let taken = |p: Pos| {
+        state.monsters.values().any(|m| m.at == p) || state.others.values().any(|o| o.at == p)
+    };
+    let safe = |p: Pos| {
+        state.monsters.values().all(|m| m.at.x.abs_diff(p.x).max(m.at.y.abs_diff(p.y)) > 1)
+    };
+    Dir::ALL
+        .into_iter()
+        .filter_map(|d| at.step(d).map(|p| (d, p)))
+        .find(|&(_, p)| state.terrain(p).is_some_and(Terrain::is_open) && !taken(p) && safe(p))
+        .map(|(d, _)| Action::Move(d))
+        .or(strike)
 }
 
 /// True when a known open cell borders one never seen.

@@ -6,8 +6,10 @@
 //! gloam-bot --echo --clients 100 --rate 5 --duration 30
 //! ```
 //! Each client explores, heads for the stairs it has seen and takes them,
-//! one action every 1/rate seconds; latency is from sending an action to the
-//! `Sight` that answers it. `--echo` starts a bare tokio-tungstenite echo
+//! fighting what stands beside it (and stepping away when badly hurt), one
+//! action every 1/rate seconds; latency is from sending an action to the
+//! `Sight` that answers it. A client whose character dies joins again as a
+//! new one; the report counts the deaths. `--echo` starts a bare tokio-tungstenite echo
 //! server in this process that answers each 3-byte action with a frame of a
 //! typical answer's size, and drives it the same way: the ceiling the socket
 //! stack allows on this machine.
@@ -61,12 +63,17 @@ struct Tally {
     latencies: Vec<Duration>,
     errors: u64,
     disconnected: bool,
+    deaths: u64,
 }
 
-/// The next action of an explorer: down any stairs it stands on, else
-/// towards known stairs, else towards the unknown, else anywhere.
+/// The next action of an explorer: a blow (or a step away) when a monster
+/// stands beside it, down any stairs it stands on, else towards known
+/// stairs, else towards the unknown, else anywhere.
 fn next_action(sim: &SimClient, turn: usize) -> Action {
     let s = &sim.state;
+    if let Some(action) = sim.fight() {
+        return action;
+    }
     if s.at.and_then(|p| s.terrain(p)) == Some(Terrain::StairsDown) {
         return Action::Descend;
     }
@@ -78,7 +85,7 @@ fn next_action(sim: &SimClient, turn: usize) -> Action {
     Action::Move(dir)
 }
 
-async fn play(mut sim: SimClient, rate: f64, until: Instant) -> Tally {
+async fn play(mut sim: SimClient, url: String, rate: f64, until: Instant) -> Tally {
     let mut tally = Tally::default();
     let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -94,6 +101,18 @@ async fn play(mut sim: SimClient, rate: f64, until: Instant) -> Tally {
             Ok(_) => {
                 tally.answered += 1;
                 tally.latencies.push(t.elapsed());
+            }
+            Err(gloam_tests::SimError::Died(_)) => {
+                tally.deaths += 1;
+                // A new character under the same name and key.
+                let (name, token) = (sim.name.clone(), sim.token);
+                match SimClient::join_with_token(&url, &name, token, None).await {
+                    Ok(again) => sim = again,
+                    Err(_) => {
+                        tally.disconnected = true;
+                        break;
+                    }
+                }
             }
             Err(gloam_tests::SimError::Closed(_)) | Err(gloam_tests::SimError::Net(_)) => {
                 tally.disconnected = true;
@@ -187,8 +206,9 @@ async fn main() -> anyhow::Result<()> {
             let sim = SimClient::join(&url, &format!("bot{i}"), None)
                 .await
                 .with_context(|| format!("bot{i} could not join {url}"))?;
+            let url = url.clone();
             tokio::spawn(async move {
-                let _ = tx.send(play(sim, args.rate, Instant::now() + length).await);
+                let _ = tx.send(play(sim, url, args.rate, Instant::now() + length).await);
             });
         }
     }
@@ -200,6 +220,7 @@ async fn main() -> anyhow::Result<()> {
         all.answered += t.answered;
         all.bytes += t.bytes;
         all.errors += t.errors;
+        all.deaths += t.deaths;
         all.latencies.extend(t.latencies);
         disconnects += u64::from(t.disconnected);
     }
@@ -220,7 +241,7 @@ async fn main() -> anyhow::Result<()> {
         println!(
             "{{\"target\":\"{target}\",\"clients\":{},\"rate\":{},\"seconds\":{elapsed:.2},\"sent\":{},\"answered\":{},\
              \"answers_per_second\":{:.1},\"p50_ms\":{:.3},\"p95_ms\":{:.3},\"p99_ms\":{:.3},\"max_ms\":{:.3},\
-             \"bytes_per_action\":{per_action:.1},\"errors\":{},\"disconnects\":{disconnects},\"server_rss_kib\":{}}}",
+             \"bytes_per_action\":{per_action:.1},\"errors\":{},\"disconnects\":{disconnects},\"deaths\":{},\"server_rss_kib\":{}}}",
             args.clients,
             args.rate,
             all.sent,
@@ -231,16 +252,18 @@ async fn main() -> anyhow::Result<()> {
             pct(0.99),
             pct(1.0),
             all.errors,
+            all.deaths,
             memory.map_or("null".into(), |m| m.to_string()),
         );
     } else {
         println!("{target}: {} clients at {}/s for {elapsed:.1} s", args.clients, args.rate);
         println!(
-            "actions sent {}, answered {} ({:.0}/s), errors {}, disconnects {disconnects}",
+            "actions sent {}, answered {} ({:.0}/s), errors {}, disconnects {disconnects}, deaths {}",
             all.sent,
             all.answered,
             all.answered as f64 / elapsed,
-            all.errors
+            all.errors,
+            all.deaths
         );
         println!(
             "latency p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms",

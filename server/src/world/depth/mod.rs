@@ -399,6 +399,10 @@ impl DepthState {
     /// A player died: off the level, with a last word for it and the others.
     fn die(&mut self, id: PlayerId, killed_by: &str, turn: &mut Turn) {
         turn.out.push(Outgoing { to: id, msg: ServerMsg::Combat("You die...".into()) });
+        // Its last action is answered by its death, not by a sight it no
+        // longer has.
+        let diff = |m: &ServerMsg| matches!(m, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
+        turn.out.retain(|o| o.to != id || !diff(&o.msg));
         if let Some(player) = self.take_off(id, "dies.", turn) {
             for monster in self.monsters.values_mut().filter(|m| m.prey == Some(id)) {
                 monster.prey = None;
