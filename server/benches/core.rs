@@ -120,9 +120,92 @@ fn action(c: &mut Criterion) {
     });
 }
 
+/// A depth in a fight: 8 players and 100 awake jackals around them on a
+/// cave level, every player in one party (the jackals see them all).
+fn fight() -> gloam_server::world::DepthState {
+    use gloam_protocol::{PlayerId, walk::DistanceMap};
+    use gloam_server::bestiary::Bestiary;
+    use gloam_server::world::{Arrival, DepthState, Player};
+    use std::sync::Arc;
+    let level = Arc::new(mapgen::build(Generator::Caves, 12, 5));
+    let bestiary = Arc::new(Bestiary::default());
+    let jackal = bestiary.find("jackal").unwrap();
+    let mut depth = DepthState::with_bestiary(5, level.clone(), 8, bestiary, 12);
+    for i in 1..=8 {
+        let mut p = Player::new(PlayerId(i), format!("p{i}"));
+        // Enough hit points to outlast any measurement.
+        p.vitals.hp = u16::MAX;
+        p.vitals.max_hp = u16::MAX;
+        depth.arrive(p, Arrival::Join);
+    }
+    let grid = &level.grid;
+    let walk = DistanceMap::new(grid.width(), grid.height(), &[level.arrival], |i| {
+        grid.cells()[i].is_open()
+    });
+    let mut cells: Vec<(u16, Pos)> = (0..grid.cells().len())
+        .filter(|&i| walk.distances()[i] != u16::MAX)
+        .map(|i| (walk.distances()[i], grid.pos_of(i)))
+        .collect();
+    cells.sort();
+    let mut placed = 0;
+    for (_, pos) in cells {
+        if placed == 100 {
+            break;
+        }
+        placed += usize::from(depth.spawn(jackal, pos).is_some());
+    }
+    assert_eq!(placed, 100);
+    depth
+}
+
+/// One round of a depth in a fight, as the server does it without
+/// sockets: each of 8 players acts (the first seven are answered and wait,
+/// the eighth closes the round), then 100 awake monsters take their turn
+/// on one distance map, sight and diffs for everyone, and every message
+/// encoded.
+fn round(c: &mut Criterion) {
+    use gloam_protocol::{Action, PlayerId, codec};
+    let players: Vec<PlayerId> = (1..=8).map(PlayerId).collect();
+    let play_round = |depth: &mut gloam_server::world::DepthState| {
+        let mut to_first = 0usize;
+        let mut bytes = 0usize;
+        for &p in &players {
+            for o in depth.act(p, Action::Wait).out {
+                let n = codec::encode(&o.msg).len();
+                bytes += n;
+                if o.to == players[0] {
+                    to_first += n;
+                }
+            }
+        }
+        (bytes, to_first)
+    };
+    // What one round sends, once the fight is under way.
+    let mut depth = fight();
+    for _ in 0..5 {
+        play_round(&mut depth);
+    }
+    let (bytes, to_first) = play_round(&mut depth);
+    assert!(depth.rounds() >= 6, "every round closed");
+    let name = format!(
+        "one round: 8 players, 100 awake monsters ({bytes} bytes sent, {to_first} to one player)"
+    );
+    c.bench_function(&name, |b| {
+        b.iter_batched(
+            || {
+                let mut depth = fight();
+                play_round(&mut depth);
+                depth
+            },
+            |mut depth| black_box(play_round(&mut depth)),
+            criterion::BatchSize::LargeInput,
+        )
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(3));
-    targets = fov, levels, codec, action
+    targets = fov, levels, codec, action, round
 }
 criterion_main!(benches);

@@ -118,9 +118,9 @@ pub struct DepthState {
     rules: Rules,
     bestiary: Arc<Bestiary>,
     players: BTreeMap<PlayerId, Player>,
-    occupant: HashMap<Pos, PlayerId>,
+    occupant: CellMap<PlayerId>,
     monsters: BTreeMap<MonsterId, Monster>,
-    monster_at: HashMap<Pos, MonsterId>,
+    monster_at: CellMap<MonsterId>,
     next_monster: u32,
     /// For each player, what its client was told.
     told: BTreeMap<PlayerId, Told>,
@@ -131,6 +131,46 @@ pub struct DepthState {
     moved: Vec<PlayerId>,
     /// Monsters that moved, were hurt or died in this command.
     stirred: BTreeSet<MonsterId>,
+    /// The parties as they stand, found when first asked for after a change.
+    parties: std::cell::RefCell<Option<Parties>>,
+}
+
+/// A map keyed by cell, hashed by a multiply rather than SipHash: the keys
+/// are the server's own (cells and player ids, never a client's choice),
+/// and these lookups are the inner loop of every monster's step.
+type CellMap<V> = HashMap<Pos, V, std::hash::BuildHasherDefault<CellHasher>>;
+
+/// Folds a cell's two coordinates into one word and spreads it.
+#[derive(Debug, Default)]
+struct CellHasher(u64);
+
+impl std::hash::Hasher for CellHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.0 = (self.0 << 16) | u64::from(n);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0 << 32) | u64::from(n);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// Who shares a danger with whom (see [`DepthState::party_of`]).
+#[derive(Debug, Default)]
+struct Parties {
+    /// Each player's party, by its place in `members`.
+    of: HashMap<PlayerId, usize, std::hash::BuildHasherDefault<CellHasher>>,
+    /// Each party's players, in id order.
+    members: Vec<Vec<PlayerId>>,
 }
 
 impl DepthState {
@@ -156,15 +196,16 @@ impl DepthState {
             rules: Rules::default(),
             bestiary,
             players: BTreeMap::new(),
-            occupant: HashMap::new(),
+            occupant: CellMap::default(),
             monsters: BTreeMap::new(),
-            monster_at: HashMap::new(),
+            monster_at: CellMap::default(),
             next_monster: 1,
             told: BTreeMap::new(),
             clock: Clock::default(),
             rng: LevelRng::seed_from_u64(seed ^ 0x726f_756e_6473),
             moved: Vec::new(),
             stirred: BTreeSet::new(),
+            parties: std::cell::RefCell::new(None),
         }
     }
 
@@ -197,6 +238,7 @@ impl DepthState {
         self.monster_at.insert(pos, id);
         // Those who see the cell are told with the next command.
         self.stirred.insert(id);
+        self.stir_parties();
         Some(id)
     }
 
@@ -310,6 +352,7 @@ impl DepthState {
     /// Takes a player off the level and tells the others, with no more.
     fn take_off(&mut self, id: PlayerId, farewell: &str, turn: &mut Turn) -> Option<Player> {
         let player = self.players.remove(&id)?;
+        self.stir_parties();
         if self.occupant.get(&player.pos) == Some(&id) {
             self.occupant.remove(&player.pos);
         }
@@ -486,6 +529,7 @@ impl DepthState {
         let fov = self.fov_from(pos);
         let Some(player) = self.players.get_mut(&id) else { return };
         let diff = player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov);
+        self.stir_parties();
         if !self.moved.contains(&id) {
             self.moved.push(id);
         }
@@ -520,34 +564,79 @@ impl DepthState {
     /// others, `id` included, in id order: an awake monster that notices
     /// two links them, and with `--pvp` so does seeing each other.
     pub fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
-        let mut party = BTreeSet::from([id]);
-        let mut queue = vec![id];
-        while let Some(p) = queue.pop() {
-            let Some(player) = self.players.get(&p) else { continue };
-            let mut linked = Vec::new();
-            // Seeing it is cheap to test; only then are its watchers found.
-            let sees = |m: &&Monster| player.memory(self.depth).is_some_and(|mem| mem.sees(m.pos));
-            for m in self.monsters.values().filter(|m| m.awake).filter(sees) {
-                let noticing = self.noticed_by(m.id);
-                if noticing.contains(&p) {
-                    linked.extend(noticing);
-                }
+        let mut cache = self.parties.borrow_mut();
+        let parties = cache.get_or_insert_with(|| self.find_parties());
+        match parties.of.get(&id) {
+            Some(&i) => parties.members[i].clone(),
+            None => vec![id],
+        }
+    }
+
+    /// Every party on the depth, at once: each awake monster joins those
+    /// who notice it (a union-find over the players), so the cost is one
+    /// look per awake monster, however many ask.
+    fn find_parties(&self) -> Parties {
+        let players: Vec<&Player> = self.players.values().collect();
+        let mut parent: Vec<usize> = (0..players.len()).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
             }
-            if self.rules.pvp {
-                linked.extend(
-                    self.told
-                        .get(&p)
-                        .map(|t| t.players.keys().copied().collect::<Vec<_>>())
-                        .unwrap_or_default(),
-                );
-            }
-            for other in linked {
-                if party.insert(other) {
-                    queue.push(other);
+            i
+        }
+        let mut join = |a: usize, b: usize| {
+            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+            parent[ra.max(rb)] = ra.min(rb);
+        };
+        let place = |id: PlayerId| players.binary_search_by_key(&id, |p| p.id).ok();
+        for m in self.monsters.values().filter(|m| m.awake) {
+            let sight = self.bestiary.kind(m.kind).sight;
+            let notices = |p: &Player| {
+                monsters::within(p.pos, m.pos, sight)
+                    && p.memory(self.depth).is_some_and(|mem| mem.sees(m.pos))
+            };
+            let mut first = None;
+            // Few players: ask each; a crowd: only those near enough.
+            let noticing: Vec<usize> = if players.len() <= self.disc.len() {
+                (0..players.len()).filter(|&i| notices(players[i])).collect()
+            } else {
+                self.noticed_by(m.id).into_iter().filter_map(place).collect()
+            };
+            for i in noticing {
+                match first {
+                    None => first = Some(i),
+                    Some(f) => join(f, i),
                 }
             }
         }
-        party.into_iter().collect()
+        if self.rules.pvp {
+            for (&viewer, told) in &self.told {
+                for &other in told.players.keys() {
+                    if let (Some(a), Some(b)) = (place(viewer), place(other)) {
+                        join(a, b);
+                    }
+                }
+            }
+        }
+        let mut parties = Parties::default();
+        let mut slot: Vec<Option<usize>> = vec![None; players.len()];
+        for (i, p) in players.iter().enumerate() {
+            let r = root(&mut parent, i);
+            let at = *slot[r].get_or_insert_with(|| {
+                parties.members.push(Vec::new());
+                parties.members.len() - 1
+            });
+            parties.members[at].push(p.id);
+            parties.of.insert(p.id, at);
+        }
+        parties
+    }
+
+    /// Something moved, woke, came or went: parties are found afresh when
+    /// next asked for.
+    fn stir_parties(&self) {
+        self.parties.borrow_mut().take();
     }
 
     /// One round of `party` ends: its monsters act, its players

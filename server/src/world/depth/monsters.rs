@@ -10,6 +10,7 @@ use rand::RngExt;
 
 use super::{DepthState, Outgoing, Turn};
 use crate::bestiary::{Behaviour, Dice, KindId, capitalised};
+use crate::world::player::Player;
 
 /// A monster on a depth.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -48,24 +49,26 @@ fn chebyshev(a: Pos, b: Pos) -> u16 {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
 }
 
-fn within(a: Pos, b: Pos, radius: u8) -> bool {
+pub(super) fn within(a: Pos, b: Pos, radius: u8) -> bool {
     let (dx, dy) = (i32::from(a.x.abs_diff(b.x)), i32::from(a.y.abs_diff(b.y)));
     dx * dx + dy * dy <= i32::from(radius) * i32::from(radius)
 }
 
 impl DepthState {
-    /// The players who see `pos` (and so are seen from it), by id.
+    /// The players who see `pos` (and so are seen from it), by id: by
+    /// asking each player when they are fewer than the cells of a sight
+    /// disc, else by looking at who stands on each of those cells.
     pub(super) fn watchers(&self, pos: Pos) -> Vec<PlayerId> {
+        let sees = |p: &Player| p.memory(self.depth).is_some_and(|m| m.sees(pos));
+        if self.players.len() <= self.disc.len() {
+            return self.players.values().filter(|p| sees(p)).map(|p| p.id).collect();
+        }
         let mut found: Vec<PlayerId> = self
             .disc
             .offsets()
             .filter_map(|(dx, dy)| pos.offset(dx, dy))
             .filter_map(|p| self.occupant.get(&p).copied())
-            .filter(|id| {
-                self.players
-                    .get(id)
-                    .is_some_and(|p| p.memory(self.depth).is_some_and(|m| m.sees(pos)))
-            })
+            .filter(|id| self.players.get(id).is_some_and(sees))
             .collect();
         found.sort();
         found
@@ -113,7 +116,8 @@ impl DepthState {
     ) {
         let noticed = self.noticed_by(id);
         let Some(m) = self.monsters.get(&id).cloned() else { return };
-        let kind = self.bestiary.kind(m.kind).clone();
+        let kind = self.bestiary.kind(m.kind);
+        let (behaviour, flees_below) = (kind.behaviour, kind.flees_below);
         if !m.awake {
             if !noticed.is_empty() && self.rng.random_ratio(1, WAKE_ONE_IN) {
                 self.wake(id, turn);
@@ -121,7 +125,7 @@ impl DepthState {
             return;
         }
         let Some(target) = self.nearest(m.pos, &noticed) else {
-            self.roam(id, kind.behaviour);
+            self.roam(id, behaviour);
             return;
         };
         let target_pos = self.players[&target].pos;
@@ -130,10 +134,10 @@ impl DepthState {
             m.goal = Some(target_pos);
         }
         let map = map.get_or_insert_with(|| self.map_towards(party, &noticed));
-        let fleeing = u32::from(m.hp) * 100 < u32::from(kind.flees_below) * u32::from(m.max_hp);
+        let fleeing = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
         let prey_healthy =
             self.players[&target].vitals.hp * 2 > self.players[&target].vitals.max_hp;
-        let shy = kind.behaviour == Behaviour::KeepsDistance && prey_healthy;
+        let shy = behaviour == Behaviour::KeepsDistance && prey_healthy;
         let adjacent = chebyshev(m.pos, target_pos) == 1;
         let distance = map.get(m.pos).unwrap_or(UNREACHED);
         if fleeing || (shy && distance < KEEP_OFF) {
@@ -142,7 +146,7 @@ impl DepthState {
             }
         } else if adjacent {
             self.monster_attacks(id, target, turn);
-        } else if kind.behaviour == Behaviour::Erratic && self.rng.random_bool(0.5) {
+        } else if behaviour == Behaviour::Erratic && self.rng.random_bool(0.5) {
             self.random_step(id);
         } else if !(shy && distance <= KEEP_OFF + 1) {
             self.step_on_map(id, map, true, target_pos);
@@ -172,6 +176,7 @@ impl DepthState {
         m.awake = true;
         let (pos, text) =
             (m.pos, format!("{} wakes up.", capitalised(&self.bestiary.kind(m.kind).the())));
+        self.stir_parties();
         for to in self.watchers(pos) {
             turn.out.push(Outgoing { to, msg: ServerMsg::Combat(text.clone()) });
         }
@@ -254,6 +259,7 @@ impl DepthState {
         m.pos = to;
         self.monster_at.insert(to, id);
         self.stirred.insert(id);
+        self.stir_parties();
     }
 
     fn monster_attacks(&mut self, id: MonsterId, target: PlayerId, turn: &mut Turn) {
@@ -287,6 +293,7 @@ impl DepthState {
             m.prey = Some(attacker);
             m.goal = attacker_pos;
         }
+        self.stir_parties();
         if self.rng.random_range(1..=100u8) > PLAYER_TO_HIT {
             turn.out.push(Outgoing {
                 to: attacker,
@@ -306,6 +313,7 @@ impl DepthState {
         }
         self.monsters.remove(&id);
         self.monster_at.remove(&pos);
+        self.stir_parties();
         if let Some(p) = self.players.get_mut(&attacker) {
             p.vitals.kills += 1;
         }

@@ -47,13 +47,29 @@ impl DepthState {
             let players =
                 players_seen(viewer, self.depth, candidates, &mut told.players, &self.players);
             let monsters = if moved_self {
-                let all: BTreeSet<MonsterId> =
-                    self.monsters.keys().chain(told.monsters.keys()).copied().collect();
-                monsters_seen(viewer, self.depth, &all, &mut told.monsters, &self.monsters)
+                // Those told of and gone first, then every monster here.
+                let gone: Vec<MonsterId> = told
+                    .monsters
+                    .keys()
+                    .copied()
+                    .filter(|id| !self.monsters.contains_key(id))
+                    .collect();
+                let mut changes =
+                    monsters_seen(viewer, self.depth, gone, &mut told.monsters, &self.monsters);
+                let here = self.monsters.keys().copied();
+                changes.extend(monsters_seen(
+                    viewer,
+                    self.depth,
+                    here,
+                    &mut told.monsters,
+                    &self.monsters,
+                ));
+                changes
             } else if stirred.is_empty() {
                 Vec::new()
             } else {
-                monsters_seen(viewer, self.depth, &stirred, &mut told.monsters, &self.monsters)
+                let stirred = stirred.iter().copied();
+                monsters_seen(viewer, self.depth, stirred, &mut told.monsters, &self.monsters)
             };
             match last_diff.get(&viewer.id) {
                 Some(&i) => {
@@ -154,13 +170,13 @@ fn players_seen(
 fn monsters_seen(
     viewer: &Player,
     depth: u16,
-    candidates: &BTreeSet<MonsterId>,
+    candidates: impl IntoIterator<Item = MonsterId>,
     told: &mut BTreeMap<MonsterId, (Pos, Wound)>,
     monsters: &BTreeMap<MonsterId, Monster>,
 ) -> Vec<MonsterChange> {
     let memory = viewer.memory(depth);
     let mut changes = Vec::new();
-    for &id in candidates {
+    for id in candidates {
         let now = monsters.get(&id).filter(|m| memory.is_some_and(|mem| mem.sees(m.pos)));
         match (told.get(&id).copied(), now) {
             (None, Some(m)) => {
@@ -179,7 +195,9 @@ fn monsters_seen(
                 if wound != m.wound() {
                     changes.push(MonsterChange::Hurt { id, wound: m.wound() });
                 }
-                told.insert(id, (m.pos, m.wound()));
+                if (at, wound) != (m.pos, m.wound()) {
+                    told.insert(id, (m.pos, m.wound()));
+                }
             }
             (Some(_), None) => {
                 changes.push(MonsterChange::Vanished { id });
