@@ -34,6 +34,7 @@
 
 mod clock;
 mod monsters;
+mod replay;
 mod telling;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -47,6 +48,7 @@ use rand::SeedableRng;
 
 pub use clock::Phase;
 pub use monsters::Monster;
+pub use replay::{Command, Entry};
 
 use super::player::Player;
 use crate::bestiary::{Bestiary, KindId};
@@ -133,6 +135,8 @@ pub struct DepthState {
     stirred: BTreeSet<MonsterId>,
     /// The parties as they stand, found when first asked for after a change.
     parties: std::cell::RefCell<Option<Parties>>,
+    /// Every command applied, in order, when kept (see [`replay`]).
+    log: Option<Vec<Entry>>,
 }
 
 /// A map keyed by cell, hashed by a multiply rather than SipHash: the keys
@@ -206,6 +210,7 @@ impl DepthState {
             moved: Vec::new(),
             stirred: BTreeSet::new(),
             parties: std::cell::RefCell::new(None),
+            log: None,
         }
     }
 
@@ -299,6 +304,8 @@ impl DepthState {
     /// Puts a player on this level, tells it what it remembers and sees, and
     /// tells the others it arrived.
     pub fn arrive(&mut self, mut player: Player, via: Arrival) -> Vec<Outgoing> {
+        let (id, name, vitals) = (player.id, player.name.clone(), player.vitals);
+        self.record(Command::Arrive { id, name, vitals, via });
         let wanted = match via {
             Arrival::Join | Arrival::FromAbove => self.level.arrival,
             Arrival::FromBelow => self.level.stairs_down,
@@ -343,6 +350,9 @@ impl DepthState {
     /// its going set off (a round that waited only for it closes).
     pub(crate) fn remove(&mut self, id: PlayerId, farewell: &str) -> (Option<Player>, Turn) {
         let mut turn = Turn::default();
+        if self.players.contains_key(&id) {
+            self.record(Command::Leave { id });
+        }
         let player = self.take_off(id, farewell, &mut turn);
         self.run_clock(&mut turn);
         self.settle(&mut turn);
@@ -384,6 +394,7 @@ impl DepthState {
         if !self.players.contains_key(&id) {
             return turn;
         }
+        self.record(Command::Act { id, action });
         if self.clock.phase(id) == Phase::Acted {
             self.clock.hold(id, action);
             return turn;
@@ -401,6 +412,7 @@ impl DepthState {
         if self.clock.phase(id) != Phase::Acted {
             return turn;
         }
+        self.record(Command::Deadline { id });
         let party = self.party_of(id);
         self.clock.count_away(&party);
         self.run_clock(&mut turn);

@@ -311,3 +311,81 @@ proptest! {
         prop_assert_eq!(play_out(&actions), play_out(&actions));
     }
 }
+
+/// The hall of `play_out` with its monsters, keeping its log, before anyone came.
+fn hall_with_monsters(seed: u64) -> DepthState {
+    let mut d =
+        DepthState::with_bestiary(3, level_from(HALL), 8, Arc::new(Bestiary::default()), seed);
+    d.keep_log();
+    for (name, at) in
+        [("jackal", Pos::new(12, 1)), ("orc", Pos::new(18, 5)), ("fruit bat", Pos::new(15, 4))]
+    {
+        awake(&mut d, name, at);
+    }
+    d.spawn(kind(&d, "kobold"), Pos::new(8, 5));
+    d
+}
+
+/// Plays `commands` (who, and what: arrive, leave, a step, a wait or a
+/// deadline) with up to three players.
+fn play_commands(d: &mut DepthState, commands: &[(u8, u8)]) {
+    for &(who, what) in commands {
+        let id = PlayerId(u32::from(who % 3) + 1);
+        match what {
+            0 if !d.contains(id) => {
+                let at = Pos::new(2 + u16::from(who % 3), 2);
+                d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at));
+            }
+            1 => {
+                d.remove(id, "has left the game.");
+            }
+            2..=9 => {
+                d.act(id, Action::Move(Dir::ALL[usize::from(what - 2)]));
+            }
+            10 => {
+                d.act(id, Action::Wait);
+            }
+            _ => {
+                d.deadline(id);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A depth rebuilt from its seed and its log is the live depth: the
+    /// same checksum, the same log.
+    #[test]
+    fn a_depth_replayed_from_its_log_is_the_live_depth(
+        commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200)
+    ) {
+        let mut live = hall_with_monsters(7);
+        play_commands(&mut live, &commands);
+        let mut again = hall_with_monsters(7);
+        again.replay(live.log()).unwrap();
+        prop_assert_eq!(again.checksum(), live.checksum());
+        prop_assert_eq!(again.log(), live.log());
+    }
+}
+
+#[test]
+fn the_checksum_tells_another_history_apart() {
+    let script: Vec<(u8, u8)> =
+        (0..120u8).map(|i| (i, [0, 10, 3, 10, 5, 12, 10][usize::from(i % 7)])).collect();
+    let mut live = hall_with_monsters(7);
+    play_commands(&mut live, &script);
+    assert!(live.rounds() > 20 && !live.log().is_empty());
+    // Another seed: other dice.
+    let mut other = hall_with_monsters(8);
+    let differs = match other.replay(live.log()) {
+        Ok(()) => other.checksum() != live.checksum(),
+        Err(_) => true,
+    };
+    assert!(differs, "another seed's dice give another depth");
+    // The same log short of its last command.
+    let mut short = hall_with_monsters(7);
+    short.replay(&live.log()[..live.log().len() - 1]).unwrap();
+    assert_ne!(short.checksum(), live.checksum());
+}
