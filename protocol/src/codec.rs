@@ -47,6 +47,12 @@ pub fn decode_server(bytes: &[u8]) -> Result<ServerMsg, DecodeError> {
     decode_limited::<ServerMsg, MAX_SERVER_MSG>(bytes)
 }
 
+/// Decodes a record of the server's own (such as a depth's log entry, kept
+/// in its store) under the server message's size limit.
+pub fn decode_record<M: DeserializeOwned>(bytes: &[u8]) -> Result<M, DecodeError> {
+    decode_limited::<M, MAX_SERVER_MSG>(bytes)
+}
+
 fn decode_limited<M: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Result<M, DecodeError> {
     if bytes.len() > LIMIT {
         return Err(DecodeError::TooLarge { len: bytes.len(), limit: LIMIT });

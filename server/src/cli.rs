@@ -134,6 +134,45 @@ pub fn graveyard_report(dead: &[gloam_protocol::DeathRecord]) -> String {
     out
 }
 
+/// What `gloam-server replay` prints: depth `depth` of the stored world
+/// rebuilt from its seed and its log, its checksum, and the live depth's at
+/// its last save.
+pub fn replay_report(
+    store: &crate::store::Store,
+    config: &crate::Config,
+    depth: u16,
+) -> anyhow::Result<String> {
+    use anyhow::Context;
+    let (stored, live) = store.depth_history(depth)?;
+    let entries: Vec<crate::world::Entry> = stored
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| {
+            gloam_protocol::codec::decode_record(bytes)
+                .with_context(|| format!("entry {i} of depth {depth}'s log is damaged"))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut state = crate::world::fresh_depth(config, depth);
+    state.replay(&entries).map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
+    let sum = state.checksum();
+    let mut out = format!(
+        "depth {depth}: {} commands replayed, {} rounds, {} monsters left; checksum {sum:016x}\n",
+        entries.len(),
+        state.rounds(),
+        state.monsters().count()
+    );
+    out.push_str(&match live {
+        Some((kept, live)) if kept == entries.len() as u64 && live == sum => {
+            format!("the live depth's at its last save: {live:016x}: the same\n")
+        }
+        Some((kept, live)) => {
+            format!("the live depth's at its last save ({kept} commands): {live:016x}: DIFFERENT\n")
+        }
+        None => "no live checksum kept: the depth was never played\n".into(),
+    });
+    Ok(out)
+}
+
 /// A length of time as a host writes it: a whole number and a unit, `s`,
 /// `m` or `h` (`90s`, `30m`, `6h`).
 pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {

@@ -38,7 +38,7 @@ struct Args {
     #[arg(long, default_value_t = 5)]
     backups_kept: usize,
     /// The deepest depth: its level has no stairs down.
-    #[arg(long, default_value_t = gloam_server::config::DEFAULT_MAX_DEPTH)]
+    #[arg(long, default_value_t = gloam_server::config::DEFAULT_MAX_DEPTH, global = true)]
     max_depth: u16,
     /// The folder holding the world and its characters (created if missing).
     /// A stored world's seed and generator are used; back the folder up to
@@ -46,18 +46,18 @@ struct Args {
     #[arg(long, default_value = "gloam-data", global = true)]
     data: PathBuf,
     /// The kinds of monster [default: the built-in assets/bestiary.toml].
-    #[arg(long)]
+    #[arg(long, global = true)]
     bestiary: Option<PathBuf>,
     /// How long a round waits for the players it concerns before counting
     /// those who have not acted as away (see docs/turns.md).
     #[arg(long, default_value_t = gloam_server::config::DEFAULT_TURN_DEADLINE.as_millis() as u64)]
     turn_deadline_ms: u64,
     /// Let players attack each other (bumping into one attacks it).
-    #[arg(long)]
+    #[arg(long, global = true)]
     pvp: bool,
     /// Put a monster on a level besides those its seed places, as
     /// KIND@DEPTH:X,Y (repeatable): for designing levels and for tests.
-    #[arg(long = "place")]
+    #[arg(long = "place", global = true)]
     placements: Vec<gloam_server::config::Placement>,
 }
 
@@ -67,6 +67,14 @@ enum Command {
     Mapgen(MapgenArgs),
     /// List the dead of the world in --data, deepest first.
     Graveyard,
+    /// Rebuild a depth of the (stopped) world in --data from its seed and
+    /// its log, and print its checksum beside the live depth's. Give the
+    /// same --bestiary, --place, --pvp and --max-depth the server played with.
+    Replay {
+        /// The depth to rebuild.
+        #[arg(long)]
+        depth: u16,
+    },
 }
 
 fn main() -> std::process::ExitCode {
@@ -106,6 +114,19 @@ async fn serve() -> anyhow::Result<()> {
     let store = Store::open(&args.data)?;
     if let Some(Command::Graveyard) = &args.command {
         print!("{}", cli::graveyard_report(&store.graveyard()?));
+        return Ok(());
+    }
+    if let Some(Command::Replay { depth }) = &args.command {
+        let world = store.world()?.context("the data folder holds no world yet")?;
+        let config = Config {
+            max_depth: args.max_depth,
+            bestiary: std::sync::Arc::new(bestiary),
+            placements: args.placements.clone(),
+            pvp: args.pvp,
+            ..Config::for_world(world)
+        };
+        config.check().map_err(anyhow::Error::msg)?;
+        print!("{}", cli::replay_report(&store, &config, *depth)?);
         return Ok(());
     }
     let world = store.settle_world(&args.world.wish(), gloam_server::fresh_seed)?;

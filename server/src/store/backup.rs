@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
-use super::{EXPLORED, GRAVEYARD, META, PLACES, TOKENS, VITALS};
+use super::{DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVEYARD, META, PLACES, TOKENS, VITALS};
 
 /// The folder backups of the store `file` go in.
 pub(crate) fn folder_of(file: &Path) -> PathBuf {
@@ -47,6 +47,8 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, EXPLORED)?;
     copy_table(&read, &write, VITALS)?;
     copy_table(&read, &write, GRAVEYARD)?;
+    copy_table(&read, &write, DEPTH_LOG)?;
+    copy_table(&read, &write, DEPTH_SUM)?;
     write.commit()?;
     Ok(())
 }

@@ -54,6 +54,11 @@ const VITALS: TableDefinition<&str, (u16, u16, u32, u64, u16)> = TableDefinition
 /// rounds, kills, killed by): the dead.
 const GRAVEYARD: TableDefinition<(u64, &str), (u16, u64, u32, &str)> =
     TableDefinition::new("graveyard");
+/// (depth, entry number) to one entry of the depth's log: every command the
+/// depth applied, in order, encoded by the world.
+const DEPTH_LOG: TableDefinition<(u16, u64), &[u8]> = TableDefinition::new("depth-log");
+/// Depth to (entries kept, the depth's checksum after the last of them).
+const DEPTH_SUM: TableDefinition<u16, (u64, u64)> = TableDefinition::new("depth-sum");
 
 /// Why a data folder could not be used. Each names the file concerned; none
 /// of them changes it.
@@ -83,6 +88,10 @@ pub enum StoreError {
     )]
     OtherWorld { file: PathBuf, stored: String, asked: String },
 }
+
+/// A depth's stored log (its encoded entries, in order) and, if it was
+/// ever played, (entries kept, the live depth's checksum after them).
+pub type DepthHistory = (Vec<Vec<u8>>, Option<(u64, u64)>);
 
 /// A character the store knows: its name and the hash of its token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,6 +131,18 @@ enum Cmd {
     },
     Graveyard {
         reply: oneshot::Sender<Result<Vec<DeathRecord>, String>>,
+    },
+    /// More of a depth's log: entries numbered from `first`, and the
+    /// depth's checksum after the last.
+    AppendLog {
+        depth: u16,
+        first: u64,
+        entries: Vec<Vec<u8>>,
+        checksum: u64,
+    },
+    LoadLog {
+        depth: u16,
+        reply: oneshot::Sender<Result<Vec<Vec<u8>>, String>>,
     },
     Flush {
         done: oneshot::Sender<()>,
@@ -295,6 +316,14 @@ impl Store {
         Ok(())
     }
 
+    /// A depth's log as the store holds it now, and how many entries the
+    /// live depth had handed over at its last save with its checksum then.
+    pub fn depth_history(&self, depth: u16) -> Result<DepthHistory, StoreError> {
+        let read =
+            || Ok::<_, redb::Error>((depth_log(&self.db, depth)?, depth_sum(&self.db, depth)?));
+        read().map_err(|e| open::failed(self.path(), e))
+    }
+
     /// The dead, deepest first, as the store holds them now.
     pub fn graveyard(&self) -> Result<Vec<DeathRecord>, StoreError> {
         graveyard(&self.db).map_err(|e| open::failed(self.path(), e))
@@ -416,6 +445,21 @@ impl StoreHandle {
         if self.tx.send(Cmd::Bury { record }).is_err() {
             error!("the store has stopped: a death was not recorded");
         }
+    }
+
+    /// Keeps more of a depth's log (see [`Cmd::AppendLog`]).
+    pub fn append_log(&self, depth: u16, first: u64, entries: Vec<Vec<u8>>, checksum: u64) {
+        let cmd = Cmd::AppendLog { depth, first, entries, checksum };
+        if self.tx.send(cmd).is_err() {
+            error!(depth, "the store has stopped: a depth's log was not kept");
+        }
+    }
+
+    /// A depth's log as kept, in order. Sees every entry sent before it.
+    pub async fn depth_log(&self, depth: u16) -> Result<Vec<Vec<u8>>, String> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(Cmd::LoadLog { depth, reply }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
     /// The dead, deepest first. Sees every death sent before it.
@@ -542,7 +586,9 @@ impl Keeper {
     /// One command; false when it was the last.
     fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
         match cmd {
-            Cmd::Create { .. } | Cmd::Save { .. } | Cmd::Bury { .. } => writes.push(cmd),
+            Cmd::Create { .. } | Cmd::Save { .. } | Cmd::Bury { .. } | Cmd::AppendLog { .. } => {
+                writes.push(cmd)
+            }
             Cmd::Load { name, reply } => {
                 self.commit(writes);
                 let loaded = self.db().and_then(|db| load(db, &name).map_err(|e| e.to_string()));
@@ -552,6 +598,11 @@ impl Keeper {
                 self.commit(writes);
                 let dead = self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()));
                 let _ = reply.send(dead);
+            }
+            Cmd::LoadLog { depth, reply } => {
+                self.commit(writes);
+                let log = self.db().and_then(|db| depth_log(db, depth).map_err(|e| e.to_string()));
+                let _ = reply.send(log);
             }
             Cmd::Flush { done } => {
                 self.commit(writes);
@@ -594,7 +645,11 @@ impl Keeper {
                 Cmd::Create { done, .. } => {
                     let _ = done.send(result.clone());
                 }
-                save @ Cmd::Save { .. } if result.is_err() => self.failed.push(save),
+                save @ (Cmd::Save { .. } | Cmd::Bury { .. } | Cmd::AppendLog { .. })
+                    if result.is_err() =>
+                {
+                    self.failed.push(save)
+                }
                 _ => {}
             }
         }
@@ -653,8 +708,17 @@ fn apply(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                         (record.depth, record.rounds, record.kills, record.killed_by.as_str());
                     graveyard.insert(key, value)?;
                 }
+                Cmd::AppendLog { depth, first, entries, checksum } => {
+                    let mut log = txn.open_table(DEPTH_LOG)?;
+                    for (i, entry) in entries.iter().enumerate() {
+                        log.insert((*depth, first + i as u64), entry.as_slice())?;
+                    }
+                    let mut sums = txn.open_table(DEPTH_SUM)?;
+                    sums.insert(*depth, (first + entries.len() as u64, *checksum))?;
+                }
                 Cmd::Load { .. }
                 | Cmd::Graveyard { .. }
+                | Cmd::LoadLog { .. }
                 | Cmd::Flush { .. }
                 | Cmd::Backup { .. }
                 | Cmd::Close => {}
@@ -692,6 +756,37 @@ fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::Error> {
         Vitals { hp, max_hp, kills, rounds, deepest }
     });
     Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths }))
+}
+
+/// A depth's log, in order: the entries numbered from 0 without a gap
+/// (after a gap nothing can be replayed, so nothing after one is given).
+fn depth_log(db: &Database, depth: u16) -> Result<Vec<Vec<u8>>, redb::Error> {
+    let txn = db.begin_read()?;
+    let table = match txn.open_table(DEPTH_LOG) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut entries = Vec::new();
+    for entry in table.range((depth, 0)..=(depth, u64::MAX))? {
+        let (key, bytes) = entry?;
+        if key.value().1 != entries.len() as u64 {
+            break;
+        }
+        entries.push(bytes.value().to_vec());
+    }
+    Ok(entries)
+}
+
+/// How many of a depth's entries are kept, and the depth's checksum after
+/// the last of them.
+fn depth_sum(db: &Database, depth: u16) -> Result<Option<(u64, u64)>, redb::Error> {
+    let txn = db.begin_read()?;
+    match txn.open_table(DEPTH_SUM) {
+        Ok(t) => Ok(t.get(depth)?.map(|v| v.value())),
+        Err(TableError::TableDoesNotExist(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The dead, deepest first (then the longest lived, then the earliest).

@@ -25,7 +25,9 @@ use tokio::sync::mpsc;
 use tokio::time::MissedTickBehavior;
 use tracing::{debug, info, warn};
 
-pub use depth::{Arrival, DepthState, Monster, Outgoing, Phase, Rules, Turn};
+pub use depth::{
+    Arrival, Command, DepthState, Entry, LogPart, Monster, Outgoing, Phase, Rules, Turn,
+};
 pub use player::{Player, Vitals};
 pub use presence::{ActError, Presence, Reply};
 
@@ -281,21 +283,21 @@ impl Depths {
         let c = &self.config;
         #[cfg(test)]
         self.hold_while_building(depth);
-        let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
-        let mut level = mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth);
-        if depth >= c.bottom() {
-            mapgen::make_bottom(&mut level);
-        }
-        let level = Arc::new(level);
+        let state = fresh_depth(c, depth);
         let mut running = self.lock();
         if let Some(handle) = running.get(&depth) {
             // Another connection built it meanwhile: theirs is the one in play.
             return Some(handle.clone());
         }
-        info!(depth, generator = generator.name(), "level built");
+        let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
+        info!(
+            depth,
+            generator = generator.name(),
+            monsters = state.monsters().count(),
+            "level built"
+        );
         let (tx, rx) = mpsc::channel(c.depth_queue.max(1));
         let handle = DepthHandle { depth, tx };
-        let state = populated(c, depth, level);
         let task = DepthTask {
             state,
             me: handle.tx.downgrade(),
@@ -341,6 +343,18 @@ impl Depths {
     }
 }
 
+/// Depth `depth` of the world `c` plays, as its seed makes it: its level
+/// (the last has no stairs down), its monsters, the host's rules. The
+/// server builds every depth so, and `gloam-server replay` too.
+pub fn fresh_depth(c: &Config, depth: u16) -> DepthState {
+    let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
+    let mut level = mapgen::build(generator, mapgen::level_seed(c.seed, depth), depth);
+    if depth >= c.bottom() {
+        mapgen::make_bottom(&mut level);
+    }
+    populated(c, depth, Arc::new(level))
+}
+
 /// The depth's state as its level's seed leaves it: its monsters placed,
 /// those the host placed by hand added, the host's rules set.
 fn populated(c: &Config, depth: u16, level: Arc<crate::level::Level>) -> DepthState {
@@ -349,6 +363,7 @@ fn populated(c: &Config, depth: u16, level: Arc<crate::level::Level>) -> DepthSt
     let mut state =
         DepthState::with_bestiary(depth, level, c.sight_radius, c.bestiary.clone(), seed);
     state.set_rules(Rules { pvp: c.pvp });
+    state.keep_log();
     for p in placed {
         state.spawn(p.kind, p.pos);
     }
@@ -387,6 +402,7 @@ struct DepthTask {
 
 impl DepthTask {
     async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
+        self.resume().await;
         let mut tick = tokio::time::interval(self.depths.config.save_interval);
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let idle_limit = self.depths.config.depth_idle;
@@ -411,6 +427,7 @@ impl DepthTask {
                 },
                 _ = tick.tick() => {
                     self.save_those_who_acted();
+                    self.keep_log();
                     let now = tokio::time::Instant::now();
                     empty_since = if self.state.is_empty() { empty_since.or(Some(now)) } else { None };
                     if empty_since.is_some_and(|t| now - t >= idle_limit)
@@ -423,7 +440,49 @@ impl DepthTask {
             }
         }
         self.save_those_who_acted();
+        self.keep_log();
         debug!(depth = self.state.depth(), "depth task ends");
+    }
+
+    /// Takes up the depth's stored history: replays it, so its monsters
+    /// are where they were. A history that does not fit (the host changed
+    /// the bestiary or the rules) is set aside with a warning, and the
+    /// depth starts afresh from its seed.
+    async fn resume(&mut self) {
+        let depth = self.state.depth();
+        let stored = match self.depths.store().depth_log(depth).await {
+            Ok(stored) => stored,
+            Err(e) => {
+                warn!(depth, error = %e, "cannot read the depth's history: it starts afresh");
+                return;
+            }
+        };
+        if stored.is_empty() {
+            return;
+        }
+        let entries: Result<Vec<Entry>, String> = stored
+            .iter()
+            .map(|bytes| codec::decode_record(bytes).map_err(|e| e.to_string()))
+            .collect();
+        let started = std::time::Instant::now();
+        let replayed = entries.and_then(|entries| self.state.resume(&entries));
+        match replayed {
+            Ok(()) => {
+                info!(depth, entries = stored.len(), rounds = self.state.rounds(), took = ?started.elapsed(), "depth history replayed")
+            }
+            Err(e) => {
+                warn!(depth, error = %e, "the depth's history does not fit this world: it starts afresh from its seed");
+                self.state = fresh_depth(&self.depths.config, depth);
+                self.state.skip_log(stored.len() as u64);
+            }
+        }
+    }
+
+    /// Hands the entries the depth applied since the last time to the store.
+    fn keep_log(&mut self) {
+        let Some(part) = self.state.take_log() else { return };
+        let entries = part.entries.iter().map(codec::encode).collect();
+        self.depths.store().append_log(self.state.depth(), part.first, entries, part.checksum);
     }
 
     /// An empty depth out of play: takes no more commands, hands on any

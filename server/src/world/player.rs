@@ -21,7 +21,7 @@ pub const START_HP: u16 = 30;
 
 /// What a character has been through: kept in the store, and in the
 /// graveyard when it dies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Vitals {
     pub hp: u16,
     pub max_hp: u16,

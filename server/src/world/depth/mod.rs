@@ -48,7 +48,7 @@ use rand::SeedableRng;
 
 pub use clock::Phase;
 pub use monsters::Monster;
-pub use replay::{Command, Entry};
+pub use replay::{Command, Entry, LogPart};
 
 use super::player::Player;
 use crate::bestiary::{Bestiary, KindId};
@@ -59,7 +59,7 @@ use clock::Clock;
 use telling::Told;
 
 /// Where an arriving player is put.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Arrival {
     /// Joining the game: the level's arrival point.
     Join,
@@ -135,8 +135,11 @@ pub struct DepthState {
     stirred: BTreeSet<MonsterId>,
     /// The parties as they stand, found when first asked for after a change.
     parties: std::cell::RefCell<Option<Parties>>,
-    /// Every command applied, in order, when kept (see [`replay`]).
+    /// Every command applied and not yet handed over, in order, when kept
+    /// (see [`replay`]).
     log: Option<Vec<Entry>>,
+    /// Entries handed over so far.
+    logged: u64,
 }
 
 /// A map keyed by cell, hashed by a multiply rather than SipHash: the keys
@@ -211,6 +214,7 @@ impl DepthState {
             stirred: BTreeSet::new(),
             parties: std::cell::RefCell::new(None),
             log: None,
+            logged: 0,
         }
     }
 

@@ -10,15 +10,25 @@ use super::{Arrival, DepthState};
 use crate::world::player::{Player, Vitals};
 
 /// One command as the depth applied it, with the round it fell in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// Rounds closed on the depth before this command.
     pub round: u64,
     pub what: Command,
 }
 
-/// What was applied.
+/// Entries handed over for keeping.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogPart {
+    /// The number of the first entry, counting from the depth's first ever.
+    pub first: u64,
+    pub entries: Vec<Entry>,
+    /// The depth's checksum after the last of them.
+    pub checksum: u64,
+}
+
+/// What was applied.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Command {
     /// A player came, as it was then.
     Arrive {
@@ -49,9 +59,48 @@ impl DepthState {
         self.log = Some(Vec::new());
     }
 
-    /// Everything this depth has applied since [`keep_log`](Self::keep_log), in order.
+    /// What this depth has applied since [`keep_log`](Self::keep_log) and
+    /// not yet handed over with [`take_log`](Self::take_log), in order.
     pub fn log(&self) -> &[Entry] {
         self.log.as_deref().unwrap_or_default()
+    }
+
+    /// Hands over the entries not yet handed over, with the number of the
+    /// first (counting from the depth's first ever) and the checksum of the
+    /// depth after the last; `None` when there are none.
+    pub fn take_log(&mut self) -> Option<LogPart> {
+        let entries = std::mem::take(self.log.as_mut()?);
+        if entries.is_empty() {
+            return None;
+        }
+        let first = self.logged;
+        self.logged += entries.len() as u64;
+        Some(LogPart { first, entries, checksum: self.checksum() })
+    }
+
+    /// Numbers the next entry after `count` others (a history set aside).
+    pub fn skip_log(&mut self, count: u64) {
+        self.logged = count;
+    }
+
+    /// How many entries have been handed over (or replayed) so far.
+    pub fn logged(&self) -> u64 {
+        self.logged
+    }
+
+    /// Replays a depth's stored history and takes its place in it: the
+    /// next entry handed over is numbered after the last replayed. Players
+    /// the history leaves on the depth (a crash took them out of the game
+    /// without a word) are taken off, and that is logged too.
+    pub fn resume(&mut self, history: &[Entry]) -> Result<(), String> {
+        self.replay(history)?;
+        self.log = Some(Vec::new());
+        self.logged = history.len() as u64;
+        let stranded: Vec<PlayerId> = self.players.keys().copied().collect();
+        for id in stranded {
+            self.remove(id, "has left the game.");
+        }
+        Ok(())
     }
 
     pub(super) fn record(&mut self, what: Command) {
