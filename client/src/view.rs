@@ -101,18 +101,24 @@ pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) 
     glyphs
 }
 
-/// The width of a page of text above the HUD, in cells (the map's).
-const PAGE_COLS: u16 = 80;
-
-/// What the area above the HUD shows on `page`: the map, or the lines of
-/// the graveyard or the death screen, one letter to a cell.
+/// What the map area shows on `page`: the map, or nothing when a page of
+/// text takes its place (see [`page_text_glyphs`]).
 pub fn page_glyphs(state: &ClientState, page: Page) -> Vec<Glyph> {
+    match page {
+        Page::Map => map_glyphs(state),
+        Page::Graveyard | Page::Death => Vec::new(),
+    }
+}
+
+/// The running text above the HUD on `page` (the graveyard, the death
+/// screen), in rows of `width` letters from the top.
+pub fn page_text_glyphs(state: &ClientState, page: Page, width: u16) -> Vec<Glyph> {
     let lines = match page {
-        Page::Map => return map_glyphs(state),
+        Page::Map => return Vec::new(),
         Page::Graveyard => graveyard_lines(state),
         Page::Death => death_lines(state),
     };
-    text_glyphs(&lines, 1, PAGE_COLS)
+    text_glyphs(&lines, 1, width)
 }
 
 /// The graveyard page: the dead, deepest first.
@@ -295,7 +301,8 @@ mod tests {
         };
         s.apply(&ServerMsg::Died(record.clone())).unwrap();
         s.apply(&ServerMsg::Graveyard(vec![record])).unwrap();
-        let g = page_glyphs(&s, Page::Death);
+        assert!(page_glyphs(&s, Page::Death).is_empty(), "no map under the page");
+        let g = page_text_glyphs(&s, Page::Death, 120);
         let text: String = (0..30u16)
             .map(|row| {
                 let mut line: Vec<&Glyph> = g.iter().filter(|g| g.row == row).collect();

@@ -9,6 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use gloam_client::render::{RgbaImage, render_offscreen};
+use gloam_client::session::Page;
 use gloam_client::view::Link;
 
 fn golden_path() -> PathBuf {
@@ -23,23 +24,16 @@ const LOUD: u8 = 48;
 /// How many such pixels the frame may have before it counts as changed.
 const MAX_LOUD_PIXELS: usize = 16;
 
-#[test]
-fn the_frame_matches_the_golden_image() {
-    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
-    let state = common::known_state();
-    assert!(!state.others.is_empty(), "the known state shows another player");
-    assert!(state.log.len() >= 3, "and some messages");
-    assert!(!state.monsters.is_empty(), "a monster");
-    assert!(state.hp.is_some(), "and her hit points");
+/// Draws `state` on `page` and compares it with the golden image `name`
+/// (writing it when asked to bless, or when it is missing outside CI).
+fn matches_golden(state: &gloam_client::ClientState, page: Page, name: &str) {
     let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
     let font =
         gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
-    let frame =
-        render_offscreen(&font, 16, &state, &Link::Playing, gloam_client::session::Page::Map)
-            .expect("the frame draws");
+    let frame = render_offscreen(&font, 16, state, &Link::Playing, page).expect("the frame draws");
     assert_eq!((frame.width, frame.height), (1280, 720));
 
-    let golden = golden_path();
+    let golden = golden_path().with_file_name(name);
     if std::env::var_os("GLOAM_BLESS").is_some()
         || (!golden.exists() && std::env::var_os("CI").is_none())
     {
@@ -63,13 +57,47 @@ fn the_frame_matches_the_golden_image() {
     // SDL's software renderer is deterministic; the slack is for a
     // different FreeType build nudging a few antialiased edges.
     if loud > MAX_LOUD_PIXELS || mean > 0.05 {
-        let actual = golden.with_file_name("frame.actual.png");
+        let actual = golden.with_extension("actual.png");
         let _ = frame.save_png(&actual);
         panic!(
-            "the frame differs from the golden image: {loud} pixels changed, mean {mean:.3}; see {}",
+            "the frame differs from {}: {loud} pixels changed, mean {mean:.3}; see {}",
+            golden.display(),
             actual.display()
         );
     }
+}
+
+/// A fight: another player and a kobold in sight, hit points, fight lines.
+#[test]
+fn the_frame_matches_the_golden_image() {
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let state = common::known_state();
+    assert!(!state.others.is_empty(), "the known state shows another player");
+    assert!(state.log.len() >= 3, "and some messages");
+    assert!(!state.monsters.is_empty(), "a monster");
+    assert!(state.hp.is_some(), "and her hit points");
+    matches_golden(&state, Page::Map, "frame.png");
+}
+
+/// A death: the record and the graveyard in place of the map.
+#[test]
+fn the_death_screen_matches_its_golden_image() {
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    let record = |name: &str, depth, rounds, kills, by: &str| gloam_protocol::DeathRecord {
+        name: name.into(),
+        depth,
+        rounds,
+        kills,
+        killed_by: by.into(),
+        when: 1_796_000_000,
+    };
+    let ann = record("ann", 1, 118, 1, "a kobold");
+    state.apply(&gloam_protocol::ServerMsg::Died(ann.clone())).unwrap();
+    let dead =
+        vec![record("bob", 7, 2_950, 41, "an ogre"), record("cat", 3, 800, 9, "a wolf"), ann];
+    state.apply(&gloam_protocol::ServerMsg::Graveyard(dead)).unwrap();
+    matches_golden(&state, Page::Death, "death.png");
 }
 
 #[test]

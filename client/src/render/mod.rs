@@ -17,7 +17,7 @@ use crate::hud::HUD_ROWS;
 use crate::palette::{self, Rgb};
 use crate::session::Page;
 use crate::state::ClientState;
-use crate::view::{Glyph, Link, hud_glyphs, page_glyphs};
+use crate::view::{Glyph, Link, hud_glyphs, page_glyphs, page_text_glyphs};
 
 /// The grid: the map's cells and the HUD rows under it.
 pub const GRID_COLS: u16 = 80;
@@ -72,8 +72,16 @@ pub fn draw_frame<T: RenderTarget>(
     link: &Link,
     page: Page,
 ) -> Result<(), RenderError> {
-    let above = page_glyphs(state, page);
-    draw_glyphs(canvas, atlas, &above, |cols| hud_glyphs(state, link, MAP_ROWS, cols))
+    draw_glyphs(canvas, atlas, &page_glyphs(state, page), |cols| {
+        text_glyphs(state, link, page, cols)
+    })
+}
+
+/// The page's running text above the HUD, and the HUD.
+fn text_glyphs(state: &ClientState, link: &Link, page: Page, cols: u16) -> Vec<Glyph> {
+    let mut glyphs = page_text_glyphs(state, page, cols);
+    glyphs.extend(hud_glyphs(state, link, MAP_ROWS, cols));
+    glyphs
 }
 
 /// Draws map glyphs on the grid and text glyphs (made for a row of `cols`
@@ -158,7 +166,7 @@ pub fn render_offscreen(
     page: Page,
 ) -> Result<RgbaImage, RenderError> {
     render_glyphs_offscreen(font, cell_px, &page_glyphs(state, page), |cols| {
-        hud_glyphs(state, link, MAP_ROWS, cols)
+        text_glyphs(state, link, page, cols)
     })
 }
 
