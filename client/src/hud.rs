@@ -25,6 +25,8 @@ pub enum Tone {
     Warn,
     /// A line about a fight.
     Combat,
+    /// A line about what another player did.
+    Others,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +105,7 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
     for (age, line) in recent.iter().enumerate().rev() {
         let tone = match (line.topic, age) {
             (Topic::Combat, _) => Tone::Combat,
+            (Topic::Others, _) => Tone::Others,
             (_, 0) => Tone::Bright,
             (_, 1) => Tone::Middle,
             _ => Tone::Dim,
@@ -182,6 +185,11 @@ mod tests {
         assert_eq!(rows[2].tone, Tone::Middle, "a note keeps its tone by age");
         s.apply(&ServerMsg::Waiting(vec![])).unwrap();
         assert_eq!(hud(&s, &Link::Playing)[1].text, KEYS_HELP);
+        s.apply(&ServerMsg::Others("cy goes down the stairs.".into())).unwrap();
+        assert_eq!(
+            hud(&s, &Link::Playing)[4],
+            HudLine::new("cy goes down the stairs.", Tone::Others)
+        );
     }
 
     #[test]

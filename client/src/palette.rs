@@ -20,6 +20,8 @@ pub const GOOD: Rgb = (110, 200, 110);
 pub const WARN: Rgb = (230, 200, 80);
 /// Lines about fights.
 pub const COMBAT: Rgb = (235, 145, 110);
+/// Lines about what other players did.
+pub const OTHERS_TEXT: Rgb = (140, 190, 235);
 
 /// Other players' colours, chosen by id so each keeps its own.
 pub const OTHERS: [Rgb; 6] = [

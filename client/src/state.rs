@@ -61,10 +61,12 @@ pub struct SeenMonster {
 /// What a line of the message log is about, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Topic {
-    /// The server, the level, other players.
+    /// The server and the level.
     Note,
     /// A fight.
     Combat,
+    /// What another player did.
+    Others,
 }
 
 /// One line of the message log.
@@ -241,6 +243,7 @@ impl ClientState {
             }
             ServerMsg::Note(text) => self.note(Topic::Note, text),
             ServerMsg::Combat(text) => self.note(Topic::Combat, text),
+            ServerMsg::Others(text) => self.note(Topic::Others, text),
             ServerMsg::Kinds(kinds) => {
                 if kinds.len() > MAX_KINDS {
                     return Err(StateError::Inconsistent(

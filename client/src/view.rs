@@ -81,6 +81,7 @@ fn tone_color(tone: Tone) -> Rgb {
         Tone::Good => palette::GOOD,
         Tone::Warn => palette::WARN,
         Tone::Combat => palette::COMBAT,
+        Tone::Others => palette::OTHERS_TEXT,
     }
 }
 

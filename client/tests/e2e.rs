@@ -171,7 +171,7 @@ async fn key_presses_in_the_window_move_the_player_and_take_the_stairs() {
     args.extend(keys);
     xdotool(&xvfb.display, &args);
     watch_for(&mut watcher, |m| {
-        (*m == ServerMsg::Note("e2e goes down the stairs.".into())).then_some(())
+        (*m == ServerMsg::Others("e2e goes down the stairs.".into())).then_some(())
     })
     .await;
 

@@ -121,6 +121,7 @@ fn message() -> impl Strategy<Value = ServerMsg> {
         1 => "[ -~]{0,600}".prop_map(ServerMsg::Note),
         1 => Just(ServerMsg::Refused(Refusal::NameTaken)),
         1 => "[ -~]{0,600}".prop_map(ServerMsg::Combat),
+        1 => "[ -~]{0,600}".prop_map(ServerMsg::Others),
         1 => proptest::collection::vec((name(), any::<char>()), 0..4).prop_map(|kinds| {
             ServerMsg::Kinds(kinds.into_iter().map(|(name, glyph)| KindInfo { name, glyph, colour: [9, 9, 9] }).collect())
         }),

@@ -132,6 +132,7 @@ mod tests {
             ServerMsg::Left("cat".into()),
             ServerMsg::Note("You see stairs down here.".into()),
             ServerMsg::Combat("The jackal bites you (2).".into()),
+            ServerMsg::Others("bob arrives on this depth.".into()),
             ServerMsg::Kinds(vec![KindInfo { name: "orc".into(), glyph: 'o', colour: [1, 2, 3] }]),
             ServerMsg::Monsters(vec![
                 MonsterChange::Appeared {
@@ -373,6 +374,7 @@ mod round_trip {
             name().prop_map(ServerMsg::Left),
             ".{0,80}".prop_map(ServerMsg::Note),
             ".{0,80}".prop_map(ServerMsg::Combat),
+            ".{0,80}".prop_map(ServerMsg::Others),
             vec((name(), any::<char>(), any::<[u8; 3]>()), 0..6).prop_map(|kinds| {
                 ServerMsg::Kinds(
                     kinds

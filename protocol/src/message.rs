@@ -72,6 +72,9 @@ pub enum ServerMsg {
     Note(String),
     /// A line of the log about a fight ("The jackal bites you (2).").
     Combat(String),
+    /// A line of the log about what another player did ("bob arrives on
+    /// this depth.", "ann goes down the stairs.").
+    Others(String),
     /// The kinds of monster, sent once after the welcome: a
     /// [`MonsterChange::Appeared`]'s `kind` indexes this list.
     Kinds(Vec<KindInfo>),

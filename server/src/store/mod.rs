@@ -142,7 +142,7 @@ enum Cmd {
     },
     LoadLog {
         depth: u16,
-        reply: oneshot::Sender<Result<Vec<Vec<u8>>, String>>,
+        reply: mpsc::Sender<Result<Vec<Vec<u8>>, String>>,
     },
     Flush {
         done: oneshot::Sender<()>,
@@ -456,10 +456,13 @@ impl StoreHandle {
     }
 
     /// A depth's log as kept, in order. Sees every entry sent before it.
-    pub async fn depth_log(&self, depth: u16) -> Result<Vec<Vec<u8>>, String> {
-        let (reply, answer) = oneshot::channel();
+    /// Blocks the calling thread until the store answers (a read of one
+    /// depth's entries): it is called where a depth's level is built,
+    /// which blocks as long already.
+    pub fn depth_log(&self, depth: u16) -> Result<Vec<Vec<u8>>, String> {
+        let (reply, answer) = mpsc::channel();
         self.tx.send(Cmd::LoadLog { depth, reply }).map_err(|_| CLOSED.to_owned())?;
-        answer.await.map_err(|_| CLOSED.to_owned())?
+        answer.recv().map_err(|_| CLOSED.to_owned())?
     }
 
     /// The dead, deepest first. Sees every death sent before it.

@@ -283,7 +283,8 @@ impl Depths {
         let c = &self.config;
         #[cfg(test)]
         self.hold_while_building(depth);
-        let state = fresh_depth(c, depth);
+        let mut state = fresh_depth(c, depth);
+        resume(&mut state, &self.store, c);
         let mut running = self.lock();
         if let Some(handle) = running.get(&depth) {
             // Another connection built it meanwhile: theirs is the one in play.
@@ -355,6 +356,39 @@ pub fn fresh_depth(c: &Config, depth: u16) -> DepthState {
     populated(c, depth, Arc::new(level))
 }
 
+/// Takes up a depth's stored history: replays it, so its monsters are where
+/// they were. A history that does not fit (the host changed the bestiary or
+/// the rules) is set aside with a warning, and the depth starts afresh from
+/// its seed. Reads the store where the level is built, before the depth's
+/// task starts, so the task never waits on it.
+fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
+    let depth = state.depth();
+    let stored = match store.depth_log(depth) {
+        Ok(stored) => stored,
+        Err(e) => {
+            warn!(depth, error = %e, "cannot read the depth's history: it starts afresh");
+            return;
+        }
+    };
+    if stored.is_empty() {
+        return;
+    }
+    let entries: Result<Vec<Entry>, String> =
+        stored.iter().map(|bytes| codec::decode_record(bytes).map_err(|e| e.to_string())).collect();
+    let started = std::time::Instant::now();
+    match entries.and_then(|entries| state.resume(&entries)) {
+        Ok(()) => {
+            let (count, rounds, took) = (stored.len(), state.rounds(), started.elapsed());
+            info!(depth, entries = count, rounds, ?took, "depth history replayed");
+        }
+        Err(e) => {
+            warn!(depth, error = %e, "the depth's history does not fit this world: it starts afresh from its seed");
+            *state = fresh_depth(c, depth);
+            state.skip_log(stored.len() as u64);
+        }
+    }
+}
+
 /// The depth's state as its level's seed leaves it: its monsters placed,
 /// those the host placed by hand added, the host's rules set.
 fn populated(c: &Config, depth: u16, level: Arc<crate::level::Level>) -> DepthState {
@@ -402,7 +436,6 @@ struct DepthTask {
 
 impl DepthTask {
     async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
-        self.resume().await;
         let mut tick = tokio::time::interval(self.depths.config.save_interval);
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let idle_limit = self.depths.config.depth_idle;
@@ -442,40 +475,6 @@ impl DepthTask {
         self.save_those_who_acted();
         self.keep_log();
         debug!(depth = self.state.depth(), "depth task ends");
-    }
-
-    /// Takes up the depth's stored history: replays it, so its monsters
-    /// are where they were. A history that does not fit (the host changed
-    /// the bestiary or the rules) is set aside with a warning, and the
-    /// depth starts afresh from its seed.
-    async fn resume(&mut self) {
-        let depth = self.state.depth();
-        let stored = match self.depths.store().depth_log(depth).await {
-            Ok(stored) => stored,
-            Err(e) => {
-                warn!(depth, error = %e, "cannot read the depth's history: it starts afresh");
-                return;
-            }
-        };
-        if stored.is_empty() {
-            return;
-        }
-        let entries: Result<Vec<Entry>, String> = stored
-            .iter()
-            .map(|bytes| codec::decode_record(bytes).map_err(|e| e.to_string()))
-            .collect();
-        let started = std::time::Instant::now();
-        let replayed = entries.and_then(|entries| self.state.resume(&entries));
-        match replayed {
-            Ok(()) => {
-                info!(depth, entries = stored.len(), rounds = self.state.rounds(), took = ?started.elapsed(), "depth history replayed")
-            }
-            Err(e) => {
-                warn!(depth, error = %e, "the depth's history does not fit this world: it starts afresh from its seed");
-                self.state = fresh_depth(&self.depths.config, depth);
-                self.state.skip_log(stored.len() as u64);
-            }
-        }
     }
 
     /// Hands the entries the depth applied since the last time to the store.
@@ -873,6 +872,64 @@ mod tests {
         for (i, t) in remembered.iter().zip(terrain) {
             assert_eq!(two.grid.cells()[i], t, "the same level, cell {i}");
         }
+    }
+
+    /// Alone on a depth the game waits, however long: a hunting jackal five
+    /// cells away is where it was after a minute with nothing pressed (the
+    /// clock is paused, so the minute passes at once), and the next action
+    /// is one round: one step for the jackal.
+    #[tokio::test(start_paused = true)]
+    async fn alone_a_minute_passes_and_nothing_moves() {
+        use crate::fov::Fov;
+        let config = Config::with_seed(9);
+        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
+        let seen = Fov::compute(level.arrival, 8, |x, y| level.grid.blocks_sight(x, y));
+        let far = |p: &Pos| p.x.abs_diff(level.arrival.x).max(p.y.abs_diff(level.arrival.y));
+        let at = seen
+            .cells()
+            .filter(|p| level.terrain(*p) == gloam_protocol::Terrain::Floor && far(p) == 5)
+            .min()
+            .expect("floor five cells off, in sight of the arrival");
+        let placements =
+            vec![crate::config::Placement { kind: "jackal".into(), depth: 1, pos: at }];
+        let config = Config { placements, ..config };
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config, writer.handle(), known));
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+        let arrival = until_done(&mut ann).await;
+        let jackal = arrival
+            .iter()
+            .find_map(|m| match m {
+                gloam_protocol::ServerMsg::Sight(d) => d.monsters.iter().find_map(|c| match c {
+                    gloam_protocol::MonsterChange::Appeared { id, at: seen_at, .. }
+                        if *seen_at == at =>
+                    {
+                        Some(*id)
+                    }
+                    _ => None,
+                }),
+                _ => None,
+            })
+            .expect("ann sees the jackal on arriving");
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let quiet = tokio::time::timeout(Duration::ZERO, ann.reply()).await;
+        assert!(quiet.is_err(), "nothing happened in a minute");
+        ann.act(Action::Wait).unwrap();
+        let moved: Vec<Pos> = until_done(&mut ann)
+            .await
+            .iter()
+            .flat_map(|m| match m {
+                gloam_protocol::ServerMsg::Sight(d) => d.monsters.clone(),
+                gloam_protocol::ServerMsg::Monsters(c) => c.clone(),
+                _ => Vec::new(),
+            })
+            .filter_map(|c| match c {
+                gloam_protocol::MonsterChange::Moved { id, at } if id == jackal => Some(at),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(moved.len(), 1, "one round, one step: {moved:?}");
+        assert_eq!(far(&moved[0]), 4, "a step towards ann");
     }
 
     /// One client in a loop cannot fill the host's disk: past the hour's

@@ -384,7 +384,7 @@ impl DepthState {
         }
         let text = format!("{} {farewell}", player.name);
         for other in self.players.keys() {
-            turn.out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.clone()) });
+            turn.out.push(Outgoing { to: *other, msg: ServerMsg::Others(text.clone()) });
             turn.out.push(Outgoing { to: *other, msg: ServerMsg::Left(player.name.clone()) });
         }
         Some(player)
@@ -499,7 +499,7 @@ impl DepthState {
                 });
                 turn.out.push(Outgoing {
                     to: other,
-                    msg: ServerMsg::Note(format!("{mover} swaps places with you.")),
+                    msg: ServerMsg::Others(format!("{mover} swaps places with you.")),
                 });
                 self.see(other, false, &mut turn.out);
                 self.see(id, true, &mut turn.out);
@@ -708,7 +708,7 @@ impl DepthState {
     fn announce(&self, about: PlayerId, name: &str, out: &mut Vec<Outgoing>) {
         let text = format!("{name} arrives on this depth.");
         for other in self.players.keys().filter(|&&o| o != about) {
-            out.push(Outgoing { to: *other, msg: ServerMsg::Note(text.clone()) });
+            out.push(Outgoing { to: *other, msg: ServerMsg::Others(text.clone()) });
             out.push(Outgoing { to: *other, msg: ServerMsg::Joined(name.to_owned()) });
         }
     }

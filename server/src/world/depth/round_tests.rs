@@ -48,7 +48,7 @@ fn to(turn: &Turn, id: PlayerId) -> Vec<&ServerMsg> {
 }
 
 fn said(turn: &Turn, id: PlayerId, text: &str) -> bool {
-    to(turn, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) if t == text))
+    to(turn, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
 }
 
 #[test]

@@ -97,7 +97,7 @@ fn a_second_arrival_stands_beside_the_first_and_they_see_each_other() {
     let bob_at = d.player(BOB).unwrap().pos;
     assert_ne!(bob_at, Pos::new(1, 1));
     assert!(to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Appeared { id: BOB, name: "bob".into(), at: bob_at }))));
-    assert!(to(&out, ANN).contains(&&ServerMsg::Note("bob arrives on this depth.".into())));
+    assert!(to(&out, ANN).contains(&&ServerMsg::Others("bob arrives on this depth.".into())));
     assert!(to(&out, ANN).contains(&&ServerMsg::Joined("bob".into())));
     assert!(to(&out, BOB).contains(&&ServerMsg::Roster(vec!["ann".into()])));
 }
@@ -114,7 +114,7 @@ fn stepping_into_a_player_swaps_the_two() {
     assert!(
         bob_msgs.iter().any(|m| matches!(m, ServerMsg::Displaced(s) if s.at == Pos::new(2, 2)))
     );
-    assert!(bob_msgs.contains(&&ServerMsg::Note("ann swaps places with you.".into())));
+    assert!(bob_msgs.contains(&&ServerMsg::Others("ann swaps places with you.".into())));
     assert!(!bob_msgs.iter().any(|m| matches!(m, ServerMsg::Sight(_))), "bob's reply is his own");
 }
 
@@ -144,7 +144,7 @@ fn stairs_hand_the_player_on_and_tell_the_others() {
     let departure = turn.departures.into_iter().next().expect("ann leaves");
     assert_eq!((departure.depth, departure.via, departure.player.id), (3, Arrival::FromAbove, ANN));
     assert!(!d.contains(ANN));
-    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Note("ann goes down the stairs.".into())));
+    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Others("ann goes down the stairs.".into())));
     assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left("ann".into())));
     // Up from depth 2 leads to depth 1.
     teleport(&mut d, BOB, Pos::new(1, 1));
