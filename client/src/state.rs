@@ -218,6 +218,25 @@ impl ClientState {
                 self.check_players(changes)?;
                 changes.iter().for_each(|c| self.apply_player(c));
             }
+            ServerMsg::Roster(_) | ServerMsg::Joined(_) | ServerMsg::Left(_) => {
+                self.apply_roster(msg)?
+            }
+            ServerMsg::Note(text) => self.note(Topic::Note, text),
+            ServerMsg::Combat(text) => self.note(Topic::Combat, text),
+            ServerMsg::Others(text) => self.note(Topic::Others, text),
+            ServerMsg::Monsters(changes) => {
+                self.welcomed()?;
+                self.check_monsters(changes)?;
+                changes.iter().for_each(|c| self.apply_monster(c));
+            }
+            _ => self.apply_fight(msg)?,
+        }
+        Ok(())
+    }
+
+    /// Who else is on this depth: the roster, an arrival, a departure.
+    fn apply_roster(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
+        match msg {
             ServerMsg::Roster(names) => {
                 if names.len() > MAX_ROSTER {
                     return Err(StateError::Inconsistent("a roster longer than any depth holds"));
@@ -241,9 +260,15 @@ impl ClientState {
                     self.roster.remove(at);
                 }
             }
-            ServerMsg::Note(text) => self.note(Topic::Note, text),
-            ServerMsg::Combat(text) => self.note(Topic::Combat, text),
-            ServerMsg::Others(text) => self.note(Topic::Others, text),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The kinds of monster, hit points, whom the round waits for, a death
+    /// and the graveyard.
+    fn apply_fight(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
+        match msg {
             ServerMsg::Kinds(kinds) => {
                 if kinds.len() > MAX_KINDS {
                     return Err(StateError::Inconsistent(
@@ -262,11 +287,6 @@ impl ClientState {
                     return Err(StateError::Inconsistent("a monster in sight lost its kind"));
                 }
                 self.kinds = kinds.clone();
-            }
-            ServerMsg::Monsters(changes) => {
-                self.welcomed()?;
-                self.check_monsters(changes)?;
-                changes.iter().for_each(|c| self.apply_monster(c));
             }
             ServerMsg::Vitals { hp, max } => {
                 if *max == 0 || hp > max {
@@ -294,6 +314,7 @@ impl ClientState {
                 records.iter().try_for_each(check_record)?;
                 self.graveyard = Some(records.clone());
             }
+            _ => {}
         }
         Ok(())
     }

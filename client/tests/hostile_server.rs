@@ -42,12 +42,7 @@ fn change() -> impl Strategy<Value = PlayerChange> {
 }
 
 fn wound() -> impl Strategy<Value = Wound> {
-    proptest::sample::select(vec![
-        Wound::Unhurt,
-        Wound::Scratched,
-        Wound::Wounded,
-        Wound::AlmostDead,
-    ])
+    proptest::sample::select(Wound::ALL.to_vec())
 }
 
 /// Monsters of the first few kinds (sometimes of kinds never named).

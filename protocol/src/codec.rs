@@ -273,12 +273,7 @@ mod round_trip {
     }
 
     fn wound() -> impl Strategy<Value = Wound> {
-        proptest::sample::select(vec![
-            Wound::Unhurt,
-            Wound::Scratched,
-            Wound::Wounded,
-            Wound::AlmostDead,
-        ])
+        proptest::sample::select(Wound::ALL.to_vec())
     }
 
     fn monster_change() -> impl Strategy<Value = MonsterChange> {

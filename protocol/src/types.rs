@@ -121,6 +121,9 @@ pub enum Wound {
 }
 
 impl Wound {
+    pub const ALL: [Wound; 4] =
+        [Wound::Unhurt, Wound::Scratched, Wound::Wounded, Wound::AlmostDead];
+
     /// The look of something with `hp` of `max` hit points.
     pub fn of(hp: u16, max: u16) -> Wound {
         let (hp, max) = (u32::from(hp), u32::from(max.max(1)));

@@ -315,6 +315,28 @@ fn check(raw: &RawKind) -> Result<Kind, (&'static str, String)> {
     {
         return Err(("verb", format!("{verb:?}: give a short verb in lower case, e.g. \"bites\"")));
     }
+    check_ranges(raw)?;
+    Ok(Kind {
+        name: name.to_owned(),
+        glyph,
+        colour,
+        hp: raw.hp,
+        to_hit: raw.to_hit,
+        damage,
+        verb: verb.to_owned(),
+        speed: raw.speed,
+        sight: raw.sight,
+        behaviour: raw.behaviour,
+        asleep: raw.asleep,
+        pack: raw.pack,
+        flees_below: raw.flees_below,
+        depths: raw.depths,
+        rarity: raw.rarity,
+    })
+}
+
+/// The numbers of an entry that must lie in a range; a failure names the field.
+fn check_ranges(raw: &RawKind) -> Result<(), (&'static str, String)> {
     if !(1..=gloam_protocol::SIGHT_RADIUS).contains(&raw.sight) {
         let most = gloam_protocol::SIGHT_RADIUS;
         return Err((
@@ -339,23 +361,7 @@ fn check(raw: &RawKind) -> Result<Kind, (&'static str, String)> {
     if !(1..=10).contains(&raw.rarity) {
         return Err(("rarity", format!("{}: give 1 (common) to 10 (very rare)", raw.rarity)));
     }
-    Ok(Kind {
-        name: name.to_owned(),
-        glyph,
-        colour,
-        hp: raw.hp,
-        to_hit: raw.to_hit,
-        damage,
-        verb: verb.to_owned(),
-        speed: raw.speed,
-        sight: raw.sight,
-        behaviour: raw.behaviour,
-        asleep: raw.asleep,
-        pack: raw.pack,
-        flees_below: raw.flees_below,
-        depths: raw.depths,
-        rarity: raw.rarity,
-    })
+    Ok(())
 }
 
 fn parse_colour(text: &str) -> Option<[u8; 3]> {

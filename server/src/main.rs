@@ -95,6 +95,33 @@ fn main() -> std::process::ExitCode {
     }
 }
 
+/// The subcommands that read a world's store without serving it: the
+/// graveyard, and a depth replayed from its log.
+fn look_back(
+    command: &Command,
+    args: &Args,
+    store: &Store,
+    bestiary: gloam_server::bestiary::Bestiary,
+) -> anyhow::Result<()> {
+    match command {
+        Command::Graveyard => print!("{}", cli::graveyard_report(&store.graveyard()?)),
+        Command::Replay { depth } => {
+            let world = store.world()?.context("the data folder holds no world yet")?;
+            let config = Config {
+                max_depth: args.max_depth,
+                bestiary: std::sync::Arc::new(bestiary),
+                placements: args.placements.clone(),
+                pvp: args.pvp,
+                ..Config::for_world(world)
+            };
+            config.check().map_err(anyhow::Error::msg)?;
+            print!("{}", cli::replay_report(store, &config, *depth)?);
+        }
+        Command::Mapgen(_) => {}
+    }
+    Ok(())
+}
+
 async fn serve() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -112,22 +139,8 @@ async fn serve() -> anyhow::Result<()> {
     }
     let bestiary = cli::bestiary(args.bestiary.as_deref())?;
     let store = Store::open(&args.data)?;
-    if let Some(Command::Graveyard) = &args.command {
-        print!("{}", cli::graveyard_report(&store.graveyard()?));
-        return Ok(());
-    }
-    if let Some(Command::Replay { depth }) = &args.command {
-        let world = store.world()?.context("the data folder holds no world yet")?;
-        let config = Config {
-            max_depth: args.max_depth,
-            bestiary: std::sync::Arc::new(bestiary),
-            placements: args.placements.clone(),
-            pvp: args.pvp,
-            ..Config::for_world(world)
-        };
-        config.check().map_err(anyhow::Error::msg)?;
-        print!("{}", cli::replay_report(&store, &config, *depth)?);
-        return Ok(());
+    if let Some(command) = &args.command {
+        return look_back(command, &args, &store, bestiary);
     }
     let world = store.settle_world(&args.world.wish(), gloam_server::fresh_seed)?;
     println!(

@@ -104,6 +104,13 @@ pub struct Turn {
     pub deaths: Vec<Death>,
 }
 
+impl Turn {
+    /// A message for `to`.
+    fn tell(&mut self, to: PlayerId, msg: ServerMsg) {
+        self.out.push(Outgoing { to, msg });
+    }
+}
+
 /// How the host set the depth's rules.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Rules {
@@ -493,14 +500,8 @@ impl DepthState {
                 self.place(other, from);
                 self.place(id, to);
                 let (mover, swapped) = (self.name_of(id), self.name_of(other));
-                turn.out.push(Outgoing {
-                    to: id,
-                    msg: ServerMsg::Note(format!("You swap places with {swapped}.")),
-                });
-                turn.out.push(Outgoing {
-                    to: other,
-                    msg: ServerMsg::Others(format!("{mover} swaps places with you.")),
-                });
+                turn.tell(id, ServerMsg::Note(format!("You swap places with {swapped}.")));
+                turn.tell(other, ServerMsg::Others(format!("{mover} swaps places with you.")));
                 self.see(other, false, &mut turn.out);
                 self.see(id, true, &mut turn.out);
             }

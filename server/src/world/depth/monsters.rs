@@ -269,15 +269,12 @@ impl DepthState {
         let Some(victim) = self.players.get(&target) else { return };
         let (name, pos) = (victim.name.clone(), victim.pos);
         if self.rng.random_range(1..=100u8) > kind.to_hit {
-            turn.out.push(Outgoing {
-                to: target,
-                msg: ServerMsg::Combat(format!("{the} misses you.")),
-            });
+            turn.tell(target, ServerMsg::Combat(format!("{the} misses you.")));
             return;
         }
         let damage = kind.damage.roll(|sides| self.rng.random_range(1..=sides));
         let text = format!("{the} {} you ({damage}).", kind.verb);
-        turn.out.push(Outgoing { to: target, msg: ServerMsg::Combat(text) });
+        turn.tell(target, ServerMsg::Combat(text));
         self.tell_watchers(pos, &[target], &format!("{the} {} {name}.", kind.verb), turn);
         self.hurt_player(target, damage, &kind.a(), turn);
     }
@@ -295,10 +292,7 @@ impl DepthState {
         }
         self.stir_parties();
         if self.rng.random_range(1..=100u8) > PLAYER_TO_HIT {
-            turn.out.push(Outgoing {
-                to: attacker,
-                msg: ServerMsg::Combat(format!("You miss {the}.")),
-            });
+            turn.tell(attacker, ServerMsg::Combat(format!("You miss {the}.")));
             return;
         }
         let damage = PLAYER_DAMAGE.roll(|sides| self.rng.random_range(1..=sides));
@@ -308,7 +302,7 @@ impl DepthState {
         let pos = m.pos;
         if m.hp > 0 {
             let text = format!("You hit {the} ({damage}).");
-            turn.out.push(Outgoing { to: attacker, msg: ServerMsg::Combat(text) });
+            turn.tell(attacker, ServerMsg::Combat(text));
             return;
         }
         self.monsters.remove(&id);
@@ -326,21 +320,15 @@ impl DepthState {
     pub(super) fn player_strikes(&mut self, attacker: PlayerId, target: PlayerId, turn: &mut Turn) {
         let (name, victim) = (self.name_of(attacker), self.name_of(target));
         if self.rng.random_range(1..=100u8) > PLAYER_TO_HIT {
-            turn.out.push(Outgoing {
-                to: attacker,
-                msg: ServerMsg::Combat(format!("You miss {victim}.")),
-            });
-            turn.out.push(Outgoing {
-                to: target,
-                msg: ServerMsg::Combat(format!("{name} misses you.")),
-            });
+            turn.tell(attacker, ServerMsg::Combat(format!("You miss {victim}.")));
+            turn.tell(target, ServerMsg::Combat(format!("{name} misses you.")));
             return;
         }
         let damage = PLAYER_DAMAGE.roll(|sides| self.rng.random_range(1..=sides));
         let hit = format!("You hit {victim} ({damage}).");
-        turn.out.push(Outgoing { to: attacker, msg: ServerMsg::Combat(hit) });
+        turn.tell(attacker, ServerMsg::Combat(hit));
         let hurt = format!("{name} hits you ({damage}).");
-        turn.out.push(Outgoing { to: target, msg: ServerMsg::Combat(hurt) });
+        turn.tell(target, ServerMsg::Combat(hurt));
         self.hurt_player(target, damage, &name, turn);
     }
 

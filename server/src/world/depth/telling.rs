@@ -47,49 +47,14 @@ impl DepthState {
             let players =
                 players_seen(viewer, self.depth, candidates, &mut told.players, &self.players);
             let monsters = if moved_self {
-                // Those told of and gone first, then every monster here.
-                let gone: Vec<MonsterId> = told
-                    .monsters
-                    .keys()
-                    .copied()
-                    .filter(|id| !self.monsters.contains_key(id))
-                    .collect();
-                let mut changes =
-                    monsters_seen(viewer, self.depth, gone, &mut told.monsters, &self.monsters);
-                let here = self.monsters.keys().copied();
-                changes.extend(monsters_seen(
-                    viewer,
-                    self.depth,
-                    here,
-                    &mut told.monsters,
-                    &self.monsters,
-                ));
-                changes
+                monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters)
             } else if stirred.is_empty() {
                 Vec::new()
             } else {
                 let stirred = stirred.iter().copied();
                 monsters_seen(viewer, self.depth, stirred, &mut told.monsters, &self.monsters)
             };
-            match last_diff.get(&viewer.id) {
-                Some(&i) => {
-                    if let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) =
-                        &mut turn.out[i].msg
-                    {
-                        diff.players.extend(players);
-                        diff.monsters.extend(monsters);
-                    }
-                }
-                None => {
-                    if !players.is_empty() {
-                        turn.out.push(Outgoing { to: viewer.id, msg: ServerMsg::Players(players) });
-                    }
-                    if !monsters.is_empty() {
-                        turn.out
-                            .push(Outgoing { to: viewer.id, msg: ServerMsg::Monsters(monsters) });
-                    }
-                }
-            }
+            attach(turn, last_diff.get(&viewer.id).copied(), viewer.id, players, monsters);
             let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
             if told.hp != Some(hp) {
                 told.hp = Some(hp);
@@ -100,11 +65,7 @@ impl DepthState {
             }
         }
         self.tell_waiting(turn);
-        // Each player's sight diffs come last in its reply, the answer to
-        // its own action last of all.
-        turn.out.sort_by_key(|o| {
-            (o.to, matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)))
-        });
+        diffs_last(turn);
     }
 
     /// Tells those whose round waits whom it waits for, and those whose
@@ -126,6 +87,56 @@ impl DepthState {
         }
         debug_assert!(self.clock.waiting().all(|id| self.clock.phase(id) == Phase::Acted));
     }
+}
+
+/// Puts a viewer's changes among players and monsters in its last sight
+/// diff of this command (`diff`, an index in `turn.out`), or in messages of
+/// their own when it has none.
+fn attach(
+    turn: &mut Turn,
+    diff: Option<usize>,
+    to: PlayerId,
+    players: Vec<PlayerChange>,
+    monsters: Vec<MonsterChange>,
+) {
+    if let Some(i) = diff
+        && let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) = &mut turn.out[i].msg
+    {
+        diff.players.extend(players);
+        diff.monsters.extend(monsters);
+        return;
+    }
+    if !players.is_empty() {
+        turn.out.push(Outgoing { to, msg: ServerMsg::Players(players) });
+    }
+    if !monsters.is_empty() {
+        turn.out.push(Outgoing { to, msg: ServerMsg::Monsters(monsters) });
+    }
+}
+
+/// Each player's sight diffs come last in its reply (in their order), the
+/// answer to its own action last of all; the rest keeps its order.
+fn diffs_last(turn: &mut Turn) {
+    let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
+    let (diffs, mut rest): (Vec<Outgoing>, Vec<Outgoing>) =
+        std::mem::take(&mut turn.out).into_iter().partition(is_diff);
+    rest.extend(diffs);
+    turn.out = rest;
+}
+
+/// Every monster `viewer` (who moved) must be told of: those it was told
+/// of that are gone, then every monster on the depth.
+fn monsters_seen_anew(
+    viewer: &Player,
+    depth: u16,
+    told: &mut BTreeMap<MonsterId, (Pos, Wound)>,
+    monsters: &BTreeMap<MonsterId, Monster>,
+) -> Vec<MonsterChange> {
+    let gone: Vec<MonsterId> =
+        told.keys().copied().filter(|id| !monsters.contains_key(id)).collect();
+    let mut changes = monsters_seen(viewer, depth, gone, told, monsters);
+    changes.extend(monsters_seen(viewer, depth, monsters.keys().copied(), told, monsters));
+    changes
 }
 
 /// What `viewer`'s client must be told of `candidates` (the other players
