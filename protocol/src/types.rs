@@ -137,14 +137,4 @@ impl Wound {
             Wound::AlmostDead
         }
     }
-
-    /// As a message puts it ("the orc is wounded").
-    pub fn describe(self) -> &'static str {
-        match self {
-            Wound::Unhurt => "unhurt",
-            Wound::Scratched => "scratched",
-            Wound::Wounded => "wounded",
-            Wound::AlmostDead => "almost dead",
-        }
-    }
 }

@@ -266,10 +266,6 @@ impl DepthState {
         &self.level
     }
 
-    pub fn bestiary(&self) -> &Bestiary {
-        &self.bestiary
-    }
-
     /// A line for everyone on this depth.
     pub(crate) fn tell_everyone(&self, text: &str) -> Vec<Outgoing> {
         let note = ServerMsg::Note(text.to_owned());
@@ -581,12 +577,30 @@ impl DepthState {
     /// others, `id` included, in id order: an awake monster that notices
     /// two links them, and with `--pvp` so does seeing each other.
     pub fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
+        if self.in_no_danger(id) {
+            // The common case, a player alone or in a quiet crowd, costs a
+            // look at the monsters, not the whole depth's parties.
+            return vec![id];
+        }
         let mut cache = self.parties.borrow_mut();
         let parties = cache.get_or_insert_with(|| self.find_parties());
         match parties.of.get(&id) {
             Some(&i) => parties.members[i].clone(),
             None => vec![id],
         }
+    }
+
+    /// True when no awake monster notices `id` (and players are no danger
+    /// to each other): it is a party of one.
+    fn in_no_danger(&self, id: PlayerId) -> bool {
+        let Some(player) = self.players.get(&id) else { return true };
+        let Some(memory) = player.memory(self.depth) else { return true };
+        !self.rules.pvp
+            && !self.monsters.values().any(|m| {
+                m.awake
+                    && memory.sees(m.pos)
+                    && monsters::within(player.pos, m.pos, self.bestiary.kind(m.kind).sight)
+            })
     }
 
     /// Every party on the depth, at once: each awake monster joins those

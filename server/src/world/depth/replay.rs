@@ -83,11 +83,6 @@ impl DepthState {
         self.logged = count;
     }
 
-    /// How many entries have been handed over (or replayed) so far.
-    pub fn logged(&self) -> u64 {
-        self.logged
-    }
-
     /// Replays a depth's stored history and takes its place in it: the
     /// next entry handed over is numbered after the last replayed. Players
     /// the history leaves on the depth (a crash took them out of the game

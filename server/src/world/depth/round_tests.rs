@@ -389,3 +389,28 @@ fn the_checksum_tells_another_history_apart() {
     short.replay(&live.log()[..live.log().len() - 1]).unwrap();
     assert_ne!(short.checksum(), live.checksum());
 }
+
+#[test]
+fn a_badly_hurt_cutpurse_runs_and_a_wolf_keeps_off_healthy_prey() {
+    let chebyshev = |a: Pos, b: Pos| a.x.abs_diff(b.x).max(a.y.abs_diff(b.y));
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(8, 2));
+    let thief = awake(&mut d, "cutpurse", Pos::new(9, 2));
+    d.monsters.get_mut(&thief).unwrap().hp = 1;
+    d.act(ANN, Action::Wait);
+    assert!(chebyshev(d.monsters[&thief].pos, Pos::new(8, 2)) >= 2, "it ran");
+
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(8, 2));
+    let wolf = awake(&mut d, "wolf", Pos::new(10, 2));
+    for _ in 0..4 {
+        d.act(ANN, Action::Wait);
+        let off = chebyshev(d.monsters[&wolf].pos, Pos::new(8, 2));
+        assert!((3..=5).contains(&off), "it circles {off} cells off");
+    }
+    // Badly hurt, ann is prey: the wolf closes in.
+    d.players.get_mut(&ANN).unwrap().vitals.hp = 5;
+    d.act(ANN, Action::Wait);
+    d.act(ANN, Action::Wait);
+    assert_eq!(chebyshev(d.monsters[&wolf].pos, Pos::new(8, 2)), 1, "it closed in");
+}
