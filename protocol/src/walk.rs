@@ -35,49 +35,77 @@ impl DistanceMap {
         open: impl Fn(usize) -> bool,
         mut goal: impl FnMut(Pos) -> bool,
     ) -> (Self, Option<Pos>) {
+        Self::walk(width, height, starts, open, |pos, _| goal(pos))
+    }
+
+    /// Walks from `starts` no further than `reach` steps: cells beyond it
+    /// are left unreached.
+    pub fn within(
+        width: u16,
+        height: u16,
+        starts: &[Pos],
+        open: impl Fn(usize) -> bool,
+        reach: u16,
+    ) -> Self {
+        Self::walk(width, height, starts, open, |_, d| d >= reach).0
+    }
+
+    /// The walk itself: `goal` is asked of every cell taken from the
+    /// queue, with its distance.
+    fn walk(
+        width: u16,
+        height: u16,
+        starts: &[Pos],
+        open: impl Fn(usize) -> bool,
+        mut goal: impl FnMut(Pos, u16) -> bool,
+    ) -> (Self, Option<Pos>) {
         let (w, h) = (usize::from(width), usize::from(height));
         let mut map = Self { width, height, dist: vec![UNREACHED; w * h] };
         // Every cell enters the queue at most once, so a Vec read from the
-        // front by an index is the whole queue.
-        let mut queue: Vec<u32> = Vec::with_capacity(w * h / 2);
+        // front by an index is the whole queue. Each entry carries its cell's
+        // coordinates, so none is divided out of an index.
+        let mut queue: Vec<(u32, Pos)> = Vec::with_capacity(w * h / 2);
         for &start in starts {
             if let Some(i) = map.index(start)
                 && map.dist[i] == UNREACHED
             {
                 map.dist[i] = 0;
-                queue.push(i as u32);
+                queue.push((i as u32, start));
             }
         }
         let row = w as isize;
         // The order of `Dir::ALL`, so cells are reached in the same order on
         // the border as inside it.
-        let steps = [-row, -row + 1, 1, row + 1, row, row - 1, -1, -row - 1];
+        let steps = Dir::ALL.map(|d| {
+            let (dx, dy) = d.delta();
+            (dy as isize * row + dx as isize, dx, dy)
+        });
         let mut head = 0;
-        while let Some(&i) = queue.get(head) {
+        while let Some(&(i, pos)) = queue.get(head) {
             head += 1;
             let i = i as usize;
-            let (x, y) = (i % w, i / w);
-            let pos = Pos::new(x as u16, y as u16);
-            if goal(pos) {
+            if goal(pos, map.dist[i]) {
                 return (map, Some(pos));
             }
             let next = map.dist[i] + 1;
-            let mut enter = |n: usize, dist: &mut Vec<u16>| {
-                if dist[n] == UNREACHED && open(n) {
-                    dist[n] = next;
-                    queue.push(n as u32);
-                }
-            };
-            if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
-                // Inside the border every neighbour's index is valid.
-                for step in steps {
-                    enter(i.wrapping_add_signed(step), &mut map.dist);
-                }
-            } else {
-                for dir in Dir::ALL {
-                    if let Some(n) = pos.step(dir).and_then(|n| map.index(n)) {
-                        enter(n, &mut map.dist);
+            let inside = pos.x > 0 && pos.y > 0 && pos.x + 1 < width && pos.y + 1 < height;
+            for (step, dx, dy) in steps {
+                let to = if inside {
+                    // Inside the border every neighbour is on the grid.
+                    Pos::new(
+                        pos.x.wrapping_add_signed(dx as i16),
+                        pos.y.wrapping_add_signed(dy as i16),
+                    )
+                } else {
+                    match pos.offset(dx, dy).filter(|p| p.x < width && p.y < height) {
+                        Some(to) => to,
+                        None => continue,
                     }
+                };
+                let n = i.wrapping_add_signed(step);
+                if map.dist[n] == UNREACHED && open(n) {
+                    map.dist[n] = next;
+                    queue.push((n as u32, to));
                 }
             }
         }
@@ -176,6 +204,19 @@ mod tests {
         assert_eq!(d.get(Pos::new(5, 1)), Some(4));
         assert_eq!(d.get(Pos::new(7, 1)), None, "a closed pocket");
         assert_eq!(d.get(Pos::new(7, 3)), None, "a closed pocket");
+    }
+
+    #[test]
+    fn a_walk_within_a_reach_leaves_farther_cells_unreached() {
+        let rows = ["#########", "#..#..#.#", "##.#.####", "#.....#.#", "#########"];
+        let (w, h, open) = map(&rows);
+        let full = walk(&rows, Pos::new(1, 1));
+        let near = DistanceMap::within(w, h, &[Pos::new(1, 1)], |i| open[i], 3);
+        for (i, (&f, &n)) in full.distances().iter().zip(near.distances()).enumerate() {
+            let expected = if f <= 3 { f } else { UNREACHED };
+            assert_eq!(n, expected, "cell {:?}", full.pos_of(i));
+        }
+        assert_eq!(near.get(Pos::new(5, 1)), None, "four steps away");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! A player as the world holds it: where it is and what it remembers.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use gloam_protocol::{PlayerId, Pos};
 
@@ -44,13 +44,15 @@ pub struct Player {
     pub name: String,
     pub pos: Pos,
     pub vitals: Vitals,
-    /// What it knows of every depth it has visited; travels with it.
-    pub memories: HashMap<u16, Memory>,
+    /// What it knows of every depth it has visited; travels with it. A
+    /// tree, not a hash map: a player knows few depths, and a depth asks
+    /// each player's memory of it for every monster it weighs.
+    pub memories: BTreeMap<u16, Memory>,
 }
 
 impl Player {
     pub fn new(id: PlayerId, name: String) -> Self {
-        Self { id, name, pos: Pos::default(), vitals: Vitals::default(), memories: HashMap::new() }
+        Self { id, name, pos: Pos::default(), vitals: Vitals::default(), memories: BTreeMap::new() }
     }
 
     pub(crate) fn memory(&self, depth: u16) -> Option<&Memory> {

@@ -42,7 +42,7 @@ use std::sync::Arc;
 
 use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{
-    Action, Dir, Disc, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, Terrain,
+    Action, Dir, Disc, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Terrain,
 };
 use rand::SeedableRng;
 
@@ -538,7 +538,18 @@ impl DepthState {
     /// Moves a player's told view to what it sees from where it stands now
     /// and sends it: as the answer to its action (`Sight`) or not (`Displaced`).
     fn see(&mut self, id: PlayerId, answers: bool, out: &mut Vec<Outgoing>) {
-        let Some(pos) = self.players.get(&id).map(|p| p.pos) else { return };
+        let Some(player) = self.players.get(&id) else { return };
+        let pos = player.pos;
+        let seen_from = player.memory(self.depth).and_then(|m| m.sight()).map(|s| s.centre());
+        if seen_from == Some(pos) {
+            // Where it stood (it waited or struck): the level does not
+            // change, so neither does its sight, nor whom it shares a danger
+            // with. The answer is an empty diff.
+            let diff = SightDiff { at: pos, ..SightDiff::default() };
+            let msg = if answers { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
+            out.push(Outgoing { to: id, msg });
+            return;
+        }
         let fov = self.fov_from(pos);
         let Some(player) = self.players.get_mut(&id) else { return };
         let diff = player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov);

@@ -44,6 +44,13 @@ pub const REGEN_EVERY: u64 = 5;
 pub const WAKE_ONE_IN: u32 = 3;
 /// How far a monster that keeps its distance stays from healthy prey.
 const KEEP_OFF: u16 = 3;
+/// How far the round's map of the way to the players reaches, in steps:
+/// twice the longest sight, so the map costs the corner of the level the
+/// fight is in, not all of it. A monster uses the map only towards prey it
+/// sees, and the line it sees along is open ground no longer than its
+/// sight, so it is never this far on foot; were it so, it makes straight
+/// for its prey. One fleeing stops at the map's edge, out of sight.
+const HUNT_REACH: u16 = 2 * gloam_protocol::SIGHT_RADIUS as u16;
 
 fn chebyshev(a: Pos, b: Pos) -> u16 {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
@@ -78,8 +85,13 @@ impl DepthState {
     pub(super) fn noticed_by(&self, id: MonsterId) -> Vec<PlayerId> {
         let Some(m) = self.monsters.get(&id) else { return Vec::new() };
         let sight = self.bestiary.kind(m.kind).sight;
+        let near = |p: &Player| within(p.pos, m.pos, sight);
+        if self.players.len() <= self.disc.len() {
+            let sees = |p: &&Player| near(p) && p.memory(self.depth).is_some_and(|s| s.sees(m.pos));
+            return self.players.values().filter(sees).map(|p| p.id).collect();
+        }
         let mut found = self.watchers(m.pos);
-        found.retain(|p| self.players.get(p).is_some_and(|p| within(p.pos, m.pos, sight)));
+        found.retain(|p| self.players.get(p).is_some_and(near));
         found
     }
 
@@ -87,7 +99,17 @@ impl DepthState {
     /// sees it, else its prey; none when it concerns nobody.
     pub(super) fn owner(&self, id: MonsterId) -> Option<PlayerId> {
         let m = self.monsters.get(&id)?;
-        self.watchers(m.pos).first().copied().or(m.prey.filter(|p| self.players.contains_key(p)))
+        self.first_watcher(m.pos).or(m.prey.filter(|p| self.players.contains_key(p)))
+    }
+
+    /// The first by id of the players who see `pos` (as `watchers`, without
+    /// gathering them all).
+    fn first_watcher(&self, pos: Pos) -> Option<PlayerId> {
+        if self.players.len() <= self.disc.len() {
+            let sees = |p: &&Player| p.memory(self.depth).is_some_and(|m| m.sees(pos));
+            return self.players.values().find(sees).map(|p| p.id);
+        }
+        self.watchers(pos).first().copied()
     }
 
     /// Every monster acts as its speed allows, in id order; `map` leads
@@ -149,7 +171,11 @@ impl DepthState {
         } else if behaviour == Behaviour::Erratic && self.rng.random_bool(0.5) {
             self.random_step(id);
         } else if !(shy && distance <= KEEP_OFF + 1) {
-            self.step_on_map(id, map, true, target_pos);
+            let stepped = self.step_on_map(id, map, true, target_pos);
+            if !stepped && distance == UNREACHED {
+                // Beyond the map's reach: straight for it.
+                self.greedy_step(id, target_pos);
+            }
         }
     }
 
@@ -160,7 +186,8 @@ impl DepthState {
         let from = if party.is_empty() { noticed } else { party };
         let starts: Vec<Pos> =
             from.iter().filter_map(|p| self.players.get(p)).map(|p| p.pos).collect();
-        DistanceMap::new(grid.width(), grid.height(), &starts, |i| grid.cells()[i].is_open())
+        let open = |i: usize| grid.cells()[i].is_open();
+        DistanceMap::within(grid.width(), grid.height(), &starts, open, HUNT_REACH)
     }
 
     fn nearest(&self, from: Pos, among: &[PlayerId]) -> Option<PlayerId> {
