@@ -1,9 +1,11 @@
 //! Gloam's integration harness: a real server on 127.0.0.1:0
 //! ([`TestServer`]), simulated clients that play it over real WebSockets
 //! ([`SimClient`]), and an [`Oracle`] that checks every message a simulated
-//! client receives against the truth rebuilt from the world seed. Real
+//! client receives against the truth rebuilt from the world seed (and,
+//! after play, its monsters against each depth's replayed history). Real
 //! binaries run as child processes through [`process`].
 
+pub mod history;
 pub mod oracle;
 pub mod process;
 pub mod raw;

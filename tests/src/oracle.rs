@@ -8,6 +8,8 @@ use std::collections::{HashMap, HashSet};
 
 use gloam_client::ClientState;
 use gloam_protocol::{Pos, ServerMsg};
+
+use crate::history::Glimpse;
 use gloam_server::bestiary::{Bestiary, KindId};
 use gloam_server::config::Placement;
 use gloam_server::level::Level;
@@ -113,6 +115,10 @@ pub struct Oracle {
     /// Per depth, the kind of each monster id as the level's seed (then the
     /// hand placements) made it.
     kinds: HashMap<u16, Vec<KindId>>,
+    /// What the client showed of the monsters around it, each time that
+    /// changed: checked after play against the depth's replayed history
+    /// (see [`crate::history`]).
+    pub glimpses: Vec<Glimpse>,
     /// How many messages were checked.
     pub checked: u64,
 }
@@ -129,6 +135,7 @@ impl Oracle {
             bestiary: Bestiary::default(),
             placements: Vec::new(),
             kinds: HashMap::new(),
+            glimpses: Vec::new(),
             checked: 0,
         }
     }
@@ -229,7 +236,21 @@ impl Oracle {
                 return Err(format!("player {id} reported at {:?}, out of sight", other.at));
             }
         }
-        self.check_monsters(depth, &sight, &level, state)
+        self.check_monsters(depth, &sight, &level, state)?;
+        self.glimpse(msg, state);
+        Ok(())
+    }
+
+    /// Keeps what the client shows of the monsters after a message that
+    /// may change it, when it changed.
+    fn glimpse(&mut self, msg: &ServerMsg, state: &ClientState) {
+        let carries_monsters =
+            matches!(msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_) | ServerMsg::Monsters(_));
+        let Some(player) = state.me.filter(|_| carries_monsters) else { return };
+        let glimpse = Glimpse::of(player, state);
+        if self.glimpses.last() != Some(&glimpse) {
+            self.glimpses.push(glimpse);
+        }
     }
 
     /// Every monster the mirror holds stands in sight, on open ground and

@@ -282,6 +282,14 @@ impl SimClient {
         self.closed().await
     }
 
+    /// Quits as [`quit`](Self::quit) does, reading (and checking) all the
+    /// server sent before its close, and hands back the oracle.
+    pub async fn quit_with_oracle(mut self) -> Result<Option<Oracle>, SimError> {
+        self.send(&ClientMsg::Act(Action::Quit)).await?;
+        self.closed().await?;
+        Ok(self.oracle.take())
+    }
+
     /// Closes the connection as a standard WebSocket client does: sends a
     /// close frame and reads until the end of the stream. True when the
     /// server answered with a close of its own before the stream ended; an

@@ -4,6 +4,7 @@
 //! bestiary whose kinds the seed never places, so each scenario meets
 //! exactly the monsters it names.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,10 @@ use gloam_server::Config;
 use gloam_server::bestiary::Bestiary;
 use gloam_server::config::Placement;
 use gloam_server::mapgen::{self, Generator, GeneratorSetting};
+use gloam_server::store::Store;
+use gloam_tests::history::{self, Covered, Glimpse};
 use gloam_tests::{ARENA_BESTIARY, Oracle, SimClient, SimError, TestServer};
+use tempfile::TempDir;
 
 const SEED: u64 = 7_070;
 const SETTING: GeneratorSetting = GeneratorSetting::One(Generator::Bsp);
@@ -24,22 +28,31 @@ fn bestiary() -> Bestiary {
 /// The arrival of depth 1 and an open cell in its sight `far` steps from it
 /// (as the king walks), nearest its row.
 fn arrival_and_cell(far: u16) -> (Pos, Pos) {
-    let level = mapgen::build_level(SEED, 1, SETTING);
-    let mut oracle = Oracle::new(SEED, SETTING, gloam_protocol::SIGHT_RADIUS);
-    let seen = oracle.sight(1, level.arrival);
+    let (a, cells) = in_sight_of_arrival(SEED, SETTING, far);
+    (a, cells[0])
+}
+
+/// The arrival of depth 1 and the floor cells in its sight `far` steps from
+/// it (as the king walks), nearest its row first.
+fn in_sight_of_arrival(seed: u64, setting: GeneratorSetting, far: u16) -> (Pos, Vec<Pos>) {
+    let level = mapgen::build_level(seed, 1, setting);
+    let mut oracle = Oracle::new(seed, setting, gloam_protocol::SIGHT_RADIUS);
     let a = level.arrival;
-    let cell = seen
+    let mut cells: Vec<Pos> = oracle
+        .sight(1, a)
         .into_iter()
         .filter(|&p| level.terrain(p) == Terrain::Floor)
         .filter(|p| p.x.abs_diff(a.x).max(p.y.abs_diff(a.y)) == far)
-        .min_by_key(|p| (p.y.abs_diff(a.y), p.x, p.y))
-        .expect("an open cell that far in sight of the arrival");
-    (a, cell)
+        .collect();
+    cells.sort_by_key(|p| (p.y.abs_diff(a.y), p.x, p.y));
+    assert!(!cells.is_empty(), "an open cell {far} steps from the arrival, in its sight");
+    (a, cells)
 }
 
 struct Arena {
     server: TestServer,
     placements: Vec<Placement>,
+    data: TempDir,
 }
 
 impl Arena {
@@ -59,14 +72,30 @@ impl Arena {
             pvp,
             ..Config::default()
         };
-        let server = TestServer::start(config).await.expect("the server starts");
-        Arena { server, placements }
+        let data = tempfile::tempdir().unwrap();
+        let store = Store::open(data.path()).unwrap();
+        let server = TestServer::start_with_store(config, store).await.expect("the server starts");
+        Arena { server, placements, data }
+    }
+
+    /// Ends the scenario: `players` quit, and every monster each was shown
+    /// is checked against depth 1 replayed from the server's log. `gone`
+    /// holds the oracles of those who died.
+    async fn replayed(self, players: Vec<SimClient>, gone: Vec<Oracle>) -> Covered {
+        let mut glimpses: Vec<Glimpse> = gone.into_iter().flat_map(|o| o.glimpses).collect();
+        for sim in players {
+            glimpses.extend(sim.quit_with_oracle().await.expect("quits").unwrap().glimpses);
+        }
+        replayed(self.server, &self.data, &glimpses).await
+    }
+
+    fn oracle(&self) -> Oracle {
+        Oracle::new(SEED, SETTING, gloam_protocol::SIGHT_RADIUS)
+            .with_monsters(bestiary(), self.placements.clone())
     }
 
     async fn join(&self, name: &str) -> SimClient {
-        let oracle = Oracle::new(SEED, SETTING, gloam_protocol::SIGHT_RADIUS)
-            .with_monsters(bestiary(), self.placements.clone());
-        SimClient::join(&self.server.url(), name, Some(oracle)).await.expect("join")
+        SimClient::join(&self.server.url(), name, Some(self.oracle())).await.expect("join")
     }
 }
 
@@ -127,6 +156,8 @@ async fn alone_on_a_depth_the_game_waits_for_you() {
         assert!(ann.state.waiting.is_empty(), "alone, nobody is waited for");
     }
     assert!(ann.checked() > 0);
+    let covered = arena.replayed(vec![ann], vec![]).await;
+    assert!(covered.glimpses >= 4, "{covered:?}");
 }
 
 /// 2. Nobody outpaces anybody: with a hunting kobold seeing both, ann
@@ -164,6 +195,8 @@ async fn sharing_a_danger_the_fast_player_gets_one_action_per_round() {
         !matches!(early, Ok(Ok(ServerMsg::Sight(_)))),
         "no answer comes before bob acts again: {early:?}"
     );
+    let covered = arena.replayed(vec![ann, bob], vec![]).await;
+    assert!(covered.glimpses >= 8, "{covered:?}");
 }
 
 /// 3. An absent friend costs at most one deadline: bob never acts; ann's
@@ -190,6 +223,8 @@ async fn an_absent_friend_costs_at_most_one_deadline() {
     }
     let msgs = bob.act(Action::Wait).await.expect("bob is back");
     assert_eq!(bob.state.waiting, ["ann"], "and the round waits for ann's turn: {msgs:?}");
+    let covered = arena.replayed(vec![ann, bob], vec![]).await;
+    assert!(covered.glimpses >= 8, "{covered:?}");
 }
 
 /// 4. Players who share no danger are not slowed by each other, even in
@@ -243,6 +278,8 @@ async fn a_rat_beside_the_arrival_is_killed_by_keys() {
     assert!(lines.iter().any(|l| l == "You kill the rat."), "{lines:?}");
     assert!(ann.state.monsters.is_empty(), "the dead rat is gone from sight");
     assert_eq!(ann.at(), arrival, "striking is not stepping");
+    let covered = arena.replayed(vec![ann], vec![]).await;
+    assert!(covered.glimpses >= 2, "{covered:?}");
 }
 
 /// A death: the giant's blow kills; the player gets its record, then the
@@ -266,9 +303,10 @@ async fn a_dead_character_goes_to_the_graveyard_and_its_name_plays_on() {
     let graveyard = ann.state.graveyard.clone().expect("the graveyard came with the death");
     assert_eq!(graveyard.first(), Some(&record));
 
-    let mut again = SimClient::join_with_token(&arena.server.url(), "ann", token, None)
-        .await
-        .expect("the same name and key play on");
+    let mut again =
+        SimClient::join_with_token(&arena.server.url(), "ann", token, Some(arena.oracle()))
+            .await
+            .expect("the same name and key play on");
     assert_eq!(again.state.hp, Some((30, 30)), "a new character");
     assert_eq!(again.state.depth, 1);
     again.send(&ClientMsg::Graveyard).await.unwrap();
@@ -278,32 +316,52 @@ async fn a_dead_character_goes_to_the_graveyard_and_its_name_plays_on() {
             break;
         }
     }
+    let gone = ann.take_oracle().unwrap();
+    let covered = arena.replayed(vec![again], vec![gone]).await;
+    assert!(covered.glimpses >= 1, "{covered:?}");
 }
 
 /// Three players explore a world its seed filled with monsters, fighting
 /// what they meet (and starting again when they die); every message each
 /// receives is checked by the oracle: no monster out of sight, none of a
-/// kind the seed did not make, none in a wall or on a player.
+/// kind the seed did not make, none in a wall or on a player. After play,
+/// every monster each was shown is checked against the truth: each depth
+/// replayed from the seed and the log the server kept.
 #[tokio::test]
 async fn explorers_meet_the_seeds_monsters_and_the_oracle_checks_every_one() {
     let seed = 31;
     let setting = GeneratorSetting::Mixed;
+    // A welcome party by the arrival besides what the seed placed, so the
+    // fights start at once.
+    let (_, near) = in_sight_of_arrival(seed, setting, 5);
+    let placements: Vec<Placement> = ["jackal", "jackal", "kobold", "cutpurse"]
+        .into_iter()
+        .zip(near)
+        .map(|(kind, pos)| Placement { kind: kind.into(), depth: 1, pos })
+        .collect();
     let config = Config {
         seed,
         generator: setting,
         actions_per_second: 1_000,
         action_burst: 1_000,
         turn_deadline: Duration::from_millis(200),
+        placements: placements.clone(),
         ..Config::default()
     };
-    let server = TestServer::start(config).await.unwrap();
-    let oracle = || Oracle::new(seed, setting, gloam_protocol::SIGHT_RADIUS);
+    let data = tempfile::tempdir().unwrap();
+    let store = Store::open(data.path()).unwrap();
+    let server = TestServer::start_with_store(config.clone(), store).await.unwrap();
+    let oracle = || {
+        Oracle::new(seed, setting, gloam_protocol::SIGHT_RADIUS)
+            .with_monsters(Bestiary::default(), placements.clone())
+    };
     let names = ["ann", "bob", "cy"];
     let mut sims = Vec::new();
     for name in names {
         sims.push(SimClient::join(&server.url(), name, Some(oracle())).await.unwrap());
     }
     let (mut monsters_seen, mut deaths, mut checked) = (0, 0, 0);
+    let mut glimpses = Vec::new();
     for turn in 0..400 {
         for i in 0..sims.len() {
             monsters_seen += sims[i].state.monsters.len();
@@ -319,6 +377,7 @@ async fn explorers_meet_the_seeds_monsters_and_the_oracle_checks_every_one() {
                 Err(SimError::Died(_)) => {
                     deaths += 1;
                     checked += sims[i].checked();
+                    glimpses.extend(sims[i].take_oracle().unwrap().glimpses);
                     let (name, token) = (sims[i].name.clone(), sims[i].token);
                     sims[i] =
                         SimClient::join_with_token(&server.url(), &name, token, Some(oracle()))
@@ -332,4 +391,27 @@ async fn explorers_meet_the_seeds_monsters_and_the_oracle_checks_every_one() {
     checked += sims.iter().map(SimClient::checked).sum::<u64>();
     assert!(monsters_seen > 0, "the explorers met monsters");
     assert!(checked > 1_000, "{checked} messages checked ({deaths} deaths)");
+    for sim in sims {
+        glimpses.extend(sim.quit_with_oracle().await.unwrap().unwrap().glimpses);
+    }
+    let covered = replayed(server, &data, &glimpses).await;
+    assert!(covered.glimpses >= 20, "{covered:?}");
+}
+
+/// Stops `server` and checks `glimpses` (of every depth they saw) against
+/// each depth replayed from the log it kept in `data`.
+async fn replayed(server: TestServer, data: &TempDir, glimpses: &[Glimpse]) -> Covered {
+    let config = server.config.clone();
+    server.stop(Duration::from_secs(10)).await.unwrap();
+    let store = Store::open(data.path()).unwrap();
+    let depths: BTreeSet<u16> = glimpses.iter().map(|g| g.depth).collect();
+    let mut all = Covered { commands: 0, glimpses: 0 };
+    for depth in depths {
+        let entries = history::entries(&store, depth).unwrap();
+        let covered = history::check_history(&config, depth, &entries, glimpses)
+            .unwrap_or_else(|e| panic!("{e}"));
+        all.commands += covered.commands;
+        all.glimpses += covered.glimpses;
+    }
+    all
 }

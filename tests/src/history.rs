@@ -1,0 +1,195 @@
+//! The monsters a client was shown, checked against the truth: the depth
+//! rebuilt from the world seed and replayed from the log the server kept,
+//! one command at a time.
+//!
+//! A client is told of the monsters in its sight at the end of every
+//! command that changed them for it. So, for each player, the monsters it
+//! truly saw after each command of the log (each one's kind, place and
+//! wound, in the reference sight from where it truly stood), leaving out
+//! the commands that changed nothing for it, are exactly what its client
+//! showed, in the same order. A monster shown where it was not, hurt as it
+//! was not, or left out while in sight; a change never shown; a glimpse
+//! out of order: each is found.
+
+use std::collections::BTreeMap;
+
+use gloam_client::ClientState;
+use gloam_protocol::{MonsterId, PlayerId, Pos, Wound, codec};
+use gloam_server::Config;
+use gloam_server::store::Store;
+use gloam_server::world::{Entry, fresh_depth};
+
+use crate::oracle::Oracle;
+
+/// What one client showed of the monsters around it, after one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Glimpse {
+    pub player: PlayerId,
+    pub depth: u16,
+    /// Each monster shown: its kind, place and wound level.
+    pub monsters: Monsters,
+}
+
+impl Glimpse {
+    pub fn of(player: PlayerId, state: &ClientState) -> Self {
+        let monsters =
+            state.monsters.iter().map(|(&id, m)| (id, (m.kind, m.at, m.wound))).collect();
+        Self { player, depth: state.depth, monsters }
+    }
+}
+
+/// Depth `depth`'s log as `store` keeps it.
+pub fn entries(store: &Store, depth: u16) -> Result<Vec<Entry>, String> {
+    let (stored, _) = store.depth_history(depth).map_err(|e| e.to_string())?;
+    stored
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| {
+            codec::decode_record(bytes).map_err(|e| format!("entry {i} of depth {depth}: {e}"))
+        })
+        .collect()
+}
+
+/// How much a history check covered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Covered {
+    pub commands: usize,
+    pub glimpses: usize,
+}
+
+/// Replays `history` on depth `depth` of the world `config` describes and
+/// checks the glimpses of that depth in `glimpses` (of any players, each
+/// player's in the order its client had them) against it.
+pub fn check_history(
+    config: &Config,
+    depth: u16,
+    history: &[Entry],
+    glimpses: &[Glimpse],
+) -> Result<Covered, String> {
+    let mut shown: BTreeMap<PlayerId, Vec<&Monsters>> = BTreeMap::new();
+    for g in glimpses.iter().filter(|g| g.depth == depth) {
+        push_changed(shown.entry(g.player).or_default(), &g.monsters);
+    }
+    let truth = truth_of(config, depth, history, shown.keys().copied().collect())?;
+    for (player, shown) in &shown {
+        let saw: Vec<&Monsters> = truth.get(player).map(|v| v.iter().collect()).unwrap_or_default();
+        if let Some(i) = (0..shown.len().max(saw.len())).find(|&i| shown.get(i) != saw.get(i)) {
+            return Err(format!(
+                "depth {depth}, player {player}: change {i} of what it saw of the monsters was {:?}, its client showed {:?} ({} changes truly, {} shown, over {} commands)",
+                saw.get(i),
+                shown.get(i),
+                saw.len(),
+                shown.len(),
+                history.len()
+            ));
+        }
+    }
+    Ok(Covered { commands: history.len(), glimpses: shown.values().map(Vec::len).sum() })
+}
+
+/// Each monster in sight: its kind, place and wound level.
+type Monsters = BTreeMap<MonsterId, (u16, Pos, Wound)>;
+
+/// What each of `players` truly saw of the monsters, after each command of
+/// `history` that changed it, while it was on the depth.
+fn truth_of(
+    config: &Config,
+    depth: u16,
+    history: &[Entry],
+    players: Vec<PlayerId>,
+) -> Result<BTreeMap<PlayerId, Vec<Monsters>>, String> {
+    let mut reference = Oracle::new(config.seed, config.generator, config.sight_radius)
+        .with_bottom(config.bottom());
+    let mut saw: BTreeMap<PlayerId, Vec<Monsters>> = BTreeMap::new();
+    let mut state = fresh_depth(config, depth);
+    for entry in history {
+        state.replay(std::slice::from_ref(entry)).map_err(|e| format!("depth {depth}: {e}"))?;
+        for &player in &players {
+            let Some(pos) = state.player(player).map(|p| p.pos) else { continue };
+            let sight = reference.sight(depth, pos);
+            let now: Monsters = state
+                .monsters()
+                .filter(|m| sight.contains(&m.pos))
+                .map(|m| (m.id, (m.kind, m.pos, m.wound())))
+                .collect();
+            let seen = saw.entry(player).or_default();
+            if seen.last() != Some(&now) {
+                seen.push(now);
+            }
+        }
+    }
+    Ok(saw)
+}
+
+fn push_changed<'a>(list: &mut Vec<&'a Monsters>, next: &'a Monsters) {
+    if list.last() != Some(&next) {
+        list.push(next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gloam_protocol::{Action, Terrain};
+    use gloam_server::config::Placement;
+    use gloam_server::world::{Arrival, Player};
+
+    const ANN: PlayerId = PlayerId(1);
+
+    /// Ann waits five rounds while a jackal placed in her sight comes for
+    /// her: the history, and what she truly saw after each command.
+    fn fight() -> (Config, Vec<Entry>, Vec<Glimpse>) {
+        let mut config = Config::quiet(5);
+        let mut depth = fresh_depth(&config, 1);
+        let arrival = depth.level().arrival;
+        let mut reference = Oracle::new(config.seed, config.generator, config.sight_radius);
+        let mut near: Vec<Pos> = reference
+            .sight(1, arrival)
+            .into_iter()
+            .filter(|&p| depth.level().terrain(p) == Terrain::Floor)
+            .filter(|p| p.x.abs_diff(arrival.x).max(p.y.abs_diff(arrival.y)) == 4)
+            .collect();
+        near.sort_by_key(|p| (p.x, p.y));
+        config.bestiary = std::sync::Arc::new(gloam_server::bestiary::Bestiary::default());
+        config.placements = vec![Placement { kind: "jackal".into(), depth: 1, pos: near[0] }];
+        depth = fresh_depth(&config, 1);
+        depth.keep_log();
+        depth.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+        for _ in 0..5 {
+            depth.act(ANN, Action::Wait);
+        }
+        let history = depth.log().to_vec();
+        let truth = truth_of(&config, 1, &history, vec![ANN]).unwrap();
+        let glimpses = truth[&ANN]
+            .iter()
+            .map(|monsters| Glimpse { player: ANN, depth: 1, monsters: monsters.clone() })
+            .collect();
+        (config, history, glimpses)
+    }
+
+    #[test]
+    fn the_truth_passes_and_any_lie_omission_or_disorder_is_found() {
+        let (config, history, glimpses) = fight();
+        assert!(glimpses.len() >= 4, "the jackal came closer: {glimpses:?}");
+        let covered = check_history(&config, 1, &history, &glimpses).unwrap();
+        assert_eq!(covered.glimpses, glimpses.len());
+
+        let mut moved = glimpses.clone();
+        let (_, (_, at, _)) = moved[2].monsters.iter_mut().next().unwrap();
+        at.x += 1;
+        assert!(check_history(&config, 1, &history, &moved).is_err(), "a monster where it was not");
+
+        let mut hurt = glimpses.clone();
+        let (_, (_, _, wound)) = hurt[2].monsters.iter_mut().next().unwrap();
+        *wound = Wound::AlmostDead;
+        assert!(check_history(&config, 1, &history, &hurt).is_err(), "hurt as it was not");
+
+        let mut missed = glimpses.clone();
+        missed.remove(2);
+        assert!(check_history(&config, 1, &history, &missed).is_err(), "a change never shown");
+
+        let mut swapped = glimpses.clone();
+        swapped.swap(1, 2);
+        assert!(check_history(&config, 1, &history, &swapped).is_err(), "out of order");
+    }
+}
