@@ -62,50 +62,46 @@ impl DistanceMap {
         let (w, h) = (usize::from(width), usize::from(height));
         let mut map = Self { width, height, dist: vec![UNREACHED; w * h] };
         // Every cell enters the queue at most once, so a Vec read from the
-        // front by an index is the whole queue. Each entry carries its cell's
-        // coordinates, so none is divided out of an index.
-        let mut queue: Vec<(u32, Pos)> = Vec::with_capacity(w * h / 2);
+        // front by an index is the whole queue.
+        let mut queue: Vec<u32> = Vec::with_capacity(w * h / 2);
         for &start in starts {
             if let Some(i) = map.index(start)
                 && map.dist[i] == UNREACHED
             {
                 map.dist[i] = 0;
-                queue.push((i as u32, start));
+                queue.push(i as u32);
             }
         }
         let row = w as isize;
         // The order of `Dir::ALL`, so cells are reached in the same order on
         // the border as inside it.
-        let steps = Dir::ALL.map(|d| {
-            let (dx, dy) = d.delta();
-            (dy as isize * row + dx as isize, dx, dy)
-        });
+        let steps = [-row, -row + 1, 1, row + 1, row, row - 1, -1, -row - 1];
         let mut head = 0;
-        while let Some(&(i, pos)) = queue.get(head) {
+        while let Some(&i) = queue.get(head) {
             head += 1;
             let i = i as usize;
+            let (x, y) = (i % w, i / w);
+            let pos = Pos::new(x as u16, y as u16);
             if goal(pos, map.dist[i]) {
                 return (map, Some(pos));
             }
             let next = map.dist[i] + 1;
-            let inside = pos.x > 0 && pos.y > 0 && pos.x + 1 < width && pos.y + 1 < height;
-            for (step, dx, dy) in steps {
-                let to = if inside {
-                    // Inside the border every neighbour is on the grid.
-                    Pos::new(
-                        pos.x.wrapping_add_signed(dx as i16),
-                        pos.y.wrapping_add_signed(dy as i16),
-                    )
-                } else {
-                    match pos.offset(dx, dy).filter(|p| p.x < width && p.y < height) {
-                        Some(to) => to,
-                        None => continue,
+            let mut enter = |n: usize, dist: &mut Vec<u16>| {
+                if dist[n] == UNREACHED && open(n) {
+                    dist[n] = next;
+                    queue.push(n as u32);
+                }
+            };
+            if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+                // Inside the border every neighbour's index is valid.
+                for step in steps {
+                    enter(i.wrapping_add_signed(step), &mut map.dist);
+                }
+            } else {
+                for dir in Dir::ALL {
+                    if let Some(n) = pos.step(dir).and_then(|n| map.index(n)) {
+                        enter(n, &mut map.dist);
                     }
-                };
-                let n = i.wrapping_add_signed(step);
-                if map.dist[n] == UNREACHED && open(n) {
-                    map.dist[n] = next;
-                    queue.push((n as u32, to));
                 }
             }
         }
