@@ -33,6 +33,9 @@ pub struct Options {
     pub name: String,
     /// The world to host (a stored one keeps its own seed and generator).
     pub world: gloam_server::cli::WorldChoice,
+    /// The rules a hosted world plays by (its seed and generator are the
+    /// stored world's).
+    pub rules: gloam_server::Config,
     /// The folder a hosted world is kept in.
     pub data: PathBuf,
     pub font: Option<PathBuf>,
@@ -108,7 +111,7 @@ fn host(
         store.file().unwrap_or(&options.data).display(),
         store.known().len()
     );
-    let config = gloam_server::Config::for_world(world);
+    let config = options.rules.clone().playing(world);
     let (stop, stopped) = oneshot::channel::<()>();
     let shutdown = async move {
         let _ = stopped.await;

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use gloam_server::cli::{MapgenArgs, WorldChoice};
+use gloam_server::cli::{HostRules, MapgenArgs, WorldChoice};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -24,6 +24,9 @@ struct Args {
     name: Option<String>,
     #[command(flatten)]
     world: WorldChoice,
+    /// When hosting: the monsters, the clock, player-vs-player, the depth.
+    #[command(flatten)]
+    rules: HostRules,
     /// The folder the hosted world and its characters are kept in
     /// [default: the user's data directory, e.g. ~/.local/share/gloam/world].
     #[arg(long, conflicts_with = "connect")]
@@ -86,11 +89,20 @@ fn main() {
         }
         return;
     }
+    // The rules first: a bad bestiary is one line, before any window.
+    let rules = match args.rules.apply(gloam_server::Config::default()) {
+        Ok(rules) => rules,
+        Err(e) => {
+            eprintln!("gloam: {e:#}");
+            std::process::exit(1);
+        }
+    };
     let options = gloam_client::app::Options {
         connect: args.connect,
         host: args.host,
         name: args.name.unwrap_or_else(default_name),
         world: args.world,
+        rules,
         data: args.data.unwrap_or_else(gloam_client::app::default_data),
         font: args.font,
     };

@@ -392,6 +392,27 @@ fn without_a_display_gloam_says_so_in_one_line() {
 }
 
 #[test]
+fn a_host_with_a_bad_bestiary_is_told_which_file_before_anything_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let beasts = dir.path().join("beasts.toml");
+    std::fs::write(&beasts, "[[monster]]\nname = \"newt\"\nglyph = \"nn\"\n").unwrap();
+    let data = dir.path().join("world");
+    let out = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["--pvp", "--turn-deadline-ms", "500", "--bestiary"])
+        .arg(&beasts)
+        .arg("--data")
+        .arg(&data)
+        .env_remove("DISPLAY")
+        .output()
+        .expect("gloam runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("beasts.toml:"), "names the file: {stderr}");
+    assert!(!data.exists(), "no world was made");
+}
+
+#[test]
 fn mapgen_draws_every_step_as_an_image() {
     let dir = std::env::temp_dir().join(format!("gloam-mapgen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -39,6 +39,47 @@ impl WorldChoice {
     }
 }
 
+/// The rules a host plays by, taken by both binaries (the window's when it
+/// hosts): the monsters, the clock, whether players may fight, how deep
+/// the dungeon goes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct HostRules {
+    /// The deepest depth: its level has no stairs down.
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_DEPTH, global = true)]
+    pub max_depth: u16,
+    /// The kinds of monster [default: the built-in assets/bestiary.toml].
+    #[arg(long, global = true)]
+    pub bestiary: Option<std::path::PathBuf>,
+    /// How long a round waits for the players it concerns before counting
+    /// those who have not acted as away (see docs/turns.md).
+    #[arg(long, default_value_t = crate::config::DEFAULT_TURN_DEADLINE.as_millis() as u64)]
+    pub turn_deadline_ms: u64,
+    /// Let players attack each other (bumping into one attacks it).
+    #[arg(long, global = true)]
+    pub pvp: bool,
+    /// Put a monster on a level besides those its seed places, as
+    /// KIND@DEPTH:X,Y (repeatable): for designing levels and for tests.
+    #[arg(long = "place", global = true)]
+    pub placements: Vec<crate::config::Placement>,
+}
+
+impl HostRules {
+    /// `config` playing by these rules: its bestiary loaded (a bad file is
+    /// one error naming it), every monster placed by hand of a known kind.
+    pub fn apply(&self, config: crate::Config) -> anyhow::Result<crate::Config> {
+        let config = crate::Config {
+            max_depth: self.max_depth,
+            bestiary: std::sync::Arc::new(bestiary(self.bestiary.as_deref())?),
+            placements: self.placements.clone(),
+            turn_deadline: std::time::Duration::from_millis(self.turn_deadline_ms.max(1)),
+            pvp: self.pvp,
+            ..config
+        };
+        config.check().map_err(anyhow::Error::msg)?;
+        Ok(config)
+    }
+}
+
 /// The arguments both binaries take.
 #[derive(Debug, Clone, clap::Args)]
 pub struct MapgenArgs {

@@ -37,28 +37,13 @@ struct Args {
     /// Backups kept in the data folder's backups/.
     #[arg(long, default_value_t = 5)]
     backups_kept: usize,
-    /// The deepest depth: its level has no stairs down.
-    #[arg(long, default_value_t = gloam_server::config::DEFAULT_MAX_DEPTH, global = true)]
-    max_depth: u16,
     /// The folder holding the world and its characters (created if missing).
     /// A stored world's seed and generator are used; back the folder up to
     /// keep them.
     #[arg(long, default_value = "gloam-data", global = true)]
     data: PathBuf,
-    /// The kinds of monster [default: the built-in assets/bestiary.toml].
-    #[arg(long, global = true)]
-    bestiary: Option<PathBuf>,
-    /// How long a round waits for the players it concerns before counting
-    /// those who have not acted as away (see docs/turns.md).
-    #[arg(long, default_value_t = gloam_server::config::DEFAULT_TURN_DEADLINE.as_millis() as u64)]
-    turn_deadline_ms: u64,
-    /// Let players attack each other (bumping into one attacks it).
-    #[arg(long, global = true)]
-    pvp: bool,
-    /// Put a monster on a level besides those its seed places, as
-    /// KIND@DEPTH:X,Y (repeatable): for designing levels and for tests.
-    #[arg(long = "place", global = true)]
-    placements: Vec<gloam_server::config::Placement>,
+    #[command(flatten)]
+    rules: cli::HostRules,
 }
 
 #[derive(Debug, Subcommand)]
@@ -97,24 +82,12 @@ fn main() -> std::process::ExitCode {
 
 /// The subcommands that read a world's store without serving it: the
 /// graveyard, and a depth replayed from its log.
-fn look_back(
-    command: &Command,
-    args: &Args,
-    store: &Store,
-    bestiary: gloam_server::bestiary::Bestiary,
-) -> anyhow::Result<()> {
+fn look_back(command: &Command, rules: Config, store: &Store) -> anyhow::Result<()> {
     match command {
         Command::Graveyard => print!("{}", cli::graveyard_report(&store.graveyard()?)),
         Command::Replay { depth } => {
             let world = store.world()?.context("the data folder holds no world yet")?;
-            let config = Config {
-                max_depth: args.max_depth,
-                bestiary: std::sync::Arc::new(bestiary),
-                placements: args.placements.clone(),
-                pvp: args.pvp,
-                ..Config::for_world(world)
-            };
-            config.check().map_err(anyhow::Error::msg)?;
+            let config = rules.playing(world);
             print!("{}", cli::replay_report(store, &config, *depth)?);
         }
         Command::Mapgen(_) => {}
@@ -137,10 +110,11 @@ async fn serve() -> anyhow::Result<()> {
         let _ = std::io::stdout().write_all(cli::report(mapgen)?.as_bytes());
         return Ok(());
     }
-    let bestiary = cli::bestiary(args.bestiary.as_deref())?;
+    // The rules first: a bad bestiary is reported before the store is touched.
+    let rules = args.rules.apply(Config::default())?;
     let store = Store::open(&args.data)?;
     if let Some(command) = &args.command {
-        return look_back(command, &args, &store, bestiary);
+        return look_back(command, rules, &store);
     }
     let world = store.settle_world(&args.world.wish(), gloam_server::fresh_seed)?;
     println!(
@@ -153,18 +127,12 @@ async fn serve() -> anyhow::Result<()> {
     let config = Config {
         actions_per_second: args.actions_per_second,
         action_burst: args.actions_per_second,
-        max_depth: args.max_depth,
         backup_every: args.backup_every,
         backups_kept: args.backups_kept,
         new_characters_per_address_per_hour: args.new_characters_per_hour,
         max_characters: args.max_characters,
-        bestiary: std::sync::Arc::new(bestiary),
-        placements: args.placements,
-        turn_deadline: std::time::Duration::from_millis(args.turn_deadline_ms.max(1)),
-        pvp: args.pvp,
-        ..Config::for_world(world)
+        ..rules.playing(world)
     };
-    config.check().map_err(anyhow::Error::msg)?;
     let listener = tokio::net::TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
