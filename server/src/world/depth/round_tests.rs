@@ -414,3 +414,71 @@ fn a_badly_hurt_cutpurse_runs_and_a_wolf_keeps_off_healthy_prey() {
     d.act(ANN, Action::Wait);
     assert_eq!(chebyshev(d.monsters[&wolf].pos, Pos::new(8, 2)), 1, "it closed in");
 }
+
+/// A sleeper in sight wakes by chance, one round in [`monsters::WAKE_ONE_IN`]
+/// on average (so within a few rounds), says so to those who see it, and
+/// then comes; one that nobody sees sleeps on however long it lasts.
+#[test]
+fn a_sleeper_in_sight_wakes_by_chance_and_one_out_of_sight_sleeps_on() {
+    let mut d = DepthState::with_bestiary(
+        2,
+        level_from(&[
+            "############",
+            "#<...#.....#",
+            "#....#.....#",
+            "#....#....>#",
+            "############",
+        ]),
+        8,
+        Arc::new(Bestiary::default()),
+        1,
+    );
+    let unseen = d.spawn(kind(&d, "kobold"), Pos::new(8, 2)).unwrap();
+    let seen = d.spawn(kind(&d, "kobold"), Pos::new(4, 3)).unwrap();
+    assert!(!d.monsters[&seen].awake && !d.monsters[&unseen].awake, "kobolds sleep");
+    put(&mut d, ANN, "ann", Pos::new(1, 1));
+    let mut woke_after = None;
+    for round in 1..=40 {
+        let turn = d.act(ANN, Action::Wait);
+        if woke_after.is_none() && d.monsters[&seen].awake {
+            assert!(said(&turn, ANN, "The kobold wakes up."), "told as it wakes");
+            woke_after = Some(round);
+        }
+    }
+    woke_after.expect("a kobold in sight for 40 rounds wakes");
+    assert!(!d.monsters[&unseen].awake, "behind the wall, nobody to notice: it sleeps on");
+    assert!(d.monsters[&seen].pos != Pos::new(4, 3) || d.monsters.is_empty(), "awake, it came");
+}
+
+/// A wanderer that sees nobody roams (a hunter that sees nobody stays put).
+#[test]
+fn a_wanderer_nobody_sees_roams_and_a_hunter_waits() {
+    let mut d = DepthState::with_bestiary(
+        2,
+        level_from(&[
+            "############",
+            "#<...#.....#",
+            "#....#.....#",
+            "#....#....>#",
+            "############",
+        ]),
+        8,
+        Arc::new(Bestiary::default()),
+        1,
+    );
+    let bat = awake(&mut d, "fruit bat", Pos::new(8, 2));
+    let jackal = awake(&mut d, "jackal", Pos::new(7, 1));
+    let (bat_was, jackal_was) = (d.monsters[&bat].pos, d.monsters[&jackal].pos);
+    put(&mut d, ANN, "ann", Pos::new(1, 1));
+    let mut bat_moves = 0;
+    let mut at = bat_was;
+    for _ in 0..20 {
+        d.act(ANN, Action::Wait);
+        if d.monsters[&bat].pos != at {
+            bat_moves += 1;
+            at = d.monsters[&bat].pos;
+        }
+    }
+    assert!(bat_moves >= 3, "the bat flits about: {bat_moves} moves in 20 rounds");
+    assert_eq!(d.monsters[&jackal].pos, jackal_was, "the jackal has nobody to hunt");
+}
