@@ -9,8 +9,9 @@ use serde::de::DeserializeOwned;
 
 use crate::{ClientMsg, ServerMsg};
 
-/// The largest client message the server reads. Real ones are a few bytes.
-pub const MAX_CLIENT_MSG: usize = 256;
+/// The largest client message the server reads: a line of chat of 200
+/// characters of four bytes each, with room to spare; the rest are a few bytes.
+pub const MAX_CLIENT_MSG: usize = 1024;
 
 /// The largest server message a client reads: entering a fully explored
 /// level is the biggest, at a few KiB.

@@ -19,6 +19,20 @@ pub enum ClientMsg {
     Act(Action),
     /// Asks for the graveyard; answered with [`ServerMsg::Graveyard`].
     Graveyard,
+    /// A line of chat (at most [`MAX_CHAT_CHARS`](crate::MAX_CHAT_CHARS)
+    /// characters; the server cleans it). It costs no turn.
+    Chat { to: ChatTo, text: String },
+}
+
+/// Whom a line of chat is for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChatTo {
+    /// Everyone on the speaker's depth.
+    Depth,
+    /// Everyone on the server (`/shout`).
+    Everyone,
+    /// One player, by name (`/w NAME`).
+    Player(String),
 }
 
 /// What a player can do in one turn.
@@ -90,6 +104,9 @@ pub enum ServerMsg {
     Died(DeathRecord),
     /// The dead, deepest first (the answer to [`ClientMsg::Graveyard`]).
     Graveyard(Vec<DeathRecord>),
+    /// A line of chat from player `from` (named `name`), cleaned by the
+    /// server; the speaker gets its own lines back too.
+    Chat { from: PlayerId, name: String, to: ChatTo, text: String },
 }
 
 /// What a client is told of one kind of monster.

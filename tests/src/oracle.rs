@@ -198,6 +198,9 @@ impl Oracle {
     /// reports stands in sight, and every monster is of its true kind.
     pub fn check(&mut self, msg: &ServerMsg, state: &ClientState) -> Result<(), String> {
         self.checked += 1;
+        if let ServerMsg::Chat { text, .. } = msg {
+            check_chat(text)?;
+        }
         let depth = state.depth;
         if depth == 0 {
             return Ok(());
@@ -287,4 +290,21 @@ impl Oracle {
         }
         Ok(())
     }
+}
+
+/// A line of chat as the server must pass it on: trimmed, not empty, at
+/// most [`gloam_protocol::MAX_CHAT_CHARS`] characters, with no control
+/// character and nothing that reorders the text around it.
+fn check_chat(text: &str) -> Result<(), String> {
+    let reorders = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}');
+    if text.is_empty() || text.trim() != text {
+        return Err(format!("a line of chat untrimmed or empty: {text:?}"));
+    }
+    if text.chars().count() > gloam_protocol::MAX_CHAT_CHARS {
+        return Err(format!("a line of chat of {} characters", text.chars().count()));
+    }
+    if text.chars().any(|c| c.is_control() || reorders(c)) {
+        return Err(format!("a line of chat with a control or reordering character: {text:?}"));
+    }
+    Ok(())
 }

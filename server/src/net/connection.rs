@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::codec::{self, DecodeError};
-use gloam_protocol::{Action, ClientMsg, Refusal, ServerMsg};
+use gloam_protocol::{Action, ChatTo, ClientMsg, Refusal, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_tungstenite::WebSocketStream;
@@ -20,6 +20,7 @@ use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
+use super::chat::{self, ChatGuard, Verdict};
 use super::pacer::{Flooding, Pacer};
 use super::ping::{Check, PingKeeper};
 use super::session::{self, Greeting, Request};
@@ -185,6 +186,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         let config = self.world.config().clone();
         let (per_second, burst) = (config.actions_per_second, config.action_burst);
         let mut pacer = Pacer::new(config.action_queue, per_second, burst, Instant::now());
+        let mut chat = ChatGuard::new(Instant::now());
+        let Some(mut heard) = presence.heard() else {
+            return Ending::new(CloseCode::Error, "the player is already being served");
+        };
         let stop = self.stop.clone();
         let kicked = presence.kicked();
         loop {
@@ -198,11 +203,15 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     "another connection took over this character",
                 )),
                 reply = presence.reply() => self.pass_on(reply, &mut pacer).await,
+                Some(line) = heard.next() => self.write(line.into()).await,
                 () = sleep_until(next_action.unwrap_or(now)), if next_action.is_some() => {
                     hand_over(&mut pacer, presence)
                 }
                 msg = self.next_msg() => match msg.map(session::play) {
                     Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
+                    Ok(Ok(Request::Chat(to, text))) => {
+                        self.speak(presence, &mut chat, &to, &text).await
+                    }
                     msg => queue_action(msg, &mut pacer, per_second),
                 },
                 () = sleep_until(next_check) => self.keep_alive().await,
@@ -210,6 +219,30 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             if let Err(ending) = result {
                 return ending;
             }
+        }
+    }
+
+    /// A line of chat from this player: cleaned, paced, and said at once
+    /// (see `net::chat`); one over the pace is dropped with a warning, and
+    /// one more while warned ends the connection.
+    async fn speak(
+        &mut self,
+        presence: &Presence,
+        guard: &mut ChatGuard,
+        to: &ChatTo,
+        text: &str,
+    ) -> Result<(), Ending> {
+        let Some(text) = chat::clean(text) else { return Ok(()) };
+        match guard.admit(Instant::now()) {
+            Verdict::Pass => match presence.say(to, &text) {
+                Ok(()) => Ok(()),
+                Err(note) => self.send(&ServerMsg::Note(note)).await,
+            },
+            Verdict::TooFast => self.send(&ServerMsg::Note(chat::TOO_FAST.into())).await,
+            Verdict::Flood => Err(Ending::new(
+                CloseCode::Policy,
+                format!("flooding: more than {} chat line a second", chat::LINES_PER_SECOND),
+            )),
         }
     }
 
@@ -379,7 +412,7 @@ fn queue_action(
         Err(ending) => return Err(ending),
         Ok(Err(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
         Ok(Ok(Request::Act(action))) => action,
-        Ok(Ok(Request::Graveyard)) => return Ok(()),
+        Ok(Ok(Request::Graveyard | Request::Chat(..))) => return Ok(()),
     };
     if action == Action::Quit {
         return Err(Ending::new(CloseCode::Normal, "goodbye"));

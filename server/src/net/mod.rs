@@ -1,6 +1,7 @@
 //! The network edge: the accept loop, one task per connection, and a clean
 //! shutdown that closes every client with "going away".
 
+mod chat;
 mod connection;
 pub use connection::serve;
 mod pacer;

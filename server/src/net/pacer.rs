@@ -86,7 +86,7 @@ impl Pacer {
 
 /// A token bucket.
 #[derive(Debug)]
-struct RateLimit {
+pub(super) struct RateLimit {
     per_second: f64,
     burst: f64,
     tokens: f64,
@@ -94,7 +94,7 @@ struct RateLimit {
 }
 
 impl RateLimit {
-    fn new(per_second: u32, burst: u32, now: Instant) -> Self {
+    pub(super) fn new(per_second: u32, burst: u32, now: Instant) -> Self {
         let burst = f64::from(burst.max(1));
         Self { per_second: f64::from(per_second.max(1)), burst, tokens: burst, last: now }
     }
@@ -119,6 +119,16 @@ impl RateLimit {
     fn take(&mut self, now: Instant) {
         self.refill(now);
         self.tokens -= 1.0;
+    }
+
+    /// Spends a token if the bucket holds one; false when it is empty.
+    pub(super) fn try_take(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        let has = self.tokens >= 1.0;
+        if has {
+            self.tokens -= 1.0;
+        }
+        has
     }
 
     /// Gives back a token spent on an action that did not go.

@@ -1,7 +1,7 @@
 //! Which client message is legal when: the rules of a session, apart from
 //! the sockets so they can be tested directly.
 
-use gloam_protocol::{Action, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal, Token};
+use gloam_protocol::{Action, ChatTo, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal, Token};
 
 /// What to do with a message from a client that has not said hello yet.
 pub(crate) fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting> {
@@ -13,17 +13,18 @@ pub(crate) fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting>
             Ok(()) => Ok((name, token)),
             Err(reason) => Err(Greeting::Refuse(Refusal::NameInvalid { reason: reason.into() })),
         },
-        ClientMsg::Act(_) | ClientMsg::Graveyard => {
+        ClientMsg::Act(_) | ClientMsg::Graveyard | ClientMsg::Chat { .. } => {
             Err(Greeting::Violation("the first message must be a hello"))
         }
     }
 }
 
 /// What a player in the game asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Request {
     Act(Action),
     Graveyard,
+    Chat(ChatTo, String),
 }
 
 /// Why a greeting failed.
@@ -40,6 +41,7 @@ pub(crate) fn play(msg: ClientMsg) -> Result<Request, &'static str> {
     match msg {
         ClientMsg::Act(action) => Ok(Request::Act(action)),
         ClientMsg::Graveyard => Ok(Request::Graveyard),
+        ClientMsg::Chat { to, text } => Ok(Request::Chat(to, text)),
         ClientMsg::Hello { .. } => Err("hello sent twice"),
     }
 }

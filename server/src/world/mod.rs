@@ -15,6 +15,7 @@ mod depth;
 mod memory;
 mod player;
 mod presence;
+mod talk;
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -30,6 +31,7 @@ pub use depth::{
 };
 pub use player::{Player, Vitals};
 pub use presence::{ActError, Presence, Reply};
+pub use talk::Heard;
 
 use crate::config::Config;
 use crate::mapgen;
@@ -72,8 +74,6 @@ enum DepthCmd {
         id: PlayerId,
         saved: tokio::sync::oneshot::Sender<()>,
     },
-    /// Test hook: the depth's task stops taking commands until `until` is
-    /// sent or dropped, as a depth that has fallen behind would.
     /// A line for everyone on the depth (from the server, not a player).
     Tell(String),
     /// Test hook: the depth's task stops taking commands until `until` is
@@ -98,6 +98,8 @@ struct DepthHandle {
 pub struct World {
     depths: Arc<Depths>,
     characters: Characters,
+    /// Everyone in the game, for chat.
+    talkers: talk::Talkers,
     /// Test hook: how often an action met a full depth queue.
     #[cfg(test)]
     busy: std::sync::atomic::AtomicUsize,
@@ -126,6 +128,7 @@ impl World {
         Self {
             depths,
             characters,
+            talkers: talk::Talkers::default(),
             #[cfg(test)]
             busy: std::sync::atomic::AtomicUsize::new(0),
         }
@@ -163,9 +166,11 @@ impl World {
             return Err(Refusal::Unavailable { reason: "the server is shutting down".into() });
         };
         info!(player = name, %id, returning = new_token.is_none(), depth, "enters");
+        let (ear, heard) = self.talkers.join(name, id, here.depth);
         let (name, world) = (name.to_owned(), self.clone());
+        let heard = Some(heard);
         // The arrival is the first reply awaited.
-        Ok(Presence { id, name, new_token, kicked, here, replies, awaiting: true, world })
+        Ok(Presence { id, name, new_token, kicked, here, replies, awaiting: true, ear, heard, world })
     }
 
     /// The dead, deepest first.

@@ -3,11 +3,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use gloam_protocol::{Action, PlayerId, Token};
+use gloam_protocol::{Action, ChatTo, PlayerId, Token};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
+use super::talk::{Ear, Heard};
 use super::{DepthCmd, DepthHandle, ToConn, World};
 
 /// What the world said to one player for one command: encoded messages in
@@ -48,6 +49,10 @@ pub struct Presence {
     pub(super) replies: mpsc::Receiver<ToConn>,
     /// A command (or the arrival) was sent whose reply has not come.
     pub(super) awaiting: bool,
+    /// Its place among those who can be spoken to.
+    pub(super) ear: Ear,
+    /// The lines of chat said to it, until the connection takes them.
+    pub(super) heard: Option<Heard>,
     pub(super) world: Arc<World>,
 }
 
@@ -95,12 +100,25 @@ impl Presence {
     pub(crate) async fn reply(&mut self) -> Option<Reply> {
         let ToConn { frames, done, now_on, died } = self.replies.recv().await?;
         if let Some(depth) = now_on {
+            self.ear.moved_to(depth.depth);
             self.here = depth;
         }
         if done {
             self.awaiting = false;
         }
         Some(Reply { frames, done, died })
+    }
+
+    /// The lines of chat said to this player, for its connection to pass
+    /// on beside the replies; given once.
+    pub fn heard(&mut self) -> Option<Heard> {
+        self.heard.take()
+    }
+
+    /// Says a line (already cleaned) to those `to` names, without waiting
+    /// for anything; the note to show the speaker when it went nowhere.
+    pub(crate) fn say(&self, to: &ChatTo, text: &str) -> Result<(), String> {
+        self.world.talkers.say(&self.name, to, text).map(drop)
     }
 
     /// Takes the player out of the world and waits (bounded) until its save
@@ -118,6 +136,7 @@ impl Presence {
         if let Ok(Ok(())) = timeout(LEAVE_WAIT, self.here.tx.send(leave)).await {
             let _ = timeout(LEAVE_WAIT, done).await;
         }
+        self.world.talkers.leave(&self.name, &self.ear);
         self.world.release(&self.name);
     }
 }

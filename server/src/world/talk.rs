@@ -1,0 +1,118 @@
+//! Who can be spoken to: every player in the game, the depth it is on, and
+//! a way to its connection that bypasses the depths. Chat never waits for
+//! a depth's clock or costs a turn, so it goes straight from the speaker's
+//! connection to the listeners' (see `net::chat` for what a line may hold).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use gloam_protocol::{ChatTo, PlayerId, ServerMsg, codec};
+use tokio::sync::mpsc;
+use tracing::debug;
+
+/// Lines queued for one listener. One that lets this many pile up misses
+/// the next (its connection is behind on everything else too).
+const HEARD_QUEUE: usize = 64;
+
+/// Everyone in the game, by name.
+#[derive(Debug, Default)]
+pub(super) struct Talkers {
+    by_name: Mutex<HashMap<String, Talker>>,
+    joined: AtomicU64,
+}
+
+#[derive(Debug)]
+struct Talker {
+    /// Which joining this is (a takeover joins the name again).
+    serial: u64,
+    id: PlayerId,
+    depth: Arc<AtomicU16>,
+    tx: mpsc::Sender<Vec<u8>>,
+}
+
+/// A player's place among the talkers: which joining it is, and where.
+#[derive(Debug)]
+pub(crate) struct Ear {
+    serial: u64,
+    depth: Arc<AtomicU16>,
+}
+
+/// The lines said to one player, for its connection to pass on.
+#[derive(Debug)]
+pub struct Heard(mpsc::Receiver<Vec<u8>>);
+
+impl Heard {
+    /// The next line said to this player (encoded), `None` once it left.
+    pub(crate) async fn next(&mut self) -> Option<Vec<u8>> {
+        self.0.recv().await
+    }
+}
+
+impl Ear {
+    /// The player is now on `depth`: it hears what is said there.
+    pub(crate) fn moved_to(&self, depth: u16) {
+        self.depth.store(depth, Ordering::Relaxed);
+    }
+}
+
+impl Talkers {
+    /// `name` joins the game on `depth` (taking over the name from an
+    /// earlier connection, if any).
+    pub(super) fn join(&self, name: &str, id: PlayerId, depth: u16) -> (Ear, Heard) {
+        let serial = self.joined.fetch_add(1, Ordering::Relaxed);
+        let depth = Arc::new(AtomicU16::new(depth));
+        let (tx, rx) = mpsc::channel(HEARD_QUEUE);
+        let talker = Talker { serial, id, depth: depth.clone(), tx };
+        self.lock().insert(name.to_owned(), talker);
+        (Ear { serial, depth }, Heard(rx))
+    }
+
+    /// The player who joined with `ear` has left.
+    pub(super) fn leave(&self, name: &str, ear: &Ear) {
+        let mut talkers = self.lock();
+        if talkers.get(name).is_some_and(|t| t.serial == ear.serial) {
+            talkers.remove(name);
+        }
+    }
+
+    /// Says `text` (already cleaned) from `name` to those `to` names, the
+    /// speaker included; gives how many heard it, or the note for a
+    /// speaker whose listener is not in the game.
+    pub(super) fn say(&self, name: &str, to: &ChatTo, text: &str) -> Result<usize, String> {
+        let talkers = self.lock();
+        let Some(speaker) = talkers.get(name) else { return Ok(0) };
+        let here = speaker.depth.load(Ordering::Relaxed);
+        let listeners: Vec<&Talker> = match to {
+            ChatTo::Everyone => talkers.values().collect(),
+            ChatTo::Depth => {
+                talkers.values().filter(|t| t.depth.load(Ordering::Relaxed) == here).collect()
+            }
+            ChatTo::Player(other) => match talkers.get(other.as_str()) {
+                Some(listener) if listener.serial == speaker.serial => vec![speaker],
+                Some(listener) => vec![speaker, listener],
+                None => return Err(format!("Nobody called {other} is playing.")),
+            },
+        };
+        let line = ServerMsg::Chat {
+            from: speaker.id,
+            name: name.to_owned(),
+            to: to.clone(),
+            text: text.to_owned(),
+        };
+        let frame = codec::encode(&line);
+        let mut heard = 0;
+        for listener in listeners {
+            match listener.tx.try_send(frame.clone()) {
+                Ok(()) => heard += 1,
+                Err(e) => debug!(from = name, to = %listener.id, error = %e, "a line not heard"),
+            }
+        }
+        Ok(heard)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Talker>> {
+        // A panic elsewhere while holding it leaves the map whole.
+        self.by_name.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
