@@ -128,6 +128,23 @@ fn host(
     Ok((format!("ws://{addr}"), token_key, LocalServer { stop, task }))
 }
 
+/// What the loop does after a key press (or typed text) the session took.
+fn outcome(outcome: KeyOutcome, session: &mut Session, connection: &net::Connection) -> Flow {
+    match outcome {
+        KeyOutcome::Quit => Flow::Quit,
+        KeyOutcome::Send(msg) => {
+            if connection.send(msg.clone()) {
+                session.sent(&msg, Instant::now());
+            }
+            // A line said closes the line being typed.
+            if matches!(msg, ClientMsg::Chat { .. }) { Flow::Redraw } else { Flow::Same }
+        }
+        KeyOutcome::Again => Flow::Again,
+        KeyOutcome::Redraw => Flow::Redraw,
+        KeyOutcome::Ignore => Flow::Same,
+    }
+}
+
 fn to_key(code: Keycode) -> Option<Key> {
     Some(match code {
         Keycode::Up => Key::Up,
@@ -136,6 +153,12 @@ fn to_key(code: Keycode) -> Option<Key> {
         Keycode::Right => Key::Right,
         Keycode::Escape => Key::Escape,
         Keycode::Return | Keycode::KpEnter => Key::Enter,
+        Keycode::Backspace => Key::Backspace,
+        Keycode::Delete => Key::Delete,
+        Keycode::Home => Key::Home,
+        Keycode::End => Key::End,
+        Keycode::PageUp => Key::PageUp,
+        Keycode::PageDown => Key::PageDown,
         Keycode::Kp1 => Key::Numpad(1),
         Keycode::Kp2 => Key::Numpad(2),
         Keycode::Kp3 => Key::Numpad(3),
@@ -235,22 +258,21 @@ fn on_event(
         Event::KeyDown { keycode: Some(Keycode::F12), repeat: false, .. } => {
             screen.screenshot(session)
         }
+        Event::KeyDown { keycode: Some(Keycode::V), keymod, .. }
+            if session.typing() && keymod.intersects(Mod::LCTRLMOD | Mod::RCTRLMOD) =>
+        {
+            let video = screen.canvas.window().subsystem().clone();
+            match video.clipboard().clipboard_text() {
+                Ok(text) => outcome(session.on_text(&text), session, connection),
+                Err(_) => Flow::Same,
+            }
+        }
         Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
             let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
             let Some(key) = to_key(code) else { return Ok(Flow::Same) };
-            match session.on_key(key, shift, repeat, Instant::now()) {
-                KeyOutcome::Quit => Flow::Quit,
-                KeyOutcome::Send(msg) => {
-                    if connection.send(msg.clone()) {
-                        session.sent(&msg, Instant::now());
-                    }
-                    Flow::Same
-                }
-                KeyOutcome::Again => Flow::Again,
-                KeyOutcome::Redraw => Flow::Redraw,
-                KeyOutcome::Ignore => Flow::Same,
-            }
+            outcome(session.on_key(key, shift, repeat, Instant::now()), session, connection)
         }
+        Event::TextInput { text, .. } => outcome(session.on_text(&text), session, connection),
         Event::Window { win_event, .. } => screen.on_window(win_event)?,
         e if e.is_user_event() => {
             // Frees the boxed payload.
@@ -326,6 +348,9 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         .resizable()
         .build()
         .map_err(|e| anyhow!("cannot open the window: {e}"))?;
+    // Typed text arrives as text events (any layout, any script); they are
+    // only read while a line to talk is open.
+    video.text_input().start(&window);
     let canvas = window.into_canvas();
     let creator = canvas.texture_creator();
     let atlas = Atlas::build(&creator, &font, DEFAULT_CELL_PX)?;

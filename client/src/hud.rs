@@ -3,8 +3,11 @@
 //! for); and the last three messages (newest brightest, fights in their
 //! own colour).
 
+use gloam_protocol::PlayerId;
+
+use crate::chat::Line;
 use crate::input::KEYS_HELP;
-use crate::state::{ClientState, Topic};
+use crate::state::{ClientState, LogLine, Topic};
 
 /// How many rows the HUD takes under the map.
 pub const HUD_ROWS: u16 = 5;
@@ -27,6 +30,10 @@ pub enum Tone {
     Combat,
     /// A line about what another player did.
     Others,
+    /// Another player's name, in the colour it is drawn in.
+    Player(PlayerId),
+    /// This player's own name.
+    Me,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +66,27 @@ pub fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
     };
     let bar = format!("{}{}", "#".repeat(filled), "-".repeat(HP_BAR - filled));
     (format!("HP {hp}/{max} [{bar}]"), tone)
+}
+
+/// The keys line after a death.
+pub const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
+
+/// How much of the typed line the row shows, before the cursor.
+const TYPED_SHOWN: usize = 100;
+
+/// The line being typed: "Say: ..." with the cursor in the warning
+/// colour (a `_` past the end); a long line shows the stretch before the
+/// cursor.
+fn typing_row(line: &Line) -> HudLine {
+    let head = "Say: ";
+    let skip = line.cursor().saturating_sub(TYPED_SHOWN);
+    let mut text: String = line.text().chars().skip(skip).collect();
+    if line.cursor() == line.text().chars().count() {
+        text.push('_');
+    }
+    let mut row = HudLine::new(format!("{head}{text}"), Tone::Bright);
+    row.accent = Some((head.len() + line.cursor() - skip, 1, Tone::Warn));
+    row
 }
 
 /// What the connection is doing, as the HUD reports it.
@@ -94,13 +122,20 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
             }
         }
     };
-    let second = if state.waiting.is_empty() || state.death.is_some() {
-        HudLine::new(KEYS_HELP, Tone::Dim)
-    } else {
+    let scroll = state.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
+    let second = if let Some(line) = &state.chat.line {
+        typing_row(line)
+    } else if state.death.is_some() {
+        HudLine::new(DEATH_KEYS, Tone::Dim)
+    } else if !state.waiting.is_empty() {
         HudLine::new(format!("Waiting for {}...", state.waiting.join(", ")), Tone::Warn)
+    } else if scroll > 0 {
+        HudLine::new(format!("{scroll} newer lines below (PgDn)"), Tone::Warn)
+    } else {
+        HudLine::new(KEYS_HELP, Tone::Dim)
     };
     let mut rows = vec![status, second];
-    let recent: Vec<&crate::state::LogLine> = state.log.iter().rev().take(MESSAGE_ROWS).collect();
+    let recent: Vec<&LogLine> = state.log.iter().rev().skip(scroll).take(MESSAGE_ROWS).collect();
     // Oldest of the three first, so the newest sits at the bottom.
     for (age, line) in recent.iter().enumerate().rev() {
         let tone = match (line.topic, age) {
@@ -110,7 +145,12 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
             (_, 1) => Tone::Middle,
             _ => Tone::Dim,
         };
-        rows.push(HudLine::new(&line.text[..], tone));
+        let mut row = HudLine::new(&line.text[..], tone);
+        if let Some((id, from, len)) = line.speaker {
+            let tone = if state.me == Some(id) { Tone::Me } else { Tone::Player(id) };
+            row.accent = Some((from, len, tone));
+        }
+        rows.push(row);
     }
     while rows.len() < usize::from(HUD_ROWS) {
         rows.push(HudLine::new("", Tone::Dim));

@@ -1,7 +1,9 @@
 //! Keys to intents, in one table: arrows and WASD move in four directions;
 //! vi-keys (hjkl yubn) and the numpad in eight; `.` or `>` descend, `<`
-//! ascends, `5` (or numpad 5) waits, Esc quits. The window turns its
-//! platform's key events into [`Key`]s, so the table is tested without one.
+//! ascends, `5` (or numpad 5) waits, Enter opens a line to talk (or, after
+//! a death, starts again), PgUp and PgDn scroll the messages, Esc quits.
+//! The window turns its platform's key events into [`Key`]s, so the table
+//! is tested without one. Keys typed into the chat line are the session's.
 
 use std::time::Duration;
 
@@ -16,6 +18,12 @@ pub enum Key {
     Right,
     Escape,
     Enter,
+    Backspace,
+    Delete,
+    Home,
+    End,
+    PageUp,
+    PageDown,
     /// A key that types this character (lowercase letters, digits, punctuation).
     Char(char),
     /// A numeric keypad digit.
@@ -28,8 +36,12 @@ pub enum Intent {
     Act(Action),
     /// Show the graveyard (or put it away).
     Graveyard,
-    /// After a death: start a new character under the same name.
-    Again,
+    /// Enter: open a line to talk; after a death, start a new character
+    /// under the same name.
+    Enter,
+    /// Scroll the messages back (towards older lines) or forward.
+    ScrollBack,
+    ScrollForward,
     Quit,
 }
 
@@ -40,7 +52,10 @@ pub fn intent(key: Key, shift: bool) -> Option<Intent> {
     let walk = |d| Some(Intent::Act(Action::Move(d)));
     match key {
         Key::Escape => Some(Intent::Quit),
-        Key::Enter => Some(Intent::Again),
+        Key::Enter => Some(Intent::Enter),
+        Key::PageUp => Some(Intent::ScrollBack),
+        Key::PageDown => Some(Intent::ScrollForward),
+        Key::Backspace | Key::Delete | Key::Home | Key::End => None,
         Key::Up => walk(N),
         Key::Down => walk(S),
         Key::Left => walk(W),
@@ -91,7 +106,7 @@ pub fn should_send(
 }
 
 /// The keys line of the HUD.
-pub const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   graveyard: g   screenshot: F12   quit: Esc";
+pub const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   talk: Enter   messages: PgUp PgDn   graveyard: g   screenshot: F12   quit: Esc";
 
 #[cfg(test)]
 mod tests {
@@ -177,6 +192,8 @@ mod tests {
         assert_eq!(intent(Key::Escape, false), Some(Intent::Quit));
         assert_eq!(act(Key::Char('q')), None);
         assert_eq!(intent(Key::Char('g'), false), Some(Intent::Graveyard));
-        assert_eq!(intent(Key::Enter, false), Some(Intent::Again));
+        assert_eq!(intent(Key::Enter, false), Some(Intent::Enter));
+        assert_eq!(intent(Key::PageUp, false), Some(Intent::ScrollBack));
+        assert_eq!(intent(Key::PageDown, false), Some(Intent::ScrollForward));
     }
 }

@@ -4,6 +4,7 @@
 //! [`net`], the connection on a tokio task. With the `window` feature,
 //! [`render`] draws all of that with SDL3.
 
+pub mod chat;
 pub mod hud;
 pub mod input;
 pub mod net;

@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use gloam_protocol::{ClientMsg, ServerMsg, Token};
 
+use crate::chat::{self, Command, Line};
+use crate::hud::MESSAGE_ROWS;
 use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
 use crate::state::ClientState;
@@ -102,13 +104,25 @@ impl Session {
 
     /// A key pressed (`repeat` when held down) at `now`.
     pub fn on_key(&mut self, key: Key, shift: bool, repeat: bool, now: Instant) -> KeyOutcome {
+        if self.state.chat.line.is_some() {
+            return self.edit(key);
+        }
         let intent = intent(key, shift);
         if self.page() == Page::Death {
             return match intent {
                 Some(Intent::Quit) => KeyOutcome::Quit,
-                Some(Intent::Again) => KeyOutcome::Again,
+                Some(Intent::Enter) => KeyOutcome::Again,
                 _ => KeyOutcome::Ignore,
             };
+        }
+        match intent {
+            Some(Intent::ScrollBack) => return self.scroll(true),
+            Some(Intent::ScrollForward) => return self.scroll(false),
+            Some(Intent::Enter) if self.page() == Page::Map && self.link == Link::Playing => {
+                self.state.chat.line = Some(Line::default());
+                return KeyOutcome::Redraw;
+            }
+            _ => {}
         }
         if self.page() == Page::Graveyard && intent != Some(Intent::Quit) {
             // Any key puts the graveyard away.
@@ -133,6 +147,80 @@ impl Session {
             }
             _ => KeyOutcome::Ignore,
         }
+    }
+
+    /// Text typed (or pasted) while a line to talk is open.
+    pub fn on_text(&mut self, text: &str) -> KeyOutcome {
+        match &mut self.state.chat.line {
+            Some(line) => {
+                line.insert(text);
+                KeyOutcome::Redraw
+            }
+            None => KeyOutcome::Ignore,
+        }
+    }
+
+    /// True while a line to talk is open (typed text goes to it).
+    pub fn typing(&self) -> bool {
+        self.state.chat.line.is_some()
+    }
+
+    /// A key while a line to talk is open: it edits the line, never moves
+    /// the player. Enter says it, Esc puts it away.
+    fn edit(&mut self, key: Key) -> KeyOutcome {
+        let Some(line) = &mut self.state.chat.line else { return KeyOutcome::Ignore };
+        match key {
+            Key::Enter => {
+                let typed = std::mem::take(line).text().to_owned();
+                self.state.chat.line = None;
+                return self.command(chat::parse(&typed));
+            }
+            Key::Escape => self.state.chat.line = None,
+            Key::Backspace => line.backspace(),
+            Key::Delete => line.delete(),
+            Key::Left => line.left(),
+            Key::Right => line.right(),
+            Key::Home => line.home(),
+            Key::End => line.end(),
+            Key::PageUp => return self.scroll(true),
+            Key::PageDown => return self.scroll(false),
+            _ => return KeyOutcome::Ignore,
+        }
+        KeyOutcome::Redraw
+    }
+
+    /// Does what a typed line asks: says it, or mutes or unmutes a name.
+    fn command(&mut self, command: Command) -> KeyOutcome {
+        let note = match command {
+            Command::Say(to, text) if self.link == Link::Playing => {
+                return KeyOutcome::Send(ClientMsg::Chat { to, text });
+            }
+            Command::Say(..) => "Not connected: nobody hears you.".to_owned(),
+            Command::Mute(name) => {
+                self.state.chat.muted.insert(name.clone());
+                format!("You no longer hear {name}.")
+            }
+            Command::Unmute(name) => match self.state.chat.muted.remove(&name) {
+                true => format!("You hear {name} again."),
+                false => format!("{name} was not muted."),
+            },
+            Command::Unknown(help) => help,
+            Command::Nothing => return KeyOutcome::Redraw,
+        };
+        self.state.tell(&note);
+        KeyOutcome::Redraw
+    }
+
+    /// Moves the message rows a page back (towards older lines) or forward.
+    fn scroll(&mut self, back: bool) -> KeyOutcome {
+        let most = self.state.log.len().saturating_sub(MESSAGE_ROWS);
+        let scroll = &mut self.state.chat.scroll;
+        *scroll = if back {
+            (*scroll + MESSAGE_ROWS).min(most)
+        } else {
+            scroll.saturating_sub(MESSAGE_ROWS)
+        };
+        KeyOutcome::Redraw
     }
 
     /// The message [`on_key`](Self::on_key) asked for went out at `now`.
@@ -190,7 +278,7 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
-    use gloam_protocol::{Action, Dir, PlayerId, Refusal, SightDiff};
+    use gloam_protocol::{Action, ChatTo, Dir, PlayerId, Refusal, SightDiff};
 
     use super::*;
 
@@ -318,5 +406,129 @@ mod tests {
         assert_eq!(s.state, before, "nothing more is taken from it");
         assert!(matches!(&s.link, Link::Lost(why) if why.contains("hostile")));
         assert_eq!(s.on_key(Key::Up, false, false, Instant::now()), KeyOutcome::Ignore);
+    }
+
+    fn chat(from: u32, name: &str, to: ChatTo, text: &str) -> NetEvent {
+        NetEvent::Msg(ServerMsg::Chat {
+            from: PlayerId(from),
+            name: name.into(),
+            to,
+            text: text.into(),
+        })
+    }
+
+    fn typed(s: &mut Session, text: &str) -> KeyOutcome {
+        let now = Instant::now();
+        assert_eq!(
+            s.on_key(Key::Enter, false, false, now),
+            KeyOutcome::Redraw,
+            "Enter opens a line"
+        );
+        s.on_text(text);
+        s.on_key(Key::Enter, false, false, now)
+    }
+
+    #[test]
+    fn enter_opens_a_line_whose_keys_never_move_the_player_and_enter_says_it() {
+        let mut s = playing();
+        let now = Instant::now();
+        s.on_key(Key::Enter, false, false, now);
+        assert!(s.typing());
+        for key in [Key::Char('k'), Key::Up, Key::Numpad(8), Key::Char('.')] {
+            let outcome = s.on_key(key, false, false, now);
+            assert!(!matches!(outcome, KeyOutcome::Send(_)), "{key:?} sent {outcome:?}");
+        }
+        s.on_text("kk hi");
+        s.on_key(Key::Backspace, false, false, now);
+        s.on_key(Key::Home, false, false, now);
+        s.on_key(Key::Delete, false, false, now);
+        assert_eq!(s.state.chat.line.as_ref().unwrap().text(), "k h");
+        let said = s.on_key(Key::Enter, false, false, now);
+        assert_eq!(
+            said,
+            KeyOutcome::Send(ClientMsg::Chat { to: ChatTo::Depth, text: "k h".into() })
+        );
+        assert!(!s.typing(), "saying closes the line");
+        assert_eq!(
+            s.on_key(Key::Up, false, false, now),
+            KeyOutcome::Send(STEP),
+            "and keys move again"
+        );
+    }
+
+    #[test]
+    fn escape_puts_the_line_away_without_quitting_or_saying() {
+        let mut s = playing();
+        let now = Instant::now();
+        s.on_key(Key::Enter, false, false, now);
+        s.on_text("never mind");
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+        assert!(!s.typing());
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    #[test]
+    fn shout_whisper_and_mute_are_read_from_the_line() {
+        let mut s = playing();
+        assert_eq!(
+            typed(&mut s, "/shout hello all"),
+            KeyOutcome::Send(ClientMsg::Chat { to: ChatTo::Everyone, text: "hello all".into() })
+        );
+        assert_eq!(
+            typed(&mut s, "/w bob psst"),
+            KeyOutcome::Send(ClientMsg::Chat {
+                to: ChatTo::Player("bob".into()),
+                text: "psst".into()
+            })
+        );
+        s.on_net(chat(2, "bob", ChatTo::Depth, "one"));
+        assert_eq!(typed(&mut s, "/mute bob"), KeyOutcome::Redraw);
+        s.on_net(chat(2, "bob", ChatTo::Everyone, "two"));
+        s.on_net(chat(3, "cy", ChatTo::Depth, "three"));
+        assert_eq!(typed(&mut s, "/unmute bob"), KeyOutcome::Redraw);
+        s.on_net(chat(2, "bob", ChatTo::Player("ann".into()), "four"));
+        s.on_net(chat(1, "ann", ChatTo::Player("bob".into()), "five"));
+        let log: Vec<&str> = s.state.log.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            log[log.len() - 6..],
+            [
+                "bob: one",
+                "You no longer hear bob.",
+                "cy: three",
+                "You hear bob again.",
+                "bob whispers: four",
+                "You whisper to bob: five",
+            ]
+        );
+        assert_eq!(s.state.log.iter().rev().nth(3).unwrap().speaker, Some((PlayerId(3), 0, 2)));
+        assert!(matches!(typed(&mut s, "/dance"), KeyOutcome::Redraw));
+        assert!(s.state.log.back().unwrap().text.starts_with("No command /dance"));
+    }
+
+    #[test]
+    fn page_up_and_down_scroll_the_messages_within_the_log() {
+        let mut s = playing();
+        for i in 0..10 {
+            s.on_net(chat(2, "bob", ChatTo::Depth, &format!("line {i}")));
+        }
+        let now = Instant::now();
+        let rows = |s: &Session| {
+            crate::hud::hud(&s.state, &s.link)[2..]
+                .iter()
+                .map(|r| r.text.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rows(&s), ["bob: line 7", "bob: line 8", "bob: line 9"]);
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!(rows(&s), ["bob: line 4", "bob: line 5", "bob: line 6"]);
+        for _ in 0..10 {
+            s.on_key(Key::PageUp, false, false, now);
+        }
+        let oldest = s.state.log.len() - 3;
+        assert_eq!(s.state.chat.scroll, oldest, "no further back than the oldest line");
+        for _ in 0..10 {
+            s.on_key(Key::PageDown, false, false, now);
+        }
+        assert_eq!(rows(&s), ["bob: line 7", "bob: line 8", "bob: line 9"]);
     }
 }

@@ -4,14 +4,15 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use crate::chat::Chat;
 use gloam_protocol::{
-    CellSet, DeathRecord, Disc, KindInfo, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MAX_NAME_CHARS,
-    MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain,
-    Wound,
+    CellSet, ChatTo, DeathRecord, Disc, KindInfo, MAX_CHAT_CHARS, MAX_MAP_HEIGHT, MAX_MAP_WIDTH,
+    MAX_NAME_CHARS, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal, ServerMsg,
+    SightDiff, Terrain, Wound,
 };
 
 /// How many lines of the message log are kept.
-pub const LOG_LINES: usize = 100;
+pub const LOG_LINES: usize = 200;
 
 /// The longest line of the log kept, in characters; longer ones are cut.
 pub const MAX_NOTE_CHARS: usize = 500;
@@ -67,6 +68,8 @@ pub enum Topic {
     Combat,
     /// What another player did.
     Others,
+    /// A line of chat.
+    Chat,
 }
 
 /// One line of the message log.
@@ -74,6 +77,9 @@ pub enum Topic {
 pub struct LogLine {
     pub topic: Topic,
     pub text: String,
+    /// In a line of chat, who spoke and where its name stands in `text`
+    /// (first character and length), to draw it in that player's colour.
+    pub speaker: Option<(PlayerId, usize, usize)>,
 }
 
 impl std::ops::Deref for LogLine {
@@ -177,6 +183,9 @@ pub struct ClientState {
     pub death: Option<DeathRecord>,
     /// The graveyard, once asked for.
     pub graveyard: Option<Vec<DeathRecord>>,
+    /// The player's side of talking: the line typed, the log's scroll,
+    /// the muted names.
+    pub chat: Chat,
 }
 
 impl ClientState {
@@ -201,6 +210,8 @@ impl ClientState {
                     height: *height,
                     disc: Some(Disc::new(*sight_radius)),
                     actions_per_second: *actions_per_second,
+                    // Who this player muted outlasts a new connection.
+                    chat: Chat { muted: std::mem::take(&mut self.chat.muted), ..Chat::default() },
                     ..ClientState::default()
                 };
             }
@@ -224,6 +235,7 @@ impl ClientState {
             ServerMsg::Note(text) => self.note(Topic::Note, text),
             ServerMsg::Combat(text) => self.note(Topic::Combat, text),
             ServerMsg::Others(text) => self.note(Topic::Others, text),
+            ServerMsg::Chat { from, name, to, text } => self.hear(*from, name, to, text)?,
             ServerMsg::Monsters(changes) => {
                 self.welcomed()?;
                 self.check_monsters(changes)?;
@@ -507,11 +519,54 @@ impl ClientState {
         }
     }
 
+    /// A line of this client's own for the message log.
+    pub fn tell(&mut self, text: &str) {
+        self.note(Topic::Note, text);
+    }
+
     fn note(&mut self, topic: Topic, text: &str) {
+        let text = text.chars().take(MAX_NOTE_CHARS).collect();
+        self.log_line(LogLine { topic, text, speaker: None });
+    }
+
+    fn log_line(&mut self, line: LogLine) {
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
-        self.log.push_back(LogLine { topic, text: text.chars().take(MAX_NOTE_CHARS).collect() });
+        self.log.push_back(line);
+    }
+
+    /// A line of chat, unless its speaker is muted: "bob: ...", "bob
+    /// shouts: ...", "bob whispers: ...", or "You whisper to bob: ..." for
+    /// this player's own whisper.
+    fn hear(
+        &mut self,
+        from: PlayerId,
+        name: &str,
+        to: &ChatTo,
+        text: &str,
+    ) -> Result<(), StateError> {
+        self.welcomed()?;
+        check_name(name)?;
+        if let ChatTo::Player(other) = to {
+            check_name(other)?;
+        }
+        if text.chars().count() > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
+            return Err(StateError::Inconsistent("a line of chat no server sends"));
+        }
+        let mine = self.me == Some(from);
+        if !mine && self.chat.muted.contains(name) {
+            return Ok(());
+        }
+        let (text, speaker) = match to {
+            ChatTo::Player(other) if mine => (format!("You whisper to {other}: {text}"), None),
+            ChatTo::Player(_) => (format!("{name} whispers: {text}"), Some(from)),
+            ChatTo::Everyone => (format!("{name} shouts: {text}"), Some(from)),
+            ChatTo::Depth => (format!("{name}: {text}"), Some(from)),
+        };
+        let speaker = speaker.map(|id| (id, 0, name.chars().count()));
+        self.log_line(LogLine { topic: Topic::Chat, text, speaker });
+        Ok(())
     }
 
     fn index(&self, pos: Pos) -> Option<usize> {

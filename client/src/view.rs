@@ -82,6 +82,8 @@ fn tone_color(tone: Tone) -> Rgb {
         Tone::Warn => palette::WARN,
         Tone::Combat => palette::COMBAT,
         Tone::Others => palette::OTHERS_TEXT,
+        Tone::Player(id) => other_color(id),
+        Tone::Me => palette::SELF,
     }
 }
 

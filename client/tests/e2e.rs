@@ -92,14 +92,19 @@ fn vi_key(d: Dir) -> &'static str {
     }
 }
 
-/// Reads the watcher's messages until `found` picks one out.
+/// Reads the watcher's messages until `found` picks one out (quiet spells
+/// included: a window may take a while to start on a busy machine).
 async fn watch_for<T>(
     watcher: &mut SimClient,
     mut found: impl FnMut(&ServerMsg) -> Option<T>,
 ) -> T {
     tokio::time::timeout(DEADLINE, async {
         loop {
-            let msg = watcher.recv().await.expect("the watcher keeps playing");
+            let msg = match watcher.recv().await {
+                Ok(msg) => msg,
+                Err(gloam_tests::SimError::Timeout(_)) => continue,
+                Err(e) => panic!("the watcher keeps playing: {e}"),
+            };
             if let Some(t) = found(&msg) {
                 return t;
             }
@@ -256,6 +261,72 @@ async fn a_fight_and_a_death_by_keys_in_the_window() {
     xdotool(&xvfb.display, &["key", "Return"]);
     watch_for(&mut watcher, |m| (*m == ServerMsg::Joined("e2e".into())).then_some(())).await;
     xvfb.quit_window(gloam);
+}
+
+/// Talking between windows: a line typed in ann's window (Enter, the text,
+/// Enter) is said on the depth, and bob's window shows it in its message
+/// rows with ann's name in the colour her `@` is drawn in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_typed_in_one_window_shows_in_another() {
+    let xvfb = Xvfb::start();
+    let config = Config { actions_per_second: 1000, action_burst: 1000, ..Config::quiet(SEED) };
+    let server = TestServer::start(config).await.unwrap();
+    let mut listener = SimClient::join(&server.url(), "listener", None).await.unwrap();
+    let (tokens, shots) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let window = |name: &str| {
+        let mut gloam = xvfb.gloam();
+        gloam
+            .args(["--connect", &server.url(), "--name", name])
+            .env("XDG_CONFIG_HOME", tokens.path())
+            .current_dir(shots.path());
+        Running::spawn(gloam)
+    };
+    let (ann, bob) = (window("ann"), window("bob"));
+    // Both in the game (in whichever order they came).
+    let mut joined = std::collections::BTreeSet::new();
+    while joined.len() < 2 {
+        joined.insert(
+            watch_for(&mut listener, |m| match m {
+                ServerMsg::Joined(name) if name == "ann" || name == "bob" => Some(name.clone()),
+                _ => None,
+            })
+            .await,
+        );
+    }
+
+    xvfb.focus_window_of("ann");
+    xdotool(&xvfb.display, &["key", "Return"]);
+    xdotool(&xvfb.display, &["type", "--delay", "20", "hello bob"]);
+    xdotool(&xvfb.display, &["key", "Return"]);
+    let (from, text) = watch_for(&mut listener, |m| match m {
+        ServerMsg::Chat { from, name, text, .. } if name == "ann" => Some((*from, text.clone())),
+        _ => None,
+    })
+    .await;
+    assert_eq!(text, "hello bob", "the keys typed became the line, and moved nobody");
+
+    // Bob's window: screenshots (F12) until its message rows (grid rows 42
+    // to 44, 16 px each) show ann's colour.
+    xvfb.focus_window_of("bob");
+    let colour = gloam_client::view::other_color(from);
+    let near =
+        |p: &[u8]| [colour.0, colour.1, colour.2].iter().zip(p).all(|(c, v)| c.abs_diff(*v) < 24);
+    let deadline = std::time::Instant::now() + DEADLINE;
+    let mut shown = false;
+    while !shown && std::time::Instant::now() < deadline {
+        xdotool(&xvfb.display, &["key", "F12"]);
+        for entry in std::fs::read_dir(shots.path()).unwrap().flatten() {
+            let Ok(image) = gloam_client::render::RgbaImage::load_png(&entry.path()) else {
+                continue;
+            };
+            let rows = &image.pixels[(672 * image.width * 4) as usize..];
+            shown |= rows.chunks(4).filter(|p| near(p)).count() > 20;
+        }
+    }
+    assert!(shown, "bob's message rows show a line from ann, her name in her colour");
+    xvfb.quit_window(bob);
+    xvfb.focus_window_of("ann");
+    xvfb.quit_window(ann);
 }
 
 /// Starts `gloam` hosting the world kept in `data` on a loopback port,

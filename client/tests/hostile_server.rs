@@ -5,8 +5,8 @@
 use gloam_client::ClientState;
 use gloam_client::state::{LOG_LINES, MAX_NOTE_CHARS, MAX_ROSTER};
 use gloam_protocol::{
-    DeathRecord, KindInfo, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MonsterChange, MonsterId, PlayerChange,
-    PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
+    ChatTo, DeathRecord, KindInfo, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MonsterChange, MonsterId,
+    PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
 };
 use proptest::prelude::*;
 
@@ -125,6 +125,8 @@ fn message() -> impl Strategy<Value = ServerMsg> {
         1 => proptest::collection::vec(name(), 0..3).prop_map(ServerMsg::Waiting),
         1 => record().prop_map(ServerMsg::Died),
         1 => proptest::collection::vec(record(), 0..3).prop_map(ServerMsg::Graveyard),
+        2 => (0u32..3, name(), prop_oneof![Just(ChatTo::Depth), Just(ChatTo::Everyone), name().prop_map(ChatTo::Player)], ".{0,260}")
+            .prop_map(|(from, name, to, text)| ServerMsg::Chat { from: PlayerId(from), name, to, text }),
     ]
 }
 

@@ -100,6 +100,31 @@ fn the_death_screen_matches_its_golden_image() {
     matches_golden(&state, Page::Death, "death.png");
 }
 
+/// Talking: lines of chat with each speaker's name in the colour its `@`
+/// is drawn in, and a line being typed with its cursor.
+#[test]
+fn chat_lines_and_the_line_typed_match_their_golden_image() {
+    use gloam_protocol::{ChatTo, PlayerId, ServerMsg};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    let other = *state.others.keys().next().expect("another player in sight");
+    let me = state.me.expect("welcomed");
+    let lines = [
+        (other, "bob", ChatTo::Depth, "found the stairs, over here"),
+        (PlayerId(9), "cy", ChatTo::Everyone, "anyone near depth 4?"),
+        (me, "ann", ChatTo::Depth, "on my way"),
+    ];
+    for (from, name, to, text) in lines {
+        let chat = ServerMsg::Chat { from, name: name.into(), to, text: text.into() };
+        state.apply(&chat).unwrap();
+    }
+    let mut line = gloam_client::chat::Line::default();
+    line.insert("wait for me");
+    line.left();
+    state.chat.line = Some(line);
+    matches_golden(&state, Page::Map, "chat.png");
+}
+
 #[test]
 fn a_missing_font_is_an_error_that_names_the_path() {
     let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());

@@ -207,9 +207,31 @@ fn round(c: &mut Criterion) {
     });
 }
 
+/// A line said to a depth of 200 players: cleaned text encoded once and
+/// queued for each listener (and each listener's queue emptied again, as
+/// its connection would).
+fn chat(c: &mut Criterion) {
+    use gloam_protocol::{ChatTo, PlayerId};
+    use gloam_server::world::Talkers;
+    let talkers = Talkers::default();
+    let mut ears = Vec::new();
+    for i in 0..200 {
+        ears.push(talkers.join(&format!("p{i}"), PlayerId(i), 1));
+    }
+    c.bench_function("chat: one line to a depth of 200 players", |b| {
+        b.iter(|| {
+            let heard = talkers.say("p0", &ChatTo::Depth, "found the stairs, over here").unwrap();
+            for (_, lines) in &mut ears {
+                while lines.try_next().is_some() {}
+            }
+            black_box(heard)
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(3));
-    targets = fov, levels, codec, action, round
+    targets = fov, levels, codec, action, round, chat
 }
 criterion_main!(benches);

@@ -296,7 +296,8 @@ impl Oracle {
 /// most [`gloam_protocol::MAX_CHAT_CHARS`] characters, with no control
 /// character and nothing that reorders the text around it.
 fn check_chat(text: &str) -> Result<(), String> {
-    let reorders = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}');
+    let reorders =
+        |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}');
     if text.is_empty() || text.trim() != text {
         return Err(format!("a line of chat untrimmed or empty: {text:?}"));
     }

@@ -96,7 +96,11 @@ mod tests {
         }
         assert_eq!(guard.admit(t0), Verdict::TooFast);
         let later = t0 + Duration::from_millis(1_050);
-        assert_eq!(guard.admit(later), Verdict::Pass, "a second later, one more; the warning is over");
+        assert_eq!(
+            guard.admit(later),
+            Verdict::Pass,
+            "a second later, one more; the warning is over"
+        );
         assert_eq!(guard.admit(later), Verdict::TooFast);
         assert_eq!(guard.admit(later), Verdict::Flood);
     }

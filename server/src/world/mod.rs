@@ -31,7 +31,7 @@ pub use depth::{
 };
 pub use player::{Player, Vitals};
 pub use presence::{ActError, Presence, Reply};
-pub use talk::Heard;
+pub use talk::{Ear, Heard, Talkers};
 
 use crate::config::Config;
 use crate::mapgen;
@@ -161,16 +161,29 @@ impl World {
         };
         let (link, replies) = mpsc::channel(self.config().outbox_capacity.max(1));
         let arrive = DepthCmd::Arrive { player, via, link };
+        // Among those who can be spoken to before the others hear it arrive.
+        let (ear, heard) = self.talkers.join(name, id, depth);
         let Some(here) = self.depths.arrive(depth, arrive).await else {
+            self.talkers.leave(name, &ear);
             self.characters.release(name);
             return Err(Refusal::Unavailable { reason: "the server is shutting down".into() });
         };
         info!(player = name, %id, returning = new_token.is_none(), depth, "enters");
-        let (ear, heard) = self.talkers.join(name, id, here.depth);
         let (name, world) = (name.to_owned(), self.clone());
         let heard = Some(heard);
         // The arrival is the first reply awaited.
-        Ok(Presence { id, name, new_token, kicked, here, replies, awaiting: true, ear, heard, world })
+        Ok(Presence {
+            id,
+            name,
+            new_token,
+            kicked,
+            here,
+            replies,
+            awaiting: true,
+            ear,
+            heard,
+            world,
+        })
     }
 
     /// The dead, deepest first.

@@ -17,7 +17,7 @@ const HEARD_QUEUE: usize = 64;
 
 /// Everyone in the game, by name.
 #[derive(Debug, Default)]
-pub(super) struct Talkers {
+pub struct Talkers {
     by_name: Mutex<HashMap<String, Talker>>,
     joined: AtomicU64,
 }
@@ -33,7 +33,7 @@ struct Talker {
 
 /// A player's place among the talkers: which joining it is, and where.
 #[derive(Debug)]
-pub(crate) struct Ear {
+pub struct Ear {
     serial: u64,
     depth: Arc<AtomicU16>,
 }
@@ -47,11 +47,16 @@ impl Heard {
     pub(crate) async fn next(&mut self) -> Option<Vec<u8>> {
         self.0.recv().await
     }
+
+    /// A line already said to this player, if one is waiting.
+    pub fn try_next(&mut self) -> Option<Vec<u8>> {
+        self.0.try_recv().ok()
+    }
 }
 
 impl Ear {
     /// The player is now on `depth`: it hears what is said there.
-    pub(crate) fn moved_to(&self, depth: u16) {
+    pub fn moved_to(&self, depth: u16) {
         self.depth.store(depth, Ordering::Relaxed);
     }
 }
@@ -59,7 +64,7 @@ impl Ear {
 impl Talkers {
     /// `name` joins the game on `depth` (taking over the name from an
     /// earlier connection, if any).
-    pub(super) fn join(&self, name: &str, id: PlayerId, depth: u16) -> (Ear, Heard) {
+    pub fn join(&self, name: &str, id: PlayerId, depth: u16) -> (Ear, Heard) {
         let serial = self.joined.fetch_add(1, Ordering::Relaxed);
         let depth = Arc::new(AtomicU16::new(depth));
         let (tx, rx) = mpsc::channel(HEARD_QUEUE);
@@ -69,7 +74,7 @@ impl Talkers {
     }
 
     /// The player who joined with `ear` has left.
-    pub(super) fn leave(&self, name: &str, ear: &Ear) {
+    pub fn leave(&self, name: &str, ear: &Ear) {
         let mut talkers = self.lock();
         if talkers.get(name).is_some_and(|t| t.serial == ear.serial) {
             talkers.remove(name);
@@ -79,7 +84,7 @@ impl Talkers {
     /// Says `text` (already cleaned) from `name` to those `to` names, the
     /// speaker included; gives how many heard it, or the note for a
     /// speaker whose listener is not in the game.
-    pub(super) fn say(&self, name: &str, to: &ChatTo, text: &str) -> Result<usize, String> {
+    pub fn say(&self, name: &str, to: &ChatTo, text: &str) -> Result<usize, String> {
         let talkers = self.lock();
         let Some(speaker) = talkers.get(name) else { return Ok(0) };
         let here = speaker.depth.load(Ordering::Relaxed);
