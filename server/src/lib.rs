@@ -15,6 +15,7 @@ pub mod level;
 pub mod mapgen;
 pub mod net;
 pub mod store;
+pub mod telemetry;
 pub mod world;
 
 pub use config::Config;

@@ -19,6 +19,11 @@ struct Args {
     /// Address to listen on; 0.0.0.0:7777 lets other machines join.
     #[arg(long, default_value = "127.0.0.1:7777")]
     bind: SocketAddr,
+    /// Serve live figures (players per depth, actions, rounds, latencies,
+    /// bytes, dropped connections, store commits) for Prometheus on
+    /// http://ADDR/metrics, e.g. 127.0.0.1:9477 [default: off].
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<SocketAddr>,
     #[command(flatten)]
     world: WorldChoice,
     /// Sustained actions per second one player may take.
@@ -133,6 +138,10 @@ async fn serve() -> anyhow::Result<()> {
         max_characters: args.max_characters,
         ..rules.playing(world)
     };
+    if let Some(addr) = args.metrics {
+        let serving = gloam_server::telemetry::start(addr).await?;
+        println!("gloam-server metrics on http://{serving}/metrics");
+    }
     let listener = tokio::net::TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;

@@ -79,8 +79,12 @@ where
             world.config().ping_timeout,
             Instant::now(),
         );
-        let mut conn = Connection { ws, world, stop, pings, peer, graveyard_shown: None };
+        let bytes_sent = metrics::counter!(crate::telemetry::BYTES_SENT);
+        let mut conn =
+            Connection { ws, world, stop, pings, peer, graveyard_shown: None, bytes_sent };
         let (ending, presence) = conn.greet_and_play().await;
+        let reason = close_reason(&ending.code);
+        metrics::counter!(crate::telemetry::CLOSED, "reason" => reason).increment(1);
         match &ending.code {
             CloseCode::Normal | CloseCode::Away => {
                 info!(reason = %ending.reason, "connection closed")
@@ -121,6 +125,8 @@ struct Connection<S> {
     pings: PingKeeper,
     /// When the graveyard was last sent.
     graveyard_shown: Option<Instant>,
+    /// Bytes written to this client, for `--metrics`.
+    bytes_sent: metrics::Counter,
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
@@ -329,6 +335,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     }
 
     async fn write(&mut self, bytes: Bytes) -> Result<(), Ending> {
+        self.bytes_sent.increment(bytes.len() as u64);
         self.write_message(Message::Binary(bytes)).await
     }
 
@@ -368,6 +375,23 @@ fn read_failure(e: tokio_tungstenite::tungstenite::Error) -> Ending {
             Ending::new(CloseCode::Away, format!("the client went away ({e})"))
         }
         _ => Ending::new(CloseCode::Protocol, format!("bad frame: {e}")),
+    }
+}
+
+/// Why a connection ended, as the label of `--metrics`' count: the close
+/// code's meaning (a flood, a slow reader and a missed ping are all
+/// "policy"; the log has the reason in full).
+fn close_reason(code: &CloseCode) -> &'static str {
+    match code {
+        CloseCode::Normal => "normal",
+        CloseCode::Away => "away",
+        CloseCode::Policy => "policy",
+        CloseCode::Protocol => "protocol",
+        CloseCode::Size => "too_large",
+        CloseCode::Invalid => "invalid",
+        CloseCode::Unsupported => "unsupported",
+        CloseCode::Again => "server_full",
+        _ => "error",
     }
 }
 

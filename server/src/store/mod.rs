@@ -639,9 +639,13 @@ impl Keeper {
         let started = Instant::now();
         let count = all.len();
         let result = self.db().and_then(|db| apply(db, &all).map_err(|e| e.to_string()));
+        metrics::histogram!(crate::telemetry::COMMIT_SECONDS).record(started.elapsed());
         match &result {
             Ok(()) => debug!(count, took = ?started.elapsed(), "store commit"),
-            Err(e) => error!(file = %self.file.display(), error = %e, count, "store commit failed"),
+            Err(e) => {
+                metrics::counter!(crate::telemetry::COMMIT_FAILURES).increment(1);
+                error!(file = %self.file.display(), error = %e, count, "store commit failed")
+            }
         }
         for cmd in all {
             match cmd {

@@ -323,6 +323,7 @@ impl Depths {
             links: HashMap::new(),
             acted: HashSet::new(),
             waiting_since: HashMap::new(),
+            figures: Figures::of(depth),
             depths: self.clone(),
         };
         tokio::spawn(task.run(rx));
@@ -449,7 +450,31 @@ struct DepthTask {
     acted: HashSet<PlayerId>,
     /// Players whose round waits for others, since when.
     waiting_since: HashMap<PlayerId, tokio::time::Instant>,
+    figures: Figures,
     depths: Arc<Depths>,
+}
+
+/// What a depth's task records for `--metrics` (see `crate::telemetry`).
+#[derive(Debug)]
+struct Figures {
+    players: metrics::Gauge,
+    actions: metrics::Counter,
+    rounds: metrics::Counter,
+    command: metrics::Histogram,
+    round_wait: metrics::Histogram,
+}
+
+impl Figures {
+    fn of(depth: u16) -> Self {
+        use crate::telemetry as t;
+        Self {
+            players: metrics::gauge!(t::PLAYERS, "depth" => depth.to_string()),
+            actions: metrics::counter!(t::ACTIONS),
+            rounds: metrics::counter!(t::ROUNDS),
+            command: metrics::histogram!(t::COMMAND_SECONDS),
+            round_wait: metrics::histogram!(t::ROUND_WAIT_SECONDS),
+        }
+    }
 }
 
 impl DepthTask {
@@ -463,8 +488,10 @@ impl DepthTask {
             tokio::select! {
                 () = tokio::time::sleep_until(deadline.map_or_else(tokio::time::Instant::now, |(_, at)| at)), if deadline.is_some() => {
                     if let Some((id, _)) = deadline {
-                        let turn = self.state.deadline(id);
-                        self.finish(turn, None);
+                        self.timed(|task| {
+                            let turn = task.state.deadline(id);
+                            task.finish(turn, None);
+                        });
                     }
                 }
                 cmd = rx.recv() => match cmd {
@@ -473,7 +500,7 @@ impl DepthTask {
                         let _ = stalled.send(());
                         let _ = until.await;
                     }
-                    Some(cmd) => self.apply(cmd),
+                    Some(cmd) => self.timed(|task| task.apply(cmd)),
                     None => break,
                 },
                 _ = tick.tick() => {
@@ -493,6 +520,15 @@ impl DepthTask {
         self.save_those_who_acted();
         self.keep_log();
         debug!(depth = self.state.depth(), "depth task ends");
+    }
+
+    /// Runs one command, recording how long it took and the rounds it closed.
+    fn timed(&mut self, command: impl FnOnce(&mut Self)) {
+        let (started, rounds) = (std::time::Instant::now(), self.state.rounds());
+        command(self);
+        self.figures.command.record(started.elapsed());
+        self.figures.rounds.increment(self.state.rounds() - rounds);
+        self.figures.players.set(self.state.player_count() as f64);
     }
 
     /// Hands the entries the depth applied since the last time to the store.
@@ -565,6 +601,7 @@ impl DepthTask {
             return;
         }
         self.acted.insert(id);
+        self.figures.actions.increment(1);
         let turn = self.state.act(id, action);
         self.finish(turn, None);
     }
@@ -585,6 +622,11 @@ impl DepthTask {
         }
         let now = tokio::time::Instant::now();
         let waiting = self.state.waiting();
+        for (id, since) in &self.waiting_since {
+            if !waiting.contains(id) {
+                self.figures.round_wait.record(now - *since);
+            }
+        }
         self.waiting_since.retain(|id, _| waiting.contains(id));
         for id in waiting {
             self.waiting_since.entry(id).or_insert(now);

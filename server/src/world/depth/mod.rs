@@ -272,6 +272,11 @@ impl DepthState {
         self.players.keys().map(|&to| Outgoing { to, msg: note.clone() }).collect()
     }
 
+    /// How many players are on this depth.
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
     /// True when nobody is on this depth.
     pub(crate) fn is_empty(&self) -> bool {
         self.players.is_empty()

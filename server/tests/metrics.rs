@@ -1,0 +1,101 @@
+//! `--metrics`: the real binary serves Prometheus text on /metrics, and the
+//! figures move as play goes on: players per depth, actions and rounds,
+//! bytes sent, the command and commit latencies, connections closed by
+//! reason.
+
+#![cfg(unix)]
+
+use std::collections::HashMap;
+
+use gloam_protocol::{Action, ClientMsg};
+use gloam_tests::SimClient;
+use gloam_tests::process::ServerProcess;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_gloam-server");
+
+/// Fetches `path` from `addr` (a plain HTTP/1.1 GET); gives the status
+/// line and the body.
+async fn get(addr: &str, path: &str) -> (String, String) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("the metrics port answers");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    let read = stream.read_to_string(&mut response);
+    tokio::time::timeout(std::time::Duration::from_secs(10), read).await.unwrap().unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").expect("a head and a body");
+    (head.lines().next().unwrap().to_owned(), body.to_owned())
+}
+
+/// Every sample of the scrape, by its name with labels (`name{a="b"}`).
+async fn scrape(addr: &str) -> HashMap<String, f64> {
+    let (status, body) = get(addr, "/metrics").await;
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    body.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .filter_map(|l| {
+            let (name, value) = l.rsplit_once(' ')?;
+            Some((name.to_owned(), value.parse().ok()?))
+        })
+        .collect()
+}
+
+fn value(figures: &HashMap<String, f64>, name: &str) -> f64 {
+    figures.get(name).copied().unwrap_or(0.0)
+}
+
+#[tokio::test]
+async fn the_figures_move_as_players_play() {
+    let data = tempfile::tempdir().unwrap();
+    let args =
+        ["--metrics", "127.0.0.1:0", "--seed", "3", "--bestiary", gloam_tests::QUIET_BESTIARY];
+    let server = ServerProcess::start(SERVER, data.path(), &args);
+    let addr = server
+        .banner()
+        .lines()
+        .find_map(|l| l.strip_prefix("gloam-server metrics on http://"))
+        .and_then(|l| l.strip_suffix("/metrics"))
+        .expect("the server says where its figures are")
+        .to_owned();
+    let (status, _) = get(&addr, "/elsewhere").await;
+    assert_eq!(status, "HTTP/1.1 404 Not Found");
+    let before = scrape(&addr).await;
+
+    let mut ann = SimClient::join(&server.url, "ann", None).await.unwrap();
+    let mut bob = SimClient::join(&server.url, "bob", None).await.unwrap();
+    for _ in 0..10 {
+        ann.act(Action::Wait).await.unwrap();
+        bob.act(Action::Wait).await.unwrap();
+    }
+    let during = scrape(&addr).await;
+    assert_eq!(value(&during, "gloam_players{depth=\"1\"}"), 2.0, "{during:?}");
+    let actions = value(&during, "gloam_actions_total") - value(&before, "gloam_actions_total");
+    assert_eq!(actions, 20.0);
+    let rounds = value(&during, "gloam_rounds_total") - value(&before, "gloam_rounds_total");
+    assert!(rounds >= 20.0, "alone in no danger, every action closes a round: {rounds}");
+    assert!(
+        value(&during, "gloam_bytes_sent_total") > 400.0,
+        "two welcomes and levels: {during:?}"
+    );
+    assert!(value(&during, "gloam_command_seconds_count") >= 22.0, "two arrivals, twenty actions");
+    assert!(value(&during, "gloam_store_commit_seconds_count") >= 1.0, "the arrivals were saved");
+    assert_eq!(value(&during, "gloam_store_commit_failures_total"), 0.0);
+
+    // Ann leaves; bob floods and is closed for it.
+    ann.quit().await.unwrap();
+    for _ in 0..200 {
+        if bob.send(&ClientMsg::Act(Action::Wait)).await.is_err() {
+            break;
+        }
+    }
+    bob.closed().await.ok();
+    // The depth counts ann gone once its next command is done: bob's
+    // flood may race it, so a third player's arrival settles the count.
+    let mut cy = SimClient::join(&server.url, "cy", None).await.unwrap();
+    cy.act(Action::Wait).await.unwrap();
+    let after = scrape(&addr).await;
+    assert_eq!(value(&after, "gloam_players{depth=\"1\"}"), 1.0, "{after:?}");
+    assert_eq!(value(&after, "gloam_connections_closed_total{reason=\"normal\"}"), 1.0);
+    assert_eq!(value(&after, "gloam_connections_closed_total{reason=\"policy\"}"), 1.0);
+    assert!(value(&after, "gloam_bytes_sent_total") > value(&during, "gloam_bytes_sent_total"));
+}
