@@ -99,7 +99,19 @@ pub enum Link {
 
 /// The HUD's rows, top to bottom.
 pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
-    let status = match link {
+    let scroll = state.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
+    let mut rows = vec![status_row(state, link), second_row(state, scroll)];
+    rows.extend(message_rows(state, scroll));
+    while rows.len() < usize::from(HUD_ROWS) {
+        rows.push(HudLine::new("", Tone::Dim));
+    }
+    rows
+}
+
+/// The first row: the connection, or the depth, hit points and who else
+/// is here.
+fn status_row(state: &ClientState, link: &Link) -> HudLine {
+    match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => HudLine::new(format!("Disconnected: {why}  (Esc quits)"), Tone::Alert),
         Link::Playing if state.depth == 0 => HudLine::new("Joining...", Tone::Middle),
@@ -121,9 +133,13 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
                 None => HudLine::new(format!("{head}{others}"), Tone::Bright),
             }
         }
-    };
-    let scroll = state.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
-    let second = if let Some(line) = &state.chat.line {
+    }
+}
+
+/// The second row: the line being typed, else whom the round waits for,
+/// else how far the messages are scrolled back, else the keys.
+fn second_row(state: &ClientState, scroll: usize) -> HudLine {
+    if let Some(line) = &state.chat.line {
         typing_row(line)
     } else if state.death.is_some() {
         HudLine::new(DEATH_KEYS, Tone::Dim)
@@ -133,10 +149,14 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
         HudLine::new(format!("{scroll} newer lines below (PgDn)"), Tone::Warn)
     } else {
         HudLine::new(KEYS_HELP, Tone::Dim)
-    };
-    let mut rows = vec![status, second];
+    }
+}
+
+/// The three messages `scroll` lines back from the newest, oldest first so
+/// the newest sits at the bottom; a speaker's name in its colour.
+fn message_rows(state: &ClientState, scroll: usize) -> Vec<HudLine> {
     let recent: Vec<&LogLine> = state.log.iter().rev().skip(scroll).take(MESSAGE_ROWS).collect();
-    // Oldest of the three first, so the newest sits at the bottom.
+    let mut rows = Vec::with_capacity(MESSAGE_ROWS);
     for (age, line) in recent.iter().enumerate().rev() {
         let tone = match (line.topic, age) {
             (Topic::Combat, _) => Tone::Combat,
@@ -151,9 +171,6 @@ pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
             row.accent = Some((from, len, tone));
         }
         rows.push(row);
-    }
-    while rows.len() < usize::from(HUD_ROWS) {
-        rows.push(HudLine::new("", Tone::Dim));
     }
     rows
 }

@@ -415,24 +415,19 @@ fn a_badly_hurt_cutpurse_runs_and_a_wolf_keeps_off_healthy_prey() {
     assert_eq!(chebyshev(d.monsters[&wolf].pos, Pos::new(8, 2)), 1, "it closed in");
 }
 
+/// Two rooms with a wall between: ann arrives in the west one, and whatever
+/// is in the east one is out of her sight.
+fn walled_room() -> DepthState {
+    let rooms = ["############", "#<...#.....#", "#....#.....#", "#....#....>#", "############"];
+    DepthState::with_bestiary(2, level_from(&rooms), 8, Arc::new(Bestiary::default()), 1)
+}
+
 /// A sleeper in sight wakes by chance, one round in [`monsters::WAKE_ONE_IN`]
 /// on average (so within a few rounds), says so to those who see it, and
 /// then comes; one that nobody sees sleeps on however long it lasts.
 #[test]
 fn a_sleeper_in_sight_wakes_by_chance_and_one_out_of_sight_sleeps_on() {
-    let mut d = DepthState::with_bestiary(
-        2,
-        level_from(&[
-            "############",
-            "#<...#.....#",
-            "#....#.....#",
-            "#....#....>#",
-            "############",
-        ]),
-        8,
-        Arc::new(Bestiary::default()),
-        1,
-    );
+    let mut d = walled_room();
     let unseen = d.spawn(kind(&d, "kobold"), Pos::new(8, 2)).unwrap();
     let seen = d.spawn(kind(&d, "kobold"), Pos::new(4, 3)).unwrap();
     assert!(!d.monsters[&seen].awake && !d.monsters[&unseen].awake, "kobolds sleep");
@@ -453,19 +448,7 @@ fn a_sleeper_in_sight_wakes_by_chance_and_one_out_of_sight_sleeps_on() {
 /// A wanderer that sees nobody roams (a hunter that sees nobody stays put).
 #[test]
 fn a_wanderer_nobody_sees_roams_and_a_hunter_waits() {
-    let mut d = DepthState::with_bestiary(
-        2,
-        level_from(&[
-            "############",
-            "#<...#.....#",
-            "#....#.....#",
-            "#....#....>#",
-            "############",
-        ]),
-        8,
-        Arc::new(Bestiary::default()),
-        1,
-    );
+    let mut d = walled_room();
     let bat = awake(&mut d, "fruit bat", Pos::new(8, 2));
     let jackal = awake(&mut d, "jackal", Pos::new(7, 1));
     let (bat_was, jackal_was) = (d.monsters[&bat].pos, d.monsters[&jackal].pos);
