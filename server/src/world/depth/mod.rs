@@ -145,6 +145,8 @@ pub struct DepthState {
     /// Every command applied and not yet handed over, in order, when kept
     /// (see [`replay`]).
     log: Option<Vec<Entry>>,
+    /// A history is being replayed: nobody is listening, so nothing is told.
+    replaying: bool,
     /// Entries handed over so far.
     logged: u64,
 }
@@ -221,6 +223,7 @@ impl DepthState {
             stirred: BTreeSet::new(),
             parties: std::cell::RefCell::new(None),
             log: None,
+            replaying: false,
             logged: 0,
         }
     }

@@ -27,6 +27,11 @@ impl DepthState {
     pub(super) fn settle(&mut self, turn: &mut Turn) {
         let moved = std::mem::take(&mut self.moved);
         let stirred = std::mem::take(&mut self.stirred);
+        if self.replaying {
+            // What clients were told decides nothing that happens next.
+            turn.out.clear();
+            return;
+        }
         let moved: BTreeSet<PlayerId> =
             moved.into_iter().filter(|id| self.players.contains_key(id)).collect();
         // A viewer who moved reconsiders everyone; one who stayed, only the
