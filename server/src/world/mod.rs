@@ -301,8 +301,17 @@ impl Depths {
         let c = &self.config;
         #[cfg(test)]
         self.hold_while_building(depth);
-        let mut state = fresh_depth(c, depth);
-        resume(&mut state, &self.store, c);
+        let build = || {
+            let mut state = fresh_depth(c, depth);
+            resume(&mut state, &self.store, c);
+            state
+        };
+        // Building a level and replaying its history takes milliseconds to
+        // (for a long history) seconds: on the multi-threaded runtime the
+        // other tasks of this thread move elsewhere meanwhile.
+        let multi_threaded = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        let state = if multi_threaded { tokio::task::block_in_place(build) } else { build() };
         let mut running = self.lock();
         if let Some(handle) = running.get(&depth) {
             // Another connection built it meanwhile: theirs is the one in play.
