@@ -7,9 +7,10 @@
 
 use std::collections::HashMap;
 
-use gloam_protocol::{Action, ClientMsg};
-use gloam_tests::SimClient;
+use gloam_protocol::{Action, ClientMsg, Pos, Terrain};
+use gloam_server::mapgen::{self, Generator, GeneratorSetting};
 use gloam_tests::process::ServerProcess;
+use gloam_tests::{Oracle, SimClient};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_gloam-server");
@@ -44,11 +45,41 @@ fn value(figures: &HashMap<String, f64>, name: &str) -> f64 {
     figures.get(name).copied().unwrap_or(0.0)
 }
 
+/// A floor cell four steps from the arrival of depth 1, in its sight.
+fn beside_the_arrival(seed: u64, setting: GeneratorSetting) -> Pos {
+    let level = mapgen::build_level(seed, 1, setting);
+    let a = level.arrival;
+    let mut oracle = Oracle::new(seed, setting, gloam_protocol::SIGHT_RADIUS);
+    let mut cells: Vec<Pos> = oracle
+        .sight(1, a)
+        .into_iter()
+        .filter(|&p| level.terrain(p) == Terrain::Floor)
+        .filter(|p| p.x.abs_diff(a.x).max(p.y.abs_diff(a.y)) == 4)
+        .collect();
+    cells.sort();
+    cells[0]
+}
+
 #[tokio::test]
 async fn the_figures_move_as_players_play() {
     let data = tempfile::tempdir().unwrap();
-    let args =
-        ["--metrics", "127.0.0.1:0", "--seed", "3", "--bestiary", gloam_tests::QUIET_BESTIARY];
+    // A kobold that sees both players by the arrival: they share a danger,
+    // so ann's every action waits for bob's.
+    let setting = GeneratorSetting::One(Generator::Bsp);
+    let kobold = beside_the_arrival(3, setting);
+    let place = format!("kobold@1:{},{}", kobold.x, kobold.y);
+    let args = [
+        "--metrics",
+        "127.0.0.1:0",
+        "--seed",
+        "3",
+        "--generator",
+        "bsp",
+        "--bestiary",
+        gloam_tests::ARENA_BESTIARY,
+        "--place",
+        &place,
+    ];
     let server = ServerProcess::start(SERVER, data.path(), &args);
     let addr = server
         .banner()
@@ -72,7 +103,9 @@ async fn the_figures_move_as_players_play() {
     let actions = value(&during, "gloam_actions_total") - value(&before, "gloam_actions_total");
     assert_eq!(actions, 20.0);
     let rounds = value(&during, "gloam_rounds_total") - value(&before, "gloam_rounds_total");
-    assert!(rounds >= 20.0, "alone in no danger, every action closes a round: {rounds}");
+    assert_eq!(rounds, 10.0, "bob's every action closes the round they share");
+    let waits = value(&during, "gloam_round_wait_seconds_count");
+    assert_eq!(waits, 10.0, "ann waited for bob in each of them");
     assert!(
         value(&during, "gloam_bytes_sent_total") > 400.0,
         "two welcomes and levels: {during:?}"
