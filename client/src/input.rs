@@ -105,8 +105,8 @@ pub fn should_send(
     !repeat || (unanswered == 0 && since_last >= pace)
 }
 
-/// The keys line of the HUD.
-pub const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad   descend: . or >   ascend: <   wait: 5   talk: Enter   messages: PgUp PgDn   graveyard: g   screenshot: F12   quit: Esc";
+/// The keys line of the HUD (short enough for a row of a 1280-pixel window).
+pub const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad  down: . >  up: <  wait: 5  talk: Enter  messages: PgUp PgDn  graveyard: g  screenshot: F12  quit: Esc";
 
 #[cfg(test)]
 mod tests {
