@@ -102,6 +102,11 @@ async fn a_line_reaches_its_depth_a_shout_everyone_and_a_whisper_one() {
     assert_eq!(heard, line("bob", ChatTo::Depth, "never mind"));
     assert_eq!(notes, ["Nobody called zed is playing."]);
     assert_eq!(next_line(&mut ann).await.0, line("bob", ChatTo::Depth, "never mind"));
+    // Not a name at all: the note does not repeat it.
+    say(&mut cy, ChatTo::Player("\u{1b}[2J\u{202E}x".repeat(20)), "hello?").await;
+    say(&mut cy, ChatTo::Depth, "oh well").await;
+    let (_, notes) = next_line(&mut cy).await;
+    assert_eq!(notes, ["Nobody by that name is playing."]);
     for sim in [&ann, &bob, &cy] {
         assert!(sim.checked() > 0);
     }

@@ -240,10 +240,19 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     ) -> Result<(), Ending> {
         let Some(text) = chat::clean(text) else { return Ok(()) };
         match guard.admit(Instant::now()) {
-            Verdict::Pass => match presence.say(to, &text) {
-                Ok(()) => Ok(()),
-                Err(note) => self.send(&ServerMsg::Note(note)).await,
-            },
+            Verdict::Pass => {
+                let said = match to {
+                    // Not a name anyone can have: nothing of it is echoed back.
+                    ChatTo::Player(name) if session::check_name(name).is_err() => {
+                        Err("Nobody by that name is playing.".to_owned())
+                    }
+                    _ => presence.say(to, &text),
+                };
+                match said {
+                    Ok(()) => Ok(()),
+                    Err(note) => self.send(&ServerMsg::Note(note)).await,
+                }
+            }
             Verdict::TooFast => self.send(&ServerMsg::Note(chat::TOO_FAST.into())).await,
             Verdict::Flood => Err(Ending::new(
                 CloseCode::Policy,
