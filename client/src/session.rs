@@ -171,9 +171,8 @@ impl Session {
         let Some(line) = &mut self.state.chat.line else { return KeyOutcome::Ignore };
         match key {
             Key::Enter => {
-                let typed = std::mem::take(line).text().to_owned();
-                self.state.chat.line = None;
-                return self.command(chat::parse(&typed));
+                let typed = self.state.chat.line.take().unwrap_or_default();
+                return self.command(chat::parse(typed.text()));
             }
             Key::Escape => self.state.chat.line = None,
             Key::Backspace => line.backspace(),

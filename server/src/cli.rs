@@ -183,16 +183,9 @@ pub fn replay_report(
     config: &crate::Config,
     depth: u16,
 ) -> anyhow::Result<String> {
-    use anyhow::Context;
     let (stored, live) = store.depth_history(depth)?;
-    let entries: Vec<crate::world::Entry> = stored
-        .iter()
-        .enumerate()
-        .map(|(i, bytes)| {
-            gloam_protocol::codec::decode_record(bytes)
-                .with_context(|| format!("entry {i} of depth {depth}'s log is damaged"))
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let entries =
+        crate::world::decode_history(&stored).map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
     let mut state = crate::world::fresh_depth(config, depth);
     state.replay(&entries).map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
     let sum = state.checksum();

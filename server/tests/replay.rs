@@ -95,13 +95,7 @@ async fn a_depth_replayed_from_the_store_matches_the_live_one_across_a_restart()
     let config = Config { seed: SEED, generator: SETTING, ..Config::default() };
     let store = Store::open(data.path()).unwrap();
     let glimpses: Vec<Glimpse> = [shown_first, shown_second].concat();
-    let depths: std::collections::BTreeSet<u16> = glimpses.iter().map(|g| g.depth).collect();
-    let mut checked = 0;
-    for depth in depths {
-        let entries = history::entries(&store, depth).unwrap();
-        let covered = history::check_history(&config, depth, &entries, &glimpses)
-            .unwrap_or_else(|e| panic!("{e}"));
-        checked += covered.glimpses;
-    }
-    assert!(checked >= 10, "{checked} glimpses of monsters checked");
+    let covered =
+        history::check_every_depth(&config, &store, &glimpses).unwrap_or_else(|e| panic!("{e}"));
+    assert!(covered.glimpses >= 10, "{covered:?}");
 }

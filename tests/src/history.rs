@@ -14,10 +14,10 @@
 use std::collections::BTreeMap;
 
 use gloam_client::ClientState;
-use gloam_protocol::{MonsterId, PlayerId, Pos, Wound, codec};
+use gloam_protocol::{MonsterId, PlayerId, Pos, Wound};
 use gloam_server::Config;
 use gloam_server::store::Store;
-use gloam_server::world::{Entry, fresh_depth};
+use gloam_server::world::{Entry, decode_history, fresh_depth};
 
 use crate::oracle::Oracle;
 
@@ -41,13 +41,24 @@ impl Glimpse {
 /// Depth `depth`'s log as `store` keeps it.
 pub fn entries(store: &Store, depth: u16) -> Result<Vec<Entry>, String> {
     let (stored, _) = store.depth_history(depth).map_err(|e| e.to_string())?;
-    stored
-        .iter()
-        .enumerate()
-        .map(|(i, bytes)| {
-            codec::decode_record(bytes).map_err(|e| format!("entry {i} of depth {depth}: {e}"))
-        })
-        .collect()
+    decode_history(&stored).map_err(|e| format!("depth {depth}: {e}"))
+}
+
+/// Checks `glimpses` against every depth they saw, each replayed from the
+/// log `store` keeps of it (see [`check_history`]).
+pub fn check_every_depth(
+    config: &Config,
+    store: &Store,
+    glimpses: &[Glimpse],
+) -> Result<Covered, String> {
+    let depths: std::collections::BTreeSet<u16> = glimpses.iter().map(|g| g.depth).collect();
+    let mut all = Covered { commands: 0, glimpses: 0 };
+    for depth in depths {
+        let covered = check_history(config, depth, &entries(store, depth)?, glimpses)?;
+        all.commands += covered.commands;
+        all.glimpses += covered.glimpses;
+    }
+    Ok(all)
 }
 
 /// How much a history check covered.

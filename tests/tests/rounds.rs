@@ -4,7 +4,6 @@
 //! bestiary whose kinds the seed never places, so each scenario meets
 //! exactly the monsters it names.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -404,14 +403,5 @@ async fn replayed(server: TestServer, data: &TempDir, glimpses: &[Glimpse]) -> C
     let config = server.config.clone();
     server.stop(Duration::from_secs(10)).await.unwrap();
     let store = Store::open(data.path()).unwrap();
-    let depths: BTreeSet<u16> = glimpses.iter().map(|g| g.depth).collect();
-    let mut all = Covered { commands: 0, glimpses: 0 };
-    for depth in depths {
-        let entries = history::entries(&store, depth).unwrap();
-        let covered = history::check_history(&config, depth, &entries, glimpses)
-            .unwrap_or_else(|e| panic!("{e}"));
-        all.commands += covered.commands;
-        all.glimpses += covered.glimpses;
-    }
-    all
+    history::check_every_depth(&config, &store, glimpses).unwrap_or_else(|e| panic!("{e}"))
 }

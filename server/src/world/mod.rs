@@ -28,6 +28,7 @@ use tracing::{debug, info, warn};
 
 pub use depth::{
     Arrival, Command, DepthState, Entry, LogPart, Monster, Outgoing, Phase, Rules, Turn,
+    decode_history,
 };
 pub use player::{Player, Vitals};
 pub use presence::{ActError, Presence, Reply};
@@ -401,10 +402,8 @@ fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
     if stored.is_empty() {
         return;
     }
-    let entries: Result<Vec<Entry>, String> =
-        stored.iter().map(|bytes| codec::decode_record(bytes).map_err(|e| e.to_string())).collect();
     let started = std::time::Instant::now();
-    match entries.and_then(|entries| state.resume(&entries)) {
+    match decode_history(&stored).and_then(|entries| state.resume(&entries)) {
         Ok(()) => {
             let (count, rounds, took) = (stored.len(), state.rounds(), started.elapsed());
             info!(depth, entries = count, rounds, ?took, "depth history replayed");
@@ -632,7 +631,9 @@ impl DepthTask {
         let now = tokio::time::Instant::now();
         let waiting = self.state.waiting();
         for (id, since) in &self.waiting_since {
-            if !waiting.contains(id) {
+            // Its round closed (one who left or died waits no more, but
+            // its round did not close).
+            if !waiting.contains(id) && self.state.contains(*id) {
                 self.figures.round_wait.record(now - *since);
             }
         }

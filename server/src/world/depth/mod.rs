@@ -48,7 +48,7 @@ use rand::SeedableRng;
 
 pub use clock::Phase;
 pub use monsters::Monster;
-pub use replay::{Command, Entry, LogPart};
+pub use replay::{Command, Entry, LogPart, decode_history};
 
 use super::player::Player;
 use crate::bestiary::{Bestiary, KindId};

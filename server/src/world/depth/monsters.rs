@@ -66,7 +66,19 @@ impl DepthState {
     /// asking each player when they are fewer than the cells of a sight
     /// disc, else by looking at who stands on each of those cells.
     pub(super) fn watchers(&self, pos: Pos) -> Vec<PlayerId> {
-        let sees = |p: &Player| p.memory(self.depth).is_some_and(|m| m.sees(pos));
+        self.watchers_that(pos, |_| true)
+    }
+
+    /// The players monster `id` notices: those who see it, near enough for its sight.
+    pub(super) fn noticed_by(&self, id: MonsterId) -> Vec<PlayerId> {
+        let Some(m) = self.monsters.get(&id) else { return Vec::new() };
+        let sight = self.bestiary.kind(m.kind).sight;
+        self.watchers_that(m.pos, |p| within(p.pos, m.pos, sight))
+    }
+
+    /// The players who see `pos` and pass `keep`, by id.
+    fn watchers_that(&self, pos: Pos, keep: impl Fn(&Player) -> bool) -> Vec<PlayerId> {
+        let sees = |p: &Player| keep(p) && p.memory(self.depth).is_some_and(|m| m.sees(pos));
         if self.players.len() <= self.disc.len() {
             return self.players.values().filter(|p| sees(p)).map(|p| p.id).collect();
         }
@@ -78,20 +90,6 @@ impl DepthState {
             .filter(|id| self.players.get(id).is_some_and(sees))
             .collect();
         found.sort();
-        found
-    }
-
-    /// The players monster `id` notices: those who see it, near enough for its sight.
-    pub(super) fn noticed_by(&self, id: MonsterId) -> Vec<PlayerId> {
-        let Some(m) = self.monsters.get(&id) else { return Vec::new() };
-        let sight = self.bestiary.kind(m.kind).sight;
-        let near = |p: &Player| within(p.pos, m.pos, sight);
-        if self.players.len() <= self.disc.len() {
-            let sees = |p: &&Player| near(p) && p.memory(self.depth).is_some_and(|s| s.sees(m.pos));
-            return self.players.values().filter(sees).map(|p| p.id).collect();
-        }
-        let mut found = self.watchers(m.pos);
-        found.retain(|p| self.players.get(p).is_some_and(near));
         found
     }
 

@@ -17,6 +17,19 @@ pub struct Entry {
     pub what: Command,
 }
 
+/// A depth's log as the store keeps it (each entry encoded by the codec),
+/// decoded; the first entry that does not decode is named.
+pub fn decode_history(stored: &[Vec<u8>]) -> Result<Vec<Entry>, String> {
+    stored
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| {
+            gloam_protocol::codec::decode_record(bytes)
+                .map_err(|e| format!("entry {i} of the log is damaged: {e}"))
+        })
+        .collect()
+}
+
 /// Entries handed over for keeping.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogPart {
