@@ -22,19 +22,22 @@ pub mod walk;
 pub use cells::CellSet;
 pub use disc::Disc;
 pub use message::{
-    Action, ChatTo, ClientMsg, DeathRecord, KindInfo, MonsterChange, PlayerChange, Refusal,
-    ServerMsg, SightDiff, Token,
+    Action, AudienceCmd, ChatTo, ClientMsg, DeathRecord, KindInfo, MonsterChange, PlayerChange,
+    Refusal, ServerMsg, SightDiff, Token,
 };
 pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;
 
 /// The longest player name the server accepts, in characters.
 pub const MAX_NAME_CHARS: usize = 16;
+
+/// The most watchers a player may have, unless the host says otherwise.
+pub const DEFAULT_MAX_WATCHERS: u8 = 8;
 
 /// The longest line of chat, in characters, once trimmed.
 pub const MAX_CHAT_CHARS: usize = 200;

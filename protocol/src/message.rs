@@ -22,6 +22,26 @@ pub enum ClientMsg {
     /// A line of chat (at most [`MAX_CHAT_CHARS`](crate::MAX_CHAT_CHARS)
     /// characters; the server cleans it). It costs no turn.
     Chat { to: ChatTo, text: String },
+    /// Instead of [`ClientMsg::Hello`], as the first message: watch the
+    /// player named `player` under this name and token (a new name is
+    /// made a character, as a hello would). The server answers
+    /// [`ServerMsg::Welcome`] with `you` the watched player's id, then
+    /// [`ServerMsg::Watching`] and that player's whole view, then every
+    /// message of its game as its own client gets it. A watcher never acts.
+    Watch { version: u32, name: String, token: Option<Token>, player: String },
+    /// A player's say over who watches it.
+    Audience(AudienceCmd),
+}
+
+/// What a player may do about its watchers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AudienceCmd {
+    /// Let nobody watch: those watching are sent away (`/nowatch`).
+    Refuse,
+    /// Let others watch again (`/allowwatch`).
+    Allow,
+    /// Send one watcher away (`/kick NAME`).
+    Kick(String),
 }
 
 /// Whom a line of chat is for.
@@ -107,6 +127,12 @@ pub enum ServerMsg {
     /// A line of chat from player `from` (named `name`), cleaned by the
     /// server; the speaker gets its own lines back too.
     Chat { from: PlayerId, name: String, to: ChatTo, text: String },
+    /// To a watcher, after its welcome: it watches `player`, whose whole
+    /// view follows (entering its level, its sight, vitals and waits).
+    Watching { player: String },
+    /// Who watches the player, sent to it and to its watchers whenever
+    /// that changes (empty: nobody).
+    Watchers(Vec<String>),
 }
 
 /// What a client is told of one kind of monster.
@@ -227,6 +253,11 @@ pub enum Refusal {
     Unavailable {
         reason: String,
     },
+    /// The player asked for cannot be watched now (not playing, refusing
+    /// watchers, or watched by as many as the host allows).
+    CannotWatch {
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -243,6 +274,7 @@ impl std::fmt::Display for Refusal {
             Refusal::Unavailable { reason } => {
                 write!(f, "the server cannot take you now: {reason}")
             }
+            Refusal::CannotWatch { reason } => write!(f, "cannot watch: {reason}"),
         }
     }
 }

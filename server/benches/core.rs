@@ -212,11 +212,13 @@ fn round(c: &mut Criterion) {
 /// its connection would).
 fn chat(c: &mut Criterion) {
     use gloam_protocol::{ChatTo, PlayerId};
-    use gloam_server::world::Talkers;
+    use gloam_server::world::{Audience, Talkers};
     let talkers = Talkers::default();
     let mut ears = Vec::new();
     for i in 0..200 {
-        ears.push(talkers.join(&format!("p{i}"), PlayerId(i), 1));
+        let name = format!("p{i}");
+        let audience = std::sync::Arc::new(Audience::new(&name, true, 8, 64));
+        ears.push(talkers.join(&name, PlayerId(i), 1, audience));
     }
     c.bench_function("chat: one line to a depth of 200 players", |b| {
         b.iter(|| {

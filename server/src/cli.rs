@@ -61,6 +61,22 @@ pub struct HostRules {
     /// KIND@DEPTH:X,Y (repeatable): for designing levels and for tests.
     #[arg(long = "place", global = true)]
     pub placements: Vec<crate::config::Placement>,
+    /// Whether players let others watch them when they join (each can
+    /// change its mind in the game with /nowatch and /allowwatch).
+    #[arg(long, value_enum, default_value_t = Watchers::Allow, global = true)]
+    pub watchers: Watchers,
+    /// The most watchers one player may have at once.
+    #[arg(long, default_value_t = gloam_protocol::DEFAULT_MAX_WATCHERS, global = true)]
+    pub max_watchers: u8,
+}
+
+/// A host's default for watching (`--watchers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Watchers {
+    /// Anyone may watch a player who has not said `/nowatch`.
+    Allow,
+    /// Nobody may watch a player who has not said `/allowwatch`.
+    Deny,
 }
 
 impl HostRules {
@@ -73,6 +89,8 @@ impl HostRules {
             placements: self.placements.clone(),
             turn_deadline: std::time::Duration::from_millis(self.turn_deadline_ms.max(1)),
             pvp: self.pvp,
+            watchers_allowed: self.watchers == Watchers::Allow,
+            max_watchers: usize::from(self.max_watchers),
             ..config
         };
         config.check().map_err(anyhow::Error::msg)?;

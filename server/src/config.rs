@@ -87,6 +87,11 @@ pub struct Config {
     pub turn_deadline: Duration,
     /// Players may attack each other.
     pub pvp: bool,
+    /// Whether a player who joins lets others watch it, until it says
+    /// otherwise (`/nowatch`, `/allowwatch`).
+    pub watchers_allowed: bool,
+    /// The most watchers one player may have at once.
+    pub max_watchers: usize,
 }
 
 /// A monster a host put on a level by hand: `KIND@DEPTH:X,Y`.
@@ -200,6 +205,8 @@ impl Default for Config {
             placements: Vec::new(),
             turn_deadline: DEFAULT_TURN_DEADLINE,
             pvp: false,
+            watchers_allowed: true,
+            max_watchers: usize::from(gloam_protocol::DEFAULT_MAX_WATCHERS),
         }
     }
 }

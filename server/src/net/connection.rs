@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::codec::{self, DecodeError};
-use gloam_protocol::{Action, ChatTo, ClientMsg, Refusal, ServerMsg};
+use gloam_protocol::{Action, AudienceCmd, ChatTo, ClientMsg, Refusal, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_tungstenite::WebSocketStream;
@@ -23,9 +23,11 @@ use tracing::{Instrument, debug, info, info_span, warn};
 use super::chat::{self, ChatGuard, Verdict};
 use super::pacer::{Flooding, Pacer};
 use super::ping::{Check, PingKeeper};
-use super::session::{self, Greeting, Request};
+use super::session::{self, Greeting, Joining, Request};
 use crate::config::Config;
-use crate::world::{ActError, Presence, Reply, World};
+use crate::world::{ActError, Presence, Reply, Watcher, World};
+
+mod watching;
 
 /// How long closing may wait on the client: to take our close frame, and
 /// then to answer it.
@@ -82,7 +84,7 @@ where
         let bytes_sent = metrics::counter!(crate::telemetry::BYTES_SENT);
         let mut conn =
             Connection { ws, world, stop, pings, peer, graveyard_shown: None, bytes_sent };
-        let (ending, presence) = conn.greet_and_play().await;
+        let (ending, joined) = conn.greet_and_play().await;
         let reason = close_reason(&ending.code);
         metrics::counter!(crate::telemetry::CLOSED, "reason" => reason).increment(1);
         match &ending.code {
@@ -93,8 +95,10 @@ where
         }
         // Out of the world (and saved) before the close: whoever hears the
         // close can count on the others having heard the player leave.
-        if let Some(presence) = presence {
-            presence.leave().await;
+        match joined {
+            Some(Joined::Player(presence)) => presence.leave().await,
+            Some(Joined::Watcher(watcher)) => watcher.leave(),
+            None => {}
         }
         conn.close(ending).await;
     }
@@ -117,6 +121,12 @@ where
     info!(%peer, "turned away: the server is full");
 }
 
+/// Who a connection is in the world.
+enum Joined {
+    Player(Presence),
+    Watcher(Watcher),
+}
+
 struct Connection<S> {
     ws: WebSocketStream<S>,
     peer: SocketAddr,
@@ -130,29 +140,50 @@ struct Connection<S> {
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
-    /// The hello, then play; gives why it ended and, once the player is
-    /// in the world, its presence, to be taken out before the close.
-    async fn greet_and_play(&mut self) -> (Ending, Option<Presence>) {
+    /// The hello, then play (or watch); gives why it ended and, once the
+    /// player is in the world, who it is there, to be taken out before the
+    /// close.
+    async fn greet_and_play(&mut self) -> (Ending, Option<Joined>) {
         match self.greet().await {
-            Ok(mut presence) => {
-                // The welcome, then the kinds of monster its messages name.
-                let kinds = ServerMsg::Kinds(self.world.config().bestiary.kinds_info());
-                let greeted = match self.send(&welcome(&presence, self.world.config())).await {
-                    Ok(()) => self.send(&kinds).await,
-                    failed => failed,
-                };
-                let ending = match greeted {
+            Ok(Joined::Player(mut presence)) => {
+                let (you, token) = (presence.id(), presence.new_token());
+                let ending = match self.welcome(you, token, None).await {
                     Ok(()) => self.play(&mut presence).await,
                     Err(ending) => ending,
                 };
-                (ending, Some(presence))
+                (ending, Some(Joined::Player(presence)))
+            }
+            Ok(Joined::Watcher(mut watcher)) => {
+                let (you, token) = (watcher.player(), watcher.new_token());
+                let watched = watcher.player_name().to_owned();
+                let ending = match self.welcome(you, token, Some(watched)).await {
+                    Ok(()) => self.watch(&mut watcher).await,
+                    Err(ending) => ending,
+                };
+                (ending, Some(Joined::Watcher(watcher)))
             }
             Err(ending) => (ending, None),
         }
     }
 
-    /// Reads the hello and enters the world.
-    async fn greet(&mut self) -> Result<Presence, Ending> {
+    /// The welcome, then the kinds of monster its messages name, then for
+    /// a watcher whom it watches.
+    async fn welcome(
+        &mut self,
+        you: gloam_protocol::PlayerId,
+        token: Option<gloam_protocol::Token>,
+        watching: Option<String>,
+    ) -> Result<(), Ending> {
+        self.send(&welcome(you, token, self.world.config())).await?;
+        self.send(&ServerMsg::Kinds(self.world.config().bestiary.kinds_info())).await?;
+        match watching {
+            Some(player) => self.send(&ServerMsg::Watching { player }).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Reads the hello and enters the world, to play or to watch.
+    async fn greet(&mut self) -> Result<Joined, Ending> {
         let limit = self.world.config().handshake_timeout;
         let stop = self.stop.clone();
         let first = tokio::select! {
@@ -164,17 +195,27 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             Ok(Err(ending)) => return Err(ending),
             Ok(Ok(msg)) => msg,
         };
-        let (name, token) = match session::greet(msg) {
-            Ok(hello) => hello,
+        let joining = match session::greet(msg) {
+            Ok(joining) => joining,
             Err(Greeting::Violation(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
             Err(Greeting::Refuse(refusal)) => return Err(self.refuse(refusal).await),
         };
-        let presence = match self.world.enter(&name, token, self.peer.ip()).await {
-            Ok(presence) => presence,
+        let from = self.peer.ip();
+        let joined = match &joining {
+            Joining::Play { name, token } => {
+                self.world.enter(name, *token, from).await.map(Joined::Player)
+            }
+            Joining::Watch { name, token, player } => {
+                self.world.watch(name, *token, from, player).await.map(Joined::Watcher)
+            }
+        };
+        let joined = match joined {
+            Ok(joined) => joined,
             Err(refusal) => return Err(self.refuse(refusal).await),
         };
+        let (Joining::Play { name, .. } | Joining::Watch { name, .. }) = &joining;
         tracing::Span::current().record("player", name.as_str());
-        Ok(presence)
+        Ok(joined)
     }
 
     async fn refuse(&mut self, refusal: Refusal) -> Ending {
@@ -198,6 +239,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         };
         let stop = self.stop.clone();
         let kicked = presence.kicked();
+        let mut watchers = presence.audience().names();
         loop {
             let now = Instant::now();
             let next_action = pacer.ready_at(now);
@@ -210,13 +252,21 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 )),
                 reply = presence.reply() => self.pass_on(reply, &mut pacer).await,
                 Some(line) = heard.next() => self.write(line.into()).await,
+                Ok(()) = watchers.changed() => {
+                    let names = watchers.borrow_and_update().clone();
+                    self.send(&ServerMsg::Watchers(names)).await
+                }
                 () = sleep_until(next_action.unwrap_or(now)), if next_action.is_some() => {
                     hand_over(&mut pacer, presence)
                 }
                 msg = self.next_msg() => match msg.map(session::play) {
                     Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
                     Ok(Ok(Request::Chat(to, text))) => {
-                        self.speak(presence, &mut chat, &to, &text).await
+                        let say = |to: &ChatTo, text: &str| presence.say(to, text);
+                        self.speak(say, &mut chat, &to, &text).await
+                    }
+                    Ok(Ok(Request::Audience(cmd))) => {
+                        self.rule_audience(presence, &mut chat, cmd).await
                     }
                     msg => queue_action(msg, &mut pacer, per_second),
                 },
@@ -233,26 +283,63 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     /// one more while warned ends the connection.
     async fn speak(
         &mut self,
-        presence: &Presence,
+        say: impl FnOnce(&ChatTo, &str) -> Result<(), String>,
         guard: &mut ChatGuard,
         to: &ChatTo,
         text: &str,
     ) -> Result<(), Ending> {
         let Some(text) = chat::clean(text) else { return Ok(()) };
-        match guard.admit(Instant::now()) {
-            Verdict::Pass => {
-                let said = match to {
-                    // Not a name anyone can have: nothing of it is echoed back.
-                    ChatTo::Player(name) if session::check_name(name).is_err() => {
-                        Err("Nobody by that name is playing.".to_owned())
-                    }
-                    _ => presence.say(to, &text),
-                };
-                match said {
-                    Ok(()) => Ok(()),
-                    Err(note) => self.send(&ServerMsg::Note(note)).await,
+        self.paced(guard, async |conn: &mut Self| {
+            let said = match to {
+                // Not a name anyone can have: nothing of it is echoed back.
+                ChatTo::Player(name) if session::check_name(name).is_err() => {
+                    Err("Nobody by that name is playing.".to_owned())
                 }
+                _ => say(to, &text),
+            };
+            match said {
+                Ok(()) => Ok(()),
+                Err(note) => conn.send(&ServerMsg::Note(note)).await,
             }
+        })
+        .await
+    }
+
+    /// A player's say over its watchers (paced as chat is): refusing them
+    /// all, letting them back, or sending one away, each answered with a note.
+    async fn rule_audience(
+        &mut self,
+        presence: &Presence,
+        guard: &mut ChatGuard,
+        cmd: AudienceCmd,
+    ) -> Result<(), Ending> {
+        let audience = presence.audience();
+        let note = match cmd {
+            AudienceCmd::Refuse => {
+                audience.set_open(false);
+                "Nobody may watch you now (/allowwatch lets them again).".to_owned()
+            }
+            AudienceCmd::Allow => {
+                audience.set_open(true);
+                "Others may watch you now (/nowatch stops them).".to_owned()
+            }
+            AudienceCmd::Kick(name) if audience.kick(&name) => {
+                format!("{name} no longer watches you.")
+            }
+            AudienceCmd::Kick(_) => "Nobody by that name is watching you.".to_owned(),
+        };
+        self.paced(guard, async |conn: &mut Self| conn.send(&ServerMsg::Note(note)).await).await
+    }
+
+    /// Does `what` if the chat pace allows; one over the pace is dropped
+    /// with a warning, and one more while warned ends the connection.
+    async fn paced(
+        &mut self,
+        guard: &mut ChatGuard,
+        what: impl AsyncFnOnce(&mut Self) -> Result<(), Ending>,
+    ) -> Result<(), Ending> {
+        match guard.admit(Instant::now()) {
+            Verdict::Pass => what(self).await,
             Verdict::TooFast => self.send(&ServerMsg::Note(chat::TOO_FAST.into())).await,
             Verdict::Flood => Err(Ending::new(
                 CloseCode::Policy,
@@ -408,15 +495,19 @@ fn going_away() -> Ending {
     Ending::new(CloseCode::Away, "the server is shutting down")
 }
 
-/// The first message of a player in the game.
-fn welcome(presence: &Presence, config: &Config) -> ServerMsg {
+/// The first message of a player (or watcher: `you` is then its player).
+fn welcome(
+    you: gloam_protocol::PlayerId,
+    token: Option<gloam_protocol::Token>,
+    config: &Config,
+) -> ServerMsg {
     ServerMsg::Welcome {
-        you: presence.id(),
+        you,
         width: crate::level::MAP_WIDTH,
         height: crate::level::MAP_HEIGHT,
         sight_radius: config.sight_radius,
         actions_per_second: config.actions_per_second.min(u32::from(u16::MAX)) as u16,
-        token: presence.new_token(),
+        token,
     }
 }
 
@@ -445,7 +536,7 @@ fn queue_action(
         Err(ending) => return Err(ending),
         Ok(Err(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
         Ok(Ok(Request::Act(action))) => action,
-        Ok(Ok(Request::Graveyard | Request::Chat(..))) => return Ok(()),
+        Ok(Ok(Request::Graveyard | Request::Chat(..) | Request::Audience(_))) => return Ok(()),
     };
     if action == Action::Quit {
         return Err(Ending::new(CloseCode::Normal, "goodbye"));

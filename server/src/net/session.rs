@@ -1,21 +1,44 @@
 //! Which client message is legal when: the rules of a session, apart from
 //! the sockets so they can be tested directly.
 
-use gloam_protocol::{Action, ChatTo, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal, Token};
+use gloam_protocol::{
+    Action, AudienceCmd, ChatTo, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal, Token,
+};
+
+/// What a client came for, as its first message says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Joining {
+    Play { name: String, token: Option<Token> },
+    Watch { name: String, token: Option<Token>, player: String },
+}
 
 /// What to do with a message from a client that has not said hello yet.
-pub(crate) fn greet(msg: ClientMsg) -> Result<(String, Option<Token>), Greeting> {
+pub(crate) fn greet(msg: ClientMsg) -> Result<Joining, Greeting> {
+    let version = match &msg {
+        ClientMsg::Hello { version, .. } | ClientMsg::Watch { version, .. } => *version,
+        _ => return Err(Greeting::Violation("the first message must be a hello")),
+    };
+    if version != PROTOCOL_VERSION {
+        return Err(Greeting::Refuse(Refusal::WrongVersion { server: PROTOCOL_VERSION }));
+    }
+    let named = |name: &str| {
+        check_name(name)
+            .map_err(|reason| Greeting::Refuse(Refusal::NameInvalid { reason: reason.into() }))
+    };
     match msg {
-        ClientMsg::Hello { version, .. } if version != PROTOCOL_VERSION => {
-            Err(Greeting::Refuse(Refusal::WrongVersion { server: PROTOCOL_VERSION }))
+        ClientMsg::Hello { name, token, .. } => {
+            named(&name)?;
+            Ok(Joining::Play { name, token })
         }
-        ClientMsg::Hello { name, token, .. } => match check_name(&name) {
-            Ok(()) => Ok((name, token)),
-            Err(reason) => Err(Greeting::Refuse(Refusal::NameInvalid { reason: reason.into() })),
-        },
-        ClientMsg::Act(_) | ClientMsg::Graveyard | ClientMsg::Chat { .. } => {
-            Err(Greeting::Violation("the first message must be a hello"))
+        ClientMsg::Watch { name, token, player, .. } => {
+            named(&name)?;
+            if check_name(&player).is_err() {
+                let reason = "nobody by that name is playing".into();
+                return Err(Greeting::Refuse(Refusal::CannotWatch { reason }));
+            }
+            Ok(Joining::Watch { name, token, player })
         }
+        _ => Err(Greeting::Violation("the first message must be a hello")),
     }
 }
 
@@ -25,6 +48,7 @@ pub(crate) enum Request {
     Act(Action),
     Graveyard,
     Chat(ChatTo, String),
+    Audience(AudienceCmd),
 }
 
 /// Why a greeting failed.
@@ -42,7 +66,8 @@ pub(crate) fn play(msg: ClientMsg) -> Result<Request, &'static str> {
         ClientMsg::Act(action) => Ok(Request::Act(action)),
         ClientMsg::Graveyard => Ok(Request::Graveyard),
         ClientMsg::Chat { to, text } => Ok(Request::Chat(to, text)),
-        ClientMsg::Hello { .. } => Err("hello sent twice"),
+        ClientMsg::Audience(cmd) => Ok(Request::Audience(cmd)),
+        ClientMsg::Hello { .. } | ClientMsg::Watch { .. } => Err("hello sent twice"),
     }
 }
 
@@ -71,7 +96,31 @@ mod tests {
 
     #[test]
     fn a_good_hello_gives_the_name() {
-        assert_eq!(greet(hello(PROTOCOL_VERSION, "ann")), Ok(("ann".into(), None)));
+        let play = Joining::Play { name: "ann".into(), token: None };
+        assert_eq!(greet(hello(PROTOCOL_VERSION, "ann")), Ok(play));
+    }
+
+    fn watch(version: u32, name: &str, player: &str) -> ClientMsg {
+        ClientMsg::Watch { version, name: name.into(), token: None, player: player.into() }
+    }
+
+    #[test]
+    fn a_watch_is_a_hello_with_a_player_named() {
+        let joining = Joining::Watch { name: "bob".into(), token: None, player: "ann".into() };
+        assert_eq!(greet(watch(PROTOCOL_VERSION, "bob", "ann")), Ok(joining));
+        assert!(matches!(
+            greet(watch(PROTOCOL_VERSION + 1, "bob", "ann")),
+            Err(Greeting::Refuse(Refusal::WrongVersion { .. }))
+        ));
+        assert!(matches!(
+            greet(watch(PROTOCOL_VERSION, "b b", "ann")),
+            Err(Greeting::Refuse(Refusal::NameInvalid { .. }))
+        ));
+        assert!(matches!(
+            greet(watch(PROTOCOL_VERSION, "bob", "a\u{202e}nn")),
+            Err(Greeting::Refuse(Refusal::CannotWatch { .. }))
+        ));
+        assert!(play(watch(PROTOCOL_VERSION, "bob", "ann")).is_err(), "a second hello");
     }
 
     #[test]

@@ -63,6 +63,14 @@ enum Next {
     Wait(Arc<Notify>),
 }
 
+/// What a name is claimed for: to play takes it over from a connection
+/// that has it; to watch is refused while one has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Play,
+    Watch,
+}
+
 /// How many characters may be made.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
@@ -121,7 +129,7 @@ impl Characters {
     ) -> Result<Claim, Refusal> {
         let deadline = tokio::time::Instant::now() + TAKEOVER_WAIT;
         loop {
-            let waiting = match self.decide(name, token, from)? {
+            let waiting = match self.decide(name, token, from, Purpose::Play)? {
                 Next::Create { id, token, token_hash, kicked } => {
                     return self.create(name, id, token, token_hash, kicked).await;
                 }
@@ -137,9 +145,34 @@ impl Characters {
         }
     }
 
+    /// Takes `name` to watch another player: made a character if new (so
+    /// nobody else can speak under it), its token checked if not, and
+    /// marked online like a player, so that claiming it to play takes it
+    /// over. A name in the game cannot watch.
+    pub(crate) async fn claim_to_watch(
+        &self,
+        name: &str,
+        token: Option<Token>,
+        from: IpAddr,
+    ) -> Result<Claim, Refusal> {
+        match self.decide(name, token, from, Purpose::Watch)? {
+            Next::Create { id, token, token_hash, kicked } => {
+                self.create(name, id, token, token_hash, kicked).await
+            }
+            Next::Resume { id, kicked } => Ok(Claim { id, new_token: None, saved: None, kicked }),
+            Next::Wait(_) => Err(Refusal::NameTaken),
+        }
+    }
+
     /// What a claim does next, decided under the lock: the character is
     /// marked online for it at once, so no other claim can get in between.
-    fn decide(&self, name: &str, token: Option<Token>, from: IpAddr) -> Result<Next, Refusal> {
+    fn decide(
+        &self,
+        name: &str,
+        token: Option<Token>,
+        from: IpAddr,
+        purpose: Purpose,
+    ) -> Result<Next, Refusal> {
         let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(c) = all.get_mut(name) else {
             if all.len() >= self.limits.total {
@@ -176,6 +209,7 @@ impl Characters {
                 c.online = Some(kicked.clone());
                 Ok(Next::Resume { id: c.id, kicked })
             }
+            Some(_) if purpose == Purpose::Watch => Err(Refusal::NameTaken),
             Some(old) => {
                 old.cancel();
                 Ok(Next::Wait(c.left.clone()))

@@ -16,6 +16,7 @@ mod memory;
 mod player;
 mod presence;
 mod talk;
+mod watch;
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -31,8 +32,9 @@ pub use depth::{
     decode_history,
 };
 pub use player::{Player, Vitals};
-pub use presence::{ActError, Presence, Reply};
+pub use presence::{ActError, Presence, Reply, Watcher};
 pub use talk::{Ear, Heard, Talkers};
+pub use watch::{Audience, Feed};
 
 use crate::config::Config;
 use crate::mapgen;
@@ -54,8 +56,16 @@ struct ToConn {
     died: bool,
 }
 
-/// The way a depth reaches one player's connection.
-type Link = mpsc::Sender<ToConn>;
+/// The way a depth reaches one player: its connection, those watching it,
+/// and where those who talk to it find it.
+#[derive(Debug)]
+struct Link {
+    conn: mpsc::Sender<ToConn>,
+    audience: Arc<Audience>,
+    /// The depth the player is on, for chat and watchers: set by the depth
+    /// it arrives on before it is told anything there.
+    depth: Arc<std::sync::atomic::AtomicU16>,
+}
 
 /// What a depth is asked to do.
 #[derive(Debug)]
@@ -77,6 +87,9 @@ enum DepthCmd {
     },
     /// A line for everyone on the depth (from the server, not a player).
     Tell(String),
+    /// Someone started watching this player: those of its watchers who do
+    /// not have its view yet are sent it.
+    Resync(PlayerId),
     /// Test hook: the depth's task stops taking commands until `until` is
     /// sent or dropped, as a depth that has fallen behind would.
     #[cfg(test)]
@@ -160,10 +173,14 @@ impl World {
             Some(Saved { player, .. }) => (player, self.config().bottom(), Arrival::FromAbove),
             None => (Player::new(id, name.to_owned()), 1, Arrival::Join),
         };
-        let (link, replies) = mpsc::channel(self.config().outbox_capacity.max(1));
-        let arrive = DepthCmd::Arrive { player, via, link };
+        let c = self.config();
+        let audience =
+            Arc::new(Audience::new(name, c.watchers_allowed, c.max_watchers, c.outbox_capacity));
+        let (conn, replies) = mpsc::channel(c.outbox_capacity.max(1));
         // Among those who can be spoken to before the others hear it arrive.
-        let (ear, heard) = self.talkers.join(name, id, depth);
+        let (ear, heard) = self.talkers.join(name, id, depth, audience.clone());
+        let link = Link { conn, audience: audience.clone(), depth: ear.depth() };
+        let arrive = DepthCmd::Arrive { player, via, link };
         let Some(here) = self.depths.arrive(depth, arrive).await else {
             self.talkers.leave(name, &ear);
             self.characters.release(name);
@@ -183,8 +200,58 @@ impl World {
             awaiting: true,
             ear,
             heard,
+            audience,
             world,
         })
+    }
+
+    /// Joins as `name` to watch the player `player`: checks the name as a
+    /// join would (a new name becomes a character that has not played
+    /// yet; one in the game cannot watch), takes a seat in the player's
+    /// audience, and asks the player's depth for its whole view, which is
+    /// the watcher's first feed.
+    pub async fn watch(
+        self: &Arc<Self>,
+        name: &str,
+        token: Option<Token>,
+        from: IpAddr,
+        player: &str,
+    ) -> Result<Watcher, Refusal> {
+        let cannot = |reason: String| Refusal::CannotWatch { reason };
+        if name == player {
+            return Err(cannot("you cannot watch yourself".into()));
+        }
+        let Claim { id, new_token, kicked, .. } =
+            self.characters.claim_to_watch(name, token, from).await?;
+        let seated = match self.talkers.join_watching(name, id, player) {
+            Ok(seated) => seated,
+            Err(reason) => {
+                self.characters.release(name);
+                return Err(cannot(reason));
+            }
+        };
+        let feed = match seated.audience.sit(name, seated.ear.serial()) {
+            Ok(feed) => feed,
+            Err(reason) => {
+                self.talkers.leave(name, &seated.ear);
+                self.characters.release(name);
+                return Err(cannot(reason));
+            }
+        };
+        // Seated first, then the player's depth read: a depth it arrives
+        // on later finds the seat fresh and gives it the view itself.
+        let depth = seated.ear.depth().load(std::sync::atomic::Ordering::SeqCst);
+        if let Some(here) = self.depths.lock().get(&depth) {
+            let _ = here.tx.try_send(DepthCmd::Resync(seated.player));
+        }
+        info!(watcher = name, player, "watches");
+        Ok(Watcher::new(name, new_token, kicked, seated, feed, self.clone()))
+    }
+
+    /// The names of those playing now whom anyone may watch, and how many
+    /// watch each.
+    pub fn watchable(&self) -> Vec<(String, usize)> {
+        self.talkers.watchable()
     }
 
     /// The dead, deepest first.
@@ -327,13 +394,14 @@ impl Depths {
         );
         let (tx, rx) = mpsc::channel(c.depth_queue.max(1));
         let handle = DepthHandle { depth, tx };
+        let rounds_counted = state.rounds();
         let task = DepthTask {
             state,
             me: handle.tx.downgrade(),
             links: HashMap::new(),
             acted: HashSet::new(),
             waiting_since: HashMap::new(),
-            figures: Figures::of(depth),
+            figures: Figures { rounds_counted, ..Figures::of(depth) },
             depths: self.clone(),
         };
         tokio::spawn(task.run(rx));
@@ -443,6 +511,11 @@ fn populated(c: &Config, depth: u16, level: Arc<crate::level::Level>) -> DepthSt
     state
 }
 
+/// `id`'s whole view of `state`, encoded, for a watcher who lacks it.
+fn view(state: &DepthState, id: PlayerId) -> Option<Vec<Vec<u8>>> {
+    Some(state.view_of(id)?.iter().map(codec::encode).collect())
+}
+
 /// One depth's task: applies commands in the order they arrive and sends
 /// each player one [`ToConn`] per command. A player whose connection cannot
 /// keep up (its queue is full) is removed, which ends its connection.
@@ -470,6 +543,10 @@ struct Figures {
     rounds: metrics::Counter,
     command: metrics::Histogram,
     round_wait: metrics::Histogram,
+    /// When the command being run started, until its time is recorded.
+    started: Option<std::time::Instant>,
+    /// The depth's rounds already counted.
+    rounds_counted: u64,
 }
 
 impl Figures {
@@ -481,6 +558,8 @@ impl Figures {
             rounds: metrics::counter!(t::ROUNDS),
             command: metrics::histogram!(t::COMMAND_SECONDS),
             round_wait: metrics::histogram!(t::ROUND_WAIT_SECONDS),
+            started: None,
+            rounds_counted: 0,
         }
     }
 }
@@ -530,13 +609,26 @@ impl DepthTask {
         debug!(depth = self.state.depth(), "depth task ends");
     }
 
-    /// Runs one command, recording how long it took and the rounds it closed.
+    /// Runs one command, recording how long it took and the rounds it
+    /// closed (see [`DepthTask::record_figures`]).
     fn timed(&mut self, command: impl FnOnce(&mut Self)) {
-        let (started, rounds) = (std::time::Instant::now(), self.state.rounds());
+        self.figures.started = Some(std::time::Instant::now());
         command(self);
-        self.figures.command.record(started.elapsed());
-        self.figures.rounds.increment(self.state.rounds() - rounds);
-        self.figures.players.set(self.state.player_count() as f64);
+        self.record_figures();
+    }
+
+    /// Records the command's figures, once: before its replies go out
+    /// (`finish` calls this), so that whoever reads a reply and then the
+    /// figures finds the command counted.
+    fn record_figures(&mut self) {
+        let f = &mut self.figures;
+        if let Some(started) = f.started.take() {
+            f.command.record(started.elapsed());
+        }
+        let rounds = self.state.rounds();
+        f.rounds.increment(rounds.saturating_sub(f.rounds_counted));
+        f.rounds_counted = rounds;
+        f.players.set(self.state.player_count() as f64);
     }
 
     /// Hands the entries the depth applied since the last time to the store.
@@ -585,6 +677,11 @@ impl DepthTask {
                 let out = self.state.tell_everyone(&text);
                 self.deliver(out, &[], None);
             }
+            DepthCmd::Resync(id) => {
+                if let Some(link) = self.links.get(&id) {
+                    link.audience.relay(&[], || view(&self.state, id));
+                }
+            }
             #[cfg(test)]
             DepthCmd::Stall { .. } => {}
         }
@@ -593,6 +690,7 @@ impl DepthTask {
     fn arrive(&mut self, player: Player, via: Arrival, link: Link) {
         let id = player.id;
         info!(player = %player.name, depth = self.state.depth(), ?via, "arrives");
+        link.depth.store(self.state.depth(), std::sync::atomic::Ordering::SeqCst);
         self.links.insert(id, link);
         let out = self.state.arrive(player, via);
         if let Some(player) = self.state.player(id) {
@@ -621,6 +719,9 @@ impl DepthTask {
         for id in &answered {
             self.acted.insert(*id);
         }
+        // Counted before anyone is told, so a reply is never ahead of its figures.
+        self.note_waits();
+        self.record_figures();
         self.deliver(out, &answered, now_on);
         for departure in departures {
             self.hand_on(departure);
@@ -628,6 +729,11 @@ impl DepthTask {
         for death in deaths {
             self.bury(death);
         }
+    }
+
+    /// Notes whose rounds now wait (for the deadline), and records how
+    /// long those whose rounds closed waited.
+    fn note_waits(&mut self) {
         let now = tokio::time::Instant::now();
         let waiting = self.state.waiting();
         for (id, since) in &self.waiting_since {
@@ -674,7 +780,8 @@ impl DepthTask {
         self.depths.store().bury(record.clone());
         if let Some(link) = self.links.remove(&player.id) {
             let frames = vec![codec::encode(&gloam_protocol::ServerMsg::Died(record))];
-            let _ = link.try_send(ToConn { frames, done: true, now_on: None, died: true });
+            link.audience.relay(&frames, || None);
+            let _ = link.conn.try_send(ToConn { frames, done: true, now_on: None, died: true });
         }
     }
 
@@ -743,7 +850,8 @@ impl DepthTask {
         let mut fallen = Vec::new();
         for (to, reply) in replies {
             let Some(link) = self.links.get(&to) else { continue };
-            if link.try_send(reply).is_err() {
+            link.audience.relay(&reply.frames, || view(&self.state, to));
+            if link.conn.try_send(reply).is_err() {
                 fallen.push(to);
             }
         }

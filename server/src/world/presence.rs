@@ -8,7 +8,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
-use super::talk::{Ear, Heard};
+use super::talk::{Ear, Heard, Seated};
+use super::watch::{Audience, Feed};
 use super::{DepthCmd, DepthHandle, ToConn, World};
 
 /// What the world said to one player for one command: encoded messages in
@@ -53,6 +54,8 @@ pub struct Presence {
     pub(super) ear: Ear,
     /// The lines of chat said to it, until the connection takes them.
     pub(super) heard: Option<Heard>,
+    /// Those watching it.
+    pub(super) audience: Arc<Audience>,
     pub(super) world: Arc<World>,
 }
 
@@ -100,7 +103,6 @@ impl Presence {
     pub(crate) async fn reply(&mut self) -> Option<Reply> {
         let ToConn { frames, done, now_on, died } = self.replies.recv().await?;
         if let Some(depth) = now_on {
-            self.ear.moved_to(depth.depth);
             self.here = depth;
         }
         if done {
@@ -121,6 +123,11 @@ impl Presence {
         self.world.talkers.say(&self.name, to, text).map(drop)
     }
 
+    /// Those watching this player, and its say over them.
+    pub fn audience(&self) -> &Audience {
+        &self.audience
+    }
+
     /// Takes the player out of the world and waits (bounded) until its save
     /// is on its way to the store, so the next claim of the character
     /// loads it. A command still in flight is let finish first: it may be
@@ -136,6 +143,87 @@ impl Presence {
         if let Ok(Ok(())) = timeout(LEAVE_WAIT, self.here.tx.send(leave)).await {
             let _ = timeout(LEAVE_WAIT, done).await;
         }
+        self.audience.close(&format!("{}'s game has ended", self.name));
+        self.world.talkers.leave(&self.name, &self.ear);
+        self.world.release(&self.name);
+    }
+}
+
+/// Someone watching a player, for as long as its connection lasts: fed
+/// what the player's client is sent (see `world::watch`), hearing what is
+/// said where the player is, never acting.
+#[derive(Debug)]
+pub struct Watcher {
+    name: String,
+    new_token: Option<Token>,
+    kicked: CancellationToken,
+    /// The watched player.
+    player: PlayerId,
+    audience: Arc<Audience>,
+    feed: mpsc::Receiver<Feed>,
+    ear: Ear,
+    heard: Option<Heard>,
+    world: Arc<World>,
+}
+
+impl Watcher {
+    pub(super) fn new(
+        name: &str,
+        new_token: Option<Token>,
+        kicked: CancellationToken,
+        seated: Seated,
+        feed: mpsc::Receiver<Feed>,
+        world: Arc<World>,
+    ) -> Self {
+        let Seated { ear, heard, player, audience } = seated;
+        let name = name.to_owned();
+        Self { name, new_token, kicked, player, audience, feed, ear, heard: Some(heard), world }
+    }
+
+    /// The watched player's id: the watcher's client sees through its eyes.
+    pub(crate) fn player(&self) -> PlayerId {
+        self.player
+    }
+
+    /// The watched player's name.
+    pub(crate) fn player_name(&self) -> &str {
+        self.audience.player()
+    }
+
+    /// For a name this watch made a character: the secret to keep.
+    pub(crate) fn new_token(&self) -> Option<Token> {
+        self.new_token
+    }
+
+    /// Cancelled when the name is claimed to play, here or elsewhere.
+    pub(crate) fn kicked(&self) -> CancellationToken {
+        self.kicked.clone()
+    }
+
+    /// The next part of the feed; `None` once the watcher lost its seat
+    /// for falling behind.
+    pub(crate) async fn next(&mut self) -> Option<Feed> {
+        self.feed.recv().await
+    }
+
+    /// The names of those watching the same player, as they change.
+    pub(crate) fn audience(&self) -> &Audience {
+        &self.audience
+    }
+
+    /// The lines of chat said to this watcher; given once.
+    pub fn heard(&mut self) -> Option<Heard> {
+        self.heard.take()
+    }
+
+    /// Says a line (already cleaned), as a player would, where its player is.
+    pub(crate) fn say(&self, to: &ChatTo, text: &str) -> Result<(), String> {
+        self.world.talkers.say(&self.name, to, text).map(drop)
+    }
+
+    /// Leaves the seat and the game.
+    pub(crate) fn leave(self) {
+        self.audience.stand(self.ear.serial());
         self.world.talkers.leave(&self.name, &self.ear);
         self.world.release(&self.name);
     }

@@ -11,6 +11,8 @@ use gloam_protocol::{ChatTo, PlayerId, ServerMsg, codec};
 use tokio::sync::mpsc;
 use tracing::debug;
 
+use super::watch::Audience;
+
 /// Lines queued for one listener. One that lets this many pile up misses
 /// the next (its connection is behind on everything else too).
 const HEARD_QUEUE: usize = 64;
@@ -29,6 +31,8 @@ struct Talker {
     id: PlayerId,
     depth: Arc<AtomicU16>,
     tx: mpsc::Sender<Vec<u8>>,
+    /// Those watching this player (none for a watcher).
+    audience: Option<Arc<Audience>>,
 }
 
 /// A player's place among the talkers: which joining it is, and where.
@@ -55,20 +59,74 @@ impl Heard {
 }
 
 impl Ear {
-    /// The player is now on `depth`: it hears what is said there.
-    pub fn moved_to(&self, depth: u16) {
-        self.depth.store(depth, Ordering::Relaxed);
+    /// Which joining this is.
+    pub(crate) fn serial(&self) -> u64 {
+        self.serial
     }
+
+    /// Where the player is (a watcher: where its player is), for the
+    /// player's depth to keep up to date.
+    pub(crate) fn depth(&self) -> Arc<AtomicU16> {
+        self.depth.clone()
+    }
+}
+
+/// What joining to watch a player gave.
+#[derive(Debug)]
+pub(crate) struct Seated {
+    pub ear: Ear,
+    pub heard: Heard,
+    /// The watched player's id and audience.
+    pub player: PlayerId,
+    pub audience: Arc<Audience>,
 }
 
 impl Talkers {
     /// `name` joins the game on `depth` (taking over the name from an
-    /// earlier connection, if any).
-    pub fn join(&self, name: &str, id: PlayerId, depth: u16) -> (Ear, Heard) {
-        let serial = self.joined.fetch_add(1, Ordering::Relaxed);
+    /// earlier connection, if any), watched by `audience`.
+    pub fn join(
+        &self,
+        name: &str,
+        id: PlayerId,
+        depth: u16,
+        audience: Arc<Audience>,
+    ) -> (Ear, Heard) {
         let depth = Arc::new(AtomicU16::new(depth));
+        self.insert(name, id, depth, Some(audience))
+    }
+
+    /// `name` joins to watch the player `watched`: it hears what is said
+    /// wherever that player is. Gives why not when that player is not
+    /// in the game (a watcher cannot be watched).
+    pub(crate) fn join_watching(
+        &self,
+        name: &str,
+        id: PlayerId,
+        watched: &str,
+    ) -> Result<Seated, String> {
+        let (player, depth, audience) = {
+            let talkers = self.lock();
+            match talkers.get(watched) {
+                Some(Talker { id, depth, audience: Some(audience), .. }) => {
+                    (*id, depth.clone(), audience.clone())
+                }
+                _ => return Err(format!("nobody called {watched} is playing")),
+            }
+        };
+        let (ear, heard) = self.insert(name, id, depth, None);
+        Ok(Seated { ear, heard, player, audience })
+    }
+
+    fn insert(
+        &self,
+        name: &str,
+        id: PlayerId,
+        depth: Arc<AtomicU16>,
+        audience: Option<Arc<Audience>>,
+    ) -> (Ear, Heard) {
+        let serial = self.joined.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(HEARD_QUEUE);
-        let talker = Talker { serial, id, depth: depth.clone(), tx };
+        let talker = Talker { serial, id, depth: depth.clone(), tx, audience };
         self.lock().insert(name.to_owned(), talker);
         (Ear { serial, depth }, Heard(rx))
     }
@@ -87,11 +145,11 @@ impl Talkers {
     pub fn say(&self, name: &str, to: &ChatTo, text: &str) -> Result<usize, String> {
         let talkers = self.lock();
         let Some(speaker) = talkers.get(name) else { return Ok(0) };
-        let here = speaker.depth.load(Ordering::Relaxed);
+        let here = speaker.depth.load(Ordering::SeqCst);
         let listeners: Vec<&Talker> = match to {
             ChatTo::Everyone => talkers.values().collect(),
             ChatTo::Depth => {
-                talkers.values().filter(|t| t.depth.load(Ordering::Relaxed) == here).collect()
+                talkers.values().filter(|t| t.depth.load(Ordering::SeqCst) == here).collect()
             }
             ChatTo::Player(other) => match talkers.get(other.as_str()) {
                 Some(listener) if listener.serial == speaker.serial => vec![speaker],
@@ -114,6 +172,21 @@ impl Talkers {
             }
         }
         Ok(heard)
+    }
+
+    /// Those playing now whom anyone may watch, with how many watch each,
+    /// by name.
+    pub fn watchable(&self) -> Vec<(String, usize)> {
+        let talkers = self.lock();
+        let mut open: Vec<(String, usize)> = talkers
+            .iter()
+            .filter_map(|(name, t)| {
+                let audience = t.audience.as_ref().filter(|a| a.is_open())?;
+                Some((name.clone(), audience.names().borrow().len()))
+            })
+            .collect();
+        open.sort();
+        open
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Talker>> {

@@ -6,7 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use gloam_protocol::{MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, Wound};
+use gloam_protocol::{
+    MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Wound,
+};
 
 use super::{DepthState, Monster, Outgoing, Phase, Turn};
 use crate::world::player::Player;
@@ -71,6 +73,57 @@ impl DepthState {
         }
         self.tell_waiting(turn);
         diffs_last(turn);
+    }
+
+    /// Everything `id`'s client holds of this depth, as the messages that
+    /// build it from nothing: the level as it remembers it, who else is
+    /// here, its sight with every player and monster it was told of, its
+    /// hit points and whom its round waits for. What a watcher who comes
+    /// in the middle is sent first (`None`: the player is not here).
+    pub(crate) fn view_of(&self, id: PlayerId) -> Option<Vec<ServerMsg>> {
+        let player = self.players.get(&id)?;
+        let told = self.told.get(&id)?;
+        let memory = player.memory(self.depth)?;
+        let (remembered, terrain) = memory.recall(&self.level);
+        let mut view = vec![
+            ServerMsg::EnterLevel {
+                depth: self.depth,
+                width: self.level.width(),
+                height: self.level.height(),
+                remembered,
+                terrain,
+            },
+            ServerMsg::Roster(self.roster_for(id)),
+        ];
+        if let Some(sight) = memory.sight() {
+            let at = sight.centre();
+            let in_sight = |&(_, (dx, dy)): &(usize, (i32, i32))| {
+                sight.sees_offset(dx, dy)
+                    && at.offset(dx, dy).is_some_and(|p| self.level.grid.contains(p))
+            };
+            let shown = self.disc.offsets().enumerate().filter(in_sight).map(|(i, _)| i as u8);
+            let players = told.players.iter().map(|(&other, &at)| PlayerChange::Appeared {
+                id: other,
+                name: self.name_of(other),
+                at,
+            });
+            let monsters = told.monsters.iter().filter_map(|(&mid, &(at, wound))| {
+                let kind = self.monsters.get(&mid)?.kind;
+                Some(MonsterChange::Appeared { id: mid, kind, at, wound })
+            });
+            view.push(ServerMsg::Displaced(SightDiff {
+                at,
+                shown: shown.collect(),
+                players: players.collect(),
+                monsters: monsters.collect(),
+                ..SightDiff::default()
+            }));
+        }
+        if let Some((hp, max)) = told.hp {
+            view.push(ServerMsg::Vitals { hp, max });
+        }
+        view.push(ServerMsg::Waiting(told.waiting.clone()));
+        Some(view)
     }
 
     /// Tells those whose round waits whom it waits for, and those whose

@@ -1,0 +1,92 @@
+//! A watcher's connection: what its player's client is sent, passed on as
+//! it comes (see `world::watch`), beside the chat said where that player
+//! is; the watcher may talk and ask for the graveyard, never act.
+
+use gloam_protocol::{Action, ChatTo, ServerMsg};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::{Instant, sleep_until};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use super::{Connection, Ending, going_away};
+use crate::net::chat::ChatGuard;
+use crate::net::session::{self, Request};
+use crate::world::{Feed, Watcher};
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
+    /// The loop of one watcher: whatever comes first of the server
+    /// stopping, its name claimed to play, its feed, a line of chat, a
+    /// change among those watching, a message from its client, and a ping.
+    pub(super) async fn watch(&mut self, watcher: &mut Watcher) -> Ending {
+        let mut chat = ChatGuard::new(Instant::now());
+        let Some(mut heard) = watcher.heard() else {
+            return Ending::new(CloseCode::Error, "the watcher is already being served");
+        };
+        let (stop, kicked) = (self.stop.clone(), watcher.kicked());
+        let mut watchers = watcher.audience().names();
+        // The list as it is now: a watcher sees who else watches.
+        let now = watchers.borrow_and_update().clone();
+        if let Err(ending) = self.send(&ServerMsg::Watchers(now)).await {
+            return ending;
+        }
+        let mut told_not_to_act = false;
+        loop {
+            let next_check = self.pings.next_check();
+            let result = tokio::select! {
+                () = stop.cancelled() => Err(going_away()),
+                () = kicked.cancelled() => Err(Ending::new(
+                    CloseCode::Policy,
+                    "this name is now being played: it cannot watch meanwhile",
+                )),
+                feed = watcher.next() => self.pass_feed(feed).await,
+                Some(line) = heard.next() => self.write(line.into()).await,
+                Ok(()) = watchers.changed() => {
+                    let names = watchers.borrow_and_update().clone();
+                    self.send(&ServerMsg::Watchers(names)).await
+                }
+                msg = self.next_msg() => match msg.map(session::play) {
+                    Err(ending) => Err(ending),
+                    Ok(Err(why)) => Err(Ending::new(CloseCode::Protocol, why)),
+                    Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
+                    Ok(Ok(Request::Chat(to, text))) => {
+                        let say = |to: &ChatTo, text: &str| watcher.say(to, text);
+                        self.speak(say, &mut chat, &to, &text).await
+                    }
+                    Ok(Ok(Request::Act(Action::Quit))) => {
+                        Err(Ending::new(CloseCode::Normal, "goodbye"))
+                    }
+                    Ok(Ok(Request::Act(_) | Request::Audience(_))) => {
+                        self.not_yours(watcher, &mut told_not_to_act).await
+                    }
+                },
+                () = sleep_until(next_check) => self.keep_alive().await,
+            };
+            if let Err(ending) = result {
+                return ending;
+            }
+        }
+    }
+
+    /// Writes what the player's client was sent; the end of the watching
+    /// ends the connection, with its reason.
+    async fn pass_feed(&mut self, feed: Option<Feed>) -> Result<(), Ending> {
+        match feed {
+            Some(Feed::Frames(frames)) => {
+                for frame in frames.iter() {
+                    self.write(frame.clone().into()).await?;
+                }
+                Ok(())
+            }
+            Some(Feed::End(why)) => Err(Ending::new(CloseCode::Normal, why)),
+            None => Err(Ending::new(CloseCode::Policy, "too slow: the game went on without you")),
+        }
+    }
+
+    /// A watcher's client tried to play: told once, then ignored.
+    async fn not_yours(&mut self, watcher: &Watcher, told: &mut bool) -> Result<(), Ending> {
+        if std::mem::replace(told, true) {
+            return Ok(());
+        }
+        let note = format!("You are watching {}: you cannot act.", watcher.player_name());
+        self.send(&ServerMsg::Note(note)).await
+    }
+}
