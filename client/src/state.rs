@@ -186,7 +186,16 @@ pub struct ClientState {
     /// The player's side of talking: the line typed, the log's scroll,
     /// the muted names.
     pub chat: Chat,
+    /// Set when this client watches another player rather than plays:
+    /// that player's name, and the watcher's own id as its chat carries it.
+    pub watching: Option<(String, PlayerId)>,
+    /// Who watches the player (this one, or the one watched).
+    pub watchers: Vec<String>,
 }
+
+/// The most watchers a client keeps in its list: far more than a server
+/// seats, so only a broken or hostile server reaches it.
+pub const MAX_WATCHERS: usize = 256;
 
 impl ClientState {
     pub fn new() -> Self {
@@ -241,6 +250,7 @@ impl ClientState {
                 self.check_monsters(changes)?;
                 changes.iter().for_each(|c| self.apply_monster(c));
             }
+            ServerMsg::Watching { .. } | ServerMsg::Watchers(_) => self.apply_watch(msg)?,
             _ => self.apply_fight(msg)?,
         }
         Ok(())
@@ -271,6 +281,42 @@ impl ClientState {
                 if let Ok(at) = self.roster.binary_search(name) {
                     self.roster.remove(at);
                 }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Whom this client watches, and who watches: a watcher coming or
+    /// going is a line of the log.
+    fn apply_watch(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
+        self.welcomed()?;
+        match msg {
+            ServerMsg::Watching { player, you } => {
+                check_name(player)?;
+                self.note(Topic::Note, &format!("You are watching {player}."));
+                self.watching = Some((player.clone(), *you));
+            }
+            ServerMsg::Watchers(names) => {
+                if names.len() > MAX_WATCHERS {
+                    return Err(StateError::Inconsistent("more watchers than a client keeps"));
+                }
+                names.iter().try_for_each(|n| check_name(n))?;
+                let whom = match &self.watching {
+                    Some((player, _)) => player.clone(),
+                    None => "you".to_owned(),
+                };
+                let came: Vec<String> =
+                    names.iter().filter(|n| !self.watchers.contains(n)).cloned().collect();
+                let went: Vec<String> =
+                    self.watchers.iter().filter(|n| !names.contains(n)).cloned().collect();
+                for name in came {
+                    self.note(Topic::Others, &format!("{name} is watching {whom}."));
+                }
+                for name in went {
+                    self.note(Topic::Others, &format!("{name} stopped watching {whom}."));
+                }
+                self.watchers = names.clone();
             }
             _ => {}
         }
@@ -554,7 +600,11 @@ impl ClientState {
         if text.chars().count() > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
             return Err(StateError::Inconsistent("a line of chat no server sends"));
         }
-        let mine = self.me == Some(from);
+        // A watcher's own lines carry its own id, not its player's.
+        let mine = match &self.watching {
+            Some((_, you)) => *you == from,
+            None => self.me == Some(from),
+        };
         if !mine && self.chat.muted.contains(name) {
             return Ok(());
         }

@@ -129,7 +129,9 @@ pub enum ServerMsg {
     Chat { from: PlayerId, name: String, to: ChatTo, text: String },
     /// To a watcher, after its welcome: it watches `player`, whose whole
     /// view follows (entering its level, its sight, vitals and waits).
-    Watching { player: String },
+    /// `you` is the watcher's own id, as its lines of chat carry it (the
+    /// welcome's `you` is the player's, whose eyes it sees through).
+    Watching { player: String, you: PlayerId },
     /// Who watches the player, sent to it and to its watchers whenever
     /// that changes (empty: nobody).
     Watchers(Vec<String>),

@@ -99,7 +99,7 @@ fn scan(
 }
 
 /// Checks a client's mirror after every message it receives.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Oracle {
     seed: u64,
     setting: GeneratorSetting,
@@ -164,6 +164,13 @@ impl Oracle {
             self.kinds.insert(depth, kinds);
         }
         &self.kinds[&depth]
+    }
+
+    /// The oracle of someone who comes to watch this oracle's player: it
+    /// knows what the player has seen so far (a watcher is sent all the
+    /// player remembers), and keeps its own count and glimpses.
+    pub fn fork(&self) -> Self {
+        Self { glimpses: Vec::new(), checked: 0, ..self.clone() }
     }
 
     /// The truth for a server whose dungeon ends at `bottom` (`--max-depth`).

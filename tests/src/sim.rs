@@ -66,6 +66,10 @@ pub struct SimClient {
     pub token: Option<gloam_protocol::Token>,
     /// The cells the last `EnterLevel` said were remembered.
     pub remembered: CellSet,
+    /// Every message of the game received since [`SimClient::record`]
+    /// (not chat, watcher lists or the graveyard, which are the
+    /// connection's own), for comparing a watcher's stream with its player's.
+    pub transcript: Option<Vec<ServerMsg>>,
 }
 
 /// Opens a WebSocket to `url` without saying anything.
@@ -89,17 +93,7 @@ impl SimClient {
         token: Option<gloam_protocol::Token>,
         oracle: Option<Oracle>,
     ) -> Result<Self, SimError> {
-        let ws = connect_raw(url).await?;
-        let mut sim = SimClient {
-            name: name.to_owned(),
-            ws,
-            state: ClientState::new(),
-            oracle,
-            stats: WireStats::default(),
-            last_frame_len: 0,
-            token,
-            remembered: CellSet::new(),
-        };
+        let mut sim = Self::connect(url, name, token, oracle).await?;
         sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned(), token })
             .await?;
         loop {
@@ -110,6 +104,82 @@ impl SimClient {
                 _ => {}
             }
         }
+    }
+
+    /// Watches the player `player` as `name`, and waits until its whole
+    /// view has arrived (the view's last message, whom its round waits for).
+    pub async fn watch(
+        url: &str,
+        name: &str,
+        player: &str,
+        oracle: Option<Oracle>,
+    ) -> Result<Self, SimError> {
+        Self::watch_with_token(url, name, None, player, oracle).await
+    }
+
+    /// Watches as [`watch`](Self::watch) does, under a character's name
+    /// and its secret token.
+    pub async fn watch_with_token(
+        url: &str,
+        name: &str,
+        token: Option<gloam_protocol::Token>,
+        player: &str,
+        oracle: Option<Oracle>,
+    ) -> Result<Self, SimError> {
+        let mut sim = Self::connect(url, name, token, oracle).await?;
+        let watch = ClientMsg::Watch {
+            version: PROTOCOL_VERSION,
+            name: name.to_owned(),
+            token,
+            player: player.to_owned(),
+        };
+        sim.send(&watch).await?;
+        let mut entered = false;
+        loop {
+            match sim.recv().await? {
+                ServerMsg::Refused(r) => return Err(SimError::Refused(r)),
+                ServerMsg::Welcome { token: Some(fresh), .. } => sim.token = Some(fresh),
+                ServerMsg::EnterLevel { .. } => entered = true,
+                ServerMsg::Waiting(_) if entered => return Ok(sim),
+                _ => {}
+            }
+        }
+    }
+
+    async fn connect(
+        url: &str,
+        name: &str,
+        token: Option<gloam_protocol::Token>,
+        oracle: Option<Oracle>,
+    ) -> Result<Self, SimError> {
+        Ok(SimClient {
+            name: name.to_owned(),
+            ws: connect_raw(url).await?,
+            state: ClientState::new(),
+            oracle,
+            stats: WireStats::default(),
+            last_frame_len: 0,
+            token,
+            remembered: CellSet::new(),
+            transcript: None,
+        })
+    }
+
+    /// Starts recording the game's messages afresh (see `transcript`).
+    pub fn record(&mut self) {
+        self.transcript = Some(Vec::new());
+    }
+
+    /// What this client shows of the game: its mirror without the log, the
+    /// chat and the lists of the connection's own (watchers, graveyard).
+    pub fn view(&self) -> ClientState {
+        let mut view = self.state.clone();
+        view.log.clear();
+        view.chat = Default::default();
+        view.watching = None;
+        view.watchers.clear();
+        view.graveyard = None;
+        view
     }
 
     pub fn id(&self) -> PlayerId {
@@ -159,6 +229,14 @@ impl SimClient {
             self.last_frame_len = bytes.len();
             let msg = codec::decode_server(&bytes)?;
             self.state.apply(&msg)?;
+            if let Some(transcript) = &mut self.transcript
+                && !matches!(
+                    msg,
+                    ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_)
+                )
+            {
+                transcript.push(msg.clone());
+            }
             if let ServerMsg::EnterLevel { remembered, .. } = &msg {
                 self.remembered = CellSet::from_bytes(remembered);
             }
@@ -350,6 +428,11 @@ impl SimClient {
         let stairs = self.state.find(Terrain::StairsDown).expect("just found");
         self.walk_to(stairs, max_steps).await?;
         self.act(Action::Descend).await
+    }
+
+    /// The oracle checking this client, if any.
+    pub fn oracle(&self) -> Option<&Oracle> {
+        self.oracle.as_ref()
     }
 
     /// Hands the oracle (with what this player has seen) to another client

@@ -155,8 +155,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             }
             Ok(Joined::Watcher(mut watcher)) => {
                 let (you, token) = (watcher.player(), watcher.new_token());
-                let watched = watcher.player_name().to_owned();
-                let ending = match self.welcome(you, token, Some(watched)).await {
+                let watching =
+                    ServerMsg::Watching { player: watcher.player_name().into(), you: watcher.id() };
+                let ending = match self.welcome(you, token, Some(watching)).await {
                     Ok(()) => self.watch(&mut watcher).await,
                     Err(ending) => ending,
                 };
@@ -172,12 +173,12 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         &mut self,
         you: gloam_protocol::PlayerId,
         token: Option<gloam_protocol::Token>,
-        watching: Option<String>,
+        watching: Option<ServerMsg>,
     ) -> Result<(), Ending> {
         self.send(&welcome(you, token, self.world.config())).await?;
         self.send(&ServerMsg::Kinds(self.world.config().bestiary.kinds_info())).await?;
         match watching {
-            Some(player) => self.send(&ServerMsg::Watching { player }).await,
+            Some(watching) => self.send(&watching).await,
             None => Ok(()),
         }
     }

@@ -47,6 +47,16 @@ struct Character {
     left: Arc<Notify>,
 }
 
+/// What claiming a name to watch gave.
+#[derive(Debug)]
+pub(crate) struct WatchClaim {
+    pub id: PlayerId,
+    /// Cancelled when the name is claimed to play.
+    pub kicked: CancellationToken,
+    /// A new name: the token it will have, and its hash.
+    fresh: Option<(Token, [u8; 32])>,
+}
+
 /// What a claim does once the lock is let go.
 enum Next {
     Create {
@@ -145,23 +155,46 @@ impl Characters {
         }
     }
 
-    /// Takes `name` to watch another player: made a character if new (so
-    /// nobody else can speak under it), its token checked if not, and
-    /// marked online like a player, so that claiming it to play takes it
-    /// over. A name in the game cannot watch.
-    pub(crate) async fn claim_to_watch(
+    /// Takes `name` to watch another player: its token checked if it is a
+    /// character, and marked online like a player, so that claiming it to
+    /// play takes it over. A name in the game cannot watch. A new name is
+    /// held but not stored: [`Characters::keep`] makes it a character once
+    /// the watching has begun (so nobody else can speak under it later),
+    /// [`Characters::abandon`] lets it go if not.
+    pub(crate) fn claim_to_watch(
         &self,
         name: &str,
         token: Option<Token>,
         from: IpAddr,
-    ) -> Result<Claim, Refusal> {
+    ) -> Result<WatchClaim, Refusal> {
         match self.decide(name, token, from, Purpose::Watch)? {
             Next::Create { id, token, token_hash, kicked } => {
-                self.create(name, id, token, token_hash, kicked).await
+                Ok(WatchClaim { id, kicked, fresh: Some((token, token_hash)) })
             }
-            Next::Resume { id, kicked } => Ok(Claim { id, new_token: None, saved: None, kicked }),
+            Next::Resume { id, kicked } => Ok(WatchClaim { id, kicked, fresh: None }),
             Next::Wait(_) => Err(Refusal::NameTaken),
         }
+    }
+
+    /// A watch that did not begin: its name is let go (a new one forgotten).
+    pub(crate) fn abandon(&self, name: &str, claim: &WatchClaim) {
+        if claim.fresh.is_some() {
+            self.by_name.lock().unwrap_or_else(PoisonError::into_inner).remove(name);
+        } else {
+            self.release(name);
+        }
+    }
+
+    /// Keeps a watcher's new name as a character (stored before its token
+    /// is handed out); gives that token, or `None` for a known name.
+    pub(crate) async fn keep(
+        &self,
+        name: &str,
+        claim: &WatchClaim,
+    ) -> Result<Option<Token>, Refusal> {
+        let Some((token, token_hash)) = claim.fresh else { return Ok(None) };
+        let made = self.create(name, claim.id, token, token_hash, claim.kicked.clone()).await?;
+        Ok(made.new_token)
     }
 
     /// What a claim does next, decided under the lock: the character is

@@ -221,23 +221,35 @@ impl World {
         if name == player {
             return Err(cannot("you cannot watch yourself".into()));
         }
-        let Claim { id, new_token, kicked, .. } =
-            self.characters.claim_to_watch(name, token, from).await?;
+        let claim = self.characters.claim_to_watch(name, token, from)?;
+        let id = claim.id;
         let seated = match self.talkers.join_watching(name, id, player) {
             Ok(seated) => seated,
             Err(reason) => {
-                self.characters.release(name);
+                self.characters.abandon(name, &claim);
                 return Err(cannot(reason));
             }
+        };
+        let unseat = || {
+            self.talkers.leave(name, &seated.ear);
+            self.characters.abandon(name, &claim);
         };
         let feed = match seated.audience.sit(name, seated.ear.serial()) {
             Ok(feed) => feed,
             Err(reason) => {
-                self.talkers.leave(name, &seated.ear);
-                self.characters.release(name);
+                unseat();
                 return Err(cannot(reason));
             }
         };
+        let new_token = match self.characters.keep(name, &claim).await {
+            Ok(token) => token,
+            Err(refusal) => {
+                seated.audience.stand(seated.ear.serial());
+                self.talkers.leave(name, &seated.ear);
+                return Err(refusal);
+            }
+        };
+        let kicked = claim.kicked.clone();
         // Seated first, then the player's depth read: a depth it arrives
         // on later finds the seat fresh and gives it the view itself.
         let depth = seated.ear.depth().load(std::sync::atomic::Ordering::SeqCst);
@@ -245,7 +257,7 @@ impl World {
             let _ = here.tx.try_send(DepthCmd::Resync(seated.player));
         }
         info!(watcher = name, player, "watches");
-        Ok(Watcher::new(name, new_token, kicked, seated, feed, self.clone()))
+        Ok(Watcher::new((name, id), new_token, kicked, seated, feed, self.clone()))
     }
 
     /// The names of those playing now whom anyone may watch, and how many

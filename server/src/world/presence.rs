@@ -155,6 +155,7 @@ impl Presence {
 #[derive(Debug)]
 pub struct Watcher {
     name: String,
+    id: PlayerId,
     new_token: Option<Token>,
     kicked: CancellationToken,
     /// The watched player.
@@ -168,7 +169,7 @@ pub struct Watcher {
 
 impl Watcher {
     pub(super) fn new(
-        name: &str,
+        (name, id): (&str, PlayerId),
         new_token: Option<Token>,
         kicked: CancellationToken,
         seated: Seated,
@@ -177,12 +178,18 @@ impl Watcher {
     ) -> Self {
         let Seated { ear, heard, player, audience } = seated;
         let name = name.to_owned();
-        Self { name, new_token, kicked, player, audience, feed, ear, heard: Some(heard), world }
+        let heard = Some(heard);
+        Self { name, id, new_token, kicked, player, audience, feed, ear, heard, world }
     }
 
     /// The watched player's id: the watcher's client sees through its eyes.
     pub(crate) fn player(&self) -> PlayerId {
         self.player
+    }
+
+    /// The watcher's own id, as its lines of chat carry it.
+    pub(crate) fn id(&self) -> PlayerId {
+        self.id
     }
 
     /// The watched player's name.

@@ -92,10 +92,8 @@ impl Audience {
             return Err(format!("{player} does not let anyone watch"));
         }
         if seats.list.len() >= self.limit {
-            return Err(format!(
-                "{player} has {} watchers already, as many as allowed",
-                self.limit
-            ));
+            let (n, s) = (self.limit, if self.limit == 1 { "" } else { "s" });
+            return Err(format!("{player} already has {n} watcher{s}, as many as allowed"));
         }
         let (tx, rx) = mpsc::channel(self.capacity);
         seats.list.push(Seat { name: name.to_owned(), serial, tx, fresh: true });
@@ -270,7 +268,7 @@ mod tests {
         let audience = Audience::new("ann", true, 2, 4);
         let mut bob = audience.sit("bob", 1).unwrap();
         let mut cat = audience.sit("cat", 2).unwrap();
-        assert!(audience.sit("dan", 3).unwrap_err().contains("2 watchers already"));
+        assert!(audience.sit("dan", 3).unwrap_err().contains("already has 2 watchers"));
         assert!(audience.kick("bob"));
         assert!(!audience.kick("nobody"));
         assert!(matches!(bob.try_recv(), Ok(Feed::End(why)) if why == "ann sent you away"));
