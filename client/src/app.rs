@@ -31,6 +31,8 @@ pub struct Options {
     /// Where a hosted server listens.
     pub host: SocketAddr,
     pub name: String,
+    /// Watch this player instead of playing (with `connect`).
+    pub watch: Option<String>,
     /// The world to host (a stored one keeps its own seed and generator).
     pub world: gloam_server::cli::WorldChoice,
     /// The rules a hosted world plays by (its seed and generator are the
@@ -317,6 +319,14 @@ fn play(
     }
 }
 
+/// The window's title: who plays, or whom this window watches.
+fn title(options: &Options) -> String {
+    match &options.watch {
+        Some(player) => format!("Gloam - {} watching {player}", options.name),
+        None => format!("Gloam - {}", options.name),
+    }
+}
+
 /// Opens the window and plays until the player quits.
 pub fn run(options: Options) -> anyhow::Result<()> {
     // The display first: without one, fail before hosting anything.
@@ -343,7 +353,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
 
     let (w, h) = (DEFAULT_CELL_PX * u32::from(GRID_COLS), DEFAULT_CELL_PX * u32::from(GRID_ROWS));
     let window = video
-        .window(&format!("Gloam - {}", options.name), w, h)
+        .window(&title(&options), w, h)
         .position_centered()
         .resizable()
         .build()
@@ -367,8 +377,8 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         let wake = move || {
             let _ = sender.push_custom_event(Wake);
         };
-        let connection =
-            net::connect(runtime.handle(), url.clone(), keys.name.clone(), keys.load(), wake);
+        let hello = net::hello(keys.name.clone(), keys.load(), options.watch.clone());
+        let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
         let mut session = Session::new(url.clone(), keys);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
         connection.send(ClientMsg::Act(Action::Quit));

@@ -1,12 +1,13 @@
 //! Talking, on the client's side: the line being typed (a cursor, and the
 //! edits a text field has), what a typed line asks for (`/shout`, `/w
-//! NAME`, `/mute NAME`, `/unmute NAME`, or plain speech to the depth), the
+//! NAME`, `/mute NAME`, `/unmute NAME`, the watchers' `/nowatch`,
+//! `/allowwatch` and `/kick NAME`, or plain speech to the depth), the
 //! names this player has muted (kept here, never told to the server), and
 //! how far the message log is scrolled back.
 
 use std::collections::BTreeSet;
 
-use gloam_protocol::{ChatTo, MAX_CHAT_CHARS};
+use gloam_protocol::{AudienceCmd, ChatTo, MAX_CHAT_CHARS};
 
 /// What the player is typing, with the cursor as a count of characters.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -86,6 +87,8 @@ pub enum Command {
     Say(ChatTo, String),
     Mute(String),
     Unmute(String),
+    /// Refuse watchers, let them back, or send one away.
+    Audience(AudienceCmd),
     /// A line that asks for nothing (blank, or a command without its text).
     Nothing,
     /// Not a command this client knows: the help to show.
@@ -93,8 +96,8 @@ pub enum Command {
 }
 
 /// The help shown for a command the client does not know.
-pub const HELP: &str =
-    "Say a line to your depth, or: /shout TEXT, /w NAME TEXT, /mute NAME, /unmute NAME.";
+pub const HELP: &str = "Say a line to your depth, or: /shout TEXT, /w NAME TEXT, /mute NAME, \
+     /unmute NAME, /nowatch, /allowwatch, /kick NAME.";
 
 /// Reads a typed line.
 pub fn parse(line: &str) -> Command {
@@ -111,7 +114,7 @@ pub fn parse(line: &str) -> Command {
     let (name, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let (name, after) = (name.to_owned(), after.trim().to_owned());
     match word {
-        _ if rest.is_empty() && ["shout", "w", "mute", "unmute"].contains(&word) => {
+        _ if rest.is_empty() && ["shout", "w", "mute", "unmute", "kick"].contains(&word) => {
             Command::Nothing
         }
         "shout" => Command::Say(ChatTo::Everyone, rest.into()),
@@ -119,6 +122,9 @@ pub fn parse(line: &str) -> Command {
         "w" => Command::Say(ChatTo::Player(name), after),
         "mute" => Command::Mute(name),
         "unmute" => Command::Unmute(name),
+        "nowatch" => Command::Audience(AudienceCmd::Refuse),
+        "allowwatch" => Command::Audience(AudienceCmd::Allow),
+        "kick" => Command::Audience(AudienceCmd::Kick(name)),
         _ => Command::Unknown(format!("No command /{word}. {HELP}")),
     }
 }
@@ -177,6 +183,10 @@ mod tests {
         );
         assert_eq!(parse("/mute bob"), Command::Mute("bob".into()));
         assert_eq!(parse("/unmute bob"), Command::Unmute("bob".into()));
+        assert_eq!(parse("/nowatch"), Command::Audience(AudienceCmd::Refuse));
+        assert_eq!(parse("/allowwatch"), Command::Audience(AudienceCmd::Allow));
+        assert_eq!(parse("/kick  bob "), Command::Audience(AudienceCmd::Kick("bob".into())));
+        assert_eq!(parse("/kick"), Command::Nothing);
         assert_eq!(parse("   "), Command::Nothing);
         assert_eq!(parse("/shout"), Command::Nothing);
         assert_eq!(parse("/w bob"), Command::Nothing);

@@ -71,6 +71,10 @@ pub fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
 /// The keys line after a death.
 pub const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
 
+/// The keys line of a watcher, who never acts.
+pub const WATCHER_KEYS: &str =
+    "watching: you cannot act   talk: Enter  messages: PgUp PgDn  graveyard: g  leave: Esc";
+
 /// How much of the typed line the row shows, before the cursor.
 const TYPED_SHOWN: usize = 100;
 
@@ -121,16 +125,24 @@ fn status_row(state: &ClientState, link: &Link) -> HudLine {
             } else {
                 format!("also here: {}", state.roster.join(", "))
             };
-            let head = format!("Depth {}   ", state.depth);
+            let head = match &state.watching {
+                Some((player, _)) => format!("Watching {player}   Depth {}   ", state.depth),
+                None => format!("Depth {}   ", state.depth),
+            };
+            let watched = match state.watchers.len() {
+                0 => String::new(),
+                n => format!("   {n} watching"),
+            };
             match state.hp {
                 Some((hp, max)) => {
                     let (vitals, tone) = hp_bar(hp, max);
                     let bar_at = head.chars().count() + vitals.find('[').unwrap_or(0) + 1;
-                    let mut line = HudLine::new(format!("{head}{vitals}   {others}"), Tone::Bright);
+                    let text = format!("{head}{vitals}   {others}{watched}");
+                    let mut line = HudLine::new(text, Tone::Bright);
                     line.accent = Some((bar_at, HP_BAR, tone));
                     line
                 }
-                None => HudLine::new(format!("{head}{others}"), Tone::Bright),
+                None => HudLine::new(format!("{head}{others}{watched}"), Tone::Bright),
             }
         }
     }
@@ -141,12 +153,14 @@ fn status_row(state: &ClientState, link: &Link) -> HudLine {
 fn second_row(state: &ClientState, scroll: usize) -> HudLine {
     if let Some(line) = &state.chat.line {
         typing_row(line)
-    } else if state.death.is_some() {
+    } else if state.death.is_some() && state.watching.is_none() {
         HudLine::new(DEATH_KEYS, Tone::Dim)
     } else if !state.waiting.is_empty() {
         HudLine::new(format!("Waiting for {}...", state.waiting.join(", ")), Tone::Warn)
     } else if scroll > 0 {
         HudLine::new(format!("{scroll} newer lines below (PgDn)"), Tone::Warn)
+    } else if state.watching.is_some() {
+        HudLine::new(WATCHER_KEYS, Tone::Dim)
     } else {
         HudLine::new(KEYS_HELP, Tone::Dim)
     }
@@ -167,7 +181,7 @@ fn message_rows(state: &ClientState, scroll: usize) -> Vec<HudLine> {
         };
         let mut row = HudLine::new(&line.text[..], tone);
         if let Some((id, from, len)) = line.speaker {
-            let tone = if state.me == Some(id) { Tone::Me } else { Tone::Player(id) };
+            let tone = if state.is_me(id) { Tone::Me } else { Tone::Player(id) };
             row.accent = Some((from, len, tone));
         }
         rows.push(row);
@@ -246,6 +260,29 @@ mod tests {
         assert_eq!(
             hud(&s, &Link::Playing)[4],
             HudLine::new("cy goes down the stairs.", Tone::Others)
+        );
+    }
+
+    #[test]
+    fn a_player_sees_how_many_watch_and_a_watcher_whom_it_watches() {
+        let mut s = playing(2, &[], &[]);
+        s.apply(&ServerMsg::Watchers(vec!["bob".into(), "cy".into()])).unwrap();
+        let rows = hud(&s, &Link::Playing);
+        assert_eq!(rows[0].text, "Depth 2   you are alone here   2 watching");
+        assert_eq!(rows[2].text, "bob is watching you.");
+        assert_eq!(rows[3].text, "cy is watching you.");
+        s.apply(&ServerMsg::Watchers(vec!["cy".into()])).unwrap();
+        assert_eq!(hud(&s, &Link::Playing)[4].text, "bob stopped watching you.");
+
+        let mut w = playing(3, &["ann"], &[]);
+        w.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        let rows = hud(&w, &Link::Playing);
+        assert_eq!(rows[0].text, "Watching ann   Depth 3   also here: ann");
+        assert_eq!(rows[1].text, WATCHER_KEYS);
+        assert_eq!(rows[2].text, "You are watching ann.");
+        assert!(
+            WATCHER_KEYS.chars().count() <= KEYS_HELP.chars().count(),
+            "fits where the keys do"
         );
     }
 

@@ -22,6 +22,10 @@ struct Args {
     /// Your name in the game (letters, digits, '-' and '_'; at most 16).
     #[arg(long)]
     name: Option<String>,
+    /// Watch the player of this name instead of playing: see what it sees,
+    /// talk with it and its other watchers (needs --connect).
+    #[arg(long, requires = "connect", value_name = "PLAYER")]
+    watch: Option<String>,
     #[command(flatten)]
     world: WorldChoice,
     /// When hosting: the monsters, the clock, player-vs-player, the depth.
@@ -101,6 +105,7 @@ fn main() {
         connect: args.connect,
         host: args.host,
         name: args.name.unwrap_or_else(default_name),
+        watch: args.watch,
         world: args.world,
         rules,
         data: args.data.unwrap_or_else(gloam_client::app::default_data),

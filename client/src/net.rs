@@ -35,18 +35,26 @@ impl Connection {
     }
 }
 
-/// Connects to `url` as `name` on `runtime`.
+/// The first message of a connection: a hello as `name` (with the
+/// character's `token`), to play, or to watch the player `watch`.
+pub fn hello(name: String, token: Option<Token>, watch: Option<String>) -> ClientMsg {
+    match watch {
+        Some(player) => ClientMsg::Watch { version: PROTOCOL_VERSION, name, token, player },
+        None => ClientMsg::Hello { version: PROTOCOL_VERSION, name, token },
+    }
+}
+
+/// Connects to `url` on `runtime`, saying `hello` first (see [`hello`]).
 pub fn connect(
     runtime: &tokio::runtime::Handle,
     url: String,
-    name: String,
-    token: Option<Token>,
+    hello: ClientMsg,
     wake: impl Fn() + Send + Sync + 'static,
 ) -> Connection {
     let (actions, actions_rx) = async_mpsc::unbounded_channel();
     let (events_tx, events) = mpsc::channel();
     runtime.spawn(async move {
-        let ending = run(&url, name, token, actions_rx, &events_tx, &wake).await;
+        let ending = run(&url, hello, actions_rx, &events_tx, &wake).await;
         let _ = events_tx.send(NetEvent::Closed(ending));
         wake();
     });
@@ -55,8 +63,7 @@ pub fn connect(
 
 async fn run(
     url: &str,
-    name: String,
-    token: Option<Token>,
+    hello: ClientMsg,
     mut actions: async_mpsc::UnboundedReceiver<ClientMsg>,
     events: &mpsc::Sender<NetEvent>,
     wake: &(impl Fn() + Send + Sync),
@@ -71,7 +78,6 @@ async fn run(
         Ok((ws, _)) => ws,
         Err(e) => return format!("cannot connect to {url}: {e}"),
     };
-    let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name, token };
     if let Err(e) = ws.send(Message::Binary(codec::encode(&hello).into())).await {
         return format!("cannot say hello: {e}");
     }

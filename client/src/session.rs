@@ -111,7 +111,8 @@ impl Session {
         if self.page() == Page::Death {
             return match intent {
                 Some(Intent::Quit) => KeyOutcome::Quit,
-                Some(Intent::Enter) => KeyOutcome::Again,
+                // A watcher's player died: there is no character to start again.
+                Some(Intent::Enter) if self.state.watching.is_none() => KeyOutcome::Again,
                 _ => KeyOutcome::Ignore,
             };
         }
@@ -135,6 +136,11 @@ impl Session {
                 self.graveyard_asked = true;
                 self.state.graveyard = None;
                 KeyOutcome::Send(ClientMsg::Graveyard)
+            }
+            Some(Intent::Act(_)) if self.link == Link::Playing && self.state.watching.is_some() => {
+                let whom = self.state.watching.as_ref().map_or("", |w| w.0.as_str());
+                self.note(format!("You are watching {whom}: you cannot act (Esc leaves)."));
+                KeyOutcome::Redraw
             }
             Some(Intent::Act(action)) if self.link == Link::Playing => {
                 let since =
@@ -195,6 +201,13 @@ impl Session {
                 return KeyOutcome::Send(ClientMsg::Chat { to, text });
             }
             Command::Say(..) => "Not connected: nobody hears you.".to_owned(),
+            Command::Audience(_) if self.state.watching.is_some() => {
+                "Only a player has watchers to refuse or send away.".to_owned()
+            }
+            Command::Audience(cmd) if self.link == Link::Playing => {
+                return KeyOutcome::Send(ClientMsg::Audience(cmd));
+            }
+            Command::Audience(_) => "Not connected.".to_owned(),
             Command::Mute(name) => {
                 self.state.chat.muted.insert(name.clone());
                 format!("You no longer hear {name}.")
@@ -361,6 +374,36 @@ mod tests {
         assert_eq!(s.on_key(Key::Char('g'), false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    /// A watcher's keys never act (it is told so), its player's death is
+    /// no new character of its own, and only a player rules its watchers.
+    #[test]
+    fn a_watcher_talks_but_never_acts() {
+        let mut s = playing();
+        s.on_net(NetEvent::Msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) }));
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw);
+        let last = s.state.log.back().unwrap();
+        assert_eq!(last.text, "You are watching ann: you cannot act (Esc leaves).");
+        let said = ClientMsg::Chat { to: ChatTo::Depth, text: "go left".into() };
+        assert_eq!(typed(&mut s, "go left"), KeyOutcome::Send(said));
+        assert_eq!(typed(&mut s, "/kick bob"), KeyOutcome::Redraw);
+        let last = s.state.log.back().unwrap();
+        assert_eq!(last.text, "Only a player has watchers to refuse or send away.");
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
+        assert_eq!(s.page(), Page::Death);
+        assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    #[test]
+    fn a_player_rules_its_watchers_from_the_line() {
+        let mut s = playing();
+        let kick = ClientMsg::Audience(gloam_protocol::AudienceCmd::Kick("bob".into()));
+        assert_eq!(typed(&mut s, "/kick bob"), KeyOutcome::Send(kick));
+        let refuse = ClientMsg::Audience(gloam_protocol::AudienceCmd::Refuse);
+        assert_eq!(typed(&mut s, "/nowatch"), KeyOutcome::Send(refuse));
     }
 
     #[test]

@@ -565,6 +565,15 @@ impl ClientState {
         }
     }
 
+    /// True when `id` is who this client speaks as: its player, or for a
+    /// watcher, the watcher itself.
+    pub fn is_me(&self, id: PlayerId) -> bool {
+        match &self.watching {
+            Some((_, you)) => *you == id,
+            None => self.me == Some(id),
+        }
+    }
+
     /// A line of this client's own for the message log.
     pub fn tell(&mut self, text: &str) {
         self.note(Topic::Note, text);
@@ -601,10 +610,7 @@ impl ClientState {
             return Err(StateError::Inconsistent("a line of chat no server sends"));
         }
         // A watcher's own lines carry its own id, not its player's.
-        let mine = match &self.watching {
-            Some((_, you)) => *you == from,
-            None => self.me == Some(from),
-        };
+        let mine = self.is_me(from);
         if !mine && self.chat.muted.contains(name) {
             return Ok(());
         }

@@ -329,6 +329,103 @@ async fn a_line_typed_in_one_window_shows_in_another() {
     xvfb.quit_window(ann);
 }
 
+/// The map area (the rows above the HUD) of the newest screenshot in
+/// `dir`, once one can be read whole.
+fn newest_map(dir: &std::path::Path) -> Option<Vec<u8>> {
+    let newest = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?;
+    let image = gloam_client::render::RgbaImage::load_png(&newest.path()).ok()?;
+    let map_rows = usize::from(gloam_client::render::GRID_ROWS - gloam_client::hud::HUD_ROWS);
+    let cell = image.width as usize / usize::from(gloam_client::render::GRID_COLS);
+    image.pixels.get(..map_rows * cell * image.width as usize * 4).map(<[u8]>::to_vec)
+}
+
+/// Watching in windows: bob's window, started with `--watch ann`, draws
+/// the very map ann's window draws, pixel for pixel, after she walks (a
+/// simulated watcher of ann's says when her steps are done).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watchers_window_draws_its_players_map() {
+    let xvfb = Xvfb::start();
+    let setting = GeneratorSetting::One(Generator::Bsp);
+    let config = Config {
+        generator: setting,
+        actions_per_second: 1000,
+        action_burst: 1000,
+        ..Config::quiet(SEED)
+    };
+    let server = TestServer::start(config).await.unwrap();
+    let tokens = tempfile::tempdir().unwrap();
+    let window = |args: &[&str], shots: &std::path::Path| {
+        let mut gloam = xvfb.gloam();
+        gloam
+            .args(["--connect", &server.url()])
+            .args(args)
+            .env("XDG_CONFIG_HOME", tokens.path())
+            .current_dir(shots);
+        Running::spawn(gloam)
+    };
+    let (ann_shots, bob_shots) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let ann = window(&["--name", "ann"], ann_shots.path());
+    // A simulated watcher, once ann is in the game.
+    let mut eye = tokio::time::timeout(DEADLINE, async {
+        loop {
+            match SimClient::watch(&server.url(), "eye", "ann", None).await {
+                Ok(eye) => return eye,
+                Err(gloam_tests::SimError::Refused(_)) => tokio::task::yield_now().await,
+                Err(e) => panic!("{e}"),
+            }
+        }
+    })
+    .await
+    .expect("ann's window joins");
+    let bob = window(&["--name", "bob", "--watch", "ann"], bob_shots.path());
+
+    let level = Oracle::new(SEED, setting, 8).level(1).clone();
+    let start = eye.state.at.expect("ann stands somewhere");
+    let walk = path(&level, start, level.stairs_down);
+    let steps: Vec<&str> = walk.iter().take(4).map(|&d| vi_key(d)).collect();
+    let end = walk.iter().take(4).fold(start, |p, &d| p.step(d).unwrap());
+    // Bob's window first (a window that opens takes the keyboard), then ann's.
+    xvfb.focus_window_of("bob watching ann");
+    xvfb.focus_window_of("ann");
+    let mut args = vec!["key", "--delay", "15"];
+    args.extend(&steps);
+    xdotool(&xvfb.display, &args);
+    let walked = tokio::time::timeout(DEADLINE, async {
+        while eye.state.at != Some(end) {
+            match eye.recv().await {
+                Ok(_) | Err(gloam_tests::SimError::Timeout(_)) => {}
+                Err(e) => panic!("the simulated watcher keeps watching: {e}"),
+            }
+        }
+    });
+    if walked.await.is_err() {
+        panic!(
+            "ann's keys did not walk her from {start:?} to {end:?}: she is at {:?}",
+            eye.state.at
+        );
+    }
+
+    let deadline = std::time::Instant::now() + DEADLINE;
+    let mut same = false;
+    while !same && std::time::Instant::now() < deadline {
+        xvfb.focus_window_of("ann");
+        xdotool(&xvfb.display, &["key", "F12"]);
+        xvfb.focus_window_of("bob watching ann");
+        xdotool(&xvfb.display, &["key", "F12"]);
+        same = matches!(
+            (newest_map(ann_shots.path()), newest_map(bob_shots.path())),
+            (Some(a), Some(b)) if a == b && a.iter().any(|&v| v > 64)
+        );
+    }
+    assert!(same, "bob's window draws ann's map");
+    xvfb.quit_window(bob);
+    xvfb.focus_window_of("ann");
+    xvfb.quit_window(ann);
+}
+
 /// Starts `gloam` hosting the world kept in `data` on a loopback port,
 /// keeping its tokens under `config`; gives the process and the address
 /// it printed.

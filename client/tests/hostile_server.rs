@@ -127,6 +127,8 @@ fn message() -> impl Strategy<Value = ServerMsg> {
         1 => proptest::collection::vec(record(), 0..3).prop_map(ServerMsg::Graveyard),
         2 => (0u32..3, name(), prop_oneof![Just(ChatTo::Depth), Just(ChatTo::Everyone), name().prop_map(ChatTo::Player)], ".{0,260}")
             .prop_map(|(from, name, to, text)| ServerMsg::Chat { from: PlayerId(from), name, to, text }),
+        1 => (name(), 0u32..3).prop_map(|(player, you)| ServerMsg::Watching { player, you: PlayerId(you) }),
+        1 => proptest::collection::vec(name(), 0..300).prop_map(ServerMsg::Watchers),
     ]
 }
 

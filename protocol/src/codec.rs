@@ -239,8 +239,8 @@ mod round_trip {
 
     use super::*;
     use crate::{
-        Action, DeathRecord, Dir, KindInfo, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos,
-        Refusal, SightDiff, Terrain, Wound,
+        Action, AudienceCmd, DeathRecord, Dir, KindInfo, MonsterChange, MonsterId, PlayerChange,
+        PlayerId, Pos, Refusal, SightDiff, Terrain, Wound,
     };
     use proptest::collection::vec;
     use proptest::prelude::*;
@@ -350,6 +350,7 @@ mod round_trip {
                 Just(Refusal::NameTaken),
                 Just(Refusal::WrongToken),
                 ".{0,40}".prop_map(|reason| Refusal::Unavailable { reason }),
+                ".{0,40}".prop_map(|reason| Refusal::CannotWatch { reason }),
             ]
             .prop_map(ServerMsg::Refused),
             (
@@ -384,6 +385,9 @@ mod round_trip {
             vec(name(), 0..4).prop_map(ServerMsg::Waiting),
             death_record().prop_map(ServerMsg::Died),
             vec(death_record(), 0..4).prop_map(ServerMsg::Graveyard),
+            (name(), any::<u32>())
+                .prop_map(|(player, you)| ServerMsg::Watching { player, you: PlayerId(you) }),
+            vec(name(), 0..8).prop_map(ServerMsg::Watchers),
         ]
     }
 
@@ -400,6 +404,15 @@ mod round_trip {
             ]
             .prop_map(ClientMsg::Act),
             Just(ClientMsg::Graveyard),
+            (any::<u32>(), name(), any::<Option<[u8; 16]>>(), name()).prop_map(
+                |(version, name, token, player)| ClientMsg::Watch { version, name, token, player }
+            ),
+            prop_oneof![
+                Just(AudienceCmd::Refuse),
+                Just(AudienceCmd::Allow),
+                name().prop_map(AudienceCmd::Kick)
+            ]
+            .prop_map(ClientMsg::Audience),
         ]
     }
 
