@@ -231,9 +231,48 @@ fn chat(c: &mut Criterion) {
     });
 }
 
+/// The depth's side of watching: the frames of one move's reply (a sight
+/// diff with a player in it, and the wait) handed to the player's audience
+/// of none or eight watchers, whose feeds are then emptied as their
+/// connections would. The writes to the watchers' sockets are not here:
+/// `gloam-bot --watchers 8` measures the whole cost (BENCHMARKS.md).
+fn watching(c: &mut Criterion) {
+    use gloam_protocol::{PlayerChange, PlayerId, ServerMsg, SightDiff, codec};
+    use gloam_server::world::Audience;
+    let diff = SightDiff {
+        at: Pos::new(10, 10),
+        hidden: (0..9).collect(),
+        revealed: (0..9).map(|i| (100 + i, gloam_protocol::Terrain::Floor)).collect(),
+        players: vec![PlayerChange::Moved { id: PlayerId(2), at: Pos::new(12, 11) }],
+        ..SightDiff::default()
+    };
+    let frames = vec![
+        codec::encode(&ServerMsg::Waiting(Vec::new())),
+        codec::encode(&ServerMsg::Sight(diff)),
+    ];
+    for watchers in [0u64, 8] {
+        let audience = Audience::new("p1", true, 8, 64);
+        let mut feeds: Vec<_> =
+            (0..watchers).map(|i| audience.sit(&format!("w{i}"), i).unwrap()).collect();
+        // Every seat given its view: from here on, changes only.
+        audience.relay(&[], || Some(Vec::new()));
+        for feed in &mut feeds {
+            while feed.try_recv().is_ok() {}
+        }
+        c.bench_function(&format!("watching: one reply relayed to {watchers} watchers"), |b| {
+            b.iter(|| {
+                audience.relay(black_box(&frames), || None);
+                for feed in &mut feeds {
+                    while feed.try_recv().is_ok() {}
+                }
+            })
+        });
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(3));
-    targets = fov, levels, codec, action, round, chat
+    targets = fov, levels, codec, action, round, chat, watching
 }
 criterion_main!(benches);

@@ -52,10 +52,12 @@ impl Ending {
 /// Small buffers and limits: a server holds many connections that each send
 /// a few bytes. Limits are checked on the frame header, before any payload
 /// is buffered; unmasked client frames are refused, as RFC 6455 requires.
+/// Frames are gathered until a flush (every write here ends in one), so the
+/// messages of one reply leave in one system call, not one each.
 pub(super) fn ws_config() -> WebSocketConfig {
     WebSocketConfig::default()
         .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
+        .write_buffer_size(16 * 1024)
         .max_write_buffer_size(64 * 1024)
         .max_message_size(Some(4 * 1024))
         .max_frame_size(Some(4 * 1024))
@@ -354,9 +356,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         let Some(reply) = reply else {
             return Err(Ending::new(CloseCode::Policy, "too slow: messages were piling up"));
         };
-        for frame in reply.frames {
-            self.write(frame.into()).await?;
-        }
+        self.write_all(reply.frames.into_iter().map(Bytes::from)).await?;
         if reply.died {
             // The graveyard it just joined, for its death screen.
             self.graveyard_shown = None;
@@ -434,6 +434,24 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     async fn write(&mut self, bytes: Bytes) -> Result<(), Ending> {
         self.bytes_sent.increment(bytes.len() as u64);
         self.write_message(Message::Binary(bytes)).await
+    }
+
+    /// Writes several frames with one flush, giving up as `write_message`
+    /// does on a client that does not read.
+    async fn write_all(&mut self, frames: impl Iterator<Item = Bytes>) -> Result<(), Ending> {
+        let (ws, counted) = (&mut self.ws, &self.bytes_sent);
+        let all = async {
+            for frame in frames {
+                counted.increment(frame.len() as u64);
+                ws.feed(Message::Binary(frame)).await?;
+            }
+            ws.flush().await
+        };
+        match timeout(self.world.config().send_timeout, all).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(Ending::new(CloseCode::Away, format!("the client went away ({e})"))),
+            Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
+        }
     }
 
     /// Writes one frame, giving up on a client that has not read for the

@@ -148,7 +148,7 @@ impl Audience {
     /// `frames`, or to a fresh seat the player's whole `view` (made only if
     /// a seat needs it; `None` when the player is not on the depth, and the
     /// seat stays fresh). A watcher whose feed is full or gone loses its seat.
-    pub(crate) fn relay(&self, frames: &[Vec<u8>], view: impl FnOnce() -> Option<Vec<Vec<u8>>>) {
+    pub fn relay(&self, frames: &[Vec<u8>], view: impl FnOnce() -> Option<Vec<Vec<u8>>>) {
         if !self.watched.load(Ordering::Acquire) {
             return;
         }

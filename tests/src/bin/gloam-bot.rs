@@ -4,6 +4,7 @@
 //! ```text
 //! gloam-bot --connect ws://127.0.0.1:7777 --clients 100 --rate 5 --duration 30 [--json] [--server-pid PID]
 //! gloam-bot --echo --clients 100 --rate 5 --duration 30
+//! gloam-bot --connect ws://127.0.0.1:7777 --clients 20 --watchers 8
 //! ```
 //! Each client explores, heads for the stairs it has seen and takes them,
 //! fighting what stands beside it (and stepping away when badly hurt), one
@@ -12,7 +13,9 @@
 //! new one; the report counts the deaths. `--echo` starts a bare tokio-tungstenite echo
 //! server in this process that answers each 3-byte action with a frame of a
 //! typical answer's size, and drives it the same way: the ceiling the socket
-//! stack allows on this machine.
+//! stack allows on this machine. `--watchers N` has N watchers follow each
+//! player (each reads everything its player is sent), to measure what
+//! watching costs the server.
 
 use std::time::{Duration, Instant};
 
@@ -52,6 +55,22 @@ struct Args {
     /// The size of the echo server's answers, in bytes.
     #[arg(long, default_value_t = 23)]
     echo_size: usize,
+    /// Watchers following each player (the server seats 8 by default).
+    #[arg(long, default_value_t = 0)]
+    watchers: usize,
+}
+
+/// A watcher of the load: reads (and mirrors) what it is fed until the
+/// watching ends or `until` passes; gives the bytes it read.
+async fn follow(mut eye: SimClient, until: Instant) -> u64 {
+    let start = eye.stats.bytes;
+    while Instant::now() < until {
+        match tokio::time::timeout_at(until.into(), eye.recv()).await {
+            Ok(Ok(_)) | Ok(Err(gloam_tests::SimError::Timeout(_))) => {}
+            Ok(Err(_)) | Err(_) => break,
+        }
+    }
+    eye.stats.bytes - start
 }
 
 /// What one client saw.
@@ -194,6 +213,7 @@ async fn main() -> anyhow::Result<()> {
     // that does not read would be dropped as too slow), for `duration`.
     let started = Instant::now();
     let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut eyes = Vec::new();
     let length = Duration::from_secs_f64(args.duration);
     for i in 0..args.clients {
         let tx = tx.clone();
@@ -206,6 +226,12 @@ async fn main() -> anyhow::Result<()> {
             let sim = SimClient::join(&url, &format!("bot{i}"), None)
                 .await
                 .with_context(|| format!("bot{i} could not join {url}"))?;
+            for j in 0..args.watchers {
+                let eye = SimClient::watch(&url, &format!("w{i}x{j}"), &sim.name, None)
+                    .await
+                    .with_context(|| format!("a watcher of bot{i} could not watch"))?;
+                eyes.push(tokio::spawn(follow(eye, Instant::now() + length)));
+            }
             let url = url.clone();
             tokio::spawn(async move {
                 let _ = tx.send(play(sim, url, args.rate, Instant::now() + length).await);
@@ -225,6 +251,10 @@ async fn main() -> anyhow::Result<()> {
         disconnects += u64::from(t.disconnected);
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let mut fed = 0u64;
+    for eye in eyes {
+        fed += eye.await.unwrap_or(0);
+    }
     all.latencies.sort_unstable();
     let pct = |p: f64| {
         all.latencies
@@ -273,6 +303,13 @@ async fn main() -> anyhow::Result<()> {
             pct(1.0)
         );
         println!("bytes received per action {per_action:.1}");
+        if args.watchers > 0 {
+            println!(
+                "watchers {} per player, bytes fed to them per action {:.1}",
+                args.watchers,
+                fed as f64 / all.answered.max(1) as f64
+            );
+        }
         if let Some(m) = memory {
             println!("server memory {m} KiB");
         }

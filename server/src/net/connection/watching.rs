@@ -5,6 +5,7 @@
 use gloam_protocol::{Action, ChatTo, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{Instant, sleep_until};
+use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::{Connection, Ending, going_away};
@@ -71,10 +72,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     async fn pass_feed(&mut self, feed: Option<Feed>) -> Result<(), Ending> {
         match feed {
             Some(Feed::Frames(frames)) => {
-                for frame in frames.iter() {
-                    self.write(frame.clone().into()).await?;
-                }
-                Ok(())
+                self.write_all(frames.iter().map(|f| Bytes::from(f.clone()))).await
             }
             Some(Feed::End(why)) => Err(Ending::new(CloseCode::Normal, why)),
             None => Err(Ending::new(CloseCode::Policy, "too slow: the game went on without you")),
