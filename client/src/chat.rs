@@ -1,6 +1,6 @@
 //! Talking, on the client's side: the line being typed (a cursor, and the
 //! edits a text field has), what a typed line asks for (`/shout`, `/w
-//! NAME`, `/mute NAME`, `/unmute NAME`, the watchers' `/nowatch`,
+//! NAME`, `/mute NAME`, `/unmute NAME`, `/who`, the watchers' `/nowatch`,
 //! `/allowwatch` and `/kick NAME`, or plain speech to the depth), the
 //! names this player has muted (kept here, never told to the server), and
 //! how far the message log is scrolled back.
@@ -89,6 +89,8 @@ pub enum Command {
     Unmute(String),
     /// Refuse watchers, let them back, or send one away.
     Audience(AudienceCmd),
+    /// Who is playing (whom one could watch).
+    Who,
     /// A line that asks for nothing (blank, or a command without its text).
     Nothing,
     /// Not a command this client knows: the help to show.
@@ -97,7 +99,7 @@ pub enum Command {
 
 /// The help shown for a command the client does not know.
 pub const HELP: &str = "Say a line to your depth, or: /shout TEXT, /w NAME TEXT, /mute NAME, \
-     /unmute NAME, /nowatch, /allowwatch, /kick NAME.";
+     /unmute NAME, /who, /nowatch, /allowwatch, /kick NAME.";
 
 /// Reads a typed line.
 pub fn parse(line: &str) -> Command {
@@ -125,6 +127,7 @@ pub fn parse(line: &str) -> Command {
         "nowatch" => Command::Audience(AudienceCmd::Refuse),
         "allowwatch" => Command::Audience(AudienceCmd::Allow),
         "kick" => Command::Audience(AudienceCmd::Kick(name)),
+        "who" => Command::Who,
         _ => Command::Unknown(format!("No command /{word}. {HELP}")),
     }
 }
@@ -187,6 +190,7 @@ mod tests {
         assert_eq!(parse("/allowwatch"), Command::Audience(AudienceCmd::Allow));
         assert_eq!(parse("/kick  bob "), Command::Audience(AudienceCmd::Kick("bob".into())));
         assert_eq!(parse("/kick"), Command::Nothing);
+        assert_eq!(parse("/who"), Command::Who);
         assert_eq!(parse("   "), Command::Nothing);
         assert_eq!(parse("/shout"), Command::Nothing);
         assert_eq!(parse("/w bob"), Command::Nothing);

@@ -287,6 +287,27 @@ mod tests {
     }
 
     #[test]
+    fn who_is_playing_is_listed_in_lines_a_row_holds() {
+        let mut s = playing(1, &[], &[]);
+        let one = |name: &str, watchers, watchable| gloam_protocol::Playing {
+            name: name.into(),
+            watchers,
+            watchable,
+        };
+        let mut all = vec![one("ann", 2, true), one("bob", 0, false), one("cy", 0, true)];
+        all.extend((0..8).map(|i| one(&format!("player{i:02}"), 0, true)));
+        s.apply(&ServerMsg::Who(all)).unwrap();
+        let lines: Vec<&str> = s.log.iter().map(|l| l.text.as_str()).collect();
+        assert!(
+            lines[0].starts_with("Playing now (11), watch with --watch NAME: ann (2 watching)")
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= 78), "{lines:?}");
+        let names: String = lines.concat();
+        assert!(names.contains("bob (not to be watched)") && names.contains("player07"));
+        assert!(lines.len() >= 2, "wrapped: {lines:?}");
+    }
+
+    #[test]
     fn a_lost_connection_says_why() {
         let rows = hud(&playing(2, &[], &[]), &Link::Lost("server shutting down".into()));
         assert_eq!(rows[0].tone, Tone::Alert);

@@ -194,7 +194,8 @@ impl Session {
         KeyOutcome::Redraw
     }
 
-    /// Does what a typed line asks: says it, or mutes or unmutes a name.
+    /// Does what a typed line asks: says it, mutes or unmutes a name, asks
+    /// who plays, or rules the player's watchers.
     fn command(&mut self, command: Command) -> KeyOutcome {
         let note = match command {
             Command::Say(to, text) if self.link == Link::Playing => {
@@ -204,10 +205,11 @@ impl Session {
             Command::Audience(_) if self.state.watching.is_some() => {
                 "Only a player has watchers to refuse or send away.".to_owned()
             }
-            Command::Audience(cmd) if self.link == Link::Playing => {
-                return KeyOutcome::Send(ClientMsg::Audience(cmd));
+            Command::Audience(_) | Command::Who if self.link != Link::Playing => {
+                "Not connected.".to_owned()
             }
-            Command::Audience(_) => "Not connected.".to_owned(),
+            Command::Audience(cmd) => return KeyOutcome::Send(ClientMsg::Audience(cmd)),
+            Command::Who => return KeyOutcome::Send(ClientMsg::Who),
             Command::Mute(name) => {
                 self.state.chat.muted.insert(name.clone());
                 format!("You no longer hear {name}.")
@@ -404,6 +406,7 @@ mod tests {
         assert_eq!(typed(&mut s, "/kick bob"), KeyOutcome::Send(kick));
         let refuse = ClientMsg::Audience(gloam_protocol::AudienceCmd::Refuse);
         assert_eq!(typed(&mut s, "/nowatch"), KeyOutcome::Send(refuse));
+        assert_eq!(typed(&mut s, "/who"), KeyOutcome::Send(ClientMsg::Who));
     }
 
     #[test]

@@ -193,6 +193,10 @@ pub struct ClientState {
     pub watchers: Vec<String>,
 }
 
+/// The widest line of the `/who` list, in characters (a HUD row of the
+/// default window holds 80).
+const WHO_LINE_CHARS: usize = 78;
+
 /// The most watchers a client keeps in its list: far more than a server
 /// seats, so only a broken or hostile server reaches it.
 pub const MAX_WATCHERS: usize = 256;
@@ -250,7 +254,9 @@ impl ClientState {
                 self.check_monsters(changes)?;
                 changes.iter().for_each(|c| self.apply_monster(c));
             }
-            ServerMsg::Watching { .. } | ServerMsg::Watchers(_) => self.apply_watch(msg)?,
+            ServerMsg::Watching { .. } | ServerMsg::Watchers(_) | ServerMsg::Who(_) => {
+                self.apply_watch(msg)?
+            }
             _ => self.apply_fight(msg)?,
         }
         Ok(())
@@ -317,6 +323,13 @@ impl ClientState {
                     self.note(Topic::Others, &format!("{name} stopped watching {whom}."));
                 }
                 self.watchers = names.clone();
+            }
+            ServerMsg::Who(playing) => {
+                if playing.len() > gloam_protocol::MAX_WHO {
+                    return Err(StateError::Inconsistent("a longer list of players than any sent"));
+                }
+                playing.iter().try_for_each(|p| check_name(&p.name))?;
+                self.list_players(playing);
             }
             _ => {}
         }
@@ -563,6 +576,27 @@ impl ClientState {
                 self.monsters.remove(&id);
             }
         }
+    }
+
+    /// The answer to `/who`: everyone playing, as lines of the log no
+    /// wider than a HUD row, each name with how many watch it or that it
+    /// cannot be watched.
+    fn list_players(&mut self, playing: &[gloam_protocol::Playing]) {
+        let entries = playing.iter().map(|p| match (p.watchable, p.watchers) {
+            (false, _) => format!("{} (not to be watched)", p.name),
+            (true, 0) => p.name.clone(),
+            (true, n) => format!("{} ({n} watching)", p.name),
+        });
+        let mut line = format!("Playing now ({}), watch with --watch NAME:", playing.len());
+        for entry in entries {
+            if line.chars().count() + entry.chars().count() + 1 > WHO_LINE_CHARS {
+                self.note(Topic::Note, &std::mem::take(&mut line));
+                line.push(' ');
+            }
+            line.push(' ');
+            line.push_str(&entry);
+        }
+        self.note(Topic::Note, &line);
     }
 
     /// True when `id` is who this client speaks as: its player, or for a

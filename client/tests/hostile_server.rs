@@ -129,6 +129,9 @@ fn message() -> impl Strategy<Value = ServerMsg> {
             .prop_map(|(from, name, to, text)| ServerMsg::Chat { from: PlayerId(from), name, to, text }),
         1 => (name(), 0u32..3).prop_map(|(player, you)| ServerMsg::Watching { player, you: PlayerId(you) }),
         1 => proptest::collection::vec(name(), 0..300).prop_map(ServerMsg::Watchers),
+        1 => proptest::collection::vec((name(), any::<u8>(), any::<bool>()), 0..600).prop_map(|all| {
+            ServerMsg::Who(all.into_iter().map(|(name, watchers, watchable)| gloam_protocol::Playing { name, watchers, watchable }).collect())
+        }),
     ]
 }
 

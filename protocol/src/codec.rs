@@ -240,7 +240,7 @@ mod round_trip {
     use super::*;
     use crate::{
         Action, AudienceCmd, DeathRecord, Dir, KindInfo, MonsterChange, MonsterId, PlayerChange,
-        PlayerId, Pos, Refusal, SightDiff, Terrain, Wound,
+        PlayerId, Playing, Pos, Refusal, SightDiff, Terrain, Wound,
     };
     use proptest::collection::vec;
     use proptest::prelude::*;
@@ -388,6 +388,14 @@ mod round_trip {
             (name(), any::<u32>())
                 .prop_map(|(player, you)| ServerMsg::Watching { player, you: PlayerId(you) }),
             vec(name(), 0..8).prop_map(ServerMsg::Watchers),
+            vec((name(), any::<u8>(), any::<bool>()), 0..8).prop_map(|all| {
+                let playing = all.into_iter();
+                ServerMsg::Who(
+                    playing
+                        .map(|(name, watchers, watchable)| Playing { name, watchers, watchable })
+                        .collect(),
+                )
+            }),
         ]
     }
 
@@ -413,6 +421,7 @@ mod round_trip {
                 name().prop_map(AudienceCmd::Kick)
             ]
             .prop_map(ClientMsg::Audience),
+            Just(ClientMsg::Who),
         ]
     }
 

@@ -23,7 +23,7 @@ pub use cells::CellSet;
 pub use disc::Disc;
 pub use message::{
     Action, AudienceCmd, ChatTo, ClientMsg, DeathRecord, KindInfo, MonsterChange, PlayerChange,
-    Refusal, ServerMsg, SightDiff, Token,
+    Playing, Refusal, ServerMsg, SightDiff, Token,
 };
 pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
@@ -38,6 +38,10 @@ pub const MAX_NAME_CHARS: usize = 16;
 
 /// The most watchers a player may have, unless the host says otherwise.
 pub const DEFAULT_MAX_WATCHERS: u8 = 8;
+
+/// The most players a [`ServerMsg::Who`] lists (the first by name): it
+/// stays well inside the largest message a client decodes.
+pub const MAX_WHO: usize = 500;
 
 /// The longest line of chat, in characters, once trimmed.
 pub const MAX_CHAT_CHARS: usize = 200;

@@ -31,6 +31,8 @@ pub enum ClientMsg {
     Watch { version: u32, name: String, token: Option<Token>, player: String },
     /// A player's say over who watches it.
     Audience(AudienceCmd),
+    /// Asks who is playing; answered with [`ServerMsg::Who`].
+    Who,
 }
 
 /// What a player may do about its watchers.
@@ -135,6 +137,19 @@ pub enum ServerMsg {
     /// Who watches the player, sent to it and to its watchers whenever
     /// that changes (empty: nobody).
     Watchers(Vec<String>),
+    /// Everyone playing now, by name (the answer to [`ClientMsg::Who`]):
+    /// the list to pick whom to watch from. Where they are is not told.
+    Who(Vec<Playing>),
+}
+
+/// One player in the game, as [`ServerMsg::Who`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Playing {
+    pub name: String,
+    /// How many watch it.
+    pub watchers: u8,
+    /// Whether it lets others watch it now.
+    pub watchable: bool,
 }
 
 /// What a client is told of one kind of monster.

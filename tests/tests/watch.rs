@@ -166,6 +166,7 @@ async fn a_watcher_sees_exactly_what_its_player_sees() {
 /// most `max_watchers`; `/kick` sends one away, `/nowatch` all and keeps
 /// them out until `/allowwatch`; nobody watches a name not playing, a
 /// name in play cannot watch, and a watcher cannot act but may talk.
+/// `/who` lists the players (not the watchers) with their watchers.
 #[tokio::test]
 async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     let server =
@@ -188,6 +189,17 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     assert!(matches!(stranger, Err(SimError::Refused(Refusal::WrongToken))), "{stranger:?}");
     let playing = SimClient::watch_with_token(&url, "dan", dan.token, "ann", None).await;
     assert!(matches!(playing, Err(SimError::Refused(Refusal::NameTaken))), "{playing:?}");
+
+    // Who plays, for picking whom to watch: players only, never watchers.
+    ann.send(&ClientMsg::Who).await.unwrap();
+    let who = loop {
+        if let ServerMsg::Who(all) = ann.recv().await.unwrap() {
+            break all;
+        }
+    };
+    let listed: Vec<(&str, u8, bool)> =
+        who.iter().map(|p| (p.name.as_str(), p.watchers, p.watchable)).collect();
+    assert_eq!(listed, [("ann", 1, true), ("dan", 0, true)]);
 
     // A watcher may talk where its player is, but not act.
     bob.send(&ClientMsg::Act(Action::Wait)).await.unwrap();

@@ -271,6 +271,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     Ok(Ok(Request::Audience(cmd))) => {
                         self.rule_audience(presence, &mut chat, cmd).await
                     }
+                    Ok(Ok(Request::Who)) => self.who(&mut chat).await,
                     msg => queue_action(msg, &mut pacer, per_second),
                 },
                 () = sleep_until(next_check) => self.keep_alive().await,
@@ -332,6 +333,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             AudienceCmd::Kick(_) => "Nobody by that name is watching you.".to_owned(),
         };
         self.paced(guard, async |conn: &mut Self| conn.send(&ServerMsg::Note(note)).await).await
+    }
+
+    /// Who is playing (paced as chat is: the list is built under a lock
+    /// every connection's chat takes).
+    async fn who(&mut self, guard: &mut ChatGuard) -> Result<(), Ending> {
+        self.paced(guard, async |conn: &mut Self| {
+            let who = ServerMsg::Who(conn.world.playing());
+            conn.send(&who).await
+        })
+        .await
     }
 
     /// Does `what` if the chat pace allows; one over the pace is dropped
@@ -555,7 +566,9 @@ fn queue_action(
         Err(ending) => return Err(ending),
         Ok(Err(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
         Ok(Ok(Request::Act(action))) => action,
-        Ok(Ok(Request::Graveyard | Request::Chat(..) | Request::Audience(_))) => return Ok(()),
+        Ok(Ok(Request::Graveyard | Request::Chat(..) | Request::Audience(_) | Request::Who)) => {
+            return Ok(());
+        }
     };
     if action == Action::Quit {
         return Err(Ending::new(CloseCode::Normal, "goodbye"));

@@ -49,6 +49,7 @@ pub(crate) enum Request {
     Graveyard,
     Chat(ChatTo, String),
     Audience(AudienceCmd),
+    Who,
 }
 
 /// Why a greeting failed.
@@ -67,6 +68,7 @@ pub(crate) fn play(msg: ClientMsg) -> Result<Request, &'static str> {
         ClientMsg::Graveyard => Ok(Request::Graveyard),
         ClientMsg::Chat { to, text } => Ok(Request::Chat(to, text)),
         ClientMsg::Audience(cmd) => Ok(Request::Audience(cmd)),
+        ClientMsg::Who => Ok(Request::Who),
         ClientMsg::Hello { .. } | ClientMsg::Watch { .. } => Err("hello sent twice"),
     }
 }

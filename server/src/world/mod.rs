@@ -260,10 +260,9 @@ impl World {
         Ok(Watcher::new((name, id), new_token, kicked, seated, feed, self.clone()))
     }
 
-    /// The names of those playing now whom anyone may watch, and how many
-    /// watch each.
-    pub fn watchable(&self) -> Vec<(String, usize)> {
-        self.talkers.watchable()
+    /// Those playing now: the list a watcher picks from (see `Talkers::playing`).
+    pub fn playing(&self) -> Vec<gloam_protocol::Playing> {
+        self.talkers.playing()
     }
 
     /// The dead, deepest first.

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use gloam_protocol::{ChatTo, PlayerId, ServerMsg, codec};
+use gloam_protocol::{ChatTo, PlayerId, Playing, ServerMsg, codec};
 use tokio::sync::mpsc;
 use tracing::debug;
 
@@ -174,19 +174,22 @@ impl Talkers {
         Ok(heard)
     }
 
-    /// Those playing now whom anyone may watch, with how many watch each,
-    /// by name.
-    pub fn watchable(&self) -> Vec<(String, usize)> {
+    /// Those playing now (not those watching), by name, the first
+    /// [`MAX_WHO`](gloam_protocol::MAX_WHO): how many watch each, and
+    /// whether it may be watched.
+    pub fn playing(&self) -> Vec<Playing> {
         let talkers = self.lock();
-        let mut open: Vec<(String, usize)> = talkers
+        let mut all: Vec<Playing> = talkers
             .iter()
             .filter_map(|(name, t)| {
-                let audience = t.audience.as_ref().filter(|a| a.is_open())?;
-                Some((name.clone(), audience.names().borrow().len()))
+                let audience = t.audience.as_ref()?;
+                let watchers = audience.names().borrow().len().min(usize::from(u8::MAX)) as u8;
+                Some(Playing { name: name.clone(), watchers, watchable: audience.is_open() })
             })
             .collect();
-        open.sort();
-        open
+        all.sort_by(|a, b| a.name.cmp(&b.name));
+        all.truncate(gloam_protocol::MAX_WHO);
+        all
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Talker>> {

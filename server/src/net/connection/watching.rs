@@ -48,6 +48,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     Err(ending) => Err(ending),
                     Ok(Err(why)) => Err(Ending::new(CloseCode::Protocol, why)),
                     Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
+                    Ok(Ok(Request::Who)) => self.who(&mut chat).await,
                     Ok(Ok(Request::Chat(to, text))) => {
                         let say = |to: &ChatTo, text: &str| watcher.say(to, text);
                         self.speak(say, &mut chat, &to, &text).await
