@@ -5,6 +5,9 @@
 //! or a typed [`Refusal`] followed by a close. After that the client sends
 //! actions and the server sends what that player knows, as diffs: entering a
 //! level, the cells that came into or left sight, the other players in sight.
+//! A client that sends [`ClientMsg::Watch`] instead of the hello watches a
+//! player: it is sent that player's whole view, then every message of its
+//! game, and never acts.
 //! Every message travels alone in one binary frame, encoded by [`codec`].
 //!
 //! Cells in sight are named by their index in the sight disc around the

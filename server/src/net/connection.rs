@@ -33,6 +33,9 @@ mod watching;
 /// then to answer it.
 const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// The most replies written at once (see `Connection::pass_on`).
+const REPLIES_PER_WRITE: usize = 64;
+
 /// The graveyard is sent to one connection at most this often.
 const GRAVEYARD_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -253,7 +256,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     CloseCode::Policy,
                     "another connection took over this character",
                 )),
-                reply = presence.reply() => self.pass_on(reply, &mut pacer).await,
+                reply = presence.reply() => self.pass_on(reply, presence, &mut pacer).await,
                 Some(line) = heard.next() => self.write(line.into()).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
@@ -363,18 +366,35 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     }
 
     /// Writes what the world said; a finished answer lets the next action go.
-    async fn pass_on(&mut self, reply: Option<Reply>, pacer: &mut Pacer) -> Result<(), Ending> {
-        let Some(reply) = reply else {
+    /// Replies already waiting leave with the first, in one write: a
+    /// player in a crowd gets many small replies, and each write is a
+    /// system call.
+    async fn pass_on(
+        &mut self,
+        reply: Option<Reply>,
+        presence: &mut Presence,
+        pacer: &mut Pacer,
+    ) -> Result<(), Ending> {
+        let Some(first) = reply else {
             return Err(Ending::new(CloseCode::Policy, "too slow: messages were piling up"));
         };
-        self.write_all(reply.frames.into_iter().map(Bytes::from)).await?;
-        if reply.died {
+        let mut replies = vec![first];
+        while replies.len() < REPLIES_PER_WRITE && replies.last().is_some_and(|r| !r.died) {
+            match presence.try_reply() {
+                Some(reply) => replies.push(reply),
+                None => break,
+            }
+        }
+        let died = replies.iter().any(|r| r.died);
+        let answered = replies.iter().filter(|r| r.done).count();
+        self.write_all(replies.into_iter().flat_map(|r| r.frames).map(Bytes::from)).await?;
+        if died {
             // The graveyard it just joined, for its death screen.
             self.graveyard_shown = None;
             let _ = self.show_graveyard().await;
             return Err(Ending::new(CloseCode::Normal, "your character died"));
         }
-        if reply.done {
+        for _ in 0..answered {
             pacer.answered();
         }
         Ok(())

@@ -101,14 +101,26 @@ impl Presence {
     /// The next reply, or `None` once the depth has dropped this player
     /// (its connection fell behind) or the world has ended.
     pub(crate) async fn reply(&mut self) -> Option<Reply> {
-        let ToConn { frames, done, now_on, died } = self.replies.recv().await?;
+        let reply = self.replies.recv().await?;
+        Some(self.take(reply))
+    }
+
+    /// A reply already waiting, if there is one (`None` also once the
+    /// depth has dropped this player: [`Presence::reply`] says so).
+    pub(crate) fn try_reply(&mut self) -> Option<Reply> {
+        let reply = self.replies.try_recv().ok()?;
+        Some(self.take(reply))
+    }
+
+    fn take(&mut self, reply: ToConn) -> Reply {
+        let ToConn { frames, done, now_on, died } = reply;
         if let Some(depth) = now_on {
             self.here = depth;
         }
         if done {
             self.awaiting = false;
         }
-        Some(Reply { frames, done, died })
+        Reply { frames, done, died }
     }
 
     /// The lines of chat said to this player, for its connection to pass
@@ -211,6 +223,11 @@ impl Watcher {
     /// for falling behind.
     pub(crate) async fn next(&mut self) -> Option<Feed> {
         self.feed.recv().await
+    }
+
+    /// A part of the feed already waiting, if there is one.
+    pub(crate) fn try_next(&mut self) -> Option<Feed> {
+        self.feed.try_recv().ok()
     }
 
     /// The names of those watching the same player, as they change.

@@ -38,7 +38,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     CloseCode::Policy,
                     "this name is now being played: it cannot watch meanwhile",
                 )),
-                feed = watcher.next() => self.pass_feed(feed).await,
+                feed = watcher.next() => self.pass_feed(feed, watcher).await,
                 Some(line) = heard.next() => self.write(line.into()).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
@@ -68,16 +68,32 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         }
     }
 
-    /// Writes what the player's client was sent; the end of the watching
-    /// ends the connection, with its reason.
-    async fn pass_feed(&mut self, feed: Option<Feed>) -> Result<(), Ending> {
-        match feed {
-            Some(Feed::Frames(frames)) => {
-                self.write_all(frames.iter().map(|f| Bytes::from(f.clone()))).await
+    /// Writes what the player's client was sent (with the rest of the feed
+    /// already waiting, in one write); the end of the watching ends the
+    /// connection, with its reason.
+    async fn pass_feed(&mut self, feed: Option<Feed>, watcher: &mut Watcher) -> Result<(), Ending> {
+        let mut batches = Vec::new();
+        let mut next = feed;
+        let ending = loop {
+            match next {
+                Some(Feed::Frames(frames)) => batches.push(frames),
+                Some(Feed::End(why)) => break Some(Ending::new(CloseCode::Normal, why)),
+                None => {
+                    let why = "too slow: the game went on without you";
+                    break Some(Ending::new(CloseCode::Policy, why));
+                }
             }
-            Some(Feed::End(why)) => Err(Ending::new(CloseCode::Normal, why)),
-            None => Err(Ending::new(CloseCode::Policy, "too slow: the game went on without you")),
-        }
+            if batches.len() >= super::REPLIES_PER_WRITE {
+                break None;
+            }
+            match watcher.try_next() {
+                Some(feed) => next = Some(feed),
+                None => break None,
+            }
+        };
+        let frames = batches.iter().flat_map(|b| b.iter()).map(|f| Bytes::from(f.clone()));
+        self.write_all(frames).await?;
+        ending.map_or(Ok(()), Err)
     }
 
     /// A watcher's client tried to play: told once, then ignored.
