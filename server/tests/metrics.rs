@@ -7,10 +7,10 @@
 
 use std::collections::HashMap;
 
-use gloam_protocol::{Action, ClientMsg, Pos, Terrain};
-use gloam_server::mapgen::{self, Generator, GeneratorSetting};
+use gloam_protocol::{Action, ClientMsg, Pos};
+use gloam_server::mapgen::{Generator, GeneratorSetting};
+use gloam_tests::SimClient;
 use gloam_tests::process::ServerProcess;
-use gloam_tests::{Oracle, SimClient};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_gloam-server");
@@ -47,17 +47,7 @@ fn value(figures: &HashMap<String, f64>, name: &str) -> f64 {
 
 /// A floor cell four steps from the arrival of depth 1, in its sight.
 fn beside_the_arrival(seed: u64, setting: GeneratorSetting) -> Pos {
-    let level = mapgen::build_level(seed, 1, setting);
-    let a = level.arrival;
-    let mut oracle = Oracle::new(seed, setting, gloam_protocol::SIGHT_RADIUS);
-    let mut cells: Vec<Pos> = oracle
-        .sight(1, a)
-        .into_iter()
-        .filter(|&p| level.terrain(p) == Terrain::Floor)
-        .filter(|p| p.x.abs_diff(a.x).max(p.y.abs_diff(a.y)) == 4)
-        .collect();
-    cells.sort();
-    cells[0]
+    gloam_tests::floor_in_sight_of_arrival(seed, setting, 4).1[0]
 }
 
 #[tokio::test]

@@ -20,6 +20,28 @@ pub const QUIET_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/qu
 /// every depth a test reaches, so only monsters placed by hand are met.
 pub const ARENA_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/arena-bestiary.toml");
 
+/// The arrival of depth 1 of the world `seed` builds with `setting`, and
+/// the floor cells in its sight `far` steps from it (as the king walks), in
+/// position order: where the scenarios put the monsters they need.
+pub fn floor_in_sight_of_arrival(
+    seed: u64,
+    setting: gloam_server::mapgen::GeneratorSetting,
+    far: u16,
+) -> (gloam_protocol::Pos, Vec<gloam_protocol::Pos>) {
+    let level = gloam_server::mapgen::build_level(seed, 1, setting);
+    let mut oracle = Oracle::new(seed, setting, gloam_protocol::SIGHT_RADIUS);
+    let a = level.arrival;
+    let mut cells: Vec<gloam_protocol::Pos> = oracle
+        .sight(1, a)
+        .into_iter()
+        .filter(|&p| level.terrain(p) == gloam_protocol::Terrain::Floor)
+        .filter(|p| p.x.abs_diff(a.x).max(p.y.abs_diff(a.y)) == far)
+        .collect();
+    cells.sort();
+    assert!(!cells.is_empty(), "an open cell {far} steps from the arrival, in its sight");
+    (a, cells)
+}
+
 pub use oracle::{Oracle, reference_fov};
 pub use server::TestServer;
 pub use sim::{SimClient, SimError};

@@ -7,11 +7,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg, Terrain};
+use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg};
 use gloam_server::Config;
 use gloam_server::bestiary::Bestiary;
 use gloam_server::config::Placement;
-use gloam_server::mapgen::{self, Generator, GeneratorSetting};
+use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_server::store::Store;
 use gloam_tests::history::{self, Covered, Glimpse};
 use gloam_tests::{ARENA_BESTIARY, Oracle, SimClient, SimError, TestServer};
@@ -34,17 +34,8 @@ fn arrival_and_cell(far: u16) -> (Pos, Pos) {
 /// The arrival of depth 1 and the floor cells in its sight `far` steps from
 /// it (as the king walks), nearest its row first.
 fn in_sight_of_arrival(seed: u64, setting: GeneratorSetting, far: u16) -> (Pos, Vec<Pos>) {
-    let level = mapgen::build_level(seed, 1, setting);
-    let mut oracle = Oracle::new(seed, setting, gloam_protocol::SIGHT_RADIUS);
-    let a = level.arrival;
-    let mut cells: Vec<Pos> = oracle
-        .sight(1, a)
-        .into_iter()
-        .filter(|&p| level.terrain(p) == Terrain::Floor)
-        .filter(|p| p.x.abs_diff(a.x).max(p.y.abs_diff(a.y)) == far)
-        .collect();
+    let (a, mut cells) = gloam_tests::floor_in_sight_of_arrival(seed, setting, far);
     cells.sort_by_key(|p| (p.y.abs_diff(a.y), p.x, p.y));
-    assert!(!cells.is_empty(), "an open cell {far} steps from the arrival, in its sight");
     (a, cells)
 }
 

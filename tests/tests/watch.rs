@@ -9,11 +9,11 @@
 
 use std::time::Duration;
 
-use gloam_protocol::{Action, AudienceCmd, ChatTo, ClientMsg, Pos, Refusal, ServerMsg, Terrain};
+use gloam_protocol::{Action, AudienceCmd, ChatTo, ClientMsg, Pos, Refusal, ServerMsg};
 use gloam_server::Config;
 use gloam_server::bestiary::Bestiary;
 use gloam_server::config::Placement;
-use gloam_server::mapgen::{self, Generator, GeneratorSetting};
+use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_server::store::Store;
 use gloam_tests::history;
 use gloam_tests::{Oracle, SimClient, SimError, TestServer, raw};
@@ -42,17 +42,7 @@ fn oracle() -> Oracle {
 
 /// A floor cell four steps from depth 1's arrival, in its sight.
 fn in_sight_of_arrival() -> Pos {
-    let level = mapgen::build_level(SEED, 1, SETTING);
-    let a = level.arrival;
-    let mut oracle = Oracle::new(SEED, SETTING, gloam_protocol::SIGHT_RADIUS);
-    let mut cells: Vec<Pos> = oracle
-        .sight(1, a)
-        .into_iter()
-        .filter(|&p| level.terrain(p) == Terrain::Floor)
-        .filter(|p| p.x.abs_diff(a.x).max(p.y.abs_diff(a.y)) == 4)
-        .collect();
-    cells.sort();
-    cells[0]
+    gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 4).1[0]
 }
 
 async fn join(server: &TestServer, name: &str) -> SimClient {
@@ -309,4 +299,35 @@ async fn a_watcher_that_stops_reading_is_dropped_alone() {
     assert_eq!(ann.state.watchers, ["bob"]);
     ann.sync().await.unwrap();
     same_stream(&ann, &mut bob).await;
+}
+
+/// A player's death, watched: the watcher is shown the very blow and the
+/// record ann's client gets, then closed.
+#[tokio::test]
+async fn a_watcher_sees_its_player_die() {
+    let arena = gloam_tests::ARENA_BESTIARY;
+    let bestiary = Bestiary::load(std::path::Path::new(arena)).expect("the arena bestiary loads");
+    let giant = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1).1[0];
+    let placements = vec![Placement { kind: "giant".into(), depth: 1, pos: giant }];
+    let config = Config {
+        bestiary: std::sync::Arc::new(bestiary.clone()),
+        placements: placements.clone(),
+        ..config()
+    };
+    let server = TestServer::start(config).await.expect("the server starts");
+    let oracle = Oracle::new(SEED, SETTING, gloam_protocol::SIGHT_RADIUS)
+        .with_monsters(bestiary, placements);
+    let mut ann = SimClient::join(&server.url(), "ann", Some(oracle)).await.expect("join");
+    let mut bob = watch(&server, "bob", &ann).await;
+    ann.record();
+    bob.record();
+    let died = ann.act(Action::Wait).await;
+    assert!(matches!(died, Err(SimError::Died(_))), "{died:?}");
+    // The close after a death reads as the death, as it does for ann.
+    let seen = match bob.closed().await {
+        Err(SimError::Died(record)) => record,
+        other => panic!("bob should have seen ann die: {other:?}"),
+    };
+    assert_eq!(Some(seen), ann.state.death, "bob saw ann's record");
+    assert_eq!(bob.transcript, ann.transcript, "every message up to her death");
 }
