@@ -60,6 +60,9 @@ struct Args {
     watchers: usize,
 }
 
+/// How many bots say hello at once.
+const JOINS_AT_ONCE: usize = 32;
+
 /// A watcher of the load: reads (and mirrors) what it is fed until the
 /// watching ends or `until` passes; gives the bytes it read.
 async fn follow(mut eye: SimClient, until: Instant) -> u64 {
@@ -214,6 +217,7 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut eyes = Vec::new();
+    let joining = std::sync::Arc::new(tokio::sync::Semaphore::new(JOINS_AT_ONCE));
     let length = Duration::from_secs_f64(args.duration);
     for i in 0..args.clients {
         let tx = tx.clone();
@@ -222,7 +226,8 @@ async fn main() -> anyhow::Result<()> {
             tokio::spawn(async move {
                 let _ = tx.send(play_echo(url, args.rate, Instant::now() + length).await);
             });
-        } else {
+        } else if args.watchers > 0 {
+            // Watchers need their player in the game: one after another.
             let sim = SimClient::join(&url, &format!("bot{i}"), None)
                 .await
                 .with_context(|| format!("bot{i} could not join {url}"))?;
@@ -235,6 +240,23 @@ async fn main() -> anyhow::Result<()> {
             let url = url.clone();
             tokio::spawn(async move {
                 let _ = tx.send(play(sim, url, args.rate, Instant::now() + length).await);
+            });
+        } else {
+            // Joined side by side, as the echo's clients connect, a few
+            // dozen at a time so no hello waits past the server's limit.
+            let (url, joining) = (url.clone(), joining.clone());
+            tokio::spawn(async move {
+                let permit = joining.acquire_owned().await;
+                let joined = SimClient::join(&url, &format!("bot{i}"), None).await;
+                drop(permit);
+                let tally = match joined {
+                    Ok(sim) => play(sim, url, args.rate, Instant::now() + length).await,
+                    Err(e) => {
+                        eprintln!("bot{i} could not join {url}: {e}");
+                        Tally { disconnected: true, ..Tally::default() }
+                    }
+                };
+                let _ = tx.send(tally);
             });
         }
     }
