@@ -141,6 +141,18 @@ async fn a_watcher_sees_exactly_what_its_player_sees() {
         bob.recv().await.unwrap();
     }
     assert!(bob.state.log.iter().any(|l| l.text == "cy is watching ann."));
+    // Watchers talk with each other and with ann, on her depth.
+    cy.send(&ClientMsg::Chat { to: ChatTo::Depth, text: "she saw the stairs".into() })
+        .await
+        .unwrap();
+    for sim in [&mut bob, &mut ann] {
+        let heard = loop {
+            if let ServerMsg::Chat { name, text, .. } = sim.recv().await.unwrap() {
+                break format!("{name}: {text}");
+            }
+        };
+        assert_eq!(heard, "cy: she saw the stairs", "{} hears cy", sim.name);
+    }
 
     // Ann's going ends the watching, with a reason.
     let glimpses = ann.quit_with_oracle().await.unwrap().unwrap().glimpses;

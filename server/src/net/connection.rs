@@ -463,8 +463,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     }
 
     async fn write(&mut self, bytes: Bytes) -> Result<(), Ending> {
-        self.bytes_sent.increment(bytes.len() as u64);
-        self.write_message(Message::Binary(bytes)).await
+        self.write_all(std::iter::once(bytes)).await
     }
 
     /// Writes several frames with one flush, giving up as `write_message`
@@ -478,21 +477,13 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             }
             ws.flush().await
         };
-        match timeout(self.world.config().send_timeout, all).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(Ending::new(CloseCode::Away, format!("the client went away ({e})"))),
-            Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
-        }
+        written(timeout(self.world.config().send_timeout, all).await)
     }
 
     /// Writes one frame, giving up on a client that has not read for the
     /// whole send deadline.
     async fn write_message(&mut self, msg: Message) -> Result<(), Ending> {
-        match timeout(self.world.config().send_timeout, self.ws.send(msg)).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(Ending::new(CloseCode::Away, format!("the client went away ({e})"))),
-            Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
-        }
+        written(timeout(self.world.config().send_timeout, self.ws.send(msg)).await)
     }
 
     /// Sends the close frame, best effort, without waiting long on a client
@@ -538,6 +529,17 @@ fn close_reason(code: &CloseCode) -> &'static str {
         CloseCode::Unsupported => "unsupported",
         CloseCode::Again => "server_full",
         _ => "error",
+    }
+}
+
+/// How a write within the send deadline ended.
+fn written(
+    result: Result<Result<(), tokio_tungstenite::tungstenite::Error>, tokio::time::error::Elapsed>,
+) -> Result<(), Ending> {
+    match result {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(Ending::new(CloseCode::Away, format!("the client went away ({e})"))),
+        Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
     }
 }
 

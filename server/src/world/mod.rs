@@ -230,22 +230,22 @@ impl World {
                 return Err(cannot(reason));
             }
         };
-        let unseat = || {
-            self.talkers.leave(name, &seated.ear);
-            self.characters.abandon(name, &claim);
+        let serial = seated.ear.serial();
+        let begun = match seated.audience.sit(name, serial) {
+            Ok(feed) => match self.characters.keep(name, &claim).await {
+                Ok(new_token) => Ok((feed, new_token)),
+                Err(refusal) => {
+                    seated.audience.stand(serial);
+                    Err(refusal)
+                }
+            },
+            Err(reason) => Err(cannot(reason)),
         };
-        let feed = match seated.audience.sit(name, seated.ear.serial()) {
-            Ok(feed) => feed,
-            Err(reason) => {
-                unseat();
-                return Err(cannot(reason));
-            }
-        };
-        let new_token = match self.characters.keep(name, &claim).await {
-            Ok(token) => token,
+        let (feed, new_token) = match begun {
+            Ok(begun) => begun,
             Err(refusal) => {
-                seated.audience.stand(seated.ear.serial());
                 self.talkers.leave(name, &seated.ear);
+                self.characters.abandon(name, &claim);
                 return Err(refusal);
             }
         };

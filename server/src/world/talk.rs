@@ -183,7 +183,7 @@ impl Talkers {
             .iter()
             .filter_map(|(name, t)| {
                 let audience = t.audience.as_ref()?;
-                let watchers = audience.names().borrow().len().min(usize::from(u8::MAX)) as u8;
+                let watchers = audience.count().min(usize::from(u8::MAX)) as u8;
                 Some(Playing { name: name.clone(), watchers, watchable: audience.is_open() })
             })
             .collect();

@@ -15,14 +15,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::{mpsc, watch};
+use tokio_tungstenite::tungstenite::Bytes;
 use tracing::{debug, info};
 
 /// What a watcher is fed.
 #[derive(Debug)]
 pub enum Feed {
     /// Messages of its player's game, encoded, in the order the player's
-    /// client gets them.
-    Frames(Arc<[Vec<u8>]>),
+    /// client gets them: copied once per delivery, shared by every watcher.
+    Frames(Arc<[Bytes]>),
     /// The watching is over, and why.
     End(String),
 }
@@ -139,6 +140,11 @@ impl Audience {
         self.send_away(|_| true, why);
     }
 
+    /// How many watch now.
+    pub fn count(&self) -> usize {
+        self.lock().list.len()
+    }
+
     /// The names of those watching, now and as they change.
     pub fn names(&self) -> watch::Receiver<Vec<String>> {
         self.names.subscribe()
@@ -154,13 +160,16 @@ impl Audience {
         }
         let mut seats = self.lock();
         let mut view = Some(view);
-        let mut whole: Option<Arc<[Vec<u8>]>> = None;
-        let mut changes: Option<Arc<[Vec<u8>]>> = None;
+        let shared = |frames: &[Vec<u8>]| -> Arc<[Bytes]> {
+            frames.iter().map(|f| Bytes::copy_from_slice(f)).collect()
+        };
+        let mut whole: Option<Arc<[Bytes]>> = None;
+        let mut changes: Option<Arc<[Bytes]>> = None;
         let before = seats.list.len();
         seats.list.retain_mut(|seat| {
             let batch = if seat.fresh {
                 if let Some(make) = view.take() {
-                    whole = make().map(Into::into);
+                    whole = make().map(|view| shared(&view));
                 }
                 let Some(whole) = &whole else { return true };
                 seat.fresh = false;
@@ -168,7 +177,7 @@ impl Audience {
             } else if frames.is_empty() {
                 return true;
             } else {
-                changes.get_or_insert_with(|| frames.into()).clone()
+                changes.get_or_insert_with(|| shared(frames)).clone()
             };
             match seat.tx.try_send(Feed::Frames(batch)) {
                 Ok(()) => true,
@@ -220,7 +229,7 @@ mod tests {
 
     fn frames(feed: Option<Feed>) -> Vec<Vec<u8>> {
         match feed {
-            Some(Feed::Frames(f)) => f.to_vec(),
+            Some(Feed::Frames(f)) => f.iter().map(|b| b.to_vec()).collect(),
             other => panic!("expected frames, got {other:?}"),
         }
     }

@@ -5,7 +5,6 @@
 use gloam_protocol::{Action, ChatTo, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{Instant, sleep_until};
-use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::{Connection, Ending, going_away};
@@ -91,7 +90,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 None => break None,
             }
         };
-        let frames = batches.iter().flat_map(|b| b.iter()).map(|f| Bytes::from(f.clone()));
+        let frames = batches.iter().flat_map(|b| b.iter().cloned());
         self.write_all(frames).await?;
         ending.map_or(Ok(()), Err)
     }
