@@ -11,7 +11,6 @@ use gloam_client::ClientState;
 use gloam_client::render::{Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, draw_frame, load_font};
 use gloam_client::view::Link;
 use gloam_protocol::{Disc, PlayerId, ServerMsg, SightDiff};
-use gloam_server::fov::Fov;
 use gloam_server::mapgen::{self, Generator};
 use sdl3::pixels::PixelFormat;
 use sdl3::surface::Surface;
@@ -39,7 +38,7 @@ fn full_state() -> ClientState {
     }
     s.apply(&ServerMsg::EnterLevel { depth: 1, width: w, height: h, remembered: bits, terrain })
         .unwrap();
-    let fov = Fov::compute(level.arrival, 8, |x, y| level.grid.blocks_sight(x, y));
+    let fov = level.grid.fov(level.arrival, 8);
     let disc = Disc::new(8);
     let c = level.arrival;
     let shown = fov

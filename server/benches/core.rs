@@ -5,7 +5,6 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gloam_protocol::Pos;
-use gloam_server::fov::Fov;
 use gloam_server::level::Level;
 use gloam_server::mapgen::{self, Generator};
 
@@ -29,7 +28,7 @@ fn fov(c: &mut Criterion) {
             b.iter(|| {
                 let (level, at) = cells[i % cells.len()];
                 i += 1;
-                black_box(Fov::compute(at, 8, |x, y| level.grid.blocks_sight(x, y)))
+                black_box(level.grid.fov(at, 8))
             })
         });
     }

@@ -14,7 +14,6 @@ use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, FieldOfViewAlg, Point};
 use criterion::{Criterion, criterion_group, criterion_main};
 use doryen_fov::{FovAlgorithm, FovRecursiveShadowCasting, MapData};
 use gloam_protocol::Pos;
-use gloam_server::fov::Fov;
 use gloam_server::level::Level;
 use gloam_server::mapgen::{self, Generator};
 
@@ -87,7 +86,7 @@ fn peers(c: &mut Criterion) {
             let (l, at) = points[i % points.len()];
             i += 1;
             let grid = &levels[l].grid;
-            black_box(Fov::compute(at, 8, |x, y| grid.blocks_sight(x, y)))
+            black_box(grid.fov(at, 8))
         })
     });
 

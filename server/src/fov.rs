@@ -5,17 +5,108 @@
 //!
 //! Slopes are kept as integers in units of 1/1680: every slope the scan makes
 //! within radius 8 is (2·col − 1) / (2·depth) with depth ≤ 8, and 1680 is a
-//! multiple of every such denominator, so the arithmetic is exact with no
-//! division in the inner loop. The result is a 17×17 bitmask around the
-//! viewer, small enough to stay in cache and cheap to compare between turns.
+//! multiple of every such denominator, so the arithmetic is exact.
+//!
+//! The scan is bit-parallel: the 17×17 square around the viewer is read as
+//! bit masks (a row of it, or a column, is one shifted load from the level's
+//! [`Opacity`]), and each sector of a row is handled as a whole: the cells it
+//! shows are a few mask operations, and the sectors it casts onto the next
+//! row are its runs of open cells, found with trailing-zero counts. The result
+//! is a 17×17 bitmask, small enough to stay in cache and cheap to compare
+//! between turns.
 
 use gloam_protocol::{Disc, Pos};
 
 /// The largest radius the mask holds.
 pub(crate) const MAX_RADIUS: i32 = Disc::MAX_RADIUS as i32;
 const SIDE: usize = (2 * MAX_RADIUS + 1) as usize;
+const R: usize = MAX_RADIUS as usize;
 /// The common denominator of every slope.
 const UNIT: i32 = 1680;
+
+/// Which cells of a map stop sight, packed as bits for [`Window`]s: one
+/// bitset per row and one per column, each padded with `MAX_RADIUS` opaque
+/// cells on every side so that any window is whole shifted loads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opacity {
+    width: i32,
+    height: i32,
+    /// 64-bit words per padded row; row `y` holds bit `x + 8` for cell (x, y).
+    row_words: usize,
+    rows: Vec<u64>,
+    /// 64-bit words per padded column; column `x` holds bit `y + 8`.
+    col_words: usize,
+    cols: Vec<u64>,
+}
+
+impl Opacity {
+    /// The opacity of a `width` × `height` map; everything off it is opaque.
+    pub fn of(width: u16, height: u16, is_opaque: impl Fn(usize, usize) -> bool) -> Opacity {
+        let (w, h) = (usize::from(width), usize::from(height));
+        // One spare word per line, so a window's two-word read never runs off.
+        let row_words = (w + 2 * R).div_ceil(64) + 1;
+        let col_words = (h + 2 * R).div_ceil(64) + 1;
+        let mut rows = vec![u64::MAX; row_words * (h + 2 * R)];
+        let mut cols = vec![u64::MAX; col_words * (w + 2 * R)];
+        for y in 0..h {
+            for x in 0..w {
+                if !is_opaque(x, y) {
+                    let (bx, by) = (x + R, y + R);
+                    rows[by * row_words + bx / 64] &= !(1 << (bx % 64));
+                    cols[bx * col_words + by / 64] &= !(1 << (by % 64));
+                }
+            }
+        }
+        Opacity { width: w as i32, height: h as i32, row_words, rows, col_words, cols }
+    }
+
+    /// The 17×17 square around `centre` (which must be on the map).
+    #[inline]
+    pub fn window(&self, centre: Pos) -> Window {
+        let (x, y) = (usize::from(centre.x), usize::from(centre.y));
+        debug_assert!((x as i32) < self.width && (y as i32) < self.height);
+        // In padded coordinates the square starts at (x, y) itself.
+        let mut window = Window { rows: [0; SIDE], cols: [0; SIDE] };
+        for i in 0..SIDE {
+            window.rows[i] = bits_at(&self.rows[(y + i) * self.row_words..], x);
+            window.cols[i] = bits_at(&self.cols[(x + i) * self.col_words..], y);
+        }
+        window
+    }
+}
+
+/// The 17 bits of `line` starting at bit `at`.
+#[inline(always)]
+fn bits_at(line: &[u64], at: usize) -> u32 {
+    let two = u128::from(line[at / 64]) | u128::from(line[at / 64 + 1]) << 64;
+    (two >> (at % 64)) as u32 & ((1 << SIDE) - 1)
+}
+
+/// The 17×17 square around a viewer: `rows[dy + 8]` has bit `dx + 8` set
+/// when the cell at (dx, dy) stops sight, and `cols[dx + 8]` has bit `dy + 8`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Window {
+    rows: [u32; SIDE],
+    cols: [u32; SIDE],
+}
+
+impl Window {
+    /// The square around `centre`, asking `is_opaque(x, y)` of every cell;
+    /// it must answer true off the map.
+    pub fn from_fn(centre: Pos, is_opaque: impl Fn(i32, i32) -> bool) -> Window {
+        let (ox, oy) = (i32::from(centre.x), i32::from(centre.y));
+        let mut window = Window { rows: [0; SIDE], cols: [0; SIDE] };
+        for dy in -MAX_RADIUS..=MAX_RADIUS {
+            for dx in -MAX_RADIUS..=MAX_RADIUS {
+                if is_opaque(ox + dx, oy + dy) {
+                    window.rows[(dy + MAX_RADIUS) as usize] |= 1 << (dx + MAX_RADIUS);
+                    window.cols[(dx + MAX_RADIUS) as usize] |= 1 << (dy + MAX_RADIUS);
+                }
+            }
+        }
+        window
+    }
+}
 
 /// The cells one viewer sees, within `radius` of `centre`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,73 +117,79 @@ pub struct Fov {
     rows: [u32; SIDE],
 }
 
+/// For each radius, the columns of each row within it: bit `col + 8` of
+/// `DISCS[radius][depth]` is set when col² + depth² ≤ radius².
+const DISCS: [Lines; R + 1] = {
+    let mut discs = [[0; R + 1]; R + 1];
+    let mut radius = 0;
+    while radius <= R {
+        let mut depth = 0;
+        while depth <= radius {
+            let mut half = 0;
+            while (half + 1) * (half + 1) + depth * depth <= radius * radius {
+                half += 1;
+            }
+            discs[radius][depth] = (2u32 << (R + half)) - (1u32 << (R - half));
+            depth += 1;
+        }
+        radius += 1;
+    }
+    discs
+};
+
+/// Sectors still to scan: (depth, start slope, end slope). A row holds at
+/// most 9 runs of open cells among its 17 columns, each of which casts one
+/// sector a depth deeper, and depth stops at 8, so a scan never holds more
+/// than 65 at once.
+const MAX_SECTORS: usize = 72;
+type Sectors = [(u16, u16, u16); MAX_SECTORS];
+
+/// One quadrant's sight: bit `col + 8` of `lines[depth]` is set when the cell
+/// `col` across at `depth` out is seen.
+type Lines = [u32; R + 1];
+
 impl Fov {
     /// Sight from `centre`, reaching cells with dx² + dy² ≤ radius²;
-    /// `is_opaque(x, y)` must answer true off the map.
+    /// `is_opaque(x, y)` must answer true off the map. Asks about every cell
+    /// of the square: for a level, [`Opacity::window`] and [`Fov::in_window`]
+    /// are the fast way.
     pub fn compute(centre: Pos, radius: u8, is_opaque: impl Fn(i32, i32) -> bool) -> Fov {
-        let radius = i32::from(radius).min(MAX_RADIUS);
-        let mut fov = Fov { centre, radius, rows: [0; SIDE] };
-        fov.mark(0, 0);
-        let (ox, oy) = (i32::from(centre.x), i32::from(centre.y));
-        let opaque = |dx: i32, dy: i32| is_opaque(ox + dx, oy + dy);
-        // Each quadrant maps (depth, col) to an offset (dx, dy); written out
-        // four times so each scan is compiled with its own mapping inlined.
-        fov.scan_quadrant(|d, c| (c, -d), &opaque);
-        fov.scan_quadrant(|d, c| (c, d), &opaque);
-        fov.scan_quadrant(|d, c| (d, c), &opaque);
-        fov.scan_quadrant(|d, c| (-d, c), &opaque);
-        fov
+        Fov::in_window(centre, radius, &Window::from_fn(centre, is_opaque))
     }
 
-    #[inline(always)]
-    fn scan_quadrant(
-        &mut self,
-        to_offset: impl Fn(i32, i32) -> (i32, i32),
-        is_opaque: &impl Fn(i32, i32) -> bool,
-    ) {
-        let r = self.radius;
-        let r2 = r * r;
-        // Rows still to scan: (depth, start slope, end slope), on the stack.
-        // Scanning a row pushes at most 9 rows a depth deeper (one per run of
-        // open cells among 17 columns) and depth stops at 8, so the stack
-        // never holds more than 72.
-        let mut rows = [(0i32, 0i32, 0i32); 80];
-        let mut len = 1;
-        rows[0] = (1, -UNIT, UNIT);
-        while len > 0 {
-            len -= 1;
-            let (depth, mut start, end) = rows[len];
-            // Columns whose centres fall within the slopes, ties rounded inwards.
-            let min_col = (2 * depth * start + UNIT).div_euclid(2 * UNIT);
-            let max_col = -(UNIT - 2 * depth * end).div_euclid(2 * UNIT);
-            let mut prev_wall: Option<bool> = None;
-            for col in min_col..=max_col {
-                let (dx, dy) = to_offset(depth, col);
-                let wall = is_opaque(dx, dy);
-                let centre_inside = col * UNIT >= depth * start && col * UNIT <= depth * end;
-                if (wall || centre_inside) && col * col + depth * depth <= r2 {
-                    self.mark(dx, dy);
-                }
-                let slope = (2 * col - 1) * (UNIT / (2 * depth));
-                match (prev_wall, wall) {
-                    (Some(true), false) => start = slope,
-                    (Some(false), true) if depth < r => {
-                        rows[len] = (depth + 1, start, slope);
-                        len += 1;
-                    }
-                    _ => {}
-                }
-                prev_wall = Some(wall);
-            }
-            if prev_wall == Some(false) && depth < r {
-                rows[len] = (depth + 1, start, end);
-                len += 1;
+    /// Sight from `centre`, whose surroundings are `window`.
+    pub fn in_window(centre: Pos, radius: u8, window: &Window) -> Fov {
+        let radius = radius.min(MAX_RADIUS as u8);
+        let disc = &DISCS[usize::from(radius)];
+        let mut sectors = [(0, 0, 0); MAX_SECTORS];
+        let (rows, cols, r) = (&window.rows, &window.cols, u32::from(radius));
+        let [mut north, mut south, mut west, mut east] = [[0; R + 1]; 4];
+        scan_quadrant(r, disc, |d| rows[R - d], &mut sectors, &mut north);
+        scan_quadrant(r, disc, |d| rows[R + d], &mut sectors, &mut south);
+        scan_quadrant(r, disc, |d| cols[R - d], &mut sectors, &mut west);
+        scan_quadrant(r, disc, |d| cols[R + d], &mut sectors, &mut east);
+        let mut rows = [0u32; SIDE];
+        rows[R] = 1 << R;
+        for d in 1..=R {
+            rows[R - d] |= north[d];
+            rows[R + d] |= south[d];
+        }
+        // East and west were scanned along columns: turn them into rows,
+        // eight columns at a time. East's depths 1 to 8 become bits 9 to 16,
+        // west's depths 8 to 1 bits 0 to 7.
+        let east: [u32; 8] = std::array::from_fn(|k| east[k + 1]);
+        let west: [u32; 8] = std::array::from_fn(|k| west[R - k]);
+        for block in 0..2 {
+            let (e, w) =
+                (transpose8(bytes_of(&east, 8 * block)), transpose8(bytes_of(&west, 8 * block)));
+            for j in 0..8 {
+                let row = &mut rows[8 * block + j];
+                *row |= ((e >> (8 * j) & 0xff) as u32) << (R + 1) | (w >> (8 * j) & 0xff) as u32;
             }
         }
-    }
-
-    fn mark(&mut self, dx: i32, dy: i32) {
-        self.rows[(dy + MAX_RADIUS) as usize] |= 1 << (dx + MAX_RADIUS);
+        // Column 16 is only reached at depth 8.
+        rows[2 * R] |= (east[7] >> (2 * R) & 1) << (2 * R) | west[0] >> (2 * R) & 1;
+        Fov { centre, radius: i32::from(radius), rows }
     }
 
     pub(crate) fn centre(&self) -> Pos {
@@ -128,6 +225,93 @@ impl Fov {
     }
 }
 
+/// Scans one quadrant, sector by sector: `line(depth)` is the opacity of the
+/// row `depth` out (bit `col + 8` for the cell `col` across), and what is seen
+/// is ORed into `seen[depth]`.
+///
+/// A slope is held as `UNIT` × (slope + 1), never negative, so that finding
+/// the column under it is an unsigned division by a constant.
+#[inline(always)]
+fn scan_quadrant(
+    radius: u32,
+    disc: &Lines,
+    line: impl Fn(usize) -> u32,
+    sectors: &mut Sectors,
+    seen: &mut Lines,
+) {
+    const U: u32 = UNIT as u32;
+    let mut len = 1;
+    sectors[0] = (1, 0, 2 * UNIT as u16);
+    while len > 0 {
+        len -= 1;
+        let (depth, start, end) = sectors[len];
+        let depth = u32::from(depth);
+        // Where the sector's edges cross this row: a cell's bit, and how far
+        // into the cell in units. Column -depth is bit 8 - depth.
+        let (start_at, end_at) = (depth * u32::from(start), depth * u32::from(end));
+        let (from, from_part) = (start_at / U + R as u32 - depth, start_at % U);
+        let (to, to_part) = (end_at / U + R as u32 - depth, end_at % U);
+        // The cells the sector touches (their centres rounded inwards), and
+        // those whose centres lie inside it.
+        let first_bit = from + u32::from(2 * from_part >= U);
+        let last_bit = to + u32::from(2 * to_part > U);
+        let range = span(first_bit, last_bit);
+        let centred = span(from + u32::from(from_part > 0), to);
+        let walls = line(depth as usize) & range;
+        let open = !walls & range;
+        // Walls are seen when touched; floors only when their centre is inside.
+        seen[depth as usize] |= (walls | open & centred) & disc[depth as usize];
+        if depth >= radius {
+            continue;
+        }
+        // Each run of open cells casts a sector onto the next row, bounded by
+        // the walls' edges beside it or by this sector's own.
+        let mut firsts = open & !(open << 1);
+        let mut lasts = open & !(open >> 1);
+        let step = UNIT / (2 * depth as i32);
+        // The left edge of the cell at `bit` (column bit - 8): (2·col − 1)/(2·depth).
+        let edge = |bit: u32| ((2 * bit as i32 - 2 * MAX_RADIUS - 1) * step + UNIT) as u16;
+        while firsts != 0 {
+            let (first, last) = (firsts.trailing_zeros(), lasts.trailing_zeros());
+            let from = if first == first_bit { start } else { edge(first) };
+            let to = if last == last_bit { end } else { edge(last + 1) };
+            sectors[len] = (depth as u16 + 1, from, to);
+            len += 1;
+            firsts &= firsts - 1;
+            lasts &= lasts - 1;
+        }
+    }
+}
+
+/// Bits `shift` to `shift + 7` of each line, line `k` as byte `k`.
+#[inline(always)]
+fn bytes_of(lines: &[u32; 8], shift: usize) -> u64 {
+    lines
+        .iter()
+        .enumerate()
+        .fold(0, |bytes, (k, &line)| bytes | u64::from(line >> shift & 0xff) << (8 * k))
+}
+
+/// An 8×8 bit matrix, row `k` in byte `k`, turned so that bit `j` of byte
+/// `k` becomes bit `k` of byte `j` (Hacker's Delight, 7-3).
+#[inline(always)]
+fn transpose8(x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    let x = x ^ t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    let x = x ^ t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
+}
+
+/// Bits `first` to `last`; none when `first` is `last + 1`, as an empty
+/// sector's edges are.
+#[inline(always)]
+fn span(first: u32, last: u32) -> u32 {
+    debug_assert!(first <= last + 1);
+    (1u32 << (last + 1)).wrapping_sub(1 << first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +325,20 @@ mod tests {
             rows.get(y as usize)
                 .and_then(|r| r.as_bytes().get(x as usize))
                 .is_none_or(|&c| c == b'#')
+        }
+    }
+
+    #[test]
+    fn transpose8_turns_rows_into_columns() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..100 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let t = transpose8(state);
+            for k in 0..8 {
+                for j in 0..8 {
+                    assert_eq!(state >> (8 * k + j) & 1, t >> (8 * j + k) & 1, "byte {k} bit {j}");
+                }
+            }
         }
     }
 

@@ -1,24 +1,40 @@
 //! A built level: its terrain and where its stairs and arrival point are.
 
+use std::sync::OnceLock;
+
 use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{Pos, Terrain};
+
+use crate::fov::{Fov, Opacity};
 
 /// The map size every level has, in cells.
 pub const MAP_WIDTH: u16 = 80;
 pub const MAP_HEIGHT: u16 = 40;
 
 /// A rectangle of terrain; everything outside it reads as wall.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Grid {
     width: u16,
     height: u16,
     cells: Vec<Terrain>,
+    /// The walls as bits for sight, worked out the first time anyone looks
+    /// and forgotten whenever a cell changes.
+    opacity: OnceLock<Opacity>,
 }
+
+impl PartialEq for Grid {
+    fn eq(&self, other: &Self) -> bool {
+        (self.width, self.height, &self.cells) == (other.width, other.height, &other.cells)
+    }
+}
+
+impl Eq for Grid {}
 
 impl Grid {
     /// A grid of solid rock.
     pub(crate) fn filled(width: u16, height: u16) -> Self {
-        Self { width, height, cells: vec![Terrain::Wall; usize::from(width) * usize::from(height)] }
+        let cells = vec![Terrain::Wall; usize::from(width) * usize::from(height)];
+        Self { width, height, cells, opacity: OnceLock::new() }
     }
 
     pub fn width(&self) -> u16 {
@@ -61,6 +77,23 @@ impl Grid {
     pub(crate) fn set(&mut self, pos: Pos, terrain: Terrain) {
         let i = self.index(pos);
         self.cells[i] = terrain;
+        self.opacity.take();
+    }
+
+    /// Which cells stop sight, as bits.
+    pub fn opacity(&self) -> &Opacity {
+        self.opacity.get_or_init(|| {
+            let w = usize::from(self.width);
+            Opacity::of(self.width, self.height, |x, y| self.cells[y * w + x] == Terrain::Wall)
+        })
+    }
+
+    /// What a viewer at `centre` sees within `radius`.
+    pub fn fov(&self, centre: Pos, radius: u8) -> Fov {
+        if !self.contains(centre) {
+            return Fov::compute(centre, radius, |x, y| self.blocks_sight(x, y));
+        }
+        Fov::in_window(centre, radius, &self.opacity().window(centre))
     }
 
     pub fn is_open(&self, pos: Pos) -> bool {

@@ -6,7 +6,7 @@ use gloam_server::level::Level;
 use gloam_server::mapgen::{self, Generator};
 
 fn fov(level: &Level, at: Pos) -> Fov {
-    Fov::compute(at, 8, |x, y| level.grid.blocks_sight(x, y))
+    level.grid.fov(at, 8)
 }
 
 fn levels() -> impl Iterator<Item = Level> {

@@ -7,17 +7,18 @@ use gloam_protocol::Pos;
 use gloam_server::fov::Fov;
 use gloam_server::mapgen::{self, Generator};
 use gloam_tests::reference_fov;
+use proptest::prelude::*;
 
 #[test]
 fn reference_and_server_sight_agree_from_every_open_cell() {
     let mut compared = 0;
-    for (generator, seeds) in [(Generator::Bsp, 0..15u64), (Generator::Maze, 0..5u64)] {
+    for generator in Generator::ALL {
+        let seeds = if generator == Generator::Bsp { 0..15u64 } else { 0..4u64 };
         for seed in seeds {
             let level = mapgen::build(generator, seed, 1);
             let opaque = |x: i64, y: i64| level.grid.blocks_sight(x as i32, y as i32);
             for (at, _) in level.grid.iter().filter(|(_, t)| t.is_open()) {
-                let ours: HashSet<Pos> =
-                    Fov::compute(at, 8, |x, y| level.grid.blocks_sight(x, y)).cells().collect();
+                let ours: HashSet<Pos> = level.grid.fov(at, 8).cells().collect();
                 assert_eq!(
                     ours,
                     reference_fov(at, 8, &opaque),
@@ -28,4 +29,30 @@ fn reference_and_server_sight_agree_from_every_open_cell() {
         }
     }
     assert!(compared > 10_000);
+}
+
+/// A random map of `width` × `height` cells, `walls` its opaque cells by
+/// index; everything off it is opaque.
+fn opaque_in(width: i64, height: i64, walls: &[bool]) -> impl Fn(i64, i64) -> bool + '_ {
+    move |x, y| x < 0 || y < 0 || x >= width || y >= height || walls[(y * width + x) as usize]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Any map, any radius up to 8, any viewpoint (near the edge or on a wall
+    /// too): the server's bit-parallel scan sees what the reference sees.
+    #[test]
+    fn reference_and_server_sight_agree_on_random_maps(
+        walls in proptest::collection::vec(proptest::bool::weighted(0.3), 24 * 20),
+        x in 0u16..24,
+        y in 0u16..20,
+        radius in 0u8..=8,
+    ) {
+        let opaque = opaque_in(24, 20, &walls);
+        let at = Pos::new(x, y);
+        let ours: HashSet<Pos> =
+            Fov::compute(at, radius, |x, y| opaque(i64::from(x), i64::from(y))).cells().collect();
+        prop_assert_eq!(ours, reference_fov(at, i64::from(radius), &opaque));
+    }
 }

@@ -14,7 +14,6 @@ use rand::{RngExt, SeedableRng};
 
 use super::LevelRng;
 use crate::bestiary::{Bestiary, KindId};
-use crate::fov::Fov;
 use crate::level::Level;
 
 /// Walking steps from the arrival point inside which nothing is placed.
@@ -90,7 +89,7 @@ pub fn allowed_cells(level: &Level) -> Vec<bool> {
     let grid = &level.grid;
     let open = |i: usize| grid.cells()[i].is_open();
     let walk = DistanceMap::new(grid.width(), grid.height(), &[level.arrival], open);
-    let sight = Fov::compute(level.arrival, SIGHT_RADIUS, |x, y| grid.blocks_sight(x, y));
+    let sight = grid.fov(level.arrival, SIGHT_RADIUS);
     (0..grid.cells().len())
         .map(|i| {
             let pos = grid.pos_of(i);
@@ -136,7 +135,7 @@ mod tests {
             let bestiary = Bestiary::default();
             let level = build(generator, level_seed(seed, depth), depth);
             let placed = populate(&level, &bestiary, level_seed(seed, depth), depth);
-            let sight = Fov::compute(level.arrival, SIGHT_RADIUS, |x, y| level.grid.blocks_sight(x, y));
+            let sight = level.grid.fov(level.arrival, SIGHT_RADIUS);
             let mut cells = HashSet::new();
             for m in &placed {
                 prop_assert_eq!(level.terrain(m.pos), Terrain::Floor);

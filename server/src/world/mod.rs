@@ -1069,10 +1069,9 @@ mod tests {
     /// is one round: one step for the jackal.
     #[tokio::test(start_paused = true)]
     async fn alone_a_minute_passes_and_nothing_moves() {
-        use crate::fov::Fov;
         let config = Config::with_seed(9);
         let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
-        let seen = Fov::compute(level.arrival, 8, |x, y| level.grid.blocks_sight(x, y));
+        let seen = level.grid.fov(level.arrival, 8);
         let far = |p: &Pos| p.x.abs_diff(level.arrival.x).max(p.y.abs_diff(level.arrival.y));
         let at = seen
             .cells()

@@ -313,7 +313,7 @@ impl DepthState {
 
     fn fov_from(&self, pos: Pos) -> Fov {
         let grid = &self.level.grid;
-        Fov::compute(pos, self.radius, |x, y| grid.blocks_sight(x, y))
+        grid.fov(pos, self.radius)
     }
 
     /// Puts a player on this level, tells it what it remembers and sees, and
