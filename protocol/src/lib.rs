@@ -11,7 +11,8 @@
 //! Every message travels alone in one binary frame, encoded by [`codec`].
 //!
 //! Cells in sight are named by their index in the sight disc around the
-//! viewer ([`Disc`]), so a cell costs one byte on the wire; remembered cells
+//! viewer ([`Disc`]), and a diff's lists of them travel packed as bits, the
+//! gaps between rising indices, a few bits a cell; remembered cells
 //! travel as a [`CellSet`]. [`walk`] is the grid search both sides use to
 //! find their way over a level.
 
@@ -19,6 +20,7 @@ mod cells;
 pub mod codec;
 mod disc;
 mod message;
+mod packed;
 mod types;
 pub mod walk;
 
@@ -31,7 +33,7 @@ pub use message::{
 pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;

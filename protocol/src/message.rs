@@ -201,7 +201,8 @@ pub struct DeathRecord {
 /// The change in one player's sight. Disc indices in `shown` and `revealed`
 /// are relative to `at`; those in `hidden` to the `at` of the previous diff on
 /// this level (there are none in the first diff after entering a level).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// On the wire its cell lists are packed as bits (see `packed.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SightDiff {
     /// Where the player stands now.
     pub at: Pos,
