@@ -267,7 +267,10 @@ impl<'a> BitReader<'a> {
     /// True when only the zero bits that fill the last byte remain.
     fn rest_is_padding(&self) -> bool {
         self.bytes.len() == self.at.div_ceil(8)
-            && self.bytes.last().is_none_or(|&b| self.at.is_multiple_of(8) || b >> (self.at % 8) == 0)
+            && self
+                .bytes
+                .last()
+                .is_none_or(|&b| self.at.is_multiple_of(8) || b >> (self.at % 8) == 0)
     }
 }
 

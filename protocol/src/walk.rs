@@ -10,6 +10,17 @@ use crate::{Dir, Pos};
 /// The distance of a cell no walk reached.
 pub const UNREACHED: u16 = u16::MAX;
 
+/// (dx, dy) of each of `Dir::ALL`, for stepping packed coordinates.
+const STEP_DELTAS: [(i32, i32); 8] = {
+    let mut deltas = [(0, 0); 8];
+    let mut k = 0;
+    while k < 8 {
+        deltas[k] = Dir::ALL[k].delta();
+        k += 1;
+    }
+    deltas
+};
+
 /// Steps from the nearest start to every cell reached.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DistanceMap {
@@ -62,14 +73,17 @@ impl DistanceMap {
         let (w, h) = (usize::from(width), usize::from(height));
         let mut map = Self { width, height, dist: vec![UNREACHED; w * h] };
         // Every cell enters the queue at most once, so a Vec read from the
-        // front by an index is the whole queue.
+        // front by an index is the whole queue. It holds each cell's
+        // coordinates (y above x), not its index: dividing an index by a
+        // width known only at run time costs more than the walk around it.
         let mut queue: Vec<u32> = Vec::with_capacity(w * h / 2);
+        let packed = |pos: Pos| u32::from(pos.y) << 16 | u32::from(pos.x);
         for &start in starts {
             if let Some(i) = map.index(start)
                 && map.dist[i] == UNREACHED
             {
                 map.dist[i] = 0;
-                queue.push(i as u32);
+                queue.push(packed(start));
             }
         }
         let row = w as isize;
@@ -77,30 +91,35 @@ impl DistanceMap {
         // the border as inside it.
         let steps = [-row, -row + 1, 1, row + 1, row, row - 1, -1, -row - 1];
         let mut head = 0;
-        while let Some(&i) = queue.get(head) {
+        while let Some(&cell) = queue.get(head) {
             head += 1;
-            let i = i as usize;
-            let (x, y) = (i % w, i / w);
+            let (x, y) = ((cell & 0xffff) as usize, (cell >> 16) as usize);
             let pos = Pos::new(x as u16, y as u16);
+            let i = y * w + x;
             if goal(pos, map.dist[i]) {
                 return (map, Some(pos));
             }
             let next = map.dist[i] + 1;
-            let mut enter = |n: usize, dist: &mut Vec<u16>| {
-                if dist[n] == UNREACHED && open(n) {
-                    dist[n] = next;
-                    queue.push(n as u32);
-                }
-            };
             if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
-                // Inside the border every neighbour's index is valid.
-                for step in steps {
-                    enter(i.wrapping_add_signed(step), &mut map.dist);
+                // Inside the border every neighbour's index is valid, and
+                // its coordinates are this cell's plus the step's.
+                for (k, step) in steps.into_iter().enumerate() {
+                    let n = i.wrapping_add_signed(step);
+                    if map.dist[n] == UNREACHED && open(n) {
+                        map.dist[n] = next;
+                        let (dx, dy) = STEP_DELTAS[k];
+                        queue.push(cell.wrapping_add_signed(dy << 16).wrapping_add_signed(dx));
+                    }
                 }
             } else {
                 for dir in Dir::ALL {
-                    if let Some(n) = pos.step(dir).and_then(|n| map.index(n)) {
-                        enter(n, &mut map.dist);
+                    if let Some(np) = pos.step(dir)
+                        && let Some(n) = map.index(np)
+                        && map.dist[n] == UNREACHED
+                        && open(n)
+                    {
+                        map.dist[n] = next;
+                        queue.push(packed(np));
                     }
                 }
             }
@@ -133,13 +152,12 @@ impl DistanceMap {
     /// The reached cell farthest from the starts; ties go to the first in
     /// row-major order, so the choice is deterministic.
     pub fn farthest(&self) -> Option<Pos> {
-        let mut best: Option<(u16, usize)> = None;
-        for (i, &d) in self.dist.iter().enumerate() {
-            if d != UNREACHED && best.is_none_or(|(b, _)| d > b) {
-                best = Some((d, i));
-            }
-        }
-        best.map(|(_, i)| self.pos_of(i))
+        // Two plain passes (the greatest distance, then its first cell)
+        // are quicker than one that keeps a best so far.
+        let reached = |d: &u16| *d != UNREACHED;
+        let most = self.dist.iter().copied().filter(reached).max()?;
+        let i = self.dist.iter().position(|&d| d == most)?;
+        Some(self.pos_of(i))
     }
 
     /// A shortest walk from the starts to `to`, as steps, or `None` when

@@ -35,14 +35,17 @@ fn fov(c: &mut Criterion) {
 }
 
 fn levels(c: &mut Criterion) {
+    let bestiary = gloam_server::bestiary::Bestiary::default();
     for generator in Generator::ALL {
         let name = generator.name();
         // A new seed each time: a repeated map flatters the branch predictor.
         let mut seed = 0u64;
-        c.bench_function(&format!("level {name} with stairs BFS, distinct seeds"), |b| {
+        c.bench_function(&format!("level {name} with stairs and monsters, distinct seeds"), |b| {
             b.iter(|| {
                 seed += 1;
-                black_box(mapgen::build(generator, seed, 2))
+                let level = mapgen::build(generator, seed, 2);
+                let monsters = mapgen::populate::populate(&level, &bestiary, seed, 2);
+                black_box((level, monsters))
             })
         });
     }

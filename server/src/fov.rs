@@ -15,7 +15,7 @@
 //! is a 17×17 bitmask, small enough to stay in cache and cheap to compare
 //! between turns.
 
-use gloam_protocol::{Disc, Pos};
+use gloam_protocol::{Disc, Pos, Terrain};
 
 /// The largest radius the mask holds.
 pub(crate) const MAX_RADIUS: i32 = Disc::MAX_RADIUS as i32;
@@ -40,21 +40,22 @@ pub struct Opacity {
 }
 
 impl Opacity {
-    /// The opacity of a `width` × `height` map; everything off it is opaque.
-    pub fn of(width: u16, height: u16, is_opaque: impl Fn(usize, usize) -> bool) -> Opacity {
+    /// The opacity of a `width` × `height` map of `cells`, row by row;
+    /// walls and everything off the map are opaque.
+    pub fn of(width: u16, height: u16, cells: &[Terrain]) -> Opacity {
         let (w, h) = (usize::from(width), usize::from(height));
+        assert_eq!(cells.len(), w * h, "a map's cells fill its rectangle");
         // One spare word per line, so a window's two-word read never runs off.
         let row_words = (w + 2 * R).div_ceil(64) + 1;
         let col_words = (h + 2 * R).div_ceil(64) + 1;
         let mut rows = vec![u64::MAX; row_words * (h + 2 * R)];
         let mut cols = vec![u64::MAX; col_words * (w + 2 * R)];
-        for y in 0..h {
-            for x in 0..w {
-                if !is_opaque(x, y) {
-                    let (bx, by) = (x + R, y + R);
-                    rows[by * row_words + bx / 64] &= !(1 << (bx % 64));
-                    cols[bx * col_words + by / 64] &= !(1 << (by % 64));
-                }
+        for (y, row) in cells.chunks_exact(w.max(1)).enumerate() {
+            let by = y + R;
+            for (x, _) in row.iter().enumerate().filter(|(_, t)| t.is_open()) {
+                let bx = x + R;
+                rows[by * row_words + bx / 64] &= !(1 << (bx % 64));
+                cols[bx * col_words + by / 64] &= !(1 << (by % 64));
             }
         }
         Opacity { width: w as i32, height: h as i32, row_words, rows, col_words, cols }

@@ -37,6 +37,20 @@ impl Grid {
         Self { width, height, cells, opacity: OnceLock::new() }
     }
 
+    /// A grid whose cell (x, y) is `terrain(x, y)`.
+    pub(crate) fn from_fn(
+        width: u16,
+        height: u16,
+        terrain: impl Fn(usize, usize) -> Terrain,
+    ) -> Self {
+        let (w, h) = (usize::from(width), usize::from(height));
+        let mut cells = Vec::with_capacity(w * h);
+        for y in 0..h {
+            cells.extend((0..w).map(|x| terrain(x, y)));
+        }
+        Self { width, height, cells, opacity: OnceLock::new() }
+    }
+
     pub fn width(&self) -> u16 {
         self.width
     }
@@ -80,12 +94,19 @@ impl Grid {
         self.opacity.take();
     }
 
+    /// Makes every cell `pick` chooses (given its index and terrain) `terrain`.
+    pub(crate) fn set_where(&mut self, terrain: Terrain, pick: impl Fn(usize, Terrain) -> bool) {
+        for (i, cell) in self.cells.iter_mut().enumerate() {
+            if pick(i, *cell) {
+                *cell = terrain;
+            }
+        }
+        self.opacity.take();
+    }
+
     /// Which cells stop sight, as bits.
     pub fn opacity(&self) -> &Opacity {
-        self.opacity.get_or_init(|| {
-            let w = usize::from(self.width);
-            Opacity::of(self.width, self.height, |x, y| self.cells[y * w + x] == Terrain::Wall)
-        })
+        self.opacity.get_or_init(|| Opacity::of(self.width, self.height, &self.cells))
     }
 
     /// What a viewer at `centre` sees within `radius`.
@@ -136,6 +157,9 @@ pub struct Level {
     pub arrival: Pos,
     /// The down staircase, where players coming up appear.
     pub stairs_down: Pos,
+    /// Walking distances from `arrival` to every open cell, as the
+    /// finishing steps found them (monsters are placed by them).
+    pub walk: DistanceMap,
 }
 
 impl Level {

@@ -2,6 +2,10 @@
 //! random rock and floor, smooth it a few times (a cell becomes rock when
 //! most of its neighbours are), and keep the largest cave; the finishing
 //! steps turn every other pocket to rock.
+//!
+//! The map is worked on as one bitset of rock per row: a smoothing pass
+//! counts every cell's rocky neighbours at once with bit-sliced adders, and
+//! the caves are found as runs of floor joined row to row.
 
 use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
@@ -13,49 +17,38 @@ use crate::level::Grid;
 const FLOOR_CHANCE: f64 = 0.55;
 const PASSES: usize = 5;
 
+/// Rock, bit `x` of row `y` for the cell (x, y); rows are at most 128 cells.
+type Rock = Vec<u128>;
+
 pub(crate) fn carve(
     rng: &mut LevelRng,
     width: u16,
     height: u16,
     mut steps: Option<&mut Steps>,
 ) -> (Grid, Pos) {
-    let mut grid = Grid::filled(width, height);
-    for y in 1..height - 1 {
-        for x in 1..width - 1 {
-            if rng.random_bool(FLOOR_CHANCE) {
-                grid.set(Pos::new(x, y), Terrain::Floor);
-            }
-        }
-    }
-    snap(&mut steps, &grid, || "random fill".into());
     let (w, h) = (usize::from(width), usize::from(height));
-    let mut wall = vec![0u8; w * h];
-    for pass in 1..=PASSES {
-        for (i, t) in grid.cells().iter().enumerate() {
-            wall[i] = u8::from(*t == Terrain::Wall);
-        }
-        for y in 1..h - 1 {
-            for x in 1..w - 1 {
-                let i = y * w + x;
-                let walls = wall[i - w - 1]
-                    + wall[i - w]
-                    + wall[i - w + 1]
-                    + wall[i - 1]
-                    + wall[i + 1]
-                    + wall[i + w - 1]
-                    + wall[i + w]
-                    + wall[i + w + 1];
-                let t = match walls {
-                    5.. => Terrain::Wall,
-                    4 => grid.cells()[i],
-                    _ => Terrain::Floor,
-                };
-                grid.set(Pos::new(x as u16, y as u16), t);
+    assert!(w <= 128, "caves are carved in rows of at most 128 cells");
+    let mut rock: Rock = vec![u128::MAX; h];
+    for row in rock.iter_mut().take(h - 1).skip(1) {
+        for x in 1..w - 1 {
+            if rng.random_bool(FLOOR_CHANCE) {
+                *row &= !(1 << x);
             }
         }
-        snap(&mut steps, &grid, || format!("smoothing pass {pass}"));
     }
-    let start = largest_cave(&grid).unwrap_or_else(|| {
+    if steps.is_some() {
+        snap(&mut steps, &grid_of(&rock, width, height), || "random fill".into());
+    }
+    // Only the inside is smoothed: the rim stays rock.
+    let inside = (u128::MAX >> (128 - (w - 1))) & !1;
+    for pass in 1..=PASSES {
+        rock = smoothed(&rock, inside);
+        if steps.is_some() {
+            snap(&mut steps, &grid_of(&rock, width, height), || format!("smoothing pass {pass}"));
+        }
+    }
+    let mut grid = grid_of(&rock, width, height);
+    let start = largest_cave(&rock, w).unwrap_or_else(|| {
         // A map with no floor at all: open one cell so the level exists.
         let c = Pos::new(width / 2, height / 2);
         grid.set(c, Terrain::Floor);
@@ -64,37 +57,116 @@ pub(crate) fn carve(
     (grid, start)
 }
 
-/// A cell of the largest 8-connected open region (its first in row order),
-/// found with one flood fill over the whole map.
-fn largest_cave(grid: &Grid) -> Option<Pos> {
-    let (w, h) = (usize::from(grid.width()), usize::from(grid.height()));
-    let cells = grid.cells();
-    let mut seen = vec![false; cells.len()];
-    let mut stack = Vec::with_capacity(cells.len() / 2);
-    let mut best: Option<(usize, usize)> = None;
-    for first in 0..cells.len() {
-        if seen[first] || !cells[first].is_open() {
-            continue;
-        }
-        seen[first] = true;
-        stack.push(first);
-        let mut size = 0;
-        while let Some(i) = stack.pop() {
-            size += 1;
-            let (x, y) = (i % w, i / w);
-            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                    let n = ny * w + nx;
-                    if !seen[n] && cells[n].is_open() {
-                        seen[n] = true;
-                        stack.push(n);
-                    }
-                }
+/// One pass: a cell inside becomes rock when five or more of its eight
+/// neighbours are, floor when three or fewer are, and stays as it was on four.
+fn smoothed(rock: &Rock, inside: u128) -> Rock {
+    let mut next = rock.clone();
+    for y in 1..rock.len() - 1 {
+        let (a, b, c) = (rock[y - 1], rock[y], rock[y + 1]);
+        // Each neighbour moved onto the cell's own bit: x − 1 by a left shift.
+        let [n0, n1, n2, n3, n4, n5, n6, n7] =
+            [a << 1, a, a >> 1, b << 1, b >> 1, c << 1, c, c >> 1];
+        // The count, bit by bit: ones, twos, fours, eights.
+        let (s1, c1) = full_add(n0, n1, n2);
+        let (s2, c2) = full_add(n3, n4, n5);
+        let (s3, c3) = (n6 ^ n7, n6 & n7);
+        let (ones, c4) = full_add(s1, s2, s3);
+        let (t, d1) = full_add(c1, c2, c3);
+        let (twos, d2) = (t ^ c4, t & c4);
+        let (fours, eights) = (d1 ^ d2, d1 & d2);
+        let five_or_more = eights | fours & (twos | ones);
+        let exactly_four = !eights & fours & !twos & !ones;
+        let smoothed = five_or_more | exactly_four & b;
+        next[y] = smoothed & inside | b & !inside;
+    }
+    next
+}
+
+/// The sum and carry of three one-bit numbers, in every bit at once.
+fn full_add(a: u128, b: u128, c: u128) -> (u128, u128) {
+    (a ^ b ^ c, a & b | c & (a ^ b))
+}
+
+fn grid_of(rock: &Rock, width: u16, height: u16) -> Grid {
+    Grid::from_fn(
+        width,
+        height,
+        |x, y| {
+            if rock[y] >> x & 1 == 0 { Terrain::Floor } else { Terrain::Wall }
+        },
+    )
+}
+
+/// The first cell (in row order) of the largest 8-connected stretch of
+/// floor, ties going to the one whose first cell comes first. Runs of floor
+/// along each row are joined to the runs they touch in the row above.
+fn largest_cave(rock: &Rock, w: usize) -> Option<Pos> {
+    // (row, first x, last x) of every run, in row order.
+    let mut runs: Vec<(usize, u32, u32)> = Vec::new();
+    let mut joined = Joins::default();
+    let mut above = 0..0;
+    let floor_mask = u128::MAX >> (128 - w);
+    for (y, &row) in rock.iter().enumerate() {
+        let floor = !row & floor_mask;
+        let (mut firsts, mut lasts) = (floor & !(floor << 1), floor & !(floor >> 1));
+        let here = runs.len()..runs.len();
+        let mut here_end = here.start;
+        let mut look = above.start;
+        while firsts != 0 {
+            let (first, last) = (firsts.trailing_zeros(), lasts.trailing_zeros());
+            firsts &= firsts - 1;
+            lasts &= lasts - 1;
+            let me = runs.len();
+            runs.push((y, first, last));
+            joined.add();
+            here_end += 1;
+            // Runs above that end left of this one's reach touch nothing later.
+            while look < above.end && runs[look].2 + 1 < first {
+                look += 1;
+            }
+            let mut k = look;
+            while k < above.end && runs[k].1 <= last + 1 {
+                joined.union(k, me);
+                k += 1;
             }
         }
-        if best.is_none_or(|(s, _)| size > s) {
-            best = Some((size, first));
+        above = here.start..here_end;
+    }
+    let mut size = vec![0u32; runs.len()];
+    for (i, &(_, first, last)) in runs.iter().enumerate() {
+        size[joined.root(i)] += last - first + 1;
+    }
+    let mut best: Option<(u32, usize)> = None;
+    for (i, &s) in size.iter().enumerate() {
+        if s > 0 && best.is_none_or(|(b, _)| s > b) {
+            best = Some((s, i));
         }
     }
-    best.map(|(_, i)| grid.pos_of(i))
+    best.map(|(_, i)| Pos::new(runs[i].1 as u16, runs[i].0 as u16))
+}
+
+/// Union-find over runs; a set's root is its earliest run.
+#[derive(Default)]
+struct Joins {
+    parent: Vec<usize>,
+}
+
+impl Joins {
+    fn add(&mut self) {
+        self.parent.push(self.parent.len());
+    }
+
+    fn root(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        let (low, high) = (ra.min(rb), ra.max(rb));
+        self.parent[high] = low;
+    }
 }

@@ -326,18 +326,12 @@ pub fn make_bottom(level: &mut Level) {
 /// and put the down staircase at the greatest walking distance.
 pub(crate) fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
     let walk = grid.walk_from(arrival);
-    for (i, &d) in walk.distances().iter().enumerate() {
-        if d == UNREACHED {
-            let pos = grid.pos_of(i);
-            if grid.is_open(pos) {
-                grid.set(pos, Terrain::Wall);
-            }
-        }
-    }
+    let distances = walk.distances();
+    grid.set_where(Terrain::Wall, |i, t| t.is_open() && distances[i] == UNREACHED);
     let stairs_down = walk.farthest().expect("the arrival point is open ground");
     if depth > 1 {
         grid.set(arrival, Terrain::StairsUp);
     }
     grid.set(stairs_down, Terrain::StairsDown);
-    Level { grid, arrival, stairs_down }
+    Level { grid, arrival, stairs_down, walk }
 }

@@ -9,7 +9,7 @@
 //! kind that comes in packs is placed with its pack around it.
 
 use gloam_protocol::walk::{DistanceMap, UNREACHED};
-use gloam_protocol::{Dir, Pos, SIGHT_RADIUS, Terrain};
+use gloam_protocol::{Pos, SIGHT_RADIUS, Terrain};
 use rand::{RngExt, SeedableRng};
 
 use super::LevelRng;
@@ -35,9 +35,14 @@ pub fn groups_at(depth: u16) -> usize {
 pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16) -> Vec<Placed> {
     let mut rng = LevelRng::seed_from_u64(level_seed ^ 0x6d6f_6e73_7465_7273);
     let allowed = allowed_cells(level);
-    let roomy: Vec<usize> =
-        (0..allowed.len()).filter(|&i| allowed[i] && is_roomy(level, i)).collect();
-    let anywhere: Vec<usize> = (0..allowed.len()).filter(|&i| allowed[i]).collect();
+    let (cells, w) = (level.grid.cells(), usize::from(level.width()));
+    let (mut roomy, mut anywhere) = (Vec::new(), Vec::new());
+    for i in (0..allowed.len()).filter(|&i| allowed[i]) {
+        anywhere.push(i);
+        if is_roomy(cells, w, i) {
+            roomy.push(i);
+        }
+    }
     // A maze has no rooms: anywhere allowed will do there.
     let starts = if roomy.len() >= 20 { roomy } else { anywhere };
     let kinds: Vec<(KindId, u32)> =
@@ -87,30 +92,35 @@ fn pick(kinds: &[(KindId, u32)], mut roll: u32) -> KindId {
 /// of the arrival point and at least [`CLEAR_STEPS`] from it.
 pub fn allowed_cells(level: &Level) -> Vec<bool> {
     let grid = &level.grid;
-    let open = |i: usize| grid.cells()[i].is_open();
-    let walk = DistanceMap::new(grid.width(), grid.height(), &[level.arrival], open);
     let sight = grid.fov(level.arrival, SIGHT_RADIUS);
-    (0..grid.cells().len())
-        .map(|i| {
-            let pos = grid.pos_of(i);
-            let d = walk.distances()[i];
-            grid.cells()[i] == Terrain::Floor
-                && d != UNREACHED
-                && d >= CLEAR_STEPS
-                && !sight.sees(pos)
-                && pos != level.stairs_down
-        })
-        .collect()
+    let (w, h) = (grid.width(), grid.height());
+    let mut allowed = Vec::with_capacity(grid.cells().len());
+    let mut at = 0;
+    let (cells, distances) = (grid.cells(), level.walk.distances());
+    for y in 0..h {
+        for x in 0..w {
+            let d = distances[at];
+            allowed.push(
+                cells[at] == Terrain::Floor
+                    && d != UNREACHED
+                    && d >= CLEAR_STEPS
+                    && !sight.sees(Pos::new(x, y))
+                    && Pos::new(x, y) != level.stairs_down,
+            );
+            at += 1;
+        }
+    }
+    allowed
 }
 
-/// A cell in a room or open area: at least six of its eight neighbours open.
-fn is_roomy(level: &Level, i: usize) -> bool {
-    let pos = level.grid.pos_of(i);
-    Dir::ALL
-        .into_iter()
-        .filter(|&d| pos.step(d).is_some_and(|p| level.terrain(p).is_open()))
-        .count()
-        >= 6
+/// A cell in a room or open area: at least six of its eight neighbours
+/// open, on a map `w` cells wide. Only asked of floor, which is never on
+/// the map's rim of rock.
+fn is_roomy(cells: &[Terrain], w: usize, i: usize) -> bool {
+    let open = |n: usize| u8::from(cells[n].is_open());
+    let above = open(i - w - 1) + open(i - w) + open(i - w + 1);
+    let below = open(i + w - 1) + open(i + w) + open(i + w + 1);
+    above + open(i - 1) + open(i + 1) + below >= 6
 }
 
 #[cfg(test)]

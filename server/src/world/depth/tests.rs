@@ -33,7 +33,8 @@ pub(super) fn level_from(rows: &[&str]) -> Arc<Level> {
             grid.set(pos, t);
         }
     }
-    Arc::new(Level { grid, arrival, stairs_down })
+    let walk = grid.walk_from(arrival);
+    Arc::new(Level { grid, arrival, stairs_down, walk })
 }
 
 fn depth_with(names: &[&str]) -> DepthState {
