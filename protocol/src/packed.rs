@@ -179,13 +179,7 @@ fn read_list(bits: &mut BitReader) -> Result<Vec<u8>, String> {
     let k = bits.read(3)?;
     let mut next = first + 1;
     for _ in 1..len {
-        let mut high = 0;
-        while bits.read(1)? == 1 {
-            high += 1;
-            if high > 255 {
-                return Err("sight diff: a gap past any disc".into());
-            }
-        }
+        let high = bits.count_run(1, 256)?;
         let index = next + (high << k | bits.read(k)?);
         let index = u8::try_from(index).map_err(|_| "sight diff: a cell index past 255")?;
         out.push(index);
@@ -243,24 +237,51 @@ impl<'a> BitReader<'a> {
         Self { bytes, at: 0 }
     }
 
+    /// Up to the next 57 bits, from one little-endian load, and how many
+    /// of them there are.
+    fn peek(&self) -> (u64, usize) {
+        let first = self.at / 8;
+        let mut word = [0u8; 8];
+        let take = self.bytes.len().saturating_sub(first).min(8);
+        word[..take].copy_from_slice(&self.bytes[first..first + take]);
+        let valid = (take * 8).saturating_sub(self.at % 8).min(57);
+        (u64::from_le_bytes(word) >> (self.at % 8), valid)
+    }
+
+    /// The next `n` bits (n ≤ 32).
     fn read(&mut self, n: u32) -> Result<u32, String> {
-        let mut value = 0;
-        for k in 0..n {
-            let byte = self.bytes.get(self.at / 8).ok_or("sight diff: cells cut short")?;
-            value |= u32::from(byte >> (self.at % 8) & 1) << k;
-            self.at += 1;
+        let (bits, valid) = self.peek();
+        if n as usize > valid {
+            return Err("sight diff: cells cut short".into());
         }
-        Ok(value)
+        self.at += n as usize;
+        Ok((bits & ((1u64 << n) - 1)) as u32)
+    }
+
+    /// How many `bit`s come before the next other bit (which is consumed
+    /// too), if fewer than `limit`.
+    fn count_run(&mut self, bit: u64, limit: u32) -> Result<u32, String> {
+        let mut count = 0;
+        loop {
+            let (bits, valid) = self.peek();
+            let run = (if bit == 1 { !bits } else { bits }).trailing_zeros().min(valid as u32);
+            count += run;
+            if count >= limit {
+                return Err("sight diff: a run of bits past any list or disc".into());
+            }
+            if (run as usize) < valid {
+                self.at += run as usize + 1;
+                return Ok(count);
+            }
+            if valid == 0 {
+                return Err("sight diff: cells cut short".into());
+            }
+            self.at += valid;
+        }
     }
 
     fn read_gamma(&mut self) -> Result<u32, String> {
-        let mut extra = 0;
-        while self.read(1)? == 0 {
-            extra += 1;
-            if extra > 16 {
-                return Err("sight diff: a length past any list".into());
-            }
-        }
+        let extra = self.count_run(0, 17)?;
         Ok(1 << extra | self.read(extra)?)
     }
 
@@ -375,5 +396,18 @@ mod tests {
         padded.extend_from_slice(cells);
         padded.push(0);
         assert!(codec::decode_server(&padded).is_err(), "a byte too many");
+    }
+
+    proptest::proptest! {
+        /// Whatever follows a Sight's tag decodes to some diff or is
+        /// refused; it never panics, however it sets the lengths.
+        #[test]
+        fn any_bytes_after_a_sight_tag_decode_or_are_refused(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80)
+        ) {
+            let mut frame = codec::encode(&ServerMsg::Sight(SightDiff::default()))[..1].to_vec();
+            frame.extend(bytes);
+            let _ = codec::decode_server(&frame);
+        }
     }
 }

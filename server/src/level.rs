@@ -94,6 +94,18 @@ impl Grid {
         self.opacity.take();
     }
 
+    /// Turns rock at `pos` (on the grid) into floor; false when it was open.
+    #[inline]
+    pub(crate) fn dig(&mut self, pos: Pos) -> bool {
+        let i = self.index(pos);
+        let rock = self.cells[i] == Terrain::Wall;
+        if rock {
+            self.cells[i] = Terrain::Floor;
+            self.opacity.take();
+        }
+        rock
+    }
+
     /// Makes every cell `pick` chooses (given its index and terrain) `terrain`.
     pub(crate) fn set_where(&mut self, terrain: Terrain, pick: impl Fn(usize, Terrain) -> bool) {
         for (i, cell) in self.cells.iter_mut().enumerate() {

@@ -38,27 +38,32 @@ pub(crate) fn carve(
     let inner = usize::from(width - 2) * usize::from(height - 2);
     let target = inner * mood.floor_percent as usize / 100;
     let mut open: Vec<Pos> = vec![centre];
+    // Each step's (dx, dy), by the two bits that choose it: N, E, S, W.
+    let deltas = [0, 2, 4, 6].map(|k| Dir::ALL[k].delta());
+    let (w, h) = (i32::from(width), i32::from(height));
     // Bounded: even unlucky walkers reach the target long before this.
     for walker in 1..=10_000 {
         if open.len() >= target {
             break;
         }
-        let mut at = if mood.from_centre { centre } else { open[rng.random_range(0..open.len())] };
+        let at = if mood.from_centre { centre } else { open[rng.random_range(0..open.len())] };
+        let (mut x, mut y) = (i32::from(at.x), i32::from(at.y));
         // Two bits of one draw per step: 32 steps a draw.
         let mut bits = 0u64;
         for step in 0..mood.lifetime {
             if step % 32 == 0 {
                 bits = rng.random();
             }
-            if grid.get(at) == Terrain::Wall {
-                grid.set(at, Terrain::Floor);
-                open.push(at);
+            let here = Pos::new(x as u16, y as u16);
+            if grid.dig(here) {
+                open.push(here);
             }
-            let dir = Dir::ALL[2 * (bits & 3) as usize];
+            let (dx, dy) = deltas[(bits & 3) as usize];
             bits >>= 2;
-            let next = at.step(dir).expect("walkers stay inside the border");
-            if next.x >= 1 && next.y >= 1 && next.x < width - 1 && next.y < height - 1 {
-                at = next;
+            // A step onto the rim of rock is not taken.
+            let (nx, ny) = (x + dx, y + dy);
+            if nx >= 1 && ny >= 1 && nx < w - 1 && ny < h - 1 {
+                (x, y) = (nx, ny);
             }
         }
         snap(&mut steps, &grid, || format!("walker {walker}"));
