@@ -5,19 +5,22 @@
 //! in which many things moved is still one diff per player.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::BuildHasherDefault;
 
 use gloam_protocol::{
     MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Wound,
 };
 
-use super::{DepthState, Monster, Outgoing, Phase, Turn};
+use super::{CellHasher, DepthState, Monster, Outgoing, Phase, Turn};
 use crate::world::player::Player;
 
 /// What one client was told of the depth beyond its own sight.
 #[derive(Debug, Default)]
 pub(crate) struct Told {
-    /// The other players in its sight, and where.
-    pub players: BTreeMap<PlayerId, Pos>,
+    /// The other players in its sight, and where. A hash map: in a crowd
+    /// every command looks up each mover in every viewer's, and a tree of
+    /// hundreds of players per viewer was a chain of cache misses each time.
+    pub players: HashMap<PlayerId, Pos, BuildHasherDefault<CellHasher>>,
     /// The monsters in its sight, where, and how hurt.
     pub monsters: BTreeMap<MonsterId, (Pos, Wound)>,
     pub hp: Option<(u16, u16)>,
@@ -102,7 +105,10 @@ impl DepthState {
                     && at.offset(dx, dy).is_some_and(|p| self.level.grid.contains(p))
             };
             let shown = self.disc.offsets().enumerate().filter(in_sight).map(|(i, _)| i as u8);
-            let players = told.players.iter().map(|(&other, &at)| PlayerChange::Appeared {
+            let mut seen: Vec<(PlayerId, Pos)> =
+                told.players.iter().map(|(&o, &at)| (o, at)).collect();
+            seen.sort_unstable();
+            let players = seen.into_iter().map(|(other, at)| PlayerChange::Appeared {
                 id: other,
                 name: self.name_of(other),
                 at,
@@ -203,7 +209,7 @@ fn players_seen(
     viewer: &Player,
     depth: u16,
     candidates: &[(PlayerId, Pos)],
-    told: &mut BTreeMap<PlayerId, Pos>,
+    told: &mut HashMap<PlayerId, Pos, BuildHasherDefault<CellHasher>>,
     players: &BTreeMap<PlayerId, Player>,
 ) -> Vec<PlayerChange> {
     let memory = viewer.memory(depth);
