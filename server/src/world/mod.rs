@@ -304,6 +304,9 @@ impl World {
     }
 }
 
+/// How long a notice about saving waits for room in one depth's queue.
+const NOTICE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Tells every player when saving stops working (a full or failing disk)
 /// and when it works again, for as long as the world lasts.
 async fn tell_about_saving(
@@ -321,7 +324,13 @@ async fn tell_about_saving(
         };
         let running: Vec<DepthHandle> = depths.lock().values().cloned().collect();
         for depth in running {
-            let _ = depth.tx.try_send(DepthCmd::Tell(text.into()));
+            // Waits for room in a busy depth's queue (a notice dropped there
+            // would leave its players never told), but not for long on one
+            // that is stuck.
+            let told = depth.tx.send(DepthCmd::Tell(text.into()));
+            if tokio::time::timeout(NOTICE_PATIENCE, told).await.is_err() {
+                warn!(depth = depth.depth, "a depth too busy to be told about saving");
+            }
         }
     }
 }
@@ -1184,15 +1193,15 @@ mod tests {
             msgs.iter()
                 .any(|m| matches!(m, gloam_protocol::ServerMsg::Note(n) if n.contains(words)))
         };
-        let until_heard = async |ann: &mut Presence, words: &str| {
-            for _ in 0..2_000 {
-                ann.act(Action::Wait).unwrap();
-                if heard(&until_done(ann).await, words) {
-                    return;
-                }
-                tokio::task::yield_now().await;
+        // Bounded by the timeouts around it, not by a count of waits: the
+        // store retries once a second, and waits can be quick enough that
+        // any count runs out first.
+        let until_heard = async |ann: &mut Presence, words: &str| loop {
+            ann.act(Action::Wait).unwrap();
+            if heard(&until_done(ann).await, words) {
+                return;
             }
-            panic!("never heard {words:?}");
+            tokio::task::yield_now().await;
         };
         tokio::time::timeout(Duration::from_secs(20), until_heard(&mut ann, "cannot save"))
             .await
