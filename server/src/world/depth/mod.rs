@@ -661,9 +661,11 @@ impl DepthState {
             }
         }
         if self.rules.pvp {
-            for (&viewer, told) in &self.told {
-                for &other in told.players.keys() {
-                    if let (Some(a), Some(b)) = (place(viewer), place(other)) {
+            // Who truly sees whom, not what their clients were told: that
+            // lags behind within a batch, and a replay tells nobody.
+            for (a, p) in players.iter().enumerate() {
+                for other in self.watchers_that(p.pos, |q| q.id != p.id) {
+                    if let Some(b) = place(other) {
                         join(a, b);
                     }
                 }

@@ -77,7 +77,7 @@ impl DepthState {
     }
 
     /// The players who see `pos` and pass `keep`, by id.
-    fn watchers_that(&self, pos: Pos, keep: impl Fn(&Player) -> bool) -> Vec<PlayerId> {
+    pub(super) fn watchers_that(&self, pos: Pos, keep: impl Fn(&Player) -> bool) -> Vec<PlayerId> {
         let sees = |p: &Player| keep(p) && p.memory(self.depth).is_some_and(|m| m.sees(pos));
         if self.players.len() <= self.disc.len() {
             return self.players.values().filter(|p| sees(p)).map(|p| p.id).collect();

@@ -313,9 +313,10 @@ proptest! {
 }
 
 /// The hall of `play_out` with its monsters, keeping its log, before anyone came.
-fn hall_with_monsters(seed: u64) -> DepthState {
+fn hall_with_monsters(seed: u64, rules: Rules) -> DepthState {
     let mut d =
         DepthState::with_bestiary(3, level_from(HALL), 8, Arc::new(Bestiary::default()), seed);
+    d.set_rules(rules);
     d.keep_log();
     for (name, at) in
         [("jackal", Pos::new(12, 1)), ("orc", Pos::new(18, 5)), ("fruit bat", Pos::new(15, 4))]
@@ -359,11 +360,13 @@ proptest! {
     /// same checksum, the same log.
     #[test]
     fn a_depth_replayed_from_its_log_is_the_live_depth(
-        commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200)
+        commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200),
+        pvp in any::<bool>(),
     ) {
-        let mut live = hall_with_monsters(7);
+        let rules = Rules { pvp };
+        let mut live = hall_with_monsters(7, rules);
         play_commands(&mut live, &commands);
-        let mut again = hall_with_monsters(7);
+        let mut again = hall_with_monsters(7, rules);
         again.replay(live.log()).unwrap();
         prop_assert_eq!(again.checksum(), live.checksum());
         prop_assert_eq!(again.log(), live.log());
@@ -374,18 +377,18 @@ proptest! {
 fn the_checksum_tells_another_history_apart() {
     let script: Vec<(u8, u8)> =
         (0..120u8).map(|i| (i, [0, 10, 3, 10, 5, 12, 10][usize::from(i % 7)])).collect();
-    let mut live = hall_with_monsters(7);
+    let mut live = hall_with_monsters(7, Rules::default());
     play_commands(&mut live, &script);
     assert!(live.rounds() > 20 && !live.log().is_empty());
     // Another seed: other dice.
-    let mut other = hall_with_monsters(8);
+    let mut other = hall_with_monsters(8, Rules::default());
     let differs = match other.replay(live.log()) {
         Ok(()) => other.checksum() != live.checksum(),
         Err(_) => true,
     };
     assert!(differs, "another seed's dice give another depth");
     // The same log short of its last command.
-    let mut short = hall_with_monsters(7);
+    let mut short = hall_with_monsters(7, Rules::default());
     short.replay(&live.log()[..live.log().len() - 1]).unwrap();
     assert_ne!(short.checksum(), live.checksum());
 }
