@@ -272,9 +272,70 @@ fn watching(c: &mut Criterion) {
     }
 }
 
+/// A crowd of 300 on one level (piled around the arrival, as the load
+/// tool's bots are) and 64 of them stepping: as the depth's task applies
+/// them, in one batch, beside one at a time as before batches; the rules,
+/// sight, what each player is told, and every message encoded.
+fn crowd(c: &mut Criterion) {
+    use gloam_protocol::{Action, Dir, PlayerId, codec};
+    use gloam_server::world::{Arrival, DepthState, Player};
+    use std::sync::Arc;
+    let level = Arc::new(mapgen::build(Generator::Bsp, 4, 1));
+    let mut depth = DepthState::new(1, level.clone(), 8);
+    for i in 1..=300 {
+        depth.arrive(Player::new(PlayerId(i), format!("p{i}")), Arrival::Join);
+    }
+    let movers: Vec<PlayerId> = (1..=64).map(|i| PlayerId(i * 4)).collect();
+    let mut turn = 0usize;
+    let mut steps = |depth: &DepthState| {
+        turn += 1;
+        let open = |p: Pos| level.terrain(p).is_open();
+        movers
+            .iter()
+            .map(|&id| {
+                let at = depth.player(id).unwrap().pos;
+                let dir = Dir::ALL.into_iter().cycle().skip(turn % 8).take(8);
+                let dir = dir.clone().find(|&d| at.step(d).is_some_and(open)).unwrap_or(Dir::N);
+                (id, Action::Move(dir))
+            })
+            .collect::<Vec<_>>()
+    };
+    let encoded = |out: &[gloam_server::world::Outgoing]| -> (usize, usize) {
+        (out.len(), out.iter().map(|o| codec::encode(&o.msg).len()).sum())
+    };
+    let (messages, bytes) = encoded(&depth.act_all(steps(&depth)).out);
+    let name = format!(
+        "crowd: 64 moves among 300 players, one batch ({messages} messages, {bytes} bytes)"
+    );
+    c.bench_function(&name, |b| {
+        b.iter(|| {
+            let acts = steps(&depth);
+            black_box(encoded(&depth.act_all(acts).out))
+        })
+    });
+    let acts = steps(&depth);
+    let (mut messages, mut bytes) = (0, 0);
+    for act in acts {
+        let (m, n) = encoded(&depth.act_all([act]).out);
+        messages += m;
+        bytes += n;
+    }
+    let name = format!(
+        "crowd: 64 moves among 300 players, one at a time ({messages} messages, {bytes} bytes)"
+    );
+    c.bench_function(&name, |b| {
+        b.iter(|| {
+            let acts = steps(&depth);
+            let sent: Vec<(usize, usize)> =
+                acts.into_iter().map(|act| encoded(&depth.act_all([act]).out)).collect();
+            black_box(sent)
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(3));
-    targets = fov, levels, codec, action, round, chat, watching
+    targets = fov, levels, codec, action, round, crowd, chat, watching
 }
 criterion_main!(benches);

@@ -304,6 +304,11 @@ impl World {
     }
 }
 
+/// The most actions a depth applies as one batch (see [`DepthTask::take`]):
+/// enough that a crowd's watchers hear of dozens of moves in one message,
+/// few enough that the first of them is not kept long from its answer.
+const MAX_BATCH: usize = 64;
+
 /// How long a notice about saving waits for room in one depth's queue.
 const NOTICE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -563,8 +568,9 @@ struct Figures {
     rounds: metrics::Counter,
     command: metrics::Histogram,
     round_wait: metrics::Histogram,
-    /// When the command being run started, until its time is recorded.
-    started: Option<std::time::Instant>,
+    /// When the commands being run started, and how many they are, until
+    /// their time is recorded.
+    started: Option<(std::time::Instant, usize)>,
     /// The depth's rounds already counted.
     rounds_counted: u64,
 }
@@ -595,19 +601,14 @@ impl DepthTask {
             tokio::select! {
                 () = tokio::time::sleep_until(deadline.map_or_else(tokio::time::Instant::now, |(_, at)| at)), if deadline.is_some() => {
                     if let Some((id, _)) = deadline {
-                        self.timed(|task| {
+                        self.timed(1, |task| {
                             let turn = task.state.deadline(id);
                             task.finish(turn, None);
                         });
                     }
                 }
                 cmd = rx.recv() => match cmd {
-                    #[cfg(test)]
-                    Some(DepthCmd::Stall { stalled, until }) => {
-                        let _ = stalled.send(());
-                        let _ = until.await;
-                    }
-                    Some(cmd) => self.timed(|task| task.apply(cmd)),
+                    Some(cmd) => self.take(cmd, &mut rx).await,
                     None => break,
                 },
                 _ = tick.tick() => {
@@ -629,21 +630,60 @@ impl DepthTask {
         debug!(depth = self.state.depth(), "depth task ends");
     }
 
-    /// Runs one command, recording how long it took and the rounds it
-    /// closed (see [`DepthTask::record_figures`]).
-    fn timed(&mut self, command: impl FnOnce(&mut Self)) {
-        self.figures.started = Some(std::time::Instant::now());
-        command(self);
+    /// Runs `cmd`. An action brings the actions queued behind it (up to
+    /// [`MAX_BATCH`]) and they are applied as one batch, so that those who
+    /// watch hear of all of them at once (`DepthState::act_all`); the first
+    /// command of another sort ends the batch and runs after it.
+    async fn take(&mut self, cmd: DepthCmd, rx: &mut mpsc::Receiver<DepthCmd>) {
+        let DepthCmd::Act { id, action } = cmd else { return self.take_one(cmd).await };
+        let mut acts = vec![(id, action)];
+        let mut next = None;
+        while acts.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(DepthCmd::Act { id, action }) => acts.push((id, action)),
+                Ok(other) => {
+                    next = Some(other);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        self.timed(acts.len(), |task| task.act_all(acts));
+        if let Some(cmd) = next {
+            self.take_one(cmd).await;
+        }
+    }
+
+    async fn take_one(&mut self, cmd: DepthCmd) {
+        match cmd {
+            #[cfg(test)]
+            DepthCmd::Stall { stalled, until } => {
+                let _ = stalled.send(());
+                let _ = until.await;
+            }
+            cmd => self.timed(1, |task| task.apply(cmd)),
+        }
+    }
+
+    /// Runs `count` commands, recording how long each took (their share of
+    /// the whole) and the rounds they closed (see
+    /// [`DepthTask::record_figures`]).
+    fn timed(&mut self, count: usize, commands: impl FnOnce(&mut Self)) {
+        self.figures.started = Some((std::time::Instant::now(), count));
+        commands(self);
         self.record_figures();
     }
 
-    /// Records the command's figures, once: before its replies go out
+    /// Records the commands' figures, once: before their replies go out
     /// (`finish` calls this), so that whoever reads a reply and then the
     /// figures finds the command counted.
     fn record_figures(&mut self) {
         let f = &mut self.figures;
-        if let Some(started) = f.started.take() {
-            f.command.record(started.elapsed());
+        if let Some((started, count)) = f.started.take() {
+            let share = started.elapsed() / u32::try_from(count.max(1)).unwrap_or(u32::MAX);
+            for _ in 0..count {
+                f.command.record(share);
+            }
         }
         let rounds = self.state.rounds();
         f.rounds.increment(rounds.saturating_sub(f.rounds_counted));
@@ -681,7 +721,7 @@ impl DepthTask {
     fn apply(&mut self, cmd: DepthCmd) {
         match cmd {
             DepthCmd::Arrive { player, via, link } => self.arrive(player, via, link),
-            DepthCmd::Act { id, action } => self.act(id, action),
+            DepthCmd::Act { id, action } => self.act_all(vec![(id, action)]),
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
@@ -722,13 +762,19 @@ impl DepthTask {
         self.finish(turn, now_on);
     }
 
-    fn act(&mut self, id: PlayerId, action: Action) {
-        if !self.state.contains(id) {
+    /// Applies a batch of actions (see [`DepthTask::take`]); those of
+    /// players no longer here (they left or died with an action on its
+    /// way) are dropped.
+    fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>) {
+        acts.retain(|(id, _)| self.state.contains(*id));
+        if acts.is_empty() {
             return;
         }
-        self.acted.insert(id);
-        self.figures.actions.increment(1);
-        let turn = self.state.act(id, action);
+        for (id, _) in &acts {
+            self.acted.insert(*id);
+        }
+        self.figures.actions.increment(acts.len() as u64);
+        let turn = self.state.act_all(acts);
         self.finish(turn, None);
     }
 
@@ -1016,6 +1062,63 @@ mod tests {
                 return msgs;
             }
         }
+    }
+
+    /// Actions that queue up while a depth is busy are applied as one
+    /// batch: a player who stood still hears of every mover in one
+    /// message, not one per mover, and every mover is answered.
+    #[tokio::test]
+    async fn actions_queued_together_reach_a_watcher_in_one_message() {
+        use gloam_protocol::{PlayerChange, ServerMsg};
+        let config = Config::quiet(9);
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config.clone(), writer.handle(), known));
+        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
+        let stands = |msgs: &[ServerMsg]| {
+            msgs.iter().rev().find_map(|m| match m {
+                ServerMsg::Sight(d) | ServerMsg::Displaced(d) => Some(d.at),
+                _ => None,
+            })
+        };
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+        let mut taken = vec![stands(&until_done(&mut ann).await).unwrap()];
+        let mut movers = Vec::new();
+        for name in ["bob", "cy", "dee"] {
+            let mut p = world.enter(name, None, LOCAL).await.unwrap();
+            taken.push(stands(&until_done(&mut p).await).unwrap());
+            movers.push((p, *taken.last().unwrap()));
+        }
+        // Everything the arrivals told ann is read.
+        ann.act(Action::Wait).unwrap();
+        until_done(&mut ann).await;
+
+        let (release, until) = tokio::sync::oneshot::channel();
+        let (stalled, on_hold) = tokio::sync::oneshot::channel();
+        let tx = world.depths.handle(1).unwrap().tx;
+        tx.send(DepthCmd::Stall { stalled, until }).await.unwrap();
+        on_hold.await.unwrap();
+        for (mover, at) in &mut movers {
+            let free = |p: Pos| level.terrain(p).is_open() && !taken.contains(&p);
+            let dir = Dir::ALL.into_iter().find(|&d| at.step(d).is_some_and(free)).unwrap();
+            taken.push(at.step(dir).unwrap());
+            mover.act(Action::Move(dir)).unwrap();
+        }
+        release.send(()).unwrap();
+        for (mover, _) in &mut movers {
+            assert!(!until_done(mover).await.is_empty(), "each mover is answered");
+        }
+        let reply = ann.reply().await.unwrap();
+        let told: Vec<Vec<PlayerChange>> = reply
+            .frames
+            .iter()
+            .filter_map(|f| match codec::decode_server(f).unwrap() {
+                ServerMsg::Players(changes) => Some(changes),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(told.len(), 1, "one message for the batch: {told:?}");
+        let moved = told[0].iter().filter(|c| matches!(c, PlayerChange::Moved { .. })).count();
+        assert_eq!(moved, 3, "all three moves in it: {told:?}");
     }
 
     /// A depth nobody is on for `depth_idle` frees its level and task; the

@@ -8,8 +8,9 @@
 //!    (`net::connection`) decodes it into its action queue; its pacer lets
 //!    one action go at a time, at the player's allowed rate, once the last
 //!    one was answered; `Presence::act` hands it to the depth's task.
-//! 2. The depth's task (`world::DepthTask`) takes commands in arrival order
-//!    and calls [`DepthState::act`], which:
+//! 2. The depth's task (`world::DepthTask`) takes commands in arrival order,
+//!    the actions queued behind one another as one batch, and calls
+//!    [`DepthState::act_all`], which for each action in turn:
 //!    - holds the action if the player already acted in its party's current
 //!      round (it is applied when that round closes), else applies it: a
 //!      step (into a wall: nothing; into a monster: an attack; into a
@@ -22,9 +23,11 @@
 //!      regenerate, and held actions apply, which may close more rounds;
 //!    - at the end, works out once for every player what changed among the
 //!      players and monsters it sees, its hit points and whom its round
-//!      waits for (`telling`), riding in its sight diff when it has one.
+//!      waits for (`telling`), riding in its sight diff when it has one;
+//!      those who stood still hear of the other players' moves at the end
+//!      of the batch, in one list.
 //! 3. The task encodes the messages and sends each player all of its own
-//!    as one reply; those whose action was applied are marked done (their
+//!    from the batch as one reply; those whose action was applied are marked done (their
 //!    `Sight` comes last). A player whose reply does not fit its queue is
 //!    dropped, saved first. A player who took the stairs is saved and sent
 //!    to the next depth's task, whose arrival answers the action; one who
@@ -109,6 +112,14 @@ impl Turn {
     fn tell(&mut self, to: PlayerId, msg: ServerMsg) {
         self.out.push(Outgoing { to, msg });
     }
+
+    /// What `then` produced, after this.
+    fn append(&mut self, then: Turn) {
+        self.out.extend(then.out);
+        self.answered.extend(then.answered);
+        self.departures.extend(then.departures);
+        self.deaths.extend(then.deaths);
+    }
 }
 
 /// How the host set the depth's rules.
@@ -138,6 +149,9 @@ pub struct DepthState {
     rng: LevelRng,
     /// Players whose sight changed in this command.
     moved: Vec<PlayerId>,
+    /// Players who moved in this batch of commands, not yet told to those
+    /// who stood still (see [`DepthState::act_all`]).
+    unsettled: Vec<PlayerId>,
     /// Monsters that moved, were hurt or died in this command.
     stirred: BTreeSet<MonsterId>,
     /// The parties as they stand, found when first asked for after a change.
@@ -220,6 +234,7 @@ impl DepthState {
             clock: Clock::default(),
             rng: LevelRng::seed_from_u64(seed ^ 0x726f_756e_6473),
             moved: Vec::new(),
+            unsettled: Vec::new(),
             stirred: BTreeSet::new(),
             parties: std::cell::RefCell::new(None),
             log: None,
@@ -357,6 +372,7 @@ impl DepthState {
         }
         self.see(id, true, &mut turn.out);
         self.settle(&mut turn);
+        self.tell_movers(&mut turn);
         turn.out
     }
 
@@ -371,6 +387,7 @@ impl DepthState {
         let player = self.take_off(id, farewell, &mut turn);
         self.run_clock(&mut turn);
         self.settle(&mut turn);
+        self.tell_movers(&mut turn);
         (player, turn)
     }
 
@@ -405,6 +422,29 @@ impl DepthState {
     /// its party's round, else held until that round closes; every action
     /// applied is answered with a `Sight` message to its player.
     pub fn act(&mut self, id: PlayerId, action: Action) -> Turn {
+        self.act_all([(id, action)])
+    }
+
+    /// Several players' actions, one after the other, as [`act`](Self::act)
+    /// applies each, told as one batch: a player who stood still through
+    /// the batch hears what the others did in one list at its end (or with
+    /// the first news of a monster it sees, so that what its client shows
+    /// is always one moment's truth), not one message per mover. In a
+    /// crowd that is what keeps an action's cost from growing with the
+    /// number who watch it.
+    pub fn act_all(&mut self, actions: impl IntoIterator<Item = (PlayerId, Action)>) -> Turn {
+        let mut turn = Turn::default();
+        for (id, action) in actions {
+            turn.append(self.act_alone(id, action));
+        }
+        // One who died or left after its action was applied is not answered.
+        turn.answered.retain(|id| self.players.contains_key(id));
+        self.tell_movers(&mut turn);
+        turn
+    }
+
+    /// One action, its movers left for [`tell_movers`](Self::tell_movers).
+    fn act_alone(&mut self, id: PlayerId, action: Action) -> Turn {
         let mut turn = Turn::default();
         if !self.players.contains_key(&id) {
             return turn;
@@ -432,6 +472,7 @@ impl DepthState {
         self.clock.count_away(&party);
         self.run_clock(&mut turn);
         self.settle(&mut turn);
+        self.tell_movers(&mut turn);
         turn
     }
 

@@ -468,3 +468,160 @@ fn a_wanderer_nobody_sees_roams_and_a_hunter_waits() {
     assert!(bat_moves >= 3, "the bat flits about: {bat_moves} moves in 20 rounds");
     assert_eq!(d.monsters[&jackal].pos, jackal_was, "the jackal has nobody to hunt");
 }
+
+/// What one client was told of the others and the monsters, kept from its
+/// messages as a client keeps it.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Mirror {
+    at: Option<Pos>,
+    players: BTreeMap<PlayerId, Pos>,
+    monsters: BTreeMap<MonsterId, Pos>,
+}
+
+impl Mirror {
+    fn apply(&mut self, msg: &ServerMsg) {
+        let (players, monsters) = match msg {
+            ServerMsg::Sight(d) | ServerMsg::Displaced(d) => {
+                self.at = Some(d.at);
+                (&d.players[..], &d.monsters[..])
+            }
+            ServerMsg::Players(p) => (&p[..], &[][..]),
+            ServerMsg::Monsters(m) => (&[][..], &m[..]),
+            ServerMsg::EnterLevel { .. } => {
+                *self = Mirror::default();
+                return;
+            }
+            _ => return,
+        };
+        for change in players {
+            match change {
+                PlayerChange::Appeared { id, at, .. } | PlayerChange::Moved { id, at } => {
+                    self.players.insert(*id, *at);
+                }
+                PlayerChange::Vanished { id } => {
+                    self.players.remove(id);
+                }
+            }
+        }
+        for change in monsters {
+            match change {
+                MonsterChange::Appeared { id, at, .. } | MonsterChange::Moved { id, at } => {
+                    self.monsters.insert(*id, *at);
+                }
+                MonsterChange::Hurt { .. } => {}
+                MonsterChange::Vanished { id } => {
+                    self.monsters.remove(id);
+                }
+            }
+        }
+    }
+
+    /// A monster shown on a player's cell (its own or another's): the
+    /// client mixes two moments (the oracle's check over sockets).
+    fn crowded(&self) -> Option<Pos> {
+        let mut players = self.players.values().chain(self.at.iter());
+        players.find(|p| self.monsters.values().any(|m| m == *p)).copied()
+    }
+}
+
+/// What `viewer` truly sees of the others and the monsters.
+fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
+    let p = &d.players[&viewer];
+    let memory = p.memory(d.depth).unwrap();
+    Mirror {
+        at: Some(p.pos),
+        players: d
+            .players
+            .values()
+            .filter(|o| o.id != viewer && memory.sees(o.pos))
+            .map(|o| (o.id, o.pos))
+            .collect(),
+        monsters: d
+            .monsters
+            .values()
+            .filter(|m| memory.sees(m.pos))
+            .map(|m| (m.id, m.pos))
+            .collect(),
+    }
+}
+
+/// Plays `commands` as [`play_commands`] does, but applies the actions in
+/// batches of the sizes `sizes` gives in turn (other commands end a
+/// batch), keeping each client's mirror: after every message no client
+/// shows two things on one cell, and after every batch each shows exactly
+/// what its player sees.
+fn play_batched(d: &mut DepthState, commands: &[(u8, u8)], sizes: &[usize]) -> Result<(), String> {
+    let mut mirrors: BTreeMap<PlayerId, Mirror> = BTreeMap::new();
+    let mut sizes = sizes.iter().cycle();
+    let mut batch: Vec<(PlayerId, Action)> = Vec::new();
+    let mut want = *sizes.next().unwrap_or(&1);
+    let check = |d: &DepthState, out: &[Outgoing], mirrors: &mut BTreeMap<PlayerId, Mirror>| {
+        for o in out {
+            let mirror = mirrors.entry(o.to).or_default();
+            mirror.apply(&o.msg);
+            if let Some(cell) = mirror.crowded() {
+                return Err(format!(
+                    "{:?} shows a monster on a player at {cell:?}: {mirror:?}",
+                    o.to
+                ));
+            }
+        }
+        mirrors.retain(|id, _| d.contains(*id));
+        for (&id, mirror) in mirrors.iter() {
+            if *mirror != truly_seen(d, id) {
+                return Err(format!("{id:?} shows {mirror:?}, sees {:?}", truly_seen(d, id)));
+            }
+        }
+        Ok(())
+    };
+    for (i, &(who, what)) in commands.iter().enumerate() {
+        let id = PlayerId(u32::from(who % 3) + 1);
+        match what {
+            2..=9 => batch.push((id, Action::Move(Dir::ALL[usize::from(what - 2)]))),
+            10 => batch.push((id, Action::Wait)),
+            _ => {}
+        }
+        let last = i + 1 == commands.len();
+        let is_act = (2..=10).contains(&what);
+        if !batch.is_empty() && (batch.len() >= want || !is_act || last) {
+            let turn = d.act_all(std::mem::take(&mut batch));
+            check(d, &turn.out, &mut mirrors)?;
+            want = *sizes.next().unwrap_or(&1);
+        }
+        if !is_act {
+            let out = match what {
+                0 if !d.contains(id) => {
+                    let at = Pos::new(2 + u16::from(who % 3), 2);
+                    d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at))
+                }
+                1 => d.remove(id, "has left the game.").1.out,
+                _ => d.deadline(id).out,
+            };
+            check(d, &out, &mut mirrors)?;
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Actions applied in batches make the same depth as one at a time,
+    /// and every client shows one moment's truth after every message and
+    /// exactly its player's sight after every batch.
+    #[test]
+    fn batches_change_nothing_but_how_often_watchers_are_told(
+        commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200),
+        sizes in proptest::collection::vec(1usize..8, 1..6),
+        pvp in any::<bool>(),
+    ) {
+        let rules = Rules { pvp };
+        let mut batched = hall_with_monsters(7, rules);
+        let checked = play_batched(&mut batched, &commands, &sizes);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
+        let mut alone = hall_with_monsters(7, rules);
+        play_commands(&mut alone, &commands);
+        prop_assert_eq!(batched.checksum(), alone.checksum());
+        prop_assert_eq!(batched.log(), alone.log());
+    }
+}

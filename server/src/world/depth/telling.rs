@@ -2,7 +2,10 @@
 //! monsters that came into its sight, moved or were hurt in it, or left it;
 //! its hit points; whom its round waits for. Worked out once per command
 //! for every player, against what that client was told before, so a round
-//! in which many things moved is still one diff per player.
+//! in which many things moved is still one diff per player. Other players'
+//! moves wait for the end of a batch of commands (`tell_movers`), unless
+//! the viewer moved or is told of a monster first: then it hears all of
+//! them with that, so its client never shows two moments mixed.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
@@ -39,11 +42,21 @@ impl DepthState {
         }
         let moved: BTreeSet<PlayerId> =
             moved.into_iter().filter(|id| self.players.contains_key(id)).collect();
+        self.unsettled.extend(moved.iter().copied());
         // A viewer who moved reconsiders everyone; one who stayed, only the
-        // few who moved. So a crowd costs each action O(crowd), not O(crowd²).
-        let everyone: Vec<(PlayerId, Pos)> = self.players.values().map(|p| (p.id, p.pos)).collect();
-        let movers: Vec<(PlayerId, Pos)> =
-            everyone.iter().copied().filter(|(id, _)| moved.contains(id)).collect();
+        // few who moved in this batch, and only when it is told of a
+        // monster now (else at the batch's end). So a crowd costs each
+        // action O(crowd), not O(crowd²).
+        let everyone: Vec<(PlayerId, Pos)> = if moved.is_empty() {
+            Vec::new()
+        } else {
+            self.players.values().map(|p| (p.id, p.pos)).collect()
+        };
+        let movers = if stirred.is_empty() {
+            Vec::new()
+        } else {
+            whereabouts(&self.unsettled, &self.players)
+        };
         let mut last_diff: HashMap<PlayerId, usize> = HashMap::new();
         for (i, o) in turn.out.iter().enumerate() {
             if matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)) {
@@ -53,9 +66,6 @@ impl DepthState {
         for viewer in self.players.values() {
             let Some(told) = self.told.get_mut(&viewer.id) else { continue };
             let moved_self = moved.contains(&viewer.id);
-            let candidates = if moved_self { &everyone } else { &movers };
-            let players =
-                players_seen(viewer, self.depth, candidates, &mut told.players, &self.players);
             let monsters = if moved_self {
                 monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters)
             } else if stirred.is_empty() {
@@ -64,6 +74,13 @@ impl DepthState {
                 let stirred = stirred.iter().copied();
                 monsters_seen(viewer, self.depth, stirred, &mut told.monsters, &self.monsters)
             };
+            let candidates = match () {
+                () if moved_self => &everyone[..],
+                () if !monsters.is_empty() => &movers[..],
+                () => &[],
+            };
+            let players =
+                players_seen(viewer, self.depth, candidates, &mut told.players, &self.players);
             attach(turn, last_diff.get(&viewer.id).copied(), viewer.id, players, monsters);
             let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
             if told.hp != Some(hp) {
@@ -76,6 +93,36 @@ impl DepthState {
         }
         self.tell_waiting(turn);
         diffs_last(turn);
+    }
+
+    /// Tells each player who stood still what the batch's movers did that
+    /// it has not heard yet: in its last message when that is a sight diff,
+    /// else in one `Players` message at the end.
+    pub(super) fn tell_movers(&mut self, turn: &mut Turn) {
+        let mut ids = std::mem::take(&mut self.unsettled);
+        if self.replaying {
+            return;
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        let movers = whereabouts(&ids, &self.players);
+        if movers.is_empty() {
+            return;
+        }
+        let mut last: HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>> = HashMap::default();
+        for (i, o) in turn.out.iter().enumerate() {
+            last.insert(o.to, i);
+        }
+        let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
+        for viewer in self.players.values() {
+            let Some(told) = self.told.get_mut(&viewer.id) else { continue };
+            let players =
+                players_seen(viewer, self.depth, &movers, &mut told.players, &self.players);
+            if !players.is_empty() {
+                let diff = last.get(&viewer.id).copied().filter(|&i| is_diff(&turn.out[i]));
+                attach(turn, diff, viewer.id, players, Vec::new());
+            }
+        }
     }
 
     /// Everything `id`'s client holds of this depth, as the messages that
@@ -176,6 +223,11 @@ fn attach(
     if !monsters.is_empty() {
         turn.out.push(Outgoing { to, msg: ServerMsg::Monsters(monsters) });
     }
+}
+
+/// Where each of `ids` that is still on the depth stands.
+fn whereabouts(ids: &[PlayerId], players: &BTreeMap<PlayerId, Player>) -> Vec<(PlayerId, Pos)> {
+    ids.iter().filter_map(|id| players.get(id).map(|p| (*id, p.pos))).collect()
 }
 
 /// Each player's sight diffs come last in its reply (in their order), the
