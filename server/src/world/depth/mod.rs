@@ -150,8 +150,9 @@ pub struct DepthState {
     /// Players whose sight changed in this command.
     moved: Vec<PlayerId>,
     /// Players who moved in this batch of commands, not yet told to those
-    /// who stood still (see [`DepthState::act_all`]).
-    unsettled: Vec<PlayerId>,
+    /// who stood still (see [`DepthState::act_all`]), with each cell they
+    /// stood on since those were last told.
+    unsettled: Vec<(PlayerId, Pos)>,
     /// Monsters that moved, were hurt or died in this command.
     stirred: BTreeSet<MonsterId>,
     /// The parties as they stand, found when first asked for after a change.
@@ -598,6 +599,9 @@ impl DepthState {
             let msg = if answers { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
             out.push(Outgoing { to: id, msg });
             return;
+        }
+        if let Some(was) = seen_from {
+            self.unsettled.push((id, was));
         }
         let fov = self.fov_from(pos);
         let Some(player) = self.players.get_mut(&id) else { return };

@@ -314,8 +314,13 @@ proptest! {
 
 /// The hall of `play_out` with its monsters, keeping its log, before anyone came.
 fn hall_with_monsters(seed: u64, rules: Rules) -> DepthState {
+    hall_seen_within(8, seed, rules)
+}
+
+/// [`hall_with_monsters`] with another sight radius.
+fn hall_seen_within(radius: u8, seed: u64, rules: Rules) -> DepthState {
     let mut d =
-        DepthState::with_bestiary(3, level_from(HALL), 8, Arc::new(Bestiary::default()), seed);
+        DepthState::with_bestiary(3, level_from(HALL), radius, Arc::new(Bestiary::default()), seed);
     d.set_rules(rules);
     d.keep_log();
     for (name, at) in
@@ -328,13 +333,13 @@ fn hall_with_monsters(seed: u64, rules: Rules) -> DepthState {
 }
 
 /// Plays `commands` (who, and what: arrive, leave, a step, a wait or a
-/// deadline) with up to three players.
-fn play_commands(d: &mut DepthState, commands: &[(u8, u8)]) {
+/// deadline) with up to `cast` players.
+fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
     for &(who, what) in commands {
-        let id = PlayerId(u32::from(who % 3) + 1);
+        let id = PlayerId(u32::from(who % cast) + 1);
         match what {
             0 if !d.contains(id) => {
-                let at = Pos::new(2 + u16::from(who % 3), 2);
+                let at = Pos::new(2 + u16::from(who % cast), 2);
                 d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at));
             }
             1 => {
@@ -365,7 +370,7 @@ proptest! {
     ) {
         let rules = Rules { pvp };
         let mut live = hall_with_monsters(7, rules);
-        play_commands(&mut live, &commands);
+        play_commands(&mut live, &commands, 3);
         let mut again = hall_with_monsters(7, rules);
         again.replay(live.log()).unwrap();
         prop_assert_eq!(again.checksum(), live.checksum());
@@ -378,7 +383,7 @@ fn the_checksum_tells_another_history_apart() {
     let script: Vec<(u8, u8)> =
         (0..120u8).map(|i| (i, [0, 10, 3, 10, 5, 12, 10][usize::from(i % 7)])).collect();
     let mut live = hall_with_monsters(7, Rules::default());
-    play_commands(&mut live, &script);
+    play_commands(&mut live, &script, 3);
     assert!(live.rounds() > 20 && !live.log().is_empty());
     // Another seed: other dice.
     let mut other = hall_with_monsters(8, Rules::default());
@@ -550,7 +555,12 @@ fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
 /// batch), keeping each client's mirror: after every message no client
 /// shows two things on one cell, and after every batch each shows exactly
 /// what its player sees.
-fn play_batched(d: &mut DepthState, commands: &[(u8, u8)], sizes: &[usize]) -> Result<(), String> {
+fn play_batched(
+    d: &mut DepthState,
+    commands: &[(u8, u8)],
+    sizes: &[usize],
+    cast: u8,
+) -> Result<(), String> {
     let mut mirrors: BTreeMap<PlayerId, Mirror> = BTreeMap::new();
     let mut sizes = sizes.iter().cycle();
     let mut batch: Vec<(PlayerId, Action)> = Vec::new();
@@ -575,7 +585,7 @@ fn play_batched(d: &mut DepthState, commands: &[(u8, u8)], sizes: &[usize]) -> R
         Ok(())
     };
     for (i, &(who, what)) in commands.iter().enumerate() {
-        let id = PlayerId(u32::from(who % 3) + 1);
+        let id = PlayerId(u32::from(who % cast) + 1);
         match what {
             2..=9 => batch.push((id, Action::Move(Dir::ALL[usize::from(what - 2)]))),
             10 => batch.push((id, Action::Wait)),
@@ -591,7 +601,7 @@ fn play_batched(d: &mut DepthState, commands: &[(u8, u8)], sizes: &[usize]) -> R
         if !is_act {
             let out = match what {
                 0 if !d.contains(id) => {
-                    let at = Pos::new(2 + u16::from(who % 3), 2);
+                    let at = Pos::new(2 + u16::from(who % cast), 2);
                     d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at))
                 }
                 1 => d.remove(id, "has left the game.").1.out,
@@ -608,19 +618,26 @@ proptest! {
 
     /// Actions applied in batches make the same depth as one at a time,
     /// and every client shows one moment's truth after every message and
-    /// exactly its player's sight after every batch.
+    /// exactly its player's sight after every batch; also in a crowd
+    /// (more players than cells in a sight, so those who may see a mover
+    /// are found around it).
     #[test]
     fn batches_change_nothing_but_how_often_watchers_are_told(
         commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200),
         sizes in proptest::collection::vec(1usize..8, 1..6),
         pvp in any::<bool>(),
+        crowd in any::<bool>(),
     ) {
         let rules = Rules { pvp };
-        let mut batched = hall_with_monsters(7, rules);
-        let checked = play_batched(&mut batched, &commands, &sizes);
+        let (radius, cast) = if crowd { (1, 8) } else { (8, 3) };
+        let mut batched = hall_seen_within(radius, 7, rules);
+        if crowd {
+            prop_assert!(usize::from(cast) > batched.disc.len());
+        }
+        let checked = play_batched(&mut batched, &commands, &sizes, cast);
         prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
-        let mut alone = hall_with_monsters(7, rules);
-        play_commands(&mut alone, &commands);
+        let mut alone = hall_seen_within(radius, 7, rules);
+        play_commands(&mut alone, &commands, cast);
         prop_assert_eq!(batched.checksum(), alone.checksum());
         prop_assert_eq!(batched.log(), alone.log());
     }

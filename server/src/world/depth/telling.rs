@@ -42,7 +42,9 @@ impl DepthState {
         }
         let moved: BTreeSet<PlayerId> =
             moved.into_iter().filter(|id| self.players.contains_key(id)).collect();
-        self.unsettled.extend(moved.iter().copied());
+        for id in &moved {
+            self.unsettled.push((*id, self.players[id].pos));
+        }
         // A viewer who moved reconsiders everyone; one who stayed, only the
         // few who moved in this batch, and only when it is told of a
         // monster now (else at the batch's end). So a crowd costs each
@@ -63,8 +65,9 @@ impl DepthState {
                 last_diff.insert(o.to, i);
             }
         }
-        for viewer in self.players.values() {
-            let Some(told) = self.told.get_mut(&viewer.id) else { continue };
+        // Every player on the depth has its `told`, and both are in id order.
+        debug_assert!(self.players.keys().eq(self.told.keys()));
+        for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
             let moved_self = moved.contains(&viewer.id);
             let monsters = if moved_self {
                 monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters)
@@ -97,27 +100,31 @@ impl DepthState {
 
     /// Tells each player who stood still what the batch's movers did that
     /// it has not heard yet: in its last message when that is a sight diff,
-    /// else in one `Players` message at the end.
+    /// else in one `Players` message at the end. A viewer is asked only of
+    /// the movers that came within sight range of it: a client is only
+    /// ever told of a player on a cell its player sees, so one too far from
+    /// every cell a mover stood on in the batch has nothing to hear of it.
     pub(super) fn tell_movers(&mut self, turn: &mut Turn) {
-        let mut ids = std::mem::take(&mut self.unsettled);
-        if self.replaying {
+        let mut held = std::mem::take(&mut self.unsettled);
+        if self.replaying || held.is_empty() {
             return;
         }
-        ids.sort_unstable();
-        ids.dedup();
-        let movers = whereabouts(&ids, &self.players);
-        if movers.is_empty() {
-            return;
-        }
+        held.sort_unstable_by_key(|&(id, p)| (id, p.x, p.y));
+        held.dedup();
+        let movers = reaches(&held, &self.players, self.radius);
         let mut last: HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>> = HashMap::default();
         for (i, o) in turn.out.iter().enumerate() {
             last.insert(o.to, i);
         }
         let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
-        for viewer in self.players.values() {
-            let Some(told) = self.told.get_mut(&viewer.id) else { continue };
-            let players =
-                players_seen(viewer, self.depth, &movers, &mut told.players, &self.players);
+        let mut near = Vec::with_capacity(movers.len());
+        for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
+            near.clear();
+            near.extend(movers.iter().filter(|m| m.reaches(viewer.pos)).map(|m| (m.id, m.at)));
+            if near.is_empty() {
+                continue;
+            }
+            let players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
             if !players.is_empty() {
                 let diff = last.get(&viewer.id).copied().filter(|&i| is_diff(&turn.out[i]));
                 attach(turn, diff, viewer.id, players, Vec::new());
@@ -225,9 +232,55 @@ fn attach(
     }
 }
 
-/// Where each of `ids` that is still on the depth stands.
-fn whereabouts(ids: &[PlayerId], players: &BTreeMap<PlayerId, Player>) -> Vec<(PlayerId, Pos)> {
-    ids.iter().filter_map(|id| players.get(id).map(|p| (*id, p.pos))).collect()
+/// Where each player of `held` (the batch's movers, with cells they stood
+/// on) that is still on the depth stands now.
+fn whereabouts(
+    held: &[(PlayerId, Pos)],
+    players: &BTreeMap<PlayerId, Player>,
+) -> Vec<(PlayerId, Pos)> {
+    let mut ids: Vec<PlayerId> = held.iter().map(|&(id, _)| id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter().filter_map(|id| players.get(&id).map(|p| (id, p.pos))).collect()
+}
+
+/// One mover of a batch: where it stands, and the box around every cell
+/// it stood on in the batch, `radius` wider on each side: who stands
+/// outside it could neither see it nor have been told of it.
+struct Reach {
+    id: PlayerId,
+    at: Pos,
+    x: (u16, u16),
+    y: (u16, u16),
+}
+
+impl Reach {
+    fn reaches(&self, p: Pos) -> bool {
+        (self.x.0..=self.x.1).contains(&p.x) && (self.y.0..=self.y.1).contains(&p.y)
+    }
+}
+
+/// The reach of each mover of `held` (sorted by id) still on the depth.
+fn reaches(
+    held: &[(PlayerId, Pos)],
+    players: &BTreeMap<PlayerId, Player>,
+    radius: u8,
+) -> Vec<Reach> {
+    let r = u16::from(radius);
+    held.chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|cells| {
+            let id = cells[0].0;
+            let at = players.get(&id)?.pos;
+            let mut reach = Reach { id, at, x: (at.x, at.x), y: (at.y, at.y) };
+            for &(_, p) in cells {
+                reach.x = (reach.x.0.min(p.x), reach.x.1.max(p.x));
+                reach.y = (reach.y.0.min(p.y), reach.y.1.max(p.y));
+            }
+            reach.x = (reach.x.0.saturating_sub(r), reach.x.1.saturating_add(r));
+            reach.y = (reach.y.0.saturating_sub(r), reach.y.1.saturating_add(r));
+            Some(reach)
+        })
+        .collect()
 }
 
 /// Each player's sight diffs come last in its reply (in their order), the
