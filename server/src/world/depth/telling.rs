@@ -45,10 +45,10 @@ impl DepthState {
         for id in &moved {
             self.unsettled.push((*id, self.players[id].pos));
         }
-        // A viewer who moved reconsiders everyone; one who stayed, only the
-        // few who moved in this batch, and only when it is told of a
-        // monster now (else at the batch's end). So a crowd costs each
-        // action O(crowd), not O(crowd²).
+        // A viewer who moved reconsiders everyone in sight range or told
+        // of; one who stayed, only the few who moved in this batch, and
+        // only when it is told of a monster now (else at the batch's end).
+        // So a crowd costs each action O(crowd), not O(crowd²).
         let everyone: Vec<(PlayerId, Pos)> = if moved.is_empty() {
             Vec::new()
         } else {
@@ -77,8 +77,12 @@ impl DepthState {
                 let stirred = stirred.iter().copied();
                 monsters_seen(viewer, self.depth, stirred, &mut told.monsters, &self.monsters)
             };
+            let near;
             let candidates = match () {
-                () if moved_self => &everyone[..],
+                () if moved_self => {
+                    near = near_or_told(viewer.pos, told, &everyone, self.radius);
+                    &near[..]
+                }
                 () if !monsters.is_empty() => &movers[..],
                 () => &[],
             };
@@ -242,6 +246,27 @@ fn whereabouts(
     ids.sort_unstable();
     ids.dedup();
     ids.into_iter().filter_map(|id| players.get(&id).map(|p| (id, p.pos))).collect()
+}
+
+/// The players a viewer standing on `at` may have to be told of: those in
+/// `everyone` (every player, by id) within sight range, and those it was
+/// told of (who may have left its sight).
+fn near_or_told(
+    at: Pos,
+    told: &Told,
+    everyone: &[(PlayerId, Pos)],
+    radius: u8,
+) -> Vec<(PlayerId, Pos)> {
+    let r = u16::from(radius);
+    let near = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
+    let mut found: Vec<(PlayerId, Pos)> =
+        everyone.iter().copied().filter(|&(_, p)| near(p)).collect();
+    for id in told.players.keys() {
+        if let Ok(i) = everyone.binary_search_by_key(id, |&(other, _)| other) {
+            found.push(everyone[i]);
+        }
+    }
+    found
 }
 
 /// One mover of a batch: where it stands, and the box around every cell
