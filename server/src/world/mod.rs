@@ -309,6 +309,12 @@ impl World {
 /// few enough that the first of them is not kept long from its answer.
 const MAX_BATCH: usize = 64;
 
+/// How long those who stood still may go untold of others' moves while
+/// their depth is busy (see `DepthTask::act_all`): a twentieth of a
+/// second, well under what an eye takes in of a grid game, and the moment
+/// the queue runs dry they are told at once.
+const TELL_THE_STILL: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// How long a notice about saving waits for room in one depth's queue.
 const NOTICE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -428,6 +434,7 @@ impl Depths {
             waiting_since: HashMap::new(),
             figures: Figures { rounds_counted, ..Figures::of(depth) },
             depths: self.clone(),
+            told_the_still: std::time::Instant::now(),
         };
         tokio::spawn(task.run(rx));
         running.insert(depth, handle.clone());
@@ -558,6 +565,8 @@ struct DepthTask {
     waiting_since: HashMap<PlayerId, tokio::time::Instant>,
     figures: Figures,
     depths: Arc<Depths>,
+    /// When those who stood still were last told of the movers.
+    told_the_still: std::time::Instant,
 }
 
 /// What a depth's task records for `--metrics` (see `crate::telemetry`).
@@ -608,7 +617,12 @@ impl DepthTask {
                     }
                 }
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.take(cmd, &mut rx).await,
+                    Some(cmd) => {
+                        self.take(cmd, &mut rx).await;
+                        if rx.is_empty() {
+                            self.tell_the_still();
+                        }
+                    }
                     None => break,
                 },
                 _ = tick.tick() => {
@@ -648,7 +662,7 @@ impl DepthTask {
                 Err(_) => break,
             }
         }
-        self.timed(acts.len(), |task| task.act_all(acts));
+        self.timed(acts.len(), |task| task.act_all(acts, !rx.is_empty()));
         if let Some(cmd) = next {
             self.take_one(cmd).await;
         }
@@ -721,7 +735,7 @@ impl DepthTask {
     fn apply(&mut self, cmd: DepthCmd) {
         match cmd {
             DepthCmd::Arrive { player, via, link } => self.arrive(player, via, link),
-            DepthCmd::Act { id, action } => self.act_all(vec![(id, action)]),
+            DepthCmd::Act { id, action } => self.act_all(vec![(id, action)], false),
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
@@ -764,8 +778,11 @@ impl DepthTask {
 
     /// Applies a batch of actions (see [`DepthTask::take`]); those of
     /// players no longer here (they left or died with an action on its
-    /// way) are dropped.
-    fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>) {
+    /// way) are dropped. With more commands waiting (`busy`), those who
+    /// stood still are told of the movers only every [`TELL_THE_STILL`]:
+    /// in a crowd that turns a message to every watcher per batch into a
+    /// few a second, and the movers' own answers never wait for it.
+    fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>, busy: bool) {
         acts.retain(|(id, _)| self.state.contains(*id));
         if acts.is_empty() {
             return;
@@ -774,8 +791,22 @@ impl DepthTask {
             self.acted.insert(*id);
         }
         self.figures.actions.increment(acts.len() as u64);
-        let turn = self.state.act_all(acts);
+        let mut turn = self.state.act_untold(acts);
+        if !busy || self.told_the_still.elapsed() >= TELL_THE_STILL {
+            turn.out.extend(self.state.tell_the_still());
+            self.told_the_still = std::time::Instant::now();
+        }
         self.finish(turn, None);
+    }
+
+    /// Tells those who stood still what the last batches' movers did,
+    /// when some are untold (the depth's queue ran dry).
+    fn tell_the_still(&mut self) {
+        if self.state.has_untold() {
+            let out = self.state.tell_the_still();
+            self.told_the_still = std::time::Instant::now();
+            self.deliver(out, &[], None);
+        }
     }
 
     /// Sends what a command produced, hands on those who took the stairs,

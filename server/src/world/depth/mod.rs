@@ -434,14 +434,37 @@ impl DepthState {
     /// crowd that is what keeps an action's cost from growing with the
     /// number who watch it.
     pub fn act_all(&mut self, actions: impl IntoIterator<Item = (PlayerId, Action)>) -> Turn {
+        let mut turn = self.act_untold(actions);
+        self.tell_movers(&mut turn);
+        turn
+    }
+
+    /// [`act_all`](Self::act_all) without telling those who stood still:
+    /// they hear of these movers with the next batch that tells them, or
+    /// from [`tell_the_still`](Self::tell_the_still). A busy depth's task
+    /// lets a few batches go by so, so that in a crowd each watcher gets
+    /// one message for several batches.
+    pub fn act_untold(&mut self, actions: impl IntoIterator<Item = (PlayerId, Action)>) -> Turn {
         let mut turn = Turn::default();
         for (id, action) in actions {
             turn.append(self.act_alone(id, action));
         }
         // One who died or left after its action was applied is not answered.
         turn.answered.retain(|id| self.players.contains_key(id));
-        self.tell_movers(&mut turn);
         turn
+    }
+
+    /// Tells those who stood still what the movers of the batches since
+    /// they were last told did (see [`act_untold`](Self::act_untold)).
+    pub fn tell_the_still(&mut self) -> Vec<Outgoing> {
+        let mut turn = Turn::default();
+        self.tell_movers(&mut turn);
+        turn.out
+    }
+
+    /// True when some movers are not yet told to those who stood still.
+    pub(crate) fn has_untold(&self) -> bool {
+        !self.unsettled.is_empty()
     }
 
     /// One action, its movers left for [`tell_movers`](Self::tell_movers).
@@ -465,14 +488,13 @@ impl DepthState {
     /// waits for are counted away and it closes without them.
     pub fn deadline(&mut self, id: PlayerId) -> Turn {
         let mut turn = Turn::default();
-        if self.clock.phase(id) != Phase::Acted {
-            return turn;
+        if self.clock.phase(id) == Phase::Acted {
+            self.record(Command::Deadline { id });
+            let party = self.party_of(id);
+            self.clock.count_away(&party);
+            self.run_clock(&mut turn);
+            self.settle(&mut turn);
         }
-        self.record(Command::Deadline { id });
-        let party = self.party_of(id);
-        self.clock.count_away(&party);
-        self.run_clock(&mut turn);
-        self.settle(&mut turn);
         self.tell_movers(&mut turn);
         turn
     }
