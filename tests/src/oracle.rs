@@ -202,7 +202,8 @@ impl Oracle {
     /// Checks the mirror `state` just after it applied `msg`: every cell it
     /// knows has its true terrain and was once in sight; what it shows in
     /// sight is exactly what the player sees; every player and monster it
-    /// reports stands in sight, and every monster is of its true kind.
+    /// reports stands in sight, no two on one cell nor on the player, and
+    /// every monster is of its true kind.
     pub fn check(&mut self, msg: &ServerMsg, state: &ClientState) -> Result<(), String> {
         self.checked += 1;
         if let ServerMsg::Chat { text, .. } = msg {
@@ -241,9 +242,13 @@ impl Oracle {
                 state.at
             ));
         }
+        let mut taken: HashSet<Pos> = state.at.into_iter().collect();
         for (id, other) in &state.others {
             if !sight.contains(&other.at) {
                 return Err(format!("player {id} reported at {:?}, out of sight", other.at));
+            }
+            if !taken.insert(other.at) {
+                return Err(format!("player {id} reported on a cell taken at {:?}", other.at));
             }
         }
         self.check_monsters(depth, &sight, &level, state)?;

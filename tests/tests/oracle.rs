@@ -56,3 +56,39 @@ proptest! {
         prop_assert_eq!(ours, reference_fov(at, i64::from(radius), &opaque));
     }
 }
+
+/// The oracle passes what the server tells two players on one level, and
+/// refuses a client shown another player on its own cell or two players on
+/// one cell (a client mixing two moments).
+#[test]
+fn the_oracle_refuses_two_players_on_one_cell() {
+    use gloam_protocol::{PlayerChange, PlayerId, ServerMsg};
+    use gloam_server::Config;
+    use gloam_server::world::{Arrival, Player, fresh_depth};
+    use gloam_tests::Oracle;
+    let config = Config::quiet(5);
+    let mut depth = fresh_depth(&config, 1);
+    let (ann, bob, cy) = (PlayerId(1), PlayerId(2), PlayerId(3));
+    let mut out = Vec::new();
+    for (id, name) in [(ann, "ann"), (bob, "bob"), (cy, "cy")] {
+        out.extend(depth.arrive(Player::new(id, name.into()), Arrival::Join));
+    }
+    let level = depth.level();
+    let mut state = gloam_client::testing::welcomed(ann, level.width(), level.height());
+    let mut oracle = Oracle::new(config.seed, config.generator, config.sight_radius);
+    for o in out.iter().filter(|o| o.to == ann) {
+        state.apply(&o.msg).unwrap();
+        oracle.check(&o.msg, &state).unwrap();
+    }
+    assert_eq!(state.others.len(), 2, "ann sees bob and cy beside her");
+    let (mine, cys) = (state.at.unwrap(), state.others[&cy].at);
+    for lie in [
+        ServerMsg::Players(vec![PlayerChange::Moved { id: bob, at: mine }]),
+        ServerMsg::Players(vec![PlayerChange::Moved { id: bob, at: cys }]),
+    ] {
+        let mut shown = state.clone();
+        shown.apply(&lie).unwrap();
+        let refused = oracle.clone().check(&lie, &shown);
+        assert!(refused.is_err_and(|e| e.contains("taken")), "{lie:?}");
+    }
+}

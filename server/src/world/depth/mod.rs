@@ -627,10 +627,17 @@ impl DepthState {
         }
         let fov = self.fov_from(pos);
         let Some(player) = self.players.get_mut(&id) else { return };
-        let diff = player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov);
+        let mut diff = player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov);
         self.stir_parties();
         if !self.moved.contains(&id) {
             self.moved.push(id);
+        }
+        if !answers {
+            // Its own action may yet move it again in this command (a held
+            // one, when the round closes): what it sees from here goes with
+            // this diff, so its client never holds the others as seen from
+            // where it stood before.
+            self.tell_now(id, &mut diff);
         }
         let msg = if answers { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
         out.push(Outgoing { to: id, msg });

@@ -521,11 +521,13 @@ impl Mirror {
         }
     }
 
-    /// A monster shown on a player's cell (its own or another's): the
-    /// client mixes two moments (the oracle's check over sockets).
+    /// Two things shown on one cell (a monster and a player, two players,
+    /// or either on the player itself): the client mixes two moments.
     fn crowded(&self) -> Option<Pos> {
-        let mut players = self.players.values().chain(self.at.iter());
-        players.find(|p| self.monsters.values().any(|m| m == *p)).copied()
+        let mut cells: Vec<Pos> =
+            self.players.values().chain(self.monsters.values()).chain(&self.at).copied().collect();
+        cells.sort_by_key(|p| (p.x, p.y));
+        cells.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
     }
 }
 
@@ -550,6 +552,31 @@ fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
     }
 }
 
+/// Applies `out` to each client's mirror, failing when one shows two
+/// things on one cell; with `exact`, also when one shows anything but what
+/// its player sees.
+fn check_mirrors(
+    d: &DepthState,
+    out: &[Outgoing],
+    mirrors: &mut BTreeMap<PlayerId, Mirror>,
+    exact: bool,
+) -> Result<(), String> {
+    for o in out {
+        let mirror = mirrors.entry(o.to).or_default();
+        mirror.apply(&o.msg);
+        if let Some(cell) = mirror.crowded() {
+            return Err(format!("{:?} shows two things on {cell:?}: {mirror:?}", o.to));
+        }
+    }
+    mirrors.retain(|id, _| d.contains(*id));
+    for (&id, mirror) in mirrors.iter().filter(|_| exact) {
+        if *mirror != truly_seen(d, id) {
+            return Err(format!("{id:?} shows {mirror:?}, sees {:?}", truly_seen(d, id)));
+        }
+    }
+    Ok(())
+}
+
 /// Plays `commands` as [`play_commands`] does, but applies the actions in
 /// batches of the sizes `sizes` gives in turn (other commands end a
 /// batch), each told to those who stood still or left untold (the `bool`),
@@ -566,28 +593,6 @@ fn play_batched(
     let mut sizes = sizes.iter().copied().cycle();
     let mut batch: Vec<(PlayerId, Action)> = Vec::new();
     let (mut want, mut tell) = sizes.next().unwrap_or((1, true));
-    let check = |d: &DepthState,
-                 out: &[Outgoing],
-                 mirrors: &mut BTreeMap<PlayerId, Mirror>,
-                 exact: bool| {
-        for o in out {
-            let mirror = mirrors.entry(o.to).or_default();
-            mirror.apply(&o.msg);
-            if let Some(cell) = mirror.crowded() {
-                return Err(format!(
-                    "{:?} shows a monster on a player at {cell:?}: {mirror:?}",
-                    o.to
-                ));
-            }
-        }
-        mirrors.retain(|id, _| d.contains(*id));
-        for (&id, mirror) in mirrors.iter().filter(|_| exact) {
-            if *mirror != truly_seen(d, id) {
-                return Err(format!("{id:?} shows {mirror:?}, sees {:?}", truly_seen(d, id)));
-            }
-        }
-        Ok(())
-    };
     for (i, &(who, what)) in commands.iter().enumerate() {
         let id = PlayerId(u32::from(who % cast) + 1);
         match what {
@@ -600,7 +605,7 @@ fn play_batched(
         if !batch.is_empty() && (batch.len() >= want || !is_act || last) {
             let acts = std::mem::take(&mut batch);
             let turn = if tell { d.act_all(acts) } else { d.act_untold(acts) };
-            check(d, &turn.out, &mut mirrors, tell)?;
+            check_mirrors(d, &turn.out, &mut mirrors, tell)?;
             (want, tell) = sizes.next().unwrap_or((1, true));
         }
         if !is_act {
@@ -612,11 +617,11 @@ fn play_batched(
                 1 => d.remove(id, "has left the game.").1.out,
                 _ => d.deadline(id).out,
             };
-            check(d, &out, &mut mirrors, true)?;
+            check_mirrors(d, &out, &mut mirrors, true)?;
         }
     }
     let out = d.tell_the_still();
-    check(d, &out, &mut mirrors, true)
+    check_mirrors(d, &out, &mut mirrors, true)
 }
 
 proptest! {

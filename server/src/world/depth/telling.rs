@@ -49,15 +49,22 @@ impl DepthState {
         // of; one who stayed, only the few who moved in this batch, and
         // only when it is told of a monster now (else at the batch's end).
         // So a crowd costs each action O(crowd), not O(crowd²).
-        let everyone: Vec<(PlayerId, Pos)> = if moved.is_empty() {
-            Vec::new()
-        } else {
-            self.players.values().map(|p| (p.id, p.pos)).collect()
-        };
-        let movers = if stirred.is_empty() {
-            Vec::new()
-        } else {
-            whereabouts(&self.unsettled, &self.players)
+        let moment = Moment {
+            depth: self.depth,
+            radius: self.radius,
+            players: &self.players,
+            monsters: &self.monsters,
+            everyone: if moved.is_empty() {
+                Vec::new()
+            } else {
+                self.players.values().map(|p| (p.id, p.pos)).collect()
+            },
+            movers: if stirred.is_empty() {
+                Vec::new()
+            } else {
+                whereabouts(&self.unsettled, &self.players)
+            },
+            stirred,
         };
         let mut last_diff: HashMap<PlayerId, usize> = HashMap::new();
         for (i, o) in turn.out.iter().enumerate() {
@@ -68,26 +75,7 @@ impl DepthState {
         // Every player on the depth has its `told`, and both are in id order.
         debug_assert!(self.players.keys().eq(self.told.keys()));
         for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
-            let moved_self = moved.contains(&viewer.id);
-            let monsters = if moved_self {
-                monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters)
-            } else if stirred.is_empty() {
-                Vec::new()
-            } else {
-                let stirred = stirred.iter().copied();
-                monsters_seen(viewer, self.depth, stirred, &mut told.monsters, &self.monsters)
-            };
-            let near;
-            let candidates = match () {
-                () if moved_self => {
-                    near = near_or_told(viewer.pos, told, &everyone, self.radius);
-                    &near[..]
-                }
-                () if !monsters.is_empty() => &movers[..],
-                () => &[],
-            };
-            let players =
-                players_seen(viewer, self.depth, candidates, &mut told.players, &self.players);
+            let (players, monsters) = moment.changes(viewer, told, moved.contains(&viewer.id));
             attach(turn, last_diff.get(&viewer.id).copied(), viewer.id, players, monsters);
             let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
             if told.hp != Some(hp) {
@@ -134,6 +122,22 @@ impl DepthState {
                 attach(turn, diff, viewer.id, players, Vec::new());
             }
         }
+    }
+
+    /// Puts in `diff` what `id` (whose sight just changed) must be told of
+    /// the players and monsters around it now, as the end of the command
+    /// would (which then finds nothing more to tell unless more changed).
+    pub(super) fn tell_now(&mut self, id: PlayerId, diff: &mut SightDiff) {
+        let (Some(viewer), Some(told)) = (self.players.get(&id), self.told.get_mut(&id)) else {
+            return;
+        };
+        if self.replaying {
+            return;
+        }
+        let everyone: Vec<(PlayerId, Pos)> = self.players.values().map(|p| (p.id, p.pos)).collect();
+        let near = near_or_told(viewer.pos, told, &everyone, self.radius);
+        diff.players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
+        diff.monsters = monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters);
     }
 
     /// Everything `id`'s client holds of this depth, as the messages that
@@ -233,6 +237,53 @@ fn attach(
     }
     if !monsters.is_empty() {
         turn.out.push(Outgoing { to, msg: ServerMsg::Monsters(monsters) });
+    }
+}
+
+/// The depth as one command left it, for working out what each viewer
+/// must be told (see [`DepthState::settle`]).
+struct Moment<'a> {
+    depth: u16,
+    radius: u8,
+    players: &'a BTreeMap<PlayerId, Player>,
+    monsters: &'a BTreeMap<MonsterId, Monster>,
+    /// Every player and where, by id (only when someone moved).
+    everyone: Vec<(PlayerId, Pos)>,
+    /// The batch's movers and where they stand (only when a monster stirred).
+    movers: Vec<(PlayerId, Pos)>,
+    /// Monsters that moved, were hurt or died in the command.
+    stirred: BTreeSet<MonsterId>,
+}
+
+impl Moment<'_> {
+    /// What `viewer` must be told of the players and monsters, updating
+    /// `told` to match: everything around it when it `moved`; else the
+    /// monsters that stirred, and with them the batch's movers.
+    fn changes(
+        &self,
+        viewer: &Player,
+        told: &mut Told,
+        moved: bool,
+    ) -> (Vec<PlayerChange>, Vec<MonsterChange>) {
+        let monsters = if moved {
+            monsters_seen_anew(viewer, self.depth, &mut told.monsters, self.monsters)
+        } else if self.stirred.is_empty() {
+            Vec::new()
+        } else {
+            let stirred = self.stirred.iter().copied();
+            monsters_seen(viewer, self.depth, stirred, &mut told.monsters, self.monsters)
+        };
+        let near;
+        let candidates = match () {
+            () if moved => {
+                near = near_or_told(viewer.pos, told, &self.everyone, self.radius);
+                &near[..]
+            }
+            () if !monsters.is_empty() => &self.movers[..],
+            () => &[],
+        };
+        let players = players_seen(viewer, self.depth, candidates, &mut told.players, self.players);
+        (players, monsters)
     }
 }
 
