@@ -153,9 +153,10 @@ impl DistanceMap {
     /// row-major order, so the choice is deterministic.
     pub fn farthest(&self) -> Option<Pos> {
         // Two plain passes (the greatest distance, then its first cell)
-        // are quicker than one that keeps a best so far.
-        let reached = |d: &u16| *d != UNREACHED;
-        let most = self.dist.iter().copied().filter(reached).max()?;
+        // are quicker than one that keeps a best so far; the first counts
+        // unreached cells as nought (they wrap round to it) so that it runs
+        // without a branch.
+        let most = self.dist.iter().map(|d| d.wrapping_add(1)).max()?.checked_sub(1)?;
         let i = self.dist.iter().position(|&d| d == most)?;
         Some(self.pos_of(i))
     }

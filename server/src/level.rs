@@ -106,11 +106,12 @@ impl Grid {
         rock
     }
 
-    /// Makes every cell `pick` chooses (given its index and terrain) `terrain`.
-    pub(crate) fn set_where(&mut self, terrain: Terrain, pick: impl Fn(usize, Terrain) -> bool) {
-        for (i, cell) in self.cells.iter_mut().enumerate() {
-            if pick(i, *cell) {
-                *cell = terrain;
+    /// Turns to rock every open cell a walk never reached (`distances`, by
+    /// index, as [`DistanceMap::distances`] gives them).
+    pub(crate) fn wall_unreached(&mut self, distances: &[u16]) {
+        for (cell, &d) in self.cells.iter_mut().zip(distances) {
+            if d == gloam_protocol::walk::UNREACHED && cell.is_open() {
+                *cell = Terrain::Wall;
             }
         }
         self.opacity.take();

@@ -13,7 +13,6 @@ pub(crate) mod steps;
 
 pub use steps::Steps;
 
-use gloam_protocol::walk::UNREACHED;
 use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
 use rand::SeedableRng;
@@ -327,7 +326,7 @@ pub fn make_bottom(level: &mut Level) {
 pub(crate) fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
     let walk = grid.walk_from(arrival);
     let distances = walk.distances();
-    grid.set_where(Terrain::Wall, |i, t| t.is_open() && distances[i] == UNREACHED);
+    grid.wall_unreached(distances);
     let stairs_down = walk.farthest().expect("the arrival point is open ground");
     if depth > 1 {
         grid.set(arrival, Terrain::StairsUp);

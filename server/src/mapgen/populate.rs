@@ -36,13 +36,15 @@ pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16)
     let mut rng = LevelRng::seed_from_u64(level_seed ^ 0x6d6f_6e73_7465_7273);
     let allowed = allowed_cells(level);
     let (cells, w) = (level.grid.cells(), usize::from(level.width()));
-    let (mut roomy, mut anywhere) = (Vec::new(), Vec::new());
-    for i in (0..allowed.len()).filter(|&i| allowed[i]) {
-        anywhere.push(i);
-        if is_roomy(cells, w, i) {
-            roomy.push(i);
+    // Most of a level is rock: eight cells at a time, skipping those with
+    // nothing allowed.
+    let mut anywhere = Vec::with_capacity(allowed.len() / 4);
+    for (c, eight) in allowed.chunks(8).enumerate() {
+        if eight.contains(&true) {
+            anywhere.extend((0..eight.len()).filter(|&k| eight[k]).map(|k| c * 8 + k));
         }
     }
+    let roomy: Vec<usize> = anywhere.iter().copied().filter(|&i| is_roomy(cells, w, i)).collect();
     // A maze has no rooms: anywhere allowed will do there.
     let starts = if roomy.len() >= 20 { roomy } else { anywhere };
     let kinds: Vec<(KindId, u32)> =
@@ -92,24 +94,19 @@ fn pick(kinds: &[(KindId, u32)], mut roll: u32) -> KindId {
 /// of the arrival point and at least [`CLEAR_STEPS`] from it.
 pub fn allowed_cells(level: &Level) -> Vec<bool> {
     let grid = &level.grid;
-    let sight = grid.fov(level.arrival, SIGHT_RADIUS);
-    let (w, h) = (grid.width(), grid.height());
-    let mut allowed = Vec::with_capacity(grid.cells().len());
-    let mut at = 0;
-    let (cells, distances) = (grid.cells(), level.walk.distances());
-    for y in 0..h {
-        for x in 0..w {
-            let d = distances[at];
-            allowed.push(
-                cells[at] == Terrain::Floor
-                    && d != UNREACHED
-                    && d >= CLEAR_STEPS
-                    && !sight.sees(Pos::new(x, y))
-                    && Pos::new(x, y) != level.stairs_down,
-            );
-            at += 1;
-        }
+    let far = |d: u16| (CLEAR_STEPS..UNREACHED).contains(&d);
+    let mut allowed: Vec<bool> = grid
+        .cells()
+        .iter()
+        .zip(level.walk.distances())
+        .map(|(&t, &d)| t == Terrain::Floor && far(d))
+        .collect();
+    // Only cells near the arrival can be in its sight: those the sight
+    // holds are struck out, not every cell asked.
+    for p in grid.fov(level.arrival, SIGHT_RADIUS).cells().filter(|&p| grid.contains(p)) {
+        allowed[grid.index(p)] = false;
     }
+    allowed[grid.index(level.stairs_down)] = false;
     allowed
 }
 
