@@ -19,7 +19,8 @@ pub const ACTIONS: &str = "gloam_actions_total";
 /// Rounds closed (counter).
 pub const ROUNDS: &str = "gloam_rounds_total";
 /// How long a depth took to apply one command and work out what everyone
-/// is told (histogram, seconds).
+/// is told (histogram, seconds); actions applied as one batch each record
+/// an equal share of the batch's time.
 pub const COMMAND_SECONDS: &str = "gloam_command_seconds";
 /// How long a player who acted in a shared round waited for it to close
 /// (histogram, seconds; a player alone never waits).

@@ -403,12 +403,14 @@ impl DepthState {
         self.clock.leave(id);
         self.moved.retain(|&m| m != id);
         turn.answered.retain(|&a| a != id);
+        // Told after what each was told of it in this command: in its last
+        // sight diff, which may have shown it moving (sight diffs go out
+        // after the other messages of a command).
+        let diffs = telling::last_diffs(&turn.out);
         for (&other, told) in &mut self.told {
             if told.players.remove(&id).is_some() {
-                turn.out.push(Outgoing {
-                    to: other,
-                    msg: ServerMsg::Players(vec![PlayerChange::Vanished { id }]),
-                });
+                let gone = vec![PlayerChange::Vanished { id }];
+                telling::attach(turn, diffs.get(&other).copied(), other, gone, Vec::new());
             }
         }
         let text = format!("{} {farewell}", player.name);
@@ -632,13 +634,11 @@ impl DepthState {
         if !self.moved.contains(&id) {
             self.moved.push(id);
         }
-        if !answers {
-            // Its own action may yet move it again in this command (a held
-            // one, when the round closes): what it sees from here goes with
-            // this diff, so its client never holds the others as seen from
-            // where it stood before.
-            self.tell_now(id, &mut diff);
-        }
+        // What it sees from here goes with this diff: it may yet be moved
+        // again in this command (swapped aside, or its held action when the
+        // round closes), and its client must never hold the others as seen
+        // from where it stood before.
+        self.tell_now(id, &mut diff);
         let msg = if answers { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
         out.push(Outgoing { to: id, msg });
     }

@@ -484,7 +484,10 @@ struct Mirror {
 }
 
 impl Mirror {
-    fn apply(&mut self, msg: &ServerMsg) {
+    /// Applies `msg` as a client does, refusing (as a client does) a change
+    /// to a player or monster it does not hold, or an appearance of one it
+    /// does.
+    fn apply(&mut self, msg: &ServerMsg) -> Result<(), String> {
         let (players, monsters) = match msg {
             ServerMsg::Sight(d) | ServerMsg::Displaced(d) => {
                 self.at = Some(d.at);
@@ -494,12 +497,18 @@ impl Mirror {
             ServerMsg::Monsters(m) => (&[][..], &m[..]),
             ServerMsg::EnterLevel { .. } => {
                 *self = Mirror::default();
-                return;
+                return Ok(());
             }
-            _ => return,
+            _ => return Ok(()),
         };
+        let refused = |what: &dyn std::fmt::Debug| Err(format!("a client refuses {what:?}"));
         for change in players {
+            let known = |id| self.players.contains_key(id);
             match change {
+                PlayerChange::Appeared { id, .. } if known(id) => return refused(change),
+                PlayerChange::Moved { id, .. } | PlayerChange::Vanished { id } if !known(id) => {
+                    return refused(change);
+                }
                 PlayerChange::Appeared { id, at, .. } | PlayerChange::Moved { id, at } => {
                     self.players.insert(*id, *at);
                 }
@@ -509,7 +518,16 @@ impl Mirror {
             }
         }
         for change in monsters {
+            let known = |id| self.monsters.contains_key(id);
             match change {
+                MonsterChange::Appeared { id, .. } if known(id) => return refused(change),
+                MonsterChange::Moved { id, .. }
+                | MonsterChange::Hurt { id, .. }
+                | MonsterChange::Vanished { id }
+                    if !known(id) =>
+                {
+                    return refused(change);
+                }
                 MonsterChange::Appeared { id, at, .. } | MonsterChange::Moved { id, at } => {
                     self.monsters.insert(*id, *at);
                 }
@@ -519,6 +537,7 @@ impl Mirror {
                 }
             }
         }
+        Ok(())
     }
 
     /// Two things shown on one cell (a monster and a player, two players,
@@ -563,7 +582,7 @@ fn check_mirrors(
 ) -> Result<(), String> {
     for o in out {
         let mirror = mirrors.entry(o.to).or_default();
-        mirror.apply(&o.msg);
+        mirror.apply(&o.msg).map_err(|e| format!("{:?}: {e}", o.to))?;
         if let Some(cell) = mirror.crowded() {
             return Err(format!("{:?} shows two things on {cell:?}: {mirror:?}", o.to));
         }

@@ -45,20 +45,15 @@ impl DepthState {
         for id in &moved {
             self.unsettled.push((*id, self.players[id].pos));
         }
-        // A viewer who moved reconsiders everyone in sight range or told
-        // of; one who stayed, only the few who moved in this batch, and
-        // only when it is told of a monster now (else at the batch's end).
-        // So a crowd costs each action O(crowd), not O(crowd²).
+        // A viewer who moved was told what it sees with its diff
+        // (`tell_now`). What changed since, for it and for those who stood
+        // still: the monsters that stirred, and with news of them the
+        // players who moved in this batch (else they wait for its end). So
+        // a crowd costs each action O(crowd), not O(crowd²).
         let moment = Moment {
             depth: self.depth,
-            radius: self.radius,
             players: &self.players,
             monsters: &self.monsters,
-            everyone: if moved.is_empty() {
-                Vec::new()
-            } else {
-                self.players.values().map(|p| (p.id, p.pos)).collect()
-            },
             movers: if stirred.is_empty() {
                 Vec::new()
             } else {
@@ -66,16 +61,11 @@ impl DepthState {
             },
             stirred,
         };
-        let mut last_diff: HashMap<PlayerId, usize> = HashMap::new();
-        for (i, o) in turn.out.iter().enumerate() {
-            if matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)) {
-                last_diff.insert(o.to, i);
-            }
-        }
+        let last_diff = last_diffs(&turn.out);
         // Every player on the depth has its `told`, and both are in id order.
         debug_assert!(self.players.keys().eq(self.told.keys()));
         for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
-            let (players, monsters) = moment.changes(viewer, told, moved.contains(&viewer.id));
+            let (players, monsters) = moment.changes(viewer, told);
             attach(turn, last_diff.get(&viewer.id).copied(), viewer.id, players, monsters);
             let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
             if told.hp != Some(hp) {
@@ -215,10 +205,23 @@ impl DepthState {
     }
 }
 
+/// Where in `out` each player's last sight diff is.
+pub(super) fn last_diffs(
+    out: &[Outgoing],
+) -> HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>> {
+    let mut last = HashMap::default();
+    for (i, o) in out.iter().enumerate() {
+        if matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_)) {
+            last.insert(o.to, i);
+        }
+    }
+    last
+}
+
 /// Puts a viewer's changes among players and monsters in its last sight
 /// diff of this command (`diff`, an index in `turn.out`), or in messages of
 /// their own when it has none.
-fn attach(
+pub(super) fn attach(
     turn: &mut Turn,
     diff: Option<usize>,
     to: PlayerId,
@@ -244,11 +247,8 @@ fn attach(
 /// must be told (see [`DepthState::settle`]).
 struct Moment<'a> {
     depth: u16,
-    radius: u8,
     players: &'a BTreeMap<PlayerId, Player>,
     monsters: &'a BTreeMap<MonsterId, Monster>,
-    /// Every player and where, by id (only when someone moved).
-    everyone: Vec<(PlayerId, Pos)>,
     /// The batch's movers and where they stand (only when a monster stirred).
     movers: Vec<(PlayerId, Pos)>,
     /// Monsters that moved, were hurt or died in the command.
@@ -256,32 +256,17 @@ struct Moment<'a> {
 }
 
 impl Moment<'_> {
-    /// What `viewer` must be told of the players and monsters, updating
-    /// `told` to match: everything around it when it `moved`; else the
-    /// monsters that stirred, and with them the batch's movers.
-    fn changes(
-        &self,
-        viewer: &Player,
-        told: &mut Told,
-        moved: bool,
-    ) -> (Vec<PlayerChange>, Vec<MonsterChange>) {
-        let monsters = if moved {
-            monsters_seen_anew(viewer, self.depth, &mut told.monsters, self.monsters)
-        } else if self.stirred.is_empty() {
-            Vec::new()
-        } else {
-            let stirred = self.stirred.iter().copied();
-            monsters_seen(viewer, self.depth, stirred, &mut told.monsters, self.monsters)
-        };
-        let near;
-        let candidates = match () {
-            () if moved => {
-                near = near_or_told(viewer.pos, told, &self.everyone, self.radius);
-                &near[..]
-            }
-            () if !monsters.is_empty() => &self.movers[..],
-            () => &[],
-        };
+    /// What `viewer` must be told of the players and monsters since it was
+    /// last told, updating `told` to match: the monsters that stirred, and
+    /// with news of them the batch's movers.
+    fn changes(&self, viewer: &Player, told: &mut Told) -> (Vec<PlayerChange>, Vec<MonsterChange>) {
+        if self.stirred.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let stirred = self.stirred.iter().copied();
+        let monsters =
+            monsters_seen(viewer, self.depth, stirred, &mut told.monsters, self.monsters);
+        let candidates = if monsters.is_empty() { &[][..] } else { &self.movers[..] };
         let players = players_seen(viewer, self.depth, candidates, &mut told.players, self.players);
         (players, monsters)
     }
