@@ -17,15 +17,16 @@
 //!      player: the two swap, or with `--pvp` an attack), waiting, or the
 //!      stairs (the player is removed here and handed on);
 //!    - recomputes sight for whoever moved, records newly seen cells in
-//!      their memories, and diffs against what their clients were told;
+//!      their memories, and diffs against what their clients were told,
+//!      with the players and monsters seen from there at that moment;
 //!    - closes every round that has all it waits for (`clock`): the
 //!      monsters that concern that party act (`monsters`), its players
 //!      regenerate, and held actions apply, which may close more rounds;
-//!    - at the end, works out once for every player what changed among the
-//!      players and monsters it sees, its hit points and whom its round
-//!      waits for (`telling`), riding in its sight diff when it has one;
-//!      those who stood still hear of the other players' moves at the end
-//!      of the batch, in one list.
+//!    - at the end, works out once for every player what changed since
+//!      among the monsters it sees, its hit points and whom its round
+//!      waits for (`telling`), riding in its last sight diff when it has
+//!      one; those who stood still hear of the other players' moves at the
+//!      end of the batch, in one list.
 //! 3. The task encodes the messages and sends each player all of its own
 //!    from the batch as one reply; those whose action was applied are marked done (their
 //!    `Sight` comes last). A player whose reply does not fit its queue is
