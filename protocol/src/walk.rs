@@ -10,6 +10,10 @@ use crate::{Dir, Pos};
 /// The distance of a cell no walk reached.
 pub const UNREACHED: u16 = u16::MAX;
 
+/// The largest grid [`DistanceMap::over_rows`] walks.
+pub const ROWS_MAX_WIDTH: u16 = 128;
+pub const ROWS_MAX_HEIGHT: u16 = 64;
+
 /// (dx, dy) of each of `Dir::ALL`, for stepping packed coordinates.
 const STEP_DELTAS: [(i32, i32); 8] = {
     let mut deltas = [(0, 0); 8];
@@ -59,6 +63,23 @@ impl DistanceMap {
         reach: u16,
     ) -> Self {
         Self::walk(width, height, starts, open, |_, d| d >= reach).0
+    }
+
+    /// Walks from `starts` over a grid whose open cells are the set bits of
+    /// `open`, a row each (bit `x` of row `y` for cell (x, y); bits from
+    /// `width` on are ignored): the same distances as [`DistanceMap::new`],
+    /// found a wave at a time by [`waves`]. Only for grids of at most
+    /// [`ROWS_MAX_WIDTH`] x [`ROWS_MAX_HEIGHT`].
+    pub fn over_rows(width: u16, height: u16, open: &[u128], starts: &[Pos]) -> Self {
+        let w = usize::from(width);
+        let mut map = Self { width, height, dist: vec![UNREACHED; w * usize::from(height)] };
+        waves(width, height, open, starts, |d, y, mut fresh| {
+            while fresh != 0 {
+                map.dist[y * w + fresh.trailing_zeros() as usize] = d;
+                fresh &= fresh - 1;
+            }
+        });
+        map
     }
 
     /// The walk itself: `goal` is asked of every cell taken from the
@@ -183,6 +204,115 @@ impl DistanceMap {
     }
 }
 
+/// What a walk by rows of bits found, kept as bits: which cells it
+/// reached, which lie near the starts, and the farthest, without writing a
+/// distance for every cell (which costs a walk of a level several times
+/// what finding its waves does).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowWalk {
+    /// The cells reached, a row each (bit `x` of row `y` for cell (x, y)).
+    pub reached: Vec<u128>,
+    /// The cells reached in fewer than the `near` steps asked for, likewise.
+    pub near: Vec<u128>,
+    /// The reached cell farthest from the starts and its distance; ties go
+    /// to the first in row-major order, as [`DistanceMap::farthest`]'s do.
+    pub farthest: Option<(Pos, u16)>,
+}
+
+impl RowWalk {
+    /// Walks from `starts` over the set bits of `open`, as
+    /// [`DistanceMap::over_rows`] does, noting the cells fewer than `near`
+    /// steps away.
+    pub fn new(width: u16, height: u16, open: &[u128], starts: &[Pos], near: u16) -> Self {
+        let h = usize::from(height);
+        let mut walk = Self { reached: vec![0; h], near: vec![0; h], farthest: None };
+        waves(width, height, open, starts, |d, y, fresh| {
+            walk.reached[y] |= fresh;
+            if d < near {
+                walk.near[y] |= fresh;
+            }
+            // Rows come top to bottom within a wave: the first row of a
+            // farther wave holds its first cell in row-major order.
+            if walk.farthest.is_none_or(|(_, most)| d > most) {
+                let x = fresh.trailing_zeros() as u16;
+                walk.farthest = Some((Pos::new(x, y as u16), d));
+            }
+        });
+        walk
+    }
+}
+
+/// The walk by rows of bits: from `starts` over the set bits of `open` (a
+/// row each, bit `x` for cell (x, y); bits from `width` on are ignored),
+/// telling `fresh` of each row's cells first reached at each distance, as
+/// (distance, row, bits): distance 0 for the starts, then one wave after
+/// another, each wave's rows top to bottom, each row once and never empty.
+/// A wave is the one before spread by one cell each way (the 8 directions
+/// players step in), row by row as masks, less what was reached before.
+/// Starts off the grid are ignored; a start need not be open.
+fn waves(
+    width: u16,
+    height: u16,
+    open: &[u128],
+    starts: &[Pos],
+    mut fresh: impl FnMut(u16, usize, u128),
+) {
+    assert!(width <= ROWS_MAX_WIDTH && height <= ROWS_MAX_HEIGHT, "{width}x{height}");
+    assert_eq!(open.len(), usize::from(height), "one row of bits per row of cells");
+    let h = usize::from(height);
+    let columns = u128::MAX.checked_shr(128 - u32::from(width)).unwrap_or(0);
+    // The cells not yet reached, a row each; the wave being spread and the
+    // next one, a row each with a row of nothing above and below (row y at
+    // y + 1), so that every row has two neighbours to read.
+    let mut unreached = [0u128; 64];
+    for (left, &row) in unreached.iter_mut().zip(open) {
+        *left = row & columns;
+    }
+    let (mut one, mut other) = ([0u128; 66], [0u128; 66]);
+    // Swapped as references after each wave, not copied.
+    let (mut wave, mut next) = (&mut one, &mut other);
+    // The rows of the wave that hold any cell: all others are nought, as is
+    // all of `next` between waves.
+    let mut rows = 0u64;
+    for &start in starts.iter().filter(|s| s.x < width && s.y < height) {
+        let y = usize::from(start.y);
+        wave[y + 1] |= 1 << start.x;
+        unreached[y] &= !(1 << start.x);
+        rows |= 1 << y;
+    }
+    let mut left = rows;
+    while left != 0 {
+        let y = left.trailing_zeros() as usize;
+        left &= left - 1;
+        fresh(0, y, wave[y + 1]);
+    }
+    let on_grid = u64::MAX.checked_shr(64 - h as u32).unwrap_or(0);
+    let mut d = 0;
+    while rows != 0 {
+        d += 1;
+        let mut touched = (rows | rows << 1 | rows >> 1) & on_grid;
+        let mut reached = 0u64;
+        while touched != 0 {
+            let y = touched.trailing_zeros() as usize;
+            touched &= touched - 1;
+            let near = wave[y] | wave[y + 1] | wave[y + 2];
+            let new = (near | near << 1 | near >> 1) & unreached[y];
+            unreached[y] ^= new;
+            next[y + 1] = new;
+            if new != 0 {
+                reached |= 1 << y;
+                fresh(d, y, new);
+            }
+        }
+        while rows != 0 {
+            wave[rows.trailing_zeros() as usize + 1] = 0;
+            rows &= rows - 1;
+        }
+        (wave, next) = (next, wave);
+        rows = reached;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +326,58 @@ mod tests {
     fn walk(rows: &[&str], from: Pos) -> DistanceMap {
         let (w, h, open) = map(rows);
         DistanceMap::new(w, h, &[from], |i| open[i])
+    }
+
+    /// `open` as rows of bits.
+    fn rows_of(w: u16, open: &[bool]) -> Vec<u128> {
+        open.chunks(usize::from(w))
+            .map(|row| row.iter().enumerate().map(|(x, &o)| u128::from(o) << x).sum())
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// The walk by rows of bits finds every distance the walk by queue
+        /// does, on any grid it takes, from any starts.
+        #[test]
+        fn walking_by_rows_of_bits_finds_the_same_distances(
+            w in 1u16..=ROWS_MAX_WIDTH,
+            h in 1u16..=ROWS_MAX_HEIGHT,
+            density in 77u64..256,
+            seed: u64,
+            starts in proptest::collection::vec((0u16..140, 0u16..70), 0..4),
+        ) {
+            // A cell is open with odds density/256, by xorshift from the seed.
+            let mut seed = seed | 1;
+            let mut draw = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed % 256
+            };
+            let open: Vec<bool> =
+                (0..usize::from(w) * usize::from(h)).map(|_| draw() < density).collect();
+            let starts: Vec<Pos> = starts.into_iter().map(|(x, y)| Pos::new(x, y)).collect();
+            let by_queue = DistanceMap::new(w, h, &starts, |i| open[i]);
+            let by_rows = DistanceMap::over_rows(w, h, &rows_of(w, &open), &starts);
+            proptest::prop_assert_eq!(&by_rows, &by_queue);
+            // Kept as bits: the same cells reached, near and farthest.
+            let near = u16::from(density as u8 % 16);
+            let walk = RowWalk::new(w, h, &rows_of(w, &open), &starts, near);
+            let dist = by_queue.distances();
+            let bits = |keep: &dyn Fn(u16) -> bool| -> Vec<bool> { dist.iter().map(|&d| keep(d)).collect() };
+            proptest::prop_assert_eq!(&walk.reached, &rows_of(w, &bits(&|d| d != UNREACHED)));
+            proptest::prop_assert_eq!(&walk.near, &rows_of(w, &bits(&|d| d < near)));
+            let farthest = by_queue.farthest().map(|p| (p, by_queue.get(p).unwrap_or(0)));
+            proptest::prop_assert_eq!(walk.farthest, farthest);
+        }
+    }
+
+    #[test]
+    fn walking_by_rows_ignores_bits_beyond_the_width() {
+        let open = vec![u128::MAX; 3];
+        let d = DistanceMap::over_rows(4, 3, &open, &[Pos::new(0, 0)]);
+        assert_eq!(d, DistanceMap::new(4, 3, &[Pos::new(0, 0)], |_| true));
+        assert_eq!(d.farthest(), Some(Pos::new(3, 0)));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use gloam_protocol::walk::DistanceMap;
+use gloam_protocol::walk::{DistanceMap, ROWS_MAX_HEIGHT, ROWS_MAX_WIDTH, RowWalk};
 use gloam_protocol::{Pos, Terrain};
 
 use crate::fov::{Fov, Opacity};
@@ -106,12 +106,15 @@ impl Grid {
         rock
     }
 
-    /// Turns to rock every open cell a walk never reached (`distances`, by
-    /// index, as [`DistanceMap::distances`] gives them).
-    pub(crate) fn wall_unreached(&mut self, distances: &[u16]) {
-        for (cell, &d) in self.cells.iter_mut().zip(distances) {
-            if d == gloam_protocol::walk::UNREACHED && cell.is_open() {
-                *cell = Terrain::Wall;
+    /// Turns to rock every open cell a walk never reached: `open` is what
+    /// [`Grid::open_rows`] gave and `reached` what the walk did.
+    pub(crate) fn wall_unreached(&mut self, open: &[u128], reached: &[u128]) {
+        let w = usize::from(self.width);
+        for (y, (&open, &reached)) in open.iter().zip(reached).enumerate() {
+            let mut left = open & !reached;
+            while left != 0 {
+                self.cells[y * w + left.trailing_zeros() as usize] = Terrain::Wall;
+                left &= left - 1;
             }
         }
         self.opacity.take();
@@ -146,8 +149,34 @@ impl Grid {
     /// Walking distances from `from` over open ground, in the 8 directions
     /// players step in; nothing is reached from a closed cell.
     pub fn walk_from(&self, from: Pos) -> DistanceMap {
-        let starts: &[Pos] = if self.is_open(from) { &[from] } else { &[] };
-        DistanceMap::new(self.width, self.height, starts, |i| self.cells[i].is_open())
+        let start = [from];
+        let starts: &[Pos] = if self.is_open(from) { &start } else { &[] };
+        if self.width > ROWS_MAX_WIDTH || self.height > ROWS_MAX_HEIGHT {
+            return DistanceMap::new(self.width, self.height, starts, |i| self.cells[i].is_open());
+        }
+        DistanceMap::over_rows(self.width, self.height, &self.open_rows(), starts)
+    }
+
+    /// The walk from `from` kept as bits, noting the cells fewer than
+    /// `near` steps away; `open` is what [`Grid::open_rows`] gave.
+    pub(crate) fn walk_rows_from(&self, open: &[u128], from: Pos, near: u16) -> RowWalk {
+        let start = [from];
+        let starts: &[Pos] = if self.is_open(from) { &start } else { &[] };
+        RowWalk::new(self.width, self.height, open, starts, near)
+    }
+
+    /// The open cells as bits, a row each (bit x for column x); only for
+    /// grids at most [`ROWS_MAX_WIDTH`] cells wide.
+    pub(crate) fn open_rows(&self) -> Vec<u128> {
+        assert!(self.width <= ROWS_MAX_WIDTH, "a row of {} cells in a u128", self.width);
+        self.cells
+            .chunks_exact(usize::from(self.width).max(1))
+            .map(|row| {
+                row.iter()
+                    .enumerate()
+                    .fold(0u128, |bits, (x, t)| bits | u128::from(t.is_open()) << x)
+            })
+            .collect()
     }
 
     /// The map as text, one line per row, with each terrain's glyph.
@@ -170,9 +199,12 @@ pub struct Level {
     pub arrival: Pos,
     /// The down staircase, where players coming up appear.
     pub stairs_down: Pos,
-    /// Walking distances from `arrival` to every open cell, as the
-    /// finishing steps found them (monsters are placed by them).
-    pub walk: DistanceMap,
+    /// The walk from `arrival` as the finishing steps made it: every open
+    /// cell, and those fewer than [`CLEAR_STEPS`] steps from the arrival
+    /// (monsters are placed by them).
+    ///
+    /// [`CLEAR_STEPS`]: crate::mapgen::populate::CLEAR_STEPS
+    pub walk: RowWalk,
 }
 
 impl Level {

@@ -324,10 +324,10 @@ pub fn make_bottom(level: &mut Level) {
 /// the arrival point back into rock, mark the up staircase below depth 1,
 /// and put the down staircase at the greatest walking distance.
 pub(crate) fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
-    let walk = grid.walk_from(arrival);
-    let distances = walk.distances();
-    grid.wall_unreached(distances);
-    let stairs_down = walk.farthest().expect("the arrival point is open ground");
+    let open = grid.open_rows();
+    let walk = grid.walk_rows_from(&open, arrival, populate::CLEAR_STEPS);
+    grid.wall_unreached(&open, &walk.reached);
+    let (stairs_down, _) = walk.farthest.expect("the arrival point is open ground");
     if depth > 1 {
         grid.set(arrival, Terrain::StairsUp);
     }

@@ -8,13 +8,14 @@
 //! deeper levels hold more groups, of the kinds living that deep, and a
 //! kind that comes in packs is placed with its pack around it.
 
-use gloam_protocol::walk::{DistanceMap, UNREACHED};
-use gloam_protocol::{Pos, SIGHT_RADIUS, Terrain};
+#[cfg(doc)]
+use gloam_protocol::walk::DistanceMap;
+use gloam_protocol::{Dir, Pos, SIGHT_RADIUS, Terrain};
 use rand::{RngExt, SeedableRng};
 
 use super::LevelRng;
 use crate::bestiary::{Bestiary, KindId};
-use crate::level::Level;
+use crate::level::{Grid, Level};
 
 /// Walking steps from the arrival point inside which nothing is placed.
 pub const CLEAR_STEPS: u16 = 12;
@@ -34,14 +35,17 @@ pub fn groups_at(depth: u16) -> usize {
 /// The monsters of the level of `depth` whose seed is `level_seed`.
 pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16) -> Vec<Placed> {
     let mut rng = LevelRng::seed_from_u64(level_seed ^ 0x6d6f_6e73_7465_7273);
-    let allowed = allowed_cells(level);
+    let rows = allowed_rows(level);
     let (cells, w) = (level.grid.cells(), usize::from(level.width()));
-    // Most of a level is rock: eight cells at a time, skipping those with
-    // nothing allowed.
-    let mut anywhere = Vec::with_capacity(allowed.len() / 4);
-    for (c, eight) in allowed.chunks(8).enumerate() {
-        if eight.contains(&true) {
-            anywhere.extend((0..eight.len()).filter(|&k| eight[k]).map(|k| c * 8 + k));
+    let mut allowed = vec![false; cells.len()];
+    let mut anywhere = Vec::with_capacity(cells.len() / 4);
+    for (y, &row) in rows.iter().enumerate() {
+        let mut left = row;
+        while left != 0 {
+            let i = y * w + left.trailing_zeros() as usize;
+            allowed[i] = true;
+            anywhere.push(i);
+            left &= left - 1;
         }
     }
     let roomy: Vec<usize> = anywhere.iter().copied().filter(|&i| is_roomy(cells, w, i)).collect();
@@ -55,6 +59,7 @@ pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16)
     if starts.is_empty() || total == 0 {
         return placed;
     }
+    let mut around = Around::new(&level.grid);
     for _ in 0..groups_at(depth) {
         let kind = pick(&kinds, rng.random_range(0..total));
         let (least, most) = bestiary.kind(kind).pack;
@@ -63,21 +68,75 @@ pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16)
         if taken[leader] {
             continue;
         }
-        let grid = &level.grid;
-        let open = |i: usize| grid.cells()[i].is_open();
+        around.start(leader);
         for _ in 0..size {
-            let free = |p: Pos| {
-                let i = grid.index(p);
-                allowed[i] && !taken[i]
-            };
-            let (_, found) =
-                DistanceMap::until(grid.width(), grid.height(), &[grid.pos_of(leader)], open, free);
-            let Some(pos) = found else { break };
-            taken[grid.index(pos)] = true;
-            placed.push(Placed { kind, pos });
+            let Some(i) = around.next_where(|i| allowed[i] && !taken[i]) else { break };
+            taken[i] = true;
+            placed.push(Placed { kind, pos: level.grid.pos_of(i) });
         }
     }
     placed
+}
+
+/// The open cells around a pack's leader in walking order, nearest first
+/// (ties in the order a [`DistanceMap`] walk reaches them), the leader
+/// first. A pack member takes the first free cell in that order; a cell
+/// passed over once stays unfit (cells are only ever taken), so the next
+/// member's search goes on from where the last one stopped, and one walk
+/// serves the whole pack. Its buffers serve every pack of the level.
+struct Around<'a> {
+    grid: &'a Grid,
+    /// The pack each cell was last reached for.
+    seen: Vec<u32>,
+    pack: u32,
+    /// Cells reached, packed as (y << 16 | x), read from `head` on.
+    queue: Vec<u32>,
+    head: usize,
+}
+
+impl<'a> Around<'a> {
+    fn new(grid: &'a Grid) -> Self {
+        let cells = grid.cells().len();
+        Self { grid, seen: vec![0; cells], pack: 0, queue: Vec::with_capacity(64), head: 0 }
+    }
+
+    /// Starts a walk from `leader`, by index.
+    fn start(&mut self, leader: usize) {
+        self.pack += 1;
+        self.queue.clear();
+        self.head = 0;
+        self.seen[leader] = self.pack;
+        let pos = self.grid.pos_of(leader);
+        self.queue.push(u32::from(pos.y) << 16 | u32::from(pos.x));
+    }
+
+    /// The next cell in walking order that `fit` accepts, by index.
+    fn next_where(&mut self, fit: impl Fn(usize) -> bool) -> Option<usize> {
+        let (w, h) = (i32::from(self.grid.width()), i32::from(self.grid.height()));
+        while let Some(&cell) = self.queue.get(self.head) {
+            self.head += 1;
+            let (x, y) = ((cell & 0xffff) as i32, (cell >> 16) as i32);
+            // Reaching its neighbours before asking about it leaves the
+            // queue as a walk that stopped here would go on to fill it.
+            for dir in Dir::ALL {
+                let (dx, dy) = dir.delta();
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= w || ny >= h {
+                    continue;
+                }
+                let n = (ny * w + nx) as usize;
+                if self.seen[n] != self.pack && self.grid.cells()[n].is_open() {
+                    self.seen[n] = self.pack;
+                    self.queue.push((ny as u32) << 16 | nx as u32);
+                }
+            }
+            let i = (y * w + x) as usize;
+            if fit(i) {
+                return Some(i);
+            }
+        }
+        None
+    }
 }
 
 fn pick(kinds: &[(KindId, u32)], mut roll: u32) -> KindId {
@@ -93,21 +152,30 @@ fn pick(kinds: &[(KindId, u32)], mut roll: u32) -> KindId {
 /// Cells a monster may be placed on: open floor, not stairs, out of sight
 /// of the arrival point and at least [`CLEAR_STEPS`] from it.
 pub fn allowed_cells(level: &Level) -> Vec<bool> {
-    let grid = &level.grid;
-    let far = |d: u16| (CLEAR_STEPS..UNREACHED).contains(&d);
-    let mut allowed: Vec<bool> = grid
-        .cells()
-        .iter()
-        .zip(level.walk.distances())
-        .map(|(&t, &d)| t == Terrain::Floor && far(d))
-        .collect();
+    let w = usize::from(level.width());
+    let mut allowed = vec![false; level.grid.cells().len()];
+    for (y, &row) in allowed_rows(level).iter().enumerate() {
+        for x in (0..w).filter(|&x| row >> x & 1 == 1) {
+            allowed[y * w + x] = true;
+        }
+    }
+    allowed
+}
+
+/// [`allowed_cells`] as bits, a row each (bit x for column x).
+fn allowed_rows(level: &Level) -> Vec<u128> {
+    let walk = &level.walk;
+    // Reached cells are open: floor, and the two staircases, of which the
+    // arrival is near and the other is struck out below.
+    let mut rows: Vec<u128> = walk.reached.iter().zip(&walk.near).map(|(&r, &n)| r & !n).collect();
     // Only cells near the arrival can be in its sight: those the sight
     // holds are struck out, not every cell asked.
-    for p in grid.fov(level.arrival, SIGHT_RADIUS).cells().filter(|&p| grid.contains(p)) {
-        allowed[grid.index(p)] = false;
+    let grid = &level.grid;
+    let sight = grid.fov(level.arrival, SIGHT_RADIUS);
+    for p in sight.cells().chain([level.stairs_down]).filter(|&p| grid.contains(p)) {
+        rows[usize::from(p.y)] &= !(1 << p.x);
     }
-    allowed[grid.index(level.stairs_down)] = false;
-    allowed
+    rows
 }
 
 /// A cell in a room or open area: at least six of its eight neighbours

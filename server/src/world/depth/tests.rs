@@ -33,7 +33,8 @@ pub(super) fn level_from(rows: &[&str]) -> Arc<Level> {
             grid.set(pos, t);
         }
     }
-    let walk = grid.walk_from(arrival);
+    let walk =
+        grid.walk_rows_from(&grid.open_rows(), arrival, crate::mapgen::populate::CLEAR_STEPS);
     Arc::new(Level { grid, arrival, stairs_down, walk })
 }
 
