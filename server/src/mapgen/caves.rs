@@ -11,6 +11,7 @@ use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
 
 use super::LevelRng;
+use super::bits::Count;
 use super::steps::{Steps, snap};
 use crate::level::Grid;
 
@@ -62,29 +63,12 @@ pub(crate) fn carve(
 fn smoothed(rock: &Rock, inside: u128) -> Rock {
     let mut next = rock.clone();
     for y in 1..rock.len() - 1 {
-        let (a, b, c) = (rock[y - 1], rock[y], rock[y + 1]);
-        // Each neighbour moved onto the cell's own bit: x − 1 by a left shift.
-        let [n0, n1, n2, n3, n4, n5, n6, n7] =
-            [a << 1, a, a >> 1, b << 1, b >> 1, c << 1, c, c >> 1];
-        // The count, bit by bit: ones, twos, fours, eights.
-        let (s1, c1) = full_add(n0, n1, n2);
-        let (s2, c2) = full_add(n3, n4, n5);
-        let (s3, c3) = (n6 ^ n7, n6 & n7);
-        let (ones, c4) = full_add(s1, s2, s3);
-        let (t, d1) = full_add(c1, c2, c3);
-        let (twos, d2) = (t ^ c4, t & c4);
-        let (fours, eights) = (d1 ^ d2, d1 & d2);
-        let five_or_more = eights | fours & (twos | ones);
-        let exactly_four = !eights & fours & !twos & !ones;
-        let smoothed = five_or_more | exactly_four & b;
+        let b = rock[y];
+        let count = Count::around(rock[y - 1], b, rock[y + 1]);
+        let smoothed = count.at_least(5) | count.exactly(4) & b;
         next[y] = smoothed & inside | b & !inside;
     }
     next
-}
-
-/// The sum and carry of three one-bit numbers, in every bit at once.
-fn full_add(a: u128, b: u128, c: u128) -> (u128, u128) {
-    (a ^ b ^ c, a & b | c & (a ^ b))
 }
 
 fn grid_of(rock: &Rock, width: u16, height: u16) -> Grid {

@@ -3,6 +3,7 @@
 //! by walking distance. Everything is driven by one seeded RNG per level,
 //! derived from the world seed and the depth.
 
+pub(crate) mod bits;
 pub mod bsp;
 pub(crate) mod caves;
 pub(crate) mod drunkard;

@@ -10,10 +10,11 @@
 
 #[cfg(doc)]
 use gloam_protocol::walk::DistanceMap;
-use gloam_protocol::{Dir, Pos, SIGHT_RADIUS, Terrain};
+use gloam_protocol::{Dir, Pos, SIGHT_RADIUS};
 use rand::{RngExt, SeedableRng};
 
 use super::LevelRng;
+use super::bits::Count;
 use crate::bestiary::{Bestiary, KindId};
 use crate::level::{Grid, Level};
 
@@ -36,9 +37,9 @@ pub fn groups_at(depth: u16) -> usize {
 pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16) -> Vec<Placed> {
     let mut rng = LevelRng::seed_from_u64(level_seed ^ 0x6d6f_6e73_7465_7273);
     let rows = allowed_rows(level);
-    let (cells, w) = (level.grid.cells(), usize::from(level.width()));
-    let mut allowed = vec![false; cells.len()];
-    let mut anywhere = Vec::with_capacity(cells.len() / 4);
+    let (w, open) = (usize::from(level.width()), &level.walk.reached);
+    let mut allowed = vec![false; level.grid.cells().len()];
+    let (mut anywhere, mut roomy) = (Vec::new(), Vec::new());
     for (y, &row) in rows.iter().enumerate() {
         let mut left = row;
         while left != 0 {
@@ -47,8 +48,16 @@ pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16)
             anywhere.push(i);
             left &= left - 1;
         }
+        // A cell in a room or open area: at least six of its eight
+        // neighbours open. Allowed cells are open, so never on the rim.
+        if row != 0 {
+            let mut left = row & Count::around(open[y - 1], open[y], open[y + 1]).at_least(6);
+            while left != 0 {
+                roomy.push(y * w + left.trailing_zeros() as usize);
+                left &= left - 1;
+            }
+        }
     }
-    let roomy: Vec<usize> = anywhere.iter().copied().filter(|&i| is_roomy(cells, w, i)).collect();
     // A maze has no rooms: anywhere allowed will do there.
     let starts = if roomy.len() >= 20 { roomy } else { anywhere };
     let kinds: Vec<(KindId, u32)> =
@@ -149,20 +158,9 @@ fn pick(kinds: &[(KindId, u32)], mut roll: u32) -> KindId {
     kinds.last().map(|&(id, _)| id).unwrap_or(0)
 }
 
-/// Cells a monster may be placed on: open floor, not stairs, out of sight
-/// of the arrival point and at least [`CLEAR_STEPS`] from it.
-pub fn allowed_cells(level: &Level) -> Vec<bool> {
-    let w = usize::from(level.width());
-    let mut allowed = vec![false; level.grid.cells().len()];
-    for (y, &row) in allowed_rows(level).iter().enumerate() {
-        for x in (0..w).filter(|&x| row >> x & 1 == 1) {
-            allowed[y * w + x] = true;
-        }
-    }
-    allowed
-}
-
-/// [`allowed_cells`] as bits, a row each (bit x for column x).
+/// Cells a monster may be placed on, as bits, a row each (bit x for
+/// column x): open floor, not stairs, out of sight of the arrival point and
+/// at least [`CLEAR_STEPS`] from it.
 fn allowed_rows(level: &Level) -> Vec<u128> {
     let walk = &level.walk;
     // Reached cells are open: floor, and the two staircases, of which the
@@ -178,20 +176,11 @@ fn allowed_rows(level: &Level) -> Vec<u128> {
     rows
 }
 
-/// A cell in a room or open area: at least six of its eight neighbours
-/// open, on a map `w` cells wide. Only asked of floor, which is never on
-/// the map's rim of rock.
-fn is_roomy(cells: &[Terrain], w: usize, i: usize) -> bool {
-    let open = |n: usize| u8::from(cells[n].is_open());
-    let above = open(i - w - 1) + open(i - w) + open(i - w + 1);
-    let below = open(i + w - 1) + open(i + w) + open(i + w + 1);
-    above + open(i - 1) + open(i + 1) + below >= 6
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::mapgen::{Generator, build, level_seed};
+    use gloam_protocol::Terrain;
     use proptest::prelude::*;
     use std::collections::HashSet;
 
