@@ -37,6 +37,12 @@ impl Grid {
         Self { width, height, cells, opacity: OnceLock::new() }
     }
 
+    /// A grid of `cells`, row by row.
+    pub(crate) fn from_cells(width: u16, height: u16, cells: Vec<Terrain>) -> Self {
+        assert_eq!(cells.len(), usize::from(width) * usize::from(height), "cells fill the grid");
+        Self { width, height, cells, opacity: OnceLock::new() }
+    }
+
     /// A grid whose cell (x, y) is `terrain(x, y)`.
     pub(crate) fn from_fn(
         width: u16,
@@ -92,18 +98,6 @@ impl Grid {
         let i = self.index(pos);
         self.cells[i] = terrain;
         self.opacity.take();
-    }
-
-    /// Turns rock at `pos` (on the grid) into floor; false when it was open.
-    #[inline]
-    pub(crate) fn dig(&mut self, pos: Pos) -> bool {
-        let i = self.index(pos);
-        let rock = self.cells[i] == Terrain::Wall;
-        if rock {
-            self.cells[i] = Terrain::Floor;
-            self.opacity.take();
-        }
-        rock
     }
 
     /// Turns to rock every open cell a walk never reached: `open` is what

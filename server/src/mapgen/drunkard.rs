@@ -32,41 +32,115 @@ pub(crate) fn carve(
     mood: Mood,
     mut steps: Option<&mut Steps>,
 ) -> (Grid, Pos) {
-    let mut grid = Grid::filled(width, height);
+    let (w, h) = (i32::from(width), i32::from(height));
     let centre = Pos::new(width / 2, height / 2);
-    grid.set(centre, Terrain::Floor);
     let inner = usize::from(width - 2) * usize::from(height - 2);
     let target = inner * mood.floor_percent as usize / 100;
-    let mut open: Vec<Pos> = vec![centre];
-    // Each step's (dx, dy), by the two bits that choose it: N, E, S, W.
-    let deltas = [0, 2, 4, 6].map(|k| Dir::ALL[k].delta());
-    let (w, h) = (i32::from(width), i32::from(height));
+    let lifetime = mood.lifetime as usize;
+    let mut digger = Digger::new(width, height, centre, lifetime);
     // Bounded: even unlucky walkers reach the target long before this.
     for walker in 1..=10_000 {
-        if open.len() >= target {
+        if digger.dug >= target {
             break;
         }
-        let at = if mood.from_centre { centre } else { open[rng.random_range(0..open.len())] };
-        let (mut x, mut y) = (i32::from(at.x), i32::from(at.y));
+        let from =
+            if mood.from_centre { centre } else { digger.open[rng.random_range(0..digger.dug)] };
+        let (mut x, mut y) = (i32::from(from.x), i32::from(from.y));
+        digger.make_room(lifetime);
         // Two bits of one draw per step: 32 steps a draw.
-        let mut bits = 0u64;
-        for step in 0..mood.lifetime {
-            if step % 32 == 0 {
-                bits = rng.random();
-            }
-            let here = Pos::new(x as u16, y as u16);
-            if grid.dig(here) {
-                open.push(here);
-            }
-            let (dx, dy) = deltas[(bits & 3) as usize];
-            bits >>= 2;
-            // A step onto the rim of rock is not taken.
-            let (nx, ny) = (x + dx, y + dy);
-            if nx >= 1 && ny >= 1 && nx < w - 1 && ny < h - 1 {
-                (x, y) = (nx, ny);
+        for first in (0..lifetime).step_by(32) {
+            let mut bits: u64 = rng.random();
+            let mut left = lifetime.min(first + 32) - first;
+            while left > 0 {
+                // Five cells or more from the rim, four steps cannot reach
+                // it: they are taken at once, by the next byte of the draw.
+                if left >= 4 && (5..w - 5).contains(&x) && (5..h - 5).contains(&y) {
+                    let four = &FOUR_STEPS[(bits & 0xff) as usize];
+                    digger.visit(x, y);
+                    for &(dx, dy) in &four[..3] {
+                        digger.visit(x + dx, y + dy);
+                    }
+                    x += four[3].0;
+                    y += four[3].1;
+                    bits >>= 8;
+                    left -= 4;
+                    continue;
+                }
+                digger.visit(x, y);
+                let (dx, dy) = STEPS[(bits & 3) as usize];
+                bits >>= 2;
+                left -= 1;
+                // A step onto the rim of rock is not taken (a step moves
+                // one cell along one axis, so this is each axis kept in).
+                x = (x + dx).max(1).min(w - 2);
+                y = (y + dy).max(1).min(h - 2);
             }
         }
-        snap(&mut steps, &grid, || format!("walker {walker}"));
+        if steps.is_some() {
+            let grid = Grid::from_cells(width, height, digger.cells.clone());
+            snap(&mut steps, &grid, || format!("walker {walker}"));
+        }
     }
-    (grid, centre)
+    (Grid::from_cells(width, height, digger.cells), centre)
+}
+
+/// Each step's (dx, dy), by the two bits that choose it: N, E, S, W.
+const STEPS: [(i32, i32); 4] = [Dir::N.delta(), Dir::E.delta(), Dir::S.delta(), Dir::W.delta()];
+
+/// For each byte of a draw, the four steps it chooses (lowest two bits
+/// first), away from the rim: where the walker stands after each, from
+/// where it stood before the first.
+const FOUR_STEPS: [[(i32, i32); 4]; 256] = {
+    let mut table = [[(0, 0); 4]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut x, mut y) = (0, 0);
+        let mut k = 0;
+        while k < 4 {
+            let (dx, dy) = STEPS[(byte >> (2 * k)) & 3];
+            (x, y) = (x + dx, y + dy);
+            table[byte][k] = (x, y);
+            k += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The map as the walkers dig it: the cells by index, worked on bare (a
+/// grid is made of them at the end, and for each frame when the steps are
+/// recorded), and the cells dug in the order they were.
+struct Digger {
+    width: i32,
+    cells: Vec<Terrain>,
+    /// The cells dug are the first `dug`. Every step writes its cell after
+    /// them and counts it only if it was rock, so steps take no branch on
+    /// what they find; [`Digger::make_room`] keeps room for a walker.
+    open: Vec<Pos>,
+    dug: usize,
+}
+
+impl Digger {
+    /// Solid rock but for `centre`, with room for a walker of `lifetime` steps.
+    fn new(width: u16, height: u16, centre: Pos, lifetime: usize) -> Self {
+        let mut cells = vec![Terrain::Wall; usize::from(width) * usize::from(height)];
+        let width = i32::from(width);
+        cells[(i32::from(centre.y) * width + i32::from(centre.x)) as usize] = Terrain::Floor;
+        Self { width, cells, open: vec![centre; 1 + lifetime], dug: 1 }
+    }
+
+    /// Room after the cells dug for `steps` more.
+    fn make_room(&mut self, steps: usize) {
+        self.open.resize(self.dug + steps, Pos::new(0, 0));
+    }
+
+    /// Digs the cell (x, y), which is inside the rim, if it is rock.
+    #[inline(always)]
+    fn visit(&mut self, x: i32, y: i32) {
+        let i = (y * self.width + x) as usize;
+        let rock = self.cells[i] == Terrain::Wall;
+        self.cells[i] = Terrain::Floor;
+        self.open[self.dug] = Pos::new(x as u16, y as u16);
+        self.dug += usize::from(rock);
+    }
 }
