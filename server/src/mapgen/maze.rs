@@ -28,45 +28,55 @@ pub fn carve(
     mut steps: Option<&mut Steps>,
 ) -> MazePlan {
     let (cw, ch) = ((width - 1) / 2, (height - 1) / 2);
-    let mut grid = Grid::filled(width, height);
-    let mut visited = vec![false; usize::from(cw) * usize::from(ch)];
-    let cell_index = |(i, j): (u16, u16)| usize::from(j) * usize::from(cw) + usize::from(i);
-    let tile = |(i, j): (u16, u16)| Pos::new(2 * i + 1, 2 * j + 1);
+    // The cells worked on bare: a grid is made of them at the end (and for
+    // each frame when the steps are recorded).
+    let w = usize::from(width);
+    let mut cells = vec![Terrain::Wall; w * usize::from(height)];
+    // Maze cell (i, j) is (i + 1, j + 1) in a grid with a ring of cells
+    // marked visited around it, so that no neighbour is off the maze.
+    let stride = usize::from(cw) + 2;
+    let mut visited = vec![true; stride * (usize::from(ch) + 2)];
+    for j in 1..=usize::from(ch) {
+        visited[j * stride + 1..j * stride + 1 + usize::from(cw)].fill(false);
+    }
+    // West, east, north, south: from one maze cell to the next, and from
+    // one tile to the next.
+    let to_cell = [-1, 1, -(stride as isize), stride as isize];
+    let to_tile = [-2, 2, -2 * w as isize, 2 * w as isize];
 
     let first = (rng.random_range(0..cw), rng.random_range(0..ch));
-    visited[cell_index(first)] = true;
-    grid.set(tile(first), Terrain::Floor);
-    let mut stack = vec![first];
-    let mut options = Vec::with_capacity(4);
-    while let Some(&(i, j)) = stack.last() {
-        options.clear();
-        if i > 0 {
-            options.push((i - 1, j));
+    let start = Pos::new(2 * first.0 + 1, 2 * first.1 + 1);
+    let at = (usize::from(first.1) + 1) * stride + usize::from(first.0) + 1;
+    let tile = usize::from(start.y) * w + usize::from(start.x);
+    visited[at] = true;
+    cells[tile] = Terrain::Floor;
+    // (maze cell, tile) of each cell on the way back.
+    let mut stack = Vec::with_capacity(visited.len());
+    stack.push((at, tile));
+    while let Some(&(at, tile)) = stack.last() {
+        // The unvisited neighbours in that order, without a branch on each.
+        let mut options = [0; 4];
+        let mut count = 0;
+        for (k, step) in to_cell.into_iter().enumerate() {
+            options[count] = k;
+            count += usize::from(!visited[at.wrapping_add_signed(step)]);
         }
-        if i + 1 < cw {
-            options.push((i + 1, j));
-        }
-        if j > 0 {
-            options.push((i, j - 1));
-        }
-        if j + 1 < ch {
-            options.push((i, j + 1));
-        }
-        options.retain(|&c| !visited[cell_index(c)]);
-        if options.is_empty() {
+        if count == 0 {
             stack.pop();
             continue;
         }
-        let next = options[rng.random_range(0..options.len())];
-        visited[cell_index(next)] = true;
-        let (a, b) = (tile((i, j)), tile(next));
-        grid.set(Pos::new((a.x + b.x) / 2, (a.y + b.y) / 2), Terrain::Floor);
-        grid.set(b, Terrain::Floor);
+        let k = options[rng.random_range(0..count)];
+        let next = (at.wrapping_add_signed(to_cell[k]), tile.wrapping_add_signed(to_tile[k]));
+        visited[next.0] = true;
+        cells[tile.wrapping_add_signed(to_tile[k] / 2)] = Terrain::Floor;
+        cells[next.1] = Terrain::Floor;
         stack.push(next);
         // One frame per 40 passages: a whole maze step by step is 740 frames.
-        if stack.len() % 40 == 0 {
+        if stack.len() % 40 == 0 && steps.is_some() {
+            let grid = Grid::from_cells(width, height, cells.clone());
             snap(&mut steps, &grid, || format!("backtracker {} cells deep", stack.len()));
         }
     }
-    MazePlan { grid, cells_wide: cw, cells_high: ch, start: tile(first) }
+    let grid = Grid::from_cells(width, height, cells);
+    MazePlan { grid, cells_wide: cw, cells_high: ch, start }
 }
