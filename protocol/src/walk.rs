@@ -225,20 +225,20 @@ impl RowWalk {
     /// steps away.
     pub fn new(width: u16, height: u16, open: &[u128], starts: &[Pos], near: u16) -> Self {
         let h = usize::from(height);
-        let mut walk = Self { reached: vec![0; h], near: vec![0; h], farthest: None };
+        let (mut reached, mut close) = ([0u128; 64], [0u128; 64]);
+        let mut farthest: Option<(Pos, u16)> = None;
         waves(width, height, open, starts, |d, y, fresh| {
-            walk.reached[y] |= fresh;
-            if d < near {
-                walk.near[y] |= fresh;
-            }
+            reached[y] |= fresh;
+            close[y] |= if d < near { fresh } else { 0 };
             // Rows come top to bottom within a wave: the first row of a
-            // farther wave holds its first cell in row-major order.
-            if walk.farthest.is_none_or(|(_, most)| d > most) {
+            // farther wave to hold any cell holds its first in row-major
+            // order.
+            if farthest.is_none_or(|(_, most)| d > most) && fresh != 0 {
                 let x = fresh.trailing_zeros() as u16;
-                walk.farthest = Some((Pos::new(x, y as u16), d));
+                farthest = Some((Pos::new(x, y as u16), d));
             }
         });
-        walk
+        Self { reached: reached[..h].to_vec(), near: close[..h].to_vec(), farthest }
     }
 }
 
@@ -246,7 +246,8 @@ impl RowWalk {
 /// row each, bit `x` for cell (x, y); bits from `width` on are ignored),
 /// telling `fresh` of each row's cells first reached at each distance, as
 /// (distance, row, bits): distance 0 for the starts, then one wave after
-/// another, each wave's rows top to bottom, each row once and never empty.
+/// another, each wave's rows top to bottom, each row once at most (its bits
+/// may be none: every row next to the wave before is told).
 /// A wave is the one before spread by one cell each way (the 8 directions
 /// players step in), row by row as masks, less what was reached before.
 /// Starts off the grid are ignored; a start need not be open.
@@ -299,10 +300,10 @@ fn waves(
             let new = (near | near << 1 | near >> 1) & unreached[y];
             unreached[y] ^= new;
             next[y + 1] = new;
-            if new != 0 {
-                reached |= 1 << y;
-                fresh(d, y, new);
-            }
+            // No branch on whether any was reached: which way it goes is
+            // a coin toss on most levels.
+            reached |= u64::from(new != 0) << y;
+            fresh(d, y, new);
         }
         while rows != 0 {
             wave[rows.trailing_zeros() as usize + 1] = 0;
