@@ -55,10 +55,7 @@ impl Opacity {
             // Sixty-four cells at a time: their open ones as bits, cleared
             // in the row at once and in each open cell's column.
             for (k, cells) in row.chunks(64).enumerate() {
-                let open = cells
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |b, (i, t)| b | u64::from(t.is_open()) << i);
+                let open = crate::level::open_bits(cells);
                 let first = k * 64 + R;
                 let line = &mut rows[by * row_words + first / 64..];
                 line[0] &= !(open << (first % 64));

@@ -166,9 +166,8 @@ impl Grid {
         self.cells
             .chunks_exact(usize::from(self.width).max(1))
             .map(|row| {
-                row.iter()
-                    .enumerate()
-                    .fold(0u128, |bits, (x, t)| bits | u128::from(t.is_open()) << x)
+                let (low, high) = row.split_at(row.len().min(64));
+                u128::from(open_bits(low)) | u128::from(open_bits(high)) << 64
             })
             .collect()
     }
@@ -182,6 +181,27 @@ impl Grid {
         }
         out
     }
+}
+
+/// The open ones of up to 64 `cells`, as bits (bit i for the i-th), found
+/// eight cells at a time: a cell is open when its terrain is not the wall,
+/// which is terrain 0.
+pub(crate) fn open_bits(cells: &[Terrain]) -> u64 {
+    const _: () = assert!(Terrain::Wall as u8 == 0 && Terrain::ALL.len() == 4);
+    debug_assert!(cells.len() <= 64);
+    let mut bits = 0;
+    for (k, eight) in cells.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        for (byte, &t) in bytes.iter_mut().zip(eight) {
+            *byte = t as u8;
+        }
+        // Each byte is 0 to 3: its low bit is set when either bit is, and
+        // a multiplication gathers the eight low bits into the top byte.
+        let word = u64::from_le_bytes(bytes);
+        let ones = (word | word >> 1) & 0x0101_0101_0101_0101;
+        bits |= (ones.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    bits
 }
 
 /// A finished level: every open cell is reachable from `arrival`.
@@ -212,5 +232,22 @@ impl Level {
 
     pub fn terrain(&self, pos: Pos) -> Terrain {
         self.grid.get(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Eight at a time, the open cells are the ones whose terrain is open.
+        #[test]
+        fn open_bits_are_the_open_cells(kinds in proptest::collection::vec(0usize..4, 0..=64)) {
+            let cells: Vec<Terrain> = kinds.iter().map(|&k| Terrain::ALL[k]).collect();
+            let expected =
+                cells.iter().enumerate().fold(0u64, |b, (i, t)| b | u64::from(t.is_open()) << i);
+            prop_assert_eq!(open_bits(&cells), expected);
+        }
     }
 }
