@@ -43,20 +43,6 @@ impl Grid {
         Self { width, height, cells, opacity: OnceLock::new() }
     }
 
-    /// A grid whose cell (x, y) is `terrain(x, y)`.
-    pub(crate) fn from_fn(
-        width: u16,
-        height: u16,
-        terrain: impl Fn(usize, usize) -> Terrain,
-    ) -> Self {
-        let (w, h) = (usize::from(width), usize::from(height));
-        let mut cells = Vec::with_capacity(w * h);
-        for y in 0..h {
-            cells.extend((0..w).map(|x| terrain(x, y)));
-        }
-        Self { width, height, cells, opacity: OnceLock::new() }
-    }
-
     pub fn width(&self) -> u16 {
         self.width
     }

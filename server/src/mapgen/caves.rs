@@ -8,7 +8,7 @@
 //! the caves are found as runs of floor joined row to row.
 
 use gloam_protocol::{Pos, Terrain};
-use rand::RngExt;
+use rand::distr::{Bernoulli, Distribution};
 
 use super::LevelRng;
 use super::bits::Count;
@@ -30,12 +30,14 @@ pub(crate) fn carve(
     let (w, h) = (usize::from(width), usize::from(height));
     assert!(w <= 128, "caves are carved in rows of at most 128 cells");
     let mut rock: Rock = vec![u128::MAX; h];
+    // The same draws as a `random_bool` a cell, without a branch on each.
+    let floor_chance = Bernoulli::new(FLOOR_CHANCE).expect("a probability");
     for row in rock.iter_mut().take(h - 1).skip(1) {
+        let mut floor = 0u128;
         for x in 1..w - 1 {
-            if rng.random_bool(FLOOR_CHANCE) {
-                *row &= !(1 << x);
-            }
+            floor |= u128::from(floor_chance.sample(rng)) << x;
         }
+        *row &= !floor;
     }
     if steps.is_some() {
         snap(&mut steps, &grid_of(&rock, width, height), || "random fill".into());
@@ -72,13 +74,12 @@ fn smoothed(rock: &Rock, inside: u128) -> Rock {
 }
 
 fn grid_of(rock: &Rock, width: u16, height: u16) -> Grid {
-    Grid::from_fn(
-        width,
-        height,
-        |x, y| {
-            if rock[y] >> x & 1 == 0 { Terrain::Floor } else { Terrain::Wall }
-        },
-    )
+    let w = usize::from(width);
+    let mut cells = Vec::with_capacity(w * usize::from(height));
+    for &row in rock {
+        cells.extend((0..w).map(|x| [Terrain::Floor, Terrain::Wall][(row >> x & 1) as usize]));
+    }
+    Grid::from_cells(width, height, cells)
 }
 
 /// The first cell (in row order) of the largest 8-connected stretch of
