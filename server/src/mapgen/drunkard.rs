@@ -7,7 +7,7 @@ use gloam_protocol::{Dir, Pos, Terrain};
 use rand::RngExt;
 
 use super::LevelRng;
-use super::steps::{Steps, snap};
+use super::steps::{Steps, snap_cells};
 use crate::level::Grid;
 
 /// How a drunkard's walk behaves.
@@ -76,10 +76,7 @@ pub(crate) fn carve(
                 y = (y + dy).max(1).min(h - 2);
             }
         }
-        if steps.is_some() {
-            let grid = Grid::from_cells(width, height, digger.cells.clone());
-            snap(&mut steps, &grid, || format!("walker {walker}"));
-        }
+        snap_cells(&mut steps, width, &digger.cells, || format!("walker {walker}"));
     }
     (Grid::from_cells(width, height, digger.cells), centre)
 }

@@ -8,7 +8,7 @@ use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
 
 use super::LevelRng;
-use super::steps::{Steps, snap};
+use super::steps::{Steps, snap_cells};
 use crate::level::Grid;
 
 #[derive(Debug, Clone)]
@@ -72,9 +72,10 @@ pub fn carve(
         cells[next.1] = Terrain::Floor;
         stack.push(next);
         // One frame per 40 passages: a whole maze step by step is 740 frames.
-        if stack.len() % 40 == 0 && steps.is_some() {
-            let grid = Grid::from_cells(width, height, cells.clone());
-            snap(&mut steps, &grid, || format!("backtracker {} cells deep", stack.len()));
+        if stack.len() % 40 == 0 {
+            snap_cells(&mut steps, width, &cells, || {
+                format!("backtracker {} cells deep", stack.len())
+            });
         }
     }
     let grid = Grid::from_cells(width, height, cells);
