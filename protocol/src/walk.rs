@@ -225,11 +225,12 @@ impl RowWalk {
     /// steps away.
     pub fn new(width: u16, height: u16, open: &[u128], starts: &[Pos], near: u16) -> Self {
         let h = usize::from(height);
-        let (mut reached, mut close) = ([0u128; 64], [0u128; 64]);
+        let mut close = [0u128; 64];
         let mut farthest: Option<(Pos, u16)> = None;
-        waves(width, height, open, starts, |d, y, fresh| {
-            reached[y] |= fresh;
-            close[y] |= if d < near { fresh } else { 0 };
+        let reached = waves(width, height, open, starts, |d, y, fresh| {
+            if d < near {
+                close[y] |= fresh;
+            }
             // Rows come top to bottom within a wave: the first row of a
             // farther wave to hold any cell holds its first in row-major
             // order.
@@ -250,14 +251,15 @@ impl RowWalk {
 /// may be none: every row next to the wave before is told).
 /// A wave is the one before spread by one cell each way (the 8 directions
 /// players step in), row by row as masks, less what was reached before.
-/// Starts off the grid are ignored; a start need not be open.
+/// Starts off the grid are ignored; a start need not be open. Gives back
+/// every cell reached, a row each.
 fn waves(
     width: u16,
     height: u16,
     open: &[u128],
     starts: &[Pos],
     mut fresh: impl FnMut(u16, usize, u128),
-) {
+) -> [u128; 64] {
     assert!(width <= ROWS_MAX_WIDTH && height <= ROWS_MAX_HEIGHT, "{width}x{height}");
     assert_eq!(open.len(), usize::from(height), "one row of bits per row of cells");
     let h = usize::from(height);
@@ -275,9 +277,12 @@ fn waves(
     // The rows of the wave that hold any cell: all others are nought, as is
     // all of `next` between waves.
     let mut rows = 0u64;
+    // The starts, reached whether open or not.
+    let mut reached = [0u128; 64];
     for &start in starts.iter().filter(|s| s.x < width && s.y < height) {
         let y = usize::from(start.y);
         wave[y + 1] |= 1 << start.x;
+        reached[y] |= 1 << start.x;
         unreached[y] &= !(1 << start.x);
         rows |= 1 << y;
     }
@@ -292,7 +297,7 @@ fn waves(
     while rows != 0 {
         d += 1;
         let mut touched = (rows | rows << 1 | rows >> 1) & on_grid;
-        let mut reached = 0u64;
+        let mut holding = 0u64;
         while touched != 0 {
             let y = touched.trailing_zeros() as usize;
             touched &= touched - 1;
@@ -302,7 +307,7 @@ fn waves(
             next[y + 1] = new;
             // No branch on whether any was reached: which way it goes is
             // a coin toss on most levels.
-            reached |= u64::from(new != 0) << y;
+            holding |= u64::from(new != 0) << y;
             fresh(d, y, new);
         }
         while rows != 0 {
@@ -310,8 +315,12 @@ fn waves(
             rows &= rows - 1;
         }
         (wave, next) = (next, wave);
-        rows = reached;
+        rows = holding;
     }
+    for ((all, &open), &left) in reached.iter_mut().zip(open).zip(&unreached) {
+        *all |= open & columns & !left;
+    }
+    reached
 }
 
 #[cfg(test)]
