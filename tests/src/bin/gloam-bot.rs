@@ -12,8 +12,10 @@
 //! `Sight` that answers it. A client whose character dies joins again as a
 //! new one; the report counts the deaths. `--echo` starts a bare tokio-tungstenite echo
 //! server in this process that answers each 3-byte action with a frame of a
-//! typical answer's size, and drives it the same way: the ceiling the socket
-//! stack allows on this machine. `--watchers N` has N watchers follow each
+//! typical answer's size, and drives it the same way: what the offered
+//! load gets when nothing but the socket stack stands behind it (at the
+//! loads measured it keeps up easily, on a third of one core for both
+//! ends). `--watchers N` has N watchers follow each
 //! player (each reads everything its player is sent), to measure what
 //! watching costs the server.
 
@@ -49,7 +51,8 @@ struct Args {
     /// The server's process id, to report its memory.
     #[arg(long)]
     server_pid: Option<u32>,
-    /// Drive an in-process echo server instead: the socket stack's ceiling.
+    /// Drive an in-process echo server instead: the offered load answered
+    /// with nothing but the socket stack behind it.
     #[arg(long)]
     echo: bool,
     /// The size of the echo server's answers, in bytes.
