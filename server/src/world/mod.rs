@@ -309,10 +309,11 @@ impl World {
 /// few enough that the first of them is not kept long from its answer.
 const MAX_BATCH: usize = 64;
 
-/// How long those who stood still may go untold of others' moves while
-/// their depth is busy (see `DepthTask::act_all`): a twentieth of a
-/// second, well under what an eye takes in of a grid game, and the moment
-/// the queue runs dry they are told at once.
+/// How often at most those who stood still are told of others' moves (see
+/// `DepthTask::act_all`): every twentieth of a second, busy or not, well
+/// under what an eye takes in of a grid game. In a crowd a watcher then
+/// gets a few messages a second, not one per batch; a mover's own answer
+/// and news of monsters never wait for it.
 const TELL_THE_STILL: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// How long a notice about saving waits for room in one depth's queue.
@@ -434,7 +435,7 @@ impl Depths {
             waiting_since: HashMap::new(),
             figures: Figures { rounds_counted, ..Figures::of(depth) },
             depths: self.clone(),
-            told_the_still: std::time::Instant::now(),
+            told_the_still: tokio::time::Instant::now(),
         };
         tokio::spawn(task.run(rx));
         running.insert(depth, handle.clone());
@@ -566,7 +567,7 @@ struct DepthTask {
     figures: Figures,
     depths: Arc<Depths>,
     /// When those who stood still were last told of the movers.
-    told_the_still: std::time::Instant,
+    told_the_still: tokio::time::Instant,
 }
 
 /// What a depth's task records for `--metrics` (see `crate::telemetry`).
@@ -616,13 +617,11 @@ impl DepthTask {
                         });
                     }
                 }
+                () = tokio::time::sleep_until(self.told_the_still + TELL_THE_STILL), if self.state.has_untold() => {
+                    self.tell_the_still();
+                }
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => {
-                        self.take(cmd, &mut rx).await;
-                        if rx.is_empty() {
-                            self.tell_the_still();
-                        }
-                    }
+                    Some(cmd) => self.take(cmd, &mut rx).await,
                     None => break,
                 },
                 _ = tick.tick() => {
@@ -662,7 +661,7 @@ impl DepthTask {
                 Err(_) => break,
             }
         }
-        self.timed(acts.len(), |task| task.act_all(acts, !rx.is_empty()));
+        self.timed(acts.len(), |task| task.act_all(acts));
         if let Some(cmd) = next {
             self.take_one(cmd).await;
         }
@@ -735,7 +734,7 @@ impl DepthTask {
     fn apply(&mut self, cmd: DepthCmd) {
         match cmd {
             DepthCmd::Arrive { player, via, link } => self.arrive(player, via, link),
-            DepthCmd::Act { id, action } => self.act_all(vec![(id, action)], false),
+            DepthCmd::Act { id, action } => self.act_all(vec![(id, action)]),
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
@@ -778,11 +777,12 @@ impl DepthTask {
 
     /// Applies a batch of actions (see [`DepthTask::take`]); those of
     /// players no longer here (they left or died with an action on its
-    /// way) are dropped. With more commands waiting (`busy`), those who
-    /// stood still are told of the movers only every [`TELL_THE_STILL`]:
-    /// in a crowd that turns a message to every watcher per batch into a
-    /// few a second, and the movers' own answers never wait for it.
-    fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>, busy: bool) {
+    /// way) are dropped. Those who stood still are told of the movers with
+    /// it when they were last told [`TELL_THE_STILL`] ago or more, else
+    /// when that much has passed (the task's timer): in a crowd that turns
+    /// a message to every watcher per batch into a few a second. The
+    /// movers' own answers never wait for it.
+    fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>) {
         acts.retain(|(id, _)| self.state.contains(*id));
         if acts.is_empty() {
             return;
@@ -792,19 +792,19 @@ impl DepthTask {
         }
         self.figures.actions.increment(acts.len() as u64);
         let mut turn = self.state.act_untold(acts);
-        if !busy || self.told_the_still.elapsed() >= TELL_THE_STILL {
+        if self.told_the_still.elapsed() >= TELL_THE_STILL {
             turn.out.extend(self.state.tell_the_still());
-            self.told_the_still = std::time::Instant::now();
+            self.told_the_still = tokio::time::Instant::now();
         }
         self.finish(turn, None);
     }
 
     /// Tells those who stood still what the last batches' movers did,
-    /// when some are untold (the depth's queue ran dry).
+    /// when some are untold ([`TELL_THE_STILL`] after they were last told).
     fn tell_the_still(&mut self) {
         if self.state.has_untold() {
             let out = self.state.tell_the_still();
-            self.told_the_still = std::time::Instant::now();
+            self.told_the_still = tokio::time::Instant::now();
             self.deliver(out, &[], None);
         }
     }
@@ -1150,6 +1150,94 @@ mod tests {
         assert_eq!(told.len(), 1, "one message for the batch: {told:?}");
         let moved = told[0].iter().filter(|c| matches!(c, PlayerChange::Moved { .. })).count();
         assert_eq!(moved, 3, "all three moves in it: {told:?}");
+    }
+
+    /// Those who stood still hear of the movers at most every
+    /// [`TELL_THE_STILL`], however quiet the depth; the mover's own answer
+    /// never waits for it.
+    #[tokio::test(start_paused = true)]
+    async fn the_still_hear_of_movers_at_most_every_twentieth_of_a_second() {
+        use gloam_protocol::{PlayerChange, ServerMsg};
+        use tokio::time::Instant;
+        let config = Config::quiet(9);
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config.clone(), writer.handle(), known));
+        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
+        let stands = |msgs: &[ServerMsg]| {
+            msgs.iter().rev().find_map(|m| match m {
+                ServerMsg::Sight(d) | ServerMsg::Displaced(d) => Some(d.at),
+                _ => None,
+            })
+        };
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+        let ann_at = stands(&until_done(&mut ann).await).unwrap();
+        let mut bob = world.enter("bob", None, LOCAL).await.unwrap();
+        let mut bob_at = stands(&until_done(&mut bob).await).unwrap();
+        let mut told_at = Vec::new();
+        for _ in 0..2 {
+            // A round: ann waits, bob steps somewhere free.
+            ann.act(Action::Wait).unwrap();
+            until_done(&mut ann).await;
+            let free = |p: Pos| level.terrain(p).is_open() && p != ann_at;
+            let dir = Dir::ALL.into_iter().find(|&d| bob_at.step(d).is_some_and(free)).unwrap();
+            let acted = Instant::now();
+            bob.act(Action::Move(dir)).unwrap();
+            bob_at = stands(&until_done(&mut bob).await).unwrap();
+            assert_eq!(Instant::now(), acted, "the mover's answer does not wait");
+            let reply = tokio::time::timeout(Duration::from_secs(5), ann.reply());
+            let reply = reply.await.expect("ann is told within seconds").unwrap();
+            let moved = reply.frames.iter().any(|f| match codec::decode_server(f).unwrap() {
+                ServerMsg::Players(changes) => changes
+                    .iter()
+                    .any(|c| matches!(c, PlayerChange::Moved { at, .. } if *at == bob_at)),
+                _ => false,
+            });
+            assert!(moved, "ann hears of bob's step");
+            told_at.push(Instant::now());
+        }
+        let apart = told_at[1] - told_at[0];
+        assert!(apart >= TELL_THE_STILL, "told again after {apart:?}");
+    }
+
+    /// Whatever the still are yet to hear, a player's answer to its own
+    /// action, a wait too, shows the others as they stand when it is
+    /// applied, at once.
+    #[tokio::test(start_paused = true)]
+    async fn an_answer_shows_the_others_as_they_stand_now() {
+        use gloam_protocol::{PlayerChange, ServerMsg};
+        use tokio::time::Instant;
+        let config = Config::quiet(9);
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config.clone(), writer.handle(), known));
+        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
+        let stands = |msgs: &[ServerMsg]| {
+            msgs.iter().rev().find_map(|m| match m {
+                ServerMsg::Sight(d) | ServerMsg::Displaced(d) => Some(d.at),
+                _ => None,
+            })
+        };
+        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+        let ann_at = stands(&until_done(&mut ann).await).unwrap();
+        let mut bob = world.enter("bob", None, LOCAL).await.unwrap();
+        let bob_was = stands(&until_done(&mut bob).await).unwrap();
+        ann.act(Action::Wait).unwrap();
+        until_done(&mut ann).await;
+        let free = |p: Pos| level.terrain(p).is_open() && p != ann_at;
+        let dir = Dir::ALL.into_iter().find(|&d| bob_was.step(d).is_some_and(free)).unwrap();
+        let acted = Instant::now();
+        bob.act(Action::Move(dir)).unwrap();
+        let bob_at = stands(&until_done(&mut bob).await).unwrap();
+        ann.act(Action::Wait).unwrap();
+        let answer = until_done(&mut ann).await;
+        assert_eq!(Instant::now(), acted, "nothing waited");
+        let told = answer.iter().any(|m| match m {
+            ServerMsg::Sight(d) => d
+                .players
+                .iter()
+                .any(|c| matches!(c, PlayerChange::Moved { at, .. } if *at == bob_at)),
+            _ => false,
+        });
+        assert!(told, "ann's answer shows bob where he stepped: {answer:?}");
     }
 
     /// A depth nobody is on for `depth_idle` frees its level and task; the

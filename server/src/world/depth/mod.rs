@@ -619,8 +619,12 @@ impl DepthState {
         if seen_from == Some(pos) {
             // Where it stood (it waited or struck): the level does not
             // change, so neither does its sight, nor whom it shares a danger
-            // with. The answer is an empty diff.
-            let diff = SightDiff { at: pos, ..SightDiff::default() };
+            // with. The answer is an empty diff but for the players around
+            // it, as they stand now.
+            let mut diff = SightDiff { at: pos, ..SightDiff::default() };
+            if answers {
+                self.tell_players_now(id, &mut diff);
+            }
             let msg = if answers { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
             out.push(Outgoing { to: id, msg });
             return;

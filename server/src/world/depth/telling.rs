@@ -118,6 +118,22 @@ impl DepthState {
     /// the players and monsters around it now, as the end of the command
     /// would (which then finds nothing more to tell unless more changed).
     pub(super) fn tell_now(&mut self, id: PlayerId, diff: &mut SightDiff) {
+        self.tell_players_now(id, diff);
+        let (Some(viewer), Some(told)) = (self.players.get(&id), self.told.get_mut(&id)) else {
+            return;
+        };
+        if !self.replaying {
+            diff.monsters =
+                monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters);
+        }
+    }
+
+    /// Puts in `diff` what `id` must be told of the players around it now
+    /// (the players' part of [`tell_now`](Self::tell_now)): also given to a
+    /// player who acted without moving, so that every answer to a player's
+    /// action shows the others as they stand when it is applied, whatever
+    /// the still are yet to hear.
+    pub(super) fn tell_players_now(&mut self, id: PlayerId, diff: &mut SightDiff) {
         let (Some(viewer), Some(told)) = (self.players.get(&id), self.told.get_mut(&id)) else {
             return;
         };
@@ -127,7 +143,6 @@ impl DepthState {
         let everyone: Vec<(PlayerId, Pos)> = self.players.values().map(|p| (p.id, p.pos)).collect();
         let near = near_or_told(viewer.pos, told, &everyone, self.radius);
         diff.players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
-        diff.monsters = monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters);
     }
 
     /// Everything `id`'s client holds of this depth, as the messages that
