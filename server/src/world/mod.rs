@@ -1152,6 +1152,52 @@ mod tests {
         assert_eq!(moved, 3, "all three moves in it: {told:?}");
     }
 
+    /// Where the last sight diff among `msgs` stands its player.
+    fn stands(msgs: &[gloam_protocol::ServerMsg]) -> Option<Pos> {
+        use gloam_protocol::ServerMsg;
+        msgs.iter().rev().find_map(|m| match m {
+            ServerMsg::Sight(d) | ServerMsg::Displaced(d) => Some(d.at),
+            _ => None,
+        })
+    }
+
+    /// Ann and Bob on depth 1 of a quiet world (no monsters, no rounds),
+    /// each having read all it was told on arriving.
+    struct AnnAndBob {
+        _writer: crate::store::Writer,
+        _world: Arc<World>,
+        level: crate::level::Level,
+        ann: Presence,
+        ann_at: Pos,
+        bob: Presence,
+        bob_at: Pos,
+    }
+
+    impl AnnAndBob {
+        async fn enter() -> Self {
+            let config = Config::quiet(9);
+            let (writer, known) = Store::in_memory().start();
+            let world = Arc::new(World::new(config.clone(), writer.handle(), known));
+            let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
+            let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+            let ann_at = stands(&until_done(&mut ann).await).unwrap();
+            let mut bob = world.enter("bob", None, LOCAL).await.unwrap();
+            let bob_at = stands(&until_done(&mut bob).await).unwrap();
+            Self { _writer: writer, _world: world, level, ann, ann_at, bob, bob_at }
+        }
+
+        /// Bob steps to a free cell, answered (where he now stands).
+        async fn bob_steps(&mut self) -> Pos {
+            let (level, ann_at) = (&self.level, self.ann_at);
+            let free = |p: Pos| level.terrain(p).is_open() && p != ann_at;
+            let dir =
+                Dir::ALL.into_iter().find(|&d| self.bob_at.step(d).is_some_and(free)).unwrap();
+            self.bob.act(Action::Move(dir)).unwrap();
+            self.bob_at = stands(&until_done(&mut self.bob).await).unwrap();
+            self.bob_at
+        }
+    }
+
     /// Those who stood still hear of the movers at most every
     /// [`TELL_THE_STILL`], however quiet the depth; the mover's own answer
     /// never waits for it.
@@ -1159,32 +1205,16 @@ mod tests {
     async fn the_still_hear_of_movers_at_most_every_twentieth_of_a_second() {
         use gloam_protocol::{PlayerChange, ServerMsg};
         use tokio::time::Instant;
-        let config = Config::quiet(9);
-        let (writer, known) = Store::in_memory().start();
-        let world = Arc::new(World::new(config.clone(), writer.handle(), known));
-        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
-        let stands = |msgs: &[ServerMsg]| {
-            msgs.iter().rev().find_map(|m| match m {
-                ServerMsg::Sight(d) | ServerMsg::Displaced(d) => Some(d.at),
-                _ => None,
-            })
-        };
-        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
-        let ann_at = stands(&until_done(&mut ann).await).unwrap();
-        let mut bob = world.enter("bob", None, LOCAL).await.unwrap();
-        let mut bob_at = stands(&until_done(&mut bob).await).unwrap();
+        let mut two = AnnAndBob::enter().await;
         let mut told_at = Vec::new();
         for _ in 0..2 {
             // A round: ann waits, bob steps somewhere free.
-            ann.act(Action::Wait).unwrap();
-            until_done(&mut ann).await;
-            let free = |p: Pos| level.terrain(p).is_open() && p != ann_at;
-            let dir = Dir::ALL.into_iter().find(|&d| bob_at.step(d).is_some_and(free)).unwrap();
+            two.ann.act(Action::Wait).unwrap();
+            until_done(&mut two.ann).await;
             let acted = Instant::now();
-            bob.act(Action::Move(dir)).unwrap();
-            bob_at = stands(&until_done(&mut bob).await).unwrap();
+            let bob_at = two.bob_steps().await;
             assert_eq!(Instant::now(), acted, "the mover's answer does not wait");
-            let reply = tokio::time::timeout(Duration::from_secs(5), ann.reply());
+            let reply = tokio::time::timeout(Duration::from_secs(5), two.ann.reply());
             let reply = reply.await.expect("ann is told within seconds").unwrap();
             let moved = reply.frames.iter().any(|f| match codec::decode_server(f).unwrap() {
                 ServerMsg::Players(changes) => changes
@@ -1206,29 +1236,13 @@ mod tests {
     async fn an_answer_shows_the_others_as_they_stand_now() {
         use gloam_protocol::{PlayerChange, ServerMsg};
         use tokio::time::Instant;
-        let config = Config::quiet(9);
-        let (writer, known) = Store::in_memory().start();
-        let world = Arc::new(World::new(config.clone(), writer.handle(), known));
-        let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
-        let stands = |msgs: &[ServerMsg]| {
-            msgs.iter().rev().find_map(|m| match m {
-                ServerMsg::Sight(d) | ServerMsg::Displaced(d) => Some(d.at),
-                _ => None,
-            })
-        };
-        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
-        let ann_at = stands(&until_done(&mut ann).await).unwrap();
-        let mut bob = world.enter("bob", None, LOCAL).await.unwrap();
-        let bob_was = stands(&until_done(&mut bob).await).unwrap();
-        ann.act(Action::Wait).unwrap();
-        until_done(&mut ann).await;
-        let free = |p: Pos| level.terrain(p).is_open() && p != ann_at;
-        let dir = Dir::ALL.into_iter().find(|&d| bob_was.step(d).is_some_and(free)).unwrap();
+        let mut two = AnnAndBob::enter().await;
+        two.ann.act(Action::Wait).unwrap();
+        until_done(&mut two.ann).await;
         let acted = Instant::now();
-        bob.act(Action::Move(dir)).unwrap();
-        let bob_at = stands(&until_done(&mut bob).await).unwrap();
-        ann.act(Action::Wait).unwrap();
-        let answer = until_done(&mut ann).await;
+        let bob_at = two.bob_steps().await;
+        two.ann.act(Action::Wait).unwrap();
+        let answer = until_done(&mut two.ann).await;
         assert_eq!(Instant::now(), acted, "nothing waited");
         let told = answer.iter().any(|m| match m {
             ServerMsg::Sight(d) => d
