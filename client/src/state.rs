@@ -274,18 +274,24 @@ impl ClientState {
                 self.roster.sort();
                 self.roster.dedup();
             }
-            ServerMsg::Joined(name) => {
-                check_name(name)?;
-                if let Err(at) = self.roster.binary_search(name) {
-                    if self.roster.len() >= MAX_ROSTER {
-                        return Err(StateError::Inconsistent("more arrivals than any depth holds"));
+            ServerMsg::Joined(names) => {
+                names.iter().try_for_each(|n| check_name(n))?;
+                for name in names {
+                    if let Err(at) = self.roster.binary_search(name) {
+                        if self.roster.len() >= MAX_ROSTER {
+                            return Err(StateError::Inconsistent(
+                                "more arrivals than any depth holds",
+                            ));
+                        }
+                        self.roster.insert(at, name.clone());
                     }
-                    self.roster.insert(at, name.clone());
                 }
             }
-            ServerMsg::Left(name) => {
-                if let Ok(at) = self.roster.binary_search(name) {
-                    self.roster.remove(at);
+            ServerMsg::Left(names) => {
+                for name in names {
+                    if let Ok(at) = self.roster.binary_search(name) {
+                        self.roster.remove(at);
+                    }
                 }
             }
             _ => {}
@@ -847,10 +853,12 @@ mod tests {
         let mut s = welcomed();
         enter(&mut s, vec![], vec![]);
         s.apply(&ServerMsg::Roster(vec!["cat".into(), "ann".into()])).unwrap();
-        s.apply(&ServerMsg::Joined("bob".into())).unwrap();
+        s.apply(&ServerMsg::Joined(vec!["bob".into()])).unwrap();
         assert_eq!(s.roster, ["ann", "bob", "cat"]);
-        s.apply(&ServerMsg::Left("ann".into())).unwrap();
-        s.apply(&ServerMsg::Left("zed".into())).unwrap();
+        s.apply(&ServerMsg::Joined(vec!["eve".into(), "dan".into(), "bob".into()])).unwrap();
+        assert_eq!(s.roster, ["ann", "bob", "cat", "dan", "eve"]);
+        s.apply(&ServerMsg::Left(vec!["ann".into()])).unwrap();
+        s.apply(&ServerMsg::Left(vec!["zed".into(), "dan".into(), "eve".into()])).unwrap();
         assert_eq!(s.roster, ["bob", "cat"]);
     }
 

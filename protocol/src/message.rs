@@ -100,10 +100,11 @@ pub enum ServerMsg {
     Players(Vec<PlayerChange>),
     /// The names of the other players on this depth, sent on arriving there.
     Roster(Vec<String>),
-    /// Another player arrived on this depth.
-    Joined(String),
-    /// Another player left this depth (by the stairs, or the game).
-    Left(String),
+    /// Other players arrived on this depth (one, or several who came
+    /// at once), in the order they came.
+    Joined(Vec<String>),
+    /// Other players left this depth (by the stairs, or the game).
+    Left(Vec<String>),
     /// A line of text for the message log: the server, the level, others.
     Note(String),
     /// A line of the log about a fight ("The jackal bites you (2).").

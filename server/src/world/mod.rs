@@ -28,7 +28,7 @@ use tokio::time::MissedTickBehavior;
 use tracing::{debug, info, warn};
 
 pub use depth::{
-    Arrival, Command, DepthState, Entry, LogPart, Monster, Outgoing, Phase, Rules, Turn,
+    Arrival, Command, DepthState, Entry, Farewell, LogPart, Monster, Outgoing, Phase, Rules, Turn,
     decode_history,
 };
 pub use player::{Player, Vitals};
@@ -738,7 +738,7 @@ impl DepthTask {
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
-                let (player, turn) = self.state.remove(id, "has left the game.");
+                let (player, turn) = self.state.remove_untold(id, Farewell::LEFT);
                 if let Some(player) = player {
                     info!(player = %player.name, depth = self.state.depth(), "leaves the game");
                     self.save(&player, Keep::All);
@@ -765,7 +765,7 @@ impl DepthTask {
         info!(player = %player.name, depth = self.state.depth(), ?via, "arrives");
         link.depth.store(self.state.depth(), std::sync::atomic::Ordering::SeqCst);
         self.links.insert(id, link);
-        let out = self.state.arrive(player, via);
+        let out = self.state.arrive_untold(player, via);
         if let Some(player) = self.state.player(id) {
             self.save(player, Keep::All);
         }
@@ -963,7 +963,7 @@ impl DepthTask {
     fn drop_laggard(&mut self, id: PlayerId) -> Turn {
         self.links.remove(&id);
         self.acted.remove(&id);
-        let (player, turn) = self.state.remove(id, "has lost the connection.");
+        let (player, turn) = self.state.remove(id, Farewell::LOST);
         if let Some(player) = player {
             warn!(player = %player.name, depth = self.state.depth(), "dropped: its connection fell behind");
             self.save(&player, Keep::All);

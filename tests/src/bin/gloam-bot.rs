@@ -61,6 +61,10 @@ struct Args {
     /// Watchers following each player (the server seats 8 by default).
     #[arg(long, default_value_t = 0)]
     watchers: usize,
+    /// Also print the latency second by second of the run (by when each
+    /// action was sent), to see when a tail happens.
+    #[arg(long)]
+    timeline: bool,
 }
 
 /// How many bots say hello at once.
@@ -86,6 +90,8 @@ struct Tally {
     answered: u64,
     bytes: u64,
     latencies: Vec<Duration>,
+    /// When each answered action was sent, beside its latency.
+    sent_at: Vec<Instant>,
     errors: u64,
     disconnected: bool,
     deaths: u64,
@@ -126,6 +132,7 @@ async fn play(mut sim: SimClient, url: String, rate: f64, until: Instant) -> Tal
             Ok(_) => {
                 tally.answered += 1;
                 tally.latencies.push(t.elapsed());
+                tally.sent_at.push(t);
             }
             Err(gloam_tests::SimError::Died(_)) => {
                 tally.deaths += 1;
@@ -194,6 +201,7 @@ async fn play_echo(url: String, rate: f64, until: Instant) -> Tally {
                 tally.answered += 1;
                 tally.bytes += b.len() as u64;
                 tally.latencies.push(t.elapsed());
+                tally.sent_at.push(t);
             }
             _ => {
                 tally.disconnected = true;
@@ -202,6 +210,35 @@ async fn play_echo(url: String, rate: f64, until: Instant) -> Tally {
         }
     }
     tally
+}
+
+/// Latency second by second of the run: how many actions were sent in
+/// each second that were answered, and their p50, p99 and worst.
+fn print_timeline(started: Instant, sent_at: &[Instant], latencies: &[Duration]) {
+    let mut seconds: Vec<Vec<Duration>> = Vec::new();
+    for (at, latency) in sent_at.iter().zip(latencies) {
+        let second = at.duration_since(started).as_secs() as usize;
+        if seconds.len() <= second {
+            seconds.resize_with(second + 1, Vec::new);
+        }
+        seconds[second].push(*latency);
+    }
+    println!("second  answered  p50 ms  p99 ms  max ms");
+    for (second, mut these) in seconds.into_iter().enumerate() {
+        these.sort_unstable();
+        let ms = |p: f64| {
+            these
+                .get(((these.len() as f64 * p) as usize).min(these.len().saturating_sub(1)))
+                .map_or(0.0, |d| d.as_secs_f64() * 1e3)
+        };
+        println!(
+            "{second:>6}  {:>8}  {:>6.1}  {:>6.1}  {:>6.1}",
+            these.len(),
+            ms(0.5),
+            ms(0.99),
+            ms(1.0)
+        );
+    }
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
@@ -273,12 +310,16 @@ async fn main() -> anyhow::Result<()> {
         all.errors += t.errors;
         all.deaths += t.deaths;
         all.latencies.extend(t.latencies);
+        all.sent_at.extend(t.sent_at);
         disconnects += u64::from(t.disconnected);
     }
     let elapsed = started.elapsed().as_secs_f64();
     let mut fed = 0u64;
     for eye in eyes {
         fed += eye.await.unwrap_or(0);
+    }
+    if args.timeline {
+        print_timeline(started, &all.sent_at, &all.latencies);
     }
     all.latencies.sort_unstable();
     let pct = |p: f64| {

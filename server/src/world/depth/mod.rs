@@ -37,6 +37,7 @@
 //!    `ClientState::apply` mirrors them and the window redraws.
 
 mod clock;
+mod comings;
 mod monsters;
 mod replay;
 mod telling;
@@ -44,13 +45,11 @@ mod telling;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use gloam_protocol::walk::DistanceMap;
-use gloam_protocol::{
-    Action, Dir, Disc, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Terrain,
-};
+use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, ServerMsg, SightDiff, Terrain};
 use rand::SeedableRng;
 
 pub use clock::Phase;
+pub use comings::Farewell;
 pub use monsters::Monster;
 pub use replay::{Command, Entry, LogPart, decode_history};
 
@@ -156,6 +155,8 @@ pub struct DepthState {
     unsettled: Vec<(PlayerId, Pos)>,
     /// Monsters that moved, were hurt or died in this command.
     stirred: BTreeSet<MonsterId>,
+    /// Comings and goings not yet told to everyone (see `comings`).
+    news: comings::NewsLog,
     /// The parties as they stand, found when first asked for after a change.
     parties: std::cell::RefCell<Option<Parties>>,
     /// Every command applied and not yet handed over, in order, when kept
@@ -238,6 +239,7 @@ impl DepthState {
             moved: Vec::new(),
             unsettled: Vec::new(),
             stirred: BTreeSet::new(),
+            news: comings::NewsLog::default(),
             parties: std::cell::RefCell::new(None),
             log: None,
             replaying: false,
@@ -333,95 +335,6 @@ impl DepthState {
         grid.fov(pos, self.radius)
     }
 
-    /// Puts a player on this level, tells it what it remembers and sees, and
-    /// tells the others it arrived.
-    pub fn arrive(&mut self, mut player: Player, via: Arrival) -> Vec<Outgoing> {
-        let (id, name, vitals) = (player.id, player.name.clone(), player.vitals);
-        self.record(Command::Arrive { id, name, vitals, via });
-        let wanted = match via {
-            Arrival::Join | Arrival::FromAbove => self.level.arrival,
-            Arrival::FromBelow => self.level.stairs_down,
-            Arrival::Resume(pos) if self.level.terrain(pos).is_open() => pos,
-            Arrival::Resume(_) => self.level.arrival,
-        };
-        let pos = self.nearest_free(wanted);
-        let id = player.id;
-        player.pos = pos;
-        player.vitals.deepest = player.vitals.deepest.max(self.depth);
-        self.told.insert(id, Told::default());
-        let memory = player.memory_mut(self.depth);
-        memory.forget_sight();
-        let (remembered, terrain) = memory.recall(&self.level);
-        let mut turn = Turn::default();
-        turn.out.push(Outgoing {
-            to: id,
-            msg: ServerMsg::EnterLevel {
-                depth: self.depth,
-                width: self.level.width(),
-                height: self.level.height(),
-                remembered,
-                terrain,
-            },
-        });
-        let name = player.name.clone();
-        self.occupant.insert(pos, id);
-        self.players.insert(id, player);
-        self.clock.join(id);
-        turn.out.push(Outgoing { to: id, msg: ServerMsg::Roster(self.roster_for(id)) });
-        self.announce(id, &name, &mut turn.out);
-        if let Some(note) = self.stairs_note(pos) {
-            turn.out.push(Outgoing { to: id, msg: ServerMsg::Note(note.into()) });
-        }
-        self.see(id, true, &mut turn.out);
-        self.settle(&mut turn);
-        self.tell_movers(&mut turn);
-        turn.out
-    }
-
-    /// Takes a player off this level (it left the game, or is being moved)
-    /// and tells the others. Returns the player with its memories, and what
-    /// its going set off (a round that waited only for it closes).
-    pub(crate) fn remove(&mut self, id: PlayerId, farewell: &str) -> (Option<Player>, Turn) {
-        let mut turn = Turn::default();
-        if self.players.contains_key(&id) {
-            self.record(Command::Leave { id });
-        }
-        let player = self.take_off(id, farewell, &mut turn);
-        self.run_clock(&mut turn);
-        self.settle(&mut turn);
-        self.tell_movers(&mut turn);
-        (player, turn)
-    }
-
-    /// Takes a player off the level and tells the others, with no more.
-    fn take_off(&mut self, id: PlayerId, farewell: &str, turn: &mut Turn) -> Option<Player> {
-        let player = self.players.remove(&id)?;
-        self.stir_parties();
-        if self.occupant.get(&player.pos) == Some(&id) {
-            self.occupant.remove(&player.pos);
-        }
-        self.told.remove(&id);
-        self.clock.leave(id);
-        self.moved.retain(|&m| m != id);
-        turn.answered.retain(|&a| a != id);
-        // Told after what each was told of it in this command: in its last
-        // sight diff, which may have shown it moving (sight diffs go out
-        // after the other messages of a command).
-        let diffs = telling::last_diffs(&turn.out);
-        for (&other, told) in &mut self.told {
-            if told.players.remove(&id).is_some() {
-                let gone = vec![PlayerChange::Vanished { id }];
-                telling::attach(turn, diffs.get(&other).copied(), other, gone, Vec::new());
-            }
-        }
-        let text = format!("{} {farewell}", player.name);
-        for other in self.players.keys() {
-            turn.out.push(Outgoing { to: *other, msg: ServerMsg::Others(text.clone()) });
-            turn.out.push(Outgoing { to: *other, msg: ServerMsg::Left(player.name.clone()) });
-        }
-        Some(player)
-    }
-
     /// A player's action. Applied now if the player has not acted yet in
     /// its party's round, else held until that round closes; every action
     /// applied is answered with a `Sight` message to its player.
@@ -439,6 +352,7 @@ impl DepthState {
     pub fn act_all(&mut self, actions: impl IntoIterator<Item = (PlayerId, Action)>) -> Turn {
         let mut turn = self.act_untold(actions);
         self.tell_movers(&mut turn);
+        self.tell_news(&mut turn.out);
         turn
     }
 
@@ -458,16 +372,19 @@ impl DepthState {
     }
 
     /// Tells those who stood still what the movers of the batches since
-    /// they were last told did (see [`act_untold`](Self::act_untold)).
+    /// they were last told did (see [`act_untold`](Self::act_untold)), and
+    /// everyone the comings and goings since (see `comings`).
     pub fn tell_the_still(&mut self) -> Vec<Outgoing> {
         let mut turn = Turn::default();
         self.tell_movers(&mut turn);
+        self.tell_news(&mut turn.out);
         turn.out
     }
 
-    /// True when some movers are not yet told to those who stood still.
+    /// True when some movers are not yet told to those who stood still,
+    /// or some comings and goings to anyone.
     pub(crate) fn has_untold(&self) -> bool {
-        !self.unsettled.is_empty()
+        !self.unsettled.is_empty() || self.has_news()
     }
 
     /// One action, its movers left for [`tell_movers`](Self::tell_movers).
@@ -499,6 +416,7 @@ impl DepthState {
             self.settle(&mut turn);
         }
         self.tell_movers(&mut turn);
+        self.tell_news(&mut turn.out);
         turn
     }
 
@@ -512,10 +430,10 @@ impl DepthState {
             Action::Move(dir) => self.step(id, pos, dir, turn),
             Action::Wait | Action::Quit => self.see(id, true, &mut turn.out),
             Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
-                self.depart(id, self.depth + 1, Arrival::FromAbove, "goes down the stairs.", turn);
+                self.depart(id, self.depth + 1, Arrival::FromAbove, Farewell::WENT_DOWN, turn);
             }
             Action::Ascend if here == Terrain::StairsUp && self.depth > 1 => {
-                self.depart(id, self.depth - 1, Arrival::FromBelow, "climbs the stairs.", turn);
+                self.depart(id, self.depth - 1, Arrival::FromBelow, Farewell::WENT_UP, turn);
             }
             Action::Descend => self.refuse(id, "There are no stairs down here.", turn),
             Action::Ascend => self.refuse(id, "There are no stairs up here.", turn),
@@ -527,7 +445,14 @@ impl DepthState {
         self.see(id, true, &mut turn.out);
     }
 
-    fn depart(&mut self, id: PlayerId, depth: u16, via: Arrival, farewell: &str, turn: &mut Turn) {
+    fn depart(
+        &mut self,
+        id: PlayerId,
+        depth: u16,
+        via: Arrival,
+        farewell: Farewell,
+        turn: &mut Turn,
+    ) {
         if let Some(player) = self.take_off(id, farewell, turn) {
             turn.departures.push(Departure { player, depth, via });
         }
@@ -540,7 +465,7 @@ impl DepthState {
         // longer has.
         let diff = |m: &ServerMsg| matches!(m, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
         turn.out.retain(|o| o.to != id || !diff(&o.msg));
-        if let Some(player) = self.take_off(id, "dies.", turn) {
+        if let Some(player) = self.take_off(id, Farewell::DIED, turn) {
             for monster in self.monsters.values_mut().filter(|m| m.prey == Some(id)) {
                 monster.prey = None;
                 monster.goal = None;
@@ -613,6 +538,10 @@ impl DepthState {
     /// Moves a player's told view to what it sees from where it stands now
     /// and sends it: as the answer to its action (`Sight`) or not (`Displaced`).
     fn see(&mut self, id: PlayerId, answers: bool, out: &mut Vec<Outgoing>) {
+        if answers {
+            // Its answer finds it up to date on who came and went too.
+            self.tell_news_to(id, out);
+        }
         let Some(player) = self.players.get(&id) else { return };
         let pos = player.pos;
         let seen_from = player.memory(self.depth).and_then(|m| m.sight()).map(|s| s.centre());
@@ -815,36 +744,6 @@ impl DepthState {
             .into_iter()
             .filter(|&m| self.owner(m).is_some_and(|o| party.contains(&o)))
             .collect()
-    }
-
-    /// Tells everyone else on this depth that `about` arrived: a line for
-    /// the log and the name for their roster (not the whole roster again,
-    /// which would cost every arrival the square of the crowd).
-    fn announce(&self, about: PlayerId, name: &str, out: &mut Vec<Outgoing>) {
-        let text = format!("{name} arrives on this depth.");
-        for other in self.players.keys().filter(|&&o| o != about) {
-            out.push(Outgoing { to: *other, msg: ServerMsg::Others(text.clone()) });
-            out.push(Outgoing { to: *other, msg: ServerMsg::Joined(name.to_owned()) });
-        }
-    }
-
-    /// The names of everyone on this depth but `id`, sorted.
-    fn roster_for(&self, id: PlayerId) -> Vec<String> {
-        let mut names: Vec<String> =
-            self.players.values().filter(|p| p.id != id).map(|p| p.name.clone()).collect();
-        names.sort();
-        names
-    }
-
-    /// The open cell nearest to `wanted` by walking that no player or
-    /// monster stands on; `wanted` itself when every open cell is taken
-    /// (stacking up rather than refusing the player).
-    fn nearest_free(&self, wanted: Pos) -> Pos {
-        let grid = &self.level.grid;
-        let open = |i: usize| grid.cells()[i].is_open();
-        let free = |p: Pos| !self.occupant.contains_key(&p) && !self.monster_at.contains_key(&p);
-        let (_, found) = DistanceMap::until(grid.width(), grid.height(), &[wanted], open, free);
-        found.unwrap_or(wanted)
     }
 }
 

@@ -6,7 +6,7 @@
 use gloam_protocol::{Action, PlayerId, Pos};
 use rand::Rng;
 
-use super::{Arrival, DepthState};
+use super::{Arrival, DepthState, Farewell};
 use crate::world::player::{Player, Vitals};
 
 /// One command as the depth applied it, with the round it fell in.
@@ -106,7 +106,7 @@ impl DepthState {
         self.logged = history.len() as u64;
         let stranded: Vec<PlayerId> = self.players.keys().copied().collect();
         for id in stranded {
-            self.remove(id, "has left the game.");
+            self.remove(id, Farewell::LEFT);
         }
         Ok(())
     }
@@ -152,7 +152,7 @@ impl DepthState {
                     self.deadline(*id);
                 }
                 Command::Leave { id } => {
-                    self.remove(*id, "has left the game.");
+                    self.remove(*id, Farewell::LEFT);
                 }
             }
         }

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use super::tests::level_from;
 use super::*;
 use crate::world::player;
-use gloam_protocol::MonsterChange;
+use gloam_protocol::{MonsterChange, PlayerChange};
 
 /// One hall, 20 wide, with a pillar; '<' is where arrivals stand.
 const HALL: &[&str] = &[
@@ -343,7 +343,7 @@ fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
                 d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at));
             }
             1 => {
-                d.remove(id, "has left the game.");
+                d.remove(id, Farewell::LEFT);
             }
             2..=9 => {
                 d.act(id, Action::Move(Dir::ALL[usize::from(what - 2)]));
@@ -474,13 +474,14 @@ fn a_wanderer_nobody_sees_roams_and_a_hunter_waits() {
     assert_eq!(d.monsters[&jackal].pos, jackal_was, "the jackal has nobody to hunt");
 }
 
-/// What one client was told of the others and the monsters, kept from its
-/// messages as a client keeps it.
+/// What one client was told of the others and the monsters, and who else
+/// is on its depth, kept from its messages as a client keeps it.
 #[derive(Debug, Default, Clone, PartialEq)]
 struct Mirror {
     at: Option<Pos>,
     players: BTreeMap<PlayerId, Pos>,
     monsters: BTreeMap<MonsterId, Pos>,
+    roster: BTreeSet<String>,
 }
 
 impl Mirror {
@@ -497,6 +498,28 @@ impl Mirror {
             ServerMsg::Monsters(m) => (&[][..], &m[..]),
             ServerMsg::EnterLevel { .. } => {
                 *self = Mirror::default();
+                return Ok(());
+            }
+            ServerMsg::Roster(names) => {
+                self.roster = names.iter().cloned().collect();
+                return Ok(());
+            }
+            // Told in order, an arrival is never one it holds already, nor
+            // a going one it does not.
+            ServerMsg::Joined(names) => {
+                for name in names {
+                    if !self.roster.insert(name.clone()) {
+                        return Err(format!("told {name} arrived, who is in its roster"));
+                    }
+                }
+                return Ok(());
+            }
+            ServerMsg::Left(names) => {
+                for name in names {
+                    if !self.roster.remove(name) {
+                        return Err(format!("told {name} went, who is not in its roster"));
+                    }
+                }
                 return Ok(());
             }
             _ => return Ok(()),
@@ -568,6 +591,7 @@ fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
             .filter(|m| memory.sees(m.pos))
             .map(|m| (m.id, m.pos))
             .collect(),
+        roster: d.players.values().filter(|o| o.id != viewer).map(|o| o.name.clone()).collect(),
     }
 }
 
@@ -598,10 +622,12 @@ fn check_mirrors(
 
 /// Plays `commands` as [`play_commands`] does, but applies the actions in
 /// batches of the sizes `sizes` gives in turn (other commands end a
-/// batch), each told to those who stood still or left untold (the `bool`),
+/// batch), each told to those who stood still or left untold (the `bool`,
+/// which leaves the comings and goings after the batch untold too),
 /// keeping each client's mirror: after every message no client shows a
-/// monster on a player, and after every told batch each shows exactly what
-/// its player sees.
+/// monster on a player nor hears of a coming or going out of order, and
+/// after every told batch each shows exactly what its player sees and who
+/// is on its depth.
 fn play_batched(
     d: &mut DepthState,
     commands: &[(u8, u8)],
@@ -631,12 +657,18 @@ fn play_batched(
             let out = match what {
                 0 if !d.contains(id) => {
                     let at = Pos::new(2 + u16::from(who % cast), 2);
-                    d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at))
+                    let player = Player::new(id, format!("p{}", id.0));
+                    if tell {
+                        d.arrive(player, Arrival::Resume(at))
+                    } else {
+                        d.arrive_untold(player, Arrival::Resume(at))
+                    }
                 }
-                1 => d.remove(id, "has left the game.").1.out,
+                1 if tell => d.remove(id, Farewell::LEFT).1.out,
+                1 => d.remove_untold(id, Farewell::LEFT).1.out,
                 _ => d.deadline(id).out,
             };
-            check_mirrors(d, &out, &mut mirrors, true)?;
+            check_mirrors(d, &out, &mut mirrors, tell || what > 1)?;
         }
     }
     let out = d.tell_the_still();

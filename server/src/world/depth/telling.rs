@@ -28,6 +28,8 @@ pub(crate) struct Told {
     pub monsters: BTreeMap<MonsterId, (Pos, Wound)>,
     pub hp: Option<(u16, u16)>,
     pub waiting: Vec<String>,
+    /// The comings and goings it has heard of, by number (see `comings`).
+    pub news_heard: u64,
 }
 
 impl DepthState {

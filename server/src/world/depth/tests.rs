@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::level::Grid;
+use gloam_protocol::PlayerChange;
 
 /// Two rooms joined by a door: '<' and '>' are stairs, '#' wall, '.' floor.
 const MAP: &[&str] =
@@ -100,7 +101,7 @@ fn a_second_arrival_stands_beside_the_first_and_they_see_each_other() {
     assert_ne!(bob_at, Pos::new(1, 1));
     assert!(to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Appeared { id: BOB, name: "bob".into(), at: bob_at }))));
     assert!(to(&out, ANN).contains(&&ServerMsg::Others("bob arrives on this depth.".into())));
-    assert!(to(&out, ANN).contains(&&ServerMsg::Joined("bob".into())));
+    assert!(to(&out, ANN).contains(&&ServerMsg::Joined(vec!["bob".into()])));
     assert!(to(&out, BOB).contains(&&ServerMsg::Roster(vec!["ann".into()])));
 }
 
@@ -147,9 +148,58 @@ fn stairs_hand_the_player_on_and_tell_the_others() {
     assert_eq!((departure.depth, departure.via, departure.player.id), (3, Arrival::FromAbove, ANN));
     assert!(!d.contains(ANN));
     assert!(to(&turn.out, BOB).contains(&&ServerMsg::Others("ann goes down the stairs.".into())));
-    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left("ann".into())));
+    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left(vec!["ann".into()])));
     // Up from depth 2 leads to depth 1.
     teleport(&mut d, BOB, Pos::new(1, 1));
     let up = d.act(BOB, Action::Ascend).departures.into_iter().next().expect("bob leaves");
     assert_eq!((up.depth, up.via), (1, Arrival::FromBelow));
+}
+
+/// The lines and roster changes `out` holds for `id`.
+fn news_to(out: &[Outgoing], id: PlayerId) -> Vec<&ServerMsg> {
+    let news = |m: &&ServerMsg| {
+        matches!(m, ServerMsg::Others(_) | ServerMsg::Joined(_) | ServerMsg::Left(_))
+    };
+    to(out, id).into_iter().filter(news).collect()
+}
+
+#[test]
+fn a_burst_of_comings_and_goings_is_heard_in_one_line_and_one_roster_change() {
+    let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (cat, dan) = (PlayerId(3), PlayerId(4));
+    let mut d = depth_with(&["ann"]);
+    let mut out = Vec::new();
+    for (id, name) in [(BOB, "bob"), (cat, "cat"), (dan, "dan")] {
+        out.extend(d.arrive_untold(Player::new(id, name.into()), Arrival::FromAbove));
+    }
+    assert!(news_to(&out, ANN).is_empty(), "untold until the news is told");
+    assert!(to(&out, dan).contains(&&ServerMsg::Roster(names(&["ann", "bob", "cat"]))));
+    let out = d.tell_the_still();
+    let came = |n: &[&str]| ServerMsg::Joined(names(n));
+    let line = |l: &str| ServerMsg::Others(l.into());
+    assert_eq!(
+        news_to(&out, ANN),
+        [&line("bob, cat and dan arrive on this depth."), &came(&["bob", "cat", "dan"])]
+    );
+    // Each newcomer hears of those who came after it, its roster held the rest.
+    assert_eq!(
+        news_to(&out, BOB),
+        [&line("cat and dan arrive on this depth."), &came(&["cat", "dan"])]
+    );
+    assert_eq!(news_to(&out, cat), [&line("dan arrives on this depth."), &came(&["dan"])]);
+    assert!(news_to(&out, dan).is_empty());
+
+    // Two leave; ann's answer to her own action (in a batch left untold)
+    // finds her up to date, dan hears with the others.
+    let mut out = d.remove_untold(BOB, Farewell::LEFT).1.out;
+    out.extend(d.remove_untold(cat, Farewell::LEFT).1.out);
+    assert!(news_to(&out, ANN).is_empty());
+    let answer = d.act_untold([(ANN, Action::Wait)]).out;
+    assert!(news_to(&answer, dan).is_empty());
+    let went = ServerMsg::Left(names(&["bob", "cat"]));
+    assert_eq!(news_to(&answer, ANN), [&line("bob and cat have left the game."), &went]);
+    assert!(matches!(to(&answer, ANN).last(), Some(ServerMsg::Sight(_))), "the sight comes last");
+    let out = d.tell_the_still();
+    assert!(news_to(&out, ANN).is_empty(), "heard once");
+    assert_eq!(news_to(&out, dan), [&line("bob and cat have left the game."), &went]);
 }
