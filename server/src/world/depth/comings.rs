@@ -159,6 +159,7 @@ impl DepthState {
         );
         self.occupant.insert(pos, id);
         self.players.insert(id, player);
+        self.vitals_changed.push(id);
         self.clock.join(id);
         // Its roster holds everyone here, those the others have not heard
         // of yet too: it hears only of the news after its own.

@@ -155,6 +155,9 @@ pub struct DepthState {
     unsettled: Vec<(PlayerId, Pos)>,
     /// Monsters that moved, were hurt or died in this command.
     stirred: BTreeSet<MonsterId>,
+    /// Players whose hit points may have changed in this command (or who
+    /// arrived): their own are told at its end.
+    vitals_changed: Vec<PlayerId>,
     /// Comings and goings not yet told to everyone (see `comings`).
     news: comings::NewsLog,
     /// The parties as they stand, found when first asked for after a change.
@@ -239,6 +242,7 @@ impl DepthState {
             moved: Vec::new(),
             unsettled: Vec::new(),
             stirred: BTreeSet::new(),
+            vitals_changed: Vec::new(),
             news: comings::NewsLog::default(),
             parties: std::cell::RefCell::new(None),
             log: None,
@@ -711,6 +715,7 @@ impl DepthState {
                 && p.vitals.hp < p.vitals.max_hp
             {
                 p.vitals.hp += 1;
+                self.vitals_changed.push(*id);
             }
         }
         let present: Vec<PlayerId> =

@@ -361,6 +361,7 @@ impl DepthState {
     fn hurt_player(&mut self, id: PlayerId, damage: u16, by: &str, turn: &mut Turn) {
         let Some(p) = self.players.get_mut(&id) else { return };
         p.vitals.hp = p.vitals.hp.saturating_sub(damage);
+        self.vitals_changed.push(id);
         if p.vitals.hp == 0 {
             self.die(id, by, turn);
         }

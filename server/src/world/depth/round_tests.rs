@@ -146,6 +146,27 @@ fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
     assert_eq!(d.phase(ANN), Phase::Acted, "bob's turn before ann's next");
 }
 
+/// A blow from a player (no monster stirs) still tells the one it hurt
+/// its hit points, in the same command.
+#[test]
+fn a_player_hurt_by_another_is_told_its_hit_points() {
+    let mut d = hall();
+    d.set_rules(Rules { pvp: true });
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    put(&mut d, BOB, "bob", Pos::new(3, 2));
+    for _ in 0..20 {
+        let turn = d.act(ANN, Action::Move(Dir::E));
+        let hp = d.players[&BOB].vitals.hp;
+        if hp < player::START_HP {
+            let told = ServerMsg::Vitals { hp, max: player::START_HP };
+            assert!(to(&turn, BOB).contains(&&told), "{:?}", to(&turn, BOB));
+            return;
+        }
+        d.act(BOB, Action::Wait);
+    }
+    panic!("no blow landed in twenty");
+}
+
 #[test]
 fn bumping_a_monster_fights_it_until_it_dies_and_the_kill_is_counted() {
     let mut d = hall();

@@ -37,6 +37,7 @@ impl DepthState {
     pub(super) fn settle(&mut self, turn: &mut Turn) {
         let moved = std::mem::take(&mut self.moved);
         let stirred = std::mem::take(&mut self.stirred);
+        let mut vitals_changed = std::mem::take(&mut self.vitals_changed);
         if self.replaying {
             // What clients were told decides nothing that happens next.
             turn.out.clear();
@@ -63,19 +64,26 @@ impl DepthState {
             },
             stirred,
         };
-        let last_diff = last_diffs(&turn.out);
         // Every player on the depth has its `told`, and both are in id order.
         debug_assert!(self.players.keys().eq(self.told.keys()));
-        for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
-            let (players, monsters) = moment.changes(viewer, told);
-            attach(turn, last_diff.get(&viewer.id).copied(), viewer.id, players, monsters);
-            let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
-            if told.hp != Some(hp) {
-                told.hp = Some(hp);
-                turn.out.push(Outgoing {
-                    to: viewer.id,
-                    msg: ServerMsg::Vitals { hp: hp.0, max: hp.1 },
-                });
+        if moment.stirred.is_empty() {
+            // Nothing changed that anyone sees but some players' own hit
+            // points: in a crowd a look at every player per action would
+            // be most of the action's cost.
+            vitals_changed.sort_unstable();
+            vitals_changed.dedup();
+            for id in vitals_changed {
+                if let (Some(viewer), Some(told)) = (self.players.get(&id), self.told.get_mut(&id))
+                {
+                    tell_vitals(viewer, told, turn);
+                }
+            }
+        } else {
+            let last_diff = last_diffs(&turn.out);
+            for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
+                let (players, monsters) = moment.changes(viewer, told);
+                attach(turn, last_diff.get(&viewer.id).copied(), viewer.id, players, monsters);
+                tell_vitals(viewer, told, turn);
             }
         }
         self.tell_waiting(turn);
@@ -219,6 +227,15 @@ impl DepthState {
             }
         }
         debug_assert!(self.clock.waiting().all(|id| self.clock.phase(id) == Phase::Acted));
+    }
+}
+
+/// Tells `viewer` its hit points when they are not what it was told.
+fn tell_vitals(viewer: &Player, told: &mut Told, turn: &mut Turn) {
+    let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
+    if told.hp != Some(hp) {
+        told.hp = Some(hp);
+        turn.tell(viewer.id, ServerMsg::Vitals { hp: hp.0, max: hp.1 });
     }
 }
 
