@@ -150,8 +150,26 @@ impl DepthState {
         if self.replaying {
             return;
         }
-        let everyone: Vec<(PlayerId, Pos)> = self.players.values().map(|p| (p.id, p.pos)).collect();
-        let near = near_or_told(viewer.pos, told, &everyone, self.radius);
+        let mut near = Vec::new();
+        if self.players.len() > 2 * self.disc.len() && self.occupant.len() == self.players.len() {
+            // Many more players than cells it may see (a look at a cell
+            // costs about two at a player), each on a cell of its own:
+            // those it may see are found by the cells, not by a look at
+            // every player on the depth.
+            let (at, size) = (viewer.pos, (self.level.width(), self.level.height()));
+            for (dx, dy) in self.disc.offsets() {
+                let Some(cell) = at.offset(dx, dy).filter(|c| c.x < size.0 && c.y < size.1) else {
+                    continue;
+                };
+                near.extend(self.occupant.get(&cell).map(|&other| (other, cell)));
+            }
+            let told_of = told.players.keys().filter_map(|o| self.players.get(o));
+            near.extend(told_of.map(|o| (o.id, o.pos)));
+        } else {
+            let everyone: Vec<(PlayerId, Pos)> =
+                self.players.values().map(|p| (p.id, p.pos)).collect();
+            near = near_or_told(viewer.pos, told, &everyone, self.radius);
+        }
         diff.players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
     }
 

@@ -203,3 +203,22 @@ fn a_burst_of_comings_and_goings_is_heard_in_one_line_and_one_roster_change() {
     assert!(news_to(&out, ANN).is_empty(), "heard once");
     assert_eq!(news_to(&out, dan), [&line("bob and cat have left the game."), &went]);
 }
+
+/// With every cell taken, a newcomer stands on another (no cell is free):
+/// a player's answer still shows the others as they stand, found by a
+/// look at everyone rather than by their cells.
+#[test]
+fn an_answer_shows_the_others_as_they_stand_when_players_share_a_cell() {
+    let mut d = DepthState::new(2, level_from(&["#####", "#<..#", "#####"]), 8);
+    let (cat, dan) = (PlayerId(3), PlayerId(4));
+    for (id, name) in [(ANN, "ann"), (BOB, "bob"), (cat, "cat"), (dan, "dan")] {
+        d.arrive(Player::new(id, name.into()), Arrival::FromAbove);
+    }
+    assert_eq!(d.player(dan).unwrap().pos, d.player(ANN).unwrap().pos, "dan shares ann's cell");
+    d.act_untold([(BOB, Action::Move(Dir::E))]);
+    assert_eq!(d.player(BOB).unwrap().pos, Pos::new(3, 1), "bob swapped with cat");
+    d.act_untold([(ANN, Action::Wait)]);
+    for other in [BOB, cat] {
+        assert_eq!(d.told[&ANN].players.get(&other), Some(&d.player(other).unwrap().pos));
+    }
+}
