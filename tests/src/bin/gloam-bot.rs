@@ -14,8 +14,9 @@
 //! server in this process that answers each 3-byte action with a frame of a
 //! typical answer's size, and drives it the same way: what the offered
 //! load gets when nothing but the socket stack stands behind it (at the
-//! loads measured it keeps up easily, on a third of one core for both
-//! ends). `--watchers N` has N watchers follow each
+//! loads measured it keeps up easily, on a tenth of one core for both
+//! ends). Both ends, and the simulated players, read through 4 KiB
+//! buffers as the server does (see `sim::ws_config`). `--watchers N` has N watchers follow each
 //! player (each reads everything its player is sent), to measure what
 //! watching costs the server.
 
@@ -25,7 +26,7 @@ use anyhow::Context;
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::{Action, ClientMsg, Dir, Terrain, codec};
-use gloam_tests::SimClient;
+use gloam_tests::{SimClient, sim};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -164,7 +165,9 @@ async fn echo_server(answer_size: usize) -> anyhow::Result<String> {
         while let Ok((stream, _)) = listener.accept().await {
             let _ = stream.set_nodelay(true);
             tokio::spawn(async move {
-                let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else { return };
+                let accepting =
+                    tokio_tungstenite::accept_async_with_config(stream, Some(sim::ws_config()));
+                let Ok(mut ws) = accepting.await else { return };
                 let answer = vec![7u8; answer_size];
                 while let Some(Ok(msg)) = ws.next().await {
                     if msg.is_binary()
@@ -181,7 +184,9 @@ async fn echo_server(answer_size: usize) -> anyhow::Result<String> {
 
 async fn play_echo(url: String, rate: f64, until: Instant) -> Tally {
     let mut tally = Tally::default();
-    let Ok((mut ws, _)) = tokio_tungstenite::connect_async(&url).await else {
+    let connecting =
+        tokio_tungstenite::connect_async_with_config(&url, Some(sim::ws_config()), false);
+    let Ok((mut ws, _)) = connecting.await else {
         tally.disconnected = true;
         return tally;
     };
