@@ -10,6 +10,12 @@
 //! showed, in the same order. A monster shown where it was not, hurt as it
 //! was not, or left out while in sight; a change never shown; a glimpse
 //! out of order: each is found.
+//!
+//! Who else is on the depth (the roster) is news, told at most every
+//! 50 ms and in bursts: a client may skip some of the rosters its depth
+//! truly had, but each it shows is one the depth had after some command,
+//! in order (a name never there, or a coming or going shown out of turn,
+//! is found).
 
 use std::collections::BTreeMap;
 
@@ -21,20 +27,35 @@ use gloam_server::world::{Entry, decode_history, fresh_depth};
 
 use crate::oracle::Oracle;
 
-/// What one client showed of the monsters around it, after one message.
+/// What one client showed of the monsters around it, or of who else is on
+/// its depth, after one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Glimpse {
     pub player: PlayerId,
     pub depth: u16,
+    pub shown: Shown,
+}
+
+/// What a glimpse is of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
     /// Each monster shown: its kind, place and wound level.
-    pub monsters: Monsters,
+    Monsters(Monsters),
+    /// The others shown on the depth, by name, sorted.
+    Roster(Vec<String>),
 }
 
 impl Glimpse {
-    pub fn of(player: PlayerId, state: &ClientState) -> Self {
+    /// The monsters `state` shows.
+    pub fn of_monsters(player: PlayerId, state: &ClientState) -> Self {
         let monsters =
             state.monsters.iter().map(|(&id, m)| (id, (m.kind, m.at, m.wound))).collect();
-        Self { player, depth: state.depth, monsters }
+        Self { player, depth: state.depth, shown: Shown::Monsters(monsters) }
+    }
+
+    /// Who else `state` shows on its depth.
+    pub fn of_roster(player: PlayerId, state: &ClientState) -> Self {
+        Self { player, depth: state.depth, shown: Shown::Roster(state.roster.clone()) }
     }
 }
 
@@ -52,11 +73,12 @@ pub fn check_every_depth(
     glimpses: &[Glimpse],
 ) -> Result<Covered, String> {
     let depths: std::collections::BTreeSet<u16> = glimpses.iter().map(|g| g.depth).collect();
-    let mut all = Covered { commands: 0, glimpses: 0 };
+    let mut all = Covered { commands: 0, glimpses: 0, rosters: 0 };
     for depth in depths {
         let covered = check_history(config, depth, &entries(store, depth)?, glimpses)?;
         all.commands += covered.commands;
         all.glimpses += covered.glimpses;
+        all.rosters += covered.rosters;
     }
     Ok(all)
 }
@@ -65,7 +87,10 @@ pub fn check_every_depth(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Covered {
     pub commands: usize,
+    /// Changes of the monsters shown.
     pub glimpses: usize,
+    /// Changes of the roster shown.
+    pub rosters: usize,
 }
 
 /// Replays `history` on depth `depth` of the world `config` describes and
@@ -78,10 +103,27 @@ pub fn check_history(
     glimpses: &[Glimpse],
 ) -> Result<Covered, String> {
     let mut shown: BTreeMap<PlayerId, Vec<&Monsters>> = BTreeMap::new();
+    let mut rosters: BTreeMap<PlayerId, Vec<&Vec<String>>> = BTreeMap::new();
     for g in glimpses.iter().filter(|g| g.depth == depth) {
-        push_changed(shown.entry(g.player).or_default(), &g.monsters);
+        match &g.shown {
+            Shown::Monsters(monsters) => push_changed(shown.entry(g.player).or_default(), monsters),
+            Shown::Roster(roster) => push_changed(rosters.entry(g.player).or_default(), roster),
+        }
     }
-    let truth = truth_of(config, depth, history, shown.keys().copied().collect())?;
+    let players: std::collections::BTreeSet<PlayerId> =
+        shown.keys().chain(rosters.keys()).copied().collect();
+    let players = players.into_iter().collect();
+    let truth = truth_of(config, depth, history, players)?;
+    for (player, shown) in &rosters {
+        let had = truth.rosters.get(player).map(Vec::as_slice).unwrap_or_default();
+        let mut left = had.iter();
+        if let Some(roster) = shown.iter().find(|&&r| !left.any(|h| h == r)) {
+            return Err(format!(
+                "depth {depth}, player {player}: its client showed the roster {roster:?}, which the depth never had then (it had {had:?}; shown {shown:?})"
+            ));
+        }
+    }
+    let truth = truth.monsters;
     for (player, shown) in &shown {
         let saw: Vec<&Monsters> = truth.get(player).map(|v| v.iter().collect()).unwrap_or_default();
         if let Some(i) = (0..shown.len().max(saw.len())).find(|&i| shown.get(i) != saw.get(i)) {
@@ -95,23 +137,34 @@ pub fn check_history(
             ));
         }
     }
-    Ok(Covered { commands: history.len(), glimpses: shown.values().map(Vec::len).sum() })
+    Ok(Covered {
+        commands: history.len(),
+        glimpses: shown.values().map(Vec::len).sum(),
+        rosters: rosters.values().map(Vec::len).sum(),
+    })
 }
 
 /// Each monster in sight: its kind, place and wound level.
 type Monsters = BTreeMap<MonsterId, (u16, Pos, Wound)>;
 
-/// What each of `players` truly saw of the monsters, after each command of
-/// `history` that changed it, while it was on the depth.
+/// What each player truly saw of the monsters, and who else it had on
+/// the depth, after each command that changed it, while it was there.
+struct Truth {
+    monsters: BTreeMap<PlayerId, Vec<Monsters>>,
+    rosters: BTreeMap<PlayerId, Vec<Vec<String>>>,
+}
+
+/// The [`Truth`] for each of `players` over `history`.
 fn truth_of(
     config: &Config,
     depth: u16,
     history: &[Entry],
     players: Vec<PlayerId>,
-) -> Result<BTreeMap<PlayerId, Vec<Monsters>>, String> {
+) -> Result<Truth, String> {
     let mut reference = Oracle::new(config.seed, config.generator, config.sight_radius)
         .with_bottom(config.bottom());
     let mut saw: BTreeMap<PlayerId, Vec<Monsters>> = BTreeMap::new();
+    let mut rosters: BTreeMap<PlayerId, Vec<Vec<String>>> = BTreeMap::new();
     let mut state = fresh_depth(config, depth);
     for entry in history {
         state.replay(std::slice::from_ref(entry)).map_err(|e| format!("depth {depth}: {e}"))?;
@@ -127,12 +180,17 @@ fn truth_of(
             if seen.last() != Some(&now) {
                 seen.push(now);
             }
+            let roster = state.roster_for(player);
+            let had = rosters.entry(player).or_default();
+            if had.last() != Some(&roster) {
+                had.push(roster);
+            }
         }
     }
-    Ok(saw)
+    Ok(Truth { monsters: saw, rosters })
 }
 
-fn push_changed<'a>(list: &mut Vec<&'a Monsters>, next: &'a Monsters) {
+fn push_changed<'a, T: PartialEq>(list: &mut Vec<&'a T>, next: &'a T) {
     if list.last() != Some(&next) {
         list.push(next);
     }
@@ -146,9 +204,20 @@ mod tests {
     use gloam_server::world::{Arrival, Player};
 
     const ANN: PlayerId = PlayerId(1);
+    const BOB: PlayerId = PlayerId(2);
+    const CAT: PlayerId = PlayerId(3);
 
     /// Ann waits five rounds while a jackal placed in her sight comes for
-    /// her: the history, and what she truly saw after each command.
+    /// her, then bob and cat come and bob goes: the history, and what she
+    /// truly saw after each command.
+    /// The first monster of a glimpse of the monsters: its place and wound.
+    fn first(g: &mut Glimpse) -> (&mut Pos, &mut Wound) {
+        match &mut g.shown {
+            Shown::Monsters(m) => m.values_mut().next().map(|(_, at, wound)| (at, wound)).unwrap(),
+            Shown::Roster(_) => unreachable!("a glimpse of the monsters"),
+        }
+    }
+
     fn fight() -> (Config, Vec<Entry>, Vec<Glimpse>) {
         let mut config = Config::quiet(5);
         let mut depth = fresh_depth(&config, 1);
@@ -169,30 +238,36 @@ mod tests {
         for _ in 0..5 {
             depth.act(ANN, Action::Wait);
         }
+        depth.arrive(Player::new(BOB, "bob".into()), Arrival::Join);
+        depth.arrive(Player::new(CAT, "cat".into()), Arrival::Join);
+        depth.remove(BOB, gloam_server::world::Farewell::LEFT);
         let history = depth.log().to_vec();
         let truth = truth_of(&config, 1, &history, vec![ANN]).unwrap();
-        let glimpses = truth[&ANN]
+        // Each change of the monsters, then each of the roster.
+        let mut glimpses: Vec<Glimpse> = truth.monsters[&ANN]
             .iter()
-            .map(|monsters| Glimpse { player: ANN, depth: 1, monsters: monsters.clone() })
+            .map(|m| Glimpse { player: ANN, depth: 1, shown: Shown::Monsters(m.clone()) })
             .collect();
+        for roster in truth.rosters[&ANN].iter().filter(|r| !r.is_empty()) {
+            glimpses.push(Glimpse { player: ANN, depth: 1, shown: Shown::Roster(roster.clone()) });
+        }
         (config, history, glimpses)
     }
 
     #[test]
     fn the_truth_passes_and_any_lie_omission_or_disorder_is_found() {
-        let (config, history, glimpses) = fight();
+        let (config, history, all) = fight();
+        let covered = check_history(&config, 1, &history, &all).unwrap();
+        assert_eq!((covered.glimpses, covered.rosters), (all.len() - 3, 3));
+        let glimpses = all[..all.len() - 3].to_vec();
         assert!(glimpses.len() >= 4, "the jackal came closer: {glimpses:?}");
-        let covered = check_history(&config, 1, &history, &glimpses).unwrap();
-        assert_eq!(covered.glimpses, glimpses.len());
 
         let mut moved = glimpses.clone();
-        let (_, (_, at, _)) = moved[2].monsters.iter_mut().next().unwrap();
-        at.x += 1;
+        first(&mut moved[2]).0.x += 1;
         assert!(check_history(&config, 1, &history, &moved).is_err(), "a monster where it was not");
 
         let mut hurt = glimpses.clone();
-        let (_, (_, _, wound)) = hurt[2].monsters.iter_mut().next().unwrap();
-        *wound = Wound::AlmostDead;
+        *first(&mut hurt[2]).1 = Wound::AlmostDead;
         assert!(check_history(&config, 1, &history, &hurt).is_err(), "hurt as it was not");
 
         let mut missed = glimpses.clone();
@@ -202,5 +277,24 @@ mod tests {
         let mut swapped = glimpses.clone();
         swapped.swap(1, 2);
         assert!(check_history(&config, 1, &history, &swapped).is_err(), "out of order");
+
+        // The rosters: some may be skipped (a burst told at once), none
+        // made up or shown out of turn.
+        let roster = |g: &Glimpse| match &g.shown {
+            Shown::Roster(r) => Some(r.clone()),
+            Shown::Monsters(_) => None,
+        };
+        let rosters: Vec<Vec<String>> = all.iter().filter_map(roster).collect();
+        assert_eq!(rosters, [vec!["bob"], vec!["bob", "cat"], vec!["cat"]]);
+        let at = all.len() - 2;
+        let mut skipped = all.clone();
+        skipped.remove(at);
+        assert!(check_history(&config, 1, &history, &skipped).is_ok(), "a burst told at once");
+        let mut made_up = all.clone();
+        made_up[at].shown = Shown::Roster(vec!["bob".into(), "dan".into()]);
+        assert!(check_history(&config, 1, &history, &made_up).is_err(), "a name never there");
+        let mut disordered = all.clone();
+        disordered.swap(at, at + 1);
+        assert!(check_history(&config, 1, &history, &disordered).is_err(), "out of turn");
     }
 }

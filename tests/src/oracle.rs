@@ -256,13 +256,19 @@ impl Oracle {
         Ok(())
     }
 
-    /// Keeps what the client shows of the monsters after a message that
-    /// may change it, when it changed.
+    /// Keeps what the client shows of the monsters and of who else is on
+    /// its depth after a message that may change either, when it changed.
     fn glimpse(&mut self, msg: &ServerMsg, state: &ClientState) {
-        let carries_monsters =
-            matches!(msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_) | ServerMsg::Monsters(_));
-        let Some(player) = state.me.filter(|_| carries_monsters) else { return };
-        let glimpse = Glimpse::of(player, state);
+        let Some(player) = state.me else { return };
+        let glimpse = match msg {
+            ServerMsg::Sight(_) | ServerMsg::Displaced(_) | ServerMsg::Monsters(_) => {
+                Glimpse::of_monsters(player, state)
+            }
+            ServerMsg::Roster(_) | ServerMsg::Joined(_) | ServerMsg::Left(_) => {
+                Glimpse::of_roster(player, state)
+            }
+            _ => return,
+        };
         if self.glimpses.last() != Some(&glimpse) {
             self.glimpses.push(glimpse);
         }

@@ -180,7 +180,7 @@ impl DepthState {
     /// and tells the others ("ann `farewell`"). Returns the player with its
     /// memories, and what its going set off (a round that waited only for
     /// it closes).
-    pub(crate) fn remove(&mut self, id: PlayerId, farewell: Farewell) -> (Option<Player>, Turn) {
+    pub fn remove(&mut self, id: PlayerId, farewell: Farewell) -> (Option<Player>, Turn) {
         let (player, mut turn) = self.remove_untold(id, farewell);
         self.tell_news(&mut turn.out);
         (player, turn)
@@ -274,7 +274,7 @@ impl DepthState {
     }
 
     /// The names of everyone on this depth but `id`, sorted.
-    pub(super) fn roster_for(&self, id: PlayerId) -> Vec<String> {
+    pub fn roster_for(&self, id: PlayerId) -> Vec<String> {
         let mut names: Vec<String> =
             self.players.values().filter(|p| p.id != id).map(|p| p.name.clone()).collect();
         names.sort();

@@ -521,29 +521,7 @@ impl Mirror {
                 *self = Mirror::default();
                 return Ok(());
             }
-            ServerMsg::Roster(names) => {
-                self.roster = names.iter().cloned().collect();
-                return Ok(());
-            }
-            // Told in order, an arrival is never one it holds already, nor
-            // a going one it does not.
-            ServerMsg::Joined(names) => {
-                for name in names {
-                    if !self.roster.insert(name.clone()) {
-                        return Err(format!("told {name} arrived, who is in its roster"));
-                    }
-                }
-                return Ok(());
-            }
-            ServerMsg::Left(names) => {
-                for name in names {
-                    if !self.roster.remove(name) {
-                        return Err(format!("told {name} went, who is not in its roster"));
-                    }
-                }
-                return Ok(());
-            }
-            _ => return Ok(()),
+            _ => return self.apply_roster(msg),
         };
         let refused = |what: &dyn std::fmt::Debug| Err(format!("a client refuses {what:?}"));
         for change in players {
@@ -561,6 +539,35 @@ impl Mirror {
                 }
             }
         }
+        self.apply_monsters(monsters)
+    }
+
+    /// Who else is on the depth. Told in order, an arrival is never one
+    /// it holds already, nor a going one it does not.
+    fn apply_roster(&mut self, msg: &ServerMsg) -> Result<(), String> {
+        match msg {
+            ServerMsg::Roster(names) => self.roster = names.iter().cloned().collect(),
+            ServerMsg::Joined(names) => {
+                for name in names {
+                    if !self.roster.insert(name.clone()) {
+                        return Err(format!("told {name} arrived, who is in its roster"));
+                    }
+                }
+            }
+            ServerMsg::Left(names) => {
+                for name in names {
+                    if !self.roster.remove(name) {
+                        return Err(format!("told {name} went, who is not in its roster"));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn apply_monsters(&mut self, monsters: &[MonsterChange]) -> Result<(), String> {
+        let refused = |what: &dyn std::fmt::Debug| Err(format!("a client refuses {what:?}"));
         for change in monsters {
             let known = |id| self.monsters.contains_key(id);
             match change {
