@@ -145,18 +145,8 @@ impl DepthState {
         self.told.insert(id, Told::default());
         let memory = player.memory_mut(self.depth);
         memory.forget_sight();
-        let (remembered, terrain) = memory.recall(&self.level);
         let mut turn = Turn::default();
-        turn.tell(
-            id,
-            ServerMsg::EnterLevel {
-                depth: self.depth,
-                width: self.level.width(),
-                height: self.level.height(),
-                remembered,
-                terrain,
-            },
-        );
+        turn.tell(id, self.enter_level(memory));
         self.occupant.insert(pos, id);
         self.players.insert(id, player);
         self.vitals_changed.push(id);

@@ -531,6 +531,18 @@ impl DepthState {
         self.players.get(&id).map(|p| p.name.clone()).unwrap_or_default()
     }
 
+    /// This level as `memory` remembers it, for a client entering it.
+    fn enter_level(&self, memory: &super::memory::Memory) -> ServerMsg {
+        let (remembered, terrain) = memory.recall(&self.level);
+        ServerMsg::EnterLevel {
+            depth: self.depth,
+            width: self.level.width(),
+            height: self.level.height(),
+            remembered,
+            terrain,
+        }
+    }
+
     fn stairs_note(&self, pos: Pos) -> Option<&'static str> {
         match self.level.terrain(pos) {
             Terrain::StairsDown => Some("There are stairs down here."),

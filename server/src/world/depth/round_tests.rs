@@ -128,12 +128,18 @@ fn players_who_share_no_danger_each_play_at_their_own_pace() {
     assert_eq!(d.phase(BOB), Phase::Ready, "bob was never waited for");
 }
 
-#[test]
-fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
+/// The hall with `--pvp`, ann one step west of bob.
+fn ann_beside_bob_with_pvp() -> DepthState {
     let mut d = hall();
     d.set_rules(Rules { pvp: true });
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     put(&mut d, BOB, "bob", Pos::new(3, 2));
+    d
+}
+
+#[test]
+fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
+    let mut d = ann_beside_bob_with_pvp();
     assert_eq!(d.party_of(ANN), [ANN, BOB]);
     let turn = d.act(ANN, Action::Move(Dir::E));
     assert_eq!(d.players[&ANN].pos, Pos::new(2, 2), "no swap: a blow");
@@ -150,10 +156,7 @@ fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
 /// its hit points, in the same command.
 #[test]
 fn a_player_hurt_by_another_is_told_its_hit_points() {
-    let mut d = hall();
-    d.set_rules(Rules { pvp: true });
-    put(&mut d, ANN, "ann", Pos::new(2, 2));
-    put(&mut d, BOB, "bob", Pos::new(3, 2));
+    let mut d = ann_beside_bob_with_pvp();
     for _ in 0..20 {
         let turn = d.act(ANN, Action::Move(Dir::E));
         let hp = d.players[&BOB].vitals.hp;

@@ -182,17 +182,7 @@ impl DepthState {
         let player = self.players.get(&id)?;
         let told = self.told.get(&id)?;
         let memory = player.memory(self.depth)?;
-        let (remembered, terrain) = memory.recall(&self.level);
-        let mut view = vec![
-            ServerMsg::EnterLevel {
-                depth: self.depth,
-                width: self.level.width(),
-                height: self.level.height(),
-                remembered,
-                terrain,
-            },
-            ServerMsg::Roster(self.roster_for(id)),
-        ];
+        let mut view = vec![self.enter_level(memory), ServerMsg::Roster(self.roster_for(id))];
         if let Some(sight) = memory.sight() {
             let at = sight.centre();
             let in_sight = |&(_, (dx, dy)): &(usize, (i32, i32))| {
