@@ -98,8 +98,8 @@ fn told_as(news: &[News]) -> Vec<ServerMsg> {
     told
 }
 
-/// How many players a line about several names before "and N others"
-/// (one more is named rather than called "1 others").
+/// How many names a line about several players gives before "and N
+/// others" (a fourth is named rather than called "1 others").
 const NAMED: usize = 3;
 
 /// A line about what one or several players did, naming a few of them:
