@@ -1229,6 +1229,28 @@ mod tests {
         assert!(apart >= TELL_THE_STILL, "told again after {apart:?}");
     }
 
+    /// One who stands still hears of an arrival (its line and the roster
+    /// change) from the depth task's timer, within [`TELL_THE_STILL`].
+    #[tokio::test(start_paused = true)]
+    async fn the_still_hear_of_an_arrival_within_a_twentieth_of_a_second() {
+        use gloam_protocol::ServerMsg;
+        use tokio::time::Instant;
+        let two = AnnAndBob::enter().await;
+        let mut ann = two.ann;
+        let mut cat = two._world.enter("cat", None, LOCAL).await.unwrap();
+        until_done(&mut cat).await;
+        let arrived = Instant::now();
+        let mut heard = Vec::new();
+        while !heard.contains(&ServerMsg::Joined(vec!["cat".into()])) {
+            let reply = tokio::time::timeout(Duration::from_secs(5), ann.reply());
+            let reply = reply.await.expect("ann hears within seconds").unwrap();
+            heard.extend(reply.frames.iter().map(|f| codec::decode_server(f).unwrap()));
+        }
+        assert!(heard.contains(&ServerMsg::Others("cat arrives on this depth.".into())));
+        let after = Instant::now() - arrived;
+        assert!(after <= TELL_THE_STILL, "heard after {after:?}");
+    }
+
     /// Whatever the still are yet to hear, a player's answer to its own
     /// action, a wait too, shows the others as they stand when it is
     /// applied, at once.

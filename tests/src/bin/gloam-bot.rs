@@ -231,11 +231,7 @@ fn print_timeline(started: Instant, sent_at: &[Instant], latencies: &[Duration])
     println!("second  answered  p50 ms  p99 ms  max ms");
     for (second, mut these) in seconds.into_iter().enumerate() {
         these.sort_unstable();
-        let ms = |p: f64| {
-            these
-                .get(((these.len() as f64 * p) as usize).min(these.len().saturating_sub(1)))
-                .map_or(0.0, |d| d.as_secs_f64() * 1e3)
-        };
+        let ms = |p: f64| percentile_ms(&these, p);
         println!(
             "{second:>6}  {:>8}  {:>6.1}  {:>6.1}  {:>6.1}",
             these.len(),
@@ -244,6 +240,12 @@ fn print_timeline(started: Instant, sent_at: &[Instant], latencies: &[Duration])
             ms(1.0)
         );
     }
+}
+
+/// The `p` quantile of `sorted`, in milliseconds (0 for none).
+fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
+    let at = ((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1));
+    sorted.get(at).map_or(0.0, |d| d.as_secs_f64() * 1e3)
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
@@ -327,14 +329,7 @@ async fn main() -> anyhow::Result<()> {
         print_timeline(started, &all.sent_at, &all.latencies);
     }
     all.latencies.sort_unstable();
-    let pct = |p: f64| {
-        all.latencies
-            .get(
-                ((all.latencies.len() as f64 * p) as usize)
-                    .min(all.latencies.len().saturating_sub(1)),
-            )
-            .map_or(0.0, |d| d.as_secs_f64() * 1e3)
-    };
+    let pct = |p: f64| percentile_ms(&all.latencies, p);
     let per_action = all.bytes as f64 / all.answered.max(1) as f64;
     let memory = args.server_pid.and_then(rss_kib);
     let target = if args.echo { "echo baseline".to_string() } else { url.clone() };

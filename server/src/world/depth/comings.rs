@@ -142,7 +142,10 @@ impl DepthState {
         let pos = self.nearest_free(wanted);
         player.pos = pos;
         player.vitals.deepest = player.vitals.deepest.max(self.depth);
-        self.told.insert(id, Told::default());
+        // Its roster holds everyone here, those the others have not heard
+        // of yet too: it hears only of the news after its own.
+        self.news.news.push(News::Came(name));
+        self.told.insert(id, Told { news_heard: self.news.end(), ..Told::default() });
         let memory = player.memory_mut(self.depth);
         memory.forget_sight();
         let mut turn = Turn::default();
@@ -151,12 +154,7 @@ impl DepthState {
         self.players.insert(id, player);
         self.vitals_changed.push(id);
         self.clock.join(id);
-        // Its roster holds everyone here, those the others have not heard
-        // of yet too: it hears only of the news after its own.
         turn.tell(id, ServerMsg::Roster(self.roster_for(id)));
-        self.news.news.push(News::Came(name));
-        let heard = self.news.end();
-        self.told.entry(id).or_default().news_heard = heard;
         if let Some(note) = self.stairs_note(pos) {
             turn.tell(id, ServerMsg::Note(note.into()));
         }

@@ -150,26 +150,26 @@ impl DepthState {
         if self.replaying {
             return;
         }
-        let mut near = Vec::new();
-        if self.players.len() > 2 * self.disc.len() && self.occupant.len() == self.players.len() {
+        // Those it may see, and those it was told of (who may have left
+        // its sight).
+        let at = viewer.pos;
+        let mut near: Vec<(PlayerId, Pos)> = if self.players.len() > 2 * self.disc.len()
+            && self.occupant.len() == self.players.len()
+        {
             // Many more players than cells it may see (a look at a cell
             // costs about two at a player), each on a cell of its own:
-            // those it may see are found by the cells, not by a look at
-            // every player on the depth.
-            let (at, size) = (viewer.pos, (self.level.width(), self.level.height()));
-            for (dx, dy) in self.disc.offsets() {
-                let Some(cell) = at.offset(dx, dy).filter(|c| c.x < size.0 && c.y < size.1) else {
-                    continue;
-                };
-                near.extend(self.occupant.get(&cell).map(|&other| (other, cell)));
-            }
-            let told_of = told.players.keys().filter_map(|o| self.players.get(o));
-            near.extend(told_of.map(|o| (o.id, o.pos)));
+            // found by the cells, not by a look at every player.
+            let cells = self.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
+            let cells = cells.filter(|&c| self.level.grid.contains(c));
+            cells.filter_map(|c| self.occupant.get(&c).map(|&other| (other, c))).collect()
         } else {
-            let everyone: Vec<(PlayerId, Pos)> =
-                self.players.values().map(|p| (p.id, p.pos)).collect();
-            near = near_or_told(viewer.pos, told, &everyone, self.radius);
-        }
+            let r = u16::from(self.radius);
+            let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
+            let players = self.players.values().filter(|p| in_range(p.pos));
+            players.map(|p| (p.id, p.pos)).collect()
+        };
+        let told_of = told.players.keys().filter_map(|o| self.players.get(o));
+        near.extend(told_of.map(|o| (o.id, o.pos)));
         diff.players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
     }
 
@@ -324,27 +324,6 @@ fn whereabouts(
     ids.sort_unstable();
     ids.dedup();
     ids.into_iter().filter_map(|id| players.get(&id).map(|p| (id, p.pos))).collect()
-}
-
-/// The players a viewer standing on `at` may have to be told of: those in
-/// `everyone` (every player, by id) within sight range, and those it was
-/// told of (who may have left its sight).
-fn near_or_told(
-    at: Pos,
-    told: &Told,
-    everyone: &[(PlayerId, Pos)],
-    radius: u8,
-) -> Vec<(PlayerId, Pos)> {
-    let r = u16::from(radius);
-    let near = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
-    let mut found: Vec<(PlayerId, Pos)> =
-        everyone.iter().copied().filter(|&(_, p)| near(p)).collect();
-    for id in told.players.keys() {
-        if let Ok(i) = everyone.binary_search_by_key(id, |&(other, _)| other) {
-            found.push(everyone[i]);
-        }
-    }
-    found
 }
 
 /// One mover of a batch: where it stands, and the box around every cell

@@ -222,3 +222,33 @@ fn an_answer_shows_the_others_as_they_stand_when_players_share_a_cell() {
         assert_eq!(d.told[&ANN].players.get(&other), Some(&d.player(other).unwrap().pos));
     }
 }
+
+/// With many more players than cells in a sight, a player's answer finds
+/// those it may see by the cells around it: after others moved untold,
+/// each one's answer shows exactly the players it sees.
+#[test]
+fn in_a_crowd_an_answer_shows_exactly_the_players_in_sight() {
+    let rows = ["#########", "#<......#", "#.......#", "#.......#", "#########"];
+    let mut d = DepthState::new(2, level_from(&rows), 1);
+    let ids: Vec<PlayerId> = (1..=12).map(PlayerId).collect();
+    for &id in &ids {
+        d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::FromAbove);
+    }
+    assert!(ids.len() > 2 * d.disc.len(), "the crowd is found by cells");
+    for &id in ids.iter().step_by(3) {
+        d.act_untold([(id, Action::Move(Dir::E))]);
+    }
+    for &viewer in &ids {
+        d.act_untold([(viewer, Action::Wait)]);
+        let memory = d.players[&viewer].memory(2).unwrap();
+        let seen: HashMap<PlayerId, Pos> = d
+            .players
+            .values()
+            .filter(|o| o.id != viewer && memory.sees(o.pos))
+            .map(|o| (o.id, o.pos))
+            .collect();
+        let told: HashMap<PlayerId, Pos> =
+            d.told[&viewer].players.iter().map(|(&id, &at)| (id, at)).collect();
+        assert_eq!(told, seen, "{viewer:?}");
+    }
+}
