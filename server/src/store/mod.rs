@@ -10,8 +10,11 @@
 //! fits with no schema text to keep in step.
 //!
 //! One thread owns the database. The game sends it commands and goes on;
-//! it applies every command waiting at once in one transaction, so a burst
-//! of saves costs one commit.
+//! it applies every command waiting at once in one transaction. A few
+//! commits in a row go at once; beyond those, commits come one per
+//! [`GATHER`] and the writes that come meanwhile wait to go together: a
+//! burst of saves (a crowd arriving or leaving together) costs a few
+//! commits, not one (and one fsync) per player.
 
 mod backup;
 mod open;
@@ -20,7 +23,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use gloam_protocol::{DeathRecord, Pos};
 use redb::backends::InMemoryBackend;
@@ -169,6 +172,8 @@ pub struct Store {
     known: Vec<Known>,
     /// How to open the database again after an I/O error (None: never fails).
     reopen: Option<Reopen>,
+    /// How long writes wait for others to go with them ([`GATHER`]).
+    gather: Duration,
 }
 
 impl Store {
@@ -186,7 +191,7 @@ impl Store {
         let known = read_known(&db).map_err(|e| open::failed(&file, e))?;
         let path = file.clone();
         let reopen = Some(Reopen(Box::new(move || Ok(Database::create(&path)?))));
-        Ok(Self { db, file: Some(file), lock: Some(lock), known, reopen })
+        Ok(Self { db, file: Some(file), lock: Some(lock), known, reopen, gather: GATHER })
     }
 
     /// A store that lives in memory and ends with the server: for tests and
@@ -196,16 +201,15 @@ impl Store {
             .create_with_backend(InMemoryBackend::new())
             .expect("a database in memory always opens");
         open::mark_new(&db).expect("a database in memory takes its version mark");
-        Self { db, file: None, lock: None, known: Vec::new(), reopen: None }
+        Self { db, file: None, lock: None, known: Vec::new(), reopen: None, gather: GATHER }
     }
 
-    /// Test hook: a store on a disk that fills up when the returned switch
-    /// is set (every write then fails, as on a full disk) and has room again
-    /// when it is cleared.
+    /// Test hook: a store on a disk in memory that fills up while its
+    /// `full` switch is set (every write then fails, as on a full disk) and
+    /// counts its syncs (one or more per commit).
     #[cfg(test)]
-    pub(crate) fn on_a_disk_that_fills() -> (Self, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    pub(crate) fn on_a_disk_that_fills() -> (Self, std::sync::Arc<tests::FillingDisk>) {
         let disk = std::sync::Arc::new(tests::FillingDisk::default());
-        let full = disk.full.clone();
         let open = {
             let disk = disk.clone();
             move || Database::builder().create_with_backend(tests::Shared(disk.clone()))
@@ -213,7 +217,15 @@ impl Store {
         let db = open().expect("a database in memory always opens");
         open::mark_new(&db).expect("a database in memory takes its version mark");
         let reopen = Some(Reopen(Box::new(move || Ok(open()?))));
-        (Self { db, file: None, lock: None, known: Vec::new(), reopen }, full)
+        let store = Self { db, file: None, lock: None, known: Vec::new(), reopen, gather: GATHER };
+        (store, disk)
+    }
+
+    /// Test hook: writes wait `gather` after a commit for others to go
+    /// with them, instead of [`GATHER`].
+    #[cfg(test)]
+    pub(crate) fn gathering(self, gather: Duration) -> Self {
+        Self { gather, ..self }
     }
 
     /// The store's file (an absolute path), or None when it lives in memory.
@@ -337,10 +349,19 @@ impl Store {
     /// Hands the store to its writing thread; gives the characters it holds.
     pub fn start(self) -> (Writer, Vec<Known>) {
         let (tx, rx) = mpsc::channel();
-        let Store { db, file, lock, known, reopen } = self;
+        let Store { db, file, lock, known, reopen, gather } = self;
         let label = file.clone().unwrap_or_else(|| PathBuf::from(MEMORY));
         let (saving, saving_rx) = tokio::sync::watch::channel(true);
-        let keeper = Keeper { db: Some(db), file: label, reopen, failed: Vec::new(), saving };
+        let keeper = Keeper {
+            db: Some(db),
+            file: label,
+            reopen,
+            failed: Vec::new(),
+            saving,
+            gather,
+            last_commit: None,
+            pace: None,
+        };
         // The thread holds the folder's lock: it is let go only once the
         // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()
@@ -424,7 +445,7 @@ impl StoreHandle {
     }
 
     /// Saves where a character is and what it explored, at the next commit
-    /// (which is at once unless another is under way).
+    /// (at once, unless the store is busy: then within [`GATHER`]).
     pub fn save(&self, name: &str, snapshot: Snapshot) {
         if self.tx.send(Cmd::Save { name: name.to_owned(), snapshot }).is_err() {
             debug!(player = name, "not saved: the store is closed");
@@ -505,8 +526,19 @@ impl StoreHandle {
 /// enough that a load waits little behind them.
 const BATCH: usize = 1024;
 
+/// How often the store commits while it is busy, gathering the writes that
+/// come meanwhile: when a crowd arrives or leaves, each player's save (and
+/// each new character) committed by itself cost an fsync each and a fifth
+/// of the server's core (BENCHMARKS.md, session 11).
+const GATHER: Duration = Duration::from_millis(25);
+
+/// Commits that may go at once, one after another, before the store
+/// gathers: a player's joining, leaving or taking the stairs is saved at
+/// once (a few saves in a row), not up to [`GATHER`] later.
+pub(crate) const AT_ONCE: u32 = 4;
+
 /// How soon a failed commit is tried again (on a reopened database).
-const RETRY: std::time::Duration = std::time::Duration::from_secs(1);
+const RETRY: Duration = Duration::from_secs(1);
 
 /// Saves kept for a retry while the disk fails, at most; older ones are
 /// dropped (each player's newer saves carry its place anyway).
@@ -531,6 +563,15 @@ struct Keeper {
     reopen: Option<Reopen>,
     failed: Vec<Cmd>,
     saving: tokio::sync::watch::Sender<bool>,
+    /// How often it commits while busy ([`GATHER`]).
+    gather: Duration,
+    /// When the last commit ended (None: none yet).
+    last_commit: Option<Instant>,
+    /// The pace of commits, as a leaky bucket: when the next commit would
+    /// be due had every commit waited `gather` after the one before (None:
+    /// long ago). A commit may go at once while that is no more than
+    /// [`AT_ONCE`] - 1 gatherings ahead of now.
+    pace: Option<Instant>,
 }
 
 impl Keeper {
@@ -547,26 +588,26 @@ impl Keeper {
         self.db.as_ref().ok_or_else(|| "the store is unavailable".to_owned())
     }
 
-    /// Takes every waiting command, applies the writes in one transaction,
-    /// and answers loads after the writes before them; while a commit has
+    /// Takes every waiting command and applies the writes in one
+    /// transaction, when one is due (see [`Keeper::due`]); answers loads
+    /// after the writes before them that they would see. While a commit has
     /// failed, tries again every [`RETRY`].
     fn serve(mut self, rx: mpsc::Receiver<Cmd>) {
         let mut writes = Vec::new();
         loop {
-            let first = if self.failed.is_empty() {
-                match rx.recv() {
+            let first = match self.due(&writes) {
+                None => match rx.recv() {
                     Ok(cmd) => cmd,
                     Err(_) => break,
-                }
-            } else {
-                match rx.recv_timeout(RETRY) {
+                },
+                Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
                     Ok(cmd) => cmd,
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         self.commit(&mut writes);
                         continue;
                     }
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                }
+                },
             };
             let mut batch = vec![first];
             while batch.len() < BATCH {
@@ -581,9 +622,27 @@ impl Keeper {
                     return;
                 }
             }
-            self.commit(&mut writes);
+            if self.due(&writes).is_some_and(|at| at <= Instant::now()) {
+                self.commit(&mut writes);
+            }
         }
         self.commit(&mut writes);
+    }
+
+    /// When the next commit is due: at once unless [`AT_ONCE`] commits
+    /// went in the last gatherings (then when the pace allows another), or
+    /// [`RETRY`] after the last while failing; None when nothing waits to
+    /// be committed.
+    fn due(&self, writes: &[Cmd]) -> Option<Instant> {
+        if writes.is_empty() && self.failed.is_empty() {
+            return None;
+        }
+        let now = Instant::now();
+        if !self.failed.is_empty() {
+            return Some(self.last_commit.map_or(now, |at| at + RETRY));
+        }
+        let ahead = self.gather * (AT_ONCE - 1);
+        Some(self.pace.and_then(|pace| pace.checked_sub(ahead)).map_or(now, |at| at.max(now)))
     }
 
     /// One command; false when it was the last.
@@ -593,7 +652,10 @@ impl Keeper {
                 writes.push(cmd)
             }
             Cmd::Load { name, reply } => {
-                self.commit(writes);
+                // Only a write of its own character changes what it reads.
+                if writes.iter().chain(&self.failed).any(|w| w.concerns(&name)) {
+                    self.commit(writes);
+                }
                 let loaded = self.db().and_then(|db| load(db, &name).map_err(|e| e.to_string()));
                 let _ = reply.send(loaded);
             }
@@ -670,6 +732,20 @@ impl Keeper {
         }
         self.saving
             .send_if_modified(|saving| std::mem::replace(saving, result.is_ok()) != result.is_ok());
+        let now = Instant::now();
+        self.last_commit = Some(now);
+        self.pace = Some(self.pace.map_or(now, |pace| pace.max(now)) + self.gather);
+    }
+}
+
+impl Cmd {
+    /// Whether this write changes what loading `name` reads.
+    fn concerns(&self, name: &str) -> bool {
+        match self {
+            Cmd::Save { name: saved, .. } => saved == name,
+            Cmd::Bury { record } => record.name == name,
+            _ => false,
+        }
     }
 }
 
