@@ -313,7 +313,8 @@ const MAX_BATCH: usize = 64;
 /// `DepthTask::act_all`): every twentieth of a second, busy or not, well
 /// under what an eye takes in of a grid game. In a crowd a watcher then
 /// gets a few messages a second, not one per batch; a mover's own answer
-/// and news of monsters never wait for it.
+/// and news of monsters never wait for it. They are told in shifts (see
+/// [`depth::SHIFTS`]), one every `TELL_THE_STILL / SHIFTS`.
 const TELL_THE_STILL: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// How long a notice about saving waits for room in one depth's queue.
@@ -435,7 +436,8 @@ impl Depths {
             waiting_since: HashMap::new(),
             figures: Figures { rounds_counted, ..Figures::of(depth) },
             depths: self.clone(),
-            told_the_still: tokio::time::Instant::now(),
+            next_shift: 0,
+            next_shift_at: tokio::time::Instant::now(),
         };
         tokio::spawn(task.run(rx));
         running.insert(depth, handle.clone());
@@ -566,8 +568,10 @@ struct DepthTask {
     waiting_since: HashMap<PlayerId, tokio::time::Instant>,
     figures: Figures,
     depths: Arc<Depths>,
-    /// When those who stood still were last told of the movers.
-    told_the_still: tokio::time::Instant,
+    /// The shift of those who stood still to be told of the movers next,
+    /// and when at the soonest (see [`depth::SHIFTS`]).
+    next_shift: usize,
+    next_shift_at: tokio::time::Instant,
 }
 
 /// What a depth's task records for `--metrics` (see `crate::telemetry`).
@@ -617,8 +621,9 @@ impl DepthTask {
                         });
                     }
                 }
-                () = tokio::time::sleep_until(self.told_the_still + TELL_THE_STILL), if self.state.has_untold() => {
-                    self.tell_the_still();
+                () = tokio::time::sleep_until(self.next_shift_at), if self.state.has_untold() => {
+                    let out = self.tell_next_shift();
+                    self.deliver(out, &[], None);
                 }
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.take(cmd, &mut rx).await,
@@ -777,10 +782,11 @@ impl DepthTask {
 
     /// Applies a batch of actions (see [`DepthTask::take`]); those of
     /// players no longer here (they left or died with an action on its
-    /// way) are dropped. Those who stood still are told of the movers with
-    /// it when they were last told [`TELL_THE_STILL`] ago or more, else
-    /// when that much has passed (the task's timer): in a crowd that turns
-    /// a message to every watcher per batch into a few a second. The
+    /// way) are dropped. Those who stood still are told of the movers in
+    /// shifts, one every [`TELL_THE_STILL`] / [`depth::SHIFTS`]: with this
+    /// batch when the next shift's time has come, else by the task's timer
+    /// when it does. In a crowd that turns a message to every watcher per
+    /// batch into a few a second, a fifth of the watchers at a time. The
     /// movers' own answers never wait for it.
     fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>) {
         acts.retain(|(id, _)| self.state.contains(*id));
@@ -792,21 +798,19 @@ impl DepthTask {
         }
         self.figures.actions.increment(acts.len() as u64);
         let mut turn = self.state.act_untold(acts);
-        if self.told_the_still.elapsed() >= TELL_THE_STILL {
-            turn.out.extend(self.state.tell_the_still());
-            self.told_the_still = tokio::time::Instant::now();
+        if tokio::time::Instant::now() >= self.next_shift_at {
+            turn.out.extend(self.tell_next_shift());
         }
         self.finish(turn, None);
     }
 
-    /// Tells those who stood still what the last batches' movers did,
-    /// when some are untold ([`TELL_THE_STILL`] after they were last told).
-    fn tell_the_still(&mut self) {
-        if self.state.has_untold() {
-            let out = self.state.tell_the_still();
-            self.told_the_still = tokio::time::Instant::now();
-            self.deliver(out, &[], None);
-        }
+    /// Tells the next shift of those who stood still what they have not
+    /// heard, and makes the one after it next, a step later.
+    fn tell_next_shift(&mut self) -> Vec<Outgoing> {
+        let out = self.state.tell_shift(self.next_shift);
+        self.next_shift = (self.next_shift + 1) % depth::SHIFTS;
+        self.next_shift_at = tokio::time::Instant::now() + TELL_THE_STILL / depth::SHIFTS as u32;
+        out
     }
 
     /// Sends what a command produced, hands on those who took the stairs,
@@ -1227,6 +1231,68 @@ mod tests {
         }
         let apart = told_at[1] - told_at[0];
         assert!(apart >= TELL_THE_STILL, "told again after {apart:?}");
+    }
+
+    /// Those who stood still are told in shifts: watchers of different
+    /// shifts hear of one step at different moments, a shift's step
+    /// apart, and each within [`TELL_THE_STILL`] of it.
+    #[tokio::test(start_paused = true)]
+    async fn the_still_hear_of_a_step_in_shifts() {
+        use gloam_protocol::{PlayerChange, ServerMsg};
+        use tokio::time::Instant;
+        let two = AnnAndBob::enter().await;
+        let (mut bob, bob_was) = (two.bob, two.bob_at);
+        let mut taken = vec![two.ann_at, bob_was];
+        let mut watchers = vec![two.ann];
+        for name in ["cat", "dan", "eve", "fay"] {
+            let mut p = two._world.enter(name, None, LOCAL).await.unwrap();
+            taken.push(stands(&until_done(&mut p).await).unwrap());
+            watchers.push(p);
+        }
+        let shifts: std::collections::BTreeSet<usize> =
+            watchers.iter().map(|w| depth::shift_of(w.id())).collect();
+        assert!(shifts.len() >= 3, "the watchers are of several shifts");
+        // Everything about the arrivals heard, and the shifts' timer idle.
+        tokio::time::sleep(TELL_THE_STILL * 2).await;
+        for w in &mut watchers {
+            while let Ok(Some(_)) = tokio::time::timeout(Duration::ZERO, w.reply()).await {}
+        }
+        let stepped = Instant::now();
+        let free = |p: Pos| two.level.terrain(p).is_open() && !taken.contains(&p);
+        let dir = Dir::ALL.into_iter().find(|&d| bob_was.step(d).is_some_and(free)).unwrap();
+        bob.act(Action::Move(dir)).unwrap();
+        let bob_at = stands(&until_done(&mut bob).await).unwrap();
+        assert_ne!(bob_at, bob_was);
+        let heard = watchers.into_iter().map(|mut w| {
+            tokio::spawn(async move {
+                loop {
+                    let reply = tokio::time::timeout(Duration::from_secs(5), w.reply());
+                    let reply = reply.await.expect("told within seconds").unwrap();
+                    let moved =
+                        reply.frames.iter().any(|f| match codec::decode_server(f).unwrap() {
+                            ServerMsg::Players(changes) => changes.iter().any(
+                                |c| matches!(c, PlayerChange::Moved { at, .. } if *at == bob_at),
+                            ),
+                            _ => false,
+                        });
+                    if moved {
+                        return (depth::shift_of(w.id()), Instant::now() - stepped);
+                    }
+                }
+            })
+        });
+        let mut when = std::collections::BTreeMap::new();
+        for h in heard.collect::<Vec<_>>() {
+            let (shift, after) = h.await.unwrap();
+            assert!(after <= TELL_THE_STILL, "heard after {after:?}");
+            when.entry(shift).or_insert(after);
+            assert_eq!(when[&shift], after, "a shift hears at one moment");
+        }
+        let mut moments: Vec<Duration> = when.values().copied().collect();
+        moments.sort();
+        for pair in moments.windows(2) {
+            assert!(pair[1] - pair[0] >= TELL_THE_STILL / depth::SHIFTS as u32, "{moments:?}");
+        }
     }
 
     /// One who stands still hears of an arrival (its line and the roster

@@ -121,15 +121,17 @@ pub(crate) fn tidings(names: &[String], one: &str, many: &str) -> String {
 
 impl DepthState {
     /// Puts a player on this level, tells it what it remembers and sees, and
-    /// tells the others it arrived.
+    /// tells the others it arrived (and what else they have not heard).
     pub fn arrive(&mut self, player: Player, via: Arrival) -> Vec<Outgoing> {
-        let mut out = self.arrive_untold(player, via);
-        self.tell_news(&mut out);
-        out
+        let mut turn = Turn { out: self.arrive_untold(player, via), ..Turn::default() };
+        self.tell_movers(&mut turn, None);
+        self.tell_news(&mut turn.out, None);
+        turn.out
     }
 
-    /// [`arrive`](Self::arrive), the others not told yet: they hear of it
-    /// with the news (see [`tell_the_still`](Self::tell_the_still)).
+    /// [`arrive`](Self::arrive), the others not told yet: they see the
+    /// newcomer with the next news of movers, and hear of it with the
+    /// news (see [`tell_the_still`](Self::tell_the_still)).
     pub fn arrive_untold(&mut self, mut player: Player, via: Arrival) -> Vec<Outgoing> {
         let (id, name, vitals) = (player.id, player.name.clone(), player.vitals);
         self.record(Command::Arrive { id, name: name.clone(), vitals, via });
@@ -160,17 +162,17 @@ impl DepthState {
         }
         self.see(id, true, &mut turn.out);
         self.settle(&mut turn);
-        self.tell_movers(&mut turn);
         turn.out
     }
 
     /// Takes a player off this level (it left the game, or is being moved)
     /// and tells the others ("ann `farewell`"). Returns the player with its
     /// memories, and what its going set off (a round that waited only for
-    /// it closes).
+    /// it closes). The others are told what else they have not heard too.
     pub fn remove(&mut self, id: PlayerId, farewell: Farewell) -> (Option<Player>, Turn) {
         let (player, mut turn) = self.remove_untold(id, farewell);
-        self.tell_news(&mut turn.out);
+        self.tell_movers(&mut turn, None);
+        self.tell_news(&mut turn.out, None);
         (player, turn)
     }
 
@@ -188,7 +190,6 @@ impl DepthState {
         let player = self.take_off(id, farewell, &mut turn);
         self.run_clock(&mut turn);
         self.settle(&mut turn);
-        self.tell_movers(&mut turn);
         (player, turn)
     }
 
@@ -238,27 +239,35 @@ impl DepthState {
         told.news_heard = self.news.end();
     }
 
-    /// Tells everyone here the comings and goings it has not heard of:
-    /// most have heard none of them and get the same few messages.
-    pub(super) fn tell_news(&mut self, out: &mut Vec<Outgoing>) {
+    /// Tells everyone here (or those of one shift, see
+    /// [`shift_of`](super::shift_of)) the comings and goings it has not
+    /// heard of: most have heard the same and get the same few messages.
+    pub(super) fn tell_news(&mut self, out: &mut Vec<Outgoing>, shift: Option<usize>) {
         if self.news.news.is_empty() {
             return;
         }
         let end = self.news.end();
-        let all = if self.replaying { Vec::new() } else { told_as(&self.news.news) };
+        // What those who heard up to a mark are told, for each mark met.
+        let mut said: Vec<(u64, Vec<ServerMsg>)> = Vec::new();
         for (&to, told) in &mut self.told {
-            let heard = std::mem::replace(&mut told.news_heard, end);
-            if self.replaying {
+            if shift.is_some_and(|s| super::shift_of(to) != s) {
                 continue;
             }
-            if heard <= self.news.first {
-                out.extend(all.iter().map(|msg| Outgoing { to, msg: msg.clone() }));
-            } else {
-                let unheard = told_as(self.news.since(heard));
-                out.extend(unheard.into_iter().map(|msg| Outgoing { to, msg }));
+            let heard = std::mem::replace(&mut told.news_heard, end);
+            if self.replaying || heard >= end {
+                continue;
             }
+            let at = said.iter().position(|(mark, _)| *mark == heard).unwrap_or_else(|| {
+                said.push((heard, told_as(self.news.since(heard))));
+                said.len() - 1
+            });
+            out.extend(said[at].1.iter().map(|msg| Outgoing { to, msg: msg.clone() }));
         }
-        self.news = NewsLog { first: end, news: Vec::new() };
+        // What everyone has heard is forgotten.
+        let heard = self.told.values().map(|t| t.news_heard).min().unwrap_or(end);
+        let heard = heard.clamp(self.news.first, end);
+        self.news.news.drain(..(heard - self.news.first) as usize);
+        self.news.first = heard;
     }
 
     /// The names of everyone on this depth but `id`, sorted.

@@ -129,6 +129,17 @@ pub struct Rules {
     pub pvp: bool,
 }
 
+/// Those who stood still are told of the movers in this many shifts (by
+/// player id), one after another: a depth's task tells one every
+/// `TELL_THE_STILL / SHIFTS`, so each player hears at most every
+/// `TELL_THE_STILL` and a crowd's watchers are told a fifth at a time.
+pub const SHIFTS: usize = 5;
+
+/// The shift player `id` is told in (see [`SHIFTS`]).
+pub fn shift_of(id: PlayerId) -> usize {
+    id.0 as usize % SHIFTS
+}
+
 #[derive(Debug)]
 pub struct DepthState {
     depth: u16,
@@ -149,10 +160,10 @@ pub struct DepthState {
     rng: LevelRng,
     /// Players whose sight changed in this command.
     moved: Vec<PlayerId>,
-    /// Players who moved in this batch of commands, not yet told to those
-    /// who stood still (see [`DepthState::act_all`]), with each cell they
-    /// stood on since those were last told.
-    unsettled: Vec<(PlayerId, Pos)>,
+    /// Players who moved, with each cell they stood on, not yet told to
+    /// every shift of those who stood still (see [`DepthState::act_all`]
+    /// and [`DepthState::tell_shift`]).
+    unsettled: telling::Unsettled,
     /// Monsters that moved, were hurt or died in this command.
     stirred: BTreeSet<MonsterId>,
     /// Players whose hit points may have changed in this command (or who
@@ -240,7 +251,7 @@ impl DepthState {
             clock: Clock::default(),
             rng: LevelRng::seed_from_u64(seed ^ 0x726f_756e_6473),
             moved: Vec::new(),
-            unsettled: Vec::new(),
+            unsettled: telling::Unsettled::default(),
             stirred: BTreeSet::new(),
             vitals_changed: Vec::new(),
             news: comings::NewsLog::default(),
@@ -355,8 +366,8 @@ impl DepthState {
     /// number who watch it.
     pub fn act_all(&mut self, actions: impl IntoIterator<Item = (PlayerId, Action)>) -> Turn {
         let mut turn = self.act_untold(actions);
-        self.tell_movers(&mut turn);
-        self.tell_news(&mut turn.out);
+        self.tell_movers(&mut turn, None);
+        self.tell_news(&mut turn.out, None);
         turn
     }
 
@@ -380,13 +391,24 @@ impl DepthState {
     /// everyone the comings and goings since (see `comings`).
     pub fn tell_the_still(&mut self) -> Vec<Outgoing> {
         let mut turn = Turn::default();
-        self.tell_movers(&mut turn);
-        self.tell_news(&mut turn.out);
+        self.tell_movers(&mut turn, None);
+        self.tell_news(&mut turn.out, None);
         turn.out
     }
 
-    /// True when some movers are not yet told to those who stood still,
-    /// or some comings and goings to anyone.
+    /// [`tell_the_still`](Self::tell_the_still) for the players of one
+    /// shift (see [`shift_of`]) only: a depth's task tells the shifts one
+    /// after another, so that a crowd's watchers are not all told in one
+    /// burst, which every action arriving during it waited behind.
+    pub fn tell_shift(&mut self, shift: usize) -> Vec<Outgoing> {
+        let mut turn = Turn::default();
+        self.tell_movers(&mut turn, Some(shift));
+        self.tell_news(&mut turn.out, Some(shift));
+        turn.out
+    }
+
+    /// True when some movers are not yet told to some of those who stood
+    /// still, or some comings and goings to anyone.
     pub(crate) fn has_untold(&self) -> bool {
         !self.unsettled.is_empty() || self.has_news()
     }
@@ -419,8 +441,8 @@ impl DepthState {
             self.run_clock(&mut turn);
             self.settle(&mut turn);
         }
-        self.tell_movers(&mut turn);
-        self.tell_news(&mut turn.out);
+        self.tell_movers(&mut turn, None);
+        self.tell_news(&mut turn.out, None);
         turn
     }
 
@@ -575,7 +597,7 @@ impl DepthState {
             return;
         }
         if let Some(was) = seen_from {
-            self.unsettled.push((id, was));
+            self.unsettled.push(id, was);
         }
         let fov = self.fov_from(pos);
         let Some(player) = self.players.get_mut(&id) else { return };

@@ -14,8 +14,53 @@ use gloam_protocol::{
     MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Wound,
 };
 
-use super::{CellHasher, DepthState, Monster, Outgoing, Phase, Turn};
+use super::{CellHasher, DepthState, Monster, Outgoing, Phase, SHIFTS, Turn};
 use crate::world::player::Player;
+
+/// The players who moved, with each cell they stood on, since each shift
+/// of those who stood still was last told (see [`SHIFTS`]), numbered from
+/// the depth's start; what every shift has heard is forgotten.
+#[derive(Debug, Default)]
+pub(crate) struct Unsettled {
+    /// The number of `moves[0]`.
+    first: u64,
+    moves: Vec<(PlayerId, Pos)>,
+    /// How far each shift has heard.
+    heard: [u64; SHIFTS],
+}
+
+impl Unsettled {
+    pub fn push(&mut self, id: PlayerId, at: Pos) {
+        self.moves.push((id, at));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Every move some shift has not heard of.
+    pub fn all(&self) -> &[(PlayerId, Pos)] {
+        &self.moves
+    }
+
+    /// The moves `shift` has not heard of (all: those some shift has not).
+    fn since(&self, shift: Option<usize>) -> &[(PlayerId, Pos)] {
+        let heard = shift.map_or(self.first, |s| self.heard[s]);
+        &self.moves[(heard - self.first) as usize..]
+    }
+
+    /// `shift` (or every shift) has heard every move.
+    fn told(&mut self, shift: Option<usize>) {
+        let end = self.first + self.moves.len() as u64;
+        match shift {
+            Some(s) => self.heard[s] = end,
+            None => self.heard = [end; SHIFTS],
+        }
+        let heard = self.heard.iter().copied().min().unwrap_or(end);
+        self.moves.drain(..(heard - self.first) as usize);
+        self.first = heard;
+    }
+}
 
 /// What one client was told of the depth beyond its own sight.
 #[derive(Debug, Default)]
@@ -46,7 +91,7 @@ impl DepthState {
         let moved: BTreeSet<PlayerId> =
             moved.into_iter().filter(|id| self.players.contains_key(id)).collect();
         for id in &moved {
-            self.unsettled.push((*id, self.players[id].pos));
+            self.unsettled.push(*id, self.players[id].pos);
         }
         // A viewer who moved was told what it sees with its diff
         // (`tell_now`). What changed since, for it and for those who stood
@@ -60,7 +105,7 @@ impl DepthState {
             movers: if stirred.is_empty() {
                 Vec::new()
             } else {
-                whereabouts(&self.unsettled, &self.players)
+                whereabouts(self.unsettled.all(), &self.players)
             },
             stirred,
         };
@@ -90,14 +135,16 @@ impl DepthState {
         diffs_last(turn);
     }
 
-    /// Tells each player who stood still what the batch's movers did that
-    /// it has not heard yet: in its last message when that is a sight diff,
-    /// else in one `Players` message at the end. A viewer is asked only of
-    /// the movers that came within sight range of it: a client is only
-    /// ever told of a player on a cell its player sees, so one too far from
-    /// every cell a mover stood on in the batch has nothing to hear of it.
-    pub(super) fn tell_movers(&mut self, turn: &mut Turn) {
-        let mut held = std::mem::take(&mut self.unsettled);
+    /// Tells each player who stood still (all, or those of one shift)
+    /// what the movers since it was last told did that it has not heard
+    /// yet: in its last message when that is a sight diff, else in one
+    /// `Players` message at the end. A viewer is asked only of the movers
+    /// that came within sight range of it: a client is only ever told of a
+    /// player on a cell its player sees, so one too far from every cell a
+    /// mover stood on since has nothing to hear of it.
+    pub(super) fn tell_movers(&mut self, turn: &mut Turn, shift: Option<usize>) {
+        let mut held = self.unsettled.since(shift).to_vec();
+        self.unsettled.told(shift);
         if self.replaying || held.is_empty() {
             return;
         }
@@ -111,6 +158,9 @@ impl DepthState {
         let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
         let mut near = Vec::with_capacity(movers.len());
         for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
+            if shift.is_some_and(|s| super::shift_of(viewer.id) != s) {
+                continue;
+            }
             near.clear();
             near.extend(movers.iter().filter(|m| m.reaches(viewer.pos)).map(|m| (m.id, m.at)));
             if near.is_empty() {
