@@ -205,8 +205,7 @@ impl Store {
     }
 
     /// Test hook: a store on a disk in memory that fills up while its
-    /// `full` switch is set (every write then fails, as on a full disk) and
-    /// counts its syncs (one or more per commit).
+    /// `full` switch is set (every write then fails, as on a full disk).
     #[cfg(test)]
     pub(crate) fn on_a_disk_that_fills() -> (Self, std::sync::Arc<tests::FillingDisk>) {
         let disk = std::sync::Arc::new(tests::FillingDisk::default());
@@ -352,7 +351,9 @@ impl Store {
         let Store { db, file, lock, known, reopen, gather } = self;
         let label = file.clone().unwrap_or_else(|| PathBuf::from(MEMORY));
         let (saving, saving_rx) = tokio::sync::watch::channel(true);
+        let commits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let keeper = Keeper {
+            commits: commits.clone(),
             db: Some(db),
             file: label,
             reopen,
@@ -371,7 +372,8 @@ impl Store {
                 drop(lock);
             })
             .expect("the store's thread starts");
-        (Writer { handle: StoreHandle { tx, saving: saving_rx }, thread: Some(thread) }, known)
+        let handle = StoreHandle { tx, saving: saving_rx };
+        (Writer { handle, thread: Some(thread), commits }, known)
     }
 }
 
@@ -386,6 +388,8 @@ impl Store {
 pub struct Writer {
     handle: StoreHandle,
     thread: Option<JoinHandle<()>>,
+    /// The commits that worked so far.
+    commits: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Writer {
@@ -402,6 +406,11 @@ impl Writer {
         {
             error!("the store's thread panicked");
         }
+    }
+
+    /// The commits that worked so far.
+    pub fn commits(&self) -> usize {
+        self.commits.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Test hook: the thread stops until the returned sender is used or dropped.
@@ -567,6 +576,8 @@ struct Keeper {
     gather: Duration,
     /// When the last commit ended (None: none yet).
     last_commit: Option<Instant>,
+    /// The commits that worked so far (see [`Writer::commits`]).
+    commits: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     /// The pace of commits, as a leaky bucket: when the next commit would
     /// be due had every commit waited `gather` after the one before (None:
     /// long ago). A commit may go at once while that is no more than
@@ -703,7 +714,10 @@ impl Keeper {
         let result = self.db().and_then(|db| apply(db, &all).map_err(|e| e.to_string()));
         metrics::histogram!(crate::telemetry::COMMIT_SECONDS).record(started.elapsed());
         match &result {
-            Ok(()) => debug!(count, took = ?started.elapsed(), "store commit"),
+            Ok(()) => {
+                self.commits.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                debug!(count, took = ?started.elapsed(), "store commit")
+            }
             Err(e) => {
                 metrics::counter!(crate::telemetry::COMMIT_FAILURES).increment(1);
                 error!(file = %self.file.display(), error = %e, count, "store commit failed")

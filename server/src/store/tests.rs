@@ -285,13 +285,11 @@ fn dropping_a_writer_never_waits_for_its_thread() {
     writer.close();
 }
 
-/// A disk in memory that can be made full (every write then fails), and
-/// counts its syncs.
+/// A disk in memory that can be made full: every write then fails.
 #[derive(Debug, Default)]
 pub(crate) struct FillingDisk {
     data: redb::backends::InMemoryBackend,
     pub(crate) full: std::sync::atomic::AtomicBool,
-    pub(crate) syncs: std::sync::atomic::AtomicUsize,
 }
 
 /// One [`FillingDisk`] shared by every opening of the database on it.
@@ -320,7 +318,6 @@ impl redb::StorageBackend for Shared {
     }
     fn sync_data(&self) -> std::io::Result<()> {
         self.check()?;
-        self.0.syncs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.0.data.sync_data()
     }
     fn write(&self, offset: u64, data: &[u8]) -> std::io::Result<()> {
@@ -363,11 +360,11 @@ fn a_full_disk_stops_saving_until_there_is_room_and_loses_nothing() {
     writer.close();
 }
 
-/// Waits (ten seconds at most) until `disk` has synced more than `before`
-/// times.
-fn until_synced(disk: &FillingDisk, before: usize, what: &str) {
+/// Waits (ten seconds at most) until `writer` has made more than `before`
+/// commits.
+fn until_committed(writer: &Writer, before: usize, what: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while disk.syncs.load(std::sync::atomic::Ordering::SeqCst) == before {
+    while writer.commits() == before {
         assert!(std::time::Instant::now() < deadline, "{what} was never committed");
         std::thread::yield_now();
     }
@@ -379,40 +376,33 @@ fn until_synced(disk: &FillingDisk, before: usize, what: &str) {
 /// pending, which it then sees.
 #[test]
 fn saves_are_gathered_and_a_load_commits_only_its_own() {
-    let (store, disk) = Store::on_a_disk_that_fills();
-    let syncs = || disk.syncs.load(std::sync::atomic::Ordering::SeqCst);
     // Gathering for as long as the test lasts: after the first few, only a
     // load or a flush commits.
-    let (writer, _) = store.gathering(std::time::Duration::from_secs(3600)).start();
+    let store = Store::in_memory().gathering(std::time::Duration::from_secs(3600));
+    let (writer, _) = store.start();
     let handle = writer.handle();
     let rt = runtime();
     for x in 0..super::AT_ONCE as u16 {
-        let before = syncs();
+        let before = writer.commits();
         handle.save("ann", snapshot(1, x));
-        until_synced(&disk, before, "a save to a store not yet busy");
+        until_committed(&writer, before, "a save to a store not yet busy");
     }
-    // The syncs of one commit.
-    let before = syncs();
-    handle.save("ann", snapshot(1, 9));
-    rt.block_on(handle.flush());
-    let one_commit = syncs() - before;
-    assert!(one_commit > 0, "a commit syncs");
 
-    let before = syncs();
+    let before = writer.commits();
     for x in 0..50 {
         handle.save("ann", snapshot(2, x));
         handle.save("bob", snapshot(2, x));
         assert_eq!(rt.block_on(handle.load("cy")).unwrap(), None);
     }
-    assert_eq!(syncs(), before, "loads of another character committed nothing");
+    assert_eq!(writer.commits(), before, "loads of another character committed nothing");
 
     // Bob's load has his saves pending: it commits them, and ann's, at once.
     let bob = rt.block_on(handle.load("bob")).unwrap().expect("bob's save is seen");
     assert_eq!((bob.depth, bob.pos.x), (2, 49));
-    assert_eq!(syncs(), before + one_commit, "a hundred saves in one commit");
+    assert_eq!(writer.commits(), before + 1, "a hundred saves in one commit");
     let ann = rt.block_on(handle.load("ann")).unwrap().expect("ann was saved");
     assert_eq!((ann.depth, ann.pos.x), (2, 49));
-    assert_eq!(syncs(), before + one_commit, "nothing was left to commit");
+    assert_eq!(writer.commits(), before + 1, "nothing was left to commit");
     writer.close();
 }
 
@@ -420,17 +410,17 @@ fn saves_are_gathered_and_a_load_commits_only_its_own() {
 /// gathering time has passed, with no load or flush to ask for it.
 #[test]
 fn a_gathered_save_is_committed_without_being_asked() {
-    let (store, disk) = Store::on_a_disk_that_fills();
-    let (writer, _) = store.gathering(std::time::Duration::from_millis(20)).start();
+    let store = Store::in_memory().gathering(std::time::Duration::from_millis(20));
+    let (writer, _) = store.start();
     let handle = writer.handle();
     // Busy: the commits that may go at once are spent.
     for x in 0..=super::AT_ONCE as u16 {
         handle.save("ann", snapshot(1, x));
         runtime().block_on(handle.flush());
     }
-    let before = disk.syncs.load(std::sync::atomic::Ordering::SeqCst);
+    let before = writer.commits();
     handle.save("ann", snapshot(2, 5));
-    until_synced(&disk, before, "the gathered save");
+    until_committed(&writer, before, "the gathered save");
     // Committed: a load finds it with nothing pending.
     let ann = runtime().block_on(handle.load("ann")).unwrap().expect("ann was saved");
     assert_eq!((ann.depth, ann.pos.x), (2, 5));
