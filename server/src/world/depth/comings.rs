@@ -9,10 +9,10 @@
 //! change for each who hears it.
 
 use gloam_protocol::walk::DistanceMap;
-use gloam_protocol::{PlayerChange, PlayerId, Pos, ServerMsg};
+use gloam_protocol::{PlayerId, Pos, ServerMsg};
 
 use super::replay::Command;
-use super::telling::{self, Told};
+use super::telling::Told;
 use super::{Arrival, DepthState, Outgoing, Turn};
 use crate::world::player::Player;
 
@@ -194,7 +194,10 @@ impl DepthState {
     }
 
     /// Takes a player off the level, with no more: those who saw it see it
-    /// vanish, and the others hear why with the news.
+    /// vanish with the next news of movers that reaches them (as those who
+    /// may see a newcomer see it appear), and everyone hears why with the
+    /// news. Told at once, a crowd leaving together cost a message to
+    /// every watcher per player.
     pub(super) fn take_off(
         &mut self,
         id: PlayerId,
@@ -210,16 +213,7 @@ impl DepthState {
         self.clock.leave(id);
         self.moved.retain(|&m| m != id);
         turn.answered.retain(|&a| a != id);
-        // Told after what each was told of it in this command: in its last
-        // sight diff, which may have shown it moving (sight diffs go out
-        // after the other messages of a command).
-        let diffs = telling::last_diffs(&turn.out);
-        for (&other, told) in &mut self.told {
-            if told.players.remove(&id).is_some() {
-                let gone = vec![PlayerChange::Vanished { id }];
-                telling::attach(turn, diffs.get(&other).copied(), other, gone, Vec::new());
-            }
-        }
+        self.unsettled.push(id, player.pos);
         self.news.news.push(News::Went(player.name.clone(), farewell));
         Some(player)
     }

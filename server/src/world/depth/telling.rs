@@ -218,8 +218,10 @@ impl DepthState {
             let players = self.players.values().filter(|p| in_range(p.pos));
             players.map(|p| (p.id, p.pos)).collect()
         };
-        let told_of = told.players.keys().filter_map(|o| self.players.get(o));
-        near.extend(told_of.map(|o| (o.id, o.pos)));
+        // Those it was told of, also any that left the depth since.
+        let told_of =
+            told.players.keys().map(|&o| (o, self.players.get(&o).map_or(NOWHERE, |p| p.pos)));
+        near.extend(told_of);
         diff.players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
     }
 
@@ -364,8 +366,8 @@ impl Moment<'_> {
     }
 }
 
-/// Where each player of `held` (the batch's movers, with cells they stood
-/// on) that is still on the depth stands now.
+/// Where each player of `held` (the movers, with cells they stood on)
+/// stands now; one that left the depth is [`NOWHERE`].
 fn whereabouts(
     held: &[(PlayerId, Pos)],
     players: &BTreeMap<PlayerId, Player>,
@@ -373,8 +375,13 @@ fn whereabouts(
     let mut ids: Vec<PlayerId> = held.iter().map(|&(id, _)| id).collect();
     ids.sort_unstable();
     ids.dedup();
-    ids.into_iter().filter_map(|id| players.get(&id).map(|p| (id, p.pos))).collect()
+    ids.into_iter().map(|id| (id, players.get(&id).map_or(NOWHERE, |p| p.pos))).collect()
 }
+
+/// Where a player that left the depth is, for telling: a cell no sight
+/// takes in (no level is near that large), so whoever was told of it is
+/// told it vanished.
+const NOWHERE: Pos = Pos { x: u16::MAX, y: u16::MAX };
 
 /// One mover of a batch: where it stands, and the box around every cell
 /// it stood on in the batch, `radius` wider on each side: who stands
@@ -392,7 +399,8 @@ impl Reach {
     }
 }
 
-/// The reach of each mover of `held` (sorted by id) still on the depth.
+/// The reach of each mover of `held` (sorted by id); one that left the
+/// depth reaches from the cells it stood on, and is [`NOWHERE`].
 fn reaches(
     held: &[(PlayerId, Pos)],
     players: &BTreeMap<PlayerId, Player>,
@@ -400,17 +408,19 @@ fn reaches(
 ) -> Vec<Reach> {
     let r = u16::from(radius);
     held.chunk_by(|a, b| a.0 == b.0)
-        .filter_map(|cells| {
+        .map(|cells| {
             let id = cells[0].0;
-            let at = players.get(&id)?.pos;
-            let mut reach = Reach { id, at, x: (at.x, at.x), y: (at.y, at.y) };
+            let here = players.get(&id).map(|p| p.pos);
+            let from = here.unwrap_or(cells[0].1);
+            let at = here.unwrap_or(NOWHERE);
+            let mut reach = Reach { id, at, x: (from.x, from.x), y: (from.y, from.y) };
             for &(_, p) in cells {
                 reach.x = (reach.x.0.min(p.x), reach.x.1.max(p.x));
                 reach.y = (reach.y.0.min(p.y), reach.y.1.max(p.y));
             }
             reach.x = (reach.x.0.saturating_sub(r), reach.x.1.saturating_add(r));
             reach.y = (reach.y.0.saturating_sub(r), reach.y.1.saturating_add(r));
-            Some(reach)
+            reach
         })
         .collect()
 }
