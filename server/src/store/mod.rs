@@ -204,11 +204,13 @@ impl Store {
         Self { db, file: None, lock: None, known: Vec::new(), reopen: None, gather: GATHER }
     }
 
-    /// Test hook: a store on a disk in memory that fills up while its
-    /// `full` switch is set (every write then fails, as on a full disk).
+    /// Test hook: a store on a disk that fills up when the returned switch
+    /// is set (every write then fails, as on a full disk) and has room again
+    /// when it is cleared.
     #[cfg(test)]
-    pub(crate) fn on_a_disk_that_fills() -> (Self, std::sync::Arc<tests::FillingDisk>) {
+    pub(crate) fn on_a_disk_that_fills() -> (Self, std::sync::Arc<std::sync::atomic::AtomicBool>) {
         let disk = std::sync::Arc::new(tests::FillingDisk::default());
+        let full = disk.full.clone();
         let open = {
             let disk = disk.clone();
             move || Database::builder().create_with_backend(tests::Shared(disk.clone()))
@@ -217,7 +219,7 @@ impl Store {
         open::mark_new(&db).expect("a database in memory takes its version mark");
         let reopen = Some(Reopen(Box::new(move || Ok(open()?))));
         let store = Self { db, file: None, lock: None, known: Vec::new(), reopen, gather: GATHER };
-        (store, disk)
+        (store, full)
     }
 
     /// Test hook: writes wait `gather` after a commit for others to go

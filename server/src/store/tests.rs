@@ -287,9 +287,9 @@ fn dropping_a_writer_never_waits_for_its_thread() {
 
 /// A disk in memory that can be made full: every write then fails.
 #[derive(Debug, Default)]
-pub(crate) struct FillingDisk {
+pub(super) struct FillingDisk {
     data: redb::backends::InMemoryBackend,
-    pub(crate) full: std::sync::atomic::AtomicBool,
+    pub(super) full: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// One [`FillingDisk`] shared by every opening of the database on it.
@@ -331,8 +331,7 @@ impl redb::StorageBackend for Shared {
 /// there is room again.
 #[test]
 fn a_full_disk_stops_saving_until_there_is_room_and_loses_nothing() {
-    let (store, disk) = Store::on_a_disk_that_fills();
-    let full = &disk.full;
+    let (store, full) = Store::on_a_disk_that_fills();
     let (writer, _) = store.start();
     let handle = writer.handle();
     let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();

@@ -1512,12 +1512,12 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn players_hear_when_saving_stops_and_when_it_works_again() {
         let config = Config { save_interval: Duration::from_millis(20), ..Config::quiet(4) };
-        let (store, disk) = Store::on_a_disk_that_fills();
+        let (store, full) = Store::on_a_disk_that_fills();
         let (writer, known) = store.start();
         let world = Arc::new(World::new(config, writer.handle(), known));
         let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
         until_done(&mut ann).await;
-        disk.full.store(true, std::sync::atomic::Ordering::SeqCst);
+        full.store(true, std::sync::atomic::Ordering::SeqCst);
         let heard = |msgs: &[gloam_protocol::ServerMsg], words: &str| {
             msgs.iter()
                 .any(|m| matches!(m, gloam_protocol::ServerMsg::Note(n) if n.contains(words)))
@@ -1539,7 +1539,7 @@ mod tests {
         assert!(
             matches!(refused, Some(Refusal::Unavailable { reason }) if reason.contains("cannot save"))
         );
-        disk.full.store(false, std::sync::atomic::Ordering::SeqCst);
+        full.store(false, std::sync::atomic::Ordering::SeqCst);
         tokio::time::timeout(Duration::from_secs(20), until_heard(&mut ann, "can save again"))
             .await
             .expect("told in time");

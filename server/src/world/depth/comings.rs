@@ -177,7 +177,8 @@ impl DepthState {
     }
 
     /// [`remove`](Self::remove), the others not told why yet: they hear
-    /// of it with the news (those who saw the player see it vanish now).
+    /// of it with the news, and those who saw it see it vanish with the next
+    /// news of movers.
     pub(crate) fn remove_untold(
         &mut self,
         id: PlayerId,

@@ -658,7 +658,8 @@ enum Telling {
     Untold,
     /// Everyone, at its end.
     All,
-    /// The players of one shift, at its end (comings and goings untold).
+    /// The players of one shift, at its end (comings and goings after it
+    /// untold).
     Shift(usize),
 }
 
