@@ -671,6 +671,28 @@ impl Telling {
             c => Telling::Shift(usize::from(c - 2) % SHIFTS),
         }
     }
+
+    /// Applies `acts` as one batch on `d`, told so; gives what was sent.
+    fn apply(self, d: &mut DepthState, acts: Vec<(PlayerId, Action)>) -> Vec<Outgoing> {
+        match self {
+            Telling::All => d.act_all(acts).out,
+            Telling::Untold => d.act_untold(acts).out,
+            Telling::Shift(s) => {
+                let mut out = d.act_untold(acts).out;
+                out.extend(d.tell_shift(s));
+                out
+            }
+        }
+    }
+
+    /// Whether `id`'s client was told all there is after such a batch.
+    fn told(self, id: PlayerId) -> bool {
+        match self {
+            Telling::All => true,
+            Telling::Untold => false,
+            Telling::Shift(s) => shift_of(id) == s,
+        }
+    }
 }
 
 /// Plays `commands` as [`play_commands`] does, but applies the actions in
@@ -702,22 +724,8 @@ fn play_batched(
         let last = i + 1 == commands.len();
         let is_act = (2..=10).contains(&what);
         if !batch.is_empty() && (batch.len() >= want || !is_act || last) {
-            let acts = std::mem::take(&mut batch);
-            let out = match tell {
-                Telling::All => d.act_all(acts).out,
-                Telling::Untold => d.act_untold(acts).out,
-                Telling::Shift(s) => {
-                    let mut out = d.act_untold(acts).out;
-                    out.extend(d.tell_shift(s));
-                    out
-                }
-            };
-            let exact = |id| match tell {
-                Telling::All => true,
-                Telling::Untold => false,
-                Telling::Shift(s) => shift_of(id) == s,
-            };
-            check_mirrors(d, &out, &mut mirrors, exact)?;
+            let out = tell.apply(d, std::mem::take(&mut batch));
+            check_mirrors(d, &out, &mut mirrors, |id| tell.told(id))?;
             (want, tell) = sizes.next().unwrap_or((1, Telling::All));
         }
         if !is_act {
