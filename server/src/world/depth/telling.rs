@@ -7,7 +7,7 @@
 //! the viewer moved or is told of a monster first: then it hears all of
 //! them with that, so its client never shows two moments mixed.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
 use gloam_protocol::{
@@ -218,9 +218,14 @@ impl DepthState {
             let players = self.players.values().filter(|p| in_range(p.pos));
             players.map(|p| (p.id, p.pos)).collect()
         };
-        // Those it was told of, also any that left the depth since.
-        let told_of =
-            told.players.keys().map(|&o| (o, self.players.get(&o).map_or(NOWHERE, |p| p.pos)));
+        // Those it was told of that are not among them (out of its reach
+        // now, or gone from the depth): in a crowd most are, and a look in
+        // the depth's players for each was a tenth of an answer's time.
+        let found: HashSet<PlayerId, BuildHasherDefault<CellHasher>> =
+            near.iter().map(|&(o, _)| o).collect();
+        let told_of = told.players.keys().filter(|o| !found.contains(o));
+        let told_of: Vec<(PlayerId, Pos)> =
+            told_of.map(|&o| (o, self.players.get(&o).map_or(NOWHERE, |p| p.pos))).collect();
         near.extend(told_of);
         diff.players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
     }
