@@ -211,7 +211,11 @@ impl DepthState {
             // found by the cells, not by a look at every player.
             let cells = self.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
             let cells = cells.filter(|&c| self.level.grid.contains(c));
-            cells.filter_map(|c| self.occupant.get(&c).map(|&other| (other, c))).collect()
+            // Sized once: grown a push at a time it was reallocated a
+            // few times per answer.
+            let mut near = Vec::with_capacity(self.disc.len() + told.players.len());
+            near.extend(cells.filter_map(|c| self.occupant.get(&c).map(|&other| (other, c))));
+            near
         } else {
             let r = u16::from(self.radius);
             let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
