@@ -1165,6 +1165,18 @@ mod tests {
         })
     }
 
+    /// Whether `frames` tell, in a `Players` message, of a player stepping
+    /// onto `to`.
+    fn tells_of_a_step(frames: &[Vec<u8>], to: Pos) -> bool {
+        use gloam_protocol::{PlayerChange, ServerMsg};
+        frames.iter().any(|f| match codec::decode_server(f).unwrap() {
+            ServerMsg::Players(changes) => {
+                changes.iter().any(|c| matches!(c, PlayerChange::Moved { at, .. } if *at == to))
+            }
+            _ => false,
+        })
+    }
+
     /// Ann and Bob on depth 1 of a quiet world (no monsters, no rounds),
     /// each having read all it was told on arriving.
     struct AnnAndBob {
@@ -1207,7 +1219,6 @@ mod tests {
     /// never waits for it.
     #[tokio::test(start_paused = true)]
     async fn the_still_hear_of_movers_at_most_every_twentieth_of_a_second() {
-        use gloam_protocol::{PlayerChange, ServerMsg};
         use tokio::time::Instant;
         let mut two = AnnAndBob::enter().await;
         let mut told_at = Vec::new();
@@ -1220,13 +1231,7 @@ mod tests {
             assert_eq!(Instant::now(), acted, "the mover's answer does not wait");
             let reply = tokio::time::timeout(Duration::from_secs(5), two.ann.reply());
             let reply = reply.await.expect("ann is told within seconds").unwrap();
-            let moved = reply.frames.iter().any(|f| match codec::decode_server(f).unwrap() {
-                ServerMsg::Players(changes) => changes
-                    .iter()
-                    .any(|c| matches!(c, PlayerChange::Moved { at, .. } if *at == bob_at)),
-                _ => false,
-            });
-            assert!(moved, "ann hears of bob's step");
+            assert!(tells_of_a_step(&reply.frames, bob_at), "ann hears of bob's step");
             told_at.push(Instant::now());
         }
         let apart = told_at[1] - told_at[0];
@@ -1238,7 +1243,6 @@ mod tests {
     /// apart, and each within [`TELL_THE_STILL`] of it.
     #[tokio::test(start_paused = true)]
     async fn the_still_hear_of_a_step_in_shifts() {
-        use gloam_protocol::{PlayerChange, ServerMsg};
         use tokio::time::Instant;
         let two = AnnAndBob::enter().await;
         let (mut bob, bob_was) = (two.bob, two.bob_at);
@@ -1268,14 +1272,7 @@ mod tests {
                 loop {
                     let reply = tokio::time::timeout(Duration::from_secs(5), w.reply());
                     let reply = reply.await.expect("told within seconds").unwrap();
-                    let moved =
-                        reply.frames.iter().any(|f| match codec::decode_server(f).unwrap() {
-                            ServerMsg::Players(changes) => changes.iter().any(
-                                |c| matches!(c, PlayerChange::Moved { at, .. } if *at == bob_at),
-                            ),
-                            _ => false,
-                        });
-                    if moved {
+                    if tells_of_a_step(&reply.frames, bob_at) {
                         return (depth::shift_of(w.id()), Instant::now() - stepped);
                     }
                 }

@@ -203,28 +203,25 @@ impl DepthState {
         // Those it may see, and those it was told of (who may have left
         // its sight).
         let at = viewer.pos;
-        let mut near: Vec<(PlayerId, Pos)> = if self.players.len() > 2 * self.disc.len()
-            && self.occupant.len() == self.players.len()
-        {
+        let mut near: Vec<(PlayerId, Pos)> =
+            Vec::with_capacity(self.disc.len().min(self.players.len()) + told.players.len());
+        if self.players.len() > 2 * self.disc.len() && self.occupant.len() == self.players.len() {
             // Many more players than cells it may see (a look at a cell
             // costs about two at a player), each on a cell of its own:
             // found by the cells, not by a look at every player.
             let cells = self.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
             let cells = cells.filter(|&c| self.level.grid.contains(c));
-            // Sized once: grown a push at a time it was reallocated a
-            // few times per answer.
-            let mut near = Vec::with_capacity(self.disc.len() + told.players.len());
             near.extend(cells.filter_map(|c| self.occupant.get(&c).map(|&other| (other, c))));
-            near
         } else {
             let r = u16::from(self.radius);
             let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
             let players = self.players.values().filter(|p| in_range(p.pos));
-            players.map(|p| (p.id, p.pos)).collect()
-        };
-        // Those it was told of that are not among them (out of its reach
-        // now, or gone from the depth): in a crowd most are, and a look in
-        // the depth's players for each was a tenth of an answer's time.
+            near.extend(players.map(|p| (p.id, p.pos)));
+        }
+        // And those it was told of that are not among them (out of its
+        // reach now, or gone from the depth), looked up only then: in a
+        // crowd nearly all are among them, and a look in the depth's
+        // players for each was a tenth of an answer's time.
         let found: HashSet<PlayerId, BuildHasherDefault<CellHasher>> =
             near.iter().map(|&(o, _)| o).collect();
         let told_of = told.players.keys().filter(|o| !found.contains(o));
