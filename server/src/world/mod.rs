@@ -314,8 +314,32 @@ const MAX_BATCH: usize = 64;
 /// under what an eye takes in of a grid game. In a crowd a watcher then
 /// gets a few messages a second, not one per batch; a mover's own answer
 /// and news of monsters never wait for it. They are told in shifts (see
-/// [`depth::SHIFTS`]), one every `TELL_THE_STILL / SHIFTS`.
+/// [`depth::SHIFTS`]), one every `TELL_THE_STILL / SHIFTS`. A crowd hears
+/// less often (see [`still_period`]).
 const TELL_THE_STILL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// How many times a second at most a depth tells its still, all shifts
+/// together, once its crowd is too large to tell each every
+/// [`TELL_THE_STILL`]: beyond a hundred players each hears less often.
+const STILL_TOLD_PER_SECOND: u64 = 2_000;
+
+/// The least often the still hear of the movers, however large the crowd:
+/// four times a second, about what Crossfire's eight game ticks a second
+/// show.
+const SLOWEST_NEWS: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// How often at most a player who stood still hears of the movers on a
+/// depth of `players`: every [`TELL_THE_STILL`] up to a hundred of them,
+/// then as often as [`STILL_TOLD_PER_SECOND`] allows, at least every
+/// [`SLOWEST_NEWS`]. Telling a watcher is much of what a crowd costs the
+/// server (each is a message to encode and send, with every mover in its
+/// sight to find), and the number of watchers grows with the crowd, so
+/// without this a crowd of a thousand took the server's core. A player
+/// who acts still hears of everyone in its own answer, at once.
+fn still_period(players: usize) -> std::time::Duration {
+    let spread = 1_000_000u64.saturating_mul(players as u64) / STILL_TOLD_PER_SECOND;
+    std::time::Duration::from_micros(spread).clamp(TELL_THE_STILL, SLOWEST_NEWS)
+}
 
 /// How long a notice about saving waits for room in one depth's queue.
 const NOTICE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
@@ -783,7 +807,7 @@ impl DepthTask {
     /// Applies a batch of actions (see [`DepthTask::take`]); those of
     /// players no longer here (they left or died with an action on its
     /// way) are dropped. Those who stood still are told of the movers in
-    /// shifts, one every [`TELL_THE_STILL`] / [`depth::SHIFTS`]: with this
+    /// shifts, one every [`still_period`] / [`depth::SHIFTS`]: with this
     /// batch when the next shift's time has come, else by the task's timer
     /// when it does. In a crowd that turns a message to every watcher per
     /// batch into a few a second, a fifth of the watchers at a time. The
@@ -805,11 +829,13 @@ impl DepthTask {
     }
 
     /// Tells the next shift of those who stood still what they have not
-    /// heard, and makes the one after it next, a step later.
+    /// heard, and makes the one after it next, a step later (a longer one
+    /// in a crowd: see [`still_period`]).
     fn tell_next_shift(&mut self) -> Vec<Outgoing> {
         let out = self.state.tell_shift(self.next_shift);
         self.next_shift = (self.next_shift + 1) % depth::SHIFTS;
-        self.next_shift_at = tokio::time::Instant::now() + TELL_THE_STILL / depth::SHIFTS as u32;
+        let step = still_period(self.state.player_count()) / depth::SHIFTS as u32;
+        self.next_shift_at = tokio::time::Instant::now() + step;
         out
     }
 
@@ -1236,6 +1262,52 @@ mod tests {
         }
         let apart = told_at[1] - told_at[0];
         assert!(apart >= TELL_THE_STILL, "told again after {apart:?}");
+    }
+
+    /// The still are told every [`TELL_THE_STILL`] up to a hundred
+    /// players on a depth, less often beyond (never less than four times a
+    /// second), and never more often as the crowd grows.
+    #[test]
+    fn a_crowd_hears_less_often_but_at_least_four_times_a_second() {
+        let ms = |n| still_period(n).as_millis();
+        assert_eq!([ms(0), ms(1), ms(2), ms(100)], [50, 50, 50, 50]);
+        assert_eq!([ms(150), ms(200), ms(400)], [75, 100, 200]);
+        assert_eq!([ms(500), ms(1_000), ms(usize::MAX)], [250, 250, 250]);
+        for n in 0..2_000 {
+            assert!(still_period(n) <= still_period(n + 1), "{n}");
+        }
+    }
+
+    /// A depth's task tells its still as often as its crowd allows: with
+    /// 150 on the depth a watcher hears of two steps no sooner than 75 ms
+    /// apart, where two players alone hear every 50 ms.
+    #[tokio::test(start_paused = true)]
+    async fn a_crowd_is_told_less_often() {
+        use tokio::time::Instant;
+        let mut two = AnnAndBob::enter().await;
+        let mut crowd = Vec::new();
+        for i in 0..148 {
+            let mut p = two._world.enter(&format!("p{i}"), None, LOCAL).await.unwrap();
+            until_done(&mut p).await;
+            crowd.push(p);
+        }
+        let mut told_at = Vec::new();
+        for _ in 0..2 {
+            two.ann.act(Action::Wait).unwrap();
+            until_done(&mut two.ann).await;
+            let bob_at = two.bob_steps().await;
+            loop {
+                let reply = tokio::time::timeout(Duration::from_secs(5), two.ann.reply());
+                let reply = reply.await.expect("ann is told within seconds").unwrap();
+                if tells_of_a_step(&reply.frames, bob_at) {
+                    break;
+                }
+            }
+            told_at.push(Instant::now());
+        }
+        let apart = told_at[1] - told_at[0];
+        assert!(apart >= still_period(150), "told again after {apart:?}");
+        assert!(still_period(150) > TELL_THE_STILL);
     }
 
     /// Those who stood still are told in shifts: watchers of different

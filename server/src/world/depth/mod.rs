@@ -131,8 +131,9 @@ pub struct Rules {
 
 /// Those who stood still are told of the movers in this many shifts (by
 /// player id), one after another: a depth's task tells one every
-/// `TELL_THE_STILL / SHIFTS`, so each player hears at most every
-/// `TELL_THE_STILL` and a crowd's watchers are told a fifth at a time.
+/// a fifth of its still period (50 ms; longer in a crowd), so each player
+/// hears at most once a period and a crowd's watchers are told a fifth at
+/// a time.
 pub const SHIFTS: usize = 5;
 
 /// The shift player `id` is told in (see [`SHIFTS`]).
