@@ -249,6 +249,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         loop {
             let now = Instant::now();
             let next_action = pacer.ready_at(now);
+            if next_action.is_some_and(|at| at <= now) {
+                // Due now: handed over at once, not by a timer set for now
+                // (which fires on the timer's next millisecond). Handing
+                // over leaves the pacer waiting for the answer, or for a
+                // moment later when the depth is busy, so this runs once.
+                if let Err(ending) = hand_over(&mut pacer, presence) {
+                    return ending;
+                }
+                continue;
+            }
             let next_check = self.pings.next_check();
             let result = tokio::select! {
                 () = stop.cancelled() => Err(going_away()),
@@ -615,6 +625,45 @@ mod tests {
             .expect("the server answers in time")
             .expect("the connection is open")
             .expect("a frame")
+    }
+
+    /// An action the pacer lets through goes to the world as it arrives:
+    /// a timer set for "now" fires on the timer's next millisecond, which
+    /// added a millisecond to every answer.
+    #[tokio::test]
+    async fn an_action_is_answered_without_waiting_for_a_timer() {
+        let config = Config::quiet(3);
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config, writer.handle(), known));
+        let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+        let stop = CancellationToken::new();
+        let peer = SocketAddr::from(([127, 0, 0, 1], 9));
+        let task = tokio::spawn(serve(server_io, peer, world.clone(), stop.clone()));
+        let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
+        let hello = ClientMsg::Hello {
+            version: gloam_protocol::PROTOCOL_VERSION,
+            name: "ann".into(),
+            token: None,
+        };
+        ws.send(Message::Binary(codec::encode(&hello).into())).await.unwrap();
+        let sight = |m: &Message| match m {
+            Message::Binary(b) => matches!(codec::decode_server(b), Ok(ServerMsg::Sight(_))),
+            _ => false,
+        };
+        while !sight(&recv(&mut ws).await) {}
+        // From here the clock moves only when every task waits on a timer.
+        tokio::time::pause();
+        let wait = codec::encode(&ClientMsg::Act(Action::Wait));
+        for _ in 0..3 {
+            let sent = tokio::time::Instant::now();
+            ws.send(Message::Binary(wait.clone().into())).await.unwrap();
+            while !sight(&recv(&mut ws).await) {}
+            assert_eq!(tokio::time::Instant::now() - sent, Duration::ZERO, "answered at once");
+        }
+        stop.cancel();
+        drop(ws);
+        let _ = timeout(Duration::from_secs(10), task).await;
+        drop(writer);
     }
 
     /// A depth that stops taking commands (its queue full) must not take
