@@ -156,6 +156,10 @@ pub struct DepthState {
     next_monster: u32,
     /// For each player, what its client was told.
     told: BTreeMap<PlayerId, Told>,
+    /// Players whose client was last told its round waits for someone
+    /// (and maybe some who left since): with those who wait now, the only
+    /// ones whose "waiting for" can change (see `tell_waiting`).
+    told_waiting: BTreeSet<PlayerId>,
     clock: Clock,
     /// The depth's own random stream: every roll of its monsters and fights.
     rng: LevelRng,
@@ -165,8 +169,8 @@ pub struct DepthState {
     /// every shift of those who stood still (see [`DepthState::act_all`]
     /// and [`DepthState::tell_shift`]).
     unsettled: telling::Unsettled,
-    /// Monsters that moved, were hurt or died in this command.
-    stirred: BTreeSet<MonsterId>,
+    /// Monsters that moved, were hurt or died in this command, and where.
+    stirred: telling::Stirred,
     /// Players whose hit points may have changed in this command (or who
     /// arrived): their own are told at its end.
     vitals_changed: Vec<PlayerId>,
@@ -249,11 +253,12 @@ impl DepthState {
             monster_at: CellMap::default(),
             next_monster: 1,
             told: BTreeMap::new(),
+            told_waiting: BTreeSet::new(),
             clock: Clock::default(),
             rng: LevelRng::seed_from_u64(seed ^ 0x726f_756e_6473),
             moved: Vec::new(),
             unsettled: telling::Unsettled::default(),
-            stirred: BTreeSet::new(),
+            stirred: telling::Stirred::default(),
             vitals_changed: Vec::new(),
             news: comings::NewsLog::default(),
             parties: std::cell::RefCell::new(None),
@@ -291,7 +296,7 @@ impl DepthState {
         self.monsters.insert(id, monster);
         self.monster_at.insert(pos, id);
         // Those who see the cell are told with the next command.
-        self.stirred.insert(id);
+        self.stirred.note(id, pos);
         self.stir_parties();
         Some(id)
     }

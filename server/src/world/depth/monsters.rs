@@ -281,9 +281,10 @@ impl DepthState {
     fn move_monster(&mut self, id: MonsterId, to: Pos) {
         let Some(m) = self.monsters.get_mut(&id) else { return };
         self.monster_at.remove(&m.pos);
+        self.stirred.note(id, m.pos);
+        self.stirred.note(id, to);
         m.pos = to;
         self.monster_at.insert(to, id);
-        self.stirred.insert(id);
         self.stir_parties();
     }
 
@@ -323,8 +324,8 @@ impl DepthState {
         let damage = PLAYER_DAMAGE.roll(|sides| self.rng.random_range(1..=sides));
         let Some(m) = self.monsters.get_mut(&id) else { return };
         m.hp = m.hp.saturating_sub(damage);
-        self.stirred.insert(id);
         let pos = m.pos;
+        self.stirred.note(id, pos);
         if m.hp > 0 {
             let text = format!("You hit {the} ({damage}).");
             turn.tell(attacker, ServerMsg::Combat(text));

@@ -241,6 +241,38 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
     assert!(!d.contains(ANN) && d.phase(BOB) == Phase::Ready);
 }
 
+/// A player whose hit points come back in a command in which monsters out
+/// of everyone's sight wander is told them, though nobody is told of those
+/// monsters (those near them are found by their cells, in a crowd).
+#[test]
+fn hit_points_come_back_while_monsters_out_of_sight_wander() {
+    // Sight of one cell: nobody sees the monsters, who wander on the
+    // quiet rounds, one of which ann's wait closes (she acts last).
+    let mut d = hall_seen_within(0, 5, Rules::default());
+    let mut ann = Player::new(ANN, "ann".into());
+    ann.vitals.hp = 10;
+    d.arrive(ann, Arrival::Join);
+    let others: Vec<PlayerId> = (2..=30).map(PlayerId).collect();
+    for &id in &others {
+        d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Join);
+    }
+    let (mut told, mut stirred) = (Vec::new(), 0);
+    for _ in 0..(monsters::REGEN_EVERY * 2) {
+        for &id in &others {
+            d.act(id, Action::Wait);
+        }
+        let before: Vec<Pos> = d.monsters.values().map(|m| m.pos).collect();
+        for o in d.act(ANN, Action::Wait).out {
+            if let (ANN, ServerMsg::Vitals { hp, .. }) = (o.to, o.msg) {
+                told.push(hp);
+                stirred += usize::from(d.monsters.values().map(|m| m.pos).ne(before.clone()));
+            }
+        }
+    }
+    assert_eq!(told, [11, 12], "one point every {} rounds", monsters::REGEN_EVERY);
+    assert!(stirred > 0, "monsters wandered as ann's hit points came back");
+}
+
 #[test]
 fn hit_points_are_told_when_they_change_and_come_back_over_rounds() {
     let mut d = hall();

@@ -14,8 +14,68 @@ use gloam_protocol::{
     MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Wound,
 };
 
-use super::{CellHasher, DepthState, Monster, Outgoing, Phase, SHIFTS, Turn};
+use super::{CellHasher, CellMap, DepthState, Monster, Outgoing, Phase, SHIFTS, Turn};
 use crate::world::player::Player;
+
+/// The monsters that moved, were hurt or died in one command, and every
+/// cell each stood on in it: a player beyond sight of all those cells could
+/// neither see one of them now nor have been told of one (what it was told
+/// is where a monster stood when told, which is one of those cells).
+#[derive(Debug, Default)]
+pub(crate) struct Stirred {
+    ids: BTreeSet<MonsterId>,
+    cells: Vec<Pos>,
+}
+
+impl Stirred {
+    /// Monster `id` stirred, standing on `at` (before or after a step: both
+    /// are noted).
+    pub(super) fn note(&mut self, id: MonsterId, at: Pos) {
+        self.ids.insert(id);
+        if !self.cells.contains(&at) {
+            self.cells.push(at);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Whether a player on `p` with sight `radius` may see, or have been
+    /// told of, any monster that stirred.
+    fn near(&self, p: Pos, radius: u16) -> bool {
+        self.cells.iter().any(|c| c.x.abs_diff(p.x) <= radius && c.y.abs_diff(p.y) <= radius)
+    }
+
+    /// The players on the cells within `radius` of those the stirred
+    /// stood on (a box around them all), found by `occupant`, the depth's
+    /// `players` each on a cell of its own; `None` when some share a cell
+    /// or the box holds more cells than twice the players (a look at every
+    /// player is then as cheap).
+    fn found_by_cells(
+        &self,
+        radius: u16,
+        occupant: &CellMap<PlayerId>,
+        players: usize,
+    ) -> Option<Vec<PlayerId>> {
+        if occupant.len() != players {
+            return None;
+        }
+        let (mut x, mut y) = ((u16::MAX, 0), (u16::MAX, 0));
+        for c in &self.cells {
+            x = (x.0.min(c.x), x.1.max(c.x));
+            y = (y.0.min(c.y), y.1.max(c.y));
+        }
+        let x = (x.0.saturating_sub(radius), x.1.saturating_add(radius));
+        let y = (y.0.saturating_sub(radius), y.1.saturating_add(radius));
+        let area = (usize::from(x.1 - x.0) + 1) * (usize::from(y.1 - y.0) + 1);
+        if self.cells.is_empty() || area > 2 * players {
+            return None;
+        }
+        let cells = (y.0..=y.1).flat_map(|y| (x.0..=x.1).map(move |x| Pos { x, y }));
+        Some(cells.filter_map(|c| occupant.get(&c).copied()).collect())
+    }
+}
 
 /// The players who moved, with each cell they stood on, since each shift
 /// of those who stood still was last told (see [`SHIFTS`]), numbered from
@@ -102,11 +162,8 @@ impl DepthState {
             depth: self.depth,
             players: &self.players,
             monsters: &self.monsters,
-            movers: if stirred.is_empty() {
-                Vec::new()
-            } else {
-                whereabouts(self.unsettled.all(), &self.players)
-            },
+            held: self.unsettled.all(),
+            movers: std::cell::OnceCell::new(),
             stirred,
         };
         // Every player on the depth has its `told`, and both are in id order.
@@ -124,11 +181,36 @@ impl DepthState {
                 }
             }
         } else {
+            // Only players within sight of a cell a stirred monster stood
+            // on may be told of it; in a crowd most are not, and a look at
+            // each of a thousand players was most of a command's time.
             let last_diff = last_diffs(&turn.out);
-            for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
-                let (players, monsters) = moment.changes(viewer, told);
-                attach(turn, last_diff.get(&viewer.id).copied(), viewer.id, players, monsters);
+            let radius = u16::from(self.radius);
+            let tell = |viewer: &Player, told: &mut Told, turn: &mut Turn| {
+                if moment.stirred.near(viewer.pos, radius) {
+                    let (players, monsters) = moment.changes(viewer, told);
+                    let diff = last_diff.get(&viewer.id).copied();
+                    attach(turn, diff, viewer.id, players, monsters);
+                }
                 tell_vitals(viewer, told, turn);
+            };
+            let near = moment.stirred.found_by_cells(radius, &self.occupant, self.players.len());
+            if let Some(mut ids) = near {
+                // Those whose hit points changed are told them too.
+                ids.extend(vitals_changed);
+                ids.sort_unstable();
+                ids.dedup();
+                for id in ids {
+                    if let (Some(viewer), Some(told)) =
+                        (self.players.get(&id), self.told.get_mut(&id))
+                    {
+                        tell(viewer, told, turn);
+                    }
+                }
+            } else {
+                for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
+                    tell(viewer, told, turn);
+                }
             }
         }
         self.tell_waiting(turn);
@@ -285,11 +367,25 @@ impl DepthState {
                 self.clock.ready(&party).filter(|&o| o != id).map(|o| self.name_of(o)).collect();
             now.insert(id, names);
         }
-        for (id, told) in &mut self.told {
-            let names = now.remove(id).unwrap_or_default();
+        // Only those who wait now or were told they wait may hear of a
+        // change: a look at every player per command was a crowd's cost.
+        let mut ids: Vec<PlayerId> = now.keys().chain(&self.told_waiting).copied().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for id in ids {
+            let Some(told) = self.told.get_mut(&id) else {
+                self.told_waiting.remove(&id);
+                continue;
+            };
+            let names = now.remove(&id).unwrap_or_default();
             if told.waiting != names {
                 told.waiting = names.clone();
-                turn.out.push(Outgoing { to: *id, msg: ServerMsg::Waiting(names) });
+                turn.out.push(Outgoing { to: id, msg: ServerMsg::Waiting(names) });
+            }
+            if told.waiting.is_empty() {
+                self.told_waiting.remove(&id);
+            } else {
+                self.told_waiting.insert(id);
             }
         }
         debug_assert!(self.clock.waiting().all(|id| self.clock.phase(id) == Phase::Acted));
@@ -349,10 +445,14 @@ struct Moment<'a> {
     depth: u16,
     players: &'a BTreeMap<PlayerId, Player>,
     monsters: &'a BTreeMap<MonsterId, Monster>,
-    /// The batch's movers and where they stand (only when a monster stirred).
-    movers: Vec<(PlayerId, Pos)>,
+    /// The movers not yet told to everyone, with cells they stood on.
+    held: &'a [(PlayerId, Pos)],
+    /// Where each of them stands, found when a viewer is first told of a
+    /// monster (most commands tell nobody of one, and in a crowd `held`
+    /// holds every move of the last quarter second).
+    movers: std::cell::OnceCell<Vec<(PlayerId, Pos)>>,
     /// Monsters that moved, were hurt or died in the command.
-    stirred: BTreeSet<MonsterId>,
+    stirred: Stirred,
 }
 
 impl Moment<'_> {
@@ -363,10 +463,14 @@ impl Moment<'_> {
         if self.stirred.is_empty() {
             return (Vec::new(), Vec::new());
         }
-        let stirred = self.stirred.iter().copied();
+        let stirred = self.stirred.ids.iter().copied();
         let monsters =
             monsters_seen(viewer, self.depth, stirred, &mut told.monsters, self.monsters);
-        let candidates = if monsters.is_empty() { &[][..] } else { &self.movers[..] };
+        let candidates = if monsters.is_empty() {
+            &[][..]
+        } else {
+            &self.movers.get_or_init(|| whereabouts(self.held, self.players))[..]
+        };
         let players = players_seen(viewer, self.depth, candidates, &mut told.players, self.players);
         (players, monsters)
     }
