@@ -297,8 +297,16 @@ impl DepthState {
         } else {
             let r = u16::from(self.radius);
             let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
-            let players = self.players.values().filter(|p| in_range(p.pos));
-            near.extend(players.map(|p| (p.id, p.pos)));
+            if self.occupant.len() == self.players.len() {
+                // Each on a cell of its own: the cells' map is a few bytes
+                // an entry in one table, where the players are a cache
+                // miss each.
+                let on_cells = self.occupant.iter().filter(|&(&p, _)| in_range(p));
+                near.extend(on_cells.map(|(&p, &other)| (other, p)));
+            } else {
+                let players = self.players.values().filter(|p| in_range(p.pos));
+                near.extend(players.map(|p| (p.id, p.pos)));
+            }
         }
         // And those it was told of that are not among them (out of its
         // reach now, or gone from the depth), looked up only then: in a
