@@ -627,37 +627,57 @@ mod tests {
             .expect("a frame")
     }
 
+    /// Ann, connected to a world of `config` through an in-memory stream,
+    /// having read up to her first sight.
+    struct Ann {
+        writer: crate::store::Writer,
+        world: Arc<World>,
+        ws: Client,
+        stop: CancellationToken,
+        task: tokio::task::JoinHandle<()>,
+    }
+
+    impl Ann {
+        async fn join(config: Config) -> Self {
+            let (writer, known) = Store::in_memory().start();
+            let world = Arc::new(World::new(config, writer.handle(), known));
+            let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+            let stop = CancellationToken::new();
+            let peer = SocketAddr::from(([127, 0, 0, 1], 9));
+            let task = tokio::spawn(serve(server_io, peer, world.clone(), stop.clone()));
+            let (mut ws, _) =
+                tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
+            let hello = ClientMsg::Hello {
+                version: gloam_protocol::PROTOCOL_VERSION,
+                name: "ann".into(),
+                token: None,
+            };
+            ws.send(Message::Binary(codec::encode(&hello).into())).await.unwrap();
+            while !is_sight(&recv(&mut ws).await) {}
+            Self { writer, world, ws, stop, task }
+        }
+    }
+
+    fn is_sight(m: &Message) -> bool {
+        match m {
+            Message::Binary(b) => matches!(codec::decode_server(b), Ok(ServerMsg::Sight(_))),
+            _ => false,
+        }
+    }
+
     /// An action the pacer lets through goes to the world as it arrives:
     /// a timer set for "now" fires on the timer's next millisecond, which
     /// added a millisecond to every answer.
     #[tokio::test]
     async fn an_action_is_answered_without_waiting_for_a_timer() {
-        let config = Config::quiet(3);
-        let (writer, known) = Store::in_memory().start();
-        let world = Arc::new(World::new(config, writer.handle(), known));
-        let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-        let stop = CancellationToken::new();
-        let peer = SocketAddr::from(([127, 0, 0, 1], 9));
-        let task = tokio::spawn(serve(server_io, peer, world.clone(), stop.clone()));
-        let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
-        let hello = ClientMsg::Hello {
-            version: gloam_protocol::PROTOCOL_VERSION,
-            name: "ann".into(),
-            token: None,
-        };
-        ws.send(Message::Binary(codec::encode(&hello).into())).await.unwrap();
-        let sight = |m: &Message| match m {
-            Message::Binary(b) => matches!(codec::decode_server(b), Ok(ServerMsg::Sight(_))),
-            _ => false,
-        };
-        while !sight(&recv(&mut ws).await) {}
+        let Ann { writer, world: _world, mut ws, stop, task } = Ann::join(Config::quiet(3)).await;
         // From here the clock moves only when every task waits on a timer.
         tokio::time::pause();
         let wait = codec::encode(&ClientMsg::Act(Action::Wait));
         for _ in 0..3 {
             let sent = tokio::time::Instant::now();
             ws.send(Message::Binary(wait.clone().into())).await.unwrap();
-            while !sight(&recv(&mut ws).await) {}
+            while !is_sight(&recv(&mut ws).await) {}
             assert_eq!(tokio::time::Instant::now() - sent, Duration::ZERO, "answered at once");
         }
         stop.cancel();
@@ -672,26 +692,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_stalled_depth_leaves_its_connections_answering() {
         let config = Config { depth_queue: 2, ..Config::with_seed(3) };
-        let (writer, known) = Store::in_memory().start();
-        let world = Arc::new(World::new(config, writer.handle(), known));
-        let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-        let stop = CancellationToken::new();
-        let peer = SocketAddr::from(([127, 0, 0, 1], 9));
-        let task = tokio::spawn(serve(server_io, peer, world.clone(), stop.clone()));
-        let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
-        let hello = ClientMsg::Hello {
-            version: gloam_protocol::PROTOCOL_VERSION,
-            name: "ann".into(),
-            token: None,
-        };
-        ws.send(Message::Binary(codec::encode(&hello).into())).await.unwrap();
-        loop {
-            if let Message::Binary(b) = recv(&mut ws).await
-                && matches!(codec::decode_server(&b), Ok(ServerMsg::Sight(_)))
-            {
-                break;
-            }
-        }
+        let Ann { writer: _writer, world, mut ws, stop, task } = Ann::join(config).await;
         let release = world.stall(1).await;
         // More actions than the stalled depth's queue holds.
         let wait = codec::encode(&ClientMsg::Act(Action::Wait));

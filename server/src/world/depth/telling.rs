@@ -1,7 +1,8 @@
 //! What each client is told at the end of a command: the players and
 //! monsters that came into its sight, moved or were hurt in it, or left it;
 //! its hit points; whom its round waits for. Worked out once per command
-//! for every player, against what that client was told before, so a round
+//! for every player it may concern (found without a look at every player
+//! in a crowd), against what that client was told before, so a round
 //! in which many things moved is still one diff per player. Other players'
 //! moves wait for the end of a batch of commands (`tell_movers`), unless
 //! the viewer moved or is told of a monster first: then it hears all of
@@ -142,7 +143,7 @@ impl DepthState {
     pub(super) fn settle(&mut self, turn: &mut Turn) {
         let moved = std::mem::take(&mut self.moved);
         let stirred = std::mem::take(&mut self.stirred);
-        let mut vitals_changed = std::mem::take(&mut self.vitals_changed);
+        let vitals_changed = std::mem::take(&mut self.vitals_changed);
         if self.replaying {
             // What clients were told decides nothing that happens next.
             turn.out.clear();
@@ -168,51 +169,8 @@ impl DepthState {
         };
         // Every player on the depth has its `told`, and both are in id order.
         debug_assert!(self.players.keys().eq(self.told.keys()));
-        if moment.stirred.is_empty() {
-            // Nothing changed that anyone sees but some players' own hit
-            // points: in a crowd a look at every player per action would
-            // be most of the action's cost.
-            vitals_changed.sort_unstable();
-            vitals_changed.dedup();
-            for id in vitals_changed {
-                if let (Some(viewer), Some(told)) = (self.players.get(&id), self.told.get_mut(&id))
-                {
-                    tell_vitals(viewer, told, turn);
-                }
-            }
-        } else {
-            // Only players within sight of a cell a stirred monster stood
-            // on may be told of it; in a crowd most are not, and a look at
-            // each of a thousand players was most of a command's time.
-            let last_diff = last_diffs(&turn.out);
-            let radius = u16::from(self.radius);
-            let tell = |viewer: &Player, told: &mut Told, turn: &mut Turn| {
-                if moment.stirred.near(viewer.pos, radius) {
-                    let (players, monsters) = moment.changes(viewer, told);
-                    let diff = last_diff.get(&viewer.id).copied();
-                    attach(turn, diff, viewer.id, players, monsters);
-                }
-                tell_vitals(viewer, told, turn);
-            };
-            let near = moment.stirred.found_by_cells(radius, &self.occupant, self.players.len());
-            if let Some(mut ids) = near {
-                // Those whose hit points changed are told them too.
-                ids.extend(vitals_changed);
-                ids.sort_unstable();
-                ids.dedup();
-                for id in ids {
-                    if let (Some(viewer), Some(told)) =
-                        (self.players.get(&id), self.told.get_mut(&id))
-                    {
-                        tell(viewer, told, turn);
-                    }
-                }
-            } else {
-                for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
-                    tell(viewer, told, turn);
-                }
-            }
-        }
+        let radius = u16::from(self.radius);
+        tell_moment(&moment, &mut self.told, &self.occupant, radius, vitals_changed, turn);
         self.tell_waiting(turn);
         diffs_last(turn);
     }
@@ -397,6 +355,50 @@ impl DepthState {
             }
         }
         debug_assert!(self.clock.waiting().all(|id| self.clock.phase(id) == Phase::Acted));
+    }
+}
+
+/// Tells each player what `moment` changed for it: those within sight of a
+/// cell a stirred monster stood on, what they see of it; those whose hit
+/// points changed (`vitals_changed`), their hit points. Nobody else can
+/// have anything to hear, and in a crowd a look at each of a thousand
+/// players was most of a command's time: the players near the monsters are
+/// found by their cells (`occupant`) when that is cheaper.
+fn tell_moment(
+    moment: &Moment,
+    told: &mut BTreeMap<PlayerId, Told>,
+    occupant: &CellMap<PlayerId>,
+    radius: u16,
+    vitals_changed: Vec<PlayerId>,
+    turn: &mut Turn,
+) {
+    let (near, last_diff) = if moment.stirred.is_empty() {
+        (Some(Vec::new()), HashMap::default())
+    } else {
+        let near = moment.stirred.found_by_cells(radius, occupant, moment.players.len());
+        (near, last_diffs(&turn.out))
+    };
+    let tell = |viewer: &Player, told: &mut Told, turn: &mut Turn| {
+        if moment.stirred.near(viewer.pos, radius) {
+            let (players, monsters) = moment.changes(viewer, told);
+            let diff = last_diff.get(&viewer.id).copied();
+            attach(turn, diff, viewer.id, players, monsters);
+        }
+        tell_vitals(viewer, told, turn);
+    };
+    let Some(mut ids) = near else {
+        for (viewer, told) in moment.players.values().zip(told.values_mut()) {
+            tell(viewer, told, turn);
+        }
+        return;
+    };
+    ids.extend(vitals_changed);
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        if let (Some(viewer), Some(told)) = (moment.players.get(&id), told.get_mut(&id)) {
+            tell(viewer, told, turn);
+        }
     }
 }
 
