@@ -124,8 +124,7 @@ impl DepthState {
     /// tells the others it arrived (and what else they have not heard).
     pub fn arrive(&mut self, player: Player, via: Arrival) -> Vec<Outgoing> {
         let mut turn = Turn { out: self.arrive_untold(player, via), ..Turn::default() };
-        self.tell_movers(&mut turn, None);
-        self.tell_news(&mut turn.out, None);
+        self.tell_untold(&mut turn, None);
         turn.out
     }
 
@@ -171,8 +170,7 @@ impl DepthState {
     /// it closes). The others are told what else they have not heard too.
     pub fn remove(&mut self, id: PlayerId, farewell: Farewell) -> (Option<Player>, Turn) {
         let (player, mut turn) = self.remove_untold(id, farewell);
-        self.tell_movers(&mut turn, None);
-        self.tell_news(&mut turn.out, None);
+        self.tell_untold(&mut turn, None);
         (player, turn)
     }
 

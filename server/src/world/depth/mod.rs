@@ -130,10 +130,9 @@ pub struct Rules {
 }
 
 /// Those who stood still are told of the movers in this many shifts (by
-/// player id), one after another: a depth's task tells one every
-/// a fifth of its still period (50 ms; longer in a crowd), so each player
-/// hears at most once a period and a crowd's watchers are told a fifth at
-/// a time.
+/// player id), one after another: a depth's task tells one every fifth
+/// of its still period (50 ms; longer in a crowd), so each player hears at
+/// most once a period and a crowd's watchers are told a fifth at a time.
 pub const SHIFTS: usize = 5;
 
 /// The shift player `id` is told in (see [`SHIFTS`]).
@@ -372,8 +371,7 @@ impl DepthState {
     /// number who watch it.
     pub fn act_all(&mut self, actions: impl IntoIterator<Item = (PlayerId, Action)>) -> Turn {
         let mut turn = self.act_untold(actions);
-        self.tell_movers(&mut turn, None);
-        self.tell_news(&mut turn.out, None);
+        self.tell_untold(&mut turn, None);
         turn
     }
 
@@ -397,8 +395,7 @@ impl DepthState {
     /// everyone the comings and goings since (see `comings`).
     pub fn tell_the_still(&mut self) -> Vec<Outgoing> {
         let mut turn = Turn::default();
-        self.tell_movers(&mut turn, None);
-        self.tell_news(&mut turn.out, None);
+        self.tell_untold(&mut turn, None);
         turn.out
     }
 
@@ -408,9 +405,15 @@ impl DepthState {
     /// burst, which every action arriving during it waited behind.
     pub fn tell_shift(&mut self, shift: usize) -> Vec<Outgoing> {
         let mut turn = Turn::default();
-        self.tell_movers(&mut turn, Some(shift));
-        self.tell_news(&mut turn.out, Some(shift));
+        self.tell_untold(&mut turn, Some(shift));
         turn.out
+    }
+
+    /// Tells everyone (or those of one shift) the movers and the comings
+    /// and goings they have not heard of.
+    pub(super) fn tell_untold(&mut self, turn: &mut Turn, shift: Option<usize>) {
+        self.tell_movers(turn, shift);
+        self.tell_news(&mut turn.out, shift);
     }
 
     /// True when some movers are not yet told to some of those who stood
@@ -447,8 +450,7 @@ impl DepthState {
             self.run_clock(&mut turn);
             self.settle(&mut turn);
         }
-        self.tell_movers(&mut turn, None);
-        self.tell_news(&mut turn.out, None);
+        self.tell_untold(&mut turn, None);
         turn
     }
 

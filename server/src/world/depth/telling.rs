@@ -62,15 +62,9 @@ impl Stirred {
         if occupant.len() != players {
             return None;
         }
-        let (mut x, mut y) = ((u16::MAX, 0), (u16::MAX, 0));
-        for c in &self.cells {
-            x = (x.0.min(c.x), x.1.max(c.x));
-            y = (y.0.min(c.y), y.1.max(c.y));
-        }
-        let x = (x.0.saturating_sub(radius), x.1.saturating_add(radius));
-        let y = (y.0.saturating_sub(radius), y.1.saturating_add(radius));
+        let (x, y) = around(self.cells.iter().copied(), radius)?;
         let area = (usize::from(x.1 - x.0) + 1) * (usize::from(y.1 - y.0) + 1);
-        if self.cells.is_empty() || area > 2 * players {
+        if area > 2 * players {
             return None;
         }
         let cells = (y.0..=y.1).flat_map(|y| (x.0..=x.1).map(move |x| Pos { x, y }));
@@ -533,16 +527,27 @@ fn reaches(
             let here = players.get(&id).map(|p| p.pos);
             let from = here.unwrap_or(cells[0].1);
             let at = here.unwrap_or(NOWHERE);
-            let mut reach = Reach { id, at, x: (from.x, from.x), y: (from.y, from.y) };
-            for &(_, p) in cells {
-                reach.x = (reach.x.0.min(p.x), reach.x.1.max(p.x));
-                reach.y = (reach.y.0.min(p.y), reach.y.1.max(p.y));
-            }
-            reach.x = (reach.x.0.saturating_sub(r), reach.x.1.saturating_add(r));
-            reach.y = (reach.y.0.saturating_sub(r), reach.y.1.saturating_add(r));
-            reach
+            let stood = std::iter::once(from).chain(cells.iter().map(|&(_, p)| p));
+            let (x, y) = around(stood, r).expect("a mover stood somewhere");
+            Reach { id, at, x, y }
         })
         .collect()
+}
+
+/// The box around `cells`, `r` wider on each side: its columns and its
+/// rows, each (first, last); `None` for no cells.
+fn around(cells: impl IntoIterator<Item = Pos>, r: u16) -> Option<((u16, u16), (u16, u16))> {
+    let mut cells = cells.into_iter();
+    let first = cells.next()?;
+    let (mut x, mut y) = ((first.x, first.x), (first.y, first.y));
+    for c in cells {
+        x = (x.0.min(c.x), x.1.max(c.x));
+        y = (y.0.min(c.y), y.1.max(c.y));
+    }
+    Some((
+        (x.0.saturating_sub(r), x.1.saturating_add(r)),
+        (y.0.saturating_sub(r), y.1.saturating_add(r)),
+    ))
 }
 
 /// Each player's sight diffs come last in its reply (in their order), the
