@@ -274,25 +274,30 @@ impl ClientState {
                 self.roster.sort();
                 self.roster.dedup();
             }
+            // A crowd's comings and goings come hundreds to a message: the
+            // sorted roster is merged with them in one pass, not shifted
+            // along for each name.
             ServerMsg::Joined(names) => {
                 names.iter().try_for_each(|n| check_name(n))?;
-                for name in names {
-                    if let Err(at) = self.roster.binary_search(name) {
-                        if self.roster.len() >= MAX_ROSTER {
-                            return Err(StateError::Inconsistent(
-                                "more arrivals than any depth holds",
-                            ));
-                        }
-                        self.roster.insert(at, name.clone());
-                    }
+                let mut came: Vec<&String> =
+                    names.iter().filter(|n| self.roster.binary_search(n).is_err()).collect();
+                came.sort_unstable();
+                came.dedup();
+                if self.roster.len() + came.len() > MAX_ROSTER {
+                    return Err(StateError::Inconsistent("more arrivals than any depth holds"));
                 }
+                self.roster.extend(came.into_iter().cloned());
+                // Two sorted runs: the sort merges them.
+                self.roster.sort();
             }
             ServerMsg::Left(names) => {
-                for name in names {
-                    if let Ok(at) = self.roster.binary_search(name) {
-                        self.roster.remove(at);
-                    }
-                }
+                let mut went: Vec<&String> = names.iter().collect();
+                went.sort_unstable();
+                let mut went = went.into_iter().peekable();
+                self.roster.retain(|name| {
+                    while went.next_if(|gone| *gone < name).is_some() {}
+                    went.next_if(|gone| *gone == name).is_none()
+                });
             }
             _ => {}
         }
@@ -518,29 +523,46 @@ impl ClientState {
     /// Checks a run of changes to who is in sight: every place on the map,
     /// nothing moving, hurt or vanishing that is not in sight, and never
     /// more in sight than any depth holds.
+    ///
+    /// Each one's changes are followed in the message's order by sorting
+    /// them by who and where in the message (a crowd's messages carry
+    /// hundreds, and this runs for every one of them).
     fn check_steps<Id: Ord + Copy>(
         &self,
         steps: impl Iterator<Item = Result<(Id, Step), StateError>>,
         in_sight: impl Fn(&Id) -> bool,
-        mut count: usize,
+        count: usize,
     ) -> Result<(), StateError> {
-        // Who is in sight after each change, as far as the changes touch it.
-        let mut touched: BTreeMap<Id, bool> = BTreeMap::new();
-        for step in steps {
-            let (id, step) = step?;
-            if let Step::Appears(at) | Step::Moves(at) = step {
+        let steps: Vec<(Id, Step)> = steps.collect::<Result<_, _>>()?;
+        for (_, step) in &steps {
+            if let Step::Appears(at) | Step::Moves(at) = *step {
                 self.index(at).ok_or(StateError::OffTheMap(at))?;
             }
-            let before = touched.get(&id).copied().unwrap_or_else(|| in_sight(&id));
-            let after = !matches!(step, Step::Vanishes);
-            if !before && !matches!(step, Step::Appears(_)) {
+        }
+        let mut by_who: Vec<(Id, usize)> =
+            steps.iter().enumerate().map(|(i, s)| (s.0, i)).collect();
+        by_who.sort_unstable();
+        // How each change moves the count of those in sight.
+        let mut counted = vec![0isize; steps.len()];
+        let mut last: Option<(Id, bool)> = None;
+        for (id, i) in by_who {
+            let before = match last {
+                Some((seen, after)) if seen == id => after,
+                _ => in_sight(&id),
+            };
+            let after = !matches!(steps[i].1, Step::Vanishes);
+            if !before && !matches!(steps[i].1, Step::Appears(_)) {
                 return Err(StateError::Inconsistent("a change to something not in sight"));
             }
-            count = count + usize::from(after && !before) - usize::from(before && !after);
-            if count > MAX_ROSTER {
+            counted[i] = isize::from(after) - isize::from(before);
+            last = Some((id, after));
+        }
+        let mut count = count as isize;
+        for change in counted {
+            count += change;
+            if count > MAX_ROSTER as isize {
                 return Err(StateError::Inconsistent("more in sight than any depth holds"));
             }
-            touched.insert(id, after);
         }
         Ok(())
     }
@@ -860,6 +882,93 @@ mod tests {
         s.apply(&ServerMsg::Left(vec!["ann".into()])).unwrap();
         s.apply(&ServerMsg::Left(vec!["zed".into(), "dan".into(), "eve".into()])).unwrap();
         assert_eq!(s.roster, ["bob", "cat"]);
+    }
+
+    /// The rule `check_steps` keeps, followed change by change.
+    fn steps_fit_one_by_one(
+        steps: &[(u8, Step)],
+        in_sight: impl Fn(&u8) -> bool,
+        mut count: usize,
+        on_map: impl Fn(Pos) -> bool,
+    ) -> bool {
+        let mut now: BTreeMap<u8, bool> = BTreeMap::new();
+        for &(id, step) in steps {
+            if let Step::Appears(at) | Step::Moves(at) = step
+                && !on_map(at)
+            {
+                return false;
+            }
+            let before = now.get(&id).copied().unwrap_or_else(|| in_sight(&id));
+            let after = !matches!(step, Step::Vanishes);
+            if !before && !matches!(step, Step::Appears(_)) {
+                return false;
+            }
+            count = count + usize::from(after && !before) - usize::from(before && !after);
+            if count > MAX_ROSTER {
+                return false;
+            }
+            now.insert(id, after);
+        }
+        true
+    }
+
+    fn step() -> impl proptest::strategy::Strategy<Value = Step> {
+        use proptest::prelude::*;
+        // On the 20 x 10 map, now and then off it.
+        let at = prop_oneof![
+            19 => (0u16..20, 0u16..10).prop_map(|(x, y)| Pos::new(x, y)),
+            1 => Just(Pos::new(20, 3)),
+        ];
+        prop_oneof![
+            at.clone().prop_map(Step::Appears),
+            at.prop_map(Step::Moves),
+            Just(Step::Stays),
+            Just(Step::Vanishes),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+        #[test]
+        fn a_run_of_changes_is_judged_as_one_by_one(
+            steps in proptest::collection::vec((0u8..4, step()), 0..16),
+            seen in proptest::collection::vec(proptest::prelude::any::<bool>(), 4),
+            below_the_most in 0..6usize,
+        ) {
+            let s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+            let in_sight = |id: &u8| seen[usize::from(*id)];
+            let count = MAX_ROSTER - below_the_most;
+            let on_map = |p: Pos| s.index(p).is_some();
+            let sorted = s.check_steps(steps.iter().map(|&s| Ok(s)), in_sight, count);
+            proptest::prop_assert_eq!(
+                sorted.is_ok(),
+                steps_fit_one_by_one(&steps, in_sight, count, on_map),
+                "{:?}", sorted
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_roster_is_everyone_who_came_and_has_not_left(
+            news in proptest::collection::vec(
+                (proptest::prelude::any::<bool>(), proptest::collection::vec("[a-e]{1,2}", 0..8)),
+                0..12,
+            )
+        ) {
+            let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+            let mut here = std::collections::BTreeSet::new();
+            for (came, names) in news {
+                if came {
+                    here.extend(names.iter().cloned());
+                    s.apply(&ServerMsg::Joined(names)).unwrap();
+                } else {
+                    names.iter().for_each(|n| { here.remove(n); });
+                    s.apply(&ServerMsg::Left(names)).unwrap();
+                }
+                proptest::prop_assert!(s.roster.iter().eq(here.iter()), "{:?} {:?}", s.roster, here);
+            }
+        }
     }
 
     #[test]
