@@ -5,10 +5,14 @@
 //! gloam-bot --connect ws://127.0.0.1:7777 --clients 100 --rate 5 --duration 30 [--json] [--server-pid PID]
 //! gloam-bot --echo --clients 100 --rate 5 --duration 30
 //! gloam-bot --connect ws://127.0.0.1:7777 --clients 20 --watchers 8
+//! gloam-bot --serve-echo 127.0.0.1:7788 --echo-size 700 --echo-work-us 120
+//! gloam-bot --echo --connect ws://127.0.0.1:7788 --clients 1000
 //! ```
 //! Each client explores, heads for the stairs it has seen and takes them,
 //! fighting what stands beside it (and stepping away when badly hurt), one
-//! action every 1/rate seconds; latency is from sending an action to the
+//! action every 1/rate seconds, each client at its own phase of that period
+//! (client i of n at i/n of it), so the load is even whether the clients
+//! joined together or one by one; latency is from sending an action to the
 //! `Sight` that answers it. A client whose character dies joins again as a
 //! new one; the report counts the deaths. `--echo` starts a bare tokio-tungstenite echo
 //! server in this process that answers each 3-byte action with a frame of a
@@ -19,6 +23,12 @@
 //! buffers as the server does (see `sim::ws_config`). `--watchers N` has N watchers follow each
 //! player (each reads everything its player is sent), to measure what
 //! watching costs the server.
+//!
+//! `--serve-echo ADDR` runs only the echo server, as a process of its own
+//! (pinned where a server would be), until stopped; `--echo --connect URL`
+//! drives it. `--echo-work-us` has it spend that much of its core on each
+//! answer first: a model of a server that does a fixed amount of work an
+//! action, smoothly, to tell what that work alone costs the tail.
 
 use std::time::{Duration, Instant};
 
@@ -34,9 +44,10 @@ use tokio_tungstenite::tungstenite::Message;
 #[derive(Debug, Parser)]
 #[command(about = "Load a Gloam server with simulated players")]
 struct Args {
-    /// The server to load.
-    #[arg(long, default_value = "ws://127.0.0.1:7777")]
-    connect: String,
+    /// The server to load (with `--echo`: an echo server started with
+    /// `--serve-echo`, instead of one in this process).
+    #[arg(long)]
+    connect: Option<String>,
     /// How many simulated players.
     #[arg(long, default_value_t = 10)]
     clients: usize,
@@ -59,6 +70,13 @@ struct Args {
     /// The size of the echo server's answers, in bytes.
     #[arg(long, default_value_t = 23)]
     echo_size: usize,
+    /// Microseconds of work (a busy loop) the echo server does before each
+    /// answer.
+    #[arg(long, default_value_t = 0)]
+    echo_work_us: u64,
+    /// Only serve the echo at this address, until stopped (prints its URL).
+    #[arg(long, value_name = "ADDR")]
+    serve_echo: Option<String>,
     /// Watchers following each player (the server seats 8 by default).
     #[arg(long, default_value_t = 0)]
     watchers: usize,
@@ -66,6 +84,39 @@ struct Args {
     /// action was sent), to see when a tail happens.
     #[arg(long)]
     timeline: bool,
+}
+
+/// When one client acts: every `period`, at its own `phase` of it (counted
+/// from the run's start), so that the clients' actions are spread evenly over
+/// each period, however their joins bunched up.
+#[derive(Debug, Clone, Copy)]
+struct Pace {
+    started: Instant,
+    period: Duration,
+    phase: Duration,
+}
+
+impl Pace {
+    /// The pace of client `i` of `clients`, each acting `rate` times a second.
+    fn of(i: usize, clients: usize, rate: f64, started: Instant) -> Self {
+        let period = Duration::from_secs_f64(1.0 / rate);
+        Self { started, period, phase: period.mul_f64(i as f64 / clients as f64) }
+    }
+
+    /// The first moment of this client's phase not before `now`.
+    fn first_after(&self, now: Instant) -> Instant {
+        let since = now.saturating_duration_since(self.started + self.phase);
+        let periods = since.as_nanos().div_ceil(self.period.as_nanos().max(1));
+        self.started + self.phase + self.period * u32::try_from(periods).unwrap_or(u32::MAX)
+    }
+
+    /// A ticker from the first moment of this client's phase not before now.
+    fn ticker(&self) -> tokio::time::Interval {
+        let first = self.first_after(Instant::now());
+        let mut tick = tokio::time::interval_at(first.into(), self.period);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tick
+    }
 }
 
 /// How many bots say hello at once.
@@ -117,10 +168,9 @@ fn next_action(sim: &SimClient, turn: usize) -> Action {
     Action::Move(dir)
 }
 
-async fn play(mut sim: SimClient, url: String, rate: f64, until: Instant) -> Tally {
+async fn play(mut sim: SimClient, url: String, pace: Pace, until: Instant) -> Tally {
     let mut tally = Tally::default();
-    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut tick = pace.ticker();
     let mut turn = 0;
     let start_bytes = sim.stats.bytes;
     while Instant::now() < until {
@@ -158,10 +208,17 @@ async fn play(mut sim: SimClient, url: String, rate: f64, until: Instant) -> Tal
     tally
 }
 
-async fn echo_server(answer_size: usize) -> anyhow::Result<String> {
-    let listener = TcpListener::bind("127.0.0.1:0").await?;
+/// Starts a bare WebSocket echo server on `addr`: each binary frame is
+/// answered with `answer_size` bytes, after `work` spent busy. Gives its URL
+/// and the task serving it.
+async fn echo_server(
+    addr: &str,
+    answer_size: usize,
+    work: Duration,
+) -> anyhow::Result<(String, tokio::task::JoinHandle<()>)> {
+    let listener = TcpListener::bind(addr).await?;
     let url = format!("ws://{}", listener.local_addr()?);
-    tokio::spawn(async move {
+    let serving = tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
             let _ = stream.set_nodelay(true);
             tokio::spawn(async move {
@@ -170,19 +227,24 @@ async fn echo_server(answer_size: usize) -> anyhow::Result<String> {
                 let Ok(mut ws) = accepting.await else { return };
                 let answer = vec![7u8; answer_size];
                 while let Some(Ok(msg)) = ws.next().await {
-                    if msg.is_binary()
-                        && ws.send(Message::Binary(answer.clone().into())).await.is_err()
-                    {
+                    if !msg.is_binary() {
+                        continue;
+                    }
+                    let busy = Instant::now();
+                    while busy.elapsed() < work {
+                        std::hint::spin_loop();
+                    }
+                    if ws.send(Message::Binary(answer.clone().into())).await.is_err() {
                         return;
                     }
                 }
             });
         }
     });
-    Ok(url)
+    Ok((url, serving))
 }
 
-async fn play_echo(url: String, rate: f64, until: Instant) -> Tally {
+async fn play_echo(url: String, pace: Pace, until: Instant) -> Tally {
     let mut tally = Tally::default();
     let connecting =
         tokio_tungstenite::connect_async_with_config(&url, Some(sim::ws_config()), false);
@@ -191,8 +253,7 @@ async fn play_echo(url: String, rate: f64, until: Instant) -> Tally {
         return tally;
     };
     let action = codec::encode(&ClientMsg::Act(Action::Wait));
-    let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / rate));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut tick = pace.ticker();
     while Instant::now() < until {
         tick.tick().await;
         let t = Instant::now();
@@ -257,7 +318,18 @@ fn rss_kib(pid: u32) -> Option<u64> {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     anyhow::ensure!(args.rate > 0.0 && args.clients > 0, "--rate and --clients must be positive");
-    let url = if args.echo { echo_server(args.echo_size).await? } else { args.connect.clone() };
+    let work = Duration::from_micros(args.echo_work_us);
+    if let Some(addr) = &args.serve_echo {
+        let (url, serving) = echo_server(addr, args.echo_size, work).await?;
+        println!("echo listening on {url}");
+        serving.await?;
+        return Ok(());
+    }
+    let url = match (&args.connect, args.echo) {
+        (Some(url), _) => url.clone(),
+        (None, true) => echo_server("127.0.0.1:0", args.echo_size, work).await?.0,
+        (None, false) => "ws://127.0.0.1:7777".to_owned(),
+    };
 
     // Each player starts playing as soon as it has joined (a joined player
     // that does not read would be dropped as too slow), for `duration`.
@@ -268,10 +340,11 @@ async fn main() -> anyhow::Result<()> {
     let length = Duration::from_secs_f64(args.duration);
     for i in 0..args.clients {
         let tx = tx.clone();
+        let pace = Pace::of(i, args.clients, args.rate, started);
         if args.echo {
             let url = url.clone();
             tokio::spawn(async move {
-                let _ = tx.send(play_echo(url, args.rate, Instant::now() + length).await);
+                let _ = tx.send(play_echo(url, pace, Instant::now() + length).await);
             });
         } else if args.watchers > 0 {
             // Watchers need their player in the game: one after another.
@@ -286,7 +359,7 @@ async fn main() -> anyhow::Result<()> {
             }
             let url = url.clone();
             tokio::spawn(async move {
-                let _ = tx.send(play(sim, url, args.rate, Instant::now() + length).await);
+                let _ = tx.send(play(sim, url, pace, Instant::now() + length).await);
             });
         } else {
             // Joined side by side, as the echo's clients connect, a few
@@ -297,7 +370,7 @@ async fn main() -> anyhow::Result<()> {
                 let joined = SimClient::join(&url, &format!("bot{i}"), None).await;
                 drop(permit);
                 let tally = match joined {
-                    Ok(sim) => play(sim, url, args.rate, Instant::now() + length).await,
+                    Ok(sim) => play(sim, url, pace, Instant::now() + length).await,
                     Err(e) => {
                         eprintln!("bot{i} could not join {url}: {e}");
                         Tally { disconnected: true, ..Tally::default() }
@@ -332,7 +405,11 @@ async fn main() -> anyhow::Result<()> {
     let pct = |p: f64| percentile_ms(&all.latencies, p);
     let per_action = all.bytes as f64 / all.answered.max(1) as f64;
     let memory = args.server_pid.and_then(rss_kib);
-    let target = if args.echo { "echo baseline".to_string() } else { url.clone() };
+    let target = match (args.echo, &args.connect) {
+        (true, None) => "echo baseline".to_string(),
+        (true, Some(url)) => format!("echo at {url}"),
+        (false, _) => url.clone(),
+    };
     if args.json {
         println!(
             "{{\"target\":\"{target}\",\"clients\":{},\"rate\":{},\"seconds\":{elapsed:.2},\"sent\":{},\"answered\":{},\
@@ -381,4 +458,29 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clients_act_at_phases_spread_evenly_over_each_period() {
+        let started = Instant::now();
+        let ms = Duration::from_millis;
+        let paces: Vec<Pace> = (0..4).map(|i| Pace::of(i, 4, 5.0, started)).collect();
+        // Joined together, 30 ms in: each acts first at its own quarter.
+        let firsts: Vec<Duration> =
+            paces.iter().map(|p| p.first_after(started + ms(30)) - started).collect();
+        assert_eq!(firsts, [ms(200), ms(50), ms(100), ms(150)]);
+        // Joined late, each still keeps its phase, never before it joined.
+        let late = started + ms(1_234);
+        for (i, pace) in paces.iter().enumerate() {
+            let first = pace.first_after(late);
+            assert!(first >= late && first - late < ms(200));
+            assert_eq!((first - started).as_millis() % 200, 50 * i as u128);
+        }
+        // A moment exactly on the phase is itself the first.
+        assert_eq!(paces[1].first_after(started + ms(250)), started + ms(250));
+    }
 }
