@@ -1,0 +1,77 @@
+//! The load tool itself, as a process: `gloam-bot` against a server on
+//! loopback, against the echo of its own process, and against an echo
+//! served by another `gloam-bot` (`--serve-echo`), each time reporting every
+//! action it sent as answered and nobody dropped. Its figures are what the
+//! crowd targets are judged by, so it must not quietly lose actions.
+
+use std::process::Command;
+use std::time::Duration;
+
+use gloam_server::Config;
+use gloam_tests::TestServer;
+use gloam_tests::process::Running;
+
+const BOT: &str = env!("CARGO_BIN_EXE_gloam-bot");
+
+/// What `gloam-bot --json` printed.
+struct Report(String);
+
+impl Report {
+    /// The number reported under `name`.
+    fn figure(&self, name: &str) -> f64 {
+        let Report(json) = self;
+        let key = format!("\"{name}\":");
+        let at = json.find(&key).unwrap_or_else(|| panic!("no {name} in {json}"));
+        let value: String = json[at + key.len()..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        value.parse().unwrap_or_else(|_| panic!("{name} is not a number in {json}"))
+    }
+
+    fn assert_all_answered(&self) {
+        // Four clients, each acting twenty times a second for half a second.
+        assert!(self.figure("sent") >= 4.0, "every client acted: {}", self.0);
+        assert_eq!(self.figure("answered"), self.figure("sent"), "every action answered");
+        assert_eq!(self.figure("disconnects"), 0.0);
+        assert_eq!(self.figure("errors"), 0.0);
+        assert!(self.figure("p99_ms") > 0.0);
+    }
+}
+
+/// Runs `gloam-bot` with `args` and a short `--json` run of four clients.
+fn run_bot(args: &[&str]) -> Report {
+    let mut command = Command::new(BOT);
+    command.args(args).args(["--clients", "4", "--rate", "20", "--duration", "0.5", "--json"]);
+    let (_bot, json) =
+        Running::start(command, |line| line.starts_with('{').then(|| line.to_owned()))
+            .unwrap_or_else(|f| panic!("gloam-bot failed: {f:?}"));
+    Report(json)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_tool_plays_a_server_and_every_action_is_answered() {
+    let server = TestServer::start(Config::quiet(3)).await.expect("server starts");
+    let url = server.url();
+    let report = tokio::task::spawn_blocking(move || run_bot(&["--connect", &url]))
+        .await
+        .expect("the bot ran");
+    report.assert_all_answered();
+    assert!(report.figure("bytes_per_action") > 0.0, "answers carry the game");
+    server.stop(Duration::from_secs(10)).await.expect("server stops");
+}
+
+#[test]
+fn the_load_tool_drives_its_own_echo_and_one_served_apart() {
+    run_bot(&["--echo"]).assert_all_answered();
+    let mut serve = Command::new(BOT);
+    serve.args(["--serve-echo", "127.0.0.1:0", "--echo-size", "100", "--echo-work-us", "2000"]);
+    let (_echo, url) = Running::start(serve, |line| {
+        line.strip_prefix("echo listening on ").map(|url| url.trim().to_owned())
+    })
+    .unwrap_or_else(|f| panic!("the echo did not start: {f:?}"));
+    let report = run_bot(&["--echo", "--connect", &url]);
+    report.assert_all_answered();
+    assert_eq!(report.figure("bytes_per_action"), 100.0, "the served echo's answers");
+    assert!(report.figure("p50_ms") >= 2.0, "each answer took its 2 ms of work");
+}
