@@ -47,29 +47,6 @@ impl Stirred {
     fn near(&self, p: Pos, radius: u16) -> bool {
         self.cells.iter().any(|c| c.x.abs_diff(p.x) <= radius && c.y.abs_diff(p.y) <= radius)
     }
-
-    /// The players on the cells within `radius` of those the stirred
-    /// stood on (a box around them all), found by `occupant`, the depth's
-    /// `players` each on a cell of its own; `None` when some share a cell
-    /// or the box holds more cells than twice the players (a look at every
-    /// player is then as cheap).
-    fn found_by_cells(
-        &self,
-        radius: u16,
-        occupant: &CellMap<PlayerId>,
-        players: usize,
-    ) -> Option<Vec<PlayerId>> {
-        if occupant.len() != players {
-            return None;
-        }
-        let (x, y) = around(self.cells.iter().copied(), radius)?;
-        let area = (usize::from(x.1 - x.0) + 1) * (usize::from(y.1 - y.0) + 1);
-        if area > 2 * players {
-            return None;
-        }
-        let cells = (y.0..=y.1).flat_map(|y| (x.0..=x.1).map(move |x| Pos { x, y }));
-        Some(cells.filter_map(|c| occupant.get(&c).copied()).collect())
-    }
 }
 
 /// The players who moved, with each cell they stood on, since each shift
@@ -236,30 +213,13 @@ impl DepthState {
         }
         // Those it may see, and those it was told of (who may have left
         // its sight).
-        let at = viewer.pos;
-        let mut near: Vec<(PlayerId, Pos)> =
-            Vec::with_capacity(self.disc.len().min(self.players.len()) + told.players.len());
-        if self.players.len() > 2 * self.disc.len() && self.occupant.len() == self.players.len() {
-            // Many more players than cells it may see (a look at a cell
-            // costs about two at a player), each on a cell of its own:
-            // found by the cells, not by a look at every player.
-            let cells = self.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
-            let cells = cells.filter(|&c| self.level.grid.contains(c));
-            near.extend(cells.filter_map(|c| self.occupant.get(&c).map(|&other| (other, c))));
-        } else {
-            let r = u16::from(self.radius);
-            let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
-            if self.occupant.len() == self.players.len() {
-                // Each on a cell of its own: the cells' map is a few bytes
-                // an entry in one table, where the players are a cache
-                // miss each.
-                let on_cells = self.occupant.iter().filter(|&(&p, _)| in_range(p));
-                near.extend(on_cells.map(|(&p, &other)| (other, p)));
-            } else {
-                let players = self.players.values().filter(|p| in_range(p.pos));
-                near.extend(players.map(|p| (p.id, p.pos)));
-            }
-        }
+        let (at, r) = (viewer.pos, u16::from(self.radius));
+        let cells = self.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
+        let cells = cells.filter(|&c| self.level.grid.contains(c));
+        let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
+        // A look at a cell costs about two at a player.
+        let by_cells = self.players.len() > 2 * self.disc.len();
+        let mut near = players_near(&self.players, &self.occupant, cells, by_cells, in_range);
         // And those it was told of that are not among them (out of its
         // reach now, or gone from the depth), looked up only then: in a
         // crowd nearly all are among them, and a look in the depth's
@@ -366,33 +326,56 @@ fn tell_moment(
     vitals_changed: Vec<PlayerId>,
     turn: &mut Turn,
 ) {
-    let (near, last_diff) = if moment.stirred.is_empty() {
-        (Some(Vec::new()), HashMap::default())
-    } else {
-        let near = moment.stirred.found_by_cells(radius, occupant, moment.players.len());
-        (near, last_diffs(&turn.out))
-    };
-    let tell = |viewer: &Player, told: &mut Told, turn: &mut Turn| {
-        if moment.stirred.near(viewer.pos, radius) {
-            let (players, monsters) = moment.changes(viewer, told);
-            let diff = last_diff.get(&viewer.id).copied();
-            attach(turn, diff, viewer.id, players, monsters);
+    let stirred = &moment.stirred;
+    let (mut ids, last_diff) = match around(stirred.cells.iter().copied(), radius) {
+        None => (Vec::new(), HashMap::default()),
+        Some((x, y)) => {
+            let cells = (y.0..=y.1).flat_map(move |y| (x.0..=x.1).map(move |x| Pos { x, y }));
+            let area = (usize::from(x.1 - x.0) + 1) * (usize::from(y.1 - y.0) + 1);
+            // Each of the other ways tests every stirred cell a player.
+            let by_cells = area <= 2 * moment.players.len();
+            let near = |p: Pos| stirred.near(p, radius);
+            let near = players_near(moment.players, occupant, cells, by_cells, near);
+            (near.into_iter().map(|(id, _)| id).collect(), last_diffs(&turn.out))
         }
-        tell_vitals(viewer, told, turn);
-    };
-    let Some(mut ids) = near else {
-        for (viewer, told) in moment.players.values().zip(told.values_mut()) {
-            tell(viewer, told, turn);
-        }
-        return;
     };
     ids.extend(vitals_changed);
     ids.sort_unstable();
     ids.dedup();
     for id in ids {
-        if let (Some(viewer), Some(told)) = (moment.players.get(&id), told.get_mut(&id)) {
-            tell(viewer, told, turn);
+        let (Some(viewer), Some(told)) = (moment.players.get(&id), told.get_mut(&id)) else {
+            continue;
+        };
+        if stirred.near(viewer.pos, radius) {
+            let (players, monsters) = moment.changes(viewer, told);
+            let diff = last_diff.get(&id).copied();
+            attach(turn, diff, id, players, monsters);
         }
+        tell_vitals(viewer, told, turn);
+    }
+}
+
+/// The players who may be within reach of a viewer, or of monsters that
+/// stirred: when each player has a cell of its own, those standing on
+/// `cells` if the caller judged a look at each of them cheaper
+/// (`by_cells`), else those on a cell `within` holds for, found in the
+/// cells' map (a few bytes an entry in one table, where the players are a
+/// cache miss each); when some share a cell, those among all the players
+/// `within` holds for.
+fn players_near(
+    players: &BTreeMap<PlayerId, Player>,
+    occupant: &CellMap<PlayerId>,
+    cells: impl Iterator<Item = Pos>,
+    by_cells: bool,
+    within: impl Fn(Pos) -> bool,
+) -> Vec<(PlayerId, Pos)> {
+    let own_cells = occupant.len() == players.len();
+    if own_cells && by_cells {
+        cells.filter_map(|c| occupant.get(&c).map(|&id| (id, c))).collect()
+    } else if own_cells {
+        occupant.iter().filter(|&(&p, _)| within(p)).map(|(&p, &id)| (id, p)).collect()
+    } else {
+        players.values().filter(|p| within(p.pos)).map(|p| (p.id, p.pos)).collect()
     }
 }
 
