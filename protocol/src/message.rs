@@ -219,17 +219,6 @@ pub struct SightDiff {
     pub monsters: Vec<MonsterChange>,
 }
 
-impl SightDiff {
-    /// True when the diff says nothing beyond where the player stands.
-    pub fn is_still(&self) -> bool {
-        self.hidden.is_empty()
-            && self.shown.is_empty()
-            && self.revealed.is_empty()
-            && self.players.is_empty()
-            && self.monsters.is_empty()
-    }
-}
-
 /// A change in which other players a player sees.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlayerChange {

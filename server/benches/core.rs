@@ -7,6 +7,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use gloam_protocol::Pos;
 use gloam_server::level::Level;
 use gloam_server::mapgen::{self, Generator};
+use gloam_server::seeds::DepthSeeds;
 
 fn viewpoints(generator: Generator) -> Vec<(Level, Vec<Pos>)> {
     (0..8u64)
@@ -44,7 +45,12 @@ fn levels(c: &mut Criterion) {
             b.iter(|| {
                 seed += 1;
                 let level = mapgen::build(generator, seed, 2);
-                let monsters = mapgen::populate::populate(&level, &bestiary, seed, 2);
+                let monsters = mapgen::populate::populate(
+                    &level,
+                    &bestiary,
+                    DepthSeeds::from_level_seed(seed),
+                    2,
+                );
                 black_box((level, monsters))
             })
         });
@@ -115,7 +121,9 @@ fn action(c: &mut Criterion) {
                 .find(|&d| at.step(d).is_some_and(|p| level.terrain(p).is_open()))
                 .unwrap();
             turn += 1;
-            let out = depth.act(me, Action::Move(dir)).out;
+            let mut outcome = depth.act(me, Action::Move(dir));
+            depth.tell_the_still(&mut outcome, None);
+            let out = outcome.out;
             let bytes: usize = out.iter().map(|o| codec::encode(&o.msg).len()).sum();
             black_box(bytes)
         })
@@ -132,7 +140,8 @@ fn fight() -> gloam_server::world::DepthState {
     let level = Arc::new(mapgen::build(Generator::Caves, 12, 5));
     let bestiary = Arc::new(Bestiary::default());
     let jackal = bestiary.find("jackal").unwrap();
-    let mut depth = DepthState::with_bestiary(5, level.clone(), 8, bestiary, 12);
+    let mut depth =
+        DepthState::with_bestiary(5, level.clone(), 8, bestiary, DepthSeeds::from_level_seed(12));
     for i in 1..=8 {
         let mut p = Player::new(PlayerId(i), format!("p{i}"));
         // Enough hit points to outlast any measurement.
@@ -172,7 +181,9 @@ fn round(c: &mut Criterion) {
         let mut to_first = 0usize;
         let mut bytes = 0usize;
         for &p in &players {
-            for o in depth.act(p, Action::Wait).out {
+            let mut outcome = depth.act(p, Action::Wait);
+            depth.tell_the_still(&mut outcome, None);
+            for o in outcome.out {
                 let n = codec::encode(&o.msg).len();
                 bytes += n;
                 if o.to == players[0] {
@@ -303,20 +314,27 @@ fn crowd(c: &mut Criterion) {
     let encoded = |out: &[gloam_server::world::Outgoing]| -> (usize, usize) {
         (out.len(), out.iter().map(|o| codec::encode(&o.msg).len()).sum())
     };
-    let (messages, bytes) = encoded(&depth.act_all(steps(&depth)).out);
+    // A batch, and those who stood still told at its end.
+    let told = |depth: &mut DepthState, acts: Vec<(PlayerId, Action)>| {
+        let mut outcome = depth.act_all(acts);
+        depth.tell_the_still(&mut outcome, None);
+        outcome.out
+    };
+    let acts = steps(&depth);
+    let (messages, bytes) = encoded(&told(&mut depth, acts));
     let name = format!(
         "crowd: 64 moves among 300 players, one batch ({messages} messages, {bytes} bytes)"
     );
     c.bench_function(&name, |b| {
         b.iter(|| {
             let acts = steps(&depth);
-            black_box(encoded(&depth.act_all(acts).out))
+            black_box(encoded(&told(&mut depth, acts)))
         })
     });
     let acts = steps(&depth);
     let (mut messages, mut bytes) = (0, 0);
     for act in acts {
-        let (m, n) = encoded(&depth.act_all([act]).out);
+        let (m, n) = encoded(&told(&mut depth, vec![act]));
         messages += m;
         bytes += n;
     }
@@ -327,7 +345,7 @@ fn crowd(c: &mut Criterion) {
         b.iter(|| {
             let acts = steps(&depth);
             let sent: Vec<(usize, usize)> =
-                acts.into_iter().map(|act| encoded(&depth.act_all([act]).out)).collect();
+                acts.into_iter().map(|act| encoded(&told(&mut depth, vec![act]))).collect();
             black_box(sent)
         })
     });

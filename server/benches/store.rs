@@ -6,7 +6,8 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use gloam_protocol::Pos;
-use gloam_server::store::{Known, Snapshot, Store, StoreHandle};
+use gloam_server::character::{Credential, Snapshot};
+use gloam_server::store::{Store, StoreHandle};
 
 /// A depth about two thirds explored: 400 bytes of bitset.
 fn snapshot(i: u16) -> Snapshot {
@@ -27,7 +28,10 @@ fn saves(c: &mut Criterion) {
     let names: Vec<String> = (0..100).map(|i| format!("player{i}")).collect();
     runtime.block_on(async {
         for (i, name) in names.iter().enumerate() {
-            handle.create(Known { name: name.clone(), token_hash: [i as u8; 32] }).await.unwrap();
+            handle
+                .create(Credential { name: name.clone(), token_hash: [i as u8; 32] })
+                .await
+                .unwrap();
         }
     });
     let mut i = 0u16;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use gloam_protocol::{Action, Dir, MonsterChange, PlayerId, ServerMsg, SightDiff, codec};
 use gloam_server::bestiary::Bestiary;
 use gloam_server::mapgen::{self, Generator, LevelRng, populate};
+use gloam_server::seeds::DepthSeeds;
 use gloam_server::world::{Arrival, DepthState, Player};
 use rand::{RngExt, SeedableRng};
 
@@ -26,8 +27,16 @@ fn main() {
     let per_level = moves / 10;
     for seed in 0..10u64 {
         let level = Arc::new(mapgen::build(Generator::Bsp, seed, DEPTH));
-        let mut depth = DepthState::with_bestiary(DEPTH, level.clone(), 8, bestiary.clone(), seed);
-        for placed in populate::populate(&level, &bestiary, seed, DEPTH) {
+        let mut depth = DepthState::with_bestiary(
+            DEPTH,
+            level.clone(),
+            8,
+            bestiary.clone(),
+            DepthSeeds::from_level_seed(seed),
+        );
+        for placed in
+            populate::populate(&level, &bestiary, DepthSeeds::from_level_seed(seed), DEPTH)
+        {
             depth.spawn(placed.kind, placed.pos);
         }
         for _ in 0..per_level {
@@ -44,7 +53,9 @@ fn main() {
                 .filter(|&d| at.step(d).is_some_and(|p| level.terrain(p).is_open()))
                 .collect();
             let dir = open[rng.random_range(0..open.len())];
-            for out in depth.act(me, Action::Move(dir)).out {
+            let mut outcome = depth.act(me, Action::Move(dir));
+            depth.tell_the_still(&mut outcome, None);
+            for out in outcome.out {
                 if let (true, ServerMsg::Sight(diff)) = (out.to == me, &out.msg) {
                     sent.add(codec::encode(&out.msg).len(), diff);
                 }

@@ -12,6 +12,7 @@ use crate::mapgen::populate::populate;
 use crate::mapgen::{
     Generator, GeneratorSetting, Mix, Steps, build_recorded, generator_with, level_seed,
 };
+use crate::seeds::Seeds;
 
 /// The world a host asks for on the command line. What it leaves out is
 /// taken from the stored world, or (for a new world) made up: a random seed,
@@ -137,7 +138,8 @@ pub fn build(args: &MapgenArgs) -> (Generator, Level, Steps) {
 pub fn report(args: &MapgenArgs) -> Result<String, BestiaryError> {
     let bestiary = bestiary(args.bestiary.as_deref())?;
     let (generator, level, steps) = build(args);
-    let monsters = populate(&level, &bestiary, level_seed(args.seed, args.depth), args.depth);
+    let monsters =
+        populate(&level, &bestiary, Seeds::of_world(args.seed).depth(args.depth), args.depth);
     let mut out = String::new();
     for (i, (what, grid)) in steps.frames.iter().enumerate() {
         out.push_str(&format!("step {} of {}: {what}\n", i + 1, steps.frames.len()));
@@ -258,7 +260,8 @@ mod tests {
     fn mapgen_draws_and_lists_the_monsters_a_level_holds() {
         let text = report(&mapgen_args(6, None)).unwrap();
         let (_, level, _) = build(&mapgen_args(6, None));
-        let placed = populate(&level, &Bestiary::default(), level_seed(5, 6), 6);
+        let placed =
+            populate(&level, &Bestiary::default(), crate::seeds::Seeds::of_world(5).depth(6), 6);
         assert!(text.contains(&format!("{} monsters:", placed.len())), "{text}");
         let map: Vec<&str> = text.lines().skip(1).take(usize::from(level.height())).collect();
         for m in &placed {

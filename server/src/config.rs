@@ -164,11 +164,6 @@ impl Config {
         Ok(())
     }
 
-    /// The defaults, playing `world`.
-    pub fn for_world(world: WorldSpec) -> Self {
-        Self::default().playing(world)
-    }
-
     /// This configuration, playing `world`.
     pub fn playing(self, world: WorldSpec) -> Self {
         Self { seed: world.seed, generator: world.generator, mix: world.mix, ..self }

@@ -55,7 +55,7 @@ impl Opacity {
             // Sixty-four cells at a time: their open ones as bits, cleared
             // in the row at once and in each open cell's column.
             for (k, cells) in row.chunks(64).enumerate() {
-                let open = crate::level::open_bits(cells);
+                let open = open_bits(cells);
                 let first = k * 64 + R;
                 let line = &mut rows[by * row_words + first / 64..];
                 line[0] &= !(open << (first % 64));
@@ -325,6 +325,27 @@ fn span(first: u32, last: u32) -> u32 {
     (1u32 << (last + 1)).wrapping_sub(1 << first)
 }
 
+/// The open ones of up to 64 `cells`, as bits (bit i for the i-th), found
+/// eight cells at a time: a cell is open when its terrain is not the wall,
+/// which is terrain 0.
+pub(crate) fn open_bits(cells: &[Terrain]) -> u64 {
+    const _: () = assert!(Terrain::Wall as u8 == 0 && Terrain::ALL.len() == 4);
+    debug_assert!(cells.len() <= 64);
+    let mut bits = 0;
+    for (k, eight) in cells.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        for (byte, &t) in bytes.iter_mut().zip(eight) {
+            *byte = t as u8;
+        }
+        // Each byte is 0 to 3: its low bit is set when either bit is, and
+        // a multiplication gathers the eight low bits into the top byte.
+        let word = u64::from_le_bytes(bytes);
+        let ones = (word | word >> 1) & 0x0101_0101_0101_0101;
+        bits |= (ones.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    bits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -418,5 +439,22 @@ mod tests {
         assert!(fov.sees(Pos::new(4, 2)));
         assert!(!fov.sees(Pos::new(6, 2)));
         assert!(fov.sees(Pos::new(6, 1)) && fov.sees(Pos::new(6, 3)));
+    }
+
+    mod open_cells {
+        use super::super::open_bits;
+        use gloam_protocol::Terrain;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// Eight at a time, the open cells are the ones whose terrain is open.
+            #[test]
+            fn open_bits_are_the_open_cells(kinds in proptest::collection::vec(0usize..4, 0..=64)) {
+                let cells: Vec<Terrain> = kinds.iter().map(|&k| Terrain::ALL[k]).collect();
+                let expected =
+                    cells.iter().enumerate().fold(0u64, |b, (i, t)| b | u64::from(t.is_open()) << i);
+                prop_assert_eq!(open_bits(&cells), expected);
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use gloam_protocol::walk::{DistanceMap, ROWS_MAX_HEIGHT, ROWS_MAX_WIDTH, RowWalk};
 use gloam_protocol::{Pos, Terrain};
 
-use crate::fov::{Fov, Opacity};
+use crate::fov::{Fov, Opacity, open_bits};
 
 /// The map size every level has, in cells.
 pub const MAP_WIDTH: u16 = 80;
@@ -169,27 +169,6 @@ impl Grid {
     }
 }
 
-/// The open ones of up to 64 `cells`, as bits (bit i for the i-th), found
-/// eight cells at a time: a cell is open when its terrain is not the wall,
-/// which is terrain 0.
-pub(crate) fn open_bits(cells: &[Terrain]) -> u64 {
-    const _: () = assert!(Terrain::Wall as u8 == 0 && Terrain::ALL.len() == 4);
-    debug_assert!(cells.len() <= 64);
-    let mut bits = 0;
-    for (k, eight) in cells.chunks(8).enumerate() {
-        let mut bytes = [0u8; 8];
-        for (byte, &t) in bytes.iter_mut().zip(eight) {
-            *byte = t as u8;
-        }
-        // Each byte is 0 to 3: its low bit is set when either bit is, and
-        // a multiplication gathers the eight low bits into the top byte.
-        let word = u64::from_le_bytes(bytes);
-        let ones = (word | word >> 1) & 0x0101_0101_0101_0101;
-        bits |= (ones.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-    }
-    bits
-}
-
 /// A finished level: every open cell is reachable from `arrival`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Level {
@@ -218,22 +197,5 @@ impl Level {
 
     pub fn terrain(&self, pos: Pos) -> Terrain {
         self.grid.get(pos)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// Eight at a time, the open cells are the ones whose terrain is open.
-        #[test]
-        fn open_bits_are_the_open_cells(kinds in proptest::collection::vec(0usize..4, 0..=64)) {
-            let cells: Vec<Terrain> = kinds.iter().map(|&k| Terrain::ALL[k]).collect();
-            let expected =
-                cells.iter().enumerate().fold(0u64, |b, (i, t)| b | u64::from(t.is_open()) << i);
-            prop_assert_eq!(open_bits(&cells), expected);
-        }
     }
 }

@@ -8,12 +8,14 @@
 //! from seeds and `fov` computes sight.
 
 pub mod bestiary;
+pub mod character;
 pub mod cli;
 pub mod config;
 pub mod fov;
 pub mod level;
 pub mod mapgen;
 pub mod net;
+pub mod seeds;
 pub mod store;
 pub mod telemetry;
 pub mod world;

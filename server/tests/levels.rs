@@ -3,6 +3,7 @@
 use gloam_protocol::{Pos, Terrain};
 use gloam_server::level::{Level, MAP_HEIGHT, MAP_WIDTH};
 use gloam_server::mapgen::{self, Generator, GeneratorSetting, LevelRng, bsp, maze};
+use gloam_server::seeds::DepthSeeds;
 use rand::SeedableRng;
 
 const SEEDS: u64 = 1_000;
@@ -260,7 +261,7 @@ fn generators_build_the_same_levels_and_monsters_as_before() {
                 for pos in [level.arrival, level.stairs_down] {
                     digest.add(&[pos.x.to_le_bytes(), pos.y.to_le_bytes()].concat());
                 }
-                for m in populate(&level, &bestiary, seed, depth) {
+                for m in populate(&level, &bestiary, DepthSeeds::from_level_seed(seed), depth) {
                     digest.add(
                         &[m.kind.to_le_bytes(), m.pos.x.to_le_bytes(), m.pos.y.to_le_bytes()]
                             .concat(),

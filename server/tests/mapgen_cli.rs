@@ -6,6 +6,7 @@ use std::process::Command;
 use gloam_server::bestiary::Bestiary;
 use gloam_server::mapgen::populate::populate;
 use gloam_server::mapgen::{self, Generator, GeneratorSetting};
+use gloam_server::seeds::Seeds;
 
 fn mapgen(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_gloam-server"))
@@ -23,7 +24,7 @@ fn the_printed_level_is_the_one_the_server_builds() {
     let level = mapgen::build_level(42, 3, GeneratorSetting::Mixed);
     // The level, with the monsters its seed places drawn on it.
     let bestiary = Bestiary::default();
-    let monsters = populate(&level, &bestiary, mapgen::level_seed(42, 3), 3);
+    let monsters = populate(&level, &bestiary, Seeds::of_world(42).depth(3), 3);
     assert!(!monsters.is_empty());
     let mut expected: Vec<Vec<char>> =
         level.grid.to_ascii().lines().map(|l| l.chars().collect()).collect();

@@ -151,8 +151,8 @@ impl Oracle {
     fn kinds(&mut self, depth: u16) -> &[KindId] {
         if !self.kinds.contains_key(&depth) {
             let level = self.level(depth).clone();
-            let seed = mapgen::level_seed(self.seed, depth);
-            let placed = populate(&level, &self.bestiary, seed, depth);
+            let seeds = gloam_server::seeds::Seeds::of_world(self.seed).depth(depth);
+            let placed = populate(&level, &self.bestiary, seeds, depth);
             let mut kinds: Vec<KindId> = placed.iter().map(|p| p.kind).collect();
             let mut taken: HashSet<Pos> = placed.iter().map(|p| p.pos).collect();
             for p in self.placements.iter().filter(|p| p.depth == depth) {

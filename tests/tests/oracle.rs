@@ -71,7 +71,9 @@ fn the_oracle_refuses_two_players_on_one_cell() {
     let (ann, bob, cy) = (PlayerId(1), PlayerId(2), PlayerId(3));
     let mut out = Vec::new();
     for (id, name) in [(ann, "ann"), (bob, "bob"), (cy, "cy")] {
-        out.extend(depth.arrive(Player::new(id, name.into()), Arrival::Join));
+        let mut outcome = depth.arrive(Player::new(id, name.into()), Arrival::Join);
+        depth.tell_the_still(&mut outcome, None);
+        out.extend(outcome.out);
     }
     let level = depth.level();
     let mut state = gloam_client::testing::welcomed(ann, level.width(), level.height());

@@ -29,7 +29,13 @@ pub fn known_state() -> ClientState {
     let level = Arc::new(mapgen::build(Generator::Bsp, 11, 1));
     let (w, h) = (level.width(), level.height());
     let bestiary = Arc::new(Bestiary::default());
-    let mut depth = DepthState::with_bestiary(1, level.clone(), 8, bestiary.clone(), 11);
+    let mut depth = DepthState::with_bestiary(
+        1,
+        level.clone(),
+        8,
+        bestiary.clone(),
+        gloam_server::seeds::DepthSeeds::from_level_seed(11),
+    );
     let mut states: Vec<ClientState> = (0..3).map(|_| ClientState::new()).collect();
     let ids = [PlayerId(1), PlayerId(2), PlayerId(3)];
     let deliver = |out: Vec<Outgoing>, states: &mut Vec<ClientState>| {
@@ -40,7 +46,9 @@ pub fn known_state() -> ClientState {
     for (i, name) in ["ann", "bob", "cat"].iter().enumerate() {
         states[i].apply(&gloam_client::testing::welcome(ids[i], w, h)).unwrap();
         states[i].apply(&ServerMsg::Kinds(bestiary.kinds_info())).unwrap();
-        let out = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);
+        let mut outcome = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);
+        depth.tell_the_still(&mut outcome, None);
+        let out = outcome.out;
         deliver(out, &mut states);
     }
     let mut walk = |who: usize, steps: usize, states: &mut Vec<ClientState>| {
@@ -48,7 +56,7 @@ pub fn known_state() -> ClientState {
         for _ in 0..steps {
             let Some(dir) = explore_step(&states[who]) else { break };
             path.push(dir);
-            let out = depth.act(ids[who], Action::Move(dir)).out;
+            let out = told(&mut depth, ids[who], Action::Move(dir));
             deliver(out, states);
         }
         path
@@ -59,10 +67,10 @@ pub fn known_state() -> ClientState {
     for dir in ann_path.iter().rev().take(30) {
         let (dx, dy) = dir.delta();
         let back = Dir::from_delta(-dx, -dy).expect("a step has an opposite");
-        let out = depth.act(ids[0], Action::Move(back)).out;
+        let out = told(&mut depth, ids[0], Action::Move(back));
         deliver(out, &mut states);
     }
-    let out = depth.act(ids[0], Action::Descend).out;
+    let out = told(&mut depth, ids[0], Action::Descend);
     deliver(out, &mut states);
     // A kobold, asleep beside her, and her blow.
     let at = depth.player(ids[0]).expect("ann is here").pos;
@@ -75,7 +83,15 @@ pub fn known_state() -> ClientState {
         })
         .expect("a free cell beside ann");
     let _ = beside;
-    let out = depth.act(ids[0], Action::Move(dir)).out;
+    let out = told(&mut depth, ids[0], Action::Move(dir));
     deliver(out, &mut states);
     states.swap_remove(0)
+}
+
+/// `id`'s action on `depth`, and everyone there told what they have not
+/// heard, as a depth's task tells them when their shift comes.
+fn told(depth: &mut DepthState, id: PlayerId, action: Action) -> Vec<Outgoing> {
+    let mut outcome = depth.act(id, action);
+    depth.tell_the_still(&mut outcome, None);
+    outcome.out
 }

@@ -16,9 +16,9 @@ pub use steps::Steps;
 
 use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
-use rand::SeedableRng;
 
 use crate::level::{Grid, Level, MAP_HEIGHT, MAP_WIDTH};
+use crate::seeds::{DepthSeeds, Seeds};
 
 /// The RNG every generator draws from: a named algorithm, so the same seed
 /// builds the same level on every machine and with every rand release.
@@ -199,17 +199,10 @@ impl std::fmt::Display for Mix {
 /// Depths come in blocks of this many; a mixed world has at most one maze per block.
 const MAZE_BLOCK: u16 = 5;
 
-/// splitmix64's finaliser: spreads nearby inputs over the whole range.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The seed of one depth's level, derived from the world seed.
+/// The seed of one depth's level, derived from the world seed (see
+/// [`Seeds`]).
 pub fn level_seed(world_seed: u64, depth: u16) -> u64 {
-    mix(world_seed ^ mix(u64::from(depth)))
+    Seeds::of_world(world_seed).depth(depth).level_seed()
 }
 
 /// Which generator builds a depth. In a mixed world each block of five
@@ -235,7 +228,8 @@ pub fn generator_with(
     }
     let mazes_allowed = weights.weights.iter().any(|&(g, w)| g == Generator::Maze && w > 0);
     let block = (depth - 1) / MAZE_BLOCK;
-    let mut rng = LevelRng::seed_from_u64(mix(world_seed ^ 0x6d61_7a65) ^ u64::from(block));
+    let seeds = Seeds::of_world(world_seed);
+    let mut rng = seeds.maze_slots(block);
     let slot = rng.random_range(0..MAZE_BLOCK);
     let coin = rng.random_bool(0.5);
     if mazes_allowed && coin && (depth - 1) % MAZE_BLOCK == slot {
@@ -247,8 +241,7 @@ pub fn generator_with(
     if total == 0 {
         return Generator::Bsp;
     }
-    let mut pick =
-        LevelRng::seed_from_u64(level_seed(world_seed, depth) ^ 0x006d_6978).random_range(0..total);
+    let mut pick = seeds.depth(depth).generator().random_range(0..total);
     for (generator, weight) in choices {
         if pick < weight {
             return generator;
@@ -286,7 +279,7 @@ pub fn build_recorded(
     depth: u16,
     mut steps: Option<&mut Steps>,
 ) -> Level {
-    let mut rng = LevelRng::seed_from_u64(seed);
+    let mut rng = DepthSeeds::from_level_seed(seed).layout();
     let (w, h) = (MAP_WIDTH, MAP_HEIGHT);
     let (grid, start) = match generator {
         Generator::Bsp => {

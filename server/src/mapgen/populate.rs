@@ -11,12 +11,12 @@
 #[cfg(doc)]
 use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{Dir, Pos, SIGHT_RADIUS};
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 
-use super::LevelRng;
 use super::bits::Count;
 use crate::bestiary::{Bestiary, KindId};
 use crate::level::{Grid, Level};
+use crate::seeds::DepthSeeds;
 
 /// Walking steps from the arrival point inside which nothing is placed.
 pub const CLEAR_STEPS: u16 = 12;
@@ -33,9 +33,9 @@ pub fn groups_at(depth: u16) -> usize {
     (3 + usize::from(depth) / 2).min(14)
 }
 
-/// The monsters of the level of `depth` whose seed is `level_seed`.
-pub fn populate(level: &Level, bestiary: &Bestiary, level_seed: u64, depth: u16) -> Vec<Placed> {
-    let mut rng = LevelRng::seed_from_u64(level_seed ^ 0x6d6f_6e73_7465_7273);
+/// The monsters of the level of `depth`, placed from its monsters' stream.
+pub fn populate(level: &Level, bestiary: &Bestiary, seeds: DepthSeeds, depth: u16) -> Vec<Placed> {
+    let mut rng = seeds.monsters();
     let rows = allowed_rows(level);
     let (w, open) = (usize::from(level.width()), &level.walk.reached);
     let mut allowed = vec![false; level.grid.cells().len()];
@@ -180,6 +180,7 @@ fn allowed_rows(level: &Level) -> Vec<u128> {
 mod tests {
     use super::*;
     use crate::mapgen::{Generator, build, level_seed};
+    use crate::seeds::DepthSeeds;
     use gloam_protocol::Terrain;
     use proptest::prelude::*;
     use std::collections::HashSet;
@@ -198,7 +199,7 @@ mod tests {
         fn monsters_are_placed_fairly_and_deterministically(seed: u64, depth in 1u16..16, generator in generator()) {
             let bestiary = Bestiary::default();
             let level = build(generator, level_seed(seed, depth), depth);
-            let placed = populate(&level, &bestiary, level_seed(seed, depth), depth);
+            let placed = populate(&level, &bestiary, DepthSeeds::from_level_seed(level_seed(seed, depth)), depth);
             let sight = level.grid.fov(level.arrival, SIGHT_RADIUS);
             let mut cells = HashSet::new();
             for m in &placed {
@@ -208,7 +209,7 @@ mod tests {
                 prop_assert!(bestiary.kind(m.kind).lives_at(depth));
             }
             prop_assert!(!placed.is_empty(), "a level holds monsters");
-            prop_assert_eq!(&placed, &populate(&level, &bestiary, level_seed(seed, depth), depth));
+            prop_assert_eq!(&placed, &populate(&level, &bestiary, DepthSeeds::from_level_seed(level_seed(seed, depth)), depth));
         }
     }
 
@@ -219,7 +220,12 @@ mod tests {
             let (mut count, mut hp) = (0usize, 0u32);
             for seed in 0..20 {
                 let level = build(Generator::Bsp, level_seed(seed, depth), depth);
-                for m in populate(&level, &bestiary, level_seed(seed, depth), depth) {
+                for m in populate(
+                    &level,
+                    &bestiary,
+                    DepthSeeds::from_level_seed(level_seed(seed, depth)),
+                    depth,
+                ) {
                     count += 1;
                     hp += u32::from(bestiary.kind(m.kind).hp);
                 }

@@ -33,9 +33,9 @@ use tracing::{debug, error};
 
 pub use open::{LOCK_FILE, STORE_FILE};
 
+use crate::character::{Credential, Snapshot, Vitals};
 use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::GeneratorSetting;
-use crate::world::Vitals;
 
 /// The layout of the tables below. A store of another version is refused,
 /// never rewritten.
@@ -96,27 +96,9 @@ pub enum StoreError {
 /// ever played, (entries kept, the live depth's checksum after them).
 pub type DepthHistory = (Vec<Vec<u8>>, Option<(u64, u64)>);
 
-/// A character the store knows: its name and the hash of its token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Known {
-    pub name: String,
-    pub token_hash: [u8; 32],
-}
-
-/// Where a character stands and what it has explored: all of it, or (in
-/// the saves made while it walks) the depth it is on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
-    pub depth: u16,
-    pub pos: Pos,
-    pub vitals: Vitals,
-    /// Per depth, the explored cells in `CellSet`'s byte form.
-    pub explored: Vec<(u16, Vec<u8>)>,
-}
-
 enum Cmd {
     Create {
-        known: Known,
+        known: Credential,
         done: oneshot::Sender<Result<(), String>>,
     },
     Save {
@@ -169,7 +151,7 @@ pub struct Store {
     /// Held for as long as the store is open.
     lock: Option<File>,
     /// The characters it holds, read when it opened.
-    known: Vec<Known>,
+    known: Vec<Credential>,
     /// How to open the database again after an I/O error (None: never fails).
     reopen: Option<Reopen>,
     /// How long writes wait for others to go with them ([`GATHER`]).
@@ -343,12 +325,12 @@ impl Store {
     }
 
     /// Every character the store knows.
-    pub fn known(&self) -> &[Known] {
+    pub fn known(&self) -> &[Credential] {
         &self.known
     }
 
     /// Hands the store to its writing thread; gives the characters it holds.
-    pub fn start(self) -> (Writer, Vec<Known>) {
+    pub fn start(self) -> (Writer, Vec<Credential>) {
         let (tx, rx) = mpsc::channel();
         let Store { db, file, lock, known, reopen, gather } = self;
         let label = file.clone().unwrap_or_else(|| PathBuf::from(MEMORY));
@@ -449,7 +431,7 @@ const MEMORY: &str = ":memory:";
 
 impl StoreHandle {
     /// Records a new character; done once it is committed.
-    pub async fn create(&self, known: Known) -> Result<(), String> {
+    pub async fn create(&self, known: Credential) -> Result<(), String> {
         let (done, answer) = oneshot::channel();
         self.tx.send(Cmd::Create { known, done }).map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
@@ -910,7 +892,7 @@ fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> {
     Ok(dead)
 }
 
-fn read_known(db: &Database) -> Result<Vec<Known>, redb::Error> {
+fn read_known(db: &Database) -> Result<Vec<Credential>, redb::Error> {
     let txn = db.begin_read()?;
     let tokens = match txn.open_table(TOKENS) {
         Ok(t) => t,
@@ -923,7 +905,7 @@ fn read_known(db: &Database) -> Result<Vec<Known>, redb::Error> {
         let token_hash = <[u8; 32]>::try_from(hash.value()).map_err(|_| {
             redb::Error::Corrupted(format!("the token hash of {} is damaged", name.value()))
         })?;
-        known.push(Known { name: name.value().to_owned(), token_hash });
+        known.push(Credential { name: name.value().to_owned(), token_hash });
     }
     Ok(known)
 }

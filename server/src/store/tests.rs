@@ -33,7 +33,7 @@ fn death(name: &str, depth: u16, rounds: u64, when: u64) -> DeathRecord {
 #[test]
 fn the_dead_go_to_the_graveyard_and_their_names_stay() {
     let dir = tempfile::tempdir().unwrap();
-    let known = Known { name: "ann".into(), token_hash: [9; 32] };
+    let known = Credential { name: "ann".into(), token_hash: [9; 32] };
     {
         let store = Store::open(dir.path()).unwrap();
         store.settle_world(&seed(42), crate::fresh_seed).unwrap();
@@ -64,7 +64,7 @@ fn the_dead_go_to_the_graveyard_and_their_names_stay() {
 #[test]
 fn saves_are_loaded_back_and_survive_closing_the_file() {
     let dir = tempfile::tempdir().unwrap();
-    let known = Known { name: "ann".into(), token_hash: [9; 32] };
+    let known = Credential { name: "ann".into(), token_hash: [9; 32] };
     {
         let store = Store::open(dir.path()).unwrap();
         assert_eq!(store.settle_world(&seed(42), crate::fresh_seed).unwrap(), spec(42));
@@ -212,7 +212,7 @@ fn a_store_damaged_inside_is_refused_not_trusted() {
             for i in 0..200u16 {
                 let name = format!("p{i}");
                 handle
-                    .create(Known { name: name.clone(), token_hash: [i as u8; 32] })
+                    .create(Credential { name: name.clone(), token_hash: [i as u8; 32] })
                     .await
                     .unwrap();
                 handle.save(&name, snapshot(i % 5 + 1, i));
@@ -255,7 +255,9 @@ fn dropping_a_writer_never_waits_for_its_thread() {
     let store = Store::open(dir.path()).unwrap();
     let (writer, _) = store.start();
     let handle = writer.handle();
-    runtime().block_on(handle.create(Known { name: "ann".into(), token_hash: [1; 32] })).unwrap();
+    runtime()
+        .block_on(handle.create(Credential { name: "ann".into(), token_hash: [1; 32] }))
+        .unwrap();
     let release = writer.pause();
     handle.save("ann", snapshot(3, 9));
     drop(handle);
@@ -335,7 +337,7 @@ fn a_full_disk_stops_saving_until_there_is_room_and_loses_nothing() {
     let (writer, _) = store.start();
     let handle = writer.handle();
     let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
-    rt.block_on(handle.create(Known { name: "ann".into(), token_hash: [1; 32] })).unwrap();
+    rt.block_on(handle.create(Credential { name: "ann".into(), token_hash: [1; 32] })).unwrap();
     handle.save("ann", snapshot(1, 3));
     rt.block_on(handle.flush());
     assert!(handle.is_saving());
@@ -343,7 +345,7 @@ fn a_full_disk_stops_saving_until_there_is_room_and_loses_nothing() {
     handle.save("ann", snapshot(2, 5));
     rt.block_on(handle.flush());
     assert!(!handle.is_saving(), "the failed commit is reported");
-    let bob = rt.block_on(handle.create(Known { name: "bob".into(), token_hash: [2; 32] }));
+    let bob = rt.block_on(handle.create(Credential { name: "bob".into(), token_hash: [2; 32] }));
     assert!(bob.is_err(), "no new character while nothing can be saved");
     full.store(false, std::sync::atomic::Ordering::SeqCst);
     let mut saving = handle.saving();

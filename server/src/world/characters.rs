@@ -16,9 +16,8 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tracing::error;
 
-use super::memory::Memory;
-use super::player::Player;
-use crate::store::{Known, StoreHandle};
+use crate::character::{Credential, Memory, Player};
+use crate::store::StoreHandle;
 
 /// A character as it was when it left the world.
 #[derive(Debug)]
@@ -113,11 +112,11 @@ const TAKEOVER_WAIT: Duration = Duration::from_secs(3);
 
 impl Characters {
     /// The characters `known` to the store, all offline.
-    pub(crate) fn new(store: StoreHandle, known: Vec<Known>, limits: Limits) -> Self {
+    pub(crate) fn new(store: StoreHandle, known: Vec<Credential>, limits: Limits) -> Self {
         let by_name = known
             .into_iter()
             .enumerate()
-            .map(|(i, Known { name, token_hash })| {
+            .map(|(i, Credential { name, token_hash })| {
                 let id = PlayerId(i as u32 + 1);
                 (name, Character { id, token_hash, online: None, left: Arc::default() })
             })
@@ -258,7 +257,7 @@ impl Characters {
         token_hash: [u8; 32],
         kicked: CancellationToken,
     ) -> Result<Claim, Refusal> {
-        let known = Known { name: name.to_owned(), token_hash };
+        let known = Credential { name: name.to_owned(), token_hash };
         if let Err(e) = self.store.create(known).await {
             error!(player = name, error = %e, "cannot record a new character");
             self.by_name.lock().unwrap_or_else(PoisonError::into_inner).remove(name);

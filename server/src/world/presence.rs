@@ -8,9 +8,11 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
+use super::World;
+use super::registry::DepthHandle;
 use super::talk::{Ear, Heard, Seated};
+use super::task::{DepthCmd, ToConn};
 use super::watch::{Audience, Feed};
-use super::{DepthCmd, DepthHandle, ToConn, World};
 
 /// What the world said to one player for one command: encoded messages in
 /// the order they are to be written.

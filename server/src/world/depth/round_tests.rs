@@ -3,9 +3,17 @@
 
 use proptest::prelude::*;
 
+use std::collections::{BTreeMap, BTreeSet};
+
+use gloam_protocol::Dir;
+
+use super::rules::combat;
+use super::testing::Told;
 use super::tests::level_from;
+use super::views::still::{SHIFTS, shift_of};
 use super::*;
-use crate::world::player;
+use crate::character as player;
+use crate::seeds::DepthSeeds;
 use gloam_protocol::{MonsterChange, PlayerChange};
 
 /// One hall, 20 wide, with a pillar; '<' is where arrivals stand.
@@ -23,31 +31,37 @@ const ANN: PlayerId = PlayerId(1);
 const BOB: PlayerId = PlayerId(2);
 
 fn hall() -> DepthState {
-    DepthState::with_bestiary(3, level_from(HALL), 8, Arc::new(Bestiary::default()), 7)
+    DepthState::with_bestiary(
+        3,
+        level_from(HALL),
+        8,
+        Arc::new(Bestiary::default()),
+        DepthSeeds::from_level_seed(7),
+    )
 }
 
 fn kind(d: &DepthState, name: &str) -> KindId {
-    d.bestiary.find(name).unwrap()
+    d.rules.bestiary.find(name).unwrap()
 }
 
 /// Puts a player on `at`.
 fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos) {
-    d.arrive(Player::new(id, name.into()), Arrival::Resume(at));
-    assert_eq!(d.players[&id].pos, at);
+    d.come(Player::new(id, name.into()), Arrival::Resume(at));
+    assert_eq!(d.rules.occupancy.players[&id].pos, at);
 }
 
 /// An awake monster of `name` on `at`.
 fn awake(d: &mut DepthState, name: &str, at: Pos) -> MonsterId {
     let id = d.spawn(kind(d, name), at).unwrap();
-    d.monsters.get_mut(&id).unwrap().awake = true;
+    d.rules.monsters.get_mut(&id).unwrap().awake = true;
     id
 }
 
-fn to(turn: &Turn, id: PlayerId) -> Vec<&ServerMsg> {
+fn to(turn: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
     turn.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
 }
 
-fn said(turn: &Turn, id: PlayerId, text: &str) -> bool {
+fn said(turn: &Outcome, id: PlayerId, text: &str) -> bool {
     to(turn, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
 }
 
@@ -57,12 +71,12 @@ fn alone_every_action_is_answered_at_once_and_closes_the_round() {
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     let orc = awake(&mut d, "orc", Pos::new(7, 2));
     let before = d.rounds();
-    let turn = d.act(ANN, Action::Wait);
+    let turn = d.play(ANN, Action::Wait);
     assert_eq!(turn.answered, [ANN]);
     assert_eq!(d.phase(ANN), Phase::Ready, "the round closed: ann may act again");
     assert_eq!(d.rounds(), before + 1);
-    assert_eq!(d.monsters[&orc].rounds, 1, "the orc had its round");
-    assert_eq!(d.monsters[&orc].pos, Pos::new(6, 2), "and took one step, straight at ann");
+    assert_eq!(d.rules.monsters[&orc].rounds, 1, "the orc had its round");
+    assert_eq!(d.rules.monsters[&orc].pos, Pos::new(6, 2), "and took one step, straight at ann");
     assert!(d.waiting().is_empty());
 }
 
@@ -73,19 +87,19 @@ fn sharing_a_danger_the_fast_player_waits_for_the_other_and_the_monster_acts_onc
     put(&mut d, BOB, "bob", Pos::new(2, 4));
     let orc = awake(&mut d, "orc", Pos::new(8, 3));
     assert_eq!(d.party_of(ANN), [ANN, BOB], "the orc sees both");
-    let first = d.act(ANN, Action::Wait);
+    let first = d.play(ANN, Action::Wait);
     assert_eq!(first.answered, [ANN]);
     assert!(to(&first, ANN).contains(&&ServerMsg::Waiting(vec!["bob".into()])));
-    assert_eq!(d.monsters[&orc].rounds, 0, "the round is open: the orc waits too");
+    assert_eq!(d.rules.monsters[&orc].rounds, 0, "the round is open: the orc waits too");
     for _ in 0..9 {
-        let held = d.act(ANN, Action::Move(Dir::E));
+        let held = d.play(ANN, Action::Move(Dir::E));
         assert!(held.answered.is_empty() && held.out.is_empty(), "held until bob acts");
     }
-    assert_eq!(d.players[&ANN].pos, Pos::new(2, 2));
-    let closed = d.act(BOB, Action::Wait);
+    assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(2, 2));
+    let closed = d.play(BOB, Action::Wait);
     assert_eq!(closed.answered, [BOB, ANN], "bob's action, then ann's held one");
-    assert_eq!(d.monsters[&orc].rounds, 1, "one round for the orc");
-    assert_eq!(d.players[&ANN].pos, Pos::new(3, 2), "one held action, not ten");
+    assert_eq!(d.rules.monsters[&orc].rounds, 1, "one round for the orc");
+    assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(3, 2), "one held action, not ten");
     assert_eq!((d.phase(ANN), d.phase(BOB)), (Phase::Acted, Phase::Ready));
 }
 
@@ -95,20 +109,20 @@ fn a_missed_deadline_counts_the_absent_away_until_they_act() {
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     put(&mut d, BOB, "bob", Pos::new(2, 4));
     let orc = awake(&mut d, "orc", Pos::new(8, 3));
-    d.act(ANN, Action::Wait);
+    d.play(ANN, Action::Wait);
     assert_eq!(d.waiting(), [ANN]);
-    let turn = d.deadline(ANN);
+    let turn = d.time_out(ANN);
     assert_eq!(d.phase(BOB), Phase::Away);
-    assert_eq!(d.monsters[&orc].rounds, 1, "the round closed without bob");
+    assert_eq!(d.rules.monsters[&orc].rounds, 1, "the round closed without bob");
     assert!(to(&turn, ANN).contains(&&ServerMsg::Waiting(vec![])));
     // Ann now plays at her own pace: each action is a round.
     for round in 2..5 {
-        let turn = d.act(ANN, Action::Wait);
+        let turn = d.play(ANN, Action::Wait);
         assert_eq!(turn.answered, [ANN]);
-        assert_eq!(d.monsters[&orc].rounds, round);
+        assert_eq!(d.rules.monsters[&orc].rounds, round);
     }
     // Bob is back with his next action, and the round waits for him again.
-    d.act(BOB, Action::Wait);
+    d.play(BOB, Action::Wait);
     assert_eq!((d.phase(ANN), d.phase(BOB)), (Phase::Ready, Phase::Acted));
     assert_eq!(d.waiting(), [BOB]);
 }
@@ -122,7 +136,7 @@ fn players_who_share_no_danger_each_play_at_their_own_pace() {
     awake(&mut d, "orc", Pos::new(20, 5));
     assert_eq!(d.party_of(ANN), [ANN]);
     for _ in 0..5 {
-        assert_eq!(d.act(ANN, Action::Wait).answered, [ANN]);
+        assert_eq!(d.play(ANN, Action::Wait).answered, [ANN]);
         assert_eq!(d.phase(ANN), Phase::Ready);
     }
     assert_eq!(d.phase(BOB), Phase::Ready, "bob was never waited for");
@@ -131,7 +145,7 @@ fn players_who_share_no_danger_each_play_at_their_own_pace() {
 /// The hall with `--pvp`, ann one step west of bob.
 fn ann_beside_bob_with_pvp() -> DepthState {
     let mut d = hall();
-    d.set_rules(Rules { pvp: true });
+    d.set_rules(HostRules { pvp: true });
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     put(&mut d, BOB, "bob", Pos::new(3, 2));
     d
@@ -141,9 +155,9 @@ fn ann_beside_bob_with_pvp() -> DepthState {
 fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
     let mut d = ann_beside_bob_with_pvp();
     assert_eq!(d.party_of(ANN), [ANN, BOB]);
-    let turn = d.act(ANN, Action::Move(Dir::E));
-    assert_eq!(d.players[&ANN].pos, Pos::new(2, 2), "no swap: a blow");
-    let landed = d.players[&BOB].vitals.hp < player::START_HP;
+    let turn = d.play(ANN, Action::Move(Dir::E));
+    assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(2, 2), "no swap: a blow");
+    let landed = d.rules.occupancy.players[&BOB].vitals.hp < player::START_HP;
     let text = if landed { "You hit bob" } else { "You miss bob." };
     assert!(
         to(&turn, ANN).iter().any(|m| matches!(m, ServerMsg::Combat(t) if t.starts_with(text))),
@@ -158,14 +172,14 @@ fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
 fn a_player_hurt_by_another_is_told_its_hit_points() {
     let mut d = ann_beside_bob_with_pvp();
     for _ in 0..20 {
-        let turn = d.act(ANN, Action::Move(Dir::E));
-        let hp = d.players[&BOB].vitals.hp;
+        let turn = d.play(ANN, Action::Move(Dir::E));
+        let hp = d.rules.occupancy.players[&BOB].vitals.hp;
         if hp < player::START_HP {
             let told = ServerMsg::Vitals { hp, max: player::START_HP };
             assert!(to(&turn, BOB).contains(&&told), "{:?}", to(&turn, BOB));
             return;
         }
-        d.act(BOB, Action::Wait);
+        d.play(BOB, Action::Wait);
     }
     panic!("no blow landed in twenty");
 }
@@ -176,7 +190,7 @@ fn bumping_a_monster_fights_it_until_it_dies_and_the_kill_is_counted() {
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     put(&mut d, BOB, "bob", Pos::new(2, 4));
     let rat = d.spawn(kind(&d, "rat"), Pos::new(3, 2)).unwrap();
-    let shown = d.act(BOB, Action::Wait);
+    let shown = d.play(BOB, Action::Wait);
     let appeared =
         |c: &MonsterChange| matches!(c, MonsterChange::Appeared { id, .. } if *id == rat);
     assert!(
@@ -186,18 +200,20 @@ fn bumping_a_monster_fights_it_until_it_dies_and_the_kill_is_counted() {
     );
     let mut killed = None;
     for _ in 0..40 {
-        let turn = d.act(ANN, Action::Move(Dir::E));
-        d.act(BOB, Action::Wait);
+        let turn = d.play(ANN, Action::Move(Dir::E));
+        d.play(BOB, Action::Wait);
         if said(&turn, ANN, "You kill the rat.") {
             killed = Some(turn);
             break;
         }
-        assert!(d.monsters.contains_key(&rat), "alive until the kill is told");
+        assert!(d.rules.monsters.contains_key(&rat), "alive until the kill is told");
     }
     let turn = killed.expect("the rat dies within forty blows");
     assert!(said(&turn, BOB, "ann kills the rat."), "bob saw it");
-    assert!(!d.monsters.contains_key(&rat) && !d.monster_at.contains_key(&Pos::new(3, 2)));
-    assert_eq!(d.players[&ANN].vitals.kills, 1);
+    assert!(
+        !d.rules.monsters.contains_key(&rat) && !d.rules.monster_at.contains_key(&Pos::new(3, 2))
+    );
+    assert_eq!(d.rules.occupancy.players[&ANN].vitals.kills, 1);
     let vanished = |id| {
         to(&turn, id).iter().any(|m| match m {
             ServerMsg::Sight(s) | ServerMsg::Displaced(s) => {
@@ -216,14 +232,14 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     put(&mut d, BOB, "bob", Pos::new(2, 4));
     awake(&mut d, "ogre", Pos::new(3, 2));
-    d.players.get_mut(&ANN).unwrap().vitals.hp = 1;
+    d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 1;
     let mut death = None;
     for _ in 0..60 {
-        if !d.players.contains_key(&ANN) {
+        if !d.rules.occupancy.players.contains_key(&ANN) {
             break;
         }
-        let mut turn = d.act(ANN, Action::Wait);
-        let bob = d.act(BOB, Action::Wait);
+        let mut turn = d.play(ANN, Action::Wait);
+        let bob = d.play(BOB, Action::Wait);
         turn.out.extend(bob.out);
         turn.deaths.extend(bob.deaths);
         if let Some(dead) = turn.deaths.pop() {
@@ -248,28 +264,28 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
 fn hit_points_come_back_while_monsters_out_of_sight_wander() {
     // Sight of one cell: nobody sees the monsters, who wander on the
     // quiet rounds, one of which ann's wait closes (she acts last).
-    let mut d = hall_seen_within(0, 5, Rules::default());
+    let mut d = hall_seen_within(0, 5, HostRules::default());
     let mut ann = Player::new(ANN, "ann".into());
     ann.vitals.hp = 10;
-    d.arrive(ann, Arrival::Join);
+    d.come(ann, Arrival::Join);
     let others: Vec<PlayerId> = (2..=30).map(PlayerId).collect();
     for &id in &others {
-        d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Join);
+        d.come(Player::new(id, format!("p{}", id.0)), Arrival::Join);
     }
     let (mut told, mut stirred) = (Vec::new(), 0);
-    for _ in 0..(monsters::REGEN_EVERY * 2) {
+    for _ in 0..(combat::REGEN_EVERY * 2) {
         for &id in &others {
-            d.act(id, Action::Wait);
+            d.play(id, Action::Wait);
         }
-        let before: Vec<Pos> = d.monsters.values().map(|m| m.pos).collect();
-        for o in d.act(ANN, Action::Wait).out {
+        let before: Vec<Pos> = d.rules.monsters.values().map(|m| m.pos).collect();
+        for o in d.play(ANN, Action::Wait).out {
             if let (ANN, ServerMsg::Vitals { hp, .. }) = (o.to, o.msg) {
                 told.push(hp);
-                stirred += usize::from(d.monsters.values().map(|m| m.pos).ne(before.clone()));
+                stirred += usize::from(d.rules.monsters.values().map(|m| m.pos).ne(before.clone()));
             }
         }
     }
-    assert_eq!(told, [11, 12], "one point every {} rounds", monsters::REGEN_EVERY);
+    assert_eq!(told, [11, 12], "one point every {} rounds", combat::REGEN_EVERY);
     assert!(stirred > 0, "monsters wandered as ann's hit points came back");
 }
 
@@ -278,17 +294,17 @@ fn hit_points_are_told_when_they_change_and_come_back_over_rounds() {
     let mut d = hall();
     let mut player = Player::new(ANN, "ann".into());
     player.vitals.hp = 10;
-    let out = d.arrive(player, Arrival::Join);
+    let out = d.come(player, Arrival::Join);
     assert!(out.contains(&Outgoing { to: ANN, msg: ServerMsg::Vitals { hp: 10, max: 30 } }));
     let mut told = Vec::new();
-    for _ in 0..(monsters::REGEN_EVERY * 2) {
-        for o in d.act(ANN, Action::Wait).out {
+    for _ in 0..(combat::REGEN_EVERY * 2) {
+        for o in d.play(ANN, Action::Wait).out {
             if let ServerMsg::Vitals { hp, .. } = o.msg {
                 told.push(hp);
             }
         }
     }
-    assert_eq!(told, [11, 12], "one point every {} rounds", monsters::REGEN_EVERY);
+    assert_eq!(told, [11, 12], "one point every {} rounds", combat::REGEN_EVERY);
 }
 
 #[test]
@@ -298,11 +314,11 @@ fn a_monster_out_of_sight_is_never_told_and_one_in_sight_is() {
         level_from(&["##########", "#<..#....#", "#...#....#", "#...#...>#", "##########"]),
         8,
         Arc::new(Bestiary::default()),
-        1,
+        DepthSeeds::from_level_seed(1),
     );
     let hidden = d.spawn(kind(&d, "kobold"), Pos::new(6, 2)).unwrap();
     let seen = d.spawn(kind(&d, "kobold"), Pos::new(3, 3)).unwrap();
-    let out = d.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+    let out = d.come(Player::new(ANN, "ann".into()), Arrival::Join);
     let told: Vec<MonsterChange> = out
         .iter()
         .filter_map(|o| match &o.msg {
@@ -334,23 +350,23 @@ fn play_out(actions: &[(bool, u8)]) -> Vec<(u32, Pos, u16)> {
     for &(ann, what) in actions {
         let id = if ann { ANN } else { BOB };
         let _ = match what {
-            0..=7 => d.act(id, Action::Move(Dir::ALL[usize::from(what)])),
-            8 => d.act(id, Action::Wait),
-            _ => d.deadline(id),
+            0..=7 => d.play(id, Action::Move(Dir::ALL[usize::from(what)])),
+            8 => d.play(id, Action::Wait),
+            _ => d.time_out(id),
         };
         let mut cells = std::collections::HashSet::new();
-        for p in d.players.values() {
+        for p in d.rules.occupancy.players.values() {
             assert!(cells.insert(p.pos), "two on {:?}", p.pos);
         }
-        for m in d.monsters.values() {
+        for m in d.rules.monsters.values() {
             assert!(cells.insert(m.pos), "a monster on a taken cell {:?}", m.pos);
-            assert!(d.level.terrain(m.pos).is_open());
-            assert_eq!(d.monster_at.get(&m.pos), Some(&m.id));
+            assert!(d.rules.level.terrain(m.pos).is_open());
+            assert_eq!(d.rules.monster_at.get(&m.pos), Some(&m.id));
         }
     }
     let mut summary: Vec<(u32, Pos, u16)> =
-        d.monsters.values().map(|m| (m.id.0, m.pos, m.hp)).collect();
-    summary.extend(d.players.values().map(|p| (1000 + p.id.0, p.pos, p.vitals.hp)));
+        d.rules.monsters.values().map(|m| (m.id.0, m.pos, m.hp)).collect();
+    summary.extend(d.rules.occupancy.players.values().map(|p| (1000 + p.id.0, p.pos, p.vitals.hp)));
     summary
 }
 
@@ -369,14 +385,19 @@ proptest! {
 }
 
 /// The hall of `play_out` with its monsters, keeping its log, before anyone came.
-fn hall_with_monsters(seed: u64, rules: Rules) -> DepthState {
+fn hall_with_monsters(seed: u64, rules: HostRules) -> DepthState {
     hall_seen_within(8, seed, rules)
 }
 
 /// [`hall_with_monsters`] with another sight radius.
-fn hall_seen_within(radius: u8, seed: u64, rules: Rules) -> DepthState {
-    let mut d =
-        DepthState::with_bestiary(3, level_from(HALL), radius, Arc::new(Bestiary::default()), seed);
+fn hall_seen_within(radius: u8, seed: u64, rules: HostRules) -> DepthState {
+    let mut d = DepthState::with_bestiary(
+        3,
+        level_from(HALL),
+        radius,
+        Arc::new(Bestiary::default()),
+        DepthSeeds::from_level_seed(seed),
+    );
     d.set_rules(rules);
     d.keep_log();
     for (name, at) in
@@ -396,19 +417,19 @@ fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
         match what {
             0 if !d.contains(id) => {
                 let at = Pos::new(2 + u16::from(who % cast), 2);
-                d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at));
+                d.come(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at));
             }
             1 => {
-                d.remove(id, Farewell::LEFT);
+                d.go(id, Farewell::LEFT);
             }
             2..=9 => {
-                d.act(id, Action::Move(Dir::ALL[usize::from(what - 2)]));
+                d.play(id, Action::Move(Dir::ALL[usize::from(what - 2)]));
             }
             10 => {
-                d.act(id, Action::Wait);
+                d.play(id, Action::Wait);
             }
             _ => {
-                d.deadline(id);
+                d.time_out(id);
             }
         }
     }
@@ -424,7 +445,7 @@ proptest! {
         commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200),
         pvp in any::<bool>(),
     ) {
-        let rules = Rules { pvp };
+        let rules = HostRules { pvp };
         let mut live = hall_with_monsters(7, rules);
         play_commands(&mut live, &commands, 3);
         let mut again = hall_with_monsters(7, rules);
@@ -438,18 +459,18 @@ proptest! {
 fn the_checksum_tells_another_history_apart() {
     let script: Vec<(u8, u8)> =
         (0..120u8).map(|i| (i, [0, 10, 3, 10, 5, 12, 10][usize::from(i % 7)])).collect();
-    let mut live = hall_with_monsters(7, Rules::default());
+    let mut live = hall_with_monsters(7, HostRules::default());
     play_commands(&mut live, &script, 3);
     assert!(live.rounds() > 20 && !live.log().is_empty());
     // Another seed: other dice.
-    let mut other = hall_with_monsters(8, Rules::default());
+    let mut other = hall_with_monsters(8, HostRules::default());
     let differs = match other.replay(live.log()) {
         Ok(()) => other.checksum() != live.checksum(),
         Err(_) => true,
     };
     assert!(differs, "another seed's dice give another depth");
     // The same log short of its last command.
-    let mut short = hall_with_monsters(7, Rules::default());
+    let mut short = hall_with_monsters(7, HostRules::default());
     short.replay(&live.log()[..live.log().len() - 1]).unwrap();
     assert_ne!(short.checksum(), live.checksum());
 }
@@ -460,30 +481,36 @@ fn a_badly_hurt_cutpurse_runs_and_a_wolf_keeps_off_healthy_prey() {
     let mut d = hall();
     put(&mut d, ANN, "ann", Pos::new(8, 2));
     let thief = awake(&mut d, "cutpurse", Pos::new(9, 2));
-    d.monsters.get_mut(&thief).unwrap().hp = 1;
-    d.act(ANN, Action::Wait);
-    assert!(chebyshev(d.monsters[&thief].pos, Pos::new(8, 2)) >= 2, "it ran");
+    d.rules.monsters.get_mut(&thief).unwrap().hp = 1;
+    d.play(ANN, Action::Wait);
+    assert!(chebyshev(d.rules.monsters[&thief].pos, Pos::new(8, 2)) >= 2, "it ran");
 
     let mut d = hall();
     put(&mut d, ANN, "ann", Pos::new(8, 2));
     let wolf = awake(&mut d, "wolf", Pos::new(10, 2));
     for _ in 0..4 {
-        d.act(ANN, Action::Wait);
-        let off = chebyshev(d.monsters[&wolf].pos, Pos::new(8, 2));
+        d.play(ANN, Action::Wait);
+        let off = chebyshev(d.rules.monsters[&wolf].pos, Pos::new(8, 2));
         assert!((3..=5).contains(&off), "it circles {off} cells off");
     }
     // Badly hurt, ann is prey: the wolf closes in.
-    d.players.get_mut(&ANN).unwrap().vitals.hp = 5;
-    d.act(ANN, Action::Wait);
-    d.act(ANN, Action::Wait);
-    assert_eq!(chebyshev(d.monsters[&wolf].pos, Pos::new(8, 2)), 1, "it closed in");
+    d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 5;
+    d.play(ANN, Action::Wait);
+    d.play(ANN, Action::Wait);
+    assert_eq!(chebyshev(d.rules.monsters[&wolf].pos, Pos::new(8, 2)), 1, "it closed in");
 }
 
 /// Two rooms with a wall between: ann arrives in the west one, and whatever
 /// is in the east one is out of her sight.
 fn walled_room() -> DepthState {
     let rooms = ["############", "#<...#.....#", "#....#.....#", "#....#....>#", "############"];
-    DepthState::with_bestiary(2, level_from(&rooms), 8, Arc::new(Bestiary::default()), 1)
+    DepthState::with_bestiary(
+        2,
+        level_from(&rooms),
+        8,
+        Arc::new(Bestiary::default()),
+        DepthSeeds::from_level_seed(1),
+    )
 }
 
 /// A sleeper in sight wakes by chance, one round in [`monsters::WAKE_ONE_IN`]
@@ -494,19 +521,19 @@ fn a_sleeper_in_sight_wakes_by_chance_and_one_out_of_sight_sleeps_on() {
     let mut d = walled_room();
     let unseen = d.spawn(kind(&d, "kobold"), Pos::new(8, 2)).unwrap();
     let seen = d.spawn(kind(&d, "kobold"), Pos::new(4, 3)).unwrap();
-    assert!(!d.monsters[&seen].awake && !d.monsters[&unseen].awake, "kobolds sleep");
+    assert!(!d.rules.monsters[&seen].awake && !d.rules.monsters[&unseen].awake, "kobolds sleep");
     put(&mut d, ANN, "ann", Pos::new(1, 1));
     let mut woke_after = None;
     for round in 1..=40 {
-        let turn = d.act(ANN, Action::Wait);
-        if woke_after.is_none() && d.monsters[&seen].awake {
+        let turn = d.play(ANN, Action::Wait);
+        if woke_after.is_none() && d.rules.monsters[&seen].awake {
             assert!(said(&turn, ANN, "The kobold wakes up."), "told as it wakes");
             woke_after = Some(round);
         }
     }
     woke_after.expect("a kobold in sight for 40 rounds wakes");
-    assert!(!d.monsters[&unseen].awake, "behind the wall, nobody to notice: it sleeps on");
-    assert_ne!(d.monsters[&seen].pos, Pos::new(4, 3), "awake, it came");
+    assert!(!d.rules.monsters[&unseen].awake, "behind the wall, nobody to notice: it sleeps on");
+    assert_ne!(d.rules.monsters[&seen].pos, Pos::new(4, 3), "awake, it came");
 }
 
 /// A wanderer that sees nobody roams (a hunter that sees nobody stays put).
@@ -515,19 +542,19 @@ fn a_wanderer_nobody_sees_roams_and_a_hunter_waits() {
     let mut d = walled_room();
     let bat = awake(&mut d, "fruit bat", Pos::new(8, 2));
     let jackal = awake(&mut d, "jackal", Pos::new(7, 1));
-    let (bat_was, jackal_was) = (d.monsters[&bat].pos, d.monsters[&jackal].pos);
+    let (bat_was, jackal_was) = (d.rules.monsters[&bat].pos, d.rules.monsters[&jackal].pos);
     put(&mut d, ANN, "ann", Pos::new(1, 1));
     let mut bat_moves = 0;
     let mut at = bat_was;
     for _ in 0..20 {
-        d.act(ANN, Action::Wait);
-        if d.monsters[&bat].pos != at {
+        d.play(ANN, Action::Wait);
+        if d.rules.monsters[&bat].pos != at {
             bat_moves += 1;
-            at = d.monsters[&bat].pos;
+            at = d.rules.monsters[&bat].pos;
         }
     }
     assert!(bat_moves >= 3, "the bat flits about: {bat_moves} moves in 20 rounds");
-    assert_eq!(d.monsters[&jackal].pos, jackal_was, "the jackal has nobody to hunt");
+    assert_eq!(d.rules.monsters[&jackal].pos, jackal_was, "the jackal has nobody to hunt");
 }
 
 /// What one client was told of the others and the monsters, and who else
@@ -638,23 +665,32 @@ impl Mirror {
 
 /// What `viewer` truly sees of the others and the monsters.
 fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
-    let p = &d.players[&viewer];
-    let memory = p.memory(d.depth).unwrap();
+    let p = &d.rules.occupancy.players[&viewer];
+    let memory = p.memory(d.rules.depth).unwrap();
     Mirror {
         at: Some(p.pos),
         players: d
-            .players
+            .rules
+            .players()
             .values()
             .filter(|o| o.id != viewer && memory.sees(o.pos))
             .map(|o| (o.id, o.pos))
             .collect(),
         monsters: d
+            .rules
             .monsters
             .values()
             .filter(|m| memory.sees(m.pos))
             .map(|m| (m.id, m.pos))
             .collect(),
-        roster: d.players.values().filter(|o| o.id != viewer).map(|o| o.name.clone()).collect(),
+        roster: d
+            .rules
+            .occupancy
+            .players
+            .values()
+            .filter(|o| o.id != viewer)
+            .map(|o| o.name.clone())
+            .collect(),
     }
 }
 
@@ -707,10 +743,14 @@ impl Telling {
     /// Applies `acts` as one batch on `d`, told so; gives what was sent.
     fn apply(self, d: &mut DepthState, acts: Vec<(PlayerId, Action)>) -> Vec<Outgoing> {
         match self {
-            Telling::All => d.act_all(acts).out,
-            Telling::Untold => d.act_untold(acts).out,
+            Telling::All => {
+                let mut outcome = d.act_all(acts);
+                d.tell_the_still(&mut outcome, None);
+                outcome.out
+            }
+            Telling::Untold => d.act_all(acts).out,
             Telling::Shift(s) => {
-                let mut out = d.act_untold(acts).out;
+                let mut out = d.act_all(acts).out;
                 out.extend(d.tell_shift(s));
                 out
             }
@@ -767,19 +807,19 @@ fn play_batched(
                     let at = Pos::new(2 + u16::from(who % cast), 2);
                     let player = Player::new(id, format!("p{}", id.0));
                     if told {
-                        d.arrive(player, Arrival::Resume(at))
+                        d.come(player, Arrival::Resume(at))
                     } else {
-                        d.arrive_untold(player, Arrival::Resume(at))
+                        d.arrive(player, Arrival::Resume(at)).out
                     }
                 }
-                1 if told => d.remove(id, Farewell::LEFT).1.out,
-                1 => d.remove_untold(id, Farewell::LEFT).1.out,
-                _ => d.deadline(id).out,
+                1 if told => d.go(id, Farewell::LEFT).1.out,
+                1 => d.leave(id, Farewell::LEFT).1.out,
+                _ => d.time_out(id).out,
             };
             check_mirrors(d, &out, &mut mirrors, |_| told || what > 1)?;
         }
     }
-    let out = d.tell_the_still();
+    let out = d.tell_all();
     check_mirrors(d, &out, &mut mirrors, |_| true)
 }
 
@@ -798,11 +838,11 @@ proptest! {
         pvp in any::<bool>(),
         crowd in any::<bool>(),
     ) {
-        let rules = Rules { pvp };
+        let rules = HostRules { pvp };
         let (radius, cast) = if crowd { (1, 24) } else { (8, 3) };
         let mut batched = hall_seen_within(radius, 7, rules);
         if crowd {
-            prop_assert!(usize::from(cast) > 2 * batched.disc.len());
+            prop_assert!(usize::from(cast) > 2 * batched.rules.disc.len());
         }
         let checked = play_batched(&mut batched, &commands, &sizes, cast);
         prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());

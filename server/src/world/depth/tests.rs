@@ -1,5 +1,10 @@
 //! The rules of a turn on a small level: sight, swaps, stairs.
 
+use std::collections::HashMap;
+
+use gloam_protocol::{Dir, Terrain};
+
+use super::testing::Told;
 use super::*;
 use crate::level::Grid;
 use gloam_protocol::PlayerChange;
@@ -42,7 +47,7 @@ pub(super) fn level_from(rows: &[&str]) -> Arc<Level> {
 fn depth_with(names: &[&str]) -> DepthState {
     let mut d = DepthState::new(2, level(), 8);
     for (i, name) in names.iter().enumerate() {
-        d.arrive(Player::new(PlayerId(i as u32 + 1), (*name).into()), Arrival::FromAbove);
+        d.come(Player::new(PlayerId(i as u32 + 1), (*name).into()), Arrival::FromAbove);
     }
     d
 }
@@ -52,9 +57,9 @@ fn to(out: &[Outgoing], id: PlayerId) -> Vec<&ServerMsg> {
 }
 
 fn teleport(d: &mut DepthState, id: PlayerId, pos: Pos) {
-    let from = d.players[&id].pos;
-    d.occupant.remove(&from);
-    d.place(id, pos);
+    let from = d.rules.occupancy.players[&id].pos;
+    d.rules.occupancy.cells.remove(&from);
+    d.rules.occupancy.place(id, pos);
 }
 
 const ANN: PlayerId = PlayerId(1);
@@ -70,7 +75,7 @@ fn every_action_is_answered_with_sight_as_the_last_message() {
         Action::Descend,      // not on stairs
         Action::Ascend,       // not on stairs any more
     ] {
-        let turn = d.act(ANN, action);
+        let turn = d.play(ANN, action);
         let mine = to(&turn.out, ANN);
         assert!(matches!(mine.last(), Some(ServerMsg::Sight(_))), "{action:?}: {mine:?}");
         assert_eq!(mine.iter().filter(|m| matches!(m, ServerMsg::Sight(_))).count(), 1);
@@ -80,7 +85,7 @@ fn every_action_is_answered_with_sight_as_the_last_message() {
 #[test]
 fn arriving_sends_the_level_then_sight_and_lands_on_the_stairs() {
     let mut d = DepthState::new(2, level(), 8);
-    let out = d.arrive(Player::new(ANN, "ann".into()), Arrival::FromAbove);
+    let out = d.come(Player::new(ANN, "ann".into()), Arrival::FromAbove);
     assert!(matches!(out[0].msg, ServerMsg::EnterLevel { depth: 2, .. }));
     assert!(matches!(out.last().map(|o| &o.msg), Some(ServerMsg::Sight(_))));
     assert_eq!(d.player(ANN).unwrap().pos, Pos::new(1, 1));
@@ -95,8 +100,8 @@ fn arriving_sends_the_level_then_sight_and_lands_on_the_stairs() {
 #[test]
 fn a_second_arrival_stands_beside_the_first_and_they_see_each_other() {
     let mut d = DepthState::new(2, level(), 8);
-    d.arrive(Player::new(ANN, "ann".into()), Arrival::FromAbove);
-    let out = d.arrive(Player::new(BOB, "bob".into()), Arrival::FromAbove);
+    d.come(Player::new(ANN, "ann".into()), Arrival::FromAbove);
+    let out = d.come(Player::new(BOB, "bob".into()), Arrival::FromAbove);
     let bob_at = d.player(BOB).unwrap().pos;
     assert_ne!(bob_at, Pos::new(1, 1));
     assert!(to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Appeared { id: BOB, name: "bob".into(), at: bob_at }))));
@@ -110,7 +115,7 @@ fn stepping_into_a_player_swaps_the_two() {
     let mut d = depth_with(&["ann", "bob"]);
     teleport(&mut d, ANN, Pos::new(2, 2));
     teleport(&mut d, BOB, Pos::new(3, 2));
-    let turn = d.act(ANN, Action::Move(Dir::E));
+    let turn = d.play(ANN, Action::Move(Dir::E));
     assert_eq!(d.player(ANN).unwrap().pos, Pos::new(3, 2));
     assert_eq!(d.player(BOB).unwrap().pos, Pos::new(2, 2));
     let bob_msgs = to(&turn.out, BOB);
@@ -126,24 +131,24 @@ fn players_out_of_sight_are_not_reported_and_vanish_when_they_leave_it() {
     let mut d = depth_with(&["ann", "bob"]);
     // Bob goes round the corner into the far room; Ann stays by the stairs.
     teleport(&mut d, ANN, Pos::new(1, 1));
-    let out = d.act(ANN, Action::Wait).out;
+    let out = d.play(ANN, Action::Wait).out;
     assert!(to(&out, ANN).iter().all(|m| !matches!(m, ServerMsg::Players(_))));
     let mut vanished = false;
     for dir in [Dir::SE, Dir::SE, Dir::E, Dir::E, Dir::NE, Dir::NE, Dir::E] {
-        let out = d.act(BOB, Action::Move(dir)).out;
+        let out = d.play(BOB, Action::Move(dir)).out;
         vanished |= to(&out, ANN).iter().any(|m| matches!(m, ServerMsg::Players(c) if c.contains(&PlayerChange::Vanished { id: BOB })));
     }
     assert!(vanished, "ann was told bob left her sight");
-    assert!(!d.told[&ANN].players.contains_key(&BOB));
+    assert!(!d.views.told[&ANN].players.contains_key(&BOB));
     let bob_at = d.player(BOB).unwrap().pos;
-    assert!(!d.players[&ANN].memory(2).unwrap().sees(bob_at));
+    assert!(!d.rules.occupancy.players[&ANN].memory(2).unwrap().sees(bob_at));
 }
 
 #[test]
 fn stairs_hand_the_player_on_and_tell_the_others() {
     let mut d = depth_with(&["ann", "bob"]);
     teleport(&mut d, ANN, Pos::new(12, 3));
-    let turn = d.act(ANN, Action::Descend);
+    let turn = d.play(ANN, Action::Descend);
     let departure = turn.departures.into_iter().next().expect("ann leaves");
     assert_eq!((departure.depth, departure.via, departure.player.id), (3, Arrival::FromAbove, ANN));
     assert!(!d.contains(ANN));
@@ -151,7 +156,7 @@ fn stairs_hand_the_player_on_and_tell_the_others() {
     assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left(vec!["ann".into()])));
     // Up from depth 2 leads to depth 1.
     teleport(&mut d, BOB, Pos::new(1, 1));
-    let up = d.act(BOB, Action::Ascend).departures.into_iter().next().expect("bob leaves");
+    let up = d.play(BOB, Action::Ascend).departures.into_iter().next().expect("bob leaves");
     assert_eq!((up.depth, up.via), (1, Arrival::FromBelow));
 }
 
@@ -170,11 +175,11 @@ fn a_burst_of_comings_and_goings_is_heard_in_one_line_and_one_roster_change() {
     let mut d = depth_with(&["ann"]);
     let mut out = Vec::new();
     for (id, name) in [(BOB, "bob"), (cat, "cat"), (dan, "dan")] {
-        out.extend(d.arrive_untold(Player::new(id, name.into()), Arrival::FromAbove));
+        out.extend(d.arrive(Player::new(id, name.into()), Arrival::FromAbove).out);
     }
     assert!(news_to(&out, ANN).is_empty(), "untold until the news is told");
     assert!(to(&out, dan).contains(&&ServerMsg::Roster(names(&["ann", "bob", "cat"]))));
-    let out = d.tell_the_still();
+    let out = d.tell_all();
     let came = |n: &[&str]| ServerMsg::Joined(names(n));
     let line = |l: &str| ServerMsg::Others(l.into());
     assert_eq!(
@@ -191,15 +196,15 @@ fn a_burst_of_comings_and_goings_is_heard_in_one_line_and_one_roster_change() {
 
     // Two leave; ann's answer to her own action (in a batch left untold)
     // finds her up to date, dan hears with the others.
-    let mut out = d.remove_untold(BOB, Farewell::LEFT).1.out;
-    out.extend(d.remove_untold(cat, Farewell::LEFT).1.out);
+    let mut out = d.leave(BOB, Farewell::LEFT).1.out;
+    out.extend(d.leave(cat, Farewell::LEFT).1.out);
     assert!(news_to(&out, ANN).is_empty());
-    let answer = d.act_untold([(ANN, Action::Wait)]).out;
+    let answer = d.act_all([(ANN, Action::Wait)]).out;
     assert!(news_to(&answer, dan).is_empty());
     let went = ServerMsg::Left(names(&["bob", "cat"]));
     assert_eq!(news_to(&answer, ANN), [&line("bob and cat have left the game."), &went]);
     assert!(matches!(to(&answer, ANN).last(), Some(ServerMsg::Sight(_))), "the sight comes last");
-    let out = d.tell_the_still();
+    let out = d.tell_all();
     assert!(news_to(&out, ANN).is_empty(), "heard once");
     assert_eq!(news_to(&out, dan), [&line("bob and cat have left the game."), &went]);
 }
@@ -212,14 +217,14 @@ fn an_answer_shows_the_others_as_they_stand_when_players_share_a_cell() {
     let mut d = DepthState::new(2, level_from(&["#####", "#<..#", "#####"]), 8);
     let (cat, dan) = (PlayerId(3), PlayerId(4));
     for (id, name) in [(ANN, "ann"), (BOB, "bob"), (cat, "cat"), (dan, "dan")] {
-        d.arrive(Player::new(id, name.into()), Arrival::FromAbove);
+        d.come(Player::new(id, name.into()), Arrival::FromAbove);
     }
     assert_eq!(d.player(dan).unwrap().pos, d.player(ANN).unwrap().pos, "dan shares ann's cell");
-    d.act_untold([(BOB, Action::Move(Dir::E))]);
+    d.act_all([(BOB, Action::Move(Dir::E))]);
     assert_eq!(d.player(BOB).unwrap().pos, Pos::new(3, 1), "bob swapped with cat");
-    d.act_untold([(ANN, Action::Wait)]);
+    d.act_all([(ANN, Action::Wait)]);
     for other in [BOB, cat] {
-        assert_eq!(d.told[&ANN].players.get(&other), Some(&d.player(other).unwrap().pos));
+        assert_eq!(d.views.told[&ANN].players.get(&other), Some(&d.player(other).unwrap().pos));
     }
 }
 
@@ -232,23 +237,24 @@ fn in_a_crowd_an_answer_shows_exactly_the_players_in_sight() {
     let mut d = DepthState::new(2, level_from(&rows), 1);
     let ids: Vec<PlayerId> = (1..=12).map(PlayerId).collect();
     for &id in &ids {
-        d.arrive(Player::new(id, format!("p{}", id.0)), Arrival::FromAbove);
+        d.come(Player::new(id, format!("p{}", id.0)), Arrival::FromAbove);
     }
-    assert!(ids.len() > 2 * d.disc.len(), "the crowd is found by cells");
+    assert!(ids.len() > 2 * d.rules.disc.len(), "the crowd is found by cells");
     for &id in ids.iter().step_by(3) {
-        d.act_untold([(id, Action::Move(Dir::E))]);
+        d.act_all([(id, Action::Move(Dir::E))]);
     }
     for &viewer in &ids {
-        d.act_untold([(viewer, Action::Wait)]);
-        let memory = d.players[&viewer].memory(2).unwrap();
+        d.act_all([(viewer, Action::Wait)]);
+        let memory = d.rules.occupancy.players[&viewer].memory(2).unwrap();
         let seen: HashMap<PlayerId, Pos> = d
-            .players
+            .rules
+            .players()
             .values()
             .filter(|o| o.id != viewer && memory.sees(o.pos))
             .map(|o| (o.id, o.pos))
             .collect();
         let told: HashMap<PlayerId, Pos> =
-            d.told[&viewer].players.iter().map(|(&id, &at)| (id, at)).collect();
+            d.views.told[&viewer].players.iter().map(|(&id, &at)| (id, at)).collect();
         assert_eq!(told, seen, "{viewer:?}");
     }
 }

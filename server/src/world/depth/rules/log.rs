@@ -6,8 +6,10 @@
 use gloam_protocol::{Action, PlayerId, Pos};
 use rand::Rng;
 
-use super::{Arrival, DepthState, Farewell};
-use crate::world::player::{Player, Vitals};
+use super::Rules;
+use super::events::Nobody;
+use crate::character::{Player, Vitals};
+use crate::world::depth::{Arrival, Farewell};
 
 /// One command as the depth applied it, with the round it fell in.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -64,36 +66,53 @@ pub enum Command {
     },
 }
 
-impl DepthState {
+/// The entries applied and not yet handed over, when kept, and how many
+/// were handed over before them.
+#[derive(Debug, Default)]
+pub(super) struct Log {
+    entries: Option<Vec<Entry>>,
+    logged: u64,
+}
+
+impl Log {
+    /// Notes a command applied in round `round`, when the log is kept.
+    pub fn record(&mut self, round: u64, what: Command) {
+        if let Some(log) = &mut self.entries {
+            log.push(Entry { round, what });
+        }
+    }
+}
+
+impl Rules {
     /// Keeps the log of every command from now on. Off by default: until
     /// the store keeps the log (and the depth hands its entries over as it
     /// saves), a live depth would only pile them up in memory.
     pub fn keep_log(&mut self) {
-        self.log = Some(Vec::new());
+        self.log.entries = Some(Vec::new());
     }
 
     /// What this depth has applied since [`keep_log`](Self::keep_log) and
     /// not yet handed over with [`take_log`](Self::take_log), in order.
     pub fn log(&self) -> &[Entry] {
-        self.log.as_deref().unwrap_or_default()
+        self.log.entries.as_deref().unwrap_or_default()
     }
 
     /// Hands over the entries not yet handed over, with the number of the
     /// first (counting from the depth's first ever) and the checksum of the
     /// depth after the last; `None` when there are none.
     pub fn take_log(&mut self) -> Option<LogPart> {
-        let entries = std::mem::take(self.log.as_mut()?);
+        let entries = std::mem::take(self.log.entries.as_mut()?);
         if entries.is_empty() {
             return None;
         }
-        let first = self.logged;
-        self.logged += entries.len() as u64;
+        let first = self.log.logged;
+        self.log.logged += entries.len() as u64;
         Some(LogPart { first, entries, checksum: self.checksum() })
     }
 
     /// Numbers the next entry after `count` others (a history set aside).
     pub fn skip_log(&mut self, count: u64) {
-        self.logged = count;
+        self.log.logged = count;
     }
 
     /// Replays a depth's stored history and takes its place in it: the
@@ -102,36 +121,21 @@ impl DepthState {
     /// without a word) are taken off, and that is logged too.
     pub fn resume(&mut self, history: &[Entry]) -> Result<(), String> {
         self.replay(history)?;
-        self.log = Some(Vec::new());
-        self.logged = history.len() as u64;
-        let stranded: Vec<PlayerId> = self.players.keys().copied().collect();
+        self.log.entries = Some(Vec::new());
+        self.log.logged = history.len() as u64;
+        let stranded: Vec<PlayerId> = self.players().keys().copied().collect();
         for id in stranded {
-            self.remove(id, Farewell::LEFT);
+            self.leave(id, Farewell::LEFT, &mut Nobody);
         }
         Ok(())
     }
 
-    pub(super) fn record(&mut self, what: Command) {
-        let round = self.clock.rounds;
-        if let Some(log) = &mut self.log {
-            log.push(Entry { round, what });
-        }
-    }
-
     /// Applies `log` to this depth (fresh from its seed), as it was applied
-    /// live. Fails at the first entry that falls in another round than it
-    /// did live: the depth is not the one the log was made on.
+    /// live, telling nobody anything: what the clients were told decides
+    /// nothing that happens next. Fails at the first entry that falls in
+    /// another round than it did live: the depth is not the one the log
+    /// was made on.
     pub fn replay(&mut self, log: &[Entry]) -> Result<(), String> {
-        self.replaying = true;
-        let replayed = self.replay_quietly(log);
-        self.replaying = false;
-        replayed
-    }
-
-    /// [`replay`](Self::replay), telling nobody anything: what the
-    /// clients were told decides nothing that happens next, and working it
-    /// out is most of what a crowded depth's command costs.
-    fn replay_quietly(&mut self, log: &[Entry]) -> Result<(), String> {
         for (i, entry) in log.iter().enumerate() {
             if entry.round != self.clock.rounds {
                 return Err(format!(
@@ -143,16 +147,16 @@ impl DepthState {
                 Command::Arrive { id, name, vitals, via } => {
                     let mut player = Player::new(*id, name.clone());
                     player.vitals = *vitals;
-                    self.arrive(player, *via);
+                    self.arrive(player, *via, &mut Nobody);
                 }
                 Command::Act { id, action } => {
-                    self.act(*id, *action);
+                    self.act(*id, *action, &mut Nobody);
                 }
                 Command::Deadline { id } => {
-                    self.deadline(*id);
+                    self.deadline(*id, &mut Nobody);
                 }
                 Command::Leave { id } => {
-                    self.remove(*id, Farewell::LEFT);
+                    self.leave(*id, Farewell::LEFT, &mut Nobody);
                 }
             }
         }
@@ -166,7 +170,7 @@ impl DepthState {
         let mut sum = Fnv::default();
         sum.u64(u64::from(self.depth));
         sum.u64(self.clock.rounds);
-        for p in self.players.values() {
+        for p in self.players().values() {
             sum.u64(u64::from(p.id.0));
             sum.pos(p.pos);
             let v = p.vitals;
@@ -185,7 +189,7 @@ impl DepthState {
             sum.pos(m.goal.unwrap_or(Pos::new(u16::MAX, u16::MAX)));
             sum.u64(m.rounds);
         }
-        sum.u64(self.rng.clone().next_u64());
+        sum.u64(self.dice.clone().next_u64());
         sum.0
     }
 }

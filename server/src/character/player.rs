@@ -1,42 +1,12 @@
-//! A player as the world holds it: where it is and what it remembers.
+//! A player as a depth holds it: where it is, how it fares and what it
+//! remembers.
 
 use std::collections::BTreeMap;
 
 use gloam_protocol::{PlayerId, Pos};
 
 use super::memory::Memory;
-use crate::store::Snapshot;
-
-/// How much of a player's memory a save carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Keep {
-    /// Every depth it has visited: on joining, leaving and the stairs.
-    All,
-    /// The depth it is on, the only one that changes while it walks.
-    ThisDepth,
-}
-
-/// A new character's hit points.
-pub const START_HP: u16 = 30;
-
-/// What a character has been through: kept in the store, and in the
-/// graveyard when it dies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Vitals {
-    pub hp: u16,
-    pub max_hp: u16,
-    pub kills: u32,
-    /// Rounds it has lived through.
-    pub rounds: u64,
-    /// The deepest depth it reached.
-    pub deepest: u16,
-}
-
-impl Default for Vitals {
-    fn default() -> Self {
-        Self { hp: START_HP, max_hp: START_HP, kills: 0, rounds: 0, deepest: 1 }
-    }
-}
+use super::{Keep, Snapshot, Vitals};
 
 #[derive(Debug)]
 pub struct Player {

@@ -15,8 +15,11 @@ use gloam_protocol::{
     MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff, Wound,
 };
 
-use super::{CellHasher, CellMap, DepthState, Monster, Outgoing, Phase, SHIFTS, Turn};
-use crate::world::player::Player;
+use super::Views;
+use super::still::{SHIFTS, shift_of};
+use crate::character::{Memory, Player};
+use crate::world::depth::rules::{CellHasher, Monster, Occupancy, Phase, Rules};
+use crate::world::depth::{Outcome, Outgoing};
 
 /// The monsters that moved, were hurt or died in one command, and every
 /// cell each stood on in it: a player beyond sight of all those cells could
@@ -31,7 +34,7 @@ pub(crate) struct Stirred {
 impl Stirred {
     /// Monster `id` stirred, standing on `at` (before or after a step: both
     /// are noted).
-    pub(super) fn note(&mut self, id: MonsterId, at: Pos) {
+    pub fn note(&mut self, id: MonsterId, at: Pos) {
         self.ids.insert(id);
         if !self.cells.contains(&at) {
             self.cells.push(at);
@@ -109,21 +112,16 @@ pub(crate) struct Told {
     pub news_heard: u64,
 }
 
-impl DepthState {
+impl Views {
     /// Tells every player what this command changed for it (see the module doc).
-    pub(super) fn settle(&mut self, turn: &mut Turn) {
+    pub fn settle(&mut self, rules: &Rules, turn: &mut Outcome) {
         let moved = std::mem::take(&mut self.moved);
         let stirred = std::mem::take(&mut self.stirred);
         let vitals_changed = std::mem::take(&mut self.vitals_changed);
-        if self.replaying {
-            // What clients were told decides nothing that happens next.
-            turn.out.clear();
-            return;
-        }
         let moved: BTreeSet<PlayerId> =
-            moved.into_iter().filter(|id| self.players.contains_key(id)).collect();
-        for id in &moved {
-            self.unsettled.push(*id, self.players[id].pos);
+            moved.into_iter().filter(|&id| rules.player(id).is_some()).collect();
+        for &id in &moved {
+            self.unsettled.push(id, rules.players()[&id].pos);
         }
         // A viewer who moved was told what it sees with its diff
         // (`tell_now`). What changed since, for it and for those who stood
@@ -131,18 +129,17 @@ impl DepthState {
         // players who moved in this batch (else they wait for its end). So
         // a crowd costs each action O(crowd), not O(crowd²).
         let moment = Moment {
-            depth: self.depth,
-            players: &self.players,
-            monsters: &self.monsters,
+            depth: rules.depth,
+            players: rules.players(),
+            monsters: &rules.monsters,
             held: self.unsettled.all(),
             movers: std::cell::OnceCell::new(),
             stirred,
         };
-        // Every player on the depth has its `told`, and both are in id order.
-        debug_assert!(self.players.keys().eq(self.told.keys()));
-        let radius = u16::from(self.radius);
-        tell_moment(&moment, &mut self.told, &self.occupant, radius, vitals_changed, turn);
-        self.tell_waiting(turn);
+        let radius = u16::from(rules.radius);
+        let occupancy = &rules.occupancy;
+        tell_moment(&moment, &mut self.told, occupancy, radius, vitals_changed, turn);
+        self.tell_waiting(rules, turn);
         diffs_last(turn);
     }
 
@@ -153,23 +150,23 @@ impl DepthState {
     /// that came within sight range of it: a client is only ever told of a
     /// player on a cell its player sees, so one too far from every cell a
     /// mover stood on since has nothing to hear of it.
-    pub(super) fn tell_movers(&mut self, turn: &mut Turn, shift: Option<usize>) {
+    pub(super) fn tell_movers(&mut self, rules: &Rules, turn: &mut Outcome, shift: Option<usize>) {
         let mut held = self.unsettled.since(shift).to_vec();
         self.unsettled.told(shift);
-        if self.replaying || held.is_empty() {
+        if held.is_empty() {
             return;
         }
         held.sort_unstable_by_key(|&(id, p)| (id, p.x, p.y));
         held.dedup();
-        let movers = reaches(&held, &self.players, self.radius);
+        let movers = reaches(&held, rules.players(), rules.radius);
         let mut last: HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>> = HashMap::default();
         for (i, o) in turn.out.iter().enumerate() {
             last.insert(o.to, i);
         }
         let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
         let mut near = Vec::with_capacity(movers.len());
-        for (viewer, told) in self.players.values().zip(self.told.values_mut()) {
-            if shift.is_some_and(|s| super::shift_of(viewer.id) != s) {
+        for viewer in rules.players().values() {
+            if shift.is_some_and(|s| shift_of(viewer.id) != s) {
                 continue;
             }
             near.clear();
@@ -177,7 +174,9 @@ impl DepthState {
             if near.is_empty() {
                 continue;
             }
-            let players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
+            let Some(told) = self.told.get_mut(&viewer.id) else { continue };
+            let players =
+                players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
             if !players.is_empty() {
                 let diff = last.get(&viewer.id).copied().filter(|&i| is_diff(&turn.out[i]));
                 attach(turn, diff, viewer.id, players, Vec::new());
@@ -188,15 +187,13 @@ impl DepthState {
     /// Puts in `diff` what `id` (whose sight just changed) must be told of
     /// the players and monsters around it now, as the end of the command
     /// would (which then finds nothing more to tell unless more changed).
-    pub(super) fn tell_now(&mut self, id: PlayerId, diff: &mut SightDiff) {
-        self.tell_players_now(id, diff);
-        let (Some(viewer), Some(told)) = (self.players.get(&id), self.told.get_mut(&id)) else {
+    pub(super) fn tell_now(&mut self, rules: &Rules, id: PlayerId, diff: &mut SightDiff) {
+        self.tell_players_now(rules, id, diff);
+        let (Some(viewer), Some(told)) = (rules.player(id), self.told.get_mut(&id)) else {
             return;
         };
-        if !self.replaying {
-            diff.monsters =
-                monsters_seen_anew(viewer, self.depth, &mut told.monsters, &self.monsters);
-        }
+        diff.monsters =
+            monsters_seen_anew(viewer, rules.depth, &mut told.monsters, &rules.monsters);
     }
 
     /// Puts in `diff` what `id` must be told of the players around it now
@@ -204,22 +201,18 @@ impl DepthState {
     /// player who acted without moving, so that every answer to a player's
     /// action shows the others as they stand when it is applied, whatever
     /// the still are yet to hear.
-    pub(super) fn tell_players_now(&mut self, id: PlayerId, diff: &mut SightDiff) {
-        let (Some(viewer), Some(told)) = (self.players.get(&id), self.told.get_mut(&id)) else {
+    pub(super) fn tell_players_now(&mut self, rules: &Rules, id: PlayerId, diff: &mut SightDiff) {
+        let (Some(viewer), Some(told)) = (rules.player(id), self.told.get_mut(&id)) else {
             return;
         };
-        if self.replaying {
-            return;
-        }
         // Those it may see, and those it was told of (who may have left
         // its sight).
-        let (at, r) = (viewer.pos, u16::from(self.radius));
-        let cells = self.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
-        let cells = cells.filter(|&c| self.level.grid.contains(c));
+        let (at, r) = (viewer.pos, u16::from(rules.radius));
+        let cells = rules.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
+        let cells = cells.filter(|&c| rules.level.grid.contains(c));
         let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
-        // A look at a cell costs about two at a player.
-        let by_cells = self.players.len() > 2 * self.disc.len();
-        let mut near = players_near(&self.players, &self.occupant, cells, by_cells, in_range);
+        let search = rules.occupancy.search(rules.disc.len(), 1);
+        let mut near = rules.occupancy.near(search, cells, in_range);
         // And those it was told of that are not among them (out of its
         // reach now, or gone from the depth), looked up only then: in a
         // crowd nearly all are among them, and a look in the depth's
@@ -228,9 +221,9 @@ impl DepthState {
             near.iter().map(|&(o, _)| o).collect();
         let told_of = told.players.keys().filter(|o| !found.contains(o));
         let told_of: Vec<(PlayerId, Pos)> =
-            told_of.map(|&o| (o, self.players.get(&o).map_or(NOWHERE, |p| p.pos))).collect();
+            told_of.map(|&o| (o, rules.player(o).map_or(NOWHERE, |p| p.pos))).collect();
         near.extend(told_of);
-        diff.players = players_seen(viewer, self.depth, &near, &mut told.players, &self.players);
+        diff.players = players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
     }
 
     /// Everything `id`'s client holds of this depth, as the messages that
@@ -238,37 +231,16 @@ impl DepthState {
     /// here, its sight with every player and monster it was told of, its
     /// hit points and whom its round waits for. What a watcher who comes
     /// in the middle is sent first (`None`: the player is not here).
-    pub(crate) fn view_of(&self, id: PlayerId) -> Option<Vec<ServerMsg>> {
-        let player = self.players.get(&id)?;
+    pub fn view_of(&self, rules: &Rules, id: PlayerId) -> Option<Vec<ServerMsg>> {
+        let player = rules.player(id)?;
         let told = self.told.get(&id)?;
-        let memory = player.memory(self.depth)?;
-        let mut view = vec![self.enter_level(memory), ServerMsg::Roster(self.roster_for(id))];
+        let memory = player.memory(rules.depth)?;
+        let roster = ServerMsg::Roster(super::roster_for(rules, id));
+        let mut view = vec![enter_level(rules, memory), roster];
         if let Some(sight) = memory.sight() {
-            let at = sight.centre();
-            let in_sight = |&(_, (dx, dy)): &(usize, (i32, i32))| {
+            view.push(ServerMsg::Displaced(seen_from(rules, told, sight.centre(), |dx, dy| {
                 sight.sees_offset(dx, dy)
-                    && at.offset(dx, dy).is_some_and(|p| self.level.grid.contains(p))
-            };
-            let shown = self.disc.offsets().enumerate().filter(in_sight).map(|(i, _)| i as u8);
-            let mut seen: Vec<(PlayerId, Pos)> =
-                told.players.iter().map(|(&o, &at)| (o, at)).collect();
-            seen.sort_unstable();
-            let players = seen.into_iter().map(|(other, at)| PlayerChange::Appeared {
-                id: other,
-                name: self.name_of(other),
-                at,
-            });
-            let monsters = told.monsters.iter().filter_map(|(&mid, &(at, wound))| {
-                let kind = self.monsters.get(&mid)?.kind;
-                Some(MonsterChange::Appeared { id: mid, kind, at, wound })
-            });
-            view.push(ServerMsg::Displaced(SightDiff {
-                at,
-                shown: shown.collect(),
-                players: players.collect(),
-                monsters: monsters.collect(),
-                ..SightDiff::default()
-            }));
+            })));
         }
         if let Some((hp, max)) = told.hp {
             view.push(ServerMsg::Vitals { hp, max });
@@ -279,13 +251,12 @@ impl DepthState {
 
     /// Tells those whose round waits whom it waits for, and those whose
     /// round closed that it waits no more.
-    fn tell_waiting(&mut self, turn: &mut Turn) {
+    fn tell_waiting(&mut self, rules: &Rules, turn: &mut Outcome) {
         let mut now: BTreeMap<PlayerId, Vec<String>> = BTreeMap::new();
-        for id in self.clock.waiting().collect::<Vec<_>>() {
-            let party = self.party_of(id);
-            let names =
-                self.clock.ready(&party).filter(|&o| o != id).map(|o| self.name_of(o)).collect();
-            now.insert(id, names);
+        for id in rules.clock.waiting().collect::<Vec<_>>() {
+            let party = rules.party_of(id);
+            let ready = rules.clock.ready(&party).filter(|&o| o != id);
+            now.insert(id, ready.map(|o| rules.name_of(o)).collect());
         }
         // Only those who wait now or were told they wait may hear of a
         // change: a look at every player per command was a crowd's cost.
@@ -300,7 +271,7 @@ impl DepthState {
             let names = now.remove(&id).unwrap_or_default();
             if told.waiting != names {
                 told.waiting = names.clone();
-                turn.out.push(Outgoing { to: id, msg: ServerMsg::Waiting(names) });
+                turn.tell(id, ServerMsg::Waiting(names));
             }
             if told.waiting.is_empty() {
                 self.told_waiting.remove(&id);
@@ -308,7 +279,46 @@ impl DepthState {
                 self.told_waiting.insert(id);
             }
         }
-        debug_assert!(self.clock.waiting().all(|id| self.clock.phase(id) == Phase::Acted));
+        debug_assert!(rules.clock.waiting().all(|id| rules.clock.phase(id) == Phase::Acted));
+    }
+}
+
+/// This level as `memory` remembers it, for a client entering it.
+pub(super) fn enter_level(rules: &Rules, memory: &Memory) -> ServerMsg {
+    let (remembered, terrain) = memory.recall(&rules.level);
+    ServerMsg::EnterLevel {
+        depth: rules.depth,
+        width: rules.level.width(),
+        height: rules.level.height(),
+        remembered,
+        terrain,
+    }
+}
+
+/// A sight diff from nothing: the cells seen from `at` (those of the disc
+/// `sees` holds for, on the map), with every player and monster `told` holds.
+fn seen_from(rules: &Rules, told: &Told, at: Pos, sees: impl Fn(i32, i32) -> bool) -> SightDiff {
+    let in_sight = |&(_, (dx, dy)): &(usize, (i32, i32))| {
+        sees(dx, dy) && at.offset(dx, dy).is_some_and(|p| rules.level.grid.contains(p))
+    };
+    let shown = rules.disc.offsets().enumerate().filter(in_sight).map(|(i, _)| i as u8);
+    let mut seen: Vec<(PlayerId, Pos)> = told.players.iter().map(|(&o, &at)| (o, at)).collect();
+    seen.sort_unstable();
+    let players = seen.into_iter().map(|(other, at)| PlayerChange::Appeared {
+        id: other,
+        name: rules.name_of(other),
+        at,
+    });
+    let monsters = told.monsters.iter().filter_map(|(&mid, &(at, wound))| {
+        let kind = rules.monsters.get(&mid)?.kind;
+        Some(MonsterChange::Appeared { id: mid, kind, at, wound })
+    });
+    SightDiff {
+        at,
+        shown: shown.collect(),
+        players: players.collect(),
+        monsters: monsters.collect(),
+        ..SightDiff::default()
     }
 }
 
@@ -320,11 +330,11 @@ impl DepthState {
 /// found by their cells (`occupant`) when that is cheaper.
 fn tell_moment(
     moment: &Moment,
-    told: &mut BTreeMap<PlayerId, Told>,
-    occupant: &CellMap<PlayerId>,
+    told: &mut HashMap<PlayerId, Told, BuildHasherDefault<CellHasher>>,
+    occupancy: &Occupancy,
     radius: u16,
     vitals_changed: Vec<PlayerId>,
-    turn: &mut Turn,
+    turn: &mut Outcome,
 ) {
     let stirred = &moment.stirred;
     let (mut ids, last_diff) = match around(stirred.cells.iter().copied(), radius) {
@@ -332,10 +342,10 @@ fn tell_moment(
         Some((x, y)) => {
             let cells = (y.0..=y.1).flat_map(move |y| (x.0..=x.1).map(move |x| Pos { x, y }));
             let area = (usize::from(x.1 - x.0) + 1) * (usize::from(y.1 - y.0) + 1);
-            // Each of the other ways tests every stirred cell a player.
-            let by_cells = area <= 2 * moment.players.len();
-            let near = |p: Pos| stirred.near(p, radius);
-            let near = players_near(moment.players, occupant, cells, by_cells, near);
+            // The other ways test every stirred cell a player: about four
+            // times a look at a cell, as measured.
+            let search = occupancy.search(area, 4);
+            let near = occupancy.near(search, cells, |p| stirred.near(p, radius));
             (near.into_iter().map(|(id, _)| id).collect(), last_diffs(&turn.out))
         }
     };
@@ -355,32 +365,8 @@ fn tell_moment(
     }
 }
 
-/// The players who may be within reach of a viewer, or of monsters that
-/// stirred: when each player has a cell of its own, those standing on
-/// `cells` if the caller judged a look at each of them cheaper
-/// (`by_cells`), else those on a cell `within` holds for, found in the
-/// cells' map (a few bytes an entry in one table, where the players are a
-/// cache miss each); when some share a cell, those among all the players
-/// `within` holds for.
-fn players_near(
-    players: &BTreeMap<PlayerId, Player>,
-    occupant: &CellMap<PlayerId>,
-    cells: impl Iterator<Item = Pos>,
-    by_cells: bool,
-    within: impl Fn(Pos) -> bool,
-) -> Vec<(PlayerId, Pos)> {
-    let own_cells = occupant.len() == players.len();
-    if own_cells && by_cells {
-        cells.filter_map(|c| occupant.get(&c).map(|&id| (id, c))).collect()
-    } else if own_cells {
-        occupant.iter().filter(|&(&p, _)| within(p)).map(|(&p, &id)| (id, p)).collect()
-    } else {
-        players.values().filter(|p| within(p.pos)).map(|p| (p.id, p.pos)).collect()
-    }
-}
-
 /// Tells `viewer` its hit points when they are not what it was told.
-fn tell_vitals(viewer: &Player, told: &mut Told, turn: &mut Turn) {
+fn tell_vitals(viewer: &Player, told: &mut Told, turn: &mut Outcome) {
     let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
     if told.hp != Some(hp) {
         told.hp = Some(hp);
@@ -405,7 +391,7 @@ pub(super) fn last_diffs(
 /// diff of this command (`diff`, an index in `turn.out`), or in messages of
 /// their own when it has none.
 pub(super) fn attach(
-    turn: &mut Turn,
+    turn: &mut Outcome,
     diff: Option<usize>,
     to: PlayerId,
     players: Vec<PlayerChange>,
@@ -535,7 +521,7 @@ fn around(cells: impl IntoIterator<Item = Pos>, r: u16) -> Option<((u16, u16), (
 
 /// Each player's sight diffs come last in its reply (in their order), the
 /// answer to its own action last of all; the rest keeps its order.
-fn diffs_last(turn: &mut Turn) {
+fn diffs_last(turn: &mut Outcome) {
     let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
     let (diffs, mut rest): (Vec<Outgoing>, Vec<Outgoing>) =
         std::mem::take(&mut turn.out).into_iter().partition(is_diff);

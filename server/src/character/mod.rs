@@ -1,0 +1,61 @@
+//! A character, below both the world that plays it and the store that
+//! keeps it: the player on its depth, what it has been through, what it
+//! remembers, and the snapshot and credential the store keeps of it.
+
+mod memory;
+mod player;
+
+use gloam_protocol::Pos;
+
+pub use memory::Memory;
+pub use player::Player;
+
+/// How much of a player's memory a save carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Every depth it has visited: on joining, leaving and the stairs.
+    All,
+    /// The depth it is on, the only one that changes while it walks.
+    ThisDepth,
+}
+
+/// A new character's hit points.
+pub const START_HP: u16 = 30;
+
+/// What a character has been through: kept in the store, and in the
+/// graveyard when it dies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Vitals {
+    pub hp: u16,
+    pub max_hp: u16,
+    pub kills: u32,
+    /// Rounds it has lived through.
+    pub rounds: u64,
+    /// The deepest depth it reached.
+    pub deepest: u16,
+}
+
+impl Default for Vitals {
+    fn default() -> Self {
+        Self { hp: START_HP, max_hp: START_HP, kills: 0, rounds: 0, deepest: 1 }
+    }
+}
+
+/// How a character is claimed: its name and the hash of its secret
+/// key (the key itself is never kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential {
+    pub name: String,
+    pub token_hash: [u8; 32],
+}
+
+/// Where a character stands and what it has explored: all of it, or (in
+/// the saves made while it walks) the depth it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    pub depth: u16,
+    pub pos: Pos,
+    pub vitals: Vitals,
+    /// Per depth, the explored cells in `CellSet`'s byte form.
+    pub explored: Vec<(u16, Vec<u8>)>,
+}

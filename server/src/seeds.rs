@@ -1,0 +1,113 @@
+//! Every random stream of a world, handed out by name. A world is one
+//! seed; each depth's streams come from that depth's level seed, one per
+//! use (its layout, the pick of its generator, its monsters, the dice of
+//! its fights), so that adding a use never shifts another's rolls and a
+//! depth's history replays exactly. The constants that split the streams
+//! live here and nowhere else.
+
+use rand::SeedableRng;
+
+use crate::mapgen::LevelRng;
+
+/// The streams of a world of one seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seeds {
+    world: u64,
+}
+
+/// The streams of one depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DepthSeeds {
+    level: u64,
+}
+
+/// What each stream's seed is split from its depth's level seed by.
+mod split {
+    pub const GENERATOR: u64 = 0x006d_6978;
+    pub const MONSTERS: u64 = 0x6d6f_6e73_7465_7273;
+    pub const DICE: u64 = 0x726f_756e_6473;
+    /// Split from the world seed itself: which depth of each block is a maze.
+    pub const MAZE_SLOTS: u64 = 0x6d61_7a65;
+}
+
+impl Seeds {
+    pub fn of_world(world: u64) -> Self {
+        Self { world }
+    }
+
+    /// The streams of `depth`.
+    pub fn depth(&self, depth: u16) -> DepthSeeds {
+        DepthSeeds { level: mix(self.world ^ mix(u64::from(depth))) }
+    }
+
+    /// The stream that picks, in a mixed world, which depth of the block
+    /// numbered `block` may be a maze.
+    pub fn maze_slots(&self, block: u16) -> LevelRng {
+        LevelRng::seed_from_u64(mix(self.world ^ split::MAZE_SLOTS) ^ u64::from(block))
+    }
+}
+
+impl DepthSeeds {
+    /// The streams of a depth whose level seed is `level` (for tools and
+    /// tests that build one level from a seed of their own).
+    pub fn from_level_seed(level: u64) -> Self {
+        Self { level }
+    }
+
+    /// The level seed itself, as `gloam-server mapgen` prints it.
+    pub fn level_seed(&self) -> u64 {
+        self.level
+    }
+
+    /// The level's layout: every cut, room, cave and corridor.
+    pub fn layout(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level)
+    }
+
+    /// In a mixed world, the draw of the generator by weight.
+    pub fn generator(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::GENERATOR)
+    }
+
+    /// The monsters the level starts with: their kinds and places.
+    pub fn monsters(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::MONSTERS)
+    }
+
+    /// The depth's dice: every roll of its monsters and fights in play.
+    pub fn dice(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::DICE)
+    }
+}
+
+/// splitmix64's finaliser: spreads nearby inputs over the whole range.
+pub(crate) fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::Rng;
+
+    use super::*;
+
+    /// Every stream of a depth is its own: no two start alike, and no
+    /// depth's stream is another depth's.
+    #[test]
+    fn the_streams_of_a_world_are_apart() {
+        let seeds = Seeds::of_world(42);
+        let mut firsts = std::collections::BTreeSet::new();
+        for depth in 1..=26 {
+            let d = seeds.depth(depth);
+            for mut rng in [d.layout(), d.generator(), d.monsters(), d.dice()] {
+                assert!(firsts.insert(rng.next_u64()), "depth {depth}: a stream repeats");
+            }
+        }
+        for block in 0..6 {
+            assert!(firsts.insert(seeds.maze_slots(block).next_u64()));
+        }
+    }
+}

@@ -1,0 +1,436 @@
+//! The rules of a depth: they take one command at a time and decide what
+//! happens, handing each [`Event`] to an [`Observer`] as it happens; they
+//! tell nobody anything. Plain synchronous code that reads no clock and
+//! rolls every die from the depth's own stream, so the same commands in
+//! the same order give the same depth: a replay is these rules applied to
+//! the log with nobody listening (see `log`).
+//!
+//! Who stands where is `occupancy`, who shares a danger with whom
+//! `parties`, the round's bookkeeping `clock`, blows `combat`, and what
+//! monsters do `monsters`.
+
+mod clock;
+pub(crate) mod combat;
+pub(super) mod events;
+mod log;
+pub(crate) mod monsters;
+mod occupancy;
+mod parties;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use gloam_protocol::walk::DistanceMap;
+use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, Terrain};
+
+pub use clock::Phase;
+pub use log::{Command, Entry, LogPart, decode_history};
+pub use monsters::Monster;
+
+use super::{Arrival, Death, Departure, Farewell};
+use crate::bestiary::{Bestiary, KindId};
+use crate::character::{Memory, Player};
+use crate::fov::Fov;
+use crate::level::Level;
+use crate::mapgen::LevelRng;
+use crate::seeds::DepthSeeds;
+use clock::Clock;
+use events::{Event, Observer, Refusal, Sight};
+pub(crate) use occupancy::{CellHasher, CellMap, Occupancy, Search};
+use parties::Parties;
+
+/// How the host set the depth's rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HostRules {
+    /// Players may attack each other (and who see each other share rounds).
+    pub pvp: bool,
+}
+
+/// A depth as its rules hold it: its level, the players and monsters on
+/// it, its clock and its dice, and the log of what it applied.
+#[derive(Debug)]
+pub struct Rules {
+    pub(crate) depth: u16,
+    pub(crate) level: Arc<Level>,
+    pub(crate) disc: Disc,
+    pub(crate) radius: u8,
+    pub(crate) host: HostRules,
+    pub(crate) bestiary: Arc<Bestiary>,
+    pub(crate) occupancy: Occupancy,
+    pub(crate) monsters: BTreeMap<MonsterId, Monster>,
+    pub(crate) monster_at: CellMap<MonsterId>,
+    next_monster: u32,
+    pub(crate) clock: Clock,
+    /// The depth's dice: every roll of its monsters and fights.
+    dice: LevelRng,
+    parties: Parties,
+    log: log::Log,
+}
+
+impl Rules {
+    /// A depth with nobody on it yet, whose monsters will be of
+    /// `bestiary`'s kinds, rolling dice from its `seeds`.
+    pub fn new(
+        depth: u16,
+        level: Arc<Level>,
+        sight_radius: u8,
+        bestiary: Arc<Bestiary>,
+        seeds: DepthSeeds,
+    ) -> Self {
+        Self {
+            depth,
+            level,
+            disc: Disc::new(sight_radius),
+            radius: sight_radius,
+            host: HostRules::default(),
+            bestiary,
+            occupancy: Occupancy::default(),
+            monsters: BTreeMap::new(),
+            monster_at: CellMap::default(),
+            next_monster: 1,
+            clock: Clock::default(),
+            dice: seeds.dice(),
+            parties: Parties::default(),
+            log: log::Log::default(),
+        }
+    }
+
+    /// The players on the depth, by id.
+    pub(crate) fn players(&self) -> &BTreeMap<PlayerId, Player> {
+        &self.occupancy.players
+    }
+
+    pub(crate) fn player(&self, id: PlayerId) -> Option<&Player> {
+        self.occupancy.get(id)
+    }
+
+    pub(crate) fn name_of(&self, id: PlayerId) -> String {
+        self.player(id).map(|p| p.name.clone()).unwrap_or_default()
+    }
+
+    /// The players who see `pos` (and so are seen from it), by id.
+    pub(crate) fn seers(&self, pos: Pos) -> Vec<PlayerId> {
+        self.occupancy.seers_that(self.depth, &self.disc, pos, |_| true)
+    }
+
+    /// Puts a monster of `kind` on `pos` (an open cell nobody stands on),
+    /// asleep if its kind sleeps. Gives its id, or `None` if the cell is taken.
+    pub fn spawn(&mut self, kind: KindId, pos: Pos, obs: &mut dyn Observer) -> Option<MonsterId> {
+        let open = self.level.terrain(pos).is_open();
+        if !open || self.monster_at.contains_key(&pos) || self.occupancy.at(pos).is_some() {
+            return None;
+        }
+        let k = self.bestiary.kind(kind);
+        let id = MonsterId(self.next_monster);
+        self.next_monster += 1;
+        let monster = Monster {
+            id,
+            kind,
+            pos,
+            hp: k.hp,
+            max_hp: k.hp,
+            awake: !k.asleep,
+            prey: None,
+            goal: None,
+            rounds: 0,
+        };
+        self.monsters.insert(id, monster);
+        self.monster_at.insert(pos, id);
+        self.parties.stir();
+        // Those who see the cell are told with the next command.
+        obs.observe(self, Event::Stirred { monster: id, at: pos });
+        Some(id)
+    }
+
+    /// Puts a player on this level: where `via` says, or the nearest free
+    /// cell to it.
+    pub fn arrive(&mut self, mut player: Player, via: Arrival, obs: &mut dyn Observer) {
+        let (id, name, vitals) = (player.id, player.name.clone(), player.vitals);
+        self.log.record(self.clock.rounds, Command::Arrive { id, name, vitals, via });
+        let wanted = match via {
+            Arrival::Join | Arrival::FromAbove => self.level.arrival,
+            Arrival::FromBelow => self.level.stairs_down,
+            Arrival::Resume(pos) if self.level.terrain(pos).is_open() => pos,
+            Arrival::Resume(_) => self.level.arrival,
+        };
+        player.pos = self.nearest_free(wanted);
+        player.vitals.deepest = player.vitals.deepest.max(self.depth);
+        player.memory_mut(self.depth).forget_sight();
+        let pos = player.pos;
+        self.occupancy.insert(player);
+        self.clock.join(id);
+        obs.observe(self, Event::Arrived { id });
+        if let Some(down) = self.stairs_at(pos) {
+            obs.observe(self, Event::OnStairs { id, down });
+        }
+        self.see(id, true, obs);
+    }
+
+    /// A player's action: applied now if the player has not acted yet in
+    /// its party's round, else held until that round closes. Then every
+    /// round that has all it waits for closes. False when nothing was
+    /// applied (the player is not here, or its action is held).
+    pub fn act(&mut self, id: PlayerId, action: Action, obs: &mut dyn Observer) -> bool {
+        if self.player(id).is_none() {
+            return false;
+        }
+        self.log.record(self.clock.rounds, Command::Act { id, action });
+        if self.clock.phase(id) == Phase::Acted {
+            self.clock.hold(id, action);
+            return false;
+        }
+        self.apply(id, action, obs);
+        self.run_clock(obs);
+        true
+    }
+
+    /// The deadline of the round `id` acted in has passed: those it still
+    /// waits for are counted away and it closes without them. False when
+    /// `id` waited for nothing.
+    pub fn deadline(&mut self, id: PlayerId, obs: &mut dyn Observer) -> bool {
+        if self.clock.phase(id) != Phase::Acted {
+            return false;
+        }
+        self.log.record(self.clock.rounds, Command::Deadline { id });
+        let party = self.party_of(id);
+        self.clock.count_away(&party);
+        self.run_clock(obs);
+        true
+    }
+
+    /// Takes a player off this level (it left the game, or is being moved):
+    /// returns the player with its memories; a round that waited only for
+    /// it closes.
+    pub fn leave(
+        &mut self,
+        id: PlayerId,
+        farewell: Farewell,
+        obs: &mut dyn Observer,
+    ) -> Option<Player> {
+        if self.player(id).is_some() {
+            self.log.record(self.clock.rounds, Command::Leave { id });
+        }
+        let player = self.take_off(id, farewell, obs);
+        self.run_clock(obs);
+        player
+    }
+
+    /// Applies one action of a player on this level.
+    fn apply(&mut self, id: PlayerId, action: Action, obs: &mut dyn Observer) {
+        let Some(pos) = self.player(id).map(|p| p.pos) else { return };
+        self.clock.acted(id);
+        obs.observe(self, Event::Answered { id });
+        let here = self.level.terrain(pos);
+        match action {
+            Action::Move(dir) => self.step(id, pos, dir, obs),
+            Action::Wait | Action::Quit => self.see(id, true, obs),
+            Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
+                self.depart(id, self.depth + 1, Arrival::FromAbove, Farewell::WENT_DOWN, obs);
+            }
+            Action::Ascend if here == Terrain::StairsUp && self.depth > 1 => {
+                self.depart(id, self.depth - 1, Arrival::FromBelow, Farewell::WENT_UP, obs);
+            }
+            Action::Descend => self.refuse(id, Refusal::NoStairsDown, obs),
+            Action::Ascend => self.refuse(id, Refusal::NoStairsUp, obs),
+        }
+    }
+
+    fn refuse(&mut self, id: PlayerId, why: Refusal, obs: &mut dyn Observer) {
+        obs.observe(self, Event::Refused { id, why });
+        self.see(id, true, obs);
+    }
+
+    fn depart(
+        &mut self,
+        id: PlayerId,
+        depth: u16,
+        via: Arrival,
+        farewell: Farewell,
+        obs: &mut dyn Observer,
+    ) {
+        if let Some(player) = self.take_off(id, farewell, obs) {
+            obs.observe(self, Event::Departed(Departure { player, depth, via }));
+        }
+    }
+
+    /// A player died: off the level, no monster after it any more.
+    fn die(&mut self, id: PlayerId, killed_by: &str, obs: &mut dyn Observer) {
+        if let Some(player) = self.take_off(id, Farewell::DIED, obs) {
+            for monster in self.monsters.values_mut().filter(|m| m.prey == Some(id)) {
+                monster.prey = None;
+                monster.goal = None;
+            }
+            let killed_by = killed_by.to_owned();
+            obs.observe(self, Event::Died(Death { player, killed_by }));
+        }
+    }
+
+    /// Takes a player off the level, with no more.
+    fn take_off(
+        &mut self,
+        id: PlayerId,
+        farewell: Farewell,
+        obs: &mut dyn Observer,
+    ) -> Option<Player> {
+        let player = self.occupancy.remove(id)?;
+        self.parties.stir();
+        self.clock.leave(id);
+        let (name, at) = (player.name.clone(), player.pos);
+        obs.observe(self, Event::Left { id, name, at, farewell });
+        Some(player)
+    }
+
+    fn step(&mut self, id: PlayerId, from: Pos, dir: Dir, obs: &mut dyn Observer) {
+        let Some(to) = from.step(dir).filter(|&p| self.level.terrain(p).is_open()) else {
+            // Bumping a wall costs the action and changes nothing.
+            self.see(id, true, obs);
+            return;
+        };
+        if let Some(monster) = self.monster_at.get(&to).copied() {
+            self.player_attacks(id, monster, obs);
+            self.see(id, true, obs);
+            return;
+        }
+        match self.occupancy.at(to) {
+            Some(other) if self.host.pvp => {
+                self.player_strikes(id, other, obs);
+                self.see(id, true, obs);
+            }
+            Some(other) => {
+                // Swapping places keeps a corridor from ever jamming.
+                self.note_stairs(id, to, obs);
+                self.occupancy.place(other, from);
+                self.occupancy.place(id, to);
+                obs.observe(self, Event::Swapped { mover: id, other });
+                self.see(other, false, obs);
+                self.see(id, true, obs);
+            }
+            None => {
+                self.note_stairs(id, to, obs);
+                self.occupancy.cells.remove(&from);
+                self.occupancy.place(id, to);
+                self.see(id, true, obs);
+            }
+        }
+    }
+
+    fn note_stairs(&self, id: PlayerId, pos: Pos, obs: &mut dyn Observer) {
+        if let Some(down) = self.stairs_at(pos) {
+            obs.observe(self, Event::OnStairs { id, down });
+        }
+    }
+
+    /// Whether `pos` holds stairs down (`true`) or up (`false`).
+    fn stairs_at(&self, pos: Pos) -> Option<bool> {
+        match self.level.terrain(pos) {
+            Terrain::StairsDown => Some(true),
+            Terrain::StairsUp => Some(false),
+            _ => None,
+        }
+    }
+
+    fn fov_from(&self, pos: Pos) -> Fov {
+        self.level.grid.fov(pos, self.radius)
+    }
+
+    /// A player's sight from where it stands now, after it acted
+    /// (`answers`) or was moved: its memory takes in what it sees.
+    fn see(&mut self, id: PlayerId, answers: bool, obs: &mut dyn Observer) {
+        let Some(player) = self.player(id) else { return };
+        let pos = player.pos;
+        let seen_from = player.memory(self.depth).and_then(Memory::sight).map(|s| s.centre());
+        if seen_from == Some(pos) {
+            // Where it stood (it waited or struck): the level does not
+            // change, so neither does its sight, nor whom it shares a danger with.
+            obs.observe(self, Event::Saw { id, answers, sight: Sight::Same(pos) });
+            return;
+        }
+        let fov = self.fov_from(pos);
+        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        let diff = player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov);
+        self.parties.stir();
+        let sight = Sight::New { was: seen_from, diff };
+        obs.observe(self, Event::Saw { id, answers, sight });
+    }
+
+    /// Closes every round that has all it waits for, until none has (a
+    /// closed round applies held actions, which may close it again).
+    fn run_clock(&mut self, obs: &mut dyn Observer) {
+        loop {
+            let mut closed = false;
+            let mut looked = std::collections::BTreeSet::new();
+            for id in self.clock.waiting().collect::<Vec<_>>() {
+                if looked.contains(&id) || self.clock.phase(id) != Phase::Acted {
+                    continue;
+                }
+                let party = self.party_of(id);
+                looked.extend(party.iter().copied());
+                if self.clock.is_complete(&party) {
+                    self.close_round(&party, obs);
+                    closed = true;
+                }
+            }
+            if !closed {
+                return;
+            }
+        }
+    }
+
+    /// One round of `party` ends: its monsters act, its players
+    /// regenerate, then their held actions open the next round.
+    fn close_round(&mut self, party: &[PlayerId], obs: &mut dyn Observer) {
+        let concerned = self.concerning(party);
+        self.monsters_act(&concerned, party, obs);
+        for &id in party {
+            let Some(p) = self.occupancy.players.get_mut(&id) else { continue };
+            p.vitals.rounds += 1;
+            if p.vitals.rounds.is_multiple_of(combat::REGEN_EVERY) && p.vitals.hp < p.vitals.max_hp
+            {
+                p.vitals.hp += 1;
+                obs.observe(self, Event::Vitals { id });
+            }
+        }
+        let present: Vec<PlayerId> =
+            party.iter().copied().filter(|&id| self.player(id).is_some()).collect();
+        let (held, quiet) = self.clock.close(&present);
+        if quiet {
+            let idle: Vec<MonsterId> =
+                self.monsters.keys().copied().filter(|&m| self.owner(m).is_none()).collect();
+            self.monsters_act(&idle, &[], obs);
+        }
+        for (id, action) in held {
+            if self.player(id).is_some() {
+                self.apply(id, action, obs);
+            }
+        }
+    }
+
+    /// The monsters whose rounds follow `party`'s: those whose owner is in it.
+    fn concerning(&self, party: &[PlayerId]) -> Vec<MonsterId> {
+        let mut candidates = std::collections::BTreeSet::new();
+        for id in party {
+            let Some(player) = self.player(*id) else { continue };
+            let Some(memory) = player.memory(self.depth) else { continue };
+            for m in self.monsters.values() {
+                if memory.sees(m.pos) || m.prey == Some(*id) {
+                    candidates.insert(m.id);
+                }
+            }
+        }
+        candidates
+            .into_iter()
+            .filter(|&m| self.owner(m).is_some_and(|o| party.contains(&o)))
+            .collect()
+    }
+
+    /// The open cell nearest to `wanted` by walking that no player or
+    /// monster stands on; `wanted` itself when every open cell is taken
+    /// (stacking up rather than refusing the player).
+    fn nearest_free(&self, wanted: Pos) -> Pos {
+        let grid = &self.level.grid;
+        let open = |i: usize| grid.cells()[i].is_open();
+        let free = |p: Pos| self.occupancy.at(p).is_none() && !self.monster_at.contains_key(&p);
+        let (_, found) = DistanceMap::until(grid.width(), grid.height(), &[wanted], open, free);
+        found.unwrap_or(wanted)
+    }
+}

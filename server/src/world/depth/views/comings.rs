@@ -1,0 +1,184 @@
+//! How the others hear of players coming onto a depth and going from it:
+//! as news, which a depth's task tells with the news of movers: comings and
+//! goings come in bursts (a server restarting, a crowd's evening ending),
+//! and in a crowd a line and a roster change per player to every other
+//! would cost the square of the crowd. Told together, a burst is one line
+//! ("ann, bob, cat and 9 others arrive on this depth.") and one roster
+//! change for each who hears it.
+
+use gloam_protocol::{PlayerId, ServerMsg};
+
+use super::Views;
+use super::still::shift_of;
+use crate::world::depth::Farewell;
+use crate::world::depth::Outgoing;
+use crate::world::depth::rules::Rules;
+
+/// A coming or going the others have not heard of yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum News {
+    Came(String),
+    Went(String, Farewell),
+}
+
+impl News {
+    fn name(&self) -> &str {
+        match self {
+            News::Came(name) | News::Went(name, _) => name,
+        }
+    }
+}
+
+/// Comings and goings not yet told to everyone, numbered from the
+/// depth's start; each player's [`Told`] holds how far it has heard.
+#[derive(Debug, Default)]
+pub(super) struct NewsLog {
+    /// The number of `news[0]`: everyone has heard all before it.
+    first: u64,
+    news: Vec<News>,
+}
+
+impl NewsLog {
+    pub fn push(&mut self, news: News) {
+        self.news.push(news);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.news.is_empty()
+    }
+
+    /// The number the next news will take.
+    pub fn end(&self) -> u64 {
+        self.first + self.news.len() as u64
+    }
+
+    /// The news after the first `heard`.
+    fn since(&self, heard: u64) -> &[News] {
+        let from = heard.saturating_sub(self.first) as usize;
+        self.news.get(from..).unwrap_or_default()
+    }
+}
+
+/// What `news` is told as: for each run of the same news (arrivals, or
+/// goings the same way), a line and a roster change.
+fn told_as(news: &[News]) -> Vec<ServerMsg> {
+    let mut told = Vec::new();
+    let same_sort = |a: &News, b: &News| match (a, b) {
+        (News::Came(_), News::Came(_)) => true,
+        (News::Went(_, x), News::Went(_, y)) => x == y,
+        _ => false,
+    };
+    for run in news.chunk_by(same_sort) {
+        let names: Vec<String> = run.iter().map(|n| n.name().to_owned()).collect();
+        match &run[0] {
+            News::Came(_) => {
+                told.push(ServerMsg::Others(tidings(
+                    &names,
+                    "arrives on this depth.",
+                    "arrive on this depth.",
+                )));
+                told.push(ServerMsg::Joined(names));
+            }
+            News::Went(_, farewell) => {
+                told.push(ServerMsg::Others(tidings(&names, farewell.one, farewell.many)));
+                told.push(ServerMsg::Left(names));
+            }
+        }
+    }
+    told
+}
+
+/// How many names a line about several players gives before "and N
+/// others" (a fourth is named rather than called "1 others").
+const NAMED: usize = 3;
+
+/// A line about what one or several players did, naming a few of them:
+/// "ann arrives on this depth.", "ann and bob arrive on this depth.",
+/// "ann, bob, cat and 9 others arrive on this depth." `one` ends the line
+/// for one player, `many` for several.
+fn tidings(names: &[String], one: &str, many: &str) -> String {
+    match names {
+        [] => String::new(),
+        [name] => format!("{name} {one}"),
+        [first, second] => format!("{first} and {second} {many}"),
+        _ if names.len() <= NAMED + 1 => {
+            let (last, rest) = names.split_last().expect("three or more");
+            format!("{} and {last} {many}", rest.join(", "))
+        }
+        _ => format!("{} and {} others {many}", names[..NAMED].join(", "), names.len() - NAMED),
+    }
+}
+
+impl Views {
+    /// Tells player `id` the comings and goings it has not heard of.
+    pub(super) fn tell_news_to(&mut self, id: PlayerId, out: &mut Vec<Outgoing>) {
+        let Some(told) = self.told.get_mut(&id) else { return };
+        let unheard = self.news.since(told.news_heard);
+        if !unheard.is_empty() {
+            out.extend(told_as(unheard).into_iter().map(|msg| Outgoing { to: id, msg }));
+        }
+        told.news_heard = self.news.end();
+    }
+
+    /// Tells everyone here (or those of one shift, see
+    /// [`shift_of`]) the comings and goings it has not
+    /// heard of: most have heard the same and get the same few messages.
+    pub(super) fn tell_news(
+        &mut self,
+        rules: &Rules,
+        out: &mut Vec<Outgoing>,
+        shift: Option<usize>,
+    ) {
+        if self.news.news.is_empty() {
+            return;
+        }
+        let end = self.news.end();
+        // What those who heard up to a mark are told, for each mark met.
+        let mut said: Vec<(u64, Vec<ServerMsg>)> = Vec::new();
+        for &to in rules.players().keys() {
+            if shift.is_some_and(|s| shift_of(to) != s) {
+                continue;
+            }
+            let Some(told) = self.told.get_mut(&to) else { continue };
+            let heard = std::mem::replace(&mut told.news_heard, end);
+            if heard >= end {
+                continue;
+            }
+            let at = said.iter().position(|(mark, _)| *mark == heard).unwrap_or_else(|| {
+                said.push((heard, told_as(self.news.since(heard))));
+                said.len() - 1
+            });
+            out.extend(said[at].1.iter().map(|msg| Outgoing { to, msg: msg.clone() }));
+        }
+        // What everyone has heard is forgotten.
+        let heard = self.told.values().map(|t| t.news_heard).min().unwrap_or(end);
+        let heard = heard.clamp(self.news.first, end);
+        self.news.news.drain(..(heard - self.news.first) as usize);
+        self.news.first = heard;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tidings;
+
+    fn names(n: &[&str]) -> Vec<String> {
+        n.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn tidings_name_a_few_and_count_the_rest() {
+        let (one, many) = ("arrives.", "arrive.");
+        assert_eq!(tidings(&names(&["ann"]), one, many), "ann arrives.");
+        assert_eq!(tidings(&names(&["ann", "bob"]), one, many), "ann and bob arrive.");
+        assert_eq!(tidings(&names(&["ann", "bob", "cat"]), one, many), "ann, bob and cat arrive.");
+        assert_eq!(
+            tidings(&names(&["ann", "bob", "cat", "dan", "eve"]), one, many),
+            "ann, bob, cat and 2 others arrive."
+        );
+        assert_eq!(
+            tidings(&names(&["ann", "bob", "cat", "dan"]), one, many),
+            "ann, bob, cat and dan arrive."
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! What each player is told: the views observe the rules' events as they
+//! happen and make each player's messages from them, against what that
+//! player's client was told before. Nothing here decides anything that
+//! happens on the depth; a replay has no views.
+//!
+//! `telling` keeps each client's picture of the others and the monsters
+//! up to date, `comings` tells of players coming and going, `lines` words
+//! what happened, and `still` paces the news to those who stood still.
+
+mod comings;
+mod lines;
+pub(crate) mod still;
+mod telling;
+
+use std::collections::{BTreeSet, HashMap};
+use std::hash::BuildHasherDefault;
+
+use gloam_protocol::{PlayerId, ServerMsg, SightDiff};
+
+use super::Outcome;
+use super::rules::events::{Event, Observer, Sight};
+use super::rules::{CellHasher, Rules};
+use comings::{News, NewsLog};
+use telling::{Stirred, Told, Unsettled};
+
+/// What every player on the depth was told, and what the rules did in the
+/// command being observed that some may yet have to hear.
+#[derive(Debug, Default)]
+pub(crate) struct Views {
+    /// For each player on the depth, what its client was told.
+    pub(super) told: HashMap<PlayerId, Told, BuildHasherDefault<CellHasher>>,
+    /// Players whose client was last told its round waits for someone
+    /// (and maybe some who left since): with those who wait now, the only
+    /// ones whose "waiting for" can change (see `tell_waiting`).
+    told_waiting: BTreeSet<PlayerId>,
+    /// Players whose sight changed in this command.
+    moved: Vec<PlayerId>,
+    /// Players who moved, with each cell they stood on, not yet told to
+    /// every shift of those who stood still.
+    unsettled: Unsettled,
+    /// Monsters that moved, were hurt or died in this command, and where.
+    stirred: Stirred,
+    /// Players whose hit points may have changed in this command (or who
+    /// arrived): their own are told at its end.
+    vitals_changed: Vec<PlayerId>,
+    /// Comings and goings not yet told to everyone.
+    news: NewsLog,
+}
+
+/// The views observing one command, telling into its outcome.
+pub(super) struct Telling<'a> {
+    pub views: &'a mut Views,
+    pub outcome: &'a mut Outcome,
+}
+
+impl Observer for Telling<'_> {
+    fn observe(&mut self, rules: &Rules, event: Event) {
+        self.views.observe(rules, event, self.outcome);
+    }
+}
+
+impl Views {
+    /// Takes in one event, as it happens.
+    fn observe(&mut self, rules: &Rules, event: Event, outcome: &mut Outcome) {
+        match event {
+            Event::Arrived { id } => self.arrived(rules, id, outcome),
+            Event::Answered { id } => outcome.answered.push(id),
+            Event::Saw { id, answers, sight } => self.saw(rules, id, answers, sight, outcome),
+            Event::Stirred { monster, at } => self.stirred.note(monster, at),
+            Event::Vitals { id } => self.vitals_changed.push(id),
+            Event::Left { id, name, at, farewell } => {
+                self.told.remove(&id);
+                self.moved.retain(|&m| m != id);
+                outcome.answered.retain(|&a| a != id);
+                self.unsettled.push(id, at);
+                self.news.push(News::Went(name, farewell));
+            }
+            Event::Departed(departure) => outcome.departures.push(departure),
+            Event::Died(death) => {
+                let id = death.player.id;
+                outcome.tell(id, ServerMsg::Combat("You die...".into()));
+                // Its last action is answered by its death, not by a
+                // sight it no longer has.
+                let diff =
+                    |m: &ServerMsg| matches!(m, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
+                outcome.out.retain(|o| o.to != id || !diff(&o.msg));
+                outcome.deaths.push(death);
+            }
+            said => lines::say(rules, said, outcome),
+        }
+    }
+
+    /// A player came: it is told the level as it remembers it and who is
+    /// here, and the others hear of it with the news.
+    fn arrived(&mut self, rules: &Rules, id: PlayerId, outcome: &mut Outcome) {
+        let Some(player) = rules.player(id) else { return };
+        // Its roster holds everyone here, those the others have not heard
+        // of yet too: it hears only of the news after its own.
+        self.news.push(News::Came(player.name.clone()));
+        self.told.insert(id, Told { news_heard: self.news.end(), ..Told::default() });
+        if let Some(memory) = player.memory(rules.depth) {
+            outcome.tell(id, telling::enter_level(rules, memory));
+        }
+        self.vitals_changed.push(id);
+        outcome.tell(id, ServerMsg::Roster(roster_for(rules, id)));
+    }
+
+    /// Moves a player's told view to what it sees from where it stands
+    /// now and tells it: as the answer to its action (`Sight`) or not
+    /// (`Displaced`).
+    fn saw(
+        &mut self,
+        rules: &Rules,
+        id: PlayerId,
+        answers: bool,
+        sight: Sight,
+        outcome: &mut Outcome,
+    ) {
+        if answers {
+            // Its answer finds it up to date on who came and went too.
+            self.tell_news_to(id, &mut outcome.out);
+        }
+        let diff = match sight {
+            Sight::Same(at) => {
+                // The level does not change, so neither does its sight: the
+                // answer is an empty diff but for the players around it, as
+                // they stand now.
+                let mut diff = SightDiff { at, ..SightDiff::default() };
+                if answers {
+                    self.tell_players_now(rules, id, &mut diff);
+                }
+                diff
+            }
+            Sight::New { was, mut diff } => {
+                if let Some(was) = was {
+                    self.unsettled.push(id, was);
+                }
+                if !self.moved.contains(&id) {
+                    self.moved.push(id);
+                }
+                // What it sees from here goes with this diff: it may yet be
+                // moved again in this command (swapped aside, or its held
+                // action when the round closes), and its client must never
+                // hold the others as seen from where it stood before.
+                self.tell_now(rules, id, &mut diff);
+                diff
+            }
+        };
+        let msg = if answers { ServerMsg::Sight(diff) } else { ServerMsg::Displaced(diff) };
+        outcome.tell(id, msg);
+    }
+
+    /// A line for everyone on this depth.
+    pub fn tell_everyone(rules: &Rules, text: &str) -> Vec<super::Outgoing> {
+        let note = ServerMsg::Note(text.to_owned());
+        rules.players().keys().map(|&to| super::Outgoing { to, msg: note.clone() }).collect()
+    }
+
+    /// Tells everyone (or those of one shift) the movers and the comings
+    /// and goings they have not heard of.
+    pub fn tell_untold(&mut self, rules: &Rules, outcome: &mut Outcome, shift: Option<usize>) {
+        self.tell_movers(rules, outcome, shift);
+        self.tell_news(rules, &mut outcome.out, shift);
+    }
+
+    /// True when some movers are not yet told to some of those who stood
+    /// still, or some comings and goings to anyone.
+    pub fn has_untold(&self) -> bool {
+        !self.unsettled.is_empty() || !self.news.is_empty()
+    }
+}
+
+/// The names of everyone on this depth but `id`, sorted.
+pub(super) fn roster_for(rules: &Rules, id: PlayerId) -> Vec<String> {
+    let mut names: Vec<String> =
+        rules.players().values().filter(|p| p.id != id).map(|p| p.name.clone()).collect();
+    names.sort();
+    names
+}

@@ -1,0 +1,192 @@
+//! The depths in play: each built and its task started the first time
+//! anyone goes there, retired when it has stood empty long enough; and the
+//! notices about saving that every depth's players hear.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tokio::sync::mpsc;
+use tracing::{info, warn};
+
+use super::build::{built, resume};
+use super::task::{DepthCmd, DepthTask};
+use crate::config::Config;
+use crate::store::StoreHandle;
+
+/// The way in to one depth's task.
+#[derive(Debug, Clone)]
+pub(super) struct DepthHandle {
+    pub(super) depth: u16,
+    pub(super) tx: mpsc::Sender<DepthCmd>,
+}
+
+/// How long a notice about saving waits for room in one depth's queue.
+const NOTICE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Tells every player when saving stops working (a full or failing disk)
+/// and when it works again, for as long as the world lasts.
+pub(super) async fn tell_about_saving(
+    mut saving: tokio::sync::watch::Receiver<bool>,
+    depths: std::sync::Weak<Depths>,
+) {
+    while saving.changed().await.is_ok() {
+        let Some(depths) = depths.upgrade() else { return };
+        let text = if *saving.borrow_and_update() {
+            warn!("saving works again");
+            "The server can save again: your progress is kept."
+        } else {
+            warn!("saving has stopped: the store cannot commit");
+            "The server cannot save right now: your progress since is not kept until it can."
+        };
+        let running: Vec<DepthHandle> = depths.lock().values().cloned().collect();
+        for depth in running {
+            // Waits for room in a busy depth's queue (a notice dropped there
+            // would leave its players never told), but not for long on one
+            // that is stuck.
+            let told = depth.tx.send(DepthCmd::Tell(text.into()));
+            if tokio::time::timeout(NOTICE_PATIENCE, told).await.is_err() {
+                warn!(depth = depth.depth, "a depth too busy to be told about saving");
+            }
+        }
+    }
+}
+
+/// The depths in play, each built and started the first time anyone goes
+/// there. Depth tasks hold this too, to hand players down and up the stairs.
+#[derive(Debug)]
+pub(super) struct Depths {
+    pub(super) config: Config,
+    store: StoreHandle,
+    running: Mutex<HashMap<u16, DepthHandle>>,
+    /// The world is shutting down: no depth is started any more.
+    pub(super) closed: std::sync::atomic::AtomicBool,
+    /// Test hook: building this depth tells the first sender and then
+    /// waits for the receiver.
+    #[cfg(test)]
+    pub(super) hold: Mutex<Option<BuildHold>>,
+}
+
+#[cfg(test)]
+pub(super) type BuildHold = (u16, std::sync::mpsc::Sender<()>, std::sync::mpsc::Receiver<()>);
+
+impl Depths {
+    /// No depth in play yet.
+    pub(super) fn new(config: Config, store: StoreHandle) -> Self {
+        Self {
+            config,
+            store,
+            running: Mutex::new(HashMap::new()),
+            closed: std::sync::atomic::AtomicBool::new(false),
+            #[cfg(test)]
+            hold: Mutex::new(None),
+        }
+    }
+
+    /// No depth is started any more, and those running end once the
+    /// connections holding their handles are gone.
+    pub(super) fn close(&self) {
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.lock().clear();
+    }
+
+    /// Puts a player on `depth` (an `Arrive`), starting the depth if need
+    /// be; gives the handle it went to, or `None` once the world is closing.
+    /// A depth that stopped for being empty just as the player came is
+    /// started afresh, and the arrival goes there.
+    pub(super) async fn arrive(
+        self: &Arc<Self>,
+        depth: u16,
+        mut arrive: DepthCmd,
+    ) -> Option<DepthHandle> {
+        for _ in 0..3 {
+            let here = self.handle(depth)?;
+            match here.tx.send(arrive).await {
+                Ok(()) => return Some(here),
+                Err(mpsc::error::SendError(back)) => {
+                    // A task that ended without retiring (it cannot, short of
+                    // a bug) must not be handed arrivals forever.
+                    self.lock().retain(|_, h| !h.tx.same_channel(&here.tx));
+                    arrive = back;
+                }
+            }
+        }
+        warn!(depth, "no depth task would take an arrival");
+        None
+    }
+
+    /// The handle of `depth`, starting its task first if need be (`None`
+    /// once the world is closing). The level is built outside the lock, so
+    /// a join or a stair trip elsewhere never waits on another depth's
+    /// building.
+    pub(super) fn handle(self: &Arc<Self>, depth: u16) -> Option<DepthHandle> {
+        if self.closed.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
+        if let Some(handle) = self.lock().get(&depth) {
+            return Some(handle.clone());
+        }
+        let c = &self.config;
+        #[cfg(test)]
+        self.hold_while_building(depth);
+        let build = || {
+            let (mut state, generator) = built(c, depth);
+            resume(&mut state, &self.store, c);
+            (state, generator)
+        };
+        // Building a level and replaying its history takes milliseconds to
+        // (for a long history) seconds: on the multi-threaded runtime the
+        // other tasks of this thread move elsewhere meanwhile.
+        let multi_threaded = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        let (state, generator) =
+            if multi_threaded { tokio::task::block_in_place(build) } else { build() };
+        let mut running = self.lock();
+        if let Some(handle) = running.get(&depth) {
+            // Another connection built it meanwhile: theirs is the one in play.
+            return Some(handle.clone());
+        }
+        info!(
+            depth,
+            generator = generator.name(),
+            monsters = state.monsters().count(),
+            "level built"
+        );
+        let (tx, rx) = mpsc::channel(c.depth_queue.max(1));
+        let handle = DepthHandle { depth, tx };
+        let task = DepthTask::new(state, handle.tx.downgrade(), self.clone());
+        tokio::spawn(task.run(rx));
+        running.insert(depth, handle.clone());
+        Some(handle)
+    }
+
+    /// Takes `depth` out of play if `me` is still its task's way in: the
+    /// next arrival there starts it afresh.
+    pub(super) fn retire(&self, depth: u16, me: &mpsc::WeakSender<DepthCmd>) -> bool {
+        let mut running = self.lock();
+        let current = running
+            .get(&depth)
+            .is_some_and(|h| me.upgrade().is_some_and(|tx| tx.same_channel(&h.tx)));
+        if current {
+            running.remove(&depth);
+        }
+        current
+    }
+
+    #[cfg(test)]
+    fn hold_while_building(&self, depth: u16) {
+        let hold =
+            self.hold.lock().unwrap_or_else(PoisonError::into_inner).take_if(|h| h.0 == depth);
+        if let Some((_, building, until)) = hold {
+            let _ = building.send(());
+            let _ = until.recv();
+        }
+    }
+
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u16, DepthHandle>> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(super) fn store(&self) -> &StoreHandle {
+        &self.store
+    }
+}

@@ -1,0 +1,76 @@
+//! Delivery: what a command produced, encoded and sent to each player as
+//! one reply, and to those watching it; a player whose connection cannot
+//! keep up is dropped, saved first.
+
+use std::collections::HashMap;
+
+use gloam_protocol::{PlayerId, codec};
+use tracing::warn;
+
+use super::{DepthTask, ToConn, view};
+use crate::character::Keep;
+use crate::world::depth::{Farewell, Outcome, Outgoing};
+use crate::world::registry::DepthHandle;
+
+impl DepthTask {
+    /// Sends each player its messages as one reply (the player whose
+    /// command this was gets one even when it has nothing else, marked
+    /// done), dropping players whose queues are full and telling the others.
+    pub(super) fn deliver(
+        &mut self,
+        out: Vec<Outgoing>,
+        answered: &[PlayerId],
+        now_on: Option<(PlayerId, DepthHandle)>,
+    ) {
+        // One reply per player, found by index: an arrival in a crowd
+        // sends a line to everyone, and a search per message would cost the
+        // square of the crowd.
+        let mut replies: Vec<(PlayerId, ToConn)> = Vec::new();
+        let mut index: HashMap<PlayerId, usize> = HashMap::new();
+        let empty = || ToConn { frames: Vec::new(), done: false, now_on: None, died: false };
+        for &id in answered {
+            index.insert(id, replies.len());
+            replies.push((id, ToConn { done: true, ..empty() }));
+        }
+        if let Some((id, handle)) = now_on {
+            let at = *index.entry(id).or_insert_with(|| {
+                replies.push((id, empty()));
+                replies.len() - 1
+            });
+            replies[at].1.now_on = Some(handle);
+        }
+        for Outgoing { to, msg } in out {
+            let frame = codec::encode(&msg);
+            let at = *index.entry(to).or_insert_with(|| {
+                replies.push((to, empty()));
+                replies.len() - 1
+            });
+            replies[at].1.frames.push(frame);
+        }
+        let mut fallen = Vec::new();
+        for (to, reply) in replies {
+            let Some(link) = self.links.get(&to) else { continue };
+            link.audience.relay(&reply.frames, || view(&self.state, to));
+            if link.conn.try_send(reply).is_err() {
+                fallen.push(to);
+            }
+        }
+        for id in fallen {
+            let outcome = self.drop_laggard(id);
+            self.finish(outcome, None);
+        }
+    }
+
+    /// Removes a player whose connection fell behind, saving it first so
+    /// that it comes back where it was.
+    fn drop_laggard(&mut self, id: PlayerId) -> Outcome {
+        self.links.remove(&id);
+        self.acted.remove(&id);
+        let (player, outcome) = self.state.leave(id, Farewell::LOST);
+        if let Some(player) = player {
+            warn!(player = %player.name, depth = self.state.depth(), "dropped: its connection fell behind");
+            self.save(&player, Keep::All);
+        }
+        outcome
+    }
+}

@@ -1,0 +1,449 @@
+//! One depth's task: the actor that drives a depth. It owns the depth's
+//! state and the links to its players' connections, and loops over these
+//! phases, in order:
+//!
+//! 1. **Take a batch**: the next command, and the actions queued behind
+//!    it (up to [`MAX_BATCH`]), or a timer that came due (a round's
+//!    deadline, the next shift of the still, the periodic save).
+//! 2. **Apply the rules**: each command in turn, one at a time
+//!    ([`DepthState::act_all`] and its siblings).
+//! 3. **Observe**: what each player must be told of what changed, worked
+//!    out by the depth's telling (`depth::telling`, `depth::comings`).
+//! 4. **Flush the news that is due**: the next shift of those who stood
+//!    still hears of the movers, when its time has come (`depth::still`).
+//! 5. **Deliver**: each player's messages as one reply, to its connection
+//!    and its watchers (`delivery`); one whose queue is full is dropped.
+//! 6. **Save and log**: who arrived, left or took the stairs at once, those
+//!    who acted every `save_interval`; the depth's log to the store.
+//! 7. **Record metrics**: commands, rounds, the time taken (`metrics`).
+//!
+//! Those who took the stairs are handed to the next depth's task (which
+//! answers their action), the dead are buried, and a depth empty for
+//! `depth_idle` retires.
+
+mod delivery;
+mod metrics;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use gloam_protocol::{Action, PlayerId, codec};
+use tokio::sync::mpsc;
+use tokio::time::MissedTickBehavior;
+use tracing::{debug, info};
+
+use self::metrics::DepthMetrics;
+use super::depth::{
+    Arrival, Death, Departure, DepthState, Farewell, Outcome, Outgoing, StillSchedule,
+};
+use super::registry::{DepthHandle, Depths};
+use super::watch::Audience;
+use crate::character::{Keep, Player};
+
+/// What a depth sends a player's connection: everything one command
+/// produced for that player, as encoded frames.
+#[derive(Debug)]
+pub(super) struct ToConn {
+    pub(super) frames: Vec<Vec<u8>>,
+    /// The player's own command was applied: its next may be sent.
+    pub(super) done: bool,
+    /// The player arrived on this depth: its commands go here from now on.
+    pub(super) now_on: Option<DepthHandle>,
+    /// The character died: these are its last words.
+    pub(super) died: bool,
+}
+
+/// The way a depth reaches one player: its connection, those watching it,
+/// and where those who talk to it find it.
+#[derive(Debug)]
+pub(super) struct Link {
+    pub(super) conn: mpsc::Sender<ToConn>,
+    pub(super) audience: Arc<Audience>,
+    /// The depth the player is on, for chat and watchers: set by the depth
+    /// it arrives on before it is told anything there.
+    pub(super) depth: Arc<std::sync::atomic::AtomicU16>,
+}
+
+/// What a depth is asked to do.
+#[derive(Debug)]
+pub(super) enum DepthCmd {
+    Arrive {
+        player: Player,
+        via: Arrival,
+        link: Link,
+    },
+    Act {
+        id: PlayerId,
+        action: Action,
+    },
+    /// The player leaves the game; `saved` is told once its save is on its
+    /// way to the store (ahead of anything sent to the store after that).
+    Leave {
+        id: PlayerId,
+        saved: tokio::sync::oneshot::Sender<()>,
+    },
+    /// A line for everyone on the depth (from the server, not a player).
+    Tell(String),
+    /// Someone started watching this player: those of its watchers who do
+    /// not have its view yet are sent it.
+    Resync(PlayerId),
+    /// Test hook: the depth's task stops taking commands until `until` is
+    /// sent or dropped, as a depth that has fallen behind would.
+    #[cfg(test)]
+    Stall {
+        stalled: tokio::sync::oneshot::Sender<()>,
+        until: tokio::sync::oneshot::Receiver<()>,
+    },
+}
+
+/// The most actions a depth applies as one batch (see [`DepthTask::take`]):
+/// enough that a crowd's watchers hear of dozens of moves in one message,
+/// few enough that the first of them is not kept long from its answer.
+pub(super) const MAX_BATCH: usize = 64;
+
+/// One depth's task: applies commands in the order they arrive and sends
+/// each player one [`ToConn`] per command. A player whose connection cannot
+/// keep up (its queue is full) is removed, which ends its connection.
+/// Players are saved at once when they arrive, leave or take the stairs,
+/// and those who acted every `save_interval`.
+pub(super) struct DepthTask {
+    state: DepthState,
+    /// This depth's own way in, weak so that the task ends once no
+    /// connection and no registry holds a handle.
+    me: mpsc::WeakSender<DepthCmd>,
+    links: HashMap<PlayerId, Link>,
+    /// Players who acted since the last periodic save.
+    acted: HashSet<PlayerId>,
+    /// Players whose round waits for others, since when.
+    waiting_since: HashMap<PlayerId, tokio::time::Instant>,
+    metrics: DepthMetrics,
+    depths: Arc<Depths>,
+    /// The shift of those who stood still to be told of the movers next,
+    /// and when (see `depth::still`).
+    still: StillSchedule<tokio::time::Instant>,
+}
+
+impl DepthTask {
+    pub(super) fn new(
+        state: DepthState,
+        me: mpsc::WeakSender<DepthCmd>,
+        depths: Arc<Depths>,
+    ) -> Self {
+        let metrics = DepthMetrics::of(state.depth(), state.rounds());
+        Self {
+            state,
+            me,
+            links: HashMap::new(),
+            acted: HashSet::new(),
+            waiting_since: HashMap::new(),
+            metrics,
+            depths,
+            still: StillSchedule::starting(tokio::time::Instant::now()),
+        }
+    }
+
+    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
+        let mut tick = tokio::time::interval(self.depths.config.save_interval);
+        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let idle_limit = self.depths.config.depth_idle;
+        let mut empty_since = Some(tokio::time::Instant::now());
+        loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                () = tokio::time::sleep_until(deadline.map_or_else(tokio::time::Instant::now, |(_, at)| at)), if deadline.is_some() => {
+                    if let Some((id, _)) = deadline {
+                        self.timed(1, |task| {
+                            let mut outcome = task.state.deadline(id);
+                            task.state.tell_the_still(&mut outcome, None);
+                            task.finish(outcome, None);
+                        });
+                    }
+                }
+                () = tokio::time::sleep_until(self.still.due()), if self.state.has_untold() => {
+                    let out = self.tell_next_shift();
+                    self.deliver(out, &[], None);
+                }
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.take(cmd, &mut rx).await,
+                    None => break,
+                },
+                _ = tick.tick() => {
+                    self.save_those_who_acted();
+                    self.keep_log();
+                    let now = tokio::time::Instant::now();
+                    empty_since = if self.state.is_empty() { empty_since.or(Some(now)) } else { None };
+                    if empty_since.is_some_and(|t| now - t >= idle_limit)
+                        && self.depths.retire(self.state.depth(), &self.me)
+                    {
+                        self.stand_down(&mut rx).await;
+                        break;
+                    }
+                }
+            }
+        }
+        self.save_those_who_acted();
+        self.keep_log();
+        debug!(depth = self.state.depth(), "depth task ends");
+    }
+
+    /// Runs `cmd`. An action brings the actions queued behind it (up to
+    /// [`MAX_BATCH`]) and they are applied as one batch, so that those who
+    /// watch hear of all of them at once (`DepthState::act_all`); the first
+    /// command of another sort ends the batch and runs after it.
+    async fn take(&mut self, cmd: DepthCmd, rx: &mut mpsc::Receiver<DepthCmd>) {
+        let DepthCmd::Act { id, action } = cmd else { return self.take_one(cmd).await };
+        let mut acts = vec![(id, action)];
+        let mut next = None;
+        while acts.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(DepthCmd::Act { id, action }) => acts.push((id, action)),
+                Ok(other) => {
+                    next = Some(other);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        self.timed(acts.len(), |task| task.act_all(acts));
+        if let Some(cmd) = next {
+            self.take_one(cmd).await;
+        }
+    }
+
+    async fn take_one(&mut self, cmd: DepthCmd) {
+        match cmd {
+            #[cfg(test)]
+            DepthCmd::Stall { stalled, until } => {
+                let _ = stalled.send(());
+                let _ = until.await;
+            }
+            cmd => self.timed(1, |task| task.apply(cmd)),
+        }
+    }
+
+    /// Runs `count` commands, recording how long each took (their share of
+    /// the whole) and the rounds they closed (see [`DepthMetrics`]).
+    fn timed(&mut self, count: usize, commands: impl FnOnce(&mut Self)) {
+        self.metrics.begin(count);
+        commands(self);
+        self.record_metrics();
+    }
+
+    /// Records the commands' figures, once: before their replies go out
+    /// (`finish` calls this), so that whoever reads a reply and then the
+    /// figures finds the command counted.
+    fn record_metrics(&mut self) {
+        self.metrics.record(self.state.rounds(), self.state.player_count());
+    }
+
+    /// Hands the entries the depth applied since the last time to the store.
+    fn keep_log(&mut self) {
+        let Some(part) = self.state.take_log() else { return };
+        let entries = part.entries.iter().map(codec::encode).collect();
+        self.depths.store().append_log(self.state.depth(), part.first, entries, part.checksum);
+    }
+
+    /// An empty depth out of play: takes no more commands, hands on any
+    /// arrival that came through an old handle to the depth's next task,
+    /// and ends, freeing its level.
+    async fn stand_down(&mut self, rx: &mut mpsc::Receiver<DepthCmd>) {
+        info!(depth = self.state.depth(), "depth idle: its level is freed until someone returns");
+        rx.close();
+        while let Some(cmd) = rx.recv().await {
+            match cmd {
+                arrive @ DepthCmd::Arrive { .. } => {
+                    let (depths, depth) = (self.depths.clone(), self.state.depth());
+                    tokio::spawn(async move { depths.arrive(depth, arrive).await });
+                }
+                DepthCmd::Leave { saved, .. } => {
+                    let _ = saved.send(());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn apply(&mut self, cmd: DepthCmd) {
+        match cmd {
+            DepthCmd::Arrive { player, via, link } => self.arrive(player, via, link),
+            DepthCmd::Act { id, action } => self.act_all(vec![(id, action)]),
+            DepthCmd::Leave { id, saved } => {
+                self.links.remove(&id);
+                self.acted.remove(&id);
+                let (player, turn) = self.state.leave(id, Farewell::LEFT);
+                if let Some(player) = player {
+                    info!(player = %player.name, depth = self.state.depth(), "leaves the game");
+                    self.save(&player, Keep::All);
+                }
+                let _ = saved.send(());
+                self.finish(turn, None);
+            }
+            DepthCmd::Tell(text) => {
+                let out = self.state.tell_everyone(&text);
+                self.deliver(out, &[], None);
+            }
+            DepthCmd::Resync(id) => {
+                if let Some(link) = self.links.get(&id) {
+                    link.audience.relay(&[], || view(&self.state, id));
+                }
+            }
+            #[cfg(test)]
+            DepthCmd::Stall { .. } => {}
+        }
+    }
+
+    fn arrive(&mut self, player: Player, via: Arrival, link: Link) {
+        let id = player.id;
+        info!(player = %player.name, depth = self.state.depth(), ?via, "arrives");
+        link.depth.store(self.state.depth(), std::sync::atomic::Ordering::SeqCst);
+        self.links.insert(id, link);
+        let mut outcome = self.state.arrive(player, via);
+        outcome.answered = vec![id];
+        if let Some(player) = self.state.player(id) {
+            self.save(player, Keep::All);
+        }
+        let now_on =
+            self.me.upgrade().map(|tx| (id, DepthHandle { depth: self.state.depth(), tx }));
+        self.finish(outcome, now_on);
+    }
+
+    /// Applies a batch of actions (see [`DepthTask::take`]); those of
+    /// players no longer here (they left or died with an action on its
+    /// way) are dropped. Those who stood still are told of the movers in
+    /// shifts, one every `still_period` / `SHIFTS` (see `depth::still`): with this
+    /// batch when the next shift's time has come, else by the task's timer
+    /// when it does. In a crowd that turns a message to every watcher per
+    /// batch into a few a second, a fifth of the watchers at a time. The
+    /// movers' own answers never wait for it.
+    fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>) {
+        acts.retain(|(id, _)| self.state.contains(*id));
+        if acts.is_empty() {
+            return;
+        }
+        for (id, _) in &acts {
+            self.acted.insert(*id);
+        }
+        self.metrics.acted(acts.len());
+        let mut outcome = self.state.act_all(acts);
+        if self.still.is_due(tokio::time::Instant::now()) {
+            outcome.out.extend(self.tell_next_shift());
+        }
+        self.finish(outcome, None);
+    }
+
+    /// Tells the next shift of those who stood still what they have not
+    /// heard, and makes the one after it next, a step later (a longer one
+    /// in a crowd: see [`still_period`]).
+    fn tell_next_shift(&mut self) -> Vec<Outgoing> {
+        let shift = self.still.take(tokio::time::Instant::now(), self.state.player_count());
+        let mut told = Outcome::default();
+        self.state.tell_the_still(&mut told, Some(shift));
+        told.out
+    }
+
+    /// Sends what a command produced, hands on those who took the stairs,
+    /// buries the dead, and notes whose rounds now wait (for the deadline).
+    fn finish(&mut self, outcome: Outcome, now_on: Option<(PlayerId, DepthHandle)>) {
+        let Outcome { out, answered, departures, deaths } = outcome;
+        for id in &answered {
+            self.acted.insert(*id);
+        }
+        // Counted before anyone is told, so a reply is never ahead of its figures.
+        self.note_waits();
+        self.record_metrics();
+        self.deliver(out, &answered, now_on);
+        for departure in departures {
+            self.hand_on(departure);
+        }
+        for death in deaths {
+            self.bury(death);
+        }
+    }
+
+    /// Notes whose rounds now wait (for the deadline), and records how
+    /// long those whose rounds closed waited.
+    fn note_waits(&mut self) {
+        let now = tokio::time::Instant::now();
+        let waiting = self.state.waiting();
+        for (id, since) in &self.waiting_since {
+            // Its round closed (one who left or died waits no more, but
+            // its round did not close).
+            if !waiting.contains(id) && self.state.contains(*id) {
+                self.metrics.round_waited(now - *since);
+            }
+        }
+        self.waiting_since.retain(|id, _| waiting.contains(id));
+        for id in waiting {
+            self.waiting_since.entry(id).or_insert(now);
+        }
+    }
+
+    /// The player whose round's deadline comes first, and when.
+    fn next_deadline(&self) -> Option<(PlayerId, tokio::time::Instant)> {
+        let limit = self.depths.config.turn_deadline;
+        self.waiting_since
+            .iter()
+            .map(|(&id, &since)| (id, since + limit))
+            .min_by_key(|&(id, at)| (at, id))
+    }
+
+    /// A player died: into the graveyard, its last words sent, its
+    /// connection let go.
+    fn bury(&mut self, death: Death) {
+        let Death { player, killed_by } = death;
+        let when = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let v = player.vitals;
+        let record = gloam_protocol::DeathRecord {
+            name: player.name.clone(),
+            depth: v.deepest,
+            rounds: v.rounds,
+            kills: v.kills,
+            killed_by,
+            when,
+        };
+        info!(player = %player.name, depth = self.state.depth(), killed_by = %record.killed_by, rounds = v.rounds, kills = v.kills, "dies");
+        self.acted.remove(&player.id);
+        self.waiting_since.remove(&player.id);
+        self.depths.store().bury(record.clone());
+        if let Some(link) = self.links.remove(&player.id) {
+            let frames = vec![codec::encode(&gloam_protocol::ServerMsg::Died(record))];
+            link.audience.relay(&frames, || None);
+            let _ = link.conn.try_send(ToConn { frames, done: true, now_on: None, died: true });
+        }
+    }
+
+    /// A player took the stairs: saved where it stood, then handed to the
+    /// depth it goes to (which saves it again there and answers its action).
+    fn hand_on(&mut self, departure: Departure) {
+        let Departure { player, depth, via } = departure;
+        self.acted.remove(&player.id);
+        self.save(&player, Keep::All);
+        let Some(link) = self.links.remove(&player.id) else { return };
+        info!(player = %player.name, from = self.state.depth(), to = depth, "takes the stairs");
+        let depths = self.depths.clone();
+        // Not awaited here: two depths with full queues handing players to
+        // each other must not wait on each other.
+        tokio::spawn(
+            async move { depths.arrive(depth, DepthCmd::Arrive { player, via, link }).await },
+        );
+    }
+
+    fn save(&self, player: &Player, keep: Keep) {
+        self.depths.store().save(&player.name, player.snapshot(self.state.depth(), keep));
+    }
+
+    fn save_those_who_acted(&mut self) {
+        for id in std::mem::take(&mut self.acted) {
+            if let Some(player) = self.state.player(id) {
+                self.save(player, Keep::ThisDepth);
+            }
+        }
+    }
+}
+
+/// `id`'s whole view of `state`, encoded, for a watcher who lacks it.
+fn view(state: &DepthState, id: PlayerId) -> Option<Vec<Vec<u8>>> {
+    Some(state.view_of(id)?.iter().map(codec::encode).collect())
+}
