@@ -9,8 +9,10 @@
 
 mod comings;
 mod lines;
+mod seen;
 pub(crate) mod still;
 mod telling;
+mod told;
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
@@ -21,7 +23,7 @@ use super::Outcome;
 use super::rules::events::{Event, Observer, Sight};
 use super::rules::{CellHasher, Rules};
 use comings::{News, NewsLog};
-use telling::{Stirred, Told, Unsettled};
+use told::{Stirred, Told, Unsettled};
 
 /// What every player on the depth was told, and what the rules did in the
 /// command being observed that some may yet have to hear.

@@ -1,0 +1,102 @@
+//! What one client was told of the depth beyond its own sight, and what
+//! the rules did in a command or a batch that some may yet have to hear:
+//! the monsters that stirred, and the players who moved.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::BuildHasherDefault;
+
+use gloam_protocol::{MonsterId, PlayerId, Pos, Wound};
+
+use super::still::SHIFTS;
+use crate::world::depth::rules::CellHasher;
+
+/// The monsters that moved, were hurt or died in one command, and every
+/// cell each stood on in it: a player beyond sight of all those cells could
+/// neither see one of them now nor have been told of one (what it was told
+/// is where a monster stood when told, which is one of those cells).
+#[derive(Debug, Default)]
+pub(super) struct Stirred {
+    pub ids: BTreeSet<MonsterId>,
+    pub cells: Vec<Pos>,
+}
+
+impl Stirred {
+    /// Monster `id` stirred, standing on `at` (before or after a step: both
+    /// are noted).
+    pub fn note(&mut self, id: MonsterId, at: Pos) {
+        self.ids.insert(id);
+        if !self.cells.contains(&at) {
+            self.cells.push(at);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Whether a player on `p` with sight `radius` may see, or have been
+    /// told of, any monster that stirred.
+    pub fn near(&self, p: Pos, radius: u16) -> bool {
+        self.cells.iter().any(|c| c.x.abs_diff(p.x) <= radius && c.y.abs_diff(p.y) <= radius)
+    }
+}
+
+/// The players who moved, with each cell they stood on, since each shift
+/// of those who stood still was last told (see [`SHIFTS`]), numbered from
+/// the depth's start; what every shift has heard is forgotten.
+#[derive(Debug, Default)]
+pub(super) struct Unsettled {
+    /// The number of `moves[0]`.
+    first: u64,
+    moves: Vec<(PlayerId, Pos)>,
+    /// How far each shift has heard.
+    heard: [u64; SHIFTS],
+}
+
+impl Unsettled {
+    pub fn push(&mut self, id: PlayerId, at: Pos) {
+        self.moves.push((id, at));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Every move some shift has not heard of.
+    pub fn all(&self) -> &[(PlayerId, Pos)] {
+        &self.moves
+    }
+
+    /// The moves `shift` has not heard of (all: those some shift has not).
+    pub fn since(&self, shift: Option<usize>) -> &[(PlayerId, Pos)] {
+        let heard = shift.map_or(self.first, |s| self.heard[s]);
+        &self.moves[(heard - self.first) as usize..]
+    }
+
+    /// `shift` (or every shift) has heard every move.
+    pub fn told(&mut self, shift: Option<usize>) {
+        let end = self.first + self.moves.len() as u64;
+        match shift {
+            Some(s) => self.heard[s] = end,
+            None => self.heard = [end; SHIFTS],
+        }
+        let heard = self.heard.iter().copied().min().unwrap_or(end);
+        self.moves.drain(..(heard - self.first) as usize);
+        self.first = heard;
+    }
+}
+
+/// What one client was told of the depth beyond its own sight.
+#[derive(Debug, Default)]
+pub(crate) struct Told {
+    /// The other players in its sight, and where. A hash map: in a crowd
+    /// every command looks up each mover in every viewer's, and a tree of
+    /// hundreds of players per viewer was a chain of cache misses each time.
+    pub players: HashMap<PlayerId, Pos, BuildHasherDefault<CellHasher>>,
+    /// The monsters in its sight, where, and how hurt.
+    pub monsters: BTreeMap<MonsterId, (Pos, Wound)>,
+    pub hp: Option<(u16, u16)>,
+    pub waiting: Vec<String>,
+    /// The comings and goings it has heard of, by number (see `comings`).
+    pub news_heard: u64,
+}
