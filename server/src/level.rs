@@ -182,7 +182,7 @@ pub struct Level {
     /// cell, and those fewer than [`CLEAR_STEPS`] steps from the arrival
     /// (monsters are placed by them).
     ///
-    /// [`CLEAR_STEPS`]: crate::mapgen::populate::CLEAR_STEPS
+    /// [`CLEAR_STEPS`]: ../mapgen/populate/constant.CLEAR_STEPS.html
     pub walk: RowWalk,
 }
 

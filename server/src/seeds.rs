@@ -7,7 +7,7 @@
 
 use rand::SeedableRng;
 
-use crate::mapgen::LevelRng;
+pub type LevelRng = rand_pcg::Pcg64Mcg;
 
 /// The streams of a world of one seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

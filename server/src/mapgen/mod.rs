@@ -22,7 +22,7 @@ use crate::seeds::{DepthSeeds, Seeds};
 
 /// The RNG every generator draws from: a named algorithm, so the same seed
 /// builds the same level on every machine and with every rand release.
-pub type LevelRng = rand_pcg::Pcg64Mcg;
+pub use crate::seeds::LevelRng;
 
 /// One way of building a level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -9,9 +9,9 @@ use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
 use super::World;
-use super::registry::DepthHandle;
+
 use super::talk::{Ear, Heard, Seated};
-use super::task::{DepthCmd, ToConn};
+use super::task::{DepthCmd, DepthHandle, ToConn};
 use super::watch::{Audience, Feed};
 
 /// What the world said to one player for one command: encoded messages in

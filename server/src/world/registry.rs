@@ -9,16 +9,9 @@ use tokio::sync::mpsc;
 use tracing::{info, warn};
 
 use super::build::{built, resume};
-use super::task::{DepthCmd, DepthTask};
+use super::task::{DepthCmd, DepthHandle, DepthTask, Surroundings};
 use crate::config::Config;
 use crate::store::StoreHandle;
-
-/// The way in to one depth's task.
-#[derive(Debug, Clone)]
-pub(super) struct DepthHandle {
-    pub(super) depth: u16,
-    pub(super) tx: mpsc::Sender<DepthCmd>,
-}
 
 /// How long a notice about saving waits for room in one depth's queue.
 const NOTICE_PATIENCE: std::time::Duration = std::time::Duration::from_secs(1);
@@ -188,5 +181,23 @@ impl Depths {
 
     pub(super) fn store(&self) -> &StoreHandle {
         &self.store
+    }
+}
+
+impl Surroundings for Depths {
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn store(&self) -> &StoreHandle {
+        &self.store
+    }
+
+    fn hand_to(self: Arc<Self>, depth: u16, arrive: DepthCmd) {
+        tokio::spawn(async move { self.arrive(depth, arrive).await });
+    }
+
+    fn retire(&self, depth: u16, me: &mpsc::WeakSender<DepthCmd>) -> bool {
+        Depths::retire(self, depth, me)
     }
 }

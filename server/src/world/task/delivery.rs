@@ -7,10 +7,9 @@ use std::collections::HashMap;
 use gloam_protocol::{PlayerId, codec};
 use tracing::warn;
 
-use super::{DepthTask, ToConn, view};
+use super::{DepthHandle, DepthTask, ToConn, view};
 use crate::character::Keep;
 use crate::world::depth::{Farewell, Outcome, Outgoing};
-use crate::world::registry::DepthHandle;
 
 impl DepthTask {
     /// Sends each player its messages as one reply (the player whose

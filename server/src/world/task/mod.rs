@@ -36,9 +36,10 @@ use self::metrics::DepthMetrics;
 use super::depth::{
     Arrival, Death, Departure, DepthState, Farewell, Outcome, Outgoing, StillSchedule,
 };
-use super::registry::{DepthHandle, Depths};
 use super::watch::Audience;
 use crate::character::{Keep, Player};
+use crate::config::Config;
+use crate::store::StoreHandle;
 
 /// What a depth sends a player's connection: everything one command
 /// produced for that player, as encoded frames.
@@ -62,6 +63,26 @@ pub(super) struct Link {
     /// The depth the player is on, for chat and watchers: set by the depth
     /// it arrives on before it is told anything there.
     pub(super) depth: Arc<std::sync::atomic::AtomicU16>,
+}
+
+/// The way in to one depth's task.
+#[derive(Debug, Clone)]
+pub(super) struct DepthHandle {
+    pub(super) depth: u16,
+    pub(super) tx: mpsc::Sender<DepthCmd>,
+}
+
+/// What a depth's task asks of the world around it (the registry of
+/// depths answers): the host's settings, the store, the other depths.
+pub(super) trait Surroundings: std::fmt::Debug + Send + Sync + 'static {
+    fn config(&self) -> &Config;
+    fn store(&self) -> &StoreHandle;
+    /// Hands `arrive` (an [`DepthCmd::Arrive`]) to `depth`'s task, starting
+    /// it if need be; not awaited, so that two depths with full queues
+    /// handing players to each other never wait on each other.
+    fn hand_to(self: Arc<Self>, depth: u16, arrive: DepthCmd);
+    /// Takes `depth` out of play if `me` is still its task's way in.
+    fn retire(&self, depth: u16, me: &mpsc::WeakSender<DepthCmd>) -> bool;
 }
 
 /// What a depth is asked to do.
@@ -117,7 +138,7 @@ pub(super) struct DepthTask {
     /// Players whose round waits for others, since when.
     waiting_since: HashMap<PlayerId, tokio::time::Instant>,
     metrics: DepthMetrics,
-    depths: Arc<Depths>,
+    depths: Arc<dyn Surroundings>,
     /// The shift of those who stood still to be told of the movers next,
     /// and when (see `depth::still`).
     still: StillSchedule<tokio::time::Instant>,
@@ -127,7 +148,7 @@ impl DepthTask {
     pub(super) fn new(
         state: DepthState,
         me: mpsc::WeakSender<DepthCmd>,
-        depths: Arc<Depths>,
+        depths: Arc<dyn Surroundings>,
     ) -> Self {
         let metrics = DepthMetrics::of(state.depth(), state.rounds());
         Self {
@@ -143,9 +164,9 @@ impl DepthTask {
     }
 
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
-        let mut tick = tokio::time::interval(self.depths.config.save_interval);
+        let mut tick = tokio::time::interval(self.depths.config().save_interval);
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        let idle_limit = self.depths.config.depth_idle;
+        let idle_limit = self.depths.config().depth_idle;
         let mut empty_since = Some(tokio::time::Instant::now());
         loop {
             let deadline = self.next_deadline();
@@ -252,8 +273,7 @@ impl DepthTask {
         while let Some(cmd) = rx.recv().await {
             match cmd {
                 arrive @ DepthCmd::Arrive { .. } => {
-                    let (depths, depth) = (self.depths.clone(), self.state.depth());
-                    tokio::spawn(async move { depths.arrive(depth, arrive).await });
+                    self.depths.clone().hand_to(self.state.depth(), arrive);
                 }
                 DepthCmd::Leave { saved, .. } => {
                     let _ = saved.send(());
@@ -380,7 +400,7 @@ impl DepthTask {
 
     /// The player whose round's deadline comes first, and when.
     fn next_deadline(&self) -> Option<(PlayerId, tokio::time::Instant)> {
-        let limit = self.depths.config.turn_deadline;
+        let limit = self.depths.config().turn_deadline;
         self.waiting_since
             .iter()
             .map(|(&id, &since)| (id, since + limit))
@@ -422,12 +442,7 @@ impl DepthTask {
         self.save(&player, Keep::All);
         let Some(link) = self.links.remove(&player.id) else { return };
         info!(player = %player.name, from = self.state.depth(), to = depth, "takes the stairs");
-        let depths = self.depths.clone();
-        // Not awaited here: two depths with full queues handing players to
-        // each other must not wait on each other.
-        tokio::spawn(
-            async move { depths.arrive(depth, DepthCmd::Arrive { player, via, link }).await },
-        );
+        self.depths.clone().hand_to(depth, DepthCmd::Arrive { player, via, link });
     }
 
     fn save(&self, player: &Player, keep: Keep) {
