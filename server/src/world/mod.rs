@@ -14,6 +14,8 @@
 mod build;
 mod characters;
 mod depth;
+#[cfg(test)]
+mod gate;
 mod presence;
 mod registry;
 mod talk;
@@ -211,11 +213,8 @@ impl World {
     /// queue full, until the returned sender is used or dropped.
     #[cfg(test)]
     pub(crate) async fn stall(self: &Arc<Self>, depth: u16) -> tokio::sync::oneshot::Sender<()> {
-        let (release, until) = tokio::sync::oneshot::channel();
         let tx = self.depths.handle(depth).expect("the world is open").tx;
-        let (stalled, taken) = tokio::sync::oneshot::channel();
-        tx.send(DepthCmd::Stall { stalled, until }).await.expect("the depth runs");
-        taken.await.expect("the depth stalls");
+        let release = gate::hold_task(&tx).await;
         while tx.capacity() > 0 {
             let nobody = DepthCmd::Act { id: PlayerId(u32::MAX), action: Action::Wait };
             tx.send(nobody).await.expect("the depth runs");

@@ -53,14 +53,7 @@ pub(super) struct Depths {
     running: Mutex<HashMap<u16, DepthHandle>>,
     /// The world is shutting down: no depth is started any more.
     pub(super) closed: std::sync::atomic::AtomicBool,
-    /// Test hook: building this depth tells the first sender and then
-    /// waits for the receiver.
-    #[cfg(test)]
-    pub(super) hold: Mutex<Option<BuildHold>>,
 }
-
-#[cfg(test)]
-pub(super) type BuildHold = (u16, std::sync::mpsc::Sender<()>, std::sync::mpsc::Receiver<()>);
 
 impl Depths {
     /// No depth in play yet.
@@ -70,8 +63,6 @@ impl Depths {
             store,
             running: Mutex::new(HashMap::new()),
             closed: std::sync::atomic::AtomicBool::new(false),
-            #[cfg(test)]
-            hold: Mutex::new(None),
         }
     }
 
@@ -120,7 +111,7 @@ impl Depths {
         }
         let c = &self.config;
         #[cfg(test)]
-        self.hold_while_building(depth);
+        super::gate::wait_while_building(self.as_ref(), depth);
         let build = || {
             let (mut state, generator) = built(c, depth);
             resume(&mut state, &self.store, c);
@@ -163,16 +154,6 @@ impl Depths {
             running.remove(&depth);
         }
         current
-    }
-
-    #[cfg(test)]
-    fn hold_while_building(&self, depth: u16) {
-        let hold =
-            self.hold.lock().unwrap_or_else(PoisonError::into_inner).take_if(|h| h.0 == depth);
-        if let Some((_, building, until)) = hold {
-            let _ = building.send(());
-            let _ = until.recv();
-        }
     }
 
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u16, DepthHandle>> {

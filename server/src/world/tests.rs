@@ -94,9 +94,7 @@ async fn the_stairs_move_a_presence_to_the_next_depth() {
 async fn a_join_is_not_held_up_while_another_depth_is_built() {
     let (writer, known) = Store::in_memory().start();
     let world = Arc::new(World::new(Config::quiet(5), writer.handle(), known));
-    let (building, entered) = std::sync::mpsc::channel();
-    let (release, until) = std::sync::mpsc::channel();
-    *world.depths.hold.lock().unwrap() = Some((7, building, until));
+    let (entered, release) = gate::hold_building(&world.depths, 7);
     let depths = world.depths.clone();
     let builder = tokio::task::spawn_blocking(move || depths.handle(7).map(|h| h.depth));
     entered.recv_timeout(Duration::from_secs(10)).expect("depth 7 is being built");
@@ -151,11 +149,7 @@ async fn actions_queued_together_reach_a_watcher_in_one_message() {
     ann.act(Action::Wait).unwrap();
     until_done(&mut ann).await;
 
-    let (release, until) = tokio::sync::oneshot::channel();
-    let (stalled, on_hold) = tokio::sync::oneshot::channel();
-    let tx = world.depths.handle(1).unwrap().tx;
-    tx.send(DepthCmd::Stall { stalled, until }).await.unwrap();
-    on_hold.await.unwrap();
+    let release = gate::hold_task(&world.depths.handle(1).unwrap().tx).await;
     for (mover, at) in &mut movers {
         let free = |p: Pos| level.terrain(p).is_open() && !taken.contains(&p);
         let dir = Dir::ALL.into_iter().find(|&d| at.step(d).is_some_and(free)).unwrap();

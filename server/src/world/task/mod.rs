@@ -108,13 +108,6 @@ pub(super) enum DepthCmd {
     /// Someone started watching this player: those of its watchers who do
     /// not have its view yet are sent it.
     Resync(PlayerId),
-    /// Test hook: the depth's task stops taking commands until `until` is
-    /// sent or dropped, as a depth that has fallen behind would.
-    #[cfg(test)]
-    Stall {
-        stalled: tokio::sync::oneshot::Sender<()>,
-        until: tokio::sync::oneshot::Receiver<()>,
-    },
 }
 
 /// The most actions a depth applies as one batch (see [`DepthTask::take`]):
@@ -169,6 +162,8 @@ impl DepthTask {
         let idle_limit = self.depths.config().depth_idle;
         let mut empty_since = Some(tokio::time::Instant::now());
         loop {
+            #[cfg(test)]
+            super::gate::wait_if_held(&self.me).await;
             let deadline = self.next_deadline();
             tokio::select! {
                 () = tokio::time::sleep_until(deadline.map_or_else(tokio::time::Instant::now, |(_, at)| at)), if deadline.is_some() => {
@@ -233,11 +228,6 @@ impl DepthTask {
 
     async fn take_one(&mut self, cmd: DepthCmd) {
         match cmd {
-            #[cfg(test)]
-            DepthCmd::Stall { stalled, until } => {
-                let _ = stalled.send(());
-                let _ = until.await;
-            }
             cmd => self.timed(1, |task| task.apply(cmd)),
         }
     }
@@ -307,8 +297,6 @@ impl DepthTask {
                     link.audience.relay(&[], || view(&self.state, id));
                 }
             }
-            #[cfg(test)]
-            DepthCmd::Stall { .. } => {}
         }
     }
 
