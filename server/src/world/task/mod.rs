@@ -180,7 +180,7 @@ impl DepthTask {
                     self.deliver(out, &[], None);
                 }
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.take(cmd, &mut rx).await,
+                    Some(cmd) => self.take(cmd, &mut rx),
                     None => break,
                 },
                 _ = tick.tick() => {
@@ -206,8 +206,10 @@ impl DepthTask {
     /// [`MAX_BATCH`]) and they are applied as one batch, so that those who
     /// watch hear of all of them at once (`DepthState::act_all`); the first
     /// command of another sort ends the batch and runs after it.
-    async fn take(&mut self, cmd: DepthCmd, rx: &mut mpsc::Receiver<DepthCmd>) {
-        let DepthCmd::Act { id, action } = cmd else { return self.take_one(cmd).await };
+    fn take(&mut self, cmd: DepthCmd, rx: &mut mpsc::Receiver<DepthCmd>) {
+        let DepthCmd::Act { id, action } = cmd else {
+            return self.timed(1, |task| task.apply(cmd));
+        };
         let mut acts = vec![(id, action)];
         let mut next = None;
         while acts.len() < MAX_BATCH {
@@ -222,13 +224,7 @@ impl DepthTask {
         }
         self.timed(acts.len(), |task| task.act_all(acts));
         if let Some(cmd) = next {
-            self.take_one(cmd).await;
-        }
-    }
-
-    async fn take_one(&mut self, cmd: DepthCmd) {
-        match cmd {
-            cmd => self.timed(1, |task| task.apply(cmd)),
+            self.timed(1, |task| task.apply(cmd));
         }
     }
 
