@@ -258,3 +258,28 @@ fn in_a_crowd_an_answer_shows_exactly_the_players_in_sight() {
         assert_eq!(told, seen, "{viewer:?}");
     }
 }
+
+/// A watcher who comes while its player has not heard of the latest
+/// comings and goings is shown the roster its player's client holds, not
+/// the depth as it is now; once the player hears the news, both agree.
+#[test]
+fn a_view_shows_the_roster_its_player_holds_not_the_news_it_has_not_heard() {
+    let roster = |d: &DepthState, id| {
+        let view = d.view_of(id).unwrap();
+        view.into_iter().find_map(|m| match m {
+            ServerMsg::Roster(names) => Some(names),
+            _ => None,
+        })
+    };
+    let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut d = depth_with(&["ann", "bob"]);
+    assert_eq!(roster(&d, ANN), Some(names(&["bob"])));
+    let cat = PlayerId(3);
+    // Cat comes and bob goes, and ann has heard of neither.
+    d.arrive(Player::new(cat, "cat".into()), Arrival::FromAbove);
+    d.leave(BOB, Farewell::LEFT);
+    assert_eq!(roster(&d, ANN), Some(names(&["bob"])), "what ann's client holds");
+    assert_eq!(roster(&d, cat), Some(names(&["ann", "bob"])), "cat has not heard bob go");
+    d.tell_all();
+    assert_eq!(roster(&d, ANN), Some(names(&["cat"])), "told: the depth as it is");
+}

@@ -110,6 +110,23 @@ fn tidings(names: &[String], one: &str, many: &str) -> String {
 }
 
 impl Views {
+    /// The names on `id`'s client's roster: everyone here but it, less
+    /// those whose coming it has not heard of yet, with those whose going
+    /// it has not heard of. What a watcher who comes in the middle is
+    /// shown, so that it holds what its player's client holds.
+    pub(super) fn roster_heard_by(&self, rules: &Rules, id: PlayerId) -> Vec<String> {
+        let mut names = super::roster_for(rules, id);
+        let heard = self.told.get(&id).map_or(self.news.end(), |t| t.news_heard);
+        for news in self.news.since(heard).iter().rev() {
+            match news {
+                News::Came(name) => names.retain(|n| n != name),
+                News::Went(name, _) => names.push(name.clone()),
+            }
+        }
+        names.sort();
+        names
+    }
+
     /// Tells player `id` the comings and goings it has not heard of.
     pub(super) fn tell_news_to(&mut self, id: PlayerId, out: &mut Vec<Outgoing>) {
         let Some(told) = self.told.get_mut(&id) else { return };

@@ -144,7 +144,7 @@ impl Views {
         let player = rules.player(id)?;
         let told = self.told.get(&id)?;
         let memory = player.memory(rules.depth)?;
-        let roster = ServerMsg::Roster(super::roster_for(rules, id));
+        let roster = ServerMsg::Roster(self.roster_heard_by(rules, id));
         let mut view = vec![enter_level(rules, memory), roster];
         if let Some(sight) = memory.sight() {
             view.push(ServerMsg::Displaced(seen_from(rules, told, sight.centre(), |dx, dy| {
