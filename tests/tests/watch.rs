@@ -75,10 +75,7 @@ fn same_view(watcher: &SimClient, player: &SimClient) {
 /// (each read bounded by the client's timeout), then checks that the two
 /// are the same messages and leave the same view.
 async fn same_stream(player: &SimClient, watcher: &mut SimClient) {
-    let want = player.transcript.as_ref().expect("recording").len();
-    while watcher.transcript.as_ref().expect("recording").len() < want {
-        watcher.recv().await.expect("the watcher is fed");
-    }
+    let want = catch_up(player, watcher).await;
     let (mine, theirs) = (player.transcript.as_ref(), watcher.transcript.as_ref());
     assert_eq!(theirs.map(Vec::len), Some(want), "{}: no more than its player", watcher.name);
     if let Some(i) = (0..want).find(|&i| mine.unwrap()[i] != theirs.unwrap()[i]) {
@@ -90,6 +87,17 @@ async fn same_stream(player: &SimClient, watcher: &mut SimClient) {
         );
     }
     same_view(watcher, player);
+}
+
+/// Has `watcher` read every message `player` was sent so far (a good
+/// watcher keeps reading, or its socket fills and the server rightly lets
+/// it go); gives how many that is.
+async fn catch_up(player: &SimClient, watcher: &mut SimClient) -> usize {
+    let want = player.transcript.as_ref().expect("recording").len();
+    while watcher.transcript.as_ref().expect("recording").len() < want {
+        watcher.recv().await.expect("the watcher is fed");
+    }
+    want
 }
 
 /// Ann plays (explores, fights, takes the stairs); bob starts watching on
@@ -302,6 +310,8 @@ async fn a_watcher_that_stops_reading_is_dropped_alone() {
     let mut went = false;
     for _ in 0..2_000 {
         ann.wander(|n| n / 2).await.expect("ann is answered");
+        // Bob, the good watcher, reads as he goes.
+        catch_up(&ann, &mut bob).await;
         if ann.state.log.iter().any(|l| l.text == "slow stopped watching you.") {
             went = true;
             break;
