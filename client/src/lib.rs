@@ -11,6 +11,7 @@ pub mod net;
 pub mod palette;
 pub mod session;
 pub mod state;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tokens;
 pub mod view;
