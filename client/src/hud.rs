@@ -7,6 +7,7 @@ use gloam_protocol::PlayerId;
 
 use crate::chat::Line;
 use crate::input::KEYS_HELP;
+use crate::scene::Link;
 use crate::state::{ClientState, LogLine, Topic};
 
 /// How many rows the HUD takes under the map.
@@ -91,14 +92,6 @@ fn typing_row(line: &Line) -> HudLine {
     let mut row = HudLine::new(format!("{head}{text}"), Tone::Bright);
     row.accent = Some((head.len() + line.cursor() - skip, 1, Tone::Warn));
     row
-}
-
-/// What the connection is doing, as the HUD reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Link {
-    Connecting(String),
-    Playing,
-    Lost(String),
 }
 
 /// The HUD's rows, top to bottom.

@@ -9,6 +9,7 @@ pub mod hud;
 pub mod input;
 pub mod net;
 pub mod palette;
+pub mod scene;
 pub mod session;
 pub mod state;
 #[cfg(any(test, feature = "testing"))]

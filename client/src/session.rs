@@ -11,9 +11,9 @@ use crate::chat::{self, Command, Line};
 use crate::hud::MESSAGE_ROWS;
 use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
+use crate::scene::{Link, Page};
 use crate::state::ClientState;
 use crate::tokens::TokenStore;
-use crate::view::Link;
 
 /// What a key press asks of the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,17 +52,6 @@ impl KeyRing {
             None => "No config directory: your character's key is not kept.".into(),
         }
     }
-}
-
-/// What the area above the HUD shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Page {
-    #[default]
-    Map,
-    /// The graveyard, asked for with `g`.
-    Graveyard,
-    /// The character died: its record, and the graveyard.
-    Death,
 }
 
 #[derive(Debug)]

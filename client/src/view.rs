@@ -6,10 +6,8 @@ use gloam_protocol::{Dir, PlayerId, Pos, Terrain};
 
 use crate::hud::{Tone, hud};
 use crate::palette::{self, Rgb};
-use crate::session::Page;
+use crate::scene::{Link, Page};
 use crate::state::ClientState;
-
-pub use crate::hud::Link;
 
 /// One character in one cell of the grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,8 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use gloam_client::render::{RgbaImage, render_offscreen};
-use gloam_client::session::Page;
-use gloam_client::view::Link;
+use gloam_client::scene::{Link, Page};
 
 fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/frame.png")

@@ -15,9 +15,9 @@ pub use atlas::Atlas;
 
 use crate::hud::HUD_ROWS;
 use crate::palette::{self, Rgb};
-use crate::session::Page;
+use crate::scene::{Link, Page};
 use crate::state::ClientState;
-use crate::view::{Glyph, Link, hud_glyphs, page_glyphs, page_text_glyphs};
+use crate::view::{Glyph, hud_glyphs, page_glyphs, page_text_glyphs};
 
 /// The grid: the map's cells and the HUD rows under it.
 pub const GRID_COLS: u16 = 80;
