@@ -189,8 +189,7 @@ fn save_screenshot(
 ) -> anyhow::Result<PathBuf> {
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs();
     let path = PathBuf::from(format!("gloam-{stamp}.png"));
-    let (state, link, page) = (&session.state, &session.link, session.page());
-    render::render_offscreen(font, cell_px, state, link, page)?.save_png(&path)?;
+    render::render_offscreen(font, cell_px, &session.scene())?.save_png(&path)?;
     Ok(path)
 }
 
@@ -215,8 +214,7 @@ struct Screen<'a> {
 
 impl Screen<'_> {
     fn draw(&mut self, session: &Session) -> anyhow::Result<()> {
-        let page = session.page();
-        render::draw_frame(&mut self.canvas, &mut self.atlas, &session.state, &session.link, page)?;
+        render::draw_frame(&mut self.canvas, &mut self.atlas, &session.scene())?;
         self.canvas.present();
         Ok(())
     }

@@ -1,10 +1,11 @@
 //! The client's mirror of its player's knowledge: the remembered map of the
 //! current level, what is in sight now, the other players in sight, and the
-//! message log. `apply` is the only way it changes.
+//! message log. `apply` is the only way it changes; what the window does
+//! with it (the line being typed, the scroll, the page shown, the names
+//! muted) is the session's.
 
 use std::collections::{BTreeMap, VecDeque};
 
-use crate::chat::Chat;
 use gloam_protocol::{
     CellSet, ChatTo, DeathRecord, Disc, KindInfo, MAX_CHAT_CHARS, MAX_MAP_HEIGHT, MAX_MAP_WIDTH,
     MAX_NAME_CHARS, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal, ServerMsg,
@@ -181,11 +182,8 @@ pub struct ClientState {
     pub refused: Option<Refusal>,
     /// Set when the character died.
     pub death: Option<DeathRecord>,
-    /// The graveyard, once asked for.
+    /// The graveyard, as last sent.
     pub graveyard: Option<Vec<DeathRecord>>,
-    /// The player's side of talking: the line typed, the log's scroll,
-    /// the muted names.
-    pub chat: Chat,
     /// Set when this client watches another player rather than plays:
     /// that player's name, and the watcher's own id as its chat carries it.
     pub watching: Option<(String, PlayerId)>,
@@ -223,8 +221,6 @@ impl ClientState {
                     height: *height,
                     disc: Some(Disc::new(*sight_radius)),
                     actions_per_second: *actions_per_second,
-                    // Who this player muted outlasts a new connection.
-                    chat: Chat { muted: std::mem::take(&mut self.chat.muted), ..Chat::default() },
                     ..ClientState::default()
                 };
             }
@@ -636,11 +632,6 @@ impl ClientState {
         }
     }
 
-    /// A line of this client's own for the message log.
-    pub fn tell(&mut self, text: &str) {
-        self.note(Topic::Note, text);
-    }
-
     fn note(&mut self, topic: Topic, text: &str) {
         let text = text.chars().take(MAX_NOTE_CHARS).collect();
         self.log_line(LogLine { topic, text, speaker: None });
@@ -653,16 +644,9 @@ impl ClientState {
         self.log.push_back(line);
     }
 
-    /// A line of chat, unless its speaker is muted: "bob: ...", "bob
-    /// shouts: ...", "bob whispers: ...", or "You whisper to bob: ..." for
-    /// this player's own whisper.
-    fn hear(
-        &mut self,
-        from: PlayerId,
-        name: &str,
-        to: &ChatTo,
-        text: &str,
-    ) -> Result<(), StateError> {
+    /// Checks a line of chat as [`apply`](Self::apply) would, without
+    /// keeping it: the session checks a muted speaker's lines so.
+    pub fn check_chat(&self, name: &str, to: &ChatTo, text: &str) -> Result<(), StateError> {
         self.welcomed()?;
         check_name(name)?;
         if let ChatTo::Player(other) = to {
@@ -671,11 +655,21 @@ impl ClientState {
         if text.chars().count() > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
             return Err(StateError::Inconsistent("a line of chat no server sends"));
         }
+        Ok(())
+    }
+
+    /// A line of chat: "bob: ...", "bob shouts: ...", "bob whispers: ...",
+    /// or "You whisper to bob: ..." for this player's own whisper.
+    fn hear(
+        &mut self,
+        from: PlayerId,
+        name: &str,
+        to: &ChatTo,
+        text: &str,
+    ) -> Result<(), StateError> {
+        self.check_chat(name, to, text)?;
         // A watcher's own lines carry its own id, not its player's.
         let mine = self.is_me(from);
-        if !mine && self.chat.muted.contains(name) {
-            return Ok(());
-        }
         let (text, speaker) = match to {
             ChatTo::Player(other) if mine => (format!("You whisper to {other}: {text}"), None),
             ChatTo::Player(_) => (format!("{name} whispers: {text}"), Some(from)),

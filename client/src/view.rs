@@ -2,11 +2,11 @@
 //! cells, which characters, which colours) without the drawing itself, so
 //! they are tested without a window.
 
-use gloam_protocol::{Dir, PlayerId, Pos, Terrain};
+use gloam_protocol::{DeathRecord, Dir, PlayerId, Pos, Terrain};
 
 use crate::hud::{Tone, hud};
 use crate::palette::{self, Rgb};
-use crate::scene::{Link, Page};
+use crate::scene::{Page, Scene};
 use crate::state::ClientState;
 
 /// One character in one cell of the grid.
@@ -86,8 +86,8 @@ fn tone_color(tone: Tone) -> Rgb {
 }
 
 /// The HUD's glyphs, in the rows from `first_row` down.
-pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) -> Vec<Glyph> {
-    let rows = hud(state, link);
+pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
+    let rows = hud(scene);
     let lines: Vec<(String, Rgb)> =
         rows.iter().map(|line| (line.text.clone(), tone_color(line.tone))).collect();
     let mut glyphs = text_glyphs(&lines, first_row, width);
@@ -102,39 +102,42 @@ pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) 
     glyphs
 }
 
-/// What the map area shows on `page`: the map, or nothing when a page of
-/// text takes its place (see [`page_text_glyphs`]).
-pub fn page_glyphs(state: &ClientState, page: Page) -> Vec<Glyph> {
-    match page {
-        Page::Map => map_glyphs(state),
+/// What the map area shows on the scene's page: the map, or nothing when a
+/// page of text takes its place (see [`page_text_glyphs`]).
+pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
+    match scene.page {
+        Page::Map => map_glyphs(scene.state),
         Page::Graveyard | Page::Death => Vec::new(),
     }
 }
 
-/// The running text above the HUD on `page` (the graveyard, the death
-/// screen), in rows of `width` letters from the top.
-pub fn page_text_glyphs(state: &ClientState, page: Page, width: u16) -> Vec<Glyph> {
-    let lines = match page {
+/// The running text above the HUD on the scene's page (the graveyard, the
+/// death screen), in rows of `width` letters from the top.
+pub fn page_text_glyphs(scene: &Scene<'_>, width: u16) -> Vec<Glyph> {
+    let lines = match scene.page {
         Page::Map => return Vec::new(),
-        Page::Graveyard => graveyard_lines(state),
-        Page::Death => death_lines(state),
+        Page::Graveyard => graveyard_lines(scene.graveyard),
+        Page::Death => death_lines(scene.state.death.as_ref(), scene.graveyard),
     };
     text_glyphs(&lines, 1, width)
 }
 
 /// The graveyard page: the dead, deepest first.
-fn graveyard_lines(state: &ClientState) -> Vec<(String, Rgb)> {
+fn graveyard_lines(graveyard: Option<&[DeathRecord]>) -> Vec<(String, Rgb)> {
     let mut lines =
         vec![("  The graveyard".to_string(), palette::TEXT), (String::new(), palette::TEXT)];
-    lines.extend(dead_rows(state, 30));
+    lines.extend(dead_rows(graveyard, 30));
     lines.push((String::new(), palette::TEXT));
     lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
     lines
 }
 
 /// The death screen: the character's record, then the graveyard's top.
-fn death_lines(state: &ClientState) -> Vec<(String, Rgb)> {
-    let Some(d) = &state.death else { return Vec::new() };
+fn death_lines(
+    death: Option<&DeathRecord>,
+    graveyard: Option<&[DeathRecord]>,
+) -> Vec<(String, Rgb)> {
+    let Some(d) = death else { return Vec::new() };
     let mut lines = vec![
         (
             format!("  {} died on depth {}, killed by {}.", d.name, d.depth, d.killed_by),
@@ -148,15 +151,15 @@ fn death_lines(state: &ClientState) -> Vec<(String, Rgb)> {
         (String::new(), palette::TEXT),
         ("  The graveyard:".into(), palette::TEXT_MIDDLE),
     ];
-    lines.extend(dead_rows(state, 20));
+    lines.extend(dead_rows(graveyard, 20));
     lines.push((String::new(), palette::TEXT));
     lines.push((format!("  Enter: a new character named {}    Esc: quit", d.name), palette::TEXT));
     lines
 }
 
 /// The first `most` of the graveyard as a table.
-fn dead_rows(state: &ClientState, most: usize) -> Vec<(String, Rgb)> {
-    let Some(dead) = &state.graveyard else {
+fn dead_rows(graveyard: Option<&[DeathRecord]>, most: usize) -> Vec<(String, Rgb)> {
+    let Some(dead) = graveyard else {
         return vec![("  (not known yet)".into(), palette::TEXT_DIM)];
     };
     if dead.is_empty() {
@@ -221,6 +224,7 @@ pub fn level_glyphs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::Link;
     use gloam_protocol::{Disc, PlayerChange, ServerMsg, SightDiff};
 
     /// A 7x5 room, the player in its middle seeing all of it, plus one
@@ -302,8 +306,10 @@ mod tests {
         };
         s.apply(&ServerMsg::Died(record.clone())).unwrap();
         s.apply(&ServerMsg::Graveyard(vec![record])).unwrap();
-        assert!(page_glyphs(&s, Page::Death).is_empty(), "no map under the page");
-        let g = page_text_glyphs(&s, Page::Death, 120);
+        let chat = crate::chat::Chat::default();
+        let scene = Scene::new(&s, &chat, &Link::Playing, Page::Death);
+        assert!(page_glyphs(&scene).is_empty(), "no map under the page");
+        let g = page_text_glyphs(&scene, 120);
         let text: String = (0..30u16)
             .map(|row| {
                 let mut line: Vec<&Glyph> = g.iter().filter(|g| g.row == row).collect();
@@ -352,7 +358,8 @@ mod tests {
 
     #[test]
     fn the_hud_sits_under_the_map() {
-        let g = hud_glyphs(&state(), &Link::Playing, 40, 80);
+        let (state, chat) = (state(), crate::chat::Chat::default());
+        let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 80);
         assert!(g.iter().all(|g| (40..45).contains(&g.row)));
         let first: String = g.iter().filter(|g| g.row == 40).map(|g| g.ch).collect();
         assert_eq!(first, "Depth1youarealonehere");

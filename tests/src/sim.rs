@@ -180,12 +180,11 @@ impl SimClient {
         self.transcript = Some(Vec::new());
     }
 
-    /// What this client shows of the game: its mirror without the log, the
-    /// chat and the lists of the connection's own (watchers, graveyard).
+    /// What this client shows of the game: its mirror without the log and
+    /// the lists of the connection's own (watchers, graveyard).
     pub fn view(&self) -> ClientState {
         let mut view = self.state.clone();
         view.log.clear();
-        view.chat = Default::default();
         view.watching = None;
         view.watchers.clear();
         view.graveyard = None;
