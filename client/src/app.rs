@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
-use gloam_protocol::{Action, ClientMsg};
+use gloam_protocol::ClientMsg;
 use sdl3::event::{Event, WindowEvent};
 use sdl3::keyboard::{Keycode, Mod};
 use sdl3::render::{Canvas, TextureCreator};
@@ -379,8 +379,9 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
         let mut session = Session::new(url.clone(), keys);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
-        connection.send(ClientMsg::Act(Action::Quit));
-        drop(connection);
+        // Esc, the window closed, or a death: the server hears a goodbye
+        // and a closing handshake, not a reset.
+        connection.quit();
         keys = session.into_keys();
         match played {
             Ok(true) => continue,

@@ -281,12 +281,18 @@ impl SimClient {
         self.act(Action::Wait).await.map(drop)
     }
 
-    /// Reads until the server closes, and returns its close frame.
+    /// Reads until the server closes, and returns its close frame, once
+    /// answered: reading on sends the close frame the WebSocket layer
+    /// queued in answer, until the server ends the stream.
     pub async fn closed(&mut self) -> Result<Option<CloseFrame>, SimError> {
         loop {
             match self.recv().await {
                 Ok(_) => {}
-                Err(SimError::Closed(frame)) => return Ok(frame),
+                Err(SimError::Closed(frame)) => {
+                    let answering = async { while let Some(Ok(_)) = self.ws.next().await {} };
+                    let _ = tokio::time::timeout(RECV_TIMEOUT, answering).await;
+                    return Ok(frame);
+                }
                 Err(e) => return Err(e),
             }
         }
