@@ -20,8 +20,8 @@ use tokio::sync::oneshot;
 use crate::input::Key;
 use crate::net;
 use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
-use crate::session::{KeyOutcome, KeyRing, Session};
-use crate::tokens::TokenStore;
+use crate::session::{KeyOutcome, Session};
+use crate::tokens::{TokenSlot, TokenStore};
 
 /// What the player asked for on the command line.
 #[derive(Debug, Clone)]
@@ -131,7 +131,7 @@ fn host(
 }
 
 /// What the loop does after a key press (or typed text) the session took.
-fn outcome(outcome: KeyOutcome, session: &mut Session, connection: &net::Connection) -> Flow {
+fn carry_out(outcome: KeyOutcome, session: &mut Session, connection: &net::Connection) -> Flow {
     match outcome {
         KeyOutcome::Quit => Flow::Quit,
         KeyOutcome::Send(msg) => {
@@ -263,16 +263,16 @@ fn on_event(
         {
             let video = screen.canvas.window().subsystem().clone();
             match video.clipboard().clipboard_text() {
-                Ok(text) => outcome(session.on_text(&text), session, connection),
+                Ok(text) => carry_out(session.on_text(&text), session, connection),
                 Err(_) => Flow::Same,
             }
         }
         Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
             let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
             let Some(key) = to_key(code) else { return Ok(Flow::Same) };
-            outcome(session.on_key(key, shift, repeat, Instant::now()), session, connection)
+            carry_out(session.on_key(key, shift, repeat, Instant::now()), session, connection)
         }
-        Event::TextInput { text, .. } => outcome(session.on_text(&text), session, connection),
+        Event::TextInput { text, .. } => carry_out(session.on_text(&text), session, connection),
         Event::Window { win_event, .. } => screen.on_window(win_event)?,
         e if e.is_user_event() => {
             // Frees the boxed payload.
@@ -366,8 +366,8 @@ pub fn run(options: Options) -> anyhow::Result<()> {
 
     let events = sdl.event().map_err(|e| anyhow!("SDL events: {e}"))?;
     events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
-    let mut keys =
-        KeyRing { store: TokenStore::default_location(), server: token_key, name: options.name };
+    let mut slot =
+        TokenSlot { store: TokenStore::default_location(), server: token_key, name: options.name };
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
     // Once more for every death the player starts again after.
     let played = loop {
@@ -375,14 +375,14 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         let wake = move || {
             let _ = sender.push_custom_event(Wake);
         };
-        let hello = net::hello(keys.name.clone(), keys.load(), options.watch.clone());
+        let hello = net::hello(slot.name.clone(), slot.load(), options.watch.clone());
         let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
-        let mut session = Session::new(url.clone(), keys);
+        let mut session = Session::new(url.clone(), slot);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
         // Esc, the window closed, or a death: the server hears a goodbye
         // and a closing handshake, not a reset.
         connection.quit();
-        keys = session.into_keys();
+        slot = session.into_token_slot();
         match played {
             Ok(true) => continue,
             done => break done.map(|_| ()),

@@ -13,7 +13,7 @@ use crate::state::{ClientState, LogLine, Topic};
 /// How many rows the HUD takes under the map.
 pub const HUD_ROWS: u16 = 5;
 /// How many messages it shows.
-pub const MESSAGE_ROWS: usize = 3;
+pub(crate) const MESSAGE_ROWS: usize = 3;
 
 /// How bright a line is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,11 +53,11 @@ impl HudLine {
 }
 
 /// The width of the hit point bar, in characters.
-pub const HP_BAR: usize = 10;
+const HP_BAR: usize = 10;
 
 /// The hit points as `HP 24/30 [########--]`, and the bar's tone: good
 /// above half, a warning above a quarter, an alert below.
-pub fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
+fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
     let max = max.max(1);
     let filled = (usize::from(hp) * HP_BAR).div_ceil(usize::from(max)).min(HP_BAR);
     let tone = match u32::from(hp) * 4 {
@@ -70,10 +70,10 @@ pub fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
 }
 
 /// The keys line after a death.
-pub const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
+const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
 
 /// The keys line of a watcher, who never acts.
-pub const WATCHER_KEYS: &str =
+const WATCHER_KEYS: &str =
     "watching: you cannot act   talk: Enter  messages: PgUp PgDn  graveyard: g  leave: Esc";
 
 /// How much of the typed line the row shows, before the cursor.

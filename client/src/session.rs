@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{ClientMsg, ServerMsg, Token};
+use gloam_protocol::{ClientMsg, ServerMsg};
 
 use crate::chat::{self, Chat, Command, Line};
 use crate::hud::MESSAGE_ROWS;
@@ -16,7 +16,7 @@ use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
 use crate::scene::{Link, Page, Scene};
 use crate::state::ClientState;
-use crate::tokens::TokenStore;
+use crate::tokens::TokenSlot;
 
 /// What a key press asks of the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,31 +30,6 @@ pub enum KeyOutcome {
     Quit,
     /// Nothing: an unbound key, no connection, or a repeat too soon.
     Ignore,
-}
-
-/// Where the character's secret key is kept: the store and the names it is
-/// filed under (the server, or a hosted world's id, and the player's name).
-#[derive(Debug)]
-pub struct KeyRing {
-    pub store: Option<TokenStore>,
-    pub server: String,
-    pub name: String,
-}
-
-impl KeyRing {
-    /// The kept key, if there is one.
-    pub fn load(&self) -> Option<Token> {
-        self.store.as_ref().and_then(|s| s.load(&self.server, &self.name))
-    }
-
-    /// Keeps a new key; says where, or why not, for the message log.
-    fn keep(&self, token: &Token) -> String {
-        match self.store.as_ref().map(|s| s.save(&self.server, &self.name, token)) {
-            Some(Ok(path)) => format!("Your character's key is kept in {}.", path.display()),
-            Some(Err(e)) => format!("Could not keep your character's key: {e}"),
-            None => "No config directory: your character's key is not kept.".into(),
-        }
-    }
 }
 
 /// Where the graveyard page stands.
@@ -74,7 +49,8 @@ pub struct Session {
     /// The line being typed, the scroll and the names muted.
     chat: Chat,
     graveyard: Graveyard,
-    keys: KeyRing,
+    /// Where the character's token is kept.
+    token: TokenSlot,
     /// Actions sent and not yet answered: key repeats wait for the answer,
     /// so holding a key never queues up moves the player cannot stop.
     in_flight: u32,
@@ -83,14 +59,14 @@ pub struct Session {
 
 impl Session {
     /// A session connecting to `url`.
-    pub fn new(url: String, keys: KeyRing) -> Self {
+    pub fn new(url: String, token: TokenSlot) -> Self {
         let link = Link::Connecting(url);
         Self {
             state: ClientState::new(),
             link,
             chat: Chat::default(),
             graveyard: Graveyard::Away,
-            keys,
+            token,
             in_flight: 0,
             last_sent: None,
         }
@@ -117,9 +93,9 @@ impl Session {
         scene
     }
 
-    /// Gives the character's key ring back, to connect again.
-    pub fn into_keys(self) -> KeyRing {
-        self.keys
+    /// Gives back where the character's token is kept, to connect again.
+    pub fn into_token_slot(self) -> TokenSlot {
+        self.token
     }
 
     /// A key pressed (`repeat` when held down) at `now`.
@@ -297,7 +273,7 @@ impl Session {
                 self.chat.scroll = 0;
                 // After the welcome is applied, which starts a fresh log.
                 if let Some(fresh) = token {
-                    let note = self.keys.keep(fresh);
+                    let note = self.token.keep(fresh);
                     self.note(note);
                 }
             }
@@ -333,10 +309,11 @@ mod tests {
     use gloam_protocol::{Action, ChatTo, Dir, PlayerId, Refusal, SightDiff};
 
     use super::*;
+    use crate::tokens::TokenStore;
 
     fn session(tokens: Option<TokenStore>) -> Session {
-        let keys = KeyRing { store: tokens, server: "ws://here".into(), name: "ann".into() };
-        Session::new("ws://here".into(), keys)
+        let slot = TokenSlot { store: tokens, server: "ws://here".into(), name: "ann".into() };
+        Session::new("ws://here".into(), slot)
     }
 
     /// Welcomed, and on a level the server has described.
@@ -473,7 +450,7 @@ mod tests {
             *token = Some([7; 16]);
         }
         s.on_net(NetEvent::Msg(welcome));
-        assert_eq!(s.keys.load(), Some([7; 16]));
+        assert_eq!(s.token.load(), Some([7; 16]));
         let last = s.state.log.back().expect("a line about the key");
         assert!(last.starts_with("Your character's key is kept in"), "{last}");
     }

@@ -35,10 +35,8 @@ fn terrain_color(t: Terrain, visible: bool) -> Rgb {
 }
 
 /// A wall with no known open ground beside it is solid rock: not drawn.
-fn is_rock(state: &ClientState, pos: Pos) -> bool {
-    !Dir::ALL
-        .iter()
-        .any(|&d| pos.step(d).and_then(|n| state.terrain(n)).is_some_and(Terrain::is_open))
+fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
+    !Dir::ALL.iter().any(|&d| pos.step(d).and_then(&terrain).is_some_and(Terrain::is_open))
 }
 
 /// The map's glyphs: known terrain (bright in sight, dim remembered; never
@@ -48,7 +46,7 @@ fn is_rock(state: &ClientState, pos: Pos) -> bool {
 pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
     let mut glyphs = Vec::with_capacity(2048);
     for (pos, t) in state.known_cells() {
-        if t == Terrain::Wall && is_rock(state, pos) {
+        if t == Terrain::Wall && is_rock(|p| state.terrain(p), pos) {
             continue;
         }
         let color = terrain_color(t, state.is_visible(pos));
@@ -209,11 +207,7 @@ pub fn level_glyphs(
         for x in 0..width {
             let pos = Pos::new(x, y);
             let Some(t) = terrain(pos) else { continue };
-            let rock = t == Terrain::Wall
-                && !Dir::ALL
-                    .iter()
-                    .any(|&d| pos.step(d).and_then(&terrain).is_some_and(Terrain::is_open));
-            if !rock {
+            if !(t == Terrain::Wall && is_rock(&terrain, pos)) {
                 glyphs.push(Glyph { col: x, row: y, ch: t.glyph(), color: terrain_color(t, true) });
             }
         }

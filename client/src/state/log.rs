@@ -65,7 +65,7 @@ impl ClientState {
 
     /// Checks a line of chat as [`apply`](Self::apply) would, without
     /// keeping it: the session checks a muted speaker's lines so.
-    pub fn check_chat(&self, name: &str, to: &ChatTo, text: &str) -> Result<(), StateError> {
+    pub(crate) fn check_chat(&self, name: &str, to: &ChatTo, text: &str) -> Result<(), StateError> {
         self.sight_disc()?;
         check_name(name)?;
         if let ChatTo::Player(other) = to {
