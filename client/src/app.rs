@@ -379,8 +379,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
         let mut session = Session::new(url.clone(), slot);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
-        // Esc, the window closed, or a death: the server hears a goodbye
-        // and a closing handshake, not a reset.
+        // Esc, the window closed, a death: a goodbye and a closing handshake.
         connection.quit();
         slot = session.into_token_slot();
         match played {

@@ -1,6 +1,6 @@
 //! One player's session, apart from any window: what a key press sends,
 //! what a message from the network changes (the state mirror, the link
-//! shown in the HUD, the character's kept key), and when a held key may
+//! shown in the HUD, the character's kept token), and when a held key may
 //! repeat. The mirror changes only by what the server says; the window's
 //! own state lives here: the line being typed, the scroll of the messages,
 //! the names muted and the page shown. The window turns its events into
@@ -42,6 +42,8 @@ enum Graveyard {
     Shown,
 }
 
+/// One connection's session: the mirror, the link, and the window's own
+/// state beside them.
 #[derive(Debug)]
 pub struct Session {
     state: ClientState,
