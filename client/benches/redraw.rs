@@ -8,8 +8,9 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gloam_client::ClientState;
+use gloam_client::chat::Chat;
 use gloam_client::render::{Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, draw_frame, load_font};
-use gloam_client::view::Link;
+use gloam_client::scene::{Link, Page, Scene};
 use gloam_protocol::{Disc, PlayerId, ServerMsg, SightDiff};
 use gloam_server::mapgen::{self, Generator};
 use sdl3::pixels::PixelFormat;
@@ -56,6 +57,7 @@ fn full_state() -> ClientState {
 
 fn redraw(c: &mut Criterion) {
     let state = full_state();
+    let chat = Chat::default();
     let ttf = sdl3::ttf::init().unwrap();
     let font = load_font(
         &ttf,
@@ -69,8 +71,8 @@ fn redraw(c: &mut Criterion) {
     let mut atlas = Atlas::build(&creator, &font, DEFAULT_CELL_PX).unwrap();
     c.bench_function("full redraw, whole level known, software renderer 1280x720", |b| {
         b.iter(|| {
-            let page = gloam_client::session::Page::Map;
-            draw_frame(&mut canvas, &mut atlas, black_box(&state), &Link::Playing, page).unwrap()
+            let scene = Scene::new(black_box(&state), &chat, &Link::Playing, Page::Map);
+            draw_frame(&mut canvas, &mut atlas, &scene).unwrap()
         })
     });
 }

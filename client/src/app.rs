@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
-use gloam_protocol::{Action, ClientMsg};
+use gloam_protocol::ClientMsg;
 use sdl3::event::{Event, WindowEvent};
 use sdl3::keyboard::{Keycode, Mod};
 use sdl3::render::{Canvas, TextureCreator};
@@ -20,8 +20,8 @@ use tokio::sync::oneshot;
 use crate::input::Key;
 use crate::net;
 use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
-use crate::session::{KeyOutcome, KeyRing, Session};
-use crate::tokens::TokenStore;
+use crate::session::{KeyOutcome, Session};
+use crate::tokens::{TokenSlot, TokenStore};
 
 /// What the player asked for on the command line.
 #[derive(Debug, Clone)]
@@ -131,7 +131,7 @@ fn host(
 }
 
 /// What the loop does after a key press (or typed text) the session took.
-fn outcome(outcome: KeyOutcome, session: &mut Session, connection: &net::Connection) -> Flow {
+fn carry_out(outcome: KeyOutcome, session: &mut Session, connection: &net::Connection) -> Flow {
     match outcome {
         KeyOutcome::Quit => Flow::Quit,
         KeyOutcome::Send(msg) => {
@@ -189,8 +189,7 @@ fn save_screenshot(
 ) -> anyhow::Result<PathBuf> {
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs();
     let path = PathBuf::from(format!("gloam-{stamp}.png"));
-    let (state, link, page) = (&session.state, &session.link, session.page());
-    render::render_offscreen(font, cell_px, state, link, page)?.save_png(&path)?;
+    render::render_offscreen(font, cell_px, &session.scene())?.save_png(&path)?;
     Ok(path)
 }
 
@@ -215,8 +214,7 @@ struct Screen<'a> {
 
 impl Screen<'_> {
     fn draw(&mut self, session: &Session) -> anyhow::Result<()> {
-        let page = session.page();
-        render::draw_frame(&mut self.canvas, &mut self.atlas, &session.state, &session.link, page)?;
+        render::draw_frame(&mut self.canvas, &mut self.atlas, &session.scene())?;
         self.canvas.present();
         Ok(())
     }
@@ -265,16 +263,16 @@ fn on_event(
         {
             let video = screen.canvas.window().subsystem().clone();
             match video.clipboard().clipboard_text() {
-                Ok(text) => outcome(session.on_text(&text), session, connection),
+                Ok(text) => carry_out(session.on_text(&text), session, connection),
                 Err(_) => Flow::Same,
             }
         }
         Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
             let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
             let Some(key) = to_key(code) else { return Ok(Flow::Same) };
-            outcome(session.on_key(key, shift, repeat, Instant::now()), session, connection)
+            carry_out(session.on_key(key, shift, repeat, Instant::now()), session, connection)
         }
-        Event::TextInput { text, .. } => outcome(session.on_text(&text), session, connection),
+        Event::TextInput { text, .. } => carry_out(session.on_text(&text), session, connection),
         Event::Window { win_event, .. } => screen.on_window(win_event)?,
         e if e.is_user_event() => {
             // Frees the boxed payload.
@@ -368,8 +366,8 @@ pub fn run(options: Options) -> anyhow::Result<()> {
 
     let events = sdl.event().map_err(|e| anyhow!("SDL events: {e}"))?;
     events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
-    let mut keys =
-        KeyRing { store: TokenStore::default_location(), server: token_key, name: options.name };
+    let mut slot =
+        TokenSlot { store: TokenStore::default_location(), server: token_key, name: options.name };
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
     // Once more for every death the player starts again after.
     let played = loop {
@@ -377,13 +375,13 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         let wake = move || {
             let _ = sender.push_custom_event(Wake);
         };
-        let hello = net::hello(keys.name.clone(), keys.load(), options.watch.clone());
+        let hello = net::hello(slot.name.clone(), slot.load(), options.watch.clone());
         let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
-        let mut session = Session::new(url.clone(), keys);
+        let mut session = Session::new(url.clone(), slot);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
-        connection.send(ClientMsg::Act(Action::Quit));
-        drop(connection);
-        keys = session.into_keys();
+        // Esc, the window closed, a death: a goodbye and a closing handshake.
+        connection.quit();
+        slot = session.into_token_slot();
         match played {
             Ok(true) => continue,
             done => break done.map(|_| ()),

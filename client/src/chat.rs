@@ -17,12 +17,12 @@ pub struct Line {
 }
 
 impl Line {
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.text
     }
 
     /// Where the cursor stands, in characters from the start.
-    pub fn cursor(&self) -> usize {
+    pub(crate) fn cursor(&self) -> usize {
         self.cursor
     }
 
@@ -49,7 +49,7 @@ impl Line {
         }
     }
 
-    pub fn backspace(&mut self) {
+    pub(crate) fn backspace(&mut self) {
         if self.cursor > 0 {
             self.cursor -= 1;
             let at = self.byte_at(self.cursor);
@@ -57,7 +57,7 @@ impl Line {
         }
     }
 
-    pub fn delete(&mut self) {
+    pub(crate) fn delete(&mut self) {
         if self.cursor < self.len() {
             let at = self.byte_at(self.cursor);
             self.text.remove(at);
@@ -68,22 +68,22 @@ impl Line {
         self.cursor = self.cursor.saturating_sub(1);
     }
 
-    pub fn right(&mut self) {
+    pub(crate) fn right(&mut self) {
         self.cursor = (self.cursor + 1).min(self.len());
     }
 
-    pub fn home(&mut self) {
+    pub(crate) fn home(&mut self) {
         self.cursor = 0;
     }
 
-    pub fn end(&mut self) {
+    pub(crate) fn end(&mut self) {
         self.cursor = self.len();
     }
 }
 
 /// What a typed line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
+pub(crate) enum Command {
     Say(ChatTo, String),
     Mute(String),
     Unmute(String),
@@ -98,11 +98,11 @@ pub enum Command {
 }
 
 /// The help shown for a command the client does not know.
-pub const HELP: &str = "Say a line to your depth, or: /shout TEXT, /w NAME TEXT, /mute NAME, \
+const HELP: &str = "Say a line to your depth, or: /shout TEXT, /w NAME TEXT, /mute NAME, \
      /unmute NAME, /who, /nowatch, /allowwatch, /kick NAME.";
 
 /// Reads a typed line.
-pub fn parse(line: &str) -> Command {
+pub(crate) fn parse(line: &str) -> Command {
     let line = line.trim();
     let Some(command) = line.strip_prefix('/') else {
         return if line.is_empty() {

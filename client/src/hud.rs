@@ -7,12 +7,13 @@ use gloam_protocol::PlayerId;
 
 use crate::chat::Line;
 use crate::input::KEYS_HELP;
+use crate::scene::{Link, Scene};
 use crate::state::{ClientState, LogLine, Topic};
 
 /// How many rows the HUD takes under the map.
 pub const HUD_ROWS: u16 = 5;
 /// How many messages it shows.
-pub const MESSAGE_ROWS: usize = 3;
+pub(crate) const MESSAGE_ROWS: usize = 3;
 
 /// How bright a line is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +53,11 @@ impl HudLine {
 }
 
 /// The width of the hit point bar, in characters.
-pub const HP_BAR: usize = 10;
+const HP_BAR: usize = 10;
 
 /// The hit points as `HP 24/30 [########--]`, and the bar's tone: good
 /// above half, a warning above a quarter, an alert below.
-pub fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
+fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
     let max = max.max(1);
     let filled = (usize::from(hp) * HP_BAR).div_ceil(usize::from(max)).min(HP_BAR);
     let tone = match u32::from(hp) * 4 {
@@ -69,10 +70,10 @@ pub fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
 }
 
 /// The keys line after a death.
-pub const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
+const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
 
 /// The keys line of a watcher, who never acts.
-pub const WATCHER_KEYS: &str =
+const WATCHER_KEYS: &str =
     "watching: you cannot act   talk: Enter  messages: PgUp PgDn  graveyard: g  leave: Esc";
 
 /// How much of the typed line the row shows, before the cursor.
@@ -93,18 +94,12 @@ fn typing_row(line: &Line) -> HudLine {
     row
 }
 
-/// What the connection is doing, as the HUD reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Link {
-    Connecting(String),
-    Playing,
-    Lost(String),
-}
-
 /// The HUD's rows, top to bottom.
-pub fn hud(state: &ClientState, link: &Link) -> Vec<HudLine> {
-    let scroll = state.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
-    let mut rows = vec![status_row(state, link), second_row(state, scroll)];
+pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
+    let state = scene.state;
+    let scroll = scene.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
+    let typing = scene.chat.line.as_ref();
+    let mut rows = vec![status_row(state, scene.link), second_row(state, typing, scroll)];
     rows.extend(message_rows(state, scroll));
     while rows.len() < usize::from(HUD_ROWS) {
         rows.push(HudLine::new("", Tone::Dim));
@@ -150,8 +145,8 @@ fn status_row(state: &ClientState, link: &Link) -> HudLine {
 
 /// The second row: the line being typed, else whom the round waits for,
 /// else how far the messages are scrolled back, else the keys.
-fn second_row(state: &ClientState, scroll: usize) -> HudLine {
-    if let Some(line) = &state.chat.line {
+fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize) -> HudLine {
+    if let Some(line) = typing {
         typing_row(line)
     } else if state.death.is_some() && state.watching.is_none() {
         HudLine::new(DEATH_KEYS, Tone::Dim)
@@ -194,6 +189,11 @@ mod tests {
     use super::*;
     use gloam_protocol::{PlayerId, ServerMsg};
 
+    /// The HUD of `state` on the map, nothing typed or scrolled back.
+    fn hud_of(state: &ClientState, link: &Link) -> Vec<HudLine> {
+        hud(&Scene::new(state, &crate::chat::Chat::default(), link, crate::scene::Page::Map))
+    }
+
     fn playing(depth: u16, roster: &[&str], notes: &[&str]) -> ClientState {
         let mut s = crate::testing::on_level(PlayerId(1), 10, 5, depth);
         s.apply(&ServerMsg::Roster(roster.iter().map(|s| s.to_string()).collect())).unwrap();
@@ -205,16 +205,16 @@ mod tests {
 
     #[test]
     fn the_first_row_names_the_depth_and_the_others_here() {
-        let rows = hud(&playing(3, &["bob", "cat"], &[]), &Link::Playing);
+        let rows = hud_of(&playing(3, &["bob", "cat"], &[]), &Link::Playing);
         assert_eq!(rows[0], HudLine::new("Depth 3   also here: bob, cat", Tone::Bright));
-        let alone = hud(&playing(1, &[], &[]), &Link::Playing);
+        let alone = hud_of(&playing(1, &[], &[]), &Link::Playing);
         assert_eq!(alone[0].text, "Depth 1   you are alone here");
         assert_eq!(alone[1].text, KEYS_HELP);
     }
 
     #[test]
     fn the_last_three_messages_show_newest_brightest_at_the_bottom() {
-        let rows = hud(&playing(1, &[], &["one", "two", "three", "four"]), &Link::Playing);
+        let rows = hud_of(&playing(1, &[], &["one", "two", "three", "four"]), &Link::Playing);
         assert_eq!(rows.len(), 5);
         assert_eq!(rows[2], HudLine::new("two", Tone::Dim));
         assert_eq!(rows[3], HudLine::new("three", Tone::Middle));
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn fewer_messages_leave_blank_rows() {
-        let rows = hud(&playing(1, &[], &["only"]), &Link::Playing);
+        let rows = hud_of(&playing(1, &[], &["only"]), &Link::Playing);
         assert_eq!(rows.len(), 5);
         assert_eq!(rows[2], HudLine::new("only", Tone::Bright));
         assert_eq!(rows[4].text, "");
@@ -233,16 +233,16 @@ mod tests {
     fn hit_points_show_with_a_bar_that_turns_colour_when_low() {
         let mut s = playing(2, &["bob"], &[]);
         s.apply(&ServerMsg::Vitals { hp: 30, max: 30 }).unwrap();
-        let row = &hud(&s, &Link::Playing)[0];
+        let row = &hud_of(&s, &Link::Playing)[0];
         assert_eq!(row.text, "Depth 2   HP 30/30 [##########]   also here: bob");
         let (at, len, tone) = row.accent.unwrap();
         assert_eq!((&row.text[at..at + len], tone), ("##########", Tone::Good));
         s.apply(&ServerMsg::Vitals { hp: 12, max: 30 }).unwrap();
-        let row = &hud(&s, &Link::Playing)[0];
+        let row = &hud_of(&s, &Link::Playing)[0];
         assert!(row.text.contains("HP 12/30 [####------]"), "{}", row.text);
         assert_eq!(row.accent.unwrap().2, Tone::Warn);
         s.apply(&ServerMsg::Vitals { hp: 3, max: 30 }).unwrap();
-        assert_eq!(hud(&s, &Link::Playing)[0].accent.unwrap().2, Tone::Alert);
+        assert_eq!(hud_of(&s, &Link::Playing)[0].accent.unwrap().2, Tone::Alert);
     }
 
     #[test]
@@ -250,15 +250,15 @@ mod tests {
         let mut s = playing(1, &["bob", "cy"], &["You hit the orc (3)."]);
         s.apply(&ServerMsg::Waiting(vec!["bob".into(), "cy".into()])).unwrap();
         s.apply(&ServerMsg::Combat("The orc hits you (4).".into())).unwrap();
-        let rows = hud(&s, &Link::Playing);
+        let rows = hud_of(&s, &Link::Playing);
         assert_eq!(rows[1], HudLine::new("Waiting for bob, cy...", Tone::Warn));
         assert_eq!(rows[3], HudLine::new("The orc hits you (4).", Tone::Combat));
         assert_eq!(rows[2].tone, Tone::Middle, "a note keeps its tone by age");
         s.apply(&ServerMsg::Waiting(vec![])).unwrap();
-        assert_eq!(hud(&s, &Link::Playing)[1].text, KEYS_HELP);
+        assert_eq!(hud_of(&s, &Link::Playing)[1].text, KEYS_HELP);
         s.apply(&ServerMsg::Others("cy goes down the stairs.".into())).unwrap();
         assert_eq!(
-            hud(&s, &Link::Playing)[4],
+            hud_of(&s, &Link::Playing)[4],
             HudLine::new("cy goes down the stairs.", Tone::Others)
         );
     }
@@ -267,16 +267,16 @@ mod tests {
     fn a_player_sees_how_many_watch_and_a_watcher_whom_it_watches() {
         let mut s = playing(2, &[], &[]);
         s.apply(&ServerMsg::Watchers(vec!["bob".into(), "cy".into()])).unwrap();
-        let rows = hud(&s, &Link::Playing);
+        let rows = hud_of(&s, &Link::Playing);
         assert_eq!(rows[0].text, "Depth 2   you are alone here   2 watching");
         assert_eq!(rows[2].text, "bob is watching you.");
         assert_eq!(rows[3].text, "cy is watching you.");
         s.apply(&ServerMsg::Watchers(vec!["cy".into()])).unwrap();
-        assert_eq!(hud(&s, &Link::Playing)[4].text, "bob stopped watching you.");
+        assert_eq!(hud_of(&s, &Link::Playing)[4].text, "bob stopped watching you.");
 
         let mut w = playing(3, &["ann"], &[]);
         w.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
-        let rows = hud(&w, &Link::Playing);
+        let rows = hud_of(&w, &Link::Playing);
         assert_eq!(rows[0].text, "Watching ann   Depth 3   also here: ann");
         assert_eq!(rows[1].text, WATCHER_KEYS);
         assert_eq!(rows[2].text, "You are watching ann.");
@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_lost_connection_says_why() {
-        let rows = hud(&playing(2, &[], &[]), &Link::Lost("server shutting down".into()));
+        let rows = hud_of(&playing(2, &[], &[]), &Link::Lost("server shutting down".into()));
         assert_eq!(rows[0].tone, Tone::Alert);
         assert!(rows[0].text.contains("server shutting down"));
     }

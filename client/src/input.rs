@@ -32,7 +32,7 @@ pub enum Key {
 
 /// What a key press asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Intent {
+pub(crate) enum Intent {
     Act(Action),
     /// Show the graveyard (or put it away).
     Graveyard,
@@ -47,7 +47,7 @@ pub enum Intent {
 
 /// The intent of a key, with whether Shift is held (so Shift+`.` is `>` on
 /// keyboards that report the unshifted key).
-pub fn intent(key: Key, shift: bool) -> Option<Intent> {
+pub(crate) fn intent(key: Key, shift: bool) -> Option<Intent> {
     use Dir::*;
     let walk = |d| Some(Intent::Act(Action::Move(d)));
     match key {
@@ -95,7 +95,7 @@ pub fn intent(key: Key, shift: bool) -> Option<Intent> {
 /// held key's repeat only once the last action was answered and the
 /// server's pace allows another, so holding a key never queues up moves
 /// the player cannot take back (or gets the client closed for flooding).
-pub fn should_send(
+pub(crate) fn should_send(
     repeat: bool,
     unanswered: u32,
     since_last: Duration,
@@ -106,7 +106,7 @@ pub fn should_send(
 }
 
 /// The keys line of the HUD (short enough for a row of a 1280-pixel window).
-pub const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad  down: . >  up: <  wait: 5  talk: Enter  messages: PgUp PgDn  graveyard: g  screenshot: F12  quit: Esc";
+pub(crate) const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad  down: . >  up: <  wait: 5  talk: Enter  messages: PgUp PgDn  graveyard: g  screenshot: F12  quit: Esc";
 
 #[cfg(test)]
 mod tests {

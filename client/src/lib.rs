@@ -1,16 +1,23 @@
-//! Gloam's client. The headless core (no SDL): [`state::ClientState`], the
-//! mirror of what the player knows, built only from server messages;
-//! [`input`], the key table; [`hud`], what the rows under the map say; and
-//! [`net`], the connection on a tokio task. With the `window` feature,
-//! [`render`] draws all of that with SDL3.
+//! Gloam's client. The headless core (no SDL), from the bottom up:
+//! [`state::ClientState`], the mirror of what the player knows, changed
+//! only by server messages; [`chat`], the line being typed and what it
+//! asks for; [`scene`], what one frame is drawn from (the mirror and the
+//! session's own part); [`hud`] and [`view`], the rows under the map and
+//! the map's glyphs, as data; [`input`], the key table; [`net`], the
+//! connection on a tokio task; and [`session`], which ties them together:
+//! keys and server messages in, a scene out. With the `window` feature,
+//! [`app`] is the window's event loop and [`render`] draws the scene with
+//! SDL3. The `testing` feature, for tests only, adds fixtures (`testing`).
 
 pub mod chat;
 pub mod hud;
 pub mod input;
 pub mod net;
 pub mod palette;
+pub mod scene;
 pub mod session;
 pub mod state;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tokens;
 pub mod view;

@@ -3,15 +3,27 @@
 //! channel, calling `wake` so the window's event loop notices. Neither side
 //! ever waits on the other: actions go through an unbounded queue (a player
 //! presses keys far slower than a socket drains them), messages through
-//! another.
+//! another; only quitting waits, briefly, for the closing handshake.
+//!
+//! A connection ends as RFC 6455 asks, whoever ends it: the side that
+//! closes sends a close frame and the other answers with one. Dropping the
+//! socket instead shows in the server's log as a reset.
 
+use std::pin::pin;
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use gloam_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, Token, codec};
+use gloam_protocol::{Action, ClientMsg, PROTOCOL_VERSION, ServerMsg, Token, codec};
+use tokio::net::TcpStream;
 use tokio::sync::mpsc as async_mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long closing waits on the server: to answer our close frame, or to
+/// end the stream after answering its own.
+pub const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 /// What the connection tells the window.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +44,33 @@ impl Connection {
     /// Queues a message for the server; false once the connection is gone.
     pub fn send(&self, msg: ClientMsg) -> bool {
         self.actions.send(msg).is_ok()
+    }
+
+    /// Leaves as a player does: the quit action, then the closing
+    /// handshake (see [`close`](Self::close)).
+    pub fn quit(self) -> bool {
+        self.send(ClientMsg::Act(Action::Quit));
+        self.close()
+    }
+
+    /// Closes the connection and waits until it is closed: the task sends
+    /// what was queued, then a close frame, and reads until the server
+    /// answers (at most [`CLOSE_WAIT`]). Messages still arriving are
+    /// dropped. True when the task ended in time.
+    pub fn close(self) -> bool {
+        let Connection { actions, events } = self;
+        // The task reads the end of the queue as the order to close.
+        drop(actions);
+        // A little over the task's own bound, for it to notice and end.
+        let deadline = Instant::now() + CLOSE_WAIT + Duration::from_millis(500);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match events.recv_timeout(left) {
+                Ok(_) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return true,
+                Err(mpsc::RecvTimeoutError::Timeout) => return false,
+            }
+        }
     }
 }
 
@@ -61,6 +100,9 @@ pub fn connect(
     Connection { actions, events }
 }
 
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The connection's whole life; gives why it ended.
 async fn run(
     url: &str,
     hello: ClientMsg,
@@ -68,25 +110,21 @@ async fn run(
     events: &mpsc::Sender<NetEvent>,
     wake: &(impl Fn() + Send + Sync),
 ) -> String {
-    // No frame larger than the largest message the client decodes: a
-    // hostile server cannot make the client buffer megabytes.
-    let config = WebSocketConfig::default()
-        .max_message_size(Some(codec::MAX_SERVER_MSG + 64))
-        .max_frame_size(Some(codec::MAX_SERVER_MSG + 64));
-    let connecting = tokio_tungstenite::connect_async_with_config(url, Some(config), false);
-    let mut ws = match connecting.await {
-        Ok((ws, _)) => ws,
-        Err(e) => return format!("cannot connect to {url}: {e}"),
+    let (mut ws, queued) = match open(url, &mut actions).await {
+        Ok(opened) => opened,
+        Err(why) => return why,
     };
-    if let Err(e) = ws.send(Message::Binary(codec::encode(&hello).into())).await {
-        return format!("cannot say hello: {e}");
+    for msg in std::iter::once(hello).chain(queued) {
+        if let Err(e) = ws.send(Message::Binary(codec::encode(&msg).into())).await {
+            return format!("cannot say hello: {e}");
+        }
     }
     loop {
         tokio::select! {
             action = actions.recv() => {
                 let Some(action) = action else {
                     // The window is closing.
-                    let _ = ws.close(None).await;
+                    close(&mut ws).await;
                     return "closed".into();
                 };
                 if let Err(e) = ws.send(Message::Binary(codec::encode(&action).into())).await {
@@ -99,6 +137,7 @@ async fn run(
                 Some(Ok(Message::Binary(bytes))) => match codec::decode_server(&bytes) {
                     Ok(msg) => {
                         if events.send(NetEvent::Msg(msg)).is_err() {
+                            close(&mut ws).await;
                             return "closed".into();
                         }
                         wake();
@@ -106,6 +145,7 @@ async fn run(
                     Err(e) => return format!("the server sent something unreadable: {e}"),
                 },
                 Some(Ok(Message::Close(frame))) => {
+                    answer_close(&mut ws).await;
                     return match frame {
                         Some(f) if !f.reason.is_empty() => format!("the server closed the connection: {}", f.reason),
                         _ => "the server closed the connection".into(),
@@ -114,5 +154,187 @@ async fn run(
                 Some(Ok(_)) => {}
             }
         }
+    }
+}
+
+/// Opens the WebSocket to `url`, keeping what the window queues meanwhile;
+/// gives up at once if the window closes first.
+async fn open(
+    url: &str,
+    actions: &mut async_mpsc::UnboundedReceiver<ClientMsg>,
+) -> Result<(Ws, Vec<ClientMsg>), String> {
+    // No frame larger than the largest message the client decodes: a
+    // hostile server cannot make the client buffer megabytes.
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(codec::MAX_SERVER_MSG + 64))
+        .max_frame_size(Some(codec::MAX_SERVER_MSG + 64));
+    let mut connecting =
+        pin!(tokio_tungstenite::connect_async_with_config(url, Some(config), false));
+    let mut queued = Vec::new();
+    loop {
+        tokio::select! {
+            connected = &mut connecting => {
+                return match connected {
+                    Ok((ws, _)) => Ok((ws, queued)),
+                    Err(e) => Err(format!("cannot connect to {url}: {e}")),
+                };
+            }
+            action = actions.recv() => match action {
+                Some(action) => queued.push(action),
+                None => return Err("closed".into()),
+            },
+        }
+    }
+}
+
+/// Closes from our side: a close frame, then what the server still sends,
+/// unread, until its own close frame and the end of the stream.
+async fn close(ws: &mut Ws) {
+    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+        if ws.close(None).await.is_ok() {
+            while let Some(Ok(_)) = ws.next().await {}
+        }
+    })
+    .await;
+}
+
+/// The server closed: reading on sends the answer the WebSocket layer has
+/// queued, and waits for the server to end the stream.
+async fn answer_close(ws: &mut Ws) {
+    let _ = tokio::time::timeout(CLOSE_WAIT, async { while let Some(Ok(_)) = ws.next().await {} })
+        .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use gloam_protocol::PlayerId;
+    use tokio::net::TcpListener;
+    use tokio::runtime::Runtime;
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+    use super::*;
+
+    /// How long a test waits for anything before it fails.
+    const PATIENCE: Duration = Duration::from_secs(10);
+
+    /// What a bare WebSocket server heard from its one client.
+    #[derive(Debug)]
+    struct Heard {
+        said: Vec<ClientMsg>,
+        /// A close frame came (the client's own, or its answer to ours).
+        closed: bool,
+        /// How the stream ended: `Ok` after a whole closing handshake.
+        ending: Result<(), String>,
+    }
+
+    /// A runtime of its own for each side, so a test can stop the client's
+    /// as the window does when it quits.
+    fn runtime() -> Runtime {
+        tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap()
+    }
+
+    /// Serves one client on loopback: welcomes it, closes first when given
+    /// a reason, and records what it hears until the stream ends. What it
+    /// heard is handed over before its socket closes, so a client that
+    /// waits for the end of the stream finds it there.
+    fn serve_one(
+        server: &Runtime,
+        close_first: Option<&'static str>,
+    ) -> (String, mpsc::Receiver<Heard>) {
+        let listener = server.block_on(TcpListener::bind("127.0.0.1:0")).unwrap();
+        let url = format!("ws://{}", listener.local_addr().unwrap());
+        let (tell, heard) = mpsc::channel();
+        server.spawn(async move {
+            let (stream, _) = listener.accept().await.unwrap();
+            let mut ws = tokio_tungstenite::accept_async(stream).await.unwrap();
+            let welcome = crate::testing::welcome(PlayerId(1), 20, 10);
+            ws.send(Message::Binary(codec::encode(&welcome).into())).await.unwrap();
+            if let Some(reason) = close_first {
+                ws.close(Some(CloseFrame { code: CloseCode::Normal, reason: reason.into() }))
+                    .await
+                    .unwrap();
+            }
+            let (mut said, mut closed) = (Vec::new(), false);
+            let listening = async {
+                loop {
+                    match ws.next().await {
+                        None => return Ok(()),
+                        Some(Err(e)) => return Err(e.to_string()),
+                        Some(Ok(Message::Binary(bytes))) => {
+                            said.push(codec::decode_client(&bytes).unwrap())
+                        }
+                        Some(Ok(Message::Close(_))) => closed = true,
+                        Some(Ok(_)) => {}
+                    }
+                }
+            };
+            let ending = tokio::time::timeout(PATIENCE, listening)
+                .await
+                .unwrap_or_else(|_| Err("the stream did not end".into()));
+            tell.send(Heard { said, closed, ending }).unwrap();
+            drop(ws);
+        });
+        (url, heard)
+    }
+
+    fn ann() -> ClientMsg {
+        hello("ann".into(), None, None)
+    }
+
+    /// The next event, or a failed test.
+    fn next_event(connection: &Connection) -> NetEvent {
+        connection.events.recv_timeout(PATIENCE).expect("an event in time")
+    }
+
+    /// Esc or the window's close button: the server hears the quit, then a
+    /// close frame, and the stream ends with the handshake complete (a
+    /// server logs anything less as a reset). All of that is done when
+    /// `quit` returns: the window stops its runtime right after.
+    #[test]
+    fn quitting_says_goodbye_and_closes_with_a_handshake() {
+        let (server, client) = (runtime(), runtime());
+        let (url, heard) = serve_one(&server, None);
+        let connection = connect(client.handle(), url, ann(), || {});
+        assert!(matches!(next_event(&connection), NetEvent::Msg(ServerMsg::Welcome { .. })));
+        assert!(connection.quit(), "closed within the wait");
+        let heard = heard.try_recv().expect("the server saw the end before quit returned");
+        assert_eq!(heard.said, [ann(), ClientMsg::Act(Action::Quit)]);
+        assert!(heard.closed, "a close frame came");
+        assert_eq!(heard.ending, Ok(()));
+    }
+
+    /// A death: the server closes first, and the client answers its close
+    /// frame with one of its own before the stream ends.
+    #[test]
+    fn a_close_from_the_server_is_answered() {
+        let (server, client) = (runtime(), runtime());
+        let (url, heard) = serve_one(&server, Some("your character died"));
+        let connection = connect(client.handle(), url, ann(), || {});
+        assert!(matches!(next_event(&connection), NetEvent::Msg(ServerMsg::Welcome { .. })));
+        let ending = next_event(&connection);
+        assert_eq!(
+            ending,
+            NetEvent::Closed("the server closed the connection: your character died".into())
+        );
+        let heard = heard.recv_timeout(PATIENCE).expect("the stream ended");
+        assert!(heard.closed, "the close was answered");
+        assert_eq!(heard.ending, Ok(()));
+        assert!(connection.quit(), "nothing left to wait for");
+    }
+
+    /// A server that takes the TCP connection but never answers the
+    /// upgrade does not hold the window when the player quits.
+    #[test]
+    fn quitting_while_connecting_does_not_wait() {
+        let client = runtime();
+        // The kernel takes the connection; nobody reads the upgrade.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("ws://{}", listener.local_addr().unwrap());
+        let connection = connect(client.handle(), url, ann(), || {});
+        let started = Instant::now();
+        assert!(connection.quit());
+        assert!(started.elapsed() < CLOSE_WAIT, "{:?}", started.elapsed());
+        drop(listener);
     }
 }

@@ -5,26 +5,26 @@
 pub type Rgb = (u8, u8, u8);
 
 pub const BACKGROUND: Rgb = (10, 10, 16);
-pub const WALL: Rgb = (180, 160, 110);
-pub const FLOOR: Rgb = (110, 110, 130);
-pub const STAIRS: Rgb = (240, 220, 80);
-pub const WALL_REMEMBERED: Rgb = (60, 55, 40);
-pub const FLOOR_REMEMBERED: Rgb = (40, 40, 55);
-pub const STAIRS_REMEMBERED: Rgb = (110, 100, 40);
-pub const SELF: Rgb = (255, 255, 255);
-pub const TEXT: Rgb = (200, 200, 210);
-pub const TEXT_MIDDLE: Rgb = (150, 150, 160);
-pub const TEXT_DIM: Rgb = (100, 100, 110);
-pub const ALERT: Rgb = (240, 90, 80);
-pub const GOOD: Rgb = (110, 200, 110);
-pub const WARN: Rgb = (230, 200, 80);
+pub(crate) const WALL: Rgb = (180, 160, 110);
+pub(crate) const FLOOR: Rgb = (110, 110, 130);
+pub(crate) const STAIRS: Rgb = (240, 220, 80);
+pub(crate) const WALL_REMEMBERED: Rgb = (60, 55, 40);
+pub(crate) const FLOOR_REMEMBERED: Rgb = (40, 40, 55);
+pub(crate) const STAIRS_REMEMBERED: Rgb = (110, 100, 40);
+pub(crate) const SELF: Rgb = (255, 255, 255);
+pub(crate) const TEXT: Rgb = (200, 200, 210);
+pub(crate) const TEXT_MIDDLE: Rgb = (150, 150, 160);
+pub(crate) const TEXT_DIM: Rgb = (100, 100, 110);
+pub(crate) const ALERT: Rgb = (240, 90, 80);
+pub(crate) const GOOD: Rgb = (110, 200, 110);
+pub(crate) const WARN: Rgb = (230, 200, 80);
 /// Lines about fights.
-pub const COMBAT: Rgb = (235, 145, 110);
+pub(crate) const COMBAT: Rgb = (235, 145, 110);
 /// Lines about what other players did.
-pub const OTHERS_TEXT: Rgb = (140, 190, 235);
+pub(crate) const OTHERS_TEXT: Rgb = (140, 190, 235);
 
 /// Other players' colours, chosen by id so each keeps its own.
-pub const OTHERS: [Rgb; 6] = [
+pub(crate) const OTHERS: [Rgb; 6] = [
     (90, 200, 250),
     (250, 130, 200),
     (130, 230, 120),

@@ -1,19 +1,22 @@
 //! One player's session, apart from any window: what a key press sends,
 //! what a message from the network changes (the state mirror, the link
-//! shown in the HUD, the character's kept key), and when a held key may
-//! repeat. The window turns its events into calls here and draws the result.
+//! shown in the HUD, the character's kept token), and when a held key may
+//! repeat. The mirror changes only by what the server says; the window's
+//! own state lives here: the line being typed, the scroll of the messages,
+//! the names muted and the page shown. The window turns its events into
+//! calls here and draws the [`Scene`] it gives.
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{ClientMsg, ServerMsg, Token};
+use gloam_protocol::{ClientMsg, ServerMsg};
 
-use crate::chat::{self, Command, Line};
+use crate::chat::{self, Chat, Command, Line};
 use crate::hud::MESSAGE_ROWS;
 use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
+use crate::scene::{Link, Page, Scene};
 use crate::state::ClientState;
-use crate::tokens::TokenStore;
-use crate::view::Link;
+use crate::tokens::TokenSlot;
 
 /// What a key press asks of the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,49 +32,27 @@ pub enum KeyOutcome {
     Ignore,
 }
 
-/// Where the character's secret key is kept: the store and the names it is
-/// filed under (the server, or a hosted world's id, and the player's name).
-#[derive(Debug)]
-pub struct KeyRing {
-    pub store: Option<TokenStore>,
-    pub server: String,
-    pub name: String,
-}
-
-impl KeyRing {
-    /// The kept key, if there is one.
-    pub fn load(&self) -> Option<Token> {
-        self.store.as_ref().and_then(|s| s.load(&self.server, &self.name))
-    }
-
-    /// Keeps a new key; says where, or why not, for the message log.
-    fn keep(&self, token: &Token) -> String {
-        match self.store.as_ref().map(|s| s.save(&self.server, &self.name, token)) {
-            Some(Ok(path)) => format!("Your character's key is kept in {}.", path.display()),
-            Some(Err(e)) => format!("Could not keep your character's key: {e}"),
-            None => "No config directory: your character's key is not kept.".into(),
-        }
-    }
-}
-
-/// What the area above the HUD shows.
+/// Where the graveyard page stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Page {
+enum Graveyard {
     #[default]
-    Map,
-    /// The graveyard, asked for with `g`.
-    Graveyard,
-    /// The character died: its record, and the graveyard.
-    Death,
+    Away,
+    /// Asked for: it shows once it comes.
+    Awaited,
+    Shown,
 }
 
+/// One connection's session: the mirror, the link, and the window's own
+/// state beside them.
 #[derive(Debug)]
 pub struct Session {
-    pub state: ClientState,
-    pub link: Link,
-    /// The graveyard was asked for (it shows once it comes).
-    graveyard_asked: bool,
-    keys: KeyRing,
+    state: ClientState,
+    link: Link,
+    /// The line being typed, the scroll and the names muted.
+    chat: Chat,
+    graveyard: Graveyard,
+    /// Where the character's token is kept.
+    token: TokenSlot,
     /// Actions sent and not yet answered: key repeats wait for the answer,
     /// so holding a key never queues up moves the player cannot stop.
     in_flight: u32,
@@ -80,31 +61,48 @@ pub struct Session {
 
 impl Session {
     /// A session connecting to `url`.
-    pub fn new(url: String, keys: KeyRing) -> Self {
+    pub fn new(url: String, token: TokenSlot) -> Self {
         let link = Link::Connecting(url);
-        let state = ClientState::new();
-        Self { state, link, keys, in_flight: 0, last_sent: None, graveyard_asked: false }
+        Self {
+            state: ClientState::new(),
+            link,
+            chat: Chat::default(),
+            graveyard: Graveyard::Away,
+            token,
+            in_flight: 0,
+            last_sent: None,
+        }
     }
 
     /// What the area above the HUD shows now.
     pub fn page(&self) -> Page {
         if self.state.death.is_some() {
             Page::Death
-        } else if self.graveyard_asked && self.state.graveyard.is_some() {
+        } else if self.graveyard == Graveyard::Shown {
             Page::Graveyard
         } else {
             Page::Map
         }
     }
 
-    /// Gives the character's key ring back, to connect again.
-    pub fn into_keys(self) -> KeyRing {
-        self.keys
+    /// What the window draws now.
+    pub fn scene(&self) -> Scene<'_> {
+        let mut scene = Scene::new(&self.state, &self.chat, &self.link, self.page());
+        if self.graveyard == Graveyard::Awaited {
+            // The one last heard is not shown while a fresh one comes.
+            scene.graveyard = None;
+        }
+        scene
+    }
+
+    /// Gives back where the character's token is kept, to connect again.
+    pub fn into_token_slot(self) -> TokenSlot {
+        self.token
     }
 
     /// A key pressed (`repeat` when held down) at `now`.
     pub fn on_key(&mut self, key: Key, shift: bool, repeat: bool, now: Instant) -> KeyOutcome {
-        if self.state.chat.line.is_some() {
+        if self.chat.line.is_some() {
             return self.edit(key);
         }
         let intent = intent(key, shift);
@@ -120,21 +118,20 @@ impl Session {
             Some(Intent::ScrollBack) => return self.scroll(true),
             Some(Intent::ScrollForward) => return self.scroll(false),
             Some(Intent::Enter) if self.page() == Page::Map && self.link == Link::Playing => {
-                self.state.chat.line = Some(Line::default());
+                self.chat.line = Some(Line::default());
                 return KeyOutcome::Redraw;
             }
             _ => {}
         }
         if self.page() == Page::Graveyard && intent != Some(Intent::Quit) {
             // Any key puts the graveyard away.
-            self.graveyard_asked = false;
+            self.graveyard = Graveyard::Away;
             return KeyOutcome::Redraw;
         }
         match intent {
             Some(Intent::Quit) => KeyOutcome::Quit,
             Some(Intent::Graveyard) if self.link == Link::Playing => {
-                self.graveyard_asked = true;
-                self.state.graveyard = None;
+                self.graveyard = Graveyard::Awaited;
                 KeyOutcome::Send(ClientMsg::Graveyard)
             }
             Some(Intent::Act(_)) if self.link == Link::Playing && self.state.watching.is_some() => {
@@ -157,7 +154,7 @@ impl Session {
 
     /// Text typed (or pasted) while a line to talk is open.
     pub fn on_text(&mut self, text: &str) -> KeyOutcome {
-        match &mut self.state.chat.line {
+        match &mut self.chat.line {
             Some(line) => {
                 line.insert(text);
                 KeyOutcome::Redraw
@@ -168,19 +165,19 @@ impl Session {
 
     /// True while a line to talk is open (typed text goes to it).
     pub fn typing(&self) -> bool {
-        self.state.chat.line.is_some()
+        self.chat.line.is_some()
     }
 
     /// A key while a line to talk is open: it edits the line, never moves
     /// the player. Enter says it, Esc puts it away.
     fn edit(&mut self, key: Key) -> KeyOutcome {
-        let Some(line) = &mut self.state.chat.line else { return KeyOutcome::Ignore };
+        let Some(line) = &mut self.chat.line else { return KeyOutcome::Ignore };
         match key {
             Key::Enter => {
-                let typed = self.state.chat.line.take().unwrap_or_default();
+                let typed = self.chat.line.take().unwrap_or_default();
                 return self.command(chat::parse(typed.text()));
             }
-            Key::Escape => self.state.chat.line = None,
+            Key::Escape => self.chat.line = None,
             Key::Backspace => line.backspace(),
             Key::Delete => line.delete(),
             Key::Left => line.left(),
@@ -211,24 +208,24 @@ impl Session {
             Command::Audience(cmd) => return KeyOutcome::Send(ClientMsg::Audience(cmd)),
             Command::Who => return KeyOutcome::Send(ClientMsg::Who),
             Command::Mute(name) => {
-                self.state.chat.muted.insert(name.clone());
+                self.chat.muted.insert(name.clone());
                 format!("You no longer hear {name}.")
             }
-            Command::Unmute(name) => match self.state.chat.muted.remove(&name) {
+            Command::Unmute(name) => match self.chat.muted.remove(&name) {
                 true => format!("You hear {name} again."),
                 false => format!("{name} was not muted."),
             },
             Command::Unknown(help) => help,
             Command::Nothing => return KeyOutcome::Redraw,
         };
-        self.state.tell(&note);
+        self.note(note);
         KeyOutcome::Redraw
     }
 
     /// Moves the message rows a page back (towards older lines) or forward.
     fn scroll(&mut self, back: bool) -> KeyOutcome {
         let most = self.state.log.len().saturating_sub(MESSAGE_ROWS);
-        let scroll = &mut self.state.chat.scroll;
+        let scroll = &mut self.chat.scroll;
         *scroll = if back {
             (*scroll + MESSAGE_ROWS).min(most)
         } else {
@@ -265,7 +262,7 @@ impl Session {
             // A server that broke the protocol is not listened to again.
             return;
         }
-        if let Err(e) = self.state.apply(msg) {
+        if let Err(e) = self.mirror(msg) {
             tracing::warn!(error = %e, "the server sent a message that does not fit");
             self.link = Link::Lost(format!("the server is broken or hostile: {e}"));
             return;
@@ -273,14 +270,33 @@ impl Session {
         match msg {
             ServerMsg::Welcome { token, .. } => {
                 self.link = Link::Playing;
+                // A fresh log: nothing typed, nothing scrolled back.
+                self.chat.line = None;
+                self.chat.scroll = 0;
                 // After the welcome is applied, which starts a fresh log.
                 if let Some(fresh) = token {
-                    let note = self.keys.keep(fresh);
+                    let note = self.token.keep(fresh);
                     self.note(note);
                 }
             }
             ServerMsg::Sight(_) => self.in_flight = self.in_flight.saturating_sub(1),
+            ServerMsg::Graveyard(_) if self.graveyard == Graveyard::Awaited => {
+                self.graveyard = Graveyard::Shown;
+            }
             _ => {}
+        }
+    }
+
+    /// Applies `msg` to the mirror, but for a line of chat from a name this
+    /// player muted: that is checked as any other, and not kept.
+    fn mirror(&mut self, msg: &ServerMsg) -> Result<(), crate::StateError> {
+        match msg {
+            ServerMsg::Chat { from, name, to, text }
+                if self.chat.muted.contains(name) && !self.state.is_me(*from) =>
+            {
+                self.state.check_chat(name, to, text)
+            }
+            _ => self.state.apply(msg),
         }
     }
 
@@ -295,10 +311,11 @@ mod tests {
     use gloam_protocol::{Action, ChatTo, Dir, PlayerId, Refusal, SightDiff};
 
     use super::*;
+    use crate::tokens::TokenStore;
 
     fn session(tokens: Option<TokenStore>) -> Session {
-        let keys = KeyRing { store: tokens, server: "ws://here".into(), name: "ann".into() };
-        Session::new("ws://here".into(), keys)
+        let slot = TokenSlot { store: tokens, server: "ws://here".into(), name: "ann".into() };
+        Session::new("ws://here".into(), slot)
     }
 
     /// Welcomed, and on a level the server has described.
@@ -365,6 +382,23 @@ mod tests {
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP), "walking again");
     }
 
+    /// A graveyard unasked for (as the one a death brings) opens no page,
+    /// and while a fresh one is awaited the last one is not shown.
+    #[test]
+    fn only_the_graveyard_asked_for_opens_its_page_and_never_a_stale_one() {
+        let mut s = playing();
+        let now = Instant::now();
+        s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record()])));
+        assert_eq!(s.page(), Page::Map, "not asked for");
+        assert_eq!(s.scene().graveyard.map(<[_]>::len), Some(1));
+        s.on_key(Key::Char('g'), false, false, now);
+        assert_eq!((s.page(), s.scene().graveyard), (Page::Map, None), "awaited");
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
+        assert_eq!((s.page(), s.scene().graveyard), (Page::Death, None), "still awaited");
+        s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record(), record()])));
+        assert_eq!(s.scene().graveyard.map(<[_]>::len), Some(2));
+    }
+
     #[test]
     fn after_a_death_enter_starts_again_and_nothing_else_is_sent() {
         let mut s = playing();
@@ -418,7 +452,7 @@ mod tests {
             *token = Some([7; 16]);
         }
         s.on_net(NetEvent::Msg(welcome));
-        assert_eq!(s.keys.load(), Some([7; 16]));
+        assert_eq!(s.token.load(), Some([7; 16]));
         let last = s.state.log.back().expect("a line about the key");
         assert!(last.starts_with("Your character's key is kept in"), "{last}");
     }
@@ -487,7 +521,7 @@ mod tests {
         s.on_key(Key::Backspace, false, false, now);
         s.on_key(Key::Home, false, false, now);
         s.on_key(Key::Delete, false, false, now);
-        assert_eq!(s.state.chat.line.as_ref().unwrap().text(), "k h");
+        assert_eq!(s.chat.line.as_ref().unwrap().text(), "k h");
         let said = s.on_key(Key::Enter, false, false, now);
         assert_eq!(
             said,
@@ -550,6 +584,36 @@ mod tests {
         assert!(s.state.log.back().unwrap().text.starts_with("No command /dance"));
     }
 
+    /// A muted name's lines are not kept, but still checked: a broken one
+    /// is a broken server whoever said it.
+    #[test]
+    fn a_muted_speakers_lines_are_checked_but_not_kept() {
+        let mut s = playing();
+        typed(&mut s, "/mute bob");
+        let lines = s.state.log.len();
+        s.on_net(chat(2, "bob", ChatTo::Depth, "hello"));
+        assert_eq!((s.state.log.len(), &s.link), (lines, &Link::Playing));
+        s.on_net(chat(2, "bob", ChatTo::Depth, "a bell\u{7}"));
+        assert!(matches!(&s.link, Link::Lost(why) if why.contains("hostile")), "{:?}", s.link);
+    }
+
+    /// A welcome starts a fresh log (nothing scrolled back) and keeps the
+    /// names muted.
+    #[test]
+    fn a_welcome_resets_the_scroll_and_keeps_the_mutes() {
+        let mut s = session(None);
+        for i in 0..10 {
+            s.note(format!("line {i}"));
+        }
+        s.on_key(Key::PageUp, false, false, Instant::now());
+        assert_eq!(s.chat.scroll, MESSAGE_ROWS);
+        s.chat.muted.insert("bob".into());
+        s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        assert_eq!(s.chat.scroll, 0);
+        s.on_net(chat(2, "bob", ChatTo::Depth, "hello"));
+        assert!(s.state.log.iter().all(|l| !l.text.contains("hello")), "{:?}", s.state.log);
+    }
+
     #[test]
     fn page_up_and_down_scroll_the_messages_within_the_log() {
         let mut s = playing();
@@ -558,10 +622,7 @@ mod tests {
         }
         let now = Instant::now();
         let rows = |s: &Session| {
-            crate::hud::hud(&s.state, &s.link)[2..]
-                .iter()
-                .map(|r| r.text.clone())
-                .collect::<Vec<_>>()
+            crate::hud::hud(&s.scene())[2..].iter().map(|r| r.text.clone()).collect::<Vec<_>>()
         };
         assert_eq!(rows(&s), ["bob: line 7", "bob: line 8", "bob: line 9"]);
         s.on_key(Key::PageUp, false, false, now);
@@ -570,7 +631,7 @@ mod tests {
             s.on_key(Key::PageUp, false, false, now);
         }
         let oldest = s.state.log.len() - 3;
-        assert_eq!(s.state.chat.scroll, oldest, "no further back than the oldest line");
+        assert_eq!(s.chat.scroll, oldest, "no further back than the oldest line");
         for _ in 0..10 {
             s.on_key(Key::PageDown, false, false, now);
         }

@@ -6,6 +6,32 @@ use std::path::{Path, PathBuf};
 
 use gloam_protocol::Token;
 
+/// Where one character's token is kept: the store and the names it is
+/// filed under (the server, or a hosted world's id, and the player's name).
+#[derive(Debug)]
+pub struct TokenSlot {
+    pub store: Option<TokenStore>,
+    pub server: String,
+    pub name: String,
+}
+
+impl TokenSlot {
+    /// The kept token, if there is one.
+    pub fn load(&self) -> Option<Token> {
+        self.store.as_ref().and_then(|s| s.load(&self.server, &self.name))
+    }
+
+    /// Keeps a new token; says where, or why not, for the message log (in
+    /// the player's words, a key).
+    pub fn keep(&self, token: &Token) -> String {
+        match self.store.as_ref().map(|s| s.save(&self.server, &self.name, token)) {
+            Some(Ok(path)) => format!("Your character's key is kept in {}.", path.display()),
+            Some(Err(e)) => format!("Could not keep your character's key: {e}"),
+            None => "No config directory: your character's key is not kept.".into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct TokenStore {
     dir: PathBuf,

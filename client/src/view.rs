@@ -2,14 +2,12 @@
 //! cells, which characters, which colours) without the drawing itself, so
 //! they are tested without a window.
 
-use gloam_protocol::{Dir, PlayerId, Pos, Terrain};
+use gloam_protocol::{DeathRecord, Dir, PlayerId, Pos, Terrain};
 
 use crate::hud::{Tone, hud};
 use crate::palette::{self, Rgb};
-use crate::session::Page;
+use crate::scene::{Page, Scene};
 use crate::state::ClientState;
-
-pub use crate::hud::Link;
 
 /// One character in one cell of the grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,10 +35,8 @@ fn terrain_color(t: Terrain, visible: bool) -> Rgb {
 }
 
 /// A wall with no known open ground beside it is solid rock: not drawn.
-fn is_rock(state: &ClientState, pos: Pos) -> bool {
-    !Dir::ALL
-        .iter()
-        .any(|&d| pos.step(d).and_then(|n| state.terrain(n)).is_some_and(Terrain::is_open))
+fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
+    !Dir::ALL.iter().any(|&d| pos.step(d).and_then(&terrain).is_some_and(Terrain::is_open))
 }
 
 /// The map's glyphs: known terrain (bright in sight, dim remembered; never
@@ -50,7 +46,7 @@ fn is_rock(state: &ClientState, pos: Pos) -> bool {
 pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
     let mut glyphs = Vec::with_capacity(2048);
     for (pos, t) in state.known_cells() {
-        if t == Terrain::Wall && is_rock(state, pos) {
+        if t == Terrain::Wall && is_rock(|p| state.terrain(p), pos) {
             continue;
         }
         let color = terrain_color(t, state.is_visible(pos));
@@ -88,8 +84,8 @@ fn tone_color(tone: Tone) -> Rgb {
 }
 
 /// The HUD's glyphs, in the rows from `first_row` down.
-pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) -> Vec<Glyph> {
-    let rows = hud(state, link);
+pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
+    let rows = hud(scene);
     let lines: Vec<(String, Rgb)> =
         rows.iter().map(|line| (line.text.clone(), tone_color(line.tone))).collect();
     let mut glyphs = text_glyphs(&lines, first_row, width);
@@ -104,39 +100,42 @@ pub fn hud_glyphs(state: &ClientState, link: &Link, first_row: u16, width: u16) 
     glyphs
 }
 
-/// What the map area shows on `page`: the map, or nothing when a page of
-/// text takes its place (see [`page_text_glyphs`]).
-pub fn page_glyphs(state: &ClientState, page: Page) -> Vec<Glyph> {
-    match page {
-        Page::Map => map_glyphs(state),
+/// What the map area shows on the scene's page: the map, or nothing when a
+/// page of text takes its place (see [`page_text_glyphs`]).
+pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
+    match scene.page {
+        Page::Map => map_glyphs(scene.state),
         Page::Graveyard | Page::Death => Vec::new(),
     }
 }
 
-/// The running text above the HUD on `page` (the graveyard, the death
-/// screen), in rows of `width` letters from the top.
-pub fn page_text_glyphs(state: &ClientState, page: Page, width: u16) -> Vec<Glyph> {
-    let lines = match page {
+/// The running text above the HUD on the scene's page (the graveyard, the
+/// death screen), in rows of `width` letters from the top.
+pub fn page_text_glyphs(scene: &Scene<'_>, width: u16) -> Vec<Glyph> {
+    let lines = match scene.page {
         Page::Map => return Vec::new(),
-        Page::Graveyard => graveyard_lines(state),
-        Page::Death => death_lines(state),
+        Page::Graveyard => graveyard_lines(scene.graveyard),
+        Page::Death => death_lines(scene.state.death.as_ref(), scene.graveyard),
     };
     text_glyphs(&lines, 1, width)
 }
 
 /// The graveyard page: the dead, deepest first.
-fn graveyard_lines(state: &ClientState) -> Vec<(String, Rgb)> {
+fn graveyard_lines(graveyard: Option<&[DeathRecord]>) -> Vec<(String, Rgb)> {
     let mut lines =
         vec![("  The graveyard".to_string(), palette::TEXT), (String::new(), palette::TEXT)];
-    lines.extend(dead_rows(state, 30));
+    lines.extend(dead_rows(graveyard, 30));
     lines.push((String::new(), palette::TEXT));
     lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
     lines
 }
 
 /// The death screen: the character's record, then the graveyard's top.
-fn death_lines(state: &ClientState) -> Vec<(String, Rgb)> {
-    let Some(d) = &state.death else { return Vec::new() };
+fn death_lines(
+    death: Option<&DeathRecord>,
+    graveyard: Option<&[DeathRecord]>,
+) -> Vec<(String, Rgb)> {
+    let Some(d) = death else { return Vec::new() };
     let mut lines = vec![
         (
             format!("  {} died on depth {}, killed by {}.", d.name, d.depth, d.killed_by),
@@ -150,15 +149,15 @@ fn death_lines(state: &ClientState) -> Vec<(String, Rgb)> {
         (String::new(), palette::TEXT),
         ("  The graveyard:".into(), palette::TEXT_MIDDLE),
     ];
-    lines.extend(dead_rows(state, 20));
+    lines.extend(dead_rows(graveyard, 20));
     lines.push((String::new(), palette::TEXT));
     lines.push((format!("  Enter: a new character named {}    Esc: quit", d.name), palette::TEXT));
     lines
 }
 
 /// The first `most` of the graveyard as a table.
-fn dead_rows(state: &ClientState, most: usize) -> Vec<(String, Rgb)> {
-    let Some(dead) = &state.graveyard else {
+fn dead_rows(graveyard: Option<&[DeathRecord]>, most: usize) -> Vec<(String, Rgb)> {
+    let Some(dead) = graveyard else {
         return vec![("  (not known yet)".into(), palette::TEXT_DIM)];
     };
     if dead.is_empty() {
@@ -208,11 +207,7 @@ pub fn level_glyphs(
         for x in 0..width {
             let pos = Pos::new(x, y);
             let Some(t) = terrain(pos) else { continue };
-            let rock = t == Terrain::Wall
-                && !Dir::ALL
-                    .iter()
-                    .any(|&d| pos.step(d).and_then(&terrain).is_some_and(Terrain::is_open));
-            if !rock {
+            if !(t == Terrain::Wall && is_rock(&terrain, pos)) {
                 glyphs.push(Glyph { col: x, row: y, ch: t.glyph(), color: terrain_color(t, true) });
             }
         }
@@ -223,6 +218,7 @@ pub fn level_glyphs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::Link;
     use gloam_protocol::{Disc, PlayerChange, ServerMsg, SightDiff};
 
     /// A 7x5 room, the player in its middle seeing all of it, plus one
@@ -304,8 +300,10 @@ mod tests {
         };
         s.apply(&ServerMsg::Died(record.clone())).unwrap();
         s.apply(&ServerMsg::Graveyard(vec![record])).unwrap();
-        assert!(page_glyphs(&s, Page::Death).is_empty(), "no map under the page");
-        let g = page_text_glyphs(&s, Page::Death, 120);
+        let chat = crate::chat::Chat::default();
+        let scene = Scene::new(&s, &chat, &Link::Playing, Page::Death);
+        assert!(page_glyphs(&scene).is_empty(), "no map under the page");
+        let g = page_text_glyphs(&scene, 120);
         let text: String = (0..30u16)
             .map(|row| {
                 let mut line: Vec<&Glyph> = g.iter().filter(|g| g.row == row).collect();
@@ -354,7 +352,8 @@ mod tests {
 
     #[test]
     fn the_hud_sits_under_the_map() {
-        let g = hud_glyphs(&state(), &Link::Playing, 40, 80);
+        let (state, chat) = (state(), crate::chat::Chat::default());
+        let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 80);
         assert!(g.iter().all(|g| (40..45).contains(&g.row)));
         let first: String = g.iter().filter(|g| g.row == 40).map(|g| g.ch).collect();
         assert_eq!(first, "Depth1youarealonehere");

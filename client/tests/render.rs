@@ -8,9 +8,9 @@ mod common;
 
 use std::path::PathBuf;
 
+use gloam_client::chat::Chat;
 use gloam_client::render::{RgbaImage, render_offscreen};
-use gloam_client::session::Page;
-use gloam_client::view::Link;
+use gloam_client::scene::{Link, Page, Scene};
 
 fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/frame.png")
@@ -24,13 +24,15 @@ const LOUD: u8 = 48;
 /// How many such pixels the frame may have before it counts as changed.
 const MAX_LOUD_PIXELS: usize = 16;
 
-/// Draws `state` on `page` and compares it with the golden image `name`
-/// (writing it when asked to bless, or when it is missing outside CI).
-fn matches_golden(state: &gloam_client::ClientState, page: Page, name: &str) {
+/// Draws `state` on `page`, with `chat`'s line being typed, and compares it
+/// with the golden image `name` (writing it when asked to bless, or when it
+/// is missing outside CI).
+fn matches_golden(state: &gloam_client::ClientState, chat: &Chat, page: Page, name: &str) {
     let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
     let font =
         gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
-    let frame = render_offscreen(&font, 16, state, &Link::Playing, page).expect("the frame draws");
+    let scene = Scene::new(state, chat, &Link::Playing, page);
+    let frame = render_offscreen(&font, 16, &scene).expect("the frame draws");
     assert_eq!((frame.width, frame.height), (1280, 720));
 
     let golden = golden_path().with_file_name(name);
@@ -76,7 +78,7 @@ fn the_frame_matches_the_golden_image() {
     assert!(state.log.len() >= 3, "and some messages");
     assert!(!state.monsters.is_empty(), "a monster");
     assert!(state.hp.is_some(), "and her hit points");
-    matches_golden(&state, Page::Map, "frame.png");
+    matches_golden(&state, &Chat::default(), Page::Map, "frame.png");
 }
 
 /// A death: the record and the graveyard in place of the map.
@@ -97,7 +99,7 @@ fn the_death_screen_matches_its_golden_image() {
     let dead =
         vec![record("bob", 7, 2_950, 41, "an ogre"), record("cat", 3, 800, 9, "a wolf"), ann];
     state.apply(&gloam_protocol::ServerMsg::Graveyard(dead)).unwrap();
-    matches_golden(&state, Page::Death, "death.png");
+    matches_golden(&state, &Chat::default(), Page::Death, "death.png");
 }
 
 /// Talking: lines of chat with each speaker's name in the colour its `@`
@@ -121,8 +123,8 @@ fn chat_lines_and_the_line_typed_match_their_golden_image() {
     let mut line = gloam_client::chat::Line::default();
     line.insert("wait for me");
     line.left();
-    state.chat.line = Some(line);
-    matches_golden(&state, Page::Map, "chat.png");
+    let chat = Chat { line: Some(line), ..Chat::default() };
+    matches_golden(&state, &chat, Page::Map, "chat.png");
 }
 
 #[test]

@@ -180,12 +180,11 @@ impl SimClient {
         self.transcript = Some(Vec::new());
     }
 
-    /// What this client shows of the game: its mirror without the log, the
-    /// chat and the lists of the connection's own (watchers, graveyard).
+    /// What this client shows of the game: its mirror without the log and
+    /// the lists of the connection's own (watchers, graveyard).
     pub fn view(&self) -> ClientState {
         let mut view = self.state.clone();
         view.log.clear();
-        view.chat = Default::default();
         view.watching = None;
         view.watchers.clear();
         view.graveyard = None;
@@ -282,12 +281,18 @@ impl SimClient {
         self.act(Action::Wait).await.map(drop)
     }
 
-    /// Reads until the server closes, and returns its close frame.
+    /// Reads until the server closes, and returns its close frame, once
+    /// answered: reading on sends the close frame the WebSocket layer
+    /// queued in answer, until the server ends the stream.
     pub async fn closed(&mut self) -> Result<Option<CloseFrame>, SimError> {
         loop {
             match self.recv().await {
                 Ok(_) => {}
-                Err(SimError::Closed(frame)) => return Ok(frame),
+                Err(SimError::Closed(frame)) => {
+                    let answering = async { while let Some(Ok(_)) = self.ws.next().await {} };
+                    let _ = tokio::time::timeout(RECV_TIMEOUT, answering).await;
+                    return Ok(frame);
+                }
                 Err(e) => return Err(e),
             }
         }

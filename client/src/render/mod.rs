@@ -15,9 +15,8 @@ pub use atlas::Atlas;
 
 use crate::hud::HUD_ROWS;
 use crate::palette::{self, Rgb};
-use crate::session::Page;
-use crate::state::ClientState;
-use crate::view::{Glyph, Link, hud_glyphs, page_glyphs, page_text_glyphs};
+use crate::scene::Scene;
+use crate::view::{Glyph, hud_glyphs, page_glyphs, page_text_glyphs};
 
 /// The grid: the map's cells and the HUD rows under it.
 pub const GRID_COLS: u16 = 80;
@@ -68,19 +67,15 @@ fn rgb((r, g, b): Rgb) -> Color {
 pub fn draw_frame<T: RenderTarget>(
     canvas: &mut Canvas<T>,
     atlas: &mut Atlas,
-    state: &ClientState,
-    link: &Link,
-    page: Page,
+    scene: &Scene<'_>,
 ) -> Result<(), RenderError> {
-    draw_glyphs(canvas, atlas, &page_glyphs(state, page), |cols| {
-        text_glyphs(state, link, page, cols)
-    })
+    draw_glyphs(canvas, atlas, &page_glyphs(scene), |cols| text_glyphs(scene, cols))
 }
 
 /// The page's running text above the HUD, and the HUD.
-fn text_glyphs(state: &ClientState, link: &Link, page: Page, cols: u16) -> Vec<Glyph> {
-    let mut glyphs = page_text_glyphs(state, page, cols);
-    glyphs.extend(hud_glyphs(state, link, MAP_ROWS, cols));
+fn text_glyphs(scene: &Scene<'_>, cols: u16) -> Vec<Glyph> {
+    let mut glyphs = page_text_glyphs(scene, cols);
+    glyphs.extend(hud_glyphs(scene, MAP_ROWS, cols));
     glyphs
 }
 
@@ -161,13 +156,9 @@ impl RgbaImage {
 pub fn render_offscreen(
     font: &Font<'_>,
     cell_px: u32,
-    state: &ClientState,
-    link: &Link,
-    page: Page,
+    scene: &Scene<'_>,
 ) -> Result<RgbaImage, RenderError> {
-    render_glyphs_offscreen(font, cell_px, &page_glyphs(state, page), |cols| {
-        text_glyphs(state, link, page, cols)
-    })
+    render_glyphs_offscreen(font, cell_px, &page_glyphs(scene), |cols| text_glyphs(scene, cols))
 }
 
 /// [`draw_glyphs`] into an off-screen surface.

@@ -124,7 +124,7 @@ const JOINS_AT_ONCE: usize = 32;
 
 /// A watcher of the load: reads (and mirrors) what it is fed until the
 /// watching ends or `until` passes; gives the bytes it read.
-async fn follow(mut eye: SimClient, until: Instant) -> u64 {
+async fn follow(mut eye: SimClient, until: Instant) -> (u64, SimClient) {
     let start = eye.stats.bytes;
     while Instant::now() < until {
         match tokio::time::timeout_at(until.into(), eye.recv()).await {
@@ -132,7 +132,7 @@ async fn follow(mut eye: SimClient, until: Instant) -> u64 {
             Ok(Err(_)) | Err(_) => break,
         }
     }
-    eye.stats.bytes - start
+    (eye.stats.bytes - start, eye)
 }
 
 /// What one client saw.
@@ -168,7 +168,14 @@ fn next_action(sim: &SimClient, turn: usize) -> Action {
     Action::Move(dir)
 }
 
-async fn play(mut sim: SimClient, url: String, pace: Pace, until: Instant) -> Tally {
+/// Plays until `until`; gives the tally, and the client unless it was
+/// disconnected (to say goodbye once the figures are taken).
+async fn play(
+    mut sim: SimClient,
+    url: String,
+    pace: Pace,
+    until: Instant,
+) -> (Tally, Option<SimClient>) {
     let mut tally = Tally::default();
     let mut tick = pace.ticker();
     let mut turn = 0;
@@ -205,7 +212,8 @@ async fn play(mut sim: SimClient, url: String, pace: Pace, until: Instant) -> Ta
         }
     }
     tally.bytes = sim.stats.bytes - start_bytes;
-    tally
+    let connected = !tally.disconnected;
+    (tally, connected.then_some(sim))
 }
 
 /// Starts a bare WebSocket echo server on `addr`: each binary frame is
@@ -344,7 +352,7 @@ async fn main() -> anyhow::Result<()> {
         if args.echo {
             let url = url.clone();
             tokio::spawn(async move {
-                let _ = tx.send(play_echo(url, pace, Instant::now() + length).await);
+                let _ = tx.send((play_echo(url, pace, Instant::now() + length).await, None));
             });
         } else if args.watchers > 0 {
             // Watchers need their player in the game: one after another.
@@ -373,7 +381,7 @@ async fn main() -> anyhow::Result<()> {
                     Ok(sim) => play(sim, url, pace, Instant::now() + length).await,
                     Err(e) => {
                         eprintln!("bot{i} could not join {url}: {e}");
-                        Tally { disconnected: true, ..Tally::default() }
+                        (Tally { disconnected: true, ..Tally::default() }, None)
                     }
                 };
                 let _ = tx.send(tally);
@@ -383,7 +391,9 @@ async fn main() -> anyhow::Result<()> {
     drop(tx);
     let mut all = Tally::default();
     let mut disconnects = 0;
-    while let Some(t) = rx.recv().await {
+    let mut players = Vec::new();
+    while let Some((t, player)) = rx.recv().await {
+        players.extend(player);
         all.sent += t.sent;
         all.answered += t.answered;
         all.bytes += t.bytes;
@@ -395,8 +405,12 @@ async fn main() -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed().as_secs_f64();
     let mut fed = 0u64;
+    let mut watchers = Vec::new();
     for eye in eyes {
-        fed += eye.await.unwrap_or(0);
+        if let Ok((bytes, eye)) = eye.await {
+            fed += bytes;
+            watchers.push(eye);
+        }
     }
     if args.timeline {
         print_timeline(started, &all.sent_at, &all.latencies);
@@ -457,7 +471,29 @@ async fn main() -> anyhow::Result<()> {
             println!("server memory {m} KiB");
         }
     }
+    say_goodbye(players, watchers).await;
     Ok(())
+}
+
+/// How long each client waits for the server to answer its goodbye.
+const GOODBYE_WAIT: Duration = Duration::from_secs(10);
+
+/// Once the figures are taken: every player quits and every watcher
+/// closes, each with a closing handshake, so the server logs normal closes
+/// rather than a reset for each.
+async fn say_goodbye(players: Vec<SimClient>, watchers: Vec<SimClient>) {
+    let mut goodbyes = tokio::task::JoinSet::new();
+    for player in players {
+        goodbyes.spawn(async move {
+            let _ = tokio::time::timeout(GOODBYE_WAIT, player.quit()).await;
+        });
+    }
+    for watcher in watchers {
+        goodbyes.spawn(async move {
+            let _ = tokio::time::timeout(GOODBYE_WAIT, watcher.close_cleanly()).await;
+        });
+    }
+    while goodbyes.join_next().await.is_some() {}
 }
 
 #[cfg(test)]

@@ -1,0 +1,47 @@
+//! What one frame is drawn from: the mirror of what the server said, and
+//! the session's own part of the window (the line being typed, how far the
+//! messages are scrolled back, which page shows, the state of the link).
+//! The HUD and the view read a [`Scene`]; the session makes one.
+
+use gloam_protocol::DeathRecord;
+
+use crate::chat::Chat;
+use crate::state::ClientState;
+
+/// What the connection is doing, as the HUD reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    Connecting(String),
+    Playing,
+    Lost(String),
+}
+
+/// What the area above the HUD shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Page {
+    #[default]
+    Map,
+    /// The graveyard, asked for with `g`.
+    Graveyard,
+    /// The character died: its record, and the graveyard.
+    Death,
+}
+
+/// Everything one frame is drawn from.
+#[derive(Debug, Clone, Copy)]
+pub struct Scene<'a> {
+    pub state: &'a ClientState,
+    /// The line being typed and the scroll of the messages.
+    pub chat: &'a Chat,
+    pub link: &'a Link,
+    pub page: Page,
+    /// The graveyard as it may be shown: none while a fresh one is awaited.
+    pub graveyard: Option<&'a [DeathRecord]>,
+}
+
+impl<'a> Scene<'a> {
+    /// `state` on `page`, with the graveyard as the mirror last heard it.
+    pub fn new(state: &'a ClientState, chat: &'a Chat, link: &'a Link, page: Page) -> Self {
+        Self { state, chat, link, page, graveyard: state.graveyard.as_deref() }
+    }
+}

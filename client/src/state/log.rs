@@ -1,0 +1,122 @@
+//! The message log: the server's notes, the lines about fights and about
+//! other players, and the lines of chat, each with its topic for its
+//! colour; at most [`LOG_LINES`], the oldest dropped first.
+
+use gloam_protocol::{ChatTo, MAX_CHAT_CHARS, PlayerId};
+
+use super::limits::{LOG_LINES, MAX_NOTE_CHARS, check_name};
+use super::{ClientState, StateError};
+
+/// What a line of the message log is about, for its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Topic {
+    /// The server and the level.
+    Note,
+    /// A fight.
+    Combat,
+    /// What another player did.
+    Others,
+    /// A line of chat.
+    Chat,
+}
+
+/// One line of the message log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub topic: Topic,
+    pub text: String,
+    /// In a line of chat, who spoke and where its name stands in `text`
+    /// (first character and length), to draw it in that player's colour.
+    pub speaker: Option<(PlayerId, usize, usize)>,
+}
+
+impl std::ops::Deref for LogLine {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl std::fmt::Display for LogLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl PartialEq<str> for LogLine {
+    fn eq(&self, other: &str) -> bool {
+        self.text == other
+    }
+}
+
+impl ClientState {
+    /// A line about `topic`, cut at [`MAX_NOTE_CHARS`].
+    pub(super) fn note(&mut self, topic: Topic, text: &str) {
+        let text = text.chars().take(MAX_NOTE_CHARS).collect();
+        self.log_line(LogLine { topic, text, speaker: None });
+    }
+
+    fn log_line(&mut self, line: LogLine) {
+        if self.log.len() == LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+
+    /// Checks a line of chat as [`apply`](Self::apply) would, without
+    /// keeping it: the session checks a muted speaker's lines so.
+    pub(crate) fn check_chat(&self, name: &str, to: &ChatTo, text: &str) -> Result<(), StateError> {
+        self.sight_disc()?;
+        check_name(name)?;
+        if let ChatTo::Player(other) = to {
+            check_name(other)?;
+        }
+        if text.chars().count() > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
+            return Err(StateError::Inconsistent("a line of chat no server sends"));
+        }
+        Ok(())
+    }
+
+    /// A line of chat: "bob: ...", "bob shouts: ...", "bob whispers: ...",
+    /// or "You whisper to bob: ..." for this player's own whisper.
+    pub(super) fn hear(
+        &mut self,
+        from: PlayerId,
+        name: &str,
+        to: &ChatTo,
+        text: &str,
+    ) -> Result<(), StateError> {
+        self.check_chat(name, to, text)?;
+        // A watcher's own lines carry its own id, not its player's.
+        let mine = self.is_me(from);
+        let (text, speaker) = match to {
+            ChatTo::Player(other) if mine => (format!("You whisper to {other}: {text}"), None),
+            ChatTo::Player(_) => (format!("{name} whispers: {text}"), Some(from)),
+            ChatTo::Everyone => (format!("{name} shouts: {text}"), Some(from)),
+            ChatTo::Depth => (format!("{name}: {text}"), Some(from)),
+        };
+        let speaker = speaker.map(|id| (id, 0, name.chars().count()));
+        self.log_line(LogLine { topic: Topic::Chat, text, speaker });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gloam_protocol::{Refusal, ServerMsg};
+
+    use super::*;
+
+    #[test]
+    fn notes_and_refusals_go_to_the_log() {
+        let mut s = ClientState::new();
+        s.apply(&ServerMsg::Refused(Refusal::NameTaken)).unwrap();
+        assert_eq!(s.refused, Some(Refusal::NameTaken));
+        s.apply(&ServerMsg::Note("hello".into())).unwrap();
+        assert_eq!(s.log.back().map(|l| &l.text[..]), Some("hello"));
+        for i in 0..(LOG_LINES + 5) {
+            s.apply(&ServerMsg::Note(i.to_string())).unwrap();
+        }
+        assert_eq!(s.log.len(), LOG_LINES);
+    }
+}

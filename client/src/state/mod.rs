@@ -1,0 +1,213 @@
+//! The client's mirror of its player's knowledge, built only from what the
+//! server says: `apply` is the only way it changes. What the window does
+//! with it (the line being typed, the scroll, the page shown, the names
+//! muted) is the session's.
+//!
+//! Every message is checked whole before anything changes, against the
+//! limits in `limits.rs`. Each file keeps its own part of the mirror:
+//! - `map.rs`: the level as known (each cell's terrain once seen), what is
+//!   in sight now and where the player stands;
+//! - `in_sight.rs`: the other players and the monsters in sight, and the
+//!   kinds of monster;
+//! - `roster.rs`: who else is on this depth, and whom the round waits for;
+//! - `watching.rs`: whom this client watches, who watches its player, and
+//!   who plays anywhere (`/who`);
+//! - `life.rs`: the character's hit points, its death and the graveyard;
+//! - `log.rs`: the message log, chat included.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use gloam_protocol::{
+    DeathRecord, Disc, KindInfo, MonsterId, PlayerId, Pos, Refusal, ServerMsg, Terrain,
+};
+
+mod in_sight;
+mod life;
+mod limits;
+mod log;
+mod map;
+mod roster;
+mod watching;
+
+pub use in_sight::{OtherPlayer, SeenMonster};
+pub use limits::{LOG_LINES, MAX_NOTE_CHARS, MAX_ROSTER};
+pub use log::{LogLine, Topic};
+
+use limits::check_size;
+use map::Level;
+
+/// A message that does not fit what the client knows: a server bug or a
+/// corrupted stream, never something to draw from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StateError {
+    #[error("a game message arrived before the welcome")]
+    NotWelcomed,
+    #[error("cell ({}, {}) is off the map", .0.x, .0.y)]
+    OffTheMap(Pos),
+    #[error("sight index {0} is outside the sight disc")]
+    OutsideDisc(u8),
+    #[error("a map of {width} x {height} cells is larger than the protocol allows")]
+    TooLarge { width: u16, height: u16 },
+    #[error("{0}")]
+    Inconsistent(&'static str),
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClientState {
+    pub me: Option<PlayerId>,
+    /// The pace the server applies this player's actions at.
+    pub actions_per_second: u16,
+    pub width: u16,
+    pub height: u16,
+    disc: Option<Disc>,
+    /// The depth the player is on; 0 before the first level.
+    pub depth: u16,
+    /// Where the player stands, once its first sight arrived on this level.
+    pub at: Option<Pos>,
+    /// What is known of each cell of this level, row-major.
+    known: Vec<Option<Terrain>>,
+    /// Which cells are in sight now, row-major.
+    visible: Vec<bool>,
+    /// Other players in sight.
+    pub others: BTreeMap<PlayerId, OtherPlayer>,
+    /// The names of the other players on this depth.
+    pub roster: Vec<String>,
+    /// Monsters in sight.
+    pub monsters: BTreeMap<MonsterId, SeenMonster>,
+    /// The kinds of monster, as the server named them.
+    pub kinds: Vec<KindInfo>,
+    /// The player's own hit points and their most, once told.
+    pub hp: Option<(u16, u16)>,
+    /// Whom the round waits for.
+    pub waiting: Vec<String>,
+    /// The message log, oldest first.
+    pub log: VecDeque<LogLine>,
+    /// Set when the server turned the handshake down.
+    pub refused: Option<Refusal>,
+    /// Set when the character died.
+    pub death: Option<DeathRecord>,
+    /// The graveyard, as the server last sent it.
+    pub graveyard: Option<Vec<DeathRecord>>,
+    /// Set when this client watches another player rather than plays:
+    /// that player's name, and the watcher's own id as its chat carries it.
+    pub watching: Option<(String, PlayerId)>,
+    /// Who watches the player (this one, or the one watched).
+    pub watchers: Vec<String>,
+}
+
+impl ClientState {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Updates the mirror with one message from the server. A message that
+    /// does not fit (a broken or hostile server) changes nothing: every
+    /// message is checked whole before anything is changed or allocated,
+    /// and no message can make the mirror grow past the protocol's limits.
+    pub fn apply(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
+        match msg {
+            ServerMsg::Welcome { you, width, height, sight_radius, actions_per_second, .. } => {
+                self.welcome(*you, (*width, *height), *sight_radius, *actions_per_second)?
+            }
+            ServerMsg::Refused(refusal) => {
+                self.refused = Some(refusal.clone());
+                self.note(Topic::Note, &format!("Refused: {refusal}"));
+            }
+            ServerMsg::EnterLevel { depth, width, height, remembered, terrain } => {
+                let (depth, width, height) = (*depth, *width, *height);
+                self.enter_level(&Level { depth, width, height, remembered, terrain })?
+            }
+            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => self.apply_sight(diff)?,
+            ServerMsg::Players(changes) => self.apply_players(changes)?,
+            ServerMsg::Monsters(changes) => self.apply_monsters(changes)?,
+            ServerMsg::Kinds(kinds) => self.name_kinds(kinds)?,
+            ServerMsg::Roster(names) => self.set_roster(names)?,
+            ServerMsg::Joined(names) => self.join(names)?,
+            ServerMsg::Left(names) => self.leave(names),
+            ServerMsg::Waiting(names) => self.wait_for(names)?,
+            ServerMsg::Watching { player, you } => self.watch(player, *you)?,
+            ServerMsg::Watchers(names) => self.set_watchers(names)?,
+            ServerMsg::Who(playing) => self.list_players(playing)?,
+            ServerMsg::Vitals { hp, max } => self.set_vitals(*hp, *max)?,
+            ServerMsg::Died(record) => self.die(record)?,
+            ServerMsg::Graveyard(records) => self.keep_graveyard(records)?,
+            ServerMsg::Note(text) => self.note(Topic::Note, text),
+            ServerMsg::Combat(text) => self.note(Topic::Combat, text),
+            ServerMsg::Others(text) => self.note(Topic::Others, text),
+            ServerMsg::Chat { from, name, to, text } => self.hear(*from, name, to, text)?,
+        }
+        Ok(())
+    }
+
+    /// A fresh mirror for player `you` on a map of `width` x `height`,
+    /// seeing as far as `sight_radius`.
+    fn welcome(
+        &mut self,
+        you: PlayerId,
+        (width, height): (u16, u16),
+        sight_radius: u8,
+        actions_per_second: u16,
+    ) -> Result<(), StateError> {
+        if sight_radius > Disc::MAX_RADIUS {
+            return Err(StateError::Inconsistent("sight radius too large"));
+        }
+        check_size(width, height)?;
+        *self = ClientState {
+            me: Some(you),
+            width,
+            height,
+            disc: Some(Disc::new(sight_radius)),
+            actions_per_second,
+            ..ClientState::default()
+        };
+        Ok(())
+    }
+
+    /// A new level: its map, and nobody known on it yet.
+    fn enter_level(&mut self, level: &Level<'_>) -> Result<(), StateError> {
+        self.sight_disc()?;
+        self.load_level(level)?;
+        self.others.clear();
+        self.monsters.clear();
+        self.roster.clear();
+        self.waiting.clear();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gloam_protocol::{PlayerChange, SightDiff};
+
+    use super::*;
+
+    #[test]
+    fn welcome_sets_identity_and_size() {
+        let s = crate::testing::welcomed(PlayerId(1), 20, 10);
+        assert_eq!(s.me, Some(PlayerId(1)));
+        assert_eq!((s.width, s.height), (20, 10));
+    }
+
+    #[test]
+    fn a_game_message_before_the_welcome_is_an_error() {
+        let mut s = ClientState::new();
+        let sight = ServerMsg::Sight(SightDiff::default());
+        assert_eq!(s.apply(&sight), Err(StateError::NotWelcomed));
+    }
+
+    #[test]
+    fn entering_a_level_forgets_the_players_of_the_last() {
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        s.apply(&ServerMsg::Players(vec![PlayerChange::Appeared {
+            id: PlayerId(2),
+            name: "bob".into(),
+            at: Pos::new(3, 3),
+        }]))
+        .unwrap();
+        s.apply(&ServerMsg::Roster(vec!["bob".into()])).unwrap();
+        s.apply(&ServerMsg::Waiting(vec!["bob".into()])).unwrap();
+        s.apply(&crate::testing::enter_level(2, 20, 10)).unwrap();
+        assert!(s.others.is_empty() && s.roster.is_empty() && s.waiting.is_empty());
+        assert_eq!(s.depth, 2);
+    }
+}
