@@ -1,12 +1,15 @@
 //! The network edge: the accept loop, one task per connection, and a clean
-//! shutdown that closes every client with "going away".
+//! shutdown that closes every client with "going away". A connection's
+//! frames are `connection`'s; what it says, from the hello to the close,
+//! is its session's (`session`).
 
 mod chat;
 mod connection;
-pub use connection::serve;
 mod pacer;
 mod ping;
 mod session;
+
+pub use session::serve;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -69,7 +72,7 @@ pub async fn run_with_store(
                         .set_send_buffer_size(world.config().socket_send_buffer);
                     match slots.clone().try_acquire_owned() {
                         Ok(slot) => {
-                            let serve = connection::serve(stream, peer, world.clone(), stop.clone());
+                            let serve = serve(stream, peer, world.clone(), stop.clone());
                             tracker.spawn(async move {
                                 serve.await;
                                 drop(slot);

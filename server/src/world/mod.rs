@@ -56,9 +56,6 @@ pub struct World {
     characters: Characters,
     /// Everyone in the game, for chat.
     talkers: talk::Talkers,
-    /// Test hook: how often an action met a full depth queue.
-    #[cfg(test)]
-    busy: std::sync::atomic::AtomicUsize,
 }
 
 impl World {
@@ -73,13 +70,7 @@ impl World {
         let saving = store.saving();
         let depths = Arc::new(Depths::new(config, store));
         tokio::spawn(tell_about_saving(saving, Arc::downgrade(&depths)));
-        Self {
-            depths,
-            characters,
-            talkers: talk::Talkers::default(),
-            #[cfg(test)]
-            busy: std::sync::atomic::AtomicUsize::new(0),
-        }
+        Self { depths, characters, talkers: talk::Talkers::default() }
     }
 
     pub(crate) fn config(&self) -> &Config {
@@ -220,12 +211,6 @@ impl World {
             tx.send(nobody).await.expect("the depth runs");
         }
         release
-    }
-
-    /// Test hook: how often an action met a full depth queue so far.
-    #[cfg(test)]
-    pub(crate) fn busy_refusals(&self) -> usize {
-        self.busy.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Ends every depth's task once the connections holding handles are gone.

@@ -91,11 +91,7 @@ impl Presence {
                 self.awaiting = true;
                 Ok(())
             }
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                #[cfg(test)]
-                self.world.busy.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                Err(ActError::Busy)
-            }
+            Err(mpsc::error::TrySendError::Full(_)) => Err(ActError::Busy),
             Err(mpsc::error::TrySendError::Closed(_)) => Err(ActError::Gone),
         }
     }

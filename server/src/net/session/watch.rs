@@ -1,4 +1,4 @@
-//! A watcher's connection: what its player's client is sent, passed on as
+//! A watcher's session: what its player's client is sent, passed on as
 //! it comes (see `world::watch`), beside the chat said where that player
 //! is; the watcher may talk and ask for the graveyard, never act.
 
@@ -7,12 +7,14 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{Instant, sleep_until};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
-use super::{Connection, Ending, going_away};
+use super::Session;
+use super::play::REPLIES_PER_WRITE;
+use super::rules::{self, Request};
 use crate::net::chat::ChatGuard;
-use crate::net::session::{self, Request};
+use crate::net::connection::Ending;
 use crate::world::{Feed, Watcher};
 
-impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
+impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     /// The loop of one watcher: whatever comes first of the server
     /// stopping, its name claimed to play, its feed, a line of chat, a
     /// change among those watching, a message from its client, and a ping.
@@ -25,25 +27,25 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
         let mut watchers = watcher.audience().names();
         // The list as it is now: a watcher sees who else watches.
         let now = watchers.borrow_and_update().clone();
-        if let Err(ending) = self.send(&ServerMsg::Watchers(now)).await {
+        if let Err(ending) = self.conn.send(&ServerMsg::Watchers(now)).await {
             return ending;
         }
         let mut told_not_to_act = false;
         loop {
-            let next_check = self.pings.next_check();
+            let next_check = self.conn.next_check();
             let result = tokio::select! {
-                () = stop.cancelled() => Err(going_away()),
+                () = stop.cancelled() => Err(Ending::going_away()),
                 () = kicked.cancelled() => Err(Ending::new(
                     CloseCode::Policy,
                     "this name is now being played: it cannot watch meanwhile",
                 )),
                 feed = watcher.next() => self.pass_feed(feed, watcher).await,
-                Some(line) = heard.next() => self.write(line.into()).await,
+                Some(line) = heard.next() => self.conn.write(line.into()).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
-                    self.send(&ServerMsg::Watchers(names)).await
+                    self.conn.send(&ServerMsg::Watchers(names)).await
                 }
-                msg = self.next_msg() => match msg.map(session::play) {
+                msg = self.conn.next_msg() => match msg.map(rules::play) {
                     Err(ending) => Err(ending),
                     Ok(Err(why)) => Err(Ending::new(CloseCode::Protocol, why)),
                     Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
@@ -59,7 +61,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                         self.not_yours(watcher, &mut told_not_to_act).await
                     }
                 },
-                () = sleep_until(next_check) => self.keep_alive().await,
+                () = sleep_until(next_check) => self.conn.keep_alive().await,
             };
             if let Err(ending) = result {
                 return ending;
@@ -82,7 +84,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     break Some(Ending::new(CloseCode::Policy, why));
                 }
             }
-            if batches.len() >= super::REPLIES_PER_WRITE {
+            if batches.len() >= REPLIES_PER_WRITE {
                 break None;
             }
             match watcher.try_next() {
@@ -91,7 +93,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             }
         };
         let frames = batches.iter().flat_map(|b| b.iter().cloned());
-        self.write_all(frames).await?;
+        self.conn.write_all(frames).await?;
         ending.map_or(Ok(()), Err)
     }
 
@@ -101,6 +103,6 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
             return Ok(());
         }
         let note = format!("You are watching {}: you cannot act.", watcher.player_name());
-        self.send(&ServerMsg::Note(note)).await
+        self.conn.send(&ServerMsg::Note(note)).await
     }
 }

@@ -1,0 +1,201 @@
+//! One client's time on the server, over its [`Connection`]: the hello
+//! (which message is legal when is `rules`), the welcome, then the loop of a player (`play`) or of a
+//! watcher (`watch`), beside what either may ask for that is not an action
+//! (`requests`: chat, its audience, who plays, the graveyard). Anything
+//! malformed, too fast or too slow ends this session alone, with a close
+//! reason, logged once here where it ends; a player leaves the world (and
+//! is saved) before its close is sent.
+
+mod play;
+mod requests;
+pub(crate) mod rules;
+mod watch;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use gloam_protocol::{PlayerId, Refusal, ServerMsg, Token};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::{Instant, timeout};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, debug, info, info_span, warn};
+
+use super::connection::{Connection, Ending};
+use crate::config::Config;
+use crate::world::{Presence, Watcher, World};
+use rules::{Greeting, Joining};
+
+/// Serves one accepted stream until it closes or the server stops.
+pub async fn serve<S>(stream: S, peer: SocketAddr, world: Arc<World>, stop: CancellationToken)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let span = info_span!("conn", %peer, player = tracing::field::Empty);
+    async move {
+        let conn = match Connection::accept(stream, world.config()).await {
+            Ok(conn) => conn,
+            Err(why) => return debug!("{why}"),
+        };
+        let mut session = Session { conn, peer, world, stop, graveyard_shown: None };
+        let (ending, joined) = session.greet_and_play().await;
+        log_ending(&ending);
+        // Out of the world (and saved) before the close: whoever hears the
+        // close can count on the others having heard the player leave.
+        match joined {
+            Some(Joined::Player(presence)) => presence.leave().await,
+            Some(Joined::Watcher(watcher)) => watcher.leave(),
+            None => {}
+        }
+        session.conn.close(ending).await;
+    }
+    .instrument(span)
+    .await
+}
+
+/// Who a connection is in the world.
+enum Joined {
+    Player(Presence),
+    Watcher(Watcher),
+}
+
+struct Session<S> {
+    conn: Connection<S>,
+    peer: SocketAddr,
+    world: Arc<World>,
+    stop: CancellationToken,
+    /// When the graveyard was last sent.
+    graveyard_shown: Option<Instant>,
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
+    /// The hello, then play (or watch); gives why it ended and, once the
+    /// player is in the world, who it is there, to be taken out before the
+    /// close.
+    async fn greet_and_play(&mut self) -> (Ending, Option<Joined>) {
+        match self.greet().await {
+            Ok(Joined::Player(mut presence)) => {
+                let (you, token) = (presence.id(), presence.new_token());
+                let ending = match self.welcome(you, token, None).await {
+                    Ok(()) => self.play(&mut presence).await,
+                    Err(ending) => ending,
+                };
+                (ending, Some(Joined::Player(presence)))
+            }
+            Ok(Joined::Watcher(mut watcher)) => {
+                let (you, token) = (watcher.player(), watcher.new_token());
+                let watching =
+                    ServerMsg::Watching { player: watcher.player_name().into(), you: watcher.id() };
+                let ending = match self.welcome(you, token, Some(watching)).await {
+                    Ok(()) => self.watch(&mut watcher).await,
+                    Err(ending) => ending,
+                };
+                (ending, Some(Joined::Watcher(watcher)))
+            }
+            Err(ending) => (ending, None),
+        }
+    }
+
+    /// The welcome, then the kinds of monster its messages name, then for
+    /// a watcher whom it watches.
+    async fn welcome(
+        &mut self,
+        you: PlayerId,
+        token: Option<Token>,
+        watching: Option<ServerMsg>,
+    ) -> Result<(), Ending> {
+        self.conn.send(&welcome(you, token, self.world.config())).await?;
+        self.conn.send(&ServerMsg::Kinds(self.world.config().bestiary.kinds_info())).await?;
+        match watching {
+            Some(watching) => self.conn.send(&watching).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Reads the hello and enters the world, to play or to watch.
+    async fn greet(&mut self) -> Result<Joined, Ending> {
+        let limit = self.world.config().handshake_timeout;
+        let stop = self.stop.clone();
+        let first = tokio::select! {
+            () = stop.cancelled() => return Err(Ending::going_away()),
+            first = timeout(limit, self.conn.next_msg()) => first,
+        };
+        let msg = match first {
+            Err(_) => return Err(Ending::new(CloseCode::Policy, "no hello in time")),
+            Ok(Err(ending)) => return Err(ending),
+            Ok(Ok(msg)) => msg,
+        };
+        let joining = match rules::greet(msg) {
+            Ok(joining) => joining,
+            Err(Greeting::Violation(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
+            Err(Greeting::Refuse(refusal)) => return Err(self.refuse(refusal).await),
+        };
+        let from = self.peer.ip();
+        let joined = match &joining {
+            Joining::Play { name, token } => {
+                self.world.enter(name, *token, from).await.map(Joined::Player)
+            }
+            Joining::Watch { name, token, player } => {
+                self.world.watch(name, *token, from, player).await.map(Joined::Watcher)
+            }
+        };
+        let joined = match joined {
+            Ok(joined) => joined,
+            Err(refusal) => return Err(self.refuse(refusal).await),
+        };
+        let (Joining::Play { name, .. } | Joining::Watch { name, .. }) = &joining;
+        tracing::Span::current().record("player", name.as_str());
+        Ok(joined)
+    }
+
+    async fn refuse(&mut self, refusal: Refusal) -> Ending {
+        let reason = refusal.to_string();
+        let _ = self.conn.send(&ServerMsg::Refused(refusal)).await;
+        Ending::new(CloseCode::Policy, reason)
+    }
+}
+
+/// Counts the ending for `--metrics` and logs it: an ordinary one as
+/// information, anything else as a warning.
+fn log_ending(ending: &Ending) {
+    metrics::counter!(crate::telemetry::CLOSED, "reason" => close_reason(&ending.code))
+        .increment(1);
+    match &ending.code {
+        CloseCode::Normal | CloseCode::Away => {
+            info!(reason = %ending.reason, "connection closed")
+        }
+        _ => warn!(code = ?ending.code, reason = %ending.reason, "connection closed"),
+    }
+}
+
+/// Why a connection ended, as the label of `--metrics`' count: the close
+/// code's meaning (a flood, a slow reader and a missed ping are all
+/// "policy"; the log has the reason in full).
+fn close_reason(code: &CloseCode) -> &'static str {
+    match code {
+        CloseCode::Normal => "normal",
+        CloseCode::Away => "away",
+        CloseCode::Policy => "policy",
+        CloseCode::Protocol => "protocol",
+        CloseCode::Size => "too_large",
+        CloseCode::Invalid => "invalid",
+        CloseCode::Unsupported => "unsupported",
+        CloseCode::Again => "server_full",
+        _ => "error",
+    }
+}
+
+/// The first message of a player (or watcher: `you` is then its player).
+fn welcome(you: PlayerId, token: Option<Token>, config: &Config) -> ServerMsg {
+    ServerMsg::Welcome {
+        you,
+        width: crate::level::MAP_WIDTH,
+        height: crate::level::MAP_HEIGHT,
+        sight_radius: config.sight_radius,
+        actions_per_second: config.actions_per_second.min(u32::from(u16::MAX)) as u16,
+        token,
+    }
+}
+
+#[cfg(test)]
+mod tests;

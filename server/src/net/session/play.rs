@@ -1,0 +1,160 @@
+//! A player's loop: its actions are read ahead into its [`Pacer`] and
+//! handed to the world one at a time, at the player's allowed pace,
+//! through its [`Presence`]; what the world replies is written as it
+//! comes, several replies to a write. Nothing here waits on the world, so
+//! the connection answers at once whatever its depth is doing.
+
+use gloam_protocol::{Action, ChatTo, ServerMsg};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::time::{Instant, sleep_until};
+use tokio_tungstenite::tungstenite::Bytes;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use super::Session;
+use super::rules::{self, Request};
+use crate::net::chat::ChatGuard;
+use crate::net::connection::Ending;
+use crate::net::pacer::{Flooding, Pacer};
+use crate::world::{ActError, Presence, Reply};
+
+/// The most replies written at once (see `Session::pass_on`).
+pub(super) const REPLIES_PER_WRITE: usize = 64;
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
+    /// The game loop of one player: whatever comes first of the server
+    /// stopping, a takeover, the world's replies, the pacer letting the
+    /// next action go, a message from the client, and a ping to send or
+    /// miss.
+    pub(super) async fn play(&mut self, presence: &mut Presence) -> Ending {
+        let config = self.world.config().clone();
+        let (per_second, burst) = (config.actions_per_second, config.action_burst);
+        let mut pacer = Pacer::new(config.action_queue, per_second, burst, Instant::now());
+        let mut chat = ChatGuard::new(Instant::now());
+        let Some(mut heard) = presence.heard() else {
+            return Ending::new(CloseCode::Error, "the player is already being served");
+        };
+        let stop = self.stop.clone();
+        let kicked = presence.kicked();
+        let mut watchers = presence.audience().names();
+        loop {
+            let now = Instant::now();
+            let next_action = pacer.ready_at(now);
+            if next_action.is_some_and(|at| at <= now) {
+                // Due now: handed over at once, not by a timer set for now
+                // (which fires on the timer's next millisecond). Handing
+                // over leaves the pacer waiting for the answer, or for a
+                // moment later when the depth is busy, so this runs once.
+                if let Err(ending) = hand_over(&mut pacer, presence) {
+                    return ending;
+                }
+                continue;
+            }
+            let next_check = self.conn.next_check();
+            let result = tokio::select! {
+                () = stop.cancelled() => Err(Ending::going_away()),
+                () = kicked.cancelled() => Err(Ending::new(
+                    CloseCode::Policy,
+                    "another connection took over this character",
+                )),
+                reply = presence.reply() => self.pass_on(reply, presence, &mut pacer).await,
+                Some(line) = heard.next() => self.conn.write(line.into()).await,
+                Ok(()) = watchers.changed() => {
+                    let names = watchers.borrow_and_update().clone();
+                    self.conn.send(&ServerMsg::Watchers(names)).await
+                }
+                () = sleep_until(next_action.unwrap_or(now)), if next_action.is_some() => {
+                    hand_over(&mut pacer, presence)
+                }
+                msg = self.conn.next_msg() => match msg.map(rules::play) {
+                    Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
+                    Ok(Ok(Request::Chat(to, text))) => {
+                        let say = |to: &ChatTo, text: &str| presence.say(to, text);
+                        self.speak(say, &mut chat, &to, &text).await
+                    }
+                    Ok(Ok(Request::Audience(cmd))) => {
+                        self.rule_audience(presence, &mut chat, cmd).await
+                    }
+                    Ok(Ok(Request::Who)) => self.who(&mut chat).await,
+                    msg => queue_action(msg, &mut pacer, per_second),
+                },
+                () = sleep_until(next_check) => self.conn.keep_alive().await,
+            };
+            if let Err(ending) = result {
+                return ending;
+            }
+        }
+    }
+
+    /// Writes what the world said; a finished answer lets the next action go.
+    /// Replies already waiting leave with the first, in one write: a
+    /// player in a crowd gets many small replies, and each write is a
+    /// system call.
+    async fn pass_on(
+        &mut self,
+        reply: Option<Reply>,
+        presence: &mut Presence,
+        pacer: &mut Pacer,
+    ) -> Result<(), Ending> {
+        let Some(first) = reply else {
+            return Err(Ending::new(CloseCode::Policy, "too slow: messages were piling up"));
+        };
+        let mut replies = vec![first];
+        while replies.len() < REPLIES_PER_WRITE && replies.last().is_some_and(|r| !r.died) {
+            match presence.try_reply() {
+                Some(reply) => replies.push(reply),
+                None => break,
+            }
+        }
+        let died = replies.iter().any(|r| r.died);
+        let answered = replies.iter().filter(|r| r.done).count();
+        let frames = replies.into_iter().flat_map(|r| r.frames).map(Bytes::from);
+        self.conn.write_all(frames).await?;
+        if died {
+            // The graveyard it just joined, for its death screen.
+            self.graveyard_shown = None;
+            let _ = self.show_graveyard().await;
+            return Err(Ending::new(CloseCode::Normal, "your character died"));
+        }
+        for _ in 0..answered {
+            pacer.answered();
+        }
+        Ok(())
+    }
+}
+
+/// Hands the pacer's next action to the world; a busy depth gets it again
+/// shortly.
+fn hand_over(pacer: &mut Pacer, presence: &mut Presence) -> Result<(), Ending> {
+    let Some(action) = pacer.take(Instant::now()) else { return Ok(()) };
+    match presence.act(action) {
+        Ok(()) => Ok(()),
+        Err(ActError::Busy) => {
+            pacer.put_back(action, Instant::now());
+            Ok(())
+        }
+        Err(ActError::Gone) => Err(Ending::going_away()),
+    }
+}
+
+/// Queues an action the client sent; a quit, a second hello, or more
+/// actions than the queue holds end the connection.
+fn queue_action(
+    msg: Result<Result<Request, &'static str>, Ending>,
+    pacer: &mut Pacer,
+    per_second: u32,
+) -> Result<(), Ending> {
+    let action = match msg {
+        Err(ending) => return Err(ending),
+        Ok(Err(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
+        Ok(Ok(Request::Act(action))) => action,
+        Ok(Ok(Request::Graveyard | Request::Chat(..) | Request::Audience(_) | Request::Who)) => {
+            return Ok(());
+        }
+    };
+    if action == Action::Quit {
+        return Err(Ending::new(CloseCode::Normal, "goodbye"));
+    }
+    pacer.push(action).map_err(|Flooding| {
+        Ending::new(CloseCode::Policy, format!("flooding: more than {per_second} actions a second"))
+    })
+}

@@ -1,0 +1,180 @@
+//! Sessions served over in-memory streams, from whatever address a test
+//! names: the whole path of a client, from the upgrade to the close,
+//! without a socket.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use gloam_protocol::{Action, ClientMsg, PROTOCOL_VERSION, codec};
+use tokio::time::timeout;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::{Bytes, Message};
+
+use super::*;
+use crate::store::Store;
+
+type Client = WebSocketStream<tokio::io::DuplexStream>;
+
+const LOCAL: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+
+/// How long any one wait on the server may take.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A world served to in-memory clients.
+struct Server {
+    _writer: crate::store::Writer,
+    world: Arc<World>,
+    stop: CancellationToken,
+}
+
+impl Server {
+    fn start(config: Config) -> Self {
+        let (writer, known) = Store::in_memory().start();
+        let world = Arc::new(World::new(config, writer.handle(), known));
+        Self { _writer: writer, world, stop: CancellationToken::new() }
+    }
+
+    /// A client from `from` that has said `first`, and its session's task.
+    async fn connect(
+        &self,
+        from: IpAddr,
+        first: &ClientMsg,
+    ) -> (Client, tokio::task::JoinHandle<()>) {
+        let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+        let peer = SocketAddr::new(from, 9);
+        let (world, stop) = (self.world.clone(), self.stop.clone());
+        let task = tokio::spawn(serve(server_io, peer, world, stop));
+        let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
+        ws.send(Message::Binary(codec::encode(first).into())).await.unwrap();
+        (ws, task)
+    }
+
+    /// `name`, joined from `from`, having read up to its first sight.
+    async fn join(&self, from: IpAddr, name: &str) -> (Client, tokio::task::JoinHandle<()>) {
+        let (mut ws, task) = self.connect(from, &hello(name)).await;
+        until(&mut ws, |m| decoded(m).is_some_and(|m| matches!(m, ServerMsg::Sight(_)))).await;
+        (ws, task)
+    }
+}
+
+fn hello(name: &str) -> ClientMsg {
+    ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.into(), token: None }
+}
+
+fn decoded(m: &Message) -> Option<ServerMsg> {
+    match m {
+        Message::Binary(b) => codec::decode_server(b).ok(),
+        _ => None,
+    }
+}
+
+async fn recv(ws: &mut Client) -> Message {
+    timeout(PATIENCE, ws.next())
+        .await
+        .expect("the server answers in time")
+        .expect("the connection is open")
+        .expect("a frame")
+}
+
+/// Reads until a frame `wanted` is true of, which it gives; all within
+/// [`PATIENCE`]. A close before it fails the test.
+async fn until(ws: &mut Client, wanted: impl Fn(&Message) -> bool) -> Message {
+    let reading = async {
+        loop {
+            match recv(ws).await {
+                m if wanted(&m) => return m,
+                Message::Close(c) => panic!("closed instead: {c:?}"),
+                _ => {}
+            }
+        }
+    };
+    timeout(PATIENCE, reading).await.expect("the frame comes in time")
+}
+
+/// Reads until the server's close frame (within [`PATIENCE`]) and gives it.
+async fn close_of(ws: &mut Client) -> Option<(CloseCode, String)> {
+    let reading = async {
+        loop {
+            if let Message::Close(frame) = recv(ws).await {
+                return frame.map(|f| (f.code, f.reason.to_string()));
+            }
+        }
+    };
+    timeout(PATIENCE, reading).await.expect("closed in time")
+}
+
+fn is_sight(m: &Message) -> bool {
+    decoded(m).is_some_and(|m| matches!(m, ServerMsg::Sight(_)))
+}
+
+/// Sends a ping and reads until its pong.
+async fn ping(ws: &mut Client, payload: &'static [u8]) {
+    ws.send(Message::Ping(Bytes::from_static(payload))).await.unwrap();
+    until(ws, |m| matches!(m, Message::Pong(p) if p.as_ref() == payload)).await;
+}
+
+async fn send(ws: &mut Client, msg: &ClientMsg) {
+    ws.send(Message::Binary(codec::encode(msg).into())).await.unwrap();
+}
+
+/// An action the pacer lets through goes to the world as it arrives:
+/// a timer set for "now" fires on the timer's next millisecond, which
+/// added a millisecond to every answer.
+#[tokio::test]
+async fn an_action_is_answered_without_waiting_for_a_timer() {
+    let server = Server::start(Config::quiet(3));
+    let (mut ws, task) = server.join(LOCAL, "ann").await;
+    // From here the clock moves only when every task waits on a timer.
+    tokio::time::pause();
+    for _ in 0..3 {
+        let sent = tokio::time::Instant::now();
+        send(&mut ws, &ClientMsg::Act(Action::Wait)).await;
+        until(&mut ws, is_sight).await;
+        assert_eq!(tokio::time::Instant::now() - sent, Duration::ZERO, "answered at once");
+    }
+    server.stop.cancel();
+    drop(ws);
+    let _ = timeout(PATIENCE, task).await;
+}
+
+/// A depth that stops taking commands (its queue full) must not take
+/// its players' connections with it: they still answer pings and hear
+/// the server stop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_depth_leaves_its_connections_answering() {
+    let server = Server::start(Config { depth_queue: 2, ..Config::with_seed(3) });
+    let (mut ws, task) = server.join(LOCAL, "ann").await;
+    let release = server.world.stall(1).await;
+    // More actions than the stalled depth's queue holds. The session reads
+    // its client's frames in order, and offers an action it has read to
+    // the depth before it reads the next frame: the pong comes after the
+    // full queue turned the first action back.
+    for _ in 0..10 {
+        send(&mut ws, &ClientMsg::Act(Action::Wait)).await;
+    }
+    ping(&mut ws, b"still there?").await;
+    server.stop.cancel();
+    assert_eq!(close_of(&mut ws).await.map(|(code, _)| code), Some(CloseCode::Away));
+    drop(ws);
+    let ended = timeout(PATIENCE, task).await;
+    assert!(ended.is_ok(), "the connection task ended while its depth stood still");
+    drop(release);
+}
+
+/// The depth's full queue turns an action back; the session offers it
+/// again until the depth has room, and then it is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_a_full_depth_turned_back_is_answered_once_it_has_room() {
+    let server = Server::start(Config { depth_queue: 2, ..Config::quiet(3) });
+    let (mut ws, task) = server.join(LOCAL, "ann").await;
+    let release = server.world.stall(1).await;
+    send(&mut ws, &ClientMsg::Act(Action::Wait)).await;
+    // Turned back by now (see the test above).
+    ping(&mut ws, b"turned back").await;
+    drop(release);
+    until(&mut ws, is_sight).await;
+    server.stop.cancel();
+    drop(ws);
+    assert!(timeout(PATIENCE, task).await.is_ok());
+}
