@@ -61,6 +61,8 @@ pub struct Config {
     /// household behind one address makes a few; a script in a loop is
     /// stopped after these.
     pub new_characters_per_address_per_hour: u32,
+    /// How often one client address may say hello.
+    pub hello_pace: HelloPace,
     /// Characters the world keeps at most: each is a few KiB in the store,
     /// so the default keeps a full world's store to tens of megabytes.
     pub max_characters: usize,
@@ -92,6 +94,31 @@ pub struct Config {
     pub watchers_allowed: bool,
     /// The most watchers one player may have at once.
     pub max_watchers: usize,
+}
+
+/// How often one client address may say hello (to play or to watch): a
+/// burst, then a steady pace; a hello over it is refused with how long to
+/// wait (see `net::hellos`). Each hello costs the server a claim, a load or
+/// a store write, and an arrival on a depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HelloPace {
+    /// Hellos one address may say at once: a household behind one address
+    /// joins together, and a client that lost its connection comes back.
+    pub burst: u32,
+    /// Hellos one address may say a second once its burst is spent.
+    pub per_second: u32,
+    /// Whether the host's own machine (loopback) is paced too. Off by
+    /// default, as loopback is not held to the hourly quota of new
+    /// characters either: the host's load tools and tests join hundreds at
+    /// once, and a proxy on the same machine would put every player behind
+    /// that one address.
+    pub loopback: bool,
+}
+
+impl Default for HelloPace {
+    fn default() -> Self {
+        Self { burst: 10, per_second: 1, loopback: false }
+    }
 }
 
 /// A monster a host put on a level by hand: `KIND@DEPTH:X,Y`.
@@ -191,6 +218,7 @@ impl Default for Config {
             socket_send_buffer: 32 * 1024,
             save_interval: Duration::from_millis(250),
             new_characters_per_address_per_hour: 10,
+            hello_pace: HelloPace::default(),
             max_characters: 10_000,
             backup_every: None,
             backups_kept: 5,

@@ -6,8 +6,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{Action, ClientMsg, Dir, codec};
+use gloam_protocol::{Action, ClientMsg, Dir, PROTOCOL_VERSION, Refusal, ServerMsg, codec};
 use gloam_server::Config;
+use gloam_server::config::HelloPace;
 use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_tests::raw::{
     self, Ending, Length, OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_TEXT, frame,
@@ -352,4 +353,81 @@ async fn connections_over_the_limit_are_told_to_try_again_later() {
         }
         other => panic!("expected a close, got {other:?}"),
     }
+}
+
+/// Says hello as `name` from the loopback address `from`, then quits: the
+/// refusal if there was one. Each wait is bounded by the raw client's
+/// timeout.
+async fn hello_from(
+    server: &TestServer,
+    from: std::net::Ipv4Addr,
+    name: &str,
+) -> Result<(), Refusal> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind((from, 0).into()).expect("binds a loopback address");
+    let stream = socket.connect(server.addr).await.unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(server.url(), stream).await.unwrap();
+    let say = |msg: &ClientMsg| Message::Binary(codec::encode(msg).into());
+    let hello = ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.into(), token: None };
+    ws.send(say(&hello)).await.unwrap();
+    let answer = async {
+        loop {
+            let bytes = match ws.next().await {
+                Some(Ok(Message::Binary(bytes))) => bytes,
+                Some(Ok(_)) => continue,
+                other => panic!("{name}: closed before an answer: {other:?}"),
+            };
+            match codec::decode_server(&bytes).unwrap() {
+                ServerMsg::Refused(refusal) => return Err(refusal),
+                ServerMsg::Sight(_) => return Ok(()),
+                _ => {}
+            }
+        }
+    };
+    let answer = tokio::time::timeout(raw::READ_TIMEOUT, answer).await.expect("answered in time");
+    if answer.is_ok() {
+        ws.send(say(&ClientMsg::Act(Action::Quit))).await.unwrap();
+    }
+    // Until the server's close (and the end of the stream), as a client that quits reads.
+    let closed = async { while let Some(Ok(_)) = ws.next().await {} };
+    tokio::time::timeout(raw::READ_TIMEOUT, closed).await.expect("closed in time");
+    answer
+}
+
+/// One address saying hello and quitting in a tight loop gets its burst,
+/// then a hello a second, every other hello refused with the reason;
+/// another address still joins at once. The host's own machine is not
+/// paced by default, so this server paces loopback too, and the other
+/// address is another loopback one (Linux answers on all of 127.0.0.0/8).
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hello_flood_from_one_address_is_paced_and_another_joins_at_once() {
+    let pace = HelloPace { burst: 3, per_second: 1, loopback: true };
+    let server = TestServer::start(Config { hello_pace: pace, ..config() }).await.unwrap();
+    let (flooder, other) = (std::net::Ipv4Addr::LOCALHOST, std::net::Ipv4Addr::new(127, 0, 0, 2));
+    let started = Instant::now();
+    let (mut joined, mut refusals) = (0, Vec::new());
+    let flood = async {
+        for i in 0..100 {
+            match hello_from(&server, flooder, &format!("f{i}")).await {
+                Ok(()) => joined += 1,
+                Err(refusal) => refusals.push(refusal),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), flood).await.expect("the flood ends in time");
+    let allowed = pace.burst + pace.per_second * (started.elapsed().as_secs() as u32 + 1);
+    eprintln!("{joined} of 100 hellos joined in {:?}", started.elapsed());
+    assert!(joined <= allowed, "{joined} joined, at most {allowed}");
+    assert!(
+        refusals.iter().all(|r| matches!(r, Refusal::Unavailable { reason }
+            if reason.contains("too many hellos from your address"))),
+        "{refusals:?}"
+    );
+    let at_once = Instant::now();
+    hello_from(&server, other, "bystander").await.expect("another address joins");
+    assert!(at_once.elapsed() < Duration::from_secs(1), "at once: {:?}", at_once.elapsed());
+    assert!(hello_from(&server, flooder, "again").await.is_err(), "the flooder still waits");
 }

@@ -26,11 +26,12 @@ fuzz_target!(|data: &[u8]| {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build().unwrap();
     runtime.block_on(async {
         let config = Config { handshake_timeout: Duration::from_millis(100), ..Config::with_seed(1) };
+        let hellos = Arc::new(net::Hellos::new(config.hello_pace));
         let world = Arc::new(World::new(config, store().handle(), Vec::new()));
         let (mut client, server) = tokio::io::duplex(64 * 1024);
         let stop = CancellationToken::new();
         let peer = std::net::SocketAddr::from(([127, 0, 0, 1], 9));
-        let task = tokio::spawn(net::serve(server, peer, world, stop.clone()));
+        let task = tokio::spawn(net::serve(server, peer, world, hellos, stop.clone()));
         let _ = client.write_all(UPGRADE).await;
         let _ = client.write_all(data).await;
         // Let the server chew on it, then stop it; the task must finish.

@@ -1,14 +1,16 @@
 //! The network edge: the accept loop, one task per connection, and a clean
 //! shutdown that closes every client with "going away". A connection's
 //! frames are `connection`'s; what it says, from the hello to the close,
-//! is its session's (`session`).
+//! is its session's (`session`); `hellos` paces hellos per address.
 
 mod chat;
 mod connection;
+mod hellos;
 mod pacer;
 mod ping;
 mod session;
 
+pub use hellos::Hellos;
 pub use session::serve;
 
 use std::future::Future;
@@ -57,6 +59,7 @@ pub async fn run_with_store(
         config.backups_kept,
         stop_backups.clone(),
     ));
+    let hellos = Arc::new(Hellos::new(config.hello_pace));
     let world = Arc::new(World::new(config, writer.handle(), known));
     let stop = CancellationToken::new();
     let tracker = TaskTracker::new();
@@ -72,7 +75,8 @@ pub async fn run_with_store(
                         .set_send_buffer_size(world.config().socket_send_buffer);
                     match slots.clone().try_acquire_owned() {
                         Ok(slot) => {
-                            let serve = serve(stream, peer, world.clone(), stop.clone());
+                            let (world, hellos) = (world.clone(), hellos.clone());
+                            let serve = serve(stream, peer, world, hellos, stop.clone());
                             tracker.spawn(async move {
                                 serve.await;
                                 drop(slot);

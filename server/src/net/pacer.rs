@@ -105,8 +105,8 @@ impl RateLimit {
         self.last = now;
     }
 
-    /// When the next action may go: `now` while the bucket holds a token.
-    fn ready_at(&mut self, now: Instant) -> Instant {
+    /// When the next token comes: `now` while the bucket holds one.
+    pub(super) fn ready_at(&mut self, now: Instant) -> Instant {
         self.refill(now);
         if self.tokens >= 1.0 {
             now
@@ -129,6 +129,13 @@ impl RateLimit {
             self.tokens -= 1.0;
         }
         has
+    }
+
+    /// True once the bucket has refilled to its burst: it then remembers
+    /// nothing that a new bucket would not.
+    pub(super) fn is_full(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= self.burst
     }
 
     /// Gives back a token spent on an action that did not go.

@@ -1,5 +1,6 @@
 //! One client's time on the server, over its [`Connection`]: the hello
-//! (which message is legal when is `rules`), the welcome, then the loop of a player (`play`) or of a
+//! (paced per address by [`Hellos`]; which message is legal when is
+//! `rules`), the welcome, then the loop of a player (`play`) or of a
 //! watcher (`watch`), beside what either may ask for that is not an action
 //! (`requests`: chat, its audience, who plays, the graveyard). Anything
 //! malformed, too fast or too slow ends this session alone, with a close
@@ -22,13 +23,20 @@ use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
 
 use super::connection::{Connection, Ending};
+use super::hellos::Hellos;
 use crate::config::Config;
 use crate::world::{Presence, Watcher, World};
 use rules::{Greeting, Joining};
 
-/// Serves one accepted stream until it closes or the server stops.
-pub async fn serve<S>(stream: S, peer: SocketAddr, world: Arc<World>, stop: CancellationToken)
-where
+/// Serves one accepted stream until it closes or the server stops; its
+/// hello counts against its address's pace in `hellos`.
+pub async fn serve<S>(
+    stream: S,
+    peer: SocketAddr,
+    world: Arc<World>,
+    hellos: Arc<Hellos>,
+    stop: CancellationToken,
+) where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     let span = info_span!("conn", %peer, player = tracing::field::Empty);
@@ -37,7 +45,7 @@ where
             Ok(conn) => conn,
             Err(why) => return debug!("{why}"),
         };
-        let mut session = Session { conn, peer, world, stop, graveyard_shown: None };
+        let mut session = Session { conn, peer, world, hellos, stop, graveyard_shown: None };
         let (ending, joined) = session.greet_and_play().await;
         log_ending(&ending);
         // Out of the world (and saved) before the close: whoever hears the
@@ -63,6 +71,7 @@ struct Session<S> {
     conn: Connection<S>,
     peer: SocketAddr,
     world: Arc<World>,
+    hellos: Arc<Hellos>,
     stop: CancellationToken,
     /// When the graveyard was last sent.
     graveyard_shown: Option<Instant>,
@@ -131,6 +140,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             Err(Greeting::Refuse(refusal)) => return Err(self.refuse(refusal).await),
         };
         let from = self.peer.ip();
+        if let Err(wait) = self.hellos.admit(from, Instant::now()) {
+            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+            let reason = format!("too many hellos from your address: try again in {seconds} s");
+            return Err(self.refuse(Refusal::Unavailable { reason }).await);
+        }
         let joined = match &joining {
             Joining::Play { name, token } => {
                 self.world.enter(name, *token, from).await.map(Joined::Player)

@@ -6,7 +6,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use gloam_protocol::{Action, ClientMsg, PROTOCOL_VERSION, codec};
+use gloam_protocol::{Action, ClientMsg, PROTOCOL_VERSION, Refusal, codec};
 use tokio::time::timeout;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::{Bytes, Message};
@@ -25,14 +25,16 @@ const PATIENCE: Duration = Duration::from_secs(10);
 struct Server {
     _writer: crate::store::Writer,
     world: Arc<World>,
+    hellos: Arc<Hellos>,
     stop: CancellationToken,
 }
 
 impl Server {
     fn start(config: Config) -> Self {
         let (writer, known) = Store::in_memory().start();
+        let hellos = Arc::new(Hellos::new(config.hello_pace));
         let world = Arc::new(World::new(config, writer.handle(), known));
-        Self { _writer: writer, world, stop: CancellationToken::new() }
+        Self { _writer: writer, world, hellos, stop: CancellationToken::new() }
     }
 
     /// A client from `from` that has said `first`, and its session's task.
@@ -43,8 +45,8 @@ impl Server {
     ) -> (Client, tokio::task::JoinHandle<()>) {
         let (client_io, server_io) = tokio::io::duplex(64 * 1024);
         let peer = SocketAddr::new(from, 9);
-        let (world, stop) = (self.world.clone(), self.stop.clone());
-        let task = tokio::spawn(serve(server_io, peer, world, stop));
+        let (world, hellos, stop) = (self.world.clone(), self.hellos.clone(), self.stop.clone());
+        let task = tokio::spawn(serve(server_io, peer, world, hellos, stop));
         let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
         ws.send(Message::Binary(codec::encode(first).into())).await.unwrap();
         (ws, task)
@@ -177,4 +179,64 @@ async fn an_action_a_full_depth_turned_back_is_answered_once_it_has_room() {
     server.stop.cancel();
     drop(ws);
     assert!(timeout(PATIENCE, task).await.is_ok());
+}
+
+/// Says hello as `name` from `from`: the client once it has seen its
+/// first sight, or the refusal.
+async fn say_hello(server: &Server, from: IpAddr, name: &str) -> Result<Client, Refusal> {
+    let (mut ws, _task) = server.connect(from, &hello(name)).await;
+    let answer = until(&mut ws, |m| {
+        decoded(m).is_some_and(|m| matches!(m, ServerMsg::Sight(_) | ServerMsg::Refused(_)))
+    });
+    match decoded(&answer.await) {
+        Some(ServerMsg::Refused(refusal)) => Err(refusal),
+        _ => Ok(ws),
+    }
+}
+
+/// Quits and waits for the close.
+async fn quit(mut ws: Client) {
+    send(&mut ws, &ClientMsg::Act(Action::Quit)).await;
+    assert_eq!(close_of(&mut ws).await.map(|(code, _)| code), Some(CloseCode::Normal));
+}
+
+/// One address saying hello and quitting in a tight loop gets its burst
+/// and then a hello a second, each refusal saying why; another address
+/// joins at once meanwhile, and the host's own machine is not paced.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hellos_are_paced_per_address() {
+    let config = Config { new_characters_per_address_per_hour: 1_000, ..Config::quiet(3) };
+    let pace = config.hello_pace;
+    let server = Server::start(config);
+    let flooder = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1));
+    let started = tokio::time::Instant::now();
+    let (mut joined, mut refusals) = (0, Vec::new());
+    let flood = async {
+        for i in 0..60 {
+            match say_hello(&server, flooder, &format!("f{i}")).await {
+                Ok(ws) => {
+                    joined += 1;
+                    quit(ws).await;
+                }
+                Err(refusal) => refusals.push(refusal.to_string()),
+            }
+        }
+    };
+    timeout(Duration::from_secs(60), flood).await.expect("the flood ends in time");
+    let allowed = pace.burst + pace.per_second * (started.elapsed().as_secs() as u32 + 1);
+    assert!(joined >= pace.burst && joined <= allowed, "{joined} joined, at most {allowed}");
+    assert!(
+        refusals.iter().all(|r| r.contains("too many hellos from your address")),
+        "{refusals:?}"
+    );
+    let other = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 2));
+    let at_once = tokio::time::Instant::now();
+    let bob = say_hello(&server, other, "bob").await.expect("another address joins");
+    assert!(at_once.elapsed() < Duration::from_secs(1), "at once: {:?}", at_once.elapsed());
+    quit(bob).await;
+    for i in 0..2 * pace.burst {
+        let host = say_hello(&server, LOCAL, &format!("h{i}")).await.expect("loopback joins");
+        quit(host).await;
+    }
+    assert!(say_hello(&server, flooder, "again").await.is_err(), "the flooder still waits");
 }
