@@ -130,11 +130,11 @@ impl World {
         })
     }
 
-    /// Joins as `name` to watch the player `player`: checks the name as a
-    /// join would (a new name becomes a character that has not played
-    /// yet; one in the game cannot watch), takes a seat in the player's
-    /// audience, and asks the player's depth for its whole view, which is
-    /// the watcher's first feed.
+    /// Joins as `name` to watch the player `player`: checks that `player`
+    /// plays, then the name as a join would (a new name becomes a
+    /// character that has not played yet; one in the game cannot watch),
+    /// takes a seat in the player's audience, and asks the player's depth
+    /// for its whole view, which is the watcher's first feed.
     pub async fn watch(
         self: &Arc<Self>,
         name: &str,
@@ -145,6 +145,11 @@ impl World {
         let cannot = |reason: String| Refusal::CannotWatch { reason };
         if name == player {
             return Err(cannot("you cannot watch yourself".into()));
+        }
+        // The player first: a watch of nobody spends nothing of the
+        // address's quota of new characters, which claiming a new name does.
+        if !self.talkers.is_playing(player) {
+            return Err(cannot(format!("nobody called {player} is playing")));
         }
         let claim = self.characters.claim_to_watch(name, token, from)?;
         let id = claim.id;

@@ -117,6 +117,11 @@ impl Talkers {
         Ok(Seated { ear, heard, player, audience })
     }
 
+    /// Whether `name` is playing (a watcher is not).
+    pub(crate) fn is_playing(&self, name: &str) -> bool {
+        self.lock().get(name).is_some_and(|t| t.audience.is_some())
+    }
+
     fn insert(
         &self,
         name: &str,

@@ -184,7 +184,13 @@ async fn an_action_a_full_depth_turned_back_is_answered_once_it_has_room() {
 /// Says hello as `name` from `from`: the client once it has seen its
 /// first sight, or the refusal.
 async fn say_hello(server: &Server, from: IpAddr, name: &str) -> Result<Client, Refusal> {
-    let (mut ws, _task) = server.connect(from, &hello(name)).await;
+    greet(server, from, &hello(name)).await
+}
+
+/// Says `first` from `from`: the client once it has seen its first
+/// sight, or the refusal.
+async fn greet(server: &Server, from: IpAddr, first: &ClientMsg) -> Result<Client, Refusal> {
+    let (mut ws, _task) = server.connect(from, first).await;
     let answer = until(&mut ws, |m| {
         decoded(m).is_some_and(|m| matches!(m, ServerMsg::Sight(_) | ServerMsg::Refused(_)))
     });
@@ -239,4 +245,22 @@ async fn hellos_are_paced_per_address() {
         quit(host).await;
     }
     assert!(say_hello(&server, flooder, "again").await.is_err(), "the flooder still waits");
+}
+
+/// A watch of a player nobody plays is refused, and spends none of its
+/// address's hourly quota of new characters: after three under new
+/// names, a new character from that address still joins.
+#[tokio::test]
+async fn a_watch_of_nobody_spends_none_of_the_addresss_new_characters() {
+    let config = Config { new_characters_per_address_per_hour: 1, ..Config::quiet(3) };
+    let server = Server::start(config);
+    let from = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7));
+    for i in 0..3 {
+        let (name, player) = (format!("w{i}"), "nobody".into());
+        let watch = ClientMsg::Watch { version: PROTOCOL_VERSION, name, token: None, player };
+        let refused = greet(&server, from, &watch).await.err();
+        assert!(matches!(refused, Some(Refusal::CannotWatch { .. })), "{refused:?}");
+    }
+    let ann = say_hello(&server, from, "ann").await.err();
+    assert_eq!(ann, None, "a new character joins");
 }
