@@ -1,10 +1,11 @@
 //! The server's guard on chat: what a line may hold, and how often a
 //! player may speak. A line is trimmed, stripped of control characters and
 //! of the bidirectional overrides that make text display other than it
-//! reads, and cut to [`MAX_CHAT_CHARS`]; an empty one is dropped. A player
-//! may say a line a second with a burst of five; one over that is dropped
-//! with a warning, and another while warned is a flood that ends the
-//! connection, as an action flood does.
+//! reads, and cut to [`MAX_CHAT_CHARS`]; an empty one is dropped, though
+//! it counts against the pace as any line does. A player may say a line a
+//! second with a burst of five; one over that is dropped with a warning,
+//! and another while warned is a flood that ends the connection, as an
+//! action flood does.
 
 use gloam_protocol::MAX_CHAT_CHARS;
 use tokio::time::Instant;

@@ -22,8 +22,9 @@ use crate::world::Presence;
 const GRAVEYARD_EVERY: Duration = Duration::from_secs(2);
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
-    /// A line of chat from this player: cleaned, paced, and said at once
-    /// (see `net::chat`).
+    /// A line of chat from this player: paced, cleaned, and said at once
+    /// (see `net::chat`). Paced before it is cleaned: a line with nothing
+    /// left once cleaned is dropped, but counts as a line.
     pub(super) async fn speak(
         &mut self,
         say: impl FnOnce(&ChatTo, &str) -> Result<(), String>,
@@ -31,8 +32,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         to: &ChatTo,
         text: &str,
     ) -> Result<(), Ending> {
-        let Some(text) = chat::clean(text) else { return Ok(()) };
         self.paced(guard, async |session: &mut Self| {
+            let Some(text) = chat::clean(text) else { return Ok(()) };
             let said = match to {
                 // Not a name anyone can have: nothing of it is echoed back.
                 ChatTo::Player(name) if rules::check_name(name).is_err() => {

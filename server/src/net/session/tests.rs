@@ -264,3 +264,29 @@ async fn a_watch_of_nobody_spends_none_of_the_addresss_new_characters() {
     let ann = say_hello(&server, from, "ann").await.err();
     assert_eq!(ann, None, "a new character joins");
 }
+
+/// Lines that are nothing once cleaned are paced like any other: five at
+/// once pass (and are dropped), the sixth is warned about, and the
+/// seventh is a flood that ends the connection.
+#[tokio::test]
+async fn a_flood_of_control_characters_is_paced_as_chat() {
+    let server = Server::start(Config::quiet(3));
+    let (mut ws, _task) = server.join(LOCAL, "ann").await;
+    let empty = ClientMsg::Chat { to: gloam_protocol::ChatTo::Depth, text: "\u{7}\u{1b}\n".into() };
+    for _ in 0..7 {
+        send(&mut ws, &empty).await;
+    }
+    // Asked for last, paced as chat: answered only if the lines were not.
+    send(&mut ws, &ClientMsg::Who).await;
+    let told = until(&mut ws, |m| {
+        let answer =
+            decoded(m).is_some_and(|m| matches!(m, ServerMsg::Note(_) | ServerMsg::Who(_)));
+        answer || matches!(m, Message::Close(_))
+    })
+    .await;
+    let warning = ServerMsg::Note(crate::net::chat::TOO_FAST.into());
+    assert_eq!(decoded(&told), Some(warning), "warned first: {told:?}");
+    let (code, reason) = close_of(&mut ws).await.expect("a close with a reason");
+    assert_eq!(code, CloseCode::Policy);
+    assert!(reason.contains("flooding"), "{reason}");
+}
