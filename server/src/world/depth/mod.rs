@@ -12,7 +12,7 @@
 //!
 //! # One action, from key to pixels
 //! 1. The client sends `ClientMsg::Act`. The player's connection task
-//!    (`net::connection`) decodes it into its action queue; its pacer lets
+//!    (`net::session`) decodes it into its action queue; its pacer lets
 //!    one action go at a time, at the player's allowed rate, once the last
 //!    one was answered; `Presence::act` hands it to the depth's task.
 //! 2. The depth's task (`world::task`) takes commands in arrival order,
