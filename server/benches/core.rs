@@ -105,7 +105,9 @@ fn action(c: &mut Criterion) {
     let mut depth = DepthState::new(1, level.clone(), 8);
     // Four players in one room: each move concerns the other three too.
     for i in 1..=4 {
-        depth.arrive(Player::new(PlayerId(i), format!("p{i}")), Arrival::Join);
+        let mut arrived = depth.arrive(Player::new(PlayerId(i), format!("p{i}")), Arrival::Join);
+        // Everyone hears of each arrival, as a depth's task tells them.
+        depth.tell_the_still(&mut arrived, None);
     }
     let me = PlayerId(1);
     let mut turn = 0usize;
@@ -147,7 +149,9 @@ fn fight() -> gloam_server::world::DepthState {
         // Enough hit points to outlast any measurement.
         p.vitals.hp = u16::MAX;
         p.vitals.max_hp = u16::MAX;
-        depth.arrive(p, Arrival::Join);
+        let mut arrived = depth.arrive(p, Arrival::Join);
+        // Everyone hears of each arrival, as a depth's task tells them.
+        depth.tell_the_still(&mut arrived, None);
     }
     let grid = &level.grid;
     let walk = DistanceMap::new(grid.width(), grid.height(), &[level.arrival], |i| {
@@ -294,7 +298,9 @@ fn crowd(c: &mut Criterion) {
     let level = Arc::new(mapgen::build(Generator::Bsp, 4, 1));
     let mut depth = DepthState::new(1, level.clone(), 8);
     for i in 1..=300 {
-        depth.arrive(Player::new(PlayerId(i), format!("p{i}")), Arrival::Join);
+        let mut arrived = depth.arrive(Player::new(PlayerId(i), format!("p{i}")), Arrival::Join);
+        // Everyone hears of each arrival, as a depth's task tells them.
+        depth.tell_the_still(&mut arrived, None);
     }
     let movers: Vec<PlayerId> = (1..=64).map(|i| PlayerId(i * 4)).collect();
     let mut turn = 0usize;
