@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
-use super::{DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVEYARD, META, PLACES, TOKENS, VITALS};
+use super::tables::{DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVEYARD, META, PLACES, TOKENS, VITALS};
 
 /// The folder backups of the store `file` go in.
 pub(crate) fn folder_of(file: &Path) -> PathBuf {
