@@ -10,7 +10,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
-use super::tables::{DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVEYARD, META, PLACES, TOKENS, VITALS};
+use super::tables::{
+    DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVES, GRAVES_BY_SECOND, META, PLACES, TOKENS, VITALS,
+};
 
 /// The folder backups of the store `file` go in.
 pub(crate) fn folder_of(file: &Path) -> PathBuf {
@@ -46,7 +48,8 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, PLACES)?;
     copy_table(&read, &write, EXPLORED)?;
     copy_table(&read, &write, VITALS)?;
-    copy_table(&read, &write, GRAVEYARD)?;
+    copy_table(&read, &write, GRAVES)?;
+    copy_table(&read, &write, GRAVES_BY_SECOND)?;
     copy_table(&read, &write, DEPTH_LOG)?;
     copy_table(&read, &write, DEPTH_SUM)?;
     write.commit()?;

@@ -1,7 +1,8 @@
 //! The world's store: one redb file in the data folder holding the world's
-//! seed and generator setting, and every character: its token's hash, where
-//! it stands, and the cells it has explored on each depth. Levels are not
-//! stored: they are rebuilt from the seed.
+//! seed and generator setting, every character (its token's hash, where it
+//! stands, and the cells it has explored on each depth), the graveyard (a
+//! grave per death) and each depth's log. Levels are not stored: they are
+//! rebuilt from the seed.
 //!
 //! redb rather than SQLite: it is pure Rust, so building the server needs no
 //! C compiler step; each commit is atomic and survives a crash (copy-on-write

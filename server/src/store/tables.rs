@@ -3,13 +3,18 @@
 //! record is laid out.
 
 use gloam_protocol::{DeathRecord, Pos};
-use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
+use redb::{
+    Database, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition,
+    TableError,
+};
 
 use super::command::Cmd;
 use crate::character::{Credential, Snapshot, Vitals};
 
 /// The layout of the tables below. A store of another version is refused,
-/// never rewritten.
+/// never rewritten. A table added since version 1 (`vitals`, `graves`) is
+/// read as empty where it is missing, so a store made before it opens as
+/// it was and the version stays.
 pub(crate) const STORE_VERSION: u32 = 1;
 
 /// `version`, `world-id`, then the world: `seed`, `generator`, `mix`.
@@ -25,9 +30,16 @@ pub(super) const EXPLORED: TableDefinition<(&str, u16), &[u8]> = TableDefinition
 /// before monsters has no such table: its characters start unhurt.
 pub(super) const VITALS: TableDefinition<&str, (u16, u16, u32, u64, u16)> =
     TableDefinition::new("vitals");
-/// (when it died in nanoseconds since 1970, name) to (deepest depth,
-/// rounds, kills, killed by): the dead.
-pub(super) const GRAVEYARD: TableDefinition<(u64, &str), (u16, u64, u32, &str)> =
+/// Grave number (0, 1, 2, ... in the order the deaths were written) to
+/// (name, when it died in seconds since 1970, deepest depth, rounds, kills,
+/// killed by): the dead, one grave per death.
+pub(super) const GRAVES: TableDefinition<u64, (&str, u64, u16, u64, u32, &str)> =
+    TableDefinition::new("graves");
+/// The graveyard as a store kept it before graves were numbered: (when it
+/// died in whole seconds since 1970, name) to (deepest depth, rounds,
+/// kills, killed by). A name that died twice in one second kept one grave
+/// of the two. Read, never written: the graves in it stay listed.
+pub(super) const GRAVES_BY_SECOND: TableDefinition<(u64, &str), (u16, u64, u32, &str)> =
     TableDefinition::new("graveyard");
 /// (depth, entry number) to one entry of the depth's log: every command the
 /// depth applied, in order, encoded by the world.
@@ -48,7 +60,8 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
         let mut places = txn.open_table(PLACES)?;
         let mut explored = txn.open_table(EXPLORED)?;
         let mut vitals = txn.open_table(VITALS)?;
-        let mut graveyard = txn.open_table(GRAVEYARD)?;
+        let mut graves = txn.open_table(GRAVES)?;
+        let mut next_grave = graves.last()?.map_or(0, |(number, _)| number.value() + 1);
         for cmd in writes {
             match cmd {
                 Cmd::Create { known, .. } => {
@@ -67,10 +80,10 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     places.remove(name)?;
                     vitals.remove(name)?;
                     explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
-                    let key = (record.when, name);
-                    let value =
-                        (record.depth, record.rounds, record.kills, record.killed_by.as_str());
-                    graveyard.insert(key, value)?;
+                    let DeathRecord { depth, rounds, kills, killed_by, when, .. } = record;
+                    let grave = (name, *when, *depth, *rounds, *kills, killed_by.as_str());
+                    graves.insert(next_grave, grave)?;
+                    next_grave += 1;
                 }
                 Cmd::AppendLog { depth, first, entries, checksum } => {
                     let mut log = txn.open_table(DEPTH_LOG)?;
@@ -151,26 +164,46 @@ pub(super) fn depth_sum(db: &Database, depth: u16) -> Result<Option<(u64, u64)>,
     }
 }
 
-/// The dead, deepest first (then the longest lived, then the earliest).
+/// The dead, deepest first, then the longest lived, then in the order
+/// they died.
 pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> {
     let txn = db.begin_read()?;
-    let table = match txn.open_table(GRAVEYARD) {
-        Ok(t) => t,
-        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
-        Err(e) => return Err(e.into()),
-    };
     let mut dead = Vec::new();
-    for entry in table.iter()? {
-        let (key, value) = entry?;
-        let (when, name) = key.value();
-        let (depth, rounds, kills, killed_by) = value.value();
-        let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
-        dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+    // Graves kept before numbering are older than every numbered one.
+    if let Some(table) = open_if_there(&txn, GRAVES_BY_SECOND)? {
+        for entry in table.iter()? {
+            let (key, value) = entry?;
+            let (when, name) = key.value();
+            let (depth, rounds, kills, killed_by) = value.value();
+            let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
+            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+        }
     }
+    if let Some(table) = open_if_there(&txn, GRAVES)? {
+        for entry in table.iter()? {
+            let (_, grave) = entry?;
+            let (name, when, depth, rounds, kills, killed_by) = grave.value();
+            let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
+            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+        }
+    }
+    // A stable sort: graves alike in all three stay in the order of death.
     dead.sort_by(|a, b| {
         b.depth.cmp(&a.depth).then(b.rounds.cmp(&a.rounds)).then(a.when.cmp(&b.when))
     });
     Ok(dead)
+}
+
+/// `table` as `txn` sees it, or None if the store never had it.
+fn open_if_there<K: redb::Key + 'static, V: redb::Value + 'static>(
+    txn: &ReadTransaction,
+    table: TableDefinition<K, V>,
+) -> Result<Option<ReadOnlyTable<K, V>>, redb::Error> {
+    match txn.open_table(table) {
+        Ok(table) => Ok(Some(table)),
+        Err(TableError::TableDoesNotExist(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Every character the store knows, with its token's hash.

@@ -81,6 +81,37 @@ fn the_dead_go_to_the_graveyard_and_their_names_stay() {
     assert_eq!(dead[0], death("bob", 7, 10, 2_000));
 }
 
+/// Every death keeps its grave, however many deaths one name has in one
+/// second: graves were once kept by (second, name), and a burst of 1,601
+/// deaths left 133 graves.
+#[test]
+fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let handle = writer.handle();
+    runtime().block_on(async {
+        for rounds in 0..300 {
+            handle.bury(death("ann", 2, rounds, 1_000));
+        }
+        handle.bury(death("bob", 1, 5, 1_000));
+        let dead = handle.graveyard().await.unwrap();
+        assert_eq!(dead.len(), 301, "a grave for each death");
+        assert_eq!(dead[0], death("ann", 2, 299, 1_000), "deepest, then longest lived");
+        assert_eq!(dead[300].name, "bob");
+    });
+    drop(handle);
+    writer.close();
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.graveyard().unwrap().len(), 301, "and they are kept");
+    let (writer, _) = store.start();
+    writer.handle().bury(death("ann", 2, 0, 1_000));
+    writer.close();
+    let dead = Store::open(dir.path()).unwrap().graveyard().unwrap();
+    assert_eq!(dead.len(), 302, "numbering goes on after a restart");
+    let twins: Vec<_> = dead.iter().filter(|d| **d == death("ann", 2, 0, 1_000)).collect();
+    assert_eq!(twins.len(), 2, "even a death alike in every field has a grave of its own");
+}
+
 #[test]
 fn saves_are_loaded_back_and_survive_closing_the_file() {
     let dir = tempfile::tempdir().unwrap();
