@@ -28,7 +28,9 @@ pub(super) enum Cmd {
     Bury {
         record: DeathRecord,
     },
+    /// The first `most` of the dead, deepest first.
     Graveyard {
+        most: usize,
         reply: oneshot::Sender<Result<Vec<DeathRecord>, String>>,
     },
     /// More of a depth's log: entries numbered from `first`, and the

@@ -123,10 +123,11 @@ impl StoreHandle {
         answer.recv().map_err(|_| CLOSED.to_owned())?
     }
 
-    /// The dead, deepest first. Sees every death sent before it.
-    pub async fn graveyard(&self) -> Result<Vec<DeathRecord>, String> {
+    /// The dead, deepest first: the first `most` of them. Sees every death
+    /// sent before it.
+    pub async fn graveyard(&self, most: usize) -> Result<Vec<DeathRecord>, String> {
         let (reply, answer) = oneshot::channel();
-        self.tx.send(Cmd::Graveyard { reply }).map_err(|_| CLOSED.to_owned())?;
+        self.tx.send(Cmd::Graveyard { most, reply }).map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 

@@ -183,9 +183,12 @@ impl Keeper {
                 let loaded = self.db().and_then(|db| load(db, &name).map_err(|e| e.to_string()));
                 let _ = reply.send(loaded);
             }
-            Cmd::Graveyard { reply } => {
+            Cmd::Graveyard { most, reply } => {
                 self.commit(writes);
-                let dead = self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()));
+                let mut dead = self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()));
+                if let Ok(dead) = &mut dead {
+                    dead.truncate(most);
+                }
                 let _ = reply.send(dead);
             }
             Cmd::LoadLog { depth, reply } => {

@@ -68,7 +68,7 @@ fn the_dead_go_to_the_graveyard_and_their_names_stay() {
             handle.bury(death("cy", 3, 80, 3_000));
             assert_eq!(handle.load("ann").await.unwrap(), None, "ann starts afresh");
             let names: Vec<String> =
-                handle.graveyard().await.unwrap().into_iter().map(|d| d.name).collect();
+                handle.graveyard(usize::MAX).await.unwrap().into_iter().map(|d| d.name).collect();
             assert_eq!(names, ["bob", "cy", "ann"], "deepest, then longest lived");
         });
         drop(handle);
@@ -94,7 +94,7 @@ fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second() {
             handle.bury(death("ann", 2, rounds, 1_000));
         }
         handle.bury(death("bob", 1, 5, 1_000));
-        let dead = handle.graveyard().await.unwrap();
+        let dead = handle.graveyard(usize::MAX).await.unwrap();
         assert_eq!(dead.len(), 301, "a grave for each death");
         assert_eq!(dead[0], death("ann", 2, 299, 1_000), "deepest, then longest lived");
         assert_eq!(dead[300].name, "bob");
