@@ -84,6 +84,7 @@ impl Store {
         let file = std::path::absolute(dir.join(STORE_FILE))
             .map_err(|cause| StoreError::Io { file: dir.to_path_buf(), cause })?;
         let lock = open::lock_folder(dir, &file)?;
+        backup::remove_unfinished(&backup::folder_of(&file), None);
         let db = open::open_file(&file)?;
         let known = tables::read_known(&db).map_err(|e| open::failed(&file, e))?;
         let path = file.clone();

@@ -346,6 +346,33 @@ fn dropping_a_writer_never_waits_for_its_thread() {
     writer.close();
 }
 
+/// A backup left unfinished (`.partial`: the server was killed while it
+/// wrote it) would stay in `backups/` forever, as no prune looks at it: it
+/// is removed when the store opens, and when it backs up again; finished
+/// backups stay.
+#[test]
+fn unfinished_backups_are_removed_when_the_store_opens_and_when_it_backs_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let backups = dir.path().join("backups");
+    std::fs::create_dir_all(&backups).unwrap();
+    let finished = backups.join("world-000000000001-000000000.redb");
+    let unfinished = |n: u64| backups.join(format!("world-{n:012}-000000000.redb.partial"));
+    std::fs::write(&finished, b"a finished backup").unwrap();
+    std::fs::write(unfinished(2), b"half a backup").unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    assert!(!unfinished(2).exists(), "removed when the store opened");
+    assert!(finished.exists(), "a finished backup stays");
+
+    let (writer, _) = store.start();
+    std::fs::write(unfinished(3), b"half a backup").unwrap();
+    let made = runtime().block_on(writer.handle().backup(5)).unwrap();
+    writer.close();
+    let mut left: Vec<_> =
+        std::fs::read_dir(&backups).unwrap().map(|e| e.unwrap().path()).collect();
+    left.sort();
+    assert_eq!(left, [finished, made], "the unfinished one is gone, the new one finished");
+}
+
 /// While the disk is full saving stops and says so, nothing committed is
 /// lost, and the saves made meanwhile are committed by themselves once
 /// there is room again.
