@@ -48,6 +48,14 @@ pub const DEFAULT_MAX_WATCHERS: u8 = 8;
 /// stays well inside the largest message a client decodes.
 pub const MAX_WHO: usize = 500;
 
+/// The most dead a [`ServerMsg::Graveyard`] lists: the deepest, as the list
+/// is ordered. So many records of the longest names and causes of death a
+/// client accepts (16 and 40 characters of four bytes each, every number
+/// at its largest: about 250 bytes a record) fit well inside the largest
+/// message a client decodes ([`codec::MAX_SERVER_MSG`]), however many have
+/// died in a world.
+pub const MAX_GRAVEYARD: usize = 200;
+
 /// The longest line of chat, in characters, once trimmed.
 pub const MAX_CHAT_CHARS: usize = 200;
 

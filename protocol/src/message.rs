@@ -125,7 +125,9 @@ pub enum ServerMsg {
     /// The player's character died; the server closes the connection after
     /// this. The same name and token start a new character.
     Died(DeathRecord),
-    /// The dead, deepest first (the answer to [`ClientMsg::Graveyard`]).
+    /// The dead, deepest first, at most
+    /// [`MAX_GRAVEYARD`](crate::MAX_GRAVEYARD) of them (the answer to
+    /// [`ClientMsg::Graveyard`]).
     Graveyard(Vec<DeathRecord>),
     /// A line of chat from player `from` (named `name`), cleaned by the
     /// server; the speaker gets its own lines back too.

@@ -2,15 +2,19 @@
 //! thread inside one read transaction (so it holds exactly what was
 //! committed at one moment) while play goes on. The copy is a fresh redb
 //! file in the data folder's `backups/`, written under a temporary name and
-//! renamed when complete, and only the newest few are kept. To restore one,
-//! put it in an empty data folder as `world.redb`.
+//! renamed when complete, and only the newest few are kept. A copy left
+//! unfinished (`.partial`: the server was killed while writing it) is
+//! removed when the store next opens or backs up. To restore one, put it
+//! in an empty data folder as `world.redb`.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
-use super::{DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVEYARD, META, PLACES, TOKENS, VITALS};
+use super::tables::{
+    DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVES, GRAVES_BY_SECOND, META, PLACES, TOKENS, VITALS,
+};
 
 /// The folder backups of the store `file` go in.
 pub(crate) fn folder_of(file: &Path) -> PathBuf {
@@ -31,6 +35,7 @@ pub(crate) fn write(db: &Database, dir: &Path, keep: usize) -> Result<PathBuf, S
         let _ = std::fs::remove_file(&partial);
         format!("cannot write {}: {e}", partial.display())
     })?;
+    remove_unfinished(dir, Some(&partial));
     prune(dir, keep.max(1) - 1);
     std::fs::rename(&partial, &path)
         .map_err(|e| format!("cannot rename {} to {}: {e}", partial.display(), path.display()))?;
@@ -46,7 +51,8 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, PLACES)?;
     copy_table(&read, &write, EXPLORED)?;
     copy_table(&read, &write, VITALS)?;
-    copy_table(&read, &write, GRAVEYARD)?;
+    copy_table(&read, &write, GRAVES)?;
+    copy_table(&read, &write, GRAVES_BY_SECOND)?;
     copy_table(&read, &write, DEPTH_LOG)?;
     copy_table(&read, &write, DEPTH_SUM)?;
     write.commit()?;
@@ -75,6 +81,28 @@ where
         to.insert(key.value(), value.value())?;
     }
     Ok(())
+}
+
+/// Removes the unfinished backups in `dir` but `writing` (the one being
+/// written now): each was left by a server killed while writing it, and is
+/// never finished. Only the server holding the data folder's lock writes
+/// backups, so no other is in the middle of one.
+pub(super) fn remove_unfinished(dir: &Path, writing: Option<&Path>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let unfinished = entries.flatten().map(|e| e.path()).filter(|p| {
+        Some(p.as_path()) != writing
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("world-") && n.ends_with(".redb.partial"))
+    });
+    for path in unfinished {
+        match std::fs::remove_file(&path) {
+            Ok(()) => tracing::info!(file = %path.display(), "removed an unfinished backup"),
+            Err(e) => {
+                tracing::warn!(file = %path.display(), error = %e, "cannot remove an unfinished backup")
+            }
+        }
+    }
 }
 
 /// Removes all but the newest `keep` finished backups in `dir` (names sort

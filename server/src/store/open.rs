@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use redb::{Database, DatabaseError, ReadableDatabase, StorageError, TableError};
 
-use super::{META, STORE_VERSION, StoreError};
+use super::StoreError;
+use super::tables::{META, STORE_VERSION};
 
 /// The store's file in a data folder.
 pub const STORE_FILE: &str = "world.redb";

@@ -195,9 +195,11 @@ impl World {
         self.talkers.playing()
     }
 
-    /// The dead, deepest first.
+    /// The dead, deepest first: the deepest
+    /// [`MAX_GRAVEYARD`](gloam_protocol::MAX_GRAVEYARD), so that the list
+    /// fits one message however many have died.
     pub async fn graveyard(&self) -> Result<Vec<gloam_protocol::DeathRecord>, String> {
-        self.depths.store().graveyard().await
+        self.depths.store().graveyard(gloam_protocol::MAX_GRAVEYARD).await
     }
 
     /// The character `name` is no longer played (its depth has saved it).

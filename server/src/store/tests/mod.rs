@@ -1,5 +1,19 @@
+//! The store's tests: what it keeps and gives back, how it refuses a
+//! folder it cannot use, and how its thread gathers, fails and ends.
+
+mod disks;
+
+use std::time::Duration;
+
+use gloam_protocol::{DeathRecord, Pos};
+use redb::Database;
+
+use super::keeper::AT_ONCE;
+use super::tables::META;
 use super::*;
-use crate::mapgen::{Generator, Mix};
+use crate::character::{Credential, Snapshot, Vitals};
+use crate::config::{WorldSpec, WorldWish};
+use crate::mapgen::{Generator, GeneratorSetting, Mix};
 
 fn spec(seed: u64) -> WorldSpec {
     WorldSpec { seed, generator: GeneratorSetting::Mixed, mix: Mix::default() }
@@ -16,6 +30,12 @@ fn snapshot(depth: u16, x: u16) -> Snapshot {
         vitals: Vitals { hp: 12, max_hp: 30, kills: u32::from(x), rounds: 99, deepest: depth },
         explored: vec![(1, vec![255, 0, 5]), (depth, vec![0, 0x80])],
     }
+}
+
+/// `store`, whose writes wait `gather` after a commit for others to go
+/// with them, instead of `GATHER`.
+fn gathering(store: Store, gather: Duration) -> Store {
+    Store { gather, ..store }
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -48,7 +68,7 @@ fn the_dead_go_to_the_graveyard_and_their_names_stay() {
             handle.bury(death("cy", 3, 80, 3_000));
             assert_eq!(handle.load("ann").await.unwrap(), None, "ann starts afresh");
             let names: Vec<String> =
-                handle.graveyard().await.unwrap().into_iter().map(|d| d.name).collect();
+                handle.graveyard(usize::MAX).await.unwrap().into_iter().map(|d| d.name).collect();
             assert_eq!(names, ["bob", "cy", "ann"], "deepest, then longest lived");
         });
         drop(handle);
@@ -59,6 +79,37 @@ fn the_dead_go_to_the_graveyard_and_their_names_stay() {
     let dead = store.graveyard().unwrap();
     assert_eq!(dead.len(), 3);
     assert_eq!(dead[0], death("bob", 7, 10, 2_000));
+}
+
+/// Every death keeps its grave, however many deaths one name has in one
+/// second: graves were once kept by (second, name), and a burst of 1,601
+/// deaths left 133 graves.
+#[test]
+fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let handle = writer.handle();
+    runtime().block_on(async {
+        for rounds in 0..300 {
+            handle.bury(death("ann", 2, rounds, 1_000));
+        }
+        handle.bury(death("bob", 1, 5, 1_000));
+        let dead = handle.graveyard(usize::MAX).await.unwrap();
+        assert_eq!(dead.len(), 301, "a grave for each death");
+        assert_eq!(dead[0], death("ann", 2, 299, 1_000), "deepest, then longest lived");
+        assert_eq!(dead[300].name, "bob");
+    });
+    drop(handle);
+    writer.close();
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.graveyard().unwrap().len(), 301, "and they are kept");
+    let (writer, _) = store.start();
+    writer.handle().bury(death("ann", 2, 0, 1_000));
+    writer.close();
+    let dead = Store::open(dir.path()).unwrap().graveyard().unwrap();
+    assert_eq!(dead.len(), 302, "numbering goes on after a restart");
+    let twins: Vec<_> = dead.iter().filter(|d| **d == death("ann", 2, 0, 1_000)).collect();
+    assert_eq!(twins.len(), 2, "even a death alike in every field has a grave of its own");
 }
 
 #[test]
@@ -252,26 +303,34 @@ fn every_generator_setting_and_a_mix_read_back_as_written() {
 #[test]
 fn dropping_a_writer_never_waits_for_its_thread() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path()).unwrap();
+    // Busy by a disk that stops taking writes while the test holds it,
+    // rather than by a command only tests send: the thread is held where a
+    // slow disk would hold it, and its commands stay the game's own.
+    let (store, disk) = disks::on_a_disk_the_test_holds(dir.path());
     let (writer, _) = store.start();
     let handle = writer.handle();
     runtime()
         .block_on(handle.create(Credential { name: "ann".into(), token_hash: [1; 32] }))
         .unwrap();
-    let release = writer.pause();
+    disk.hold();
     handle.save("ann", snapshot(3, 9));
     drop(handle);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !disk.stopped_a_write() {
+        assert!(std::time::Instant::now() < deadline, "the save never reached the disk");
+        std::thread::yield_now();
+    }
     let (dropped, done) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         drop(writer);
         let _ = dropped.send(());
     });
-    done.recv_timeout(std::time::Duration::from_secs(10))
+    done.recv_timeout(Duration::from_secs(10))
         .expect("the drop returned while the store's thread was busy");
     assert!(Store::open(dir.path()).is_err(), "the busy thread still holds the folder");
-    release.send(()).unwrap();
+    disk.release();
     // The thread ends by itself; the folder is free once it has.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let store = loop {
         match Store::open(dir.path()) {
             Ok(store) => break store,
@@ -287,45 +346,31 @@ fn dropping_a_writer_never_waits_for_its_thread() {
     writer.close();
 }
 
-/// A disk in memory that can be made full: every write then fails.
-#[derive(Debug, Default)]
-pub(super) struct FillingDisk {
-    data: redb::backends::InMemoryBackend,
-    pub(super) full: std::sync::Arc<std::sync::atomic::AtomicBool>,
-}
+/// A backup left unfinished (`.partial`: the server was killed while it
+/// wrote it) would stay in `backups/` forever, as no prune looks at it: it
+/// is removed when the store opens, and when it backs up again; finished
+/// backups stay.
+#[test]
+fn unfinished_backups_are_removed_when_the_store_opens_and_when_it_backs_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let backups = dir.path().join("backups");
+    std::fs::create_dir_all(&backups).unwrap();
+    let finished = backups.join("world-000000000001-000000000.redb");
+    let unfinished = |n: u64| backups.join(format!("world-{n:012}-000000000.redb.partial"));
+    std::fs::write(&finished, b"a finished backup").unwrap();
+    std::fs::write(unfinished(2), b"half a backup").unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    assert!(!unfinished(2).exists(), "removed when the store opened");
+    assert!(finished.exists(), "a finished backup stays");
 
-/// One [`FillingDisk`] shared by every opening of the database on it.
-#[derive(Debug)]
-pub(super) struct Shared(pub(super) std::sync::Arc<FillingDisk>);
-
-impl Shared {
-    fn check(&self) -> std::io::Result<()> {
-        if self.0.full.load(std::sync::atomic::Ordering::SeqCst) {
-            return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left"));
-        }
-        Ok(())
-    }
-}
-
-impl redb::StorageBackend for Shared {
-    fn len(&self) -> std::io::Result<u64> {
-        self.0.data.len()
-    }
-    fn read(&self, offset: u64, out: &mut [u8]) -> std::io::Result<()> {
-        self.0.data.read(offset, out)
-    }
-    fn set_len(&self, len: u64) -> std::io::Result<()> {
-        self.check()?;
-        self.0.data.set_len(len)
-    }
-    fn sync_data(&self) -> std::io::Result<()> {
-        self.check()?;
-        self.0.data.sync_data()
-    }
-    fn write(&self, offset: u64, data: &[u8]) -> std::io::Result<()> {
-        self.check()?;
-        self.0.data.write(offset, data)
-    }
+    let (writer, _) = store.start();
+    std::fs::write(unfinished(3), b"half a backup").unwrap();
+    let made = runtime().block_on(writer.handle().backup(5)).unwrap();
+    writer.close();
+    let mut left: Vec<_> =
+        std::fs::read_dir(&backups).unwrap().map(|e| e.unwrap().path()).collect();
+    left.sort();
+    assert_eq!(left, [finished, made], "the unfinished one is gone, the new one finished");
 }
 
 /// While the disk is full saving stops and says so, nothing committed is
@@ -379,11 +424,11 @@ fn until_committed(writer: &Writer, before: usize, what: &str) {
 fn saves_are_gathered_and_a_load_commits_only_its_own() {
     // Gathering for as long as the test lasts: after the first few, only a
     // load or a flush commits.
-    let store = Store::in_memory().gathering(std::time::Duration::from_secs(3600));
+    let store = gathering(Store::in_memory(), std::time::Duration::from_secs(3600));
     let (writer, _) = store.start();
     let handle = writer.handle();
     let rt = runtime();
-    for x in 0..super::AT_ONCE as u16 {
+    for x in 0..AT_ONCE as u16 {
         let before = writer.commits();
         handle.save("ann", snapshot(1, x));
         until_committed(&writer, before, "a save to a store not yet busy");
@@ -411,11 +456,11 @@ fn saves_are_gathered_and_a_load_commits_only_its_own() {
 /// gathering time has passed, with no load or flush to ask for it.
 #[test]
 fn a_gathered_save_is_committed_without_being_asked() {
-    let store = Store::in_memory().gathering(std::time::Duration::from_millis(20));
+    let store = gathering(Store::in_memory(), std::time::Duration::from_millis(20));
     let (writer, _) = store.start();
     let handle = writer.handle();
     // Busy: the commits that may go at once are spent.
-    for x in 0..=super::AT_ONCE as u16 {
+    for x in 0..=AT_ONCE as u16 {
         handle.save("ann", snapshot(1, x));
         runtime().block_on(handle.flush());
     }

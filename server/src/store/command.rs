@@ -1,0 +1,67 @@
+//! What the game asks of the store's thread: one [`Cmd`] per thing asked,
+//! sent by the handle's verbs (`handle.rs`) and applied by the thread
+//! (`keeper.rs`).
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+use gloam_protocol::DeathRecord;
+use tokio::sync::oneshot;
+
+use crate::character::{Credential, Snapshot};
+
+pub(super) enum Cmd {
+    Create {
+        known: Credential,
+        done: oneshot::Sender<Result<(), String>>,
+    },
+    Save {
+        name: String,
+        snapshot: Snapshot,
+    },
+    Load {
+        name: String,
+        reply: oneshot::Sender<Result<Option<Snapshot>, String>>,
+    },
+    /// The character died: into the graveyard, and out of play (its name
+    /// and token stay, for a new character).
+    Bury {
+        record: DeathRecord,
+    },
+    /// The first `most` of the dead, deepest first.
+    Graveyard {
+        most: usize,
+        reply: oneshot::Sender<Result<Vec<DeathRecord>, String>>,
+    },
+    /// More of a depth's log: entries numbered from `first`, and the
+    /// depth's checksum after the last.
+    AppendLog {
+        depth: u16,
+        first: u64,
+        entries: Vec<Vec<u8>>,
+        checksum: u64,
+    },
+    LoadLog {
+        depth: u16,
+        reply: mpsc::Sender<Result<Vec<Vec<u8>>, String>>,
+    },
+    Flush {
+        done: oneshot::Sender<()>,
+    },
+    Backup {
+        keep: usize,
+        done: oneshot::Sender<Result<PathBuf, String>>,
+    },
+    Close,
+}
+
+impl Cmd {
+    /// Whether this write changes what loading `name` reads.
+    pub(super) fn concerns(&self, name: &str) -> bool {
+        match self {
+            Cmd::Save { name: saved, .. } => saved == name,
+            Cmd::Bury { record } => record.name == name,
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The running store as the game holds it: the [`Writer`] (its thread,
+//! which holds the folder's lock) and the [`StoreHandle`] every part of the
+//! game clones, whose verbs send the thread a command each.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use gloam_protocol::DeathRecord;
+use tokio::sync::oneshot;
+use tracing::{debug, error};
+
+use super::command::Cmd;
+use crate::character::{Credential, Snapshot};
+
+/// The running store: its thread, which holds the lock on its folder.
+///
+/// [`Writer::close`] is the hand-over: it commits everything sent before
+/// and waits for the thread, so it blocks (from async code, call it through
+/// `spawn_blocking`). Dropping a writer instead never blocks, so an aborted
+/// server task cannot stall an async worker: the thread is told to close
+/// and left to finish its commits and let the folder go by itself.
+#[derive(Debug)]
+pub struct Writer {
+    pub(super) handle: StoreHandle,
+    pub(super) thread: Option<JoinHandle<()>>,
+    /// The commits that worked so far.
+    pub(super) commits: Arc<AtomicUsize>,
+}
+
+impl Writer {
+    pub fn handle(&self) -> StoreHandle {
+        self.handle.clone()
+    }
+
+    /// Commits what was sent before, ends the thread, closes the file and
+    /// lets the folder go; blocks until all that is done.
+    pub fn close(mut self) {
+        let _ = self.handle.tx.send(Cmd::Close);
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            error!("the store's thread panicked");
+        }
+    }
+
+    /// The commits that worked so far.
+    pub fn commits(&self) -> usize {
+        self.commits.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if self.thread.take().is_some() {
+            // Not joined: the thread commits what it has and ends alone.
+            let _ = self.handle.tx.send(Cmd::Close);
+        }
+    }
+}
+
+/// The way the game reaches the store. Saves are sent and forgotten (the
+/// thread logs a failure); creating and loading wait for the answer.
+#[derive(Debug, Clone)]
+pub struct StoreHandle {
+    pub(super) tx: mpsc::Sender<Cmd>,
+    /// Whether the last commit worked: false while the disk fails.
+    pub(super) saving: tokio::sync::watch::Receiver<bool>,
+}
+
+const CLOSED: &str = "the store is closed";
+
+impl StoreHandle {
+    /// Records a new character; done once it is committed.
+    pub async fn create(&self, known: Credential) -> Result<(), String> {
+        let (done, answer) = oneshot::channel();
+        self.tx.send(Cmd::Create { known, done }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// Saves where a character is and what it explored, at the next commit
+    /// (at once, unless the store is busy: then within `GATHER`).
+    pub fn save(&self, name: &str, snapshot: Snapshot) {
+        if self.tx.send(Cmd::Save { name: name.to_owned(), snapshot }).is_err() {
+            debug!(player = name, "not saved: the store is closed");
+        }
+    }
+
+    /// Where a character was and everything it explored; None if it never
+    /// entered the world. Sees every save sent before it.
+    pub async fn load(&self, name: &str) -> Result<Option<Snapshot>, String> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(Cmd::Load { name: name.to_owned(), reply }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// Puts a dead character in the graveyard and takes it out of play:
+    /// its name and token stay, and its next join starts a new character.
+    pub fn bury(&self, record: DeathRecord) {
+        if self.tx.send(Cmd::Bury { record }).is_err() {
+            error!("the store has stopped: a death was not recorded");
+        }
+    }
+
+    /// Keeps more of a depth's log: entries numbered from `first`, and the
+    /// depth's checksum after the last.
+    pub fn append_log(&self, depth: u16, first: u64, entries: Vec<Vec<u8>>, checksum: u64) {
+        let cmd = Cmd::AppendLog { depth, first, entries, checksum };
+        if self.tx.send(cmd).is_err() {
+            error!(depth, "the store has stopped: a depth's log was not kept");
+        }
+    }
+
+    /// A depth's log as kept, in order. Sees every entry sent before it.
+    /// Blocks the calling thread until the store answers (a read of one
+    /// depth's entries): it is called where a depth's level is built,
+    /// which blocks as long already.
+    pub fn depth_log(&self, depth: u16) -> Result<Vec<Vec<u8>>, String> {
+        let (reply, answer) = mpsc::channel();
+        self.tx.send(Cmd::LoadLog { depth, reply }).map_err(|_| CLOSED.to_owned())?;
+        answer.recv().map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// The dead, deepest first: the first `most` of them. Sees every death
+    /// sent before it.
+    pub async fn graveyard(&self, most: usize) -> Result<Vec<DeathRecord>, String> {
+        let (reply, answer) = oneshot::channel();
+        self.tx.send(Cmd::Graveyard { most, reply }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// Writes a consistent copy of the store (everything sent before
+    /// included) into the data folder's `backups/`, keeping the newest
+    /// `keep`; gives the copy's path.
+    pub async fn backup(&self, keep: usize) -> Result<PathBuf, String> {
+        let (done, answer) = oneshot::channel();
+        self.tx.send(Cmd::Backup { keep, done }).map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
+    /// True unless the last commit failed (a full or failing disk); saves
+    /// are then kept and tried again until one works.
+    pub fn is_saving(&self) -> bool {
+        *self.saving.borrow()
+    }
+
+    /// Follows [`is_saving`](Self::is_saving) as it changes.
+    pub fn saving(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.saving.clone()
+    }
+
+    /// Waits until everything sent before is committed.
+    pub async fn flush(&self) {
+        let (done, answer) = oneshot::channel();
+        if self.tx.send(Cmd::Flush { done }).is_ok() {
+            let _ = answer.await;
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! The store's thread (the [`Keeper`]): it owns the database, takes the
+//! commands the game sends, gathers the writes among them into as few
+//! commits as keep saves timely, answers reads once the writes they must
+//! see are in, and keeps saves for a retry while the disk fails.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use redb::Database;
+use tracing::{debug, error};
+
+use super::backup;
+use super::command::Cmd;
+use super::tables::{self, depth_log, graveyard, load};
+
+/// Commands applied at once, at most: enough to make a burst cheap, few
+/// enough that a load waits little behind them.
+const BATCH: usize = 1024;
+
+/// How often the store commits while it is busy, gathering the writes that
+/// come meanwhile: when a crowd arrives or leaves, each player's save (and
+/// each new character) committed by itself cost an fsync each and a fifth
+/// of the server's core (BENCHMARKS.md, session 11).
+pub(super) const GATHER: Duration = Duration::from_millis(25);
+
+/// Commits that may go at once, one after another, before the store
+/// gathers: a player's joining, leaving or taking the stairs is saved at
+/// once (a few saves in a row), not up to [`GATHER`] later.
+pub(crate) const AT_ONCE: u32 = 4;
+
+/// How soon a failed commit is tried again (on a reopened database).
+const RETRY: Duration = Duration::from_secs(1);
+
+/// Saves kept for a retry while the disk fails, at most; older ones are
+/// dropped (each player's newer saves carry its place anyway).
+const KEPT_WHILE_FAILING: usize = 1 << 16;
+
+/// What a store in memory calls its file.
+pub(super) const MEMORY: &str = ":memory:";
+
+/// How the store's thread opens its database again after an I/O error
+/// (redb refuses all work on a database that saw one until it is reopened).
+pub(crate) struct Reopen(pub(super) Box<dyn Fn() -> Result<Database, redb::Error> + Send>);
+
+impl std::fmt::Debug for Reopen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Reopen")
+    }
+}
+
+/// The store's thread and what it owns: the database (None while it
+/// cannot be reopened), the saves a failed commit left, and the flag the
+/// game watches to know whether saving works.
+pub(super) struct Keeper {
+    db: Option<Database>,
+    file: PathBuf,
+    reopen: Option<Reopen>,
+    failed: Vec<Cmd>,
+    saving: tokio::sync::watch::Sender<bool>,
+    /// How often it commits while busy ([`GATHER`]).
+    gather: Duration,
+    /// When the last commit ended (None: none yet).
+    last_commit: Option<Instant>,
+    /// The commits that worked so far (see `Writer::commits`).
+    commits: Arc<AtomicUsize>,
+    /// The pace of commits, as a leaky bucket: when the next commit would
+    /// be due had every commit waited `gather` after the one before (None:
+    /// long ago). A commit may go at once while that is no more than
+    /// [`AT_ONCE`] - 1 gatherings ahead of now.
+    pace: Option<Instant>,
+}
+
+impl Keeper {
+    /// A keeper of `db`, kept in `file` (`MEMORY` for a store in memory),
+    /// with the flag that says whether saving works and the count of
+    /// commits that worked, for others to watch.
+    pub(super) fn new(
+        db: Database,
+        file: PathBuf,
+        reopen: Option<Reopen>,
+        gather: Duration,
+    ) -> (Self, tokio::sync::watch::Receiver<bool>, Arc<AtomicUsize>) {
+        let (saving, saving_rx) = tokio::sync::watch::channel(true);
+        let commits = Arc::new(AtomicUsize::new(0));
+        let keeper = Keeper {
+            commits: commits.clone(),
+            db: Some(db),
+            file,
+            reopen,
+            failed: Vec::new(),
+            saving,
+            gather,
+            last_commit: None,
+            pace: None,
+        };
+        (keeper, saving_rx, commits)
+    }
+
+    /// The database, reopened first if a failure closed it.
+    fn db(&mut self) -> Result<&Database, String> {
+        if self.db.is_none()
+            && let Some(reopen) = &self.reopen
+        {
+            match (reopen.0)() {
+                Ok(db) => self.db = Some(db),
+                Err(e) => return Err(format!("cannot reopen the store: {e}")),
+            }
+        }
+        self.db.as_ref().ok_or_else(|| "the store is unavailable".to_owned())
+    }
+
+    /// Takes every waiting command and applies the writes in one
+    /// transaction, when one is due (see [`Keeper::due`]); answers loads
+    /// after the writes before them that they would see. While a commit has
+    /// failed, tries again every [`RETRY`].
+    pub(super) fn serve(mut self, rx: mpsc::Receiver<Cmd>) {
+        let mut writes = Vec::new();
+        loop {
+            let first = match self.due(&writes) {
+                None => match rx.recv() {
+                    Ok(cmd) => cmd,
+                    Err(_) => break,
+                },
+                Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                    Ok(cmd) => cmd,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        self.commit(&mut writes);
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                },
+            };
+            let mut batch = vec![first];
+            while batch.len() < BATCH {
+                match rx.try_recv() {
+                    Ok(cmd) => batch.push(cmd),
+                    Err(_) => break,
+                }
+            }
+            for cmd in batch {
+                if !self.apply(cmd, &mut writes) {
+                    debug!(file = %self.file.display(), "store closed");
+                    return;
+                }
+            }
+            if self.due(&writes).is_some_and(|at| at <= Instant::now()) {
+                self.commit(&mut writes);
+            }
+        }
+        self.commit(&mut writes);
+    }
+
+    /// When the next commit is due: at once unless [`AT_ONCE`] commits
+    /// went in the last gatherings (then when the pace allows another), or
+    /// [`RETRY`] after the last while failing; None when nothing waits to
+    /// be committed.
+    fn due(&self, writes: &[Cmd]) -> Option<Instant> {
+        if writes.is_empty() && self.failed.is_empty() {
+            return None;
+        }
+        let now = Instant::now();
+        if !self.failed.is_empty() {
+            return Some(self.last_commit.map_or(now, |at| at + RETRY));
+        }
+        let ahead = self.gather * (AT_ONCE - 1);
+        Some(self.pace.and_then(|pace| pace.checked_sub(ahead)).map_or(now, |at| at.max(now)))
+    }
+
+    /// One command; false when it was the last.
+    fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
+        match cmd {
+            Cmd::Create { .. } | Cmd::Save { .. } | Cmd::Bury { .. } | Cmd::AppendLog { .. } => {
+                writes.push(cmd)
+            }
+            Cmd::Load { name, reply } => {
+                // Only a write of its own character changes what it reads.
+                if writes.iter().chain(&self.failed).any(|w| w.concerns(&name)) {
+                    self.commit(writes);
+                }
+                let loaded = self.db().and_then(|db| load(db, &name).map_err(|e| e.to_string()));
+                let _ = reply.send(loaded);
+            }
+            Cmd::Graveyard { most, reply } => {
+                self.commit(writes);
+                let mut dead = self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()));
+                if let Ok(dead) = &mut dead {
+                    dead.truncate(most);
+                }
+                let _ = reply.send(dead);
+            }
+            Cmd::LoadLog { depth, reply } => {
+                self.commit(writes);
+                let log = self.db().and_then(|db| depth_log(db, depth).map_err(|e| e.to_string()));
+                let _ = reply.send(log);
+            }
+            Cmd::Flush { done } => {
+                self.commit(writes);
+                let _ = done.send(());
+            }
+            Cmd::Backup { keep, done } => {
+                self.commit(writes);
+                let file = self.file.clone();
+                let _ = done.send(self.db().and_then(|db| back_up(db, &file, keep)));
+            }
+            Cmd::Close => {
+                self.commit(writes);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Commits the saves a failure left and `writes` in one transaction,
+    /// answers those that wait, and keeps the saves for a retry if it fails.
+    fn commit(&mut self, writes: &mut Vec<Cmd>) {
+        if writes.is_empty() && self.failed.is_empty() {
+            return;
+        }
+        let mut all = std::mem::take(&mut self.failed);
+        all.append(writes);
+        let started = Instant::now();
+        let count = all.len();
+        let result = self.db().and_then(|db| tables::write(db, &all).map_err(|e| e.to_string()));
+        metrics::histogram!(crate::telemetry::COMMIT_SECONDS).record(started.elapsed());
+        match &result {
+            Ok(()) => {
+                self.commits.fetch_add(1, Ordering::SeqCst);
+                debug!(count, took = ?started.elapsed(), "store commit")
+            }
+            Err(e) => {
+                metrics::counter!(crate::telemetry::COMMIT_FAILURES).increment(1);
+                error!(file = %self.file.display(), error = %e, count, "store commit failed")
+            }
+        }
+        for cmd in all {
+            match cmd {
+                Cmd::Create { done, .. } => {
+                    let _ = done.send(result.clone());
+                }
+                save @ (Cmd::Save { .. } | Cmd::Bury { .. } | Cmd::AppendLog { .. })
+                    if result.is_err() =>
+                {
+                    self.failed.push(save)
+                }
+                _ => {}
+            }
+        }
+        if result.is_err() {
+            let over = self.failed.len().saturating_sub(KEPT_WHILE_FAILING);
+            self.failed.drain(..over);
+            if self.reopen.is_some() {
+                // redb takes no more work from a database that saw an I/O error.
+                self.db = None;
+            }
+        }
+        self.saving
+            .send_if_modified(|saving| std::mem::replace(saving, result.is_ok()) != result.is_ok());
+        let now = Instant::now();
+        self.last_commit = Some(now);
+        self.pace = Some(self.pace.map_or(now, |pace| pace.max(now)) + self.gather);
+    }
+}
+
+/// A backup of the store kept in `file` (a store in memory has no folder).
+fn back_up(db: &Database, file: &Path, keep: usize) -> Result<PathBuf, String> {
+    if file == Path::new(MEMORY) {
+        return Err("a store in memory has no folder to back up into".into());
+    }
+    let started = Instant::now();
+    let path = backup::write(db, &backup::folder_of(file), keep)?;
+    tracing::info!(file = %path.display(), took = ?started.elapsed(), "backup written");
+    Ok(path)
+}

@@ -1,0 +1,226 @@
+//! The store's tables, the version of their layout, and the functions
+//! that read them and write commands into them. Nothing else knows how a
+//! record is laid out.
+
+use gloam_protocol::{DeathRecord, Pos};
+use redb::{
+    Database, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition,
+    TableError,
+};
+
+use super::command::Cmd;
+use crate::character::{Credential, Snapshot, Vitals};
+
+/// The layout of the tables below. A store of another version is refused,
+/// never rewritten. A table added since version 1 (`vitals`, `graves`) is
+/// read as empty where it is missing, so a store made before it opens as
+/// it was and the version stays.
+pub(crate) const STORE_VERSION: u32 = 1;
+
+/// `version`, `world-id`, then the world: `seed`, `generator`, `mix`.
+pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// Name to the SHA-256 of the character's secret token.
+pub(super) const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("tokens");
+/// Name to (depth, x, y): where the character stands or last stood.
+pub(super) const PLACES: TableDefinition<&str, (u16, u16, u16)> = TableDefinition::new("places");
+/// (name, depth) to the explored cells of that depth: a row-major bitset,
+/// trailing zero bytes left off.
+pub(super) const EXPLORED: TableDefinition<(&str, u16), &[u8]> = TableDefinition::new("explored");
+/// Name to (hp, max hp, kills, rounds, deepest depth). A store written
+/// before monsters has no such table: its characters start unhurt.
+pub(super) const VITALS: TableDefinition<&str, (u16, u16, u32, u64, u16)> =
+    TableDefinition::new("vitals");
+/// Grave number (0, 1, 2, ... in the order the deaths were written) to
+/// (name, when it died in seconds since 1970, deepest depth, rounds, kills,
+/// killed by): the dead, one grave per death.
+pub(super) const GRAVES: TableDefinition<u64, (&str, u64, u16, u64, u32, &str)> =
+    TableDefinition::new("graves");
+/// The graveyard as a store kept it before graves were numbered: (when it
+/// died in whole seconds since 1970, name) to (deepest depth, rounds,
+/// kills, killed by). A name that died twice in one second kept one grave
+/// of the two. Read, never written: the graves in it stay listed.
+pub(super) const GRAVES_BY_SECOND: TableDefinition<(u64, &str), (u16, u64, u32, &str)> =
+    TableDefinition::new("graveyard");
+/// (depth, entry number) to one entry of the depth's log: every command the
+/// depth applied, in order, encoded by the world.
+pub(super) const DEPTH_LOG: TableDefinition<(u16, u64), &[u8]> = TableDefinition::new("depth-log");
+/// Depth to (entries kept, the depth's checksum after the last of them).
+pub(super) const DEPTH_SUM: TableDefinition<u16, (u64, u64)> = TableDefinition::new("depth-sum");
+
+/// A depth's stored log (its encoded entries, in order) and, if it was
+/// ever played, (entries kept, the live depth's checksum after them).
+pub type DepthHistory = (Vec<Vec<u8>>, Option<(u64, u64)>);
+
+/// Writes `writes` (the commands that change the store) in one
+/// transaction; the others are passed over.
+pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
+    let txn = db.begin_write()?;
+    {
+        let mut tokens = txn.open_table(TOKENS)?;
+        let mut places = txn.open_table(PLACES)?;
+        let mut explored = txn.open_table(EXPLORED)?;
+        let mut vitals = txn.open_table(VITALS)?;
+        let mut graves = txn.open_table(GRAVES)?;
+        let mut next_grave = graves.last()?.map_or(0, |(number, _)| number.value() + 1);
+        for cmd in writes {
+            match cmd {
+                Cmd::Create { known, .. } => {
+                    tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
+                }
+                Cmd::Save { name, snapshot } => {
+                    let Snapshot { depth, pos, vitals: v, explored: depths } = snapshot;
+                    places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
+                    vitals.insert(name.as_str(), (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
+                    for (depth, bits) in depths {
+                        explored.insert((name.as_str(), *depth), bits.as_slice())?;
+                    }
+                }
+                Cmd::Bury { record } => {
+                    let name = record.name.as_str();
+                    places.remove(name)?;
+                    vitals.remove(name)?;
+                    explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
+                    let DeathRecord { depth, rounds, kills, killed_by, when, .. } = record;
+                    let grave = (name, *when, *depth, *rounds, *kills, killed_by.as_str());
+                    graves.insert(next_grave, grave)?;
+                    next_grave += 1;
+                }
+                Cmd::AppendLog { depth, first, entries, checksum } => {
+                    let mut log = txn.open_table(DEPTH_LOG)?;
+                    for (i, entry) in entries.iter().enumerate() {
+                        log.insert((*depth, first + i as u64), entry.as_slice())?;
+                    }
+                    let mut sums = txn.open_table(DEPTH_SUM)?;
+                    sums.insert(*depth, (first + entries.len() as u64, *checksum))?;
+                }
+                Cmd::Load { .. }
+                | Cmd::Graveyard { .. }
+                | Cmd::LoadLog { .. }
+                | Cmd::Flush { .. }
+                | Cmd::Backup { .. }
+                | Cmd::Close => {}
+            }
+        }
+    }
+    txn.commit()?;
+    Ok(())
+}
+
+pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::Error> {
+    let txn = db.begin_read()?;
+    let places = match txn.open_table(PLACES) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let Some(place) = places.get(name)? else { return Ok(None) };
+    let (depth, x, y) = place.value();
+    let mut depths = Vec::new();
+    if let Ok(explored) = txn.open_table(EXPLORED) {
+        for entry in explored.range((name, 0)..=(name, u16::MAX))? {
+            let (key, bits) = entry?;
+            depths.push((key.value().1, bits.value().to_vec()));
+        }
+    }
+    let vitals = match txn.open_table(VITALS) {
+        Ok(table) => table.get(name)?.map(|v| v.value()),
+        Err(TableError::TableDoesNotExist(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let vitals = vitals.map_or_else(Vitals::default, |(hp, max_hp, kills, rounds, deepest)| {
+        Vitals { hp, max_hp, kills, rounds, deepest }
+    });
+    Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths }))
+}
+
+/// A depth's log, in order: the entries numbered from 0 without a gap
+/// (after a gap nothing can be replayed, so nothing after one is given).
+pub(super) fn depth_log(db: &Database, depth: u16) -> Result<Vec<Vec<u8>>, redb::Error> {
+    let txn = db.begin_read()?;
+    let table = match txn.open_table(DEPTH_LOG) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut entries = Vec::new();
+    for entry in table.range((depth, 0)..=(depth, u64::MAX))? {
+        let (key, bytes) = entry?;
+        if key.value().1 != entries.len() as u64 {
+            break;
+        }
+        entries.push(bytes.value().to_vec());
+    }
+    Ok(entries)
+}
+
+/// How many of a depth's entries are kept, and the depth's checksum after
+/// the last of them.
+pub(super) fn depth_sum(db: &Database, depth: u16) -> Result<Option<(u64, u64)>, redb::Error> {
+    let txn = db.begin_read()?;
+    match txn.open_table(DEPTH_SUM) {
+        Ok(t) => Ok(t.get(depth)?.map(|v| v.value())),
+        Err(TableError::TableDoesNotExist(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The dead, deepest first, then the longest lived, then in the order
+/// they died.
+pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> {
+    let txn = db.begin_read()?;
+    let mut dead = Vec::new();
+    // Graves kept before numbering are older than every numbered one.
+    if let Some(table) = open_if_there(&txn, GRAVES_BY_SECOND)? {
+        for entry in table.iter()? {
+            let (key, value) = entry?;
+            let (when, name) = key.value();
+            let (depth, rounds, kills, killed_by) = value.value();
+            let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
+            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+        }
+    }
+    if let Some(table) = open_if_there(&txn, GRAVES)? {
+        for entry in table.iter()? {
+            let (_, grave) = entry?;
+            let (name, when, depth, rounds, kills, killed_by) = grave.value();
+            let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
+            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+        }
+    }
+    // A stable sort: graves alike in all three stay in the order of death.
+    dead.sort_by(|a, b| {
+        b.depth.cmp(&a.depth).then(b.rounds.cmp(&a.rounds)).then(a.when.cmp(&b.when))
+    });
+    Ok(dead)
+}
+
+/// `table` as `txn` sees it, or None if the store never had it.
+fn open_if_there<K: redb::Key + 'static, V: redb::Value + 'static>(
+    txn: &ReadTransaction,
+    table: TableDefinition<K, V>,
+) -> Result<Option<ReadOnlyTable<K, V>>, redb::Error> {
+    match txn.open_table(table) {
+        Ok(table) => Ok(Some(table)),
+        Err(TableError::TableDoesNotExist(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Every character the store knows, with its token's hash.
+pub(super) fn read_known(db: &Database) -> Result<Vec<Credential>, redb::Error> {
+    let txn = db.begin_read()?;
+    let tokens = match txn.open_table(TOKENS) {
+        Ok(t) => t,
+        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut known = Vec::new();
+    for entry in tokens.iter()? {
+        let (name, hash) = entry?;
+        let token_hash = <[u8; 32]>::try_from(hash.value()).map_err(|_| {
+            redb::Error::Corrupted(format!("the token hash of {} is damaged", name.value()))
+        })?;
+        known.push(Credential { name: name.value().to_owned(), token_hash });
+    }
+    Ok(known)
+}
