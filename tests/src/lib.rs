@@ -6,6 +6,7 @@
 //! binaries run as child processes through [`process`].
 
 pub mod history;
+mod moves;
 pub mod oracle;
 pub mod process;
 pub mod raw;
