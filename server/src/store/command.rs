@@ -10,6 +10,11 @@ use tokio::sync::oneshot;
 
 use crate::character::{Credential, Snapshot};
 
+/// Where a load's answer goes.
+pub(super) type LoadReply = oneshot::Sender<Result<Option<Snapshot>, String>>;
+/// Where a graveyard's answer goes.
+pub(super) type GraveyardReply = oneshot::Sender<Result<Vec<DeathRecord>, String>>;
+
 pub(super) enum Cmd {
     Create {
         known: Credential,
@@ -21,7 +26,7 @@ pub(super) enum Cmd {
     },
     Load {
         name: String,
-        reply: oneshot::Sender<Result<Option<Snapshot>, String>>,
+        reply: LoadReply,
     },
     /// The character died: into the graveyard, and out of play (its name
     /// and token stay, for a new character).
@@ -31,7 +36,7 @@ pub(super) enum Cmd {
     /// The first `most` of the dead, deepest first.
     Graveyard {
         most: usize,
-        reply: oneshot::Sender<Result<Vec<DeathRecord>, String>>,
+        reply: GraveyardReply,
     },
     /// More of a depth's log: entries numbered from `first`, and the
     /// depth's checksum after the last.

@@ -1,6 +1,7 @@
 //! The running store as the game holds it: the [`Writer`] (its thread,
 //! which holds the folder's lock) and the [`StoreHandle`] every part of the
-//! game clones, whose verbs send the thread a command each.
+//! game clones, whose verbs send the thread a command each, by the lane
+//! `queue.rs` says.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -13,6 +14,7 @@ use tokio::sync::oneshot;
 use tracing::{debug, error};
 
 use super::command::Cmd;
+use super::queue::Queue;
 use crate::character::{Credential, Snapshot};
 
 /// The running store: its thread, which holds the lock on its folder.
@@ -38,7 +40,7 @@ impl Writer {
     /// Commits what was sent before, ends the thread, closes the file and
     /// lets the folder go; blocks until all that is done.
     pub fn close(mut self) {
-        let _ = self.handle.tx.send(Cmd::Close);
+        let _ = self.handle.queue.send(Cmd::Close);
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()
         {
@@ -56,7 +58,7 @@ impl Drop for Writer {
     fn drop(&mut self) {
         if self.thread.take().is_some() {
             // Not joined: the thread commits what it has and ends alone.
-            let _ = self.handle.tx.send(Cmd::Close);
+            let _ = self.handle.queue.send(Cmd::Close);
         }
     }
 }
@@ -65,7 +67,7 @@ impl Drop for Writer {
 /// thread logs a failure); creating and loading wait for the answer.
 #[derive(Debug, Clone)]
 pub struct StoreHandle {
-    pub(super) tx: mpsc::Sender<Cmd>,
+    pub(super) queue: Arc<Queue>,
     /// Whether the last commit worked: false while the disk fails.
     pub(super) saving: tokio::sync::watch::Receiver<bool>,
 }
@@ -73,33 +75,38 @@ pub struct StoreHandle {
 const CLOSED: &str = "the store is closed";
 
 impl StoreHandle {
-    /// Records a new character; done once it is committed.
+    /// Records a new character; done once it is committed. It waits for
+    /// its own commit only, made at once, never behind other writes.
     pub async fn create(&self, known: Credential) -> Result<(), String> {
         let (done, answer) = oneshot::channel();
-        self.tx.send(Cmd::Create { known, done }).map_err(|_| CLOSED.to_owned())?;
+        self.queue
+            .send_new_character(Cmd::Create { known, done })
+            .map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
     /// Saves where a character is and what it explored, at the next commit
     /// (at once, unless the store is busy: then within `GATHER`).
     pub fn save(&self, name: &str, snapshot: Snapshot) {
-        if self.tx.send(Cmd::Save { name: name.to_owned(), snapshot }).is_err() {
+        if self.queue.send(Cmd::Save { name: name.to_owned(), snapshot }).is_err() {
             debug!(player = name, "not saved: the store is closed");
         }
     }
 
     /// Where a character was and everything it explored; None if it never
-    /// entered the world. Sees every save sent before it.
+    /// entered the world. Sees every save sent before it. Waits for room
+    /// while the store's lane is full (see `queue.rs`).
     pub async fn load(&self, name: &str) -> Result<Option<Snapshot>, String> {
         let (reply, answer) = oneshot::channel();
-        self.tx.send(Cmd::Load { name: name.to_owned(), reply }).map_err(|_| CLOSED.to_owned())?;
+        let load = Cmd::Load { name: name.to_owned(), reply };
+        self.queue.send_when_room(load).await.map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
     /// Puts a dead character in the graveyard and takes it out of play:
     /// its name and token stay, and its next join starts a new character.
     pub fn bury(&self, record: DeathRecord) {
-        if self.tx.send(Cmd::Bury { record }).is_err() {
+        if self.queue.send(Cmd::Bury { record }).is_err() {
             error!("the store has stopped: a death was not recorded");
         }
     }
@@ -108,7 +115,7 @@ impl StoreHandle {
     /// depth's checksum after the last.
     pub fn append_log(&self, depth: u16, first: u64, entries: Vec<Vec<u8>>, checksum: u64) {
         let cmd = Cmd::AppendLog { depth, first, entries, checksum };
-        if self.tx.send(cmd).is_err() {
+        if self.queue.send(cmd).is_err() {
             error!(depth, "the store has stopped: a depth's log was not kept");
         }
     }
@@ -119,15 +126,17 @@ impl StoreHandle {
     /// which blocks as long already.
     pub fn depth_log(&self, depth: u16) -> Result<Vec<Vec<u8>>, String> {
         let (reply, answer) = mpsc::channel();
-        self.tx.send(Cmd::LoadLog { depth, reply }).map_err(|_| CLOSED.to_owned())?;
+        self.queue.send(Cmd::LoadLog { depth, reply }).map_err(|_| CLOSED.to_owned())?;
         answer.recv().map_err(|_| CLOSED.to_owned())?
     }
 
     /// The dead, deepest first: the first `most` of them. Sees every death
-    /// sent before it.
+    /// sent before it (and may see some sent after). Waits for room while
+    /// the store's lane is full (see `queue.rs`).
     pub async fn graveyard(&self, most: usize) -> Result<Vec<DeathRecord>, String> {
         let (reply, answer) = oneshot::channel();
-        self.tx.send(Cmd::Graveyard { most, reply }).map_err(|_| CLOSED.to_owned())?;
+        let graveyard = Cmd::Graveyard { most, reply };
+        self.queue.send_when_room(graveyard).await.map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
@@ -136,7 +145,7 @@ impl StoreHandle {
     /// `keep`; gives the copy's path.
     pub async fn backup(&self, keep: usize) -> Result<PathBuf, String> {
         let (done, answer) = oneshot::channel();
-        self.tx.send(Cmd::Backup { keep, done }).map_err(|_| CLOSED.to_owned())?;
+        self.queue.send(Cmd::Backup { keep, done }).map_err(|_| CLOSED.to_owned())?;
         answer.await.map_err(|_| CLOSED.to_owned())?
     }
 
@@ -154,7 +163,7 @@ impl StoreHandle {
     /// Waits until everything sent before is committed.
     pub async fn flush(&self) {
         let (done, answer) = oneshot::channel();
-        if self.tx.send(Cmd::Flush { done }).is_ok() {
+        if self.queue.send(Cmd::Flush { done }).is_ok() {
             let _ = answer.await;
         }
     }

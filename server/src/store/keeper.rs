@@ -1,20 +1,23 @@
 //! The store's thread (the [`Keeper`]): it owns the database, takes the
 //! commands the game sends, gathers the writes among them into as few
-//! commits as keep saves timely, answers reads once the writes they must
-//! see are in, and keeps saves for a retry while the disk fails.
+//! commits as keep saves timely (a new character's at once), answers reads
+//! once the writes they must see are in, and keeps saves for a retry while
+//! the disk fails.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use gloam_protocol::DeathRecord;
 use redb::Database;
 use tracing::{debug, error};
 
 use super::backup;
-use super::command::Cmd;
+use super::command::{Cmd, GraveyardReply, LoadReply};
+use super::queue::Queue;
 use super::tables::{self, depth_log, graveyard, load};
+use crate::character::Snapshot;
 
 /// Commands applied at once, at most: enough to make a burst cheap, few
 /// enough that a load waits little behind them.
@@ -71,6 +74,23 @@ pub(super) struct Keeper {
     /// long ago). A commit may go at once while that is no more than
     /// [`AT_ONCE`] - 1 gatherings ahead of now.
     pace: Option<Instant>,
+    /// The reads that wait for the next commit.
+    waiting: Waiting,
+}
+
+/// Reads that must see a write not yet committed: they are answered after
+/// the commit that ends the batch they came in (or an earlier one).
+#[derive(Default)]
+struct Waiting {
+    loads: Vec<(String, LoadReply)>,
+    /// (how many to give, where to).
+    graveyards: Vec<(usize, GraveyardReply)>,
+}
+
+impl Waiting {
+    fn is_empty(&self) -> bool {
+        self.loads.is_empty() && self.graveyards.is_empty()
+    }
 }
 
 impl Keeper {
@@ -95,6 +115,7 @@ impl Keeper {
             gather,
             last_commit: None,
             pace: None,
+            waiting: Waiting::default(),
         };
         (keeper, saving_rx, commits)
     }
@@ -112,35 +133,16 @@ impl Keeper {
         self.db.as_ref().ok_or_else(|| "the store is unavailable".to_owned())
     }
 
-    /// Takes every waiting command and applies the writes in one
-    /// transaction, when one is due (see [`Keeper::due`]); answers loads
-    /// after the writes before them that they would see. While a commit has
-    /// failed, tries again every [`RETRY`].
-    pub(super) fn serve(mut self, rx: mpsc::Receiver<Cmd>) {
+    /// Takes the commands waiting (new characters first: see `queue.rs`)
+    /// and applies the writes among them in one transaction when one is
+    /// due (see [`Keeper::due`]). A read that must see a write not yet
+    /// committed waits for the commit that ends the batch, so a batch of
+    /// them costs one commit, not one each. While a commit has failed,
+    /// tries again every [`RETRY`]. Ends with the command to close.
+    pub(super) fn serve(mut self, queue: &Queue) {
         let mut writes = Vec::new();
         loop {
-            let first = match self.due(&writes) {
-                None => match rx.recv() {
-                    Ok(cmd) => cmd,
-                    Err(_) => break,
-                },
-                Some(at) => match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                    Ok(cmd) => cmd,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        self.commit(&mut writes);
-                        continue;
-                    }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                },
-            };
-            let mut batch = vec![first];
-            while batch.len() < BATCH {
-                match rx.try_recv() {
-                    Ok(cmd) => batch.push(cmd),
-                    Err(_) => break,
-                }
-            }
-            for cmd in batch {
+            for cmd in queue.take(BATCH, self.due(&writes)) {
                 if !self.apply(cmd, &mut writes) {
                     debug!(file = %self.file.display(), "store closed");
                     return;
@@ -150,18 +152,20 @@ impl Keeper {
                 self.commit(&mut writes);
             }
         }
-        self.commit(&mut writes);
     }
 
-    /// When the next commit is due: at once unless [`AT_ONCE`] commits
-    /// went in the last gatherings (then when the pace allows another), or
-    /// [`RETRY`] after the last while failing; None when nothing waits to
-    /// be committed.
+    /// When the next commit is due: at once for a new character or a read
+    /// that waits for one; else at once unless [`AT_ONCE`] commits went in
+    /// the last gatherings (then when the pace allows another), or
+    /// [`RETRY`] after the last while failing; None when nothing waits.
     fn due(&self, writes: &[Cmd]) -> Option<Instant> {
+        let now = Instant::now();
+        if !self.waiting.is_empty() || writes.iter().any(|w| matches!(w, Cmd::Create { .. })) {
+            return Some(now);
+        }
         if writes.is_empty() && self.failed.is_empty() {
             return None;
         }
-        let now = Instant::now();
         if !self.failed.is_empty() {
             return Some(self.last_commit.map_or(now, |at| at + RETRY));
         }
@@ -173,23 +177,27 @@ impl Keeper {
     fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
         match cmd {
             Cmd::Create { .. } | Cmd::Save { .. } | Cmd::Bury { .. } | Cmd::AppendLog { .. } => {
+                // A waiting load sees the writes sent before it, none after.
+                if self.waiting.loads.iter().any(|(name, _)| cmd.concerns(name)) {
+                    self.commit(writes);
+                }
                 writes.push(cmd)
             }
             Cmd::Load { name, reply } => {
                 // Only a write of its own character changes what it reads.
                 if writes.iter().chain(&self.failed).any(|w| w.concerns(&name)) {
-                    self.commit(writes);
+                    self.waiting.loads.push((name, reply));
+                } else {
+                    let _ = reply.send(self.load(&name));
                 }
-                let loaded = self.db().and_then(|db| load(db, &name).map_err(|e| e.to_string()));
-                let _ = reply.send(loaded);
             }
             Cmd::Graveyard { most, reply } => {
-                self.commit(writes);
-                let mut dead = self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()));
-                if let Ok(dead) = &mut dead {
-                    dead.truncate(most);
+                if writes.iter().chain(&self.failed).any(|w| matches!(w, Cmd::Bury { .. })) {
+                    self.waiting.graveyards.push((most, reply));
+                } else {
+                    let dead = self.graveyard();
+                    let _ = reply.send(first(&dead, most));
                 }
-                let _ = reply.send(dead);
             }
             Cmd::LoadLog { depth, reply } => {
                 self.commit(writes);
@@ -213,9 +221,39 @@ impl Keeper {
         true
     }
 
-    /// Commits the saves a failure left and `writes` in one transaction,
-    /// answers those that wait, and keeps the saves for a retry if it fails.
+    fn load(&mut self, name: &str) -> Result<Option<Snapshot>, String> {
+        self.db().and_then(|db| load(db, name).map_err(|e| e.to_string()))
+    }
+
+    fn graveyard(&mut self) -> Result<Vec<DeathRecord>, String> {
+        self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()))
+    }
+
+    /// Answers the reads that waited for a commit (the graveyards with one
+    /// reading of it).
+    fn answer_waiting(&mut self) {
+        let Waiting { loads, graveyards } = std::mem::take(&mut self.waiting);
+        for (name, reply) in loads {
+            let _ = reply.send(self.load(&name));
+        }
+        if !graveyards.is_empty() {
+            let dead = self.graveyard();
+            for (most, reply) in graveyards {
+                let _ = reply.send(first(&dead, most));
+            }
+        }
+    }
+
+    /// Commits and answers the reads that waited for it.
     fn commit(&mut self, writes: &mut Vec<Cmd>) {
+        self.write(writes);
+        self.answer_waiting();
+    }
+
+    /// Commits the saves a failure left and `writes` in one transaction,
+    /// answers the new characters, and keeps the saves for a retry if it
+    /// fails.
+    fn write(&mut self, writes: &mut Vec<Cmd>) {
         if writes.is_empty() && self.failed.is_empty() {
             return;
         }
@@ -260,8 +298,18 @@ impl Keeper {
             .send_if_modified(|saving| std::mem::replace(saving, result.is_ok()) != result.is_ok());
         let now = Instant::now();
         self.last_commit = Some(now);
-        self.pace = Some(self.pace.map_or(now, |pace| pace.max(now)) + self.gather);
+        // Never more than the commits that may go at once ahead: commits
+        // made at once for new characters and reads would otherwise run
+        // the pace far ahead, and after a burst of them a save would wait
+        // many gatherings, not one.
+        let pace = self.pace.map_or(now, |pace| pace.max(now)) + self.gather;
+        self.pace = Some(pace.min(now + self.gather * AT_ONCE));
     }
+}
+
+/// The first `most` of `dead`, or why the graveyard cannot be read.
+fn first(dead: &Result<Vec<DeathRecord>, String>, most: usize) -> Result<Vec<DeathRecord>, String> {
+    dead.as_ref().map(|dead| dead[..most.min(dead.len())].to_vec()).map_err(Clone::clone)
 }
 
 /// A backup of the store kept in `file` (a store in memory has no folder).

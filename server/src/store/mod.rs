@@ -15,7 +15,12 @@
 //! commits in a row go at once; beyond those, commits come one per
 //! `GATHER` and the writes that come meanwhile wait to go together: a
 //! burst of saves (a crowd arriving or leaving together) costs a few
-//! commits, not one (and one fsync) per player.
+//! commits, not one (and one fsync) per player. A new character is
+//! committed at once, ahead of everything else waiting, and a read that
+//! must see a write not yet committed is answered after the commit that
+//! ends its batch: a burst of rejoins costs a commit a batch, not one a
+//! rejoin. Whoever keeps asking waits for room when the thread falls
+//! behind; the depths never do (see `queue.rs`).
 //!
 //! Where each part lives:
 //! - this file: [`Store`], a store opened and not yet played, and
@@ -25,6 +30,8 @@
 //! - `tables.rs`: the tables, their layout's version, and how commands
 //!   read and write them;
 //! - `command.rs`: what the game asks of the thread, one command each;
+//! - `queue.rs`: the lanes commands take to the thread: new characters
+//!   first, then the rest in order, bounded;
 //! - `handle.rs`: the running store: the [`Writer`] (its thread) and the
 //!   [`StoreHandle`] the game clones, with a verb per command;
 //! - `keeper.rs`: the thread's loop, which gathers and commits;
@@ -37,12 +44,13 @@ mod error;
 mod handle;
 mod keeper;
 mod open;
+mod queue;
 mod tables;
 mod world;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
 use gloam_protocol::DeathRecord;
@@ -56,6 +64,7 @@ pub use tables::{DepthHistory, META};
 
 use crate::character::Credential;
 use keeper::{GATHER, Keeper, MEMORY, Reopen};
+use queue::{CloseOnDrop, Queue};
 
 /// An open store, before the game starts writing to it.
 #[derive(Debug)]
@@ -135,7 +144,7 @@ impl Store {
 
     /// Hands the store to its writing thread; gives the characters it holds.
     pub fn start(self) -> (Writer, Vec<Credential>) {
-        let (tx, rx) = mpsc::channel();
+        let queue = Arc::new(Queue::default());
         let Store { db, file, lock, known, reopen, gather } = self;
         let label = file.unwrap_or_else(|| PathBuf::from(MEMORY));
         let (keeper, saving, commits) = Keeper::new(db, label, reopen, gather);
@@ -143,12 +152,16 @@ impl Store {
         // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()
             .name("gloam-store".into())
-            .spawn(move || {
-                keeper.serve(rx);
-                drop(lock);
+            .spawn({
+                let queue = CloseOnDrop(queue.clone());
+                move || {
+                    keeper.serve(&queue.0);
+                    drop(lock);
+                    drop(queue);
+                }
             })
             .expect("the store's thread starts");
-        let handle = StoreHandle { tx, saving };
+        let handle = StoreHandle { queue, saving };
         (Writer { handle, thread: Some(thread), commits }, known)
     }
 }

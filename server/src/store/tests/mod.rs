@@ -1,7 +1,9 @@
 //! The store's tests: what it keeps and gives back, how it refuses a
 //! folder it cannot use, and how its thread gathers, fails and ends.
 
+mod burst;
 mod disks;
+mod lanes;
 
 use std::time::Duration;
 
@@ -449,6 +451,30 @@ fn saves_are_gathered_and_a_load_commits_only_its_own() {
     let ann = rt.block_on(handle.load("ann")).unwrap().expect("ann was saved");
     assert_eq!((ann.depth, ann.pos.x), (2, 49));
     assert_eq!(writer.commits(), before + 1, "nothing was left to commit");
+    writer.close();
+}
+
+/// Commits made at once (for the reads that wait for one, and for new
+/// characters) do not run the pace of commits ahead: after thirty in a
+/// row, a save is committed a gathering later, not thirty gatherings (a
+/// crash in between would have lost all that time of play).
+#[test]
+fn a_save_waits_one_gathering_even_after_many_commits_made_at_once() {
+    let gather = Duration::from_millis(200);
+    let (writer, _) = gathering(Store::in_memory(), gather).start();
+    let handle = writer.handle();
+    let rt = runtime();
+    for x in 0..30 {
+        handle.save("ann", snapshot(1, x));
+        // Sees ann's save: committed at once.
+        rt.block_on(handle.load("ann")).unwrap().expect("ann's save");
+    }
+    let before = writer.commits();
+    let started = std::time::Instant::now();
+    handle.save("bob", snapshot(1, 1));
+    until_committed(&writer, before, "bob's save");
+    let took = started.elapsed();
+    assert!(took < gather * 5, "bob's save waited {took:?}");
     writer.close();
 }
 
