@@ -42,7 +42,7 @@ fn read_fixture() -> (Vec<Vec<u8>>, u64) {
 }
 
 #[test]
-fn a_history_recorded_before_the_reshaping_replays_to_its_checksum() {
+fn a_history_recorded_by_an_earlier_build_replays_to_its_checksum() {
     let (stored, live) = read_fixture();
     assert!(stored.len() > COMMANDS / 2, "a long history: {} entries", stored.len());
     let entries = decode_history(&stored).expect("every entry decodes");

@@ -363,6 +363,8 @@ impl DepthState {
 }
 
 #[cfg(test)]
+mod corridor_tests;
+#[cfg(test)]
 mod round_tests;
 #[cfg(test)]
 mod testing;

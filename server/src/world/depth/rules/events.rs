@@ -25,6 +25,9 @@ pub enum Event {
     OnStairs { id: PlayerId, down: bool },
     /// `mover` stepped into `other`, and they swapped places.
     Swapped { mover: PlayerId, other: PlayerId },
+    /// `mover` stepped into `other`, who is walking that way, and waits a
+    /// step behind it.
+    Followed { mover: PlayerId, other: PlayerId },
     /// A monster moved, was hurt or died standing on `at`, or was put there.
     Stirred { monster: MonsterId, at: Pos },
     /// A sleeping monster woke up on `at`.

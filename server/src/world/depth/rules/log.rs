@@ -165,7 +165,8 @@ impl Rules {
 
     /// A checksum of everything that decides what happens next: the
     /// rounds, every player's place, hit points and round state, every
-    /// monster whole, and where the depth's random stream stands.
+    /// monster whole, who is walking which way, and where the depth's random
+    /// stream stands.
     pub fn checksum(&self) -> u64 {
         let mut sum = Fnv::default();
         sum.u64(u64::from(self.depth));
@@ -188,6 +189,9 @@ impl Rules {
             sum.u64(m.prey.map_or(u64::MAX, |p| u64::from(p.0)));
             sum.pos(m.goal.unwrap_or(Pos::new(u16::MAX, u16::MAX)));
             sum.u64(m.rounds);
+        }
+        for n in self.walks.numbers() {
+            sum.u64(n);
         }
         sum.u64(self.dice.clone().next_u64());
         sum.0

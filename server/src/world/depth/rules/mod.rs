@@ -16,6 +16,7 @@ mod log;
 pub(crate) mod monsters;
 mod occupancy;
 mod parties;
+mod walks;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -38,6 +39,7 @@ use clock::Clock;
 use events::{Event, Observer, Refusal, Sight};
 pub(crate) use occupancy::{CellHasher, CellMap, Occupancy, Search};
 use parties::Parties;
+use walks::Walks;
 
 /// How the host set the depth's rules.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -64,6 +66,8 @@ pub struct Rules {
     /// The depth's dice: every roll of its monsters and fights.
     dice: LevelRng,
     parties: Parties,
+    /// Who is walking which way, so that friends in single file follow.
+    walks: Walks,
     log: log::Log,
 }
 
@@ -91,6 +95,7 @@ impl Rules {
             clock: Clock::default(),
             dice: seeds.dice(),
             parties: Parties::default(),
+            walks: Walks::default(),
             log: log::Log::default(),
         }
     }
@@ -219,10 +224,11 @@ impl Rules {
     fn apply(&mut self, id: PlayerId, action: Action, obs: &mut dyn Observer) {
         let Some(pos) = self.player(id).map(|p| p.pos) else { return };
         self.clock.acted(id);
+        let previous = self.walks.acts(id);
         obs.observe(self, Event::Answered { id });
         let here = self.level.terrain(pos);
         match action {
-            Action::Move(dir) => self.step(id, pos, dir, obs),
+            Action::Move(dir) => self.step(id, pos, dir, previous, obs),
             Action::Wait | Action::Quit => self.see(id, true, obs),
             Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
                 self.depart(id, self.depth + 1, Arrival::FromAbove, Farewell::WENT_DOWN, obs);
@@ -275,12 +281,22 @@ impl Rules {
         let player = self.occupancy.remove(id)?;
         self.parties.stir();
         self.clock.leave(id);
+        self.walks.forget(id);
         let (name, at) = (player.name.clone(), player.pos);
         obs.observe(self, Event::Left { id, name, at, farewell });
         Some(player)
     }
 
-    fn step(&mut self, id: PlayerId, from: Pos, dir: Dir, obs: &mut dyn Observer) {
+    /// A step `dir` from `from`; `previous` numbers the player's action
+    /// before this one (see `walks`).
+    fn step(
+        &mut self,
+        id: PlayerId,
+        from: Pos,
+        dir: Dir,
+        previous: Option<u64>,
+        obs: &mut dyn Observer,
+    ) {
         let Some(to) = from.step(dir).filter(|&p| self.level.terrain(p).is_open()) else {
             // Bumping a wall costs the action and changes nothing.
             self.see(id, true, obs);
@@ -296,8 +312,14 @@ impl Rules {
                 self.player_strikes(id, other, obs);
                 self.see(id, true, obs);
             }
+            Some(other) if self.walks.follows(previous, other, dir) => {
+                // A friend walking this way: a step behind it, not a swap.
+                obs.observe(self, Event::Followed { mover: id, other });
+                self.see(id, true, obs);
+            }
             Some(other) => {
                 // Swapping places keeps a corridor from ever jamming.
+                self.walks.stepped(id, dir);
                 self.note_stairs(id, to, obs);
                 self.occupancy.place(other, from);
                 self.occupancy.place(id, to);
@@ -306,6 +328,7 @@ impl Rules {
                 self.see(id, true, obs);
             }
             None => {
+                self.walks.stepped(id, dir);
                 self.note_stairs(id, to, obs);
                 self.occupancy.cells.remove(&from);
                 self.occupancy.place(id, to);

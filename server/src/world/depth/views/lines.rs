@@ -28,6 +28,10 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(mover, ServerMsg::Note(format!("You swap places with {other_name}.")));
             outcome.tell(other, ServerMsg::Others(format!("{mover_name} swaps places with you.")));
         }
+        Event::Followed { mover, other } => {
+            let text = format!("You follow {}.", rules.name_of(other));
+            outcome.tell(mover, ServerMsg::Note(text));
+        }
         Event::Woke { kind, at } => {
             let text = format!("{} wakes up.", capitalised(&rules.bestiary.kind(kind).the()));
             tell_seers(rules, at, &[], &text, outcome);
