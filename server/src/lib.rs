@@ -18,6 +18,7 @@ pub mod net;
 pub mod seeds;
 pub mod store;
 pub mod telemetry;
+pub mod tuning;
 pub mod world;
 
 pub use config::Config;
