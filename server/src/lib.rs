@@ -12,6 +12,7 @@ pub mod character;
 pub mod cli;
 pub mod config;
 pub mod fov;
+pub mod items;
 pub mod level;
 pub mod mapgen;
 pub mod net;
