@@ -7,6 +7,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+pub use crate::tuning::Dice;
+use crate::tuning::{self, Entry, Fault, Source};
+
 /// The bestiary built into the server.
 pub const BUILT_IN: &str = include_str!("../../assets/bestiary.toml");
 /// The name the built-in bestiary goes by in errors.
@@ -51,45 +54,6 @@ pub enum Behaviour {
     KeepsDistance,
 }
 
-/// Dice: `count` dice of `sides` sides, summed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Dice {
-    pub count: u8,
-    pub sides: u8,
-}
-
-impl Dice {
-    /// Rolls them with `roll(sides)`, which gives 1 to `sides`.
-    pub fn roll(self, mut roll: impl FnMut(u8) -> u8) -> u16 {
-        (0..self.count).map(|_| u16::from(roll(self.sides))).sum()
-    }
-}
-
-impl std::str::FromStr for Dice {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        let bad = || {
-            format!(
-                "{text:?} is not dice: write NdS, e.g. \"2d4\" (1 to 20 dice of 1 to 100 sides)"
-            )
-        };
-        let (count, sides) = text.trim().split_once('d').ok_or_else(bad)?;
-        let count: u8 = count.parse().map_err(|_| bad())?;
-        let sides: u8 = sides.parse().map_err(|_| bad())?;
-        if !(1..=20).contains(&count) || !(1..=100).contains(&sides) {
-            return Err(bad());
-        }
-        Ok(Dice { count, sides })
-    }
-}
-
-impl std::fmt::Display for Dice {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}d{}", self.count, self.sides)
-    }
-}
-
 /// One kind of monster.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kind {
@@ -130,7 +94,7 @@ impl Kind {
 
     /// How likely it is drawn, against the others allowed at a depth.
     pub fn weight(&self) -> u32 {
-        2520 / u32::from(self.rarity.max(1))
+        tuning::weight(self.rarity)
     }
 
     pub fn lives_at(&self, depth: u16) -> bool {
@@ -145,13 +109,7 @@ pub struct Bestiary {
 }
 
 /// A bestiary that could not be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {what}")]
-pub struct BestiaryError {
-    pub file: String,
-    pub line: usize,
-    pub what: String,
-}
+pub type BestiaryError = tuning::TuningError;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -200,50 +158,20 @@ impl Default for Bestiary {
 impl Bestiary {
     /// Reads and checks the bestiary in `path`.
     pub fn load(path: &Path) -> Result<Self, BestiaryError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| BestiaryError {
-            file: file.clone(),
-            line: 0,
-            what: format!("cannot read it: {e}"),
-        })?;
+        let (text, file) = tuning::read(path)?;
         Self::parse(&text, &file)
     }
 
     /// Reads and checks a bestiary's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Self, BestiaryError> {
-        let error = |offset: usize, what: String| BestiaryError {
-            file: file.to_owned(),
-            line: line_of(text, offset),
-            what,
-        };
-        let raw: File = toml::from_str(text).map_err(|e| {
-            let at = e.span().map(|s| s.start).unwrap_or(0);
-            let what = e.message().trim();
-            match field_at(text, at) {
-                Some(field) if !what.contains(field) => {
-                    error(at, format!("field `{field}`: {what}"))
-                }
-                _ => error(at, what.to_owned()),
-            }
-        })?;
+        let source = Source { text, file };
+        let raw: File = source.deserialize()?;
         if raw.monster.is_empty() {
-            return Err(error(0, "no [[monster]] at all".into()));
+            return Err(source.error(0, "no [[monster]] at all".into()));
         }
-        let mut kinds: Vec<Kind> = Vec::with_capacity(raw.monster.len());
-        for entry in &raw.monster {
-            let span = entry.span();
-            let kind = check(entry.get_ref()).map_err(|(field, what)| {
-                let at = field_offset(text, span.clone(), field).unwrap_or(span.start);
-                error(at, format!("monster {:?}, field `{field}`: {what}", entry.get_ref().name))
-            })?;
-            if kinds.iter().any(|k| k.name == kind.name) {
-                let at = field_offset(text, span.clone(), "name").unwrap_or(span.start);
-                return Err(error(at, format!("monster {:?} is listed twice", kind.name)));
-            }
-            kinds.push(kind);
-        }
+        let kinds = source.check_entries("monster", &raw.monster)?;
         if kinds.len() > usize::from(KindId::MAX) {
-            return Err(error(0, format!("{} kinds; at most {}", kinds.len(), KindId::MAX)));
+            return Err(source.error(0, format!("{} kinds; at most {}", kinds.len(), KindId::MAX)));
         }
         Ok(Self { kinds })
     }
@@ -288,19 +216,23 @@ impl Bestiary {
     }
 }
 
-/// Checks one entry; a failure names the field.
-fn check(raw: &RawKind) -> Result<Kind, (&'static str, String)> {
-    let name = raw.name.trim();
-    if name.is_empty() || name.chars().count() > 24 {
-        return Err(("name", "give a name of 1 to 24 characters".into()));
+impl Entry for RawKind {
+    type Checked = Kind;
+
+    fn name(&self) -> &str {
+        &self.name
     }
-    let mut glyph = raw.glyph.chars();
-    let glyph = match (glyph.next(), glyph.next()) {
-        (Some(c), None) if c.is_ascii_graphic() => c,
-        _ => return Err(("glyph", format!("{:?} is not one visible ASCII character", raw.glyph))),
-    };
-    let colour = parse_colour(&raw.colour)
-        .ok_or(("colour", format!("{:?} is not \"#rrggbb\"", raw.colour)))?;
+
+    fn check(&self) -> Result<Kind, Fault> {
+        check(self)
+    }
+}
+
+/// Checks one entry; a failure names the field.
+fn check(raw: &RawKind) -> Result<Kind, Fault> {
+    let name = tuning::name(&raw.name, 24)?;
+    let glyph = tuning::glyph(&raw.glyph)?;
+    let colour = tuning::colour(&raw.colour)?;
     if raw.hp == 0 {
         return Err(("hp", "a monster needs at least 1 hit point".into()));
     }
@@ -336,7 +268,7 @@ fn check(raw: &RawKind) -> Result<Kind, (&'static str, String)> {
 }
 
 /// The numbers of an entry that must lie in a range; a failure names the field.
-fn check_ranges(raw: &RawKind) -> Result<(), (&'static str, String)> {
+fn check_ranges(raw: &RawKind) -> Result<(), Fault> {
     if !(1..=gloam_protocol::SIGHT_RADIUS).contains(&raw.sight) {
         let most = gloam_protocol::SIGHT_RADIUS;
         return Err((
@@ -354,32 +286,9 @@ fn check_ranges(raw: &RawKind) -> Result<(), (&'static str, String)> {
     if raw.flees_below >= 100 {
         return Err(("flees_below", format!("{}: give a percentage below 100", raw.flees_below)));
     }
-    let (top, bottom) = raw.depths;
-    if top == 0 || top > bottom {
-        return Err(("depths", format!("[{top}, {bottom}]: give [shallowest, deepest], from 1")));
-    }
-    if !(1..=10).contains(&raw.rarity) {
-        return Err(("rarity", format!("{}: give 1 (common) to 10 (very rare)", raw.rarity)));
-    }
+    tuning::depths(raw.depths)?;
+    tuning::rarity(raw.rarity)?;
     Ok(())
-}
-
-fn parse_colour(text: &str) -> Option<[u8; 3]> {
-    let hex = text.strip_prefix('#').filter(|h| h.len() == 6 && h.is_ascii())?;
-    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
-    Some([byte(0)?, byte(2)?, byte(4)?])
-}
-
-/// The key of the `key = value` line holding a byte offset, if it is one.
-fn field_at(text: &str, offset: usize) -> Option<&str> {
-    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
-    let line = text[start..].lines().next()?;
-    let (key, _) = line.split_once('=')?;
-    let key = key.trim();
-    key.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        .then_some(key)
-        .filter(|k| !k.is_empty())
 }
 
 /// `text` with its first letter in capitals.
@@ -388,31 +297,10 @@ pub fn capitalised(text: &str) -> String {
     chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
-/// The 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
-    text.get(..offset.min(text.len())).map_or(1, |t| t.matches('\n').count() + 1)
-}
-
-/// Where `field = ...` starts in the entry whose span starts at `span`
-/// (the span may cover only the entry's `[[monster]]` header: the entry
-/// runs to the next header).
-fn field_offset(text: &str, span: std::ops::Range<usize>, field: &str) -> Option<usize> {
-    let rest = text.get(span.start..)?;
-    let end = rest.get(1..).and_then(|r| r.find("[[")).map_or(rest.len(), |e| e + 1);
-    let mut offset = span.start;
-    for line in rest[..end].split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if trimmed.strip_prefix(field).is_some_and(|rest| rest.trim_start().starts_with('=')) {
-            return Some(offset + (line.len() - trimmed.len()));
-        }
-        offset += line.len();
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tuning::testing::line_with;
 
     #[test]
     fn the_built_in_bestiary_is_sound_and_spans_the_first_twelve_depths() {
@@ -433,10 +321,6 @@ mod tests {
         let text = BUILT_IN.replacen(from, to, 1);
         assert_ne!(text, BUILT_IN, "{from:?} is in the file");
         Bestiary::parse(&text, "b.toml").unwrap_err()
-    }
-
-    fn line_with(text: &str, needle: &str) -> usize {
-        text.lines().position(|l| l.contains(needle)).unwrap() + 1
     }
 
     #[test]
@@ -469,18 +353,6 @@ mod tests {
         assert!(e.what.contains("hp"), "{e}");
         let e = Bestiary::parse("this is not toml", "b.toml").unwrap_err();
         assert_eq!(e.line, 1);
-    }
-
-    #[test]
-    fn dice_read_and_roll_within_their_range() {
-        let d: Dice = "3d6".parse().unwrap();
-        assert_eq!(d, Dice { count: 3, sides: 6 });
-        assert_eq!(d.to_string(), "3d6");
-        assert_eq!(d.roll(|s| s), 18);
-        assert_eq!(d.roll(|_| 1), 3);
-        for bad in ["", "d6", "3d", "0d6", "3d0", "21d6", "3x6", "-1d4"] {
-            assert!(bad.parse::<Dice>().is_err(), "{bad:?}");
-        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use crate::bestiary::{Bestiary, BestiaryError};
 use crate::config::WorldWish;
+use crate::items::{Catalogue, ItemsError};
 use crate::level::Level;
 use crate::mapgen::populate::populate;
 use crate::mapgen::{
@@ -51,6 +52,9 @@ pub struct HostRules {
     /// The kinds of monster [default: the built-in assets/bestiary.toml].
     #[arg(long, global = true)]
     pub bestiary: Option<std::path::PathBuf>,
+    /// The kinds of item [default: the built-in assets/items.toml].
+    #[arg(long, global = true)]
+    pub items: Option<std::path::PathBuf>,
     /// How long a round waits for the players it concerns before counting
     /// those who have not acted as away (see docs/turns.md).
     #[arg(long, default_value_t = crate::config::DEFAULT_TURN_DEADLINE.as_millis() as u64)]
@@ -81,12 +85,14 @@ pub enum Watchers {
 }
 
 impl HostRules {
-    /// `config` playing by these rules: its bestiary loaded (a bad file is
-    /// one error naming it), every monster placed by hand of a known kind.
+    /// `config` playing by these rules: its bestiary and items loaded (a bad
+    /// file is one error naming it), every monster placed by hand of a
+    /// known kind.
     pub fn apply(&self, config: crate::Config) -> anyhow::Result<crate::Config> {
         let config = crate::Config {
             max_depth: self.max_depth,
             bestiary: std::sync::Arc::new(bestiary(self.bestiary.as_deref())?),
+            items: std::sync::Arc::new(items(self.items.as_deref())?),
             placements: self.placements.clone(),
             turn_deadline: std::time::Duration::from_millis(self.turn_deadline_ms.max(1)),
             pvp: self.pvp,
@@ -122,6 +128,11 @@ pub struct MapgenArgs {
 /// The bestiary a host named, or the built-in one.
 pub fn bestiary(file: Option<&std::path::Path>) -> Result<Bestiary, BestiaryError> {
     file.map_or_else(|| Ok(Bestiary::default()), Bestiary::load)
+}
+
+/// The items a host named, or the built-in ones.
+pub fn items(file: Option<&std::path::Path>) -> Result<Catalogue, ItemsError> {
+    file.map_or_else(|| Ok(Catalogue::built_in()), Catalogue::load)
 }
 
 /// The level those arguments name, with its steps when asked for.

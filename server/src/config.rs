@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::bestiary::Bestiary;
+use crate::items::Catalogue;
 use crate::mapgen::{GeneratorSetting, Mix};
 
 /// What a world is built from: the same spec builds the same levels.
@@ -81,6 +82,8 @@ pub struct Config {
     pub save_interval: Duration,
     /// The kinds of monster.
     pub bestiary: Arc<Bestiary>,
+    /// The kinds of item.
+    pub items: Arc<Catalogue>,
     /// Monsters put on levels besides those their seeds place (for tests
     /// and for designing levels).
     pub placements: Vec<Placement>,
@@ -225,6 +228,7 @@ impl Default for Config {
             max_depth: DEFAULT_MAX_DEPTH,
             depth_idle: Duration::from_secs(180),
             bestiary: Arc::new(Bestiary::default()),
+            items: Arc::new(Catalogue::built_in()),
             placements: Vec::new(),
             turn_deadline: DEFAULT_TURN_DEADLINE,
             pvp: false,

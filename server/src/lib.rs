@@ -12,12 +12,14 @@ pub mod character;
 pub mod cli;
 pub mod config;
 pub mod fov;
+pub mod items;
 pub mod level;
 pub mod mapgen;
 pub mod net;
 pub mod seeds;
 pub mod store;
 pub mod telemetry;
+pub mod tuning;
 pub mod world;
 
 pub use config::Config;

@@ -1,0 +1,185 @@
+//! The kinds of item, as data: read from `assets/items.toml` (built into
+//! the server, or a designer's own file given with `--items`) and checked
+//! once at start, the way the bestiary is. A mistake is one error naming
+//! the file, the line and the field.
+//!
+//! A kind's class carries what that class needs and nothing else: a weapon
+//! always has its dice, a potion always its effect, and only the artifact,
+//! which lies on the bottom depth, has no depths or rarity.
+
+use std::path::Path;
+
+use crate::tuning::{self, Dice, Source};
+
+mod file;
+#[cfg(test)]
+mod tests;
+
+/// The items built into the server.
+pub const BUILT_IN: &str = include_str!("../../../assets/items.toml");
+/// The name the built-in items go by in errors.
+pub const BUILT_IN_NAME: &str = "assets/items.toml (built in)";
+
+/// An index into the catalogue's kinds.
+pub type ItemKindId = u16;
+
+/// An items file that could not be used.
+pub type ItemsError = tuning::TuningError;
+
+/// What a potion or scroll does to the one who uses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Gives back this roll of hit points, up to the most.
+    Heal(Dice),
+    /// Raises the most hit points by this roll, and the hit points with them.
+    Vigour(Dice),
+    /// Moves the user to an open cell of its level, drawn at random.
+    Teleport,
+    /// Magic mapping: the whole level, kept in the user's own memory of it.
+    MagicMapping,
+    /// Puts to sleep every monster that sees the user.
+    Sleep,
+}
+
+/// Where an item other than the artifact lies, and how often.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    /// Shallowest and deepest depth it lies at.
+    pub depths: (u16, u16),
+    /// 1 (common) to 10 (very rare).
+    pub rarity: u8,
+}
+
+impl Found {
+    pub fn lies_at(&self, depth: u16) -> bool {
+        (self.depths.0..=self.depths.1).contains(&depth)
+    }
+}
+
+/// What an item is, with what its class needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Drunk, and used up.
+    Potion { effect: Effect, found: Found },
+    /// Read, and used up.
+    Scroll { effect: Effect, found: Found },
+    /// Wielded: `damage` is rolled when a blow lands, and `to_hit` percent
+    /// points are added to the chance it does.
+    Weapon { damage: Dice, to_hit: i8, found: Found },
+    /// Worn: `armour` percent points are taken off a monster's chance to
+    /// hit the wearer.
+    Armour { armour: i8, found: Found },
+    /// Thrown up to `range` cells; `stack` is the least and most lying in
+    /// one pile when placed.
+    Missile { damage: Dice, range: u8, stack: (u8, u8), found: Found },
+    /// The goal of the game, on the bottom depth.
+    Artifact,
+}
+
+impl Class {
+    /// Where it lies and how often; none for the artifact.
+    pub fn found(&self) -> Option<Found> {
+        match *self {
+            Class::Potion { found, .. }
+            | Class::Scroll { found, .. }
+            | Class::Weapon { found, .. }
+            | Class::Armour { found, .. }
+            | Class::Missile { found, .. } => Some(found),
+            Class::Artifact => None,
+        }
+    }
+}
+
+/// One kind of item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemKind {
+    pub name: String,
+    pub glyph: char,
+    pub colour: [u8; 3],
+    pub class: Class,
+}
+
+impl ItemKind {
+    /// How likely it is drawn, against the others placeable at a depth (0
+    /// for the artifact, which is never drawn).
+    pub fn weight(&self) -> u32 {
+        self.class.found().map_or(0, |f| tuning::weight(f.rarity))
+    }
+}
+
+/// Every kind of item, in the file's order (a kind's place is its
+/// [`ItemKindId`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Catalogue {
+    kinds: Vec<ItemKind>,
+    artifact: ItemKindId,
+}
+
+impl Default for Catalogue {
+    fn default() -> Self {
+        Self::built_in()
+    }
+}
+
+impl Catalogue {
+    /// The items built into the server.
+    pub fn built_in() -> Self {
+        Self::parse(BUILT_IN, BUILT_IN_NAME).expect("the built-in items are checked by their tests")
+    }
+
+    /// Reads and checks the items in `path`.
+    pub fn load(path: &Path) -> Result<Self, ItemsError> {
+        let (text, file) = tuning::read(path)?;
+        Self::parse(&text, &file)
+    }
+
+    /// Reads and checks an items file's text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Self, ItemsError> {
+        let source = Source { text, file };
+        let raw: file::File = source.deserialize()?;
+        let kinds = source.check_entries("item", &raw.item)?;
+        if kinds.len() > usize::from(ItemKindId::MAX) {
+            let what = format!("{} kinds; at most {}", kinds.len(), ItemKindId::MAX);
+            return Err(source.error(0, what));
+        }
+        let artifacts: Vec<usize> =
+            (0..kinds.len()).filter(|&i| kinds[i].class == Class::Artifact).collect();
+        match artifacts[..] {
+            [one] => Ok(Self { kinds, artifact: one as ItemKindId }),
+            [] => Err(source.error(0, "no item of class \"artifact\": give exactly one".into())),
+            [first, second, ..] => {
+                let what =
+                    format!("a second artifact, after {:?}: give exactly one", kinds[first].name);
+                let span = raw.item[second].span();
+                Err(source.field_error(span, "item", &kinds[second].name, "class", &what))
+            }
+        }
+    }
+
+    pub fn kinds(&self) -> &[ItemKind] {
+        &self.kinds
+    }
+
+    pub fn kind(&self, id: ItemKindId) -> &ItemKind {
+        &self.kinds[usize::from(id)]
+    }
+
+    /// The kind called `name`.
+    pub fn find(&self, name: &str) -> Option<ItemKindId> {
+        self.kinds.iter().position(|k| k.name == name).map(|i| i as ItemKindId)
+    }
+
+    /// The kinds that may lie at `depth`, with their ids: never the artifact.
+    pub fn placeable_at(&self, depth: u16) -> impl Iterator<Item = (ItemKindId, &ItemKind)> {
+        self.kinds
+            .iter()
+            .enumerate()
+            .filter(move |(_, k)| k.class.found().is_some_and(|f| f.lies_at(depth)))
+            .map(|(i, k)| (i as ItemKindId, k))
+    }
+
+    /// The artifact, the goal on the bottom depth.
+    pub fn artifact(&self) -> ItemKindId {
+        self.artifact
+    }
+}

@@ -1,0 +1,50 @@
+//! A host's own bestiary or items file with a mistake stops the real
+//! binary before it touches the data folder, with one line naming the
+//! file, the line and the field; a sound one is played.
+
+#![cfg(unix)]
+
+use gloam_tests::process::ServerProcess;
+
+const SERVER: &str = env!("CARGO_BIN_EXE_gloam-server");
+
+/// The server given `flag` naming a copy of `built_in` with `from` made
+/// `to` refuses to start, leaves the data folder it was given uncreated,
+/// and prints one line: the file, the line of `to`, and `what`.
+fn refused(flag: &str, built_in: &str, from: &str, to: &str, what: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.toml");
+    let text = built_in.replacen(from, to, 1);
+    std::fs::write(&file, &text).unwrap();
+    let data = dir.path().join("world");
+    let args = [flag, file.to_str().unwrap()];
+    let failure = ServerProcess::try_start(SERVER, &data, &args).expect_err("refused");
+    assert!(!failure.status.success());
+    assert!(!data.exists(), "the data folder is not touched");
+    let line = text.lines().position(|l| l == to).unwrap() + 1;
+    let file = file.display();
+    assert_eq!(failure.stderr, format!("gloam-server: {file}:{line}: {what}\n"));
+}
+
+#[test]
+fn a_bad_items_file_stops_the_server_with_one_line() {
+    let what = "item \"dart\", field `range`: 60 cells: give 1 to 20";
+    refused("--items", gloam_server::items::BUILT_IN, "range = 6", "range = 60", what);
+}
+
+#[test]
+fn a_bad_bestiary_stops_the_server_with_one_line() {
+    let what = "monster \"kobold\", field `hp`: a monster needs at least 1 hit point";
+    refused("--bestiary", gloam_server::bestiary::BUILT_IN, "hp = 7", "hp = 0", what);
+}
+
+#[test]
+fn a_sound_items_file_of_the_hosts_own_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.toml");
+    let text = gloam_server::items::BUILT_IN.replacen("\"dagger\"", "\"knife\"", 1);
+    std::fs::write(&file, text).unwrap();
+    let data = dir.path().join("world");
+    let _server = ServerProcess::start(SERVER, &data, &["--items", file.to_str().unwrap()]);
+    assert!(data.exists());
+}
