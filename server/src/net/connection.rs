@@ -32,11 +32,20 @@ const CLOSE_WAIT: Duration = Duration::from_secs(1);
 pub(super) struct Ending {
     pub(super) code: CloseCode,
     pub(super) reason: String,
+    /// The connection itself failed (the client went away, closed, or
+    /// stopped reading or answering): nothing more is written to it but
+    /// the close.
+    pub(super) broken: bool,
 }
 
 impl Ending {
     pub(super) fn new(code: CloseCode, reason: impl Into<String>) -> Self {
-        Self { code, reason: reason.into() }
+        Self { code, reason: reason.into(), broken: false }
+    }
+
+    /// An ending where the connection itself failed (see `broken`).
+    fn broken(code: CloseCode, reason: impl Into<String>) -> Self {
+        Self { broken: true, ..Self::new(code, reason) }
     }
 
     /// The server is stopping (or the world it served has ended).
@@ -90,7 +99,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     pub(super) async fn next_msg(&mut self) -> Result<ClientMsg, Ending> {
         loop {
             let frame = match self.ws.next().await {
-                None => return Err(Ending::new(CloseCode::Away, "the client went away")),
+                None => return Err(Ending::broken(CloseCode::Away, "the client went away")),
                 Some(Err(e)) => return Err(read_failure(e)),
                 Some(Ok(frame)) => frame,
             };
@@ -109,7 +118,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                     ));
                 }
                 Message::Close(_) => {
-                    return Err(Ending::new(CloseCode::Normal, "the client closed"));
+                    return Err(Ending::broken(CloseCode::Normal, "the client closed"));
                 }
                 // Pings are answered by the WebSocket layer itself; pongs
                 // only show the client is alive.
@@ -130,7 +139,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
                 let ping = self.ws.send(Message::Ping(Bytes::new()));
                 written(timeout(self.send_timeout, ping).await)
             }
-            Check::Unanswered => Err(Ending::new(CloseCode::Policy, "no answer to ping")),
+            Check::Unanswered => Err(Ending::broken(CloseCode::Policy, "no answer to ping")),
             Check::Nothing => Ok(()),
         }
     }
@@ -199,7 +208,7 @@ fn read_failure(e: tokio_tungstenite::tungstenite::Error) -> Ending {
         Error::Io(_)
         | Error::ConnectionClosed
         | Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => {
-            Ending::new(CloseCode::Away, format!("the client went away ({e})"))
+            Ending::broken(CloseCode::Away, format!("the client went away ({e})"))
         }
         _ => Ending::new(CloseCode::Protocol, format!("bad frame: {e}")),
     }
@@ -211,7 +220,7 @@ fn written(
 ) -> Result<(), Ending> {
     match result {
         Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(Ending::new(CloseCode::Away, format!("the client went away ({e})"))),
-        Err(_) => Err(Ending::new(CloseCode::Policy, "too slow: not reading")),
+        Ok(Err(e)) => Err(Ending::broken(CloseCode::Away, format!("the client went away ({e})"))),
+        Err(_) => Err(Ending::broken(CloseCode::Policy, "too slow: not reading")),
     }
 }

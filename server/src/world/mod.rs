@@ -211,13 +211,28 @@ impl World {
     /// queue full, until the returned sender is used or dropped.
     #[cfg(test)]
     pub(crate) async fn stall(self: &Arc<Self>, depth: u16) -> tokio::sync::oneshot::Sender<()> {
+        let release = self.hold(depth).await;
         let tx = self.depths.handle(depth).expect("the world is open").tx;
-        let release = gate::hold_task(&tx).await;
         while tx.capacity() > 0 {
             let nobody = DepthCmd::Act { id: PlayerId(u32::MAX), action: Action::Wait };
             tx.send(nobody).await.expect("the depth runs");
         }
         release
+    }
+
+    /// Test hook: depth `depth`'s task stops taking commands (they wait in
+    /// its queue) until the returned sender is used or dropped.
+    #[cfg(test)]
+    pub(crate) async fn hold(self: &Arc<Self>, depth: u16) -> tokio::sync::oneshot::Sender<()> {
+        let tx = self.depths.handle(depth).expect("the world is open").tx;
+        gate::hold_task(&tx).await
+    }
+
+    /// Test hook: how many commands wait in depth `depth`'s queue.
+    #[cfg(test)]
+    pub(crate) fn queued(self: &Arc<Self>, depth: u16) -> usize {
+        let tx = self.depths.handle(depth).expect("the world is open").tx;
+        tx.max_capacity() - tx.capacity()
     }
 
     /// Ends every depth's task once the connections holding handles are gone.

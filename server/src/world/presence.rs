@@ -142,10 +142,22 @@ impl Presence {
     /// is on its way to the store, so the next claim of the character
     /// loads it. A command still in flight is let finish first: it may be
     /// taking the player down the stairs to another depth.
-    pub(crate) async fn leave(mut self) {
+    ///
+    /// Gives the frames of every reply its connection had not taken, in
+    /// order. Those watching were shown them up to the moment they were
+    /// sent away, and nothing after: written before the close, they leave
+    /// the watchers having seen nothing the player has not (see
+    /// `world::watch`).
+    pub(crate) async fn leave(mut self) -> Vec<Vec<u8>> {
+        let mut untaken = Vec::new();
         let _ = timeout(LEAVE_WAIT, async {
-            // A reply of None: dropped by its depth, which saved it then.
-            while self.awaiting && self.reply().await.is_some() {}
+            while self.awaiting {
+                match self.reply().await {
+                    Some(reply) => untaken.extend(reply.frames),
+                    // Dropped by its depth, which saved it then.
+                    None => break,
+                }
+            }
         })
         .await;
         let (saved, done) = oneshot::channel();
@@ -154,8 +166,14 @@ impl Presence {
             let _ = timeout(LEAVE_WAIT, done).await;
         }
         self.audience.close(&format!("{}'s game has ended", self.name));
+        // A depth hands a reply to the connection before it shows it to the
+        // watchers: all they were shown is in the queue by now.
+        while let Some(reply) = self.try_reply() {
+            untaken.extend(reply.frames);
+        }
         self.world.talkers.leave(&self.name, &self.ear);
         self.world.release(&self.name);
+        untaken
     }
 }
 

@@ -599,3 +599,39 @@ async fn players_hear_when_saving_stops_and_when_it_works_again() {
     ann.leave().await;
     assert!(writer.handle().load("ann").await.unwrap().is_some(), "ann is kept");
 }
+
+/// A reply its player's connection did not take (its queue was full, so
+/// the depth let the player go) is shown to its watchers neither: they
+/// are shown the replies the player took, then the end of its game.
+#[tokio::test]
+async fn a_reply_its_player_never_took_is_not_shown_to_its_watchers() {
+    use gloam_protocol::ServerMsg;
+    let config = Config { outbox_capacity: 2, ..Config::quiet(9) };
+    let (writer, known) = Store::in_memory().start();
+    let world = Arc::new(World::new(config, writer.handle(), known));
+    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    until_done(&mut ann).await;
+    let mut bob = world.watch("bob", None, LOCAL, "ann").await.unwrap();
+    assert!(matches!(bob.next().await, Some(Feed::Frames(_))), "bob's first view");
+    let tell = world.depths.handle(1).unwrap().tx;
+    // Ann's connection takes nothing more: two lines fill her queue (bob
+    // reads them as they come), and the third finds it full.
+    for line in ["one", "two"] {
+        tell.send(DepthCmd::Tell(line.into())).await.unwrap();
+        let Some(Feed::Frames(frames)) = bob.next().await else { panic!("bob is shown {line}") };
+        assert_eq!(decoded(&frames), [ServerMsg::Note(line.into())]);
+    }
+    tell.send(DepthCmd::Tell("three".into())).await.unwrap();
+    // Her leave, queued behind the third line, gives what her queue held.
+    let untaken = decoded(&ann.leave().await);
+    assert_eq!(untaken, ["one", "two"].map(|l| ServerMsg::Note(l.into())));
+    match bob.next().await {
+        Some(Feed::End(why)) => assert_eq!(why, "ann's game has ended"),
+        other => panic!("bob was shown what ann never took: {other:?}"),
+    }
+}
+
+/// Encoded messages, decoded.
+fn decoded(frames: &[impl AsRef<[u8]>]) -> Vec<gloam_protocol::ServerMsg> {
+    frames.iter().map(|f| codec::decode_server(f.as_ref()).unwrap()).collect()
+}

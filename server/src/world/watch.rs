@@ -3,8 +3,13 @@
 //!
 //! A watcher's client must end up holding exactly what its player's client
 //! holds, so the feed is cut from the very replies the player's depth
-//! sends it: whatever the depth delivers to the player it hands to the
-//! player's [`Audience`] too ([`Audience::relay`]), under the same order.
+//! sends it: whatever the player's connection takes from the depth, the
+//! depth then hands to the player's [`Audience`] too ([`Audience::relay`]),
+//! under the same order; a reply the connection did not take (it fell
+//! behind) is shown to nobody. When the player leaves, its connection
+//! writes every reply it took before its watchers were sent away
+//! ([`Presence::leave`](super::Presence::leave)), so that a watcher is
+//! never shown what the player was not.
 //! A seat taken in the middle of play is *fresh*: at the next delivery to
 //! its player (or the resync the watcher asks the depth for) it is given
 //! the player's whole view as the depth has told it, instead of that
@@ -150,34 +155,43 @@ impl Audience {
         self.names.subscribe()
     }
 
-    /// Hands a watcher what the depth just delivered to the player: its
-    /// `frames`, or to a fresh seat the player's whole `view` (made only if
-    /// a seat needs it; `None` when the player is not on the depth, and the
-    /// seat stays fresh). A watcher whose feed is full or gone loses its seat.
-    pub fn relay(&self, frames: &[Vec<u8>], view: impl FnOnce() -> Option<Vec<Vec<u8>>>) {
-        if !self.watched.load(Ordering::Acquire) {
+    /// Whether anyone watches: a depth copies a reply for the watchers
+    /// (see [`relay`](Self::relay)) only then.
+    pub fn is_watched(&self) -> bool {
+        self.watched.load(Ordering::Acquire)
+    }
+
+    /// Hands a watcher what the player's connection just took from the
+    /// depth: its `frames`, or to a fresh seat the player's whole `view`
+    /// (made only if a seat needs it; `None` when the player is not on the
+    /// depth, and the seat stays fresh). A watcher whose feed is full or
+    /// gone loses its seat.
+    pub fn relay(&self, frames: Vec<Vec<u8>>, view: impl FnOnce() -> Option<Vec<Vec<u8>>>) {
+        if !self.is_watched() {
             return;
         }
         let mut seats = self.lock();
         let mut view = Some(view);
-        let shared = |frames: &[Vec<u8>]| -> Arc<[Bytes]> {
-            frames.iter().map(|f| Bytes::copy_from_slice(f)).collect()
+        let shared = |frames: Vec<Vec<u8>>| -> Arc<[Bytes]> {
+            frames.into_iter().map(Bytes::from).collect()
         };
+        let nothing_new = frames.is_empty();
+        let mut frames = Some(frames);
         let mut whole: Option<Arc<[Bytes]>> = None;
         let mut changes: Option<Arc<[Bytes]>> = None;
         let before = seats.list.len();
         seats.list.retain_mut(|seat| {
             let batch = if seat.fresh {
                 if let Some(make) = view.take() {
-                    whole = make().map(|view| shared(&view));
+                    whole = make().map(shared);
                 }
                 let Some(whole) = &whole else { return true };
                 seat.fresh = false;
                 whole.clone()
-            } else if frames.is_empty() {
+            } else if nothing_new {
                 return true;
             } else {
-                changes.get_or_insert_with(|| shared(frames)).clone()
+                changes.get_or_insert_with(|| shared(frames.take().unwrap_or_default())).clone()
             };
             match seat.tx.try_send(Feed::Frames(batch)) {
                 Ok(()) => true,
@@ -238,12 +252,12 @@ mod tests {
     fn a_fresh_seat_gets_the_whole_view_once_then_the_changes() {
         let audience = Audience::new("ann", true, 8, 4);
         let mut bob = audience.sit("bob", 1).unwrap();
-        audience.relay(&[vec![1]], || Some(vec![vec![9], vec![9]]));
+        audience.relay(vec![vec![1]], || Some(vec![vec![9], vec![9]]));
         assert_eq!(frames(bob.try_recv().ok()), vec![vec![9], vec![9]], "the view, not the change");
-        audience.relay(&[vec![2]], || panic!("nobody needs the view"));
+        audience.relay(vec![vec![2]], || panic!("nobody needs the view"));
         assert_eq!(frames(bob.try_recv().ok()), vec![vec![2]]);
         // Nothing to pass on: nothing sent.
-        audience.relay(&[], || panic!("nobody needs the view"));
+        audience.relay(Vec::new(), || panic!("nobody needs the view"));
         assert!(bob.try_recv().is_err());
     }
 
@@ -251,9 +265,9 @@ mod tests {
     fn a_seat_stays_fresh_while_the_player_is_between_depths() {
         let audience = Audience::new("ann", true, 8, 4);
         let mut bob = audience.sit("bob", 1).unwrap();
-        audience.relay(&[vec![1]], || None);
+        audience.relay(vec![vec![1]], || None);
         assert!(bob.try_recv().is_err(), "no view to give, and no change without it");
-        audience.relay(&[vec![2]], || Some(vec![vec![8]]));
+        audience.relay(vec![vec![2]], || Some(vec![vec![8]]));
         assert_eq!(frames(bob.try_recv().ok()), vec![vec![8]]);
     }
 
@@ -264,11 +278,11 @@ mod tests {
         let _slow = audience.sit("cat", 2).unwrap();
         let names = audience.names();
         for i in 0..5u8 {
-            audience.relay(&[vec![i]], || Some(Vec::new()));
+            audience.relay(vec![vec![i]], || Some(Vec::new()));
             while bob.try_recv().is_ok() {}
         }
         assert_eq!(*names.borrow(), vec!["bob".to_owned()], "cat fell behind and went");
-        audience.relay(&[vec![7]], || None);
+        audience.relay(vec![vec![7]], || None);
         assert_eq!(frames(bob.try_recv().ok()), vec![vec![7]], "bob goes on");
     }
 

@@ -5,7 +5,8 @@
 //! (`requests`: chat, its audience, who plays, the graveyard). Anything
 //! malformed, too fast or too slow ends this session alone, with a close
 //! reason, logged once here where it ends; a player leaves the world (and
-//! is saved) before its close is sent.
+//! is saved) before its close is sent, and what its depth sent it that it
+//! had not taken is written first: its watchers may have been shown it.
 
 mod play;
 mod requests;
@@ -51,7 +52,14 @@ pub async fn serve<S>(
         // Out of the world (and saved) before the close: whoever hears the
         // close can count on the others having heard the player leave.
         match joined {
-            Some(Joined::Player(presence)) => presence.leave().await,
+            Some(Joined::Player(presence)) => {
+                // Its watchers may have been shown these: it is shown them
+                // too, unless its connection failed.
+                let untaken = presence.leave().await;
+                if !ending.broken && !untaken.is_empty() {
+                    let _ = session.conn.write_all(untaken.into_iter().map(Into::into)).await;
+                }
+            }
             Some(Joined::Watcher(watcher)) => watcher.leave(),
             None => {}
         }

@@ -290,3 +290,79 @@ async fn a_flood_of_control_characters_is_paced_as_chat() {
     assert_eq!(code, CloseCode::Policy);
     assert!(reason.contains("flooding"), "{reason}");
 }
+
+/// Where a `Sight` or `Displaced` puts its player.
+fn stands(m: &Message) -> Option<gloam_protocol::Pos> {
+    match decoded(m)? {
+        ServerMsg::Sight(d) | ServerMsg::Displaced(d) => Some(d.at),
+        _ => None,
+    }
+}
+
+/// The game's messages read until the server's close (within
+/// [`PATIENCE`]), without the connection's own (chat, who watches, the
+/// graveyard), and the close's reason.
+async fn game_until_close(ws: &mut Client) -> (Vec<ServerMsg>, String) {
+    let own = |m: &ServerMsg| {
+        matches!(m, ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_))
+    };
+    let reading = async {
+        let mut game = Vec::new();
+        loop {
+            match recv(ws).await {
+                Message::Close(frame) => {
+                    return (game, frame.map(|f| f.reason.to_string()).unwrap_or_default());
+                }
+                m => game.extend(decoded(&m).filter(|m| !own(m))),
+            }
+        }
+    };
+    timeout(PATIENCE, reading).await.expect("closed in time")
+}
+
+/// A player that quits is written all its depth sent it until it was off
+/// the level, as its watcher was shown it: the two streams end alike.
+/// Cy's step into ann's place waits in the held depth's queue ahead of
+/// ann's leave. (Ann's connection once stopped at her quit, and bob alone
+/// saw her displaced.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_that_quits_is_shown_all_its_watcher_was() {
+    let server = Server::start(Config::quiet(3));
+    let (mut ann, _ann_task) = server.connect(LOCAL, &hello("ann")).await;
+    let ann_at = stands(&until(&mut ann, is_sight).await).expect("ann stands somewhere");
+    let (mut cy, _cy_task) = server.connect(LOCAL, &hello("cy")).await;
+    let cy_at = stands(&until(&mut cy, is_sight).await).expect("cy stands somewhere");
+    let player = "ann".into();
+    let watch =
+        ClientMsg::Watch { version: PROTOCOL_VERSION, name: "bob".into(), token: None, player };
+    let (mut bob, _bob_task) = server.connect(LOCAL, &watch).await;
+    // The end of bob's first view; then both read up to ann's answer to a
+    // wait, and from there on the two streams are one.
+    until(&mut bob, |m| decoded(m).is_some_and(|m| matches!(m, ServerMsg::Waiting(_)))).await;
+    send(&mut ann, &ClientMsg::Act(Action::Wait)).await;
+    until(&mut ann, is_sight).await;
+    until(&mut bob, is_sight).await;
+
+    let release = server.world.hold(1).await;
+    let into_ann = gloam_protocol::Dir::ALL.into_iter().find(|&d| cy_at.step(d) == Some(ann_at));
+    let into_ann = into_ann.expect("cy arrived beside ann");
+    send(&mut cy, &ClientMsg::Act(Action::Move(into_ann))).await;
+    // His session offers the step to the depth before it reads the ping.
+    ping(&mut cy, b"stepped").await;
+    send(&mut ann, &ClientMsg::Act(Action::Quit)).await;
+    let leave_queued = async {
+        while server.world.queued(1) < 2 {
+            tokio::task::yield_now().await;
+        }
+    };
+    timeout(PATIENCE, leave_queued).await.expect("ann's leave reaches the depth");
+    drop(release);
+
+    let (ann_saw, why) = game_until_close(&mut ann).await;
+    assert_eq!(why, "goodbye");
+    let (bob_saw, why) = game_until_close(&mut bob).await;
+    assert_eq!(why, "ann's game has ended");
+    assert_eq!(bob_saw, ann_saw, "bob was shown what ann was, and nothing more");
+    let swapped = ServerMsg::Others("cy swaps places with you.".into());
+    assert!(ann_saw.contains(&swapped), "cy's step reached ann before she left: {ann_saw:?}");
+}

@@ -1,6 +1,6 @@
 //! Delivery: what a command produced, encoded and sent to each player as
-//! one reply, and to those watching it; a player whose connection cannot
-//! keep up is dropped, saved first.
+//! one reply, and then to those watching it; a player whose connection
+//! cannot keep up is dropped, saved first, its last reply shown to nobody.
 
 use std::collections::HashMap;
 
@@ -49,9 +49,15 @@ impl DepthTask {
         let mut fallen = Vec::new();
         for (to, reply) in replies {
             let Some(link) = self.links.get(&to) else { continue };
-            link.audience.relay(&reply.frames, || view(&self.state, to));
+            // Those watching are shown a reply only once the player's
+            // connection has taken it (see `world::watch`).
+            let shown = link.audience.is_watched().then(|| reply.frames.clone());
             if link.conn.try_send(reply).is_err() {
                 fallen.push(to);
+                continue;
+            }
+            if let Some(frames) = shown {
+                link.audience.relay(frames, || view(&self.state, to));
             }
         }
         for id in fallen {

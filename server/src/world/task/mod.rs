@@ -290,7 +290,7 @@ impl DepthTask {
             }
             DepthCmd::Resync(id) => {
                 if let Some(link) = self.links.get(&id) {
-                    link.audience.relay(&[], || view(&self.state, id));
+                    link.audience.relay(Vec::new(), || view(&self.state, id));
                 }
             }
         }
@@ -413,8 +413,11 @@ impl DepthTask {
         self.depths.store().bury(record.clone());
         if let Some(link) = self.links.remove(&player.id) {
             let frames = vec![codec::encode(&gloam_protocol::ServerMsg::Died(record))];
-            link.audience.relay(&frames, || None);
-            let _ = link.conn.try_send(ToConn { frames, done: true, now_on: None, died: true });
+            let shown = frames.clone();
+            let last = ToConn { frames, done: true, now_on: None, died: true };
+            if link.conn.try_send(last).is_ok() {
+                link.audience.relay(shown, || None);
+            }
         }
     }
 
