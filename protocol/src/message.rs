@@ -93,8 +93,10 @@ pub enum ServerMsg {
     EnterLevel { depth: u16, width: u16, height: u16, remembered: Vec<u8>, terrain: Vec<Terrain> },
     /// What changed in the player's own sight; also the reply to each action.
     Sight(SightDiff),
-    /// Another player swapped places with this one: its new position and sight.
-    /// Unlike `Sight`, this answers no action of the player's own.
+    /// The player's view changed without an action of its own: another
+    /// player swapped places with it (its new position and sight), or
+    /// players and monsters around it changed together (`at` where it
+    /// stands, no cells). Unlike `Sight`, this answers no action.
     Displaced(SightDiff),
     /// Other players in sight changed while this player's own view did not.
     Players(Vec<PlayerChange>),

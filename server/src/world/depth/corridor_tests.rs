@@ -88,7 +88,9 @@ fn the_one_behind_follows_a_friend_walking_its_way_and_passes_one_who_stopped() 
     d.play(p1, Action::Move(Dir::E));
     d.play(p2, Action::Move(Dir::E));
     assert_eq!(xs(&d), vec![3, 2], "both advanced");
-    // p1 stops; p2 passes it at its next try.
+    // p1 stops: p2 follows it once, and passes it at its next try.
+    let out = d.play(p2, Action::Move(Dir::E)).out;
+    assert!(out.contains(&follow("p1")), "{out:?}");
     let out = d.play(p2, Action::Move(Dir::E)).out;
     assert!(!out.contains(&follow("p1")));
     assert_eq!(xs(&d), vec![2, 3], "p2 swapped past p1, who stood still");

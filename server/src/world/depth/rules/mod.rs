@@ -287,14 +287,14 @@ impl Rules {
         Some(player)
     }
 
-    /// A step `dir` from `from`; `previous` numbers the player's action
-    /// before this one (see `walks`).
+    /// A step `dir` from `from`; `previous` is the player's action before
+    /// this one (see `walks`).
     fn step(
         &mut self,
         id: PlayerId,
         from: Pos,
         dir: Dir,
-        previous: Option<u64>,
+        previous: Option<walks::Last>,
         obs: &mut dyn Observer,
     ) {
         let Some(to) = from.step(dir).filter(|&p| self.level.terrain(p).is_open()) else {
@@ -314,6 +314,7 @@ impl Rules {
             }
             Some(other) if self.walks.follows(previous, other, dir) => {
                 // A friend walking this way: a step behind it, not a swap.
+                self.walks.followed(id, other);
                 obs.observe(self, Event::Followed { mover: id, other });
                 self.see(id, true, obs);
             }

@@ -88,7 +88,7 @@ impl Views {
                 players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
             if !players.is_empty() {
                 let diff = last.get(&viewer.id).copied().filter(|&i| is_diff(&turn.out[i]));
-                attach(turn, diff, viewer.id, players, Vec::new());
+                attach(turn, diff, (viewer.id, viewer.pos), players, Vec::new());
             }
         }
     }
@@ -268,7 +268,7 @@ fn tell_moment(
         if stirred.near(viewer.pos, radius) {
             let (players, monsters) = moment.changes(viewer, told);
             let diff = last_diff.get(&id).copied();
-            attach(turn, diff, id, players, monsters);
+            attach(turn, diff, (id, viewer.pos), players, monsters);
         }
         tell_vitals(viewer, told, turn);
     }
@@ -296,13 +296,17 @@ pub(super) fn last_diffs(
     last
 }
 
-/// Puts a viewer's changes among players and monsters in its last sight
-/// diff of this command (`diff`, an index in `turn.out`), or in messages of
-/// their own when it has none.
+/// Puts the changes among players and monsters of a viewer (`to`, standing
+/// on `at`) in its last sight diff of this command (`diff`, an index in
+/// `turn.out`), or in messages of their own when it has none: one
+/// `Displaced` where it stands when both changed, since told one after the
+/// other they could show a player and a monster on one cell in between (a
+/// player stepped where a monster was killed, or a monster where a player
+/// stood).
 pub(super) fn attach(
     turn: &mut Outcome,
     diff: Option<usize>,
-    to: PlayerId,
+    (to, at): (PlayerId, Pos),
     players: Vec<PlayerChange>,
     monsters: Vec<MonsterChange>,
 ) {
@@ -311,6 +315,11 @@ pub(super) fn attach(
     {
         diff.players.extend(players);
         diff.monsters.extend(monsters);
+        return;
+    }
+    if !players.is_empty() && !monsters.is_empty() {
+        let both = SightDiff { at, players, monsters, ..SightDiff::default() };
+        turn.out.push(Outgoing { to, msg: ServerMsg::Displaced(both) });
         return;
     }
     if !players.is_empty() {
