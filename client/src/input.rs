@@ -1,6 +1,6 @@
 //! Keys to intents, in one table: arrows and WASD move in four directions;
 //! vi-keys (hjkl yubn) and the numpad in eight; `.` or `>` descend, `<`
-//! ascends, `5` (or numpad 5) waits, Enter opens a line to talk (or, after
+//! ascends, `5` (or numpad 5) waits, `,` picks up what lies underfoot, Enter opens a line to talk (or, after
 //! a death, starts again), PgUp and PgDn scroll the messages, Esc quits.
 //! The window turns its platform's key events into [`Key`]s, so the table
 //! is tested without one. Keys typed into the chat line are the session's.
@@ -77,6 +77,7 @@ pub(crate) fn intent(key: Key, shift: bool) -> Option<Intent> {
             (',', true) | ('<', _) => Some(Intent::Act(Action::Ascend)),
             ('.', false) => Some(Intent::Act(Action::Descend)),
             ('5', false) => Some(Intent::Act(Action::Wait)),
+            (',', false) => Some(Intent::Act(Action::PickUp)),
             ('w', _) | ('k', _) => walk(N),
             ('s', _) | ('j', _) => walk(S),
             ('a', _) | ('h', _) => walk(W),
@@ -187,7 +188,7 @@ mod tests {
         assert_eq!(intent(Key::Char('.'), true), Some(Intent::Act(Action::Descend)));
         assert_eq!(act(Key::Char('<')), Some(Action::Ascend));
         assert_eq!(intent(Key::Char(','), true), Some(Intent::Act(Action::Ascend)));
-        assert_eq!(act(Key::Char(',')), None);
+        assert_eq!(act(Key::Char(',')), Some(Action::PickUp));
         assert_eq!(act(Key::Char('5')), Some(Action::Wait));
         assert_eq!(intent(Key::Escape, false), Some(Intent::Quit));
         assert_eq!(act(Key::Char('q')), None);

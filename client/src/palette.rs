@@ -32,3 +32,10 @@ pub(crate) const OTHERS: [Rgb; 6] = [
     (180, 140, 250),
     (240, 240, 120),
 ];
+
+/// A colour as remembered out of sight: under half as bright, as the
+/// remembered map is beside the map in sight.
+pub(crate) fn dimmed((r, g, b): Rgb) -> Rgb {
+    let dim = |c: u8| (u16::from(c) * 2 / 5) as u8;
+    (dim(r), dim(g), dim(b))
+}

@@ -40,9 +40,10 @@ fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
 }
 
 /// The map's glyphs: known terrain (bright in sight, dim remembered; never
-/// the unexplored nor solid rock), then the monsters in sight in their
-/// kinds' glyphs and colours, then the other players in sight, then the
-/// player's own `@` on top.
+/// the unexplored nor solid rock), then the top item of every pile seen (in
+/// its kind's colour in sight, dimmed out of it), then the monsters in sight
+/// in their kinds' glyphs and colours, then the other players in sight,
+/// then the player's own `@` on top.
 pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
     let mut glyphs = Vec::with_capacity(2048);
     for (pos, t) in state.known_cells() {
@@ -51,6 +52,14 @@ pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
         }
         let color = terrain_color(t, state.is_visible(pos));
         glyphs.push(Glyph { col: pos.x, row: pos.y, ch: t.glyph(), color });
+    }
+    for (pos, top) in &state.floor {
+        let (ch, colour) = match state.item_kind(top.kind) {
+            Some(kind) => (kind.glyph, (kind.colour[0], kind.colour[1], kind.colour[2])),
+            None => ('?', palette::ALERT),
+        };
+        let color = if state.is_visible(*pos) { colour } else { palette::dimmed(colour) };
+        glyphs.push(Glyph { col: pos.x, row: pos.y, ch, color });
     }
     for m in state.monsters.values() {
         let (ch, color) = match state.kind_of(m) {
@@ -268,6 +277,23 @@ mod tests {
         let bob = glyph_at(&g, 1, 1);
         assert_eq!(bob.last().unwrap().color, other_color(PlayerId(4)));
         assert_ne!(other_color(PlayerId(4)), palette::SELF);
+    }
+
+    #[test]
+    fn piles_are_drawn_in_their_kinds_colour_in_sight_and_dimmed_out_of_it() {
+        use gloam_protocol::{FloorChange, ItemClass, ItemInfo, Lying};
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let dart = ItemInfo {
+            name: "dart".into(),
+            glyph: '{',
+            colour: [200, 100, 50],
+            class: ItemClass::Missile,
+        };
+        s.apply(&ServerMsg::ItemKinds(vec![dart])).unwrap();
+        let top = Some(Lying { kind: 0, count: 3, more: false });
+        s.apply(&ServerMsg::Floor(vec![FloorChange { at: Pos::new(4, 4), top }])).unwrap();
+        let pile = map_glyphs(&s).into_iter().find(|g| (g.col, g.row) == (4, 4)).unwrap();
+        assert_eq!((pile.ch, pile.color), ('{', palette::dimmed((200, 100, 50))), "out of sight");
     }
 
     #[test]

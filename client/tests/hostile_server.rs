@@ -5,8 +5,9 @@
 use gloam_client::ClientState;
 use gloam_client::state::{LOG_LINES, MAX_NOTE_CHARS, MAX_ROSTER};
 use gloam_protocol::{
-    ChatTo, DeathRecord, KindInfo, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MonsterChange, MonsterId,
-    PlayerChange, PlayerId, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
+    Carried, ChatTo, DeathRecord, FloorChange, ItemClass, ItemInfo, KindInfo, Lying,
+    MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal,
+    ServerMsg, SightDiff, Terrain, Wound,
 };
 use proptest::prelude::*;
 
@@ -57,6 +58,13 @@ fn monster_change() -> impl Strategy<Value = MonsterChange> {
     ]
 }
 
+/// Piles of the first few kinds of item (sometimes of kinds never named).
+fn floor_change() -> impl Strategy<Value = FloorChange> {
+    let top = (prop_oneof![4 => 0u16..3, 1 => any::<u16>()], 0u16..30, any::<bool>())
+        .prop_map(|(kind, count, more)| Lying { kind, count, more });
+    (pos(), proptest::option::of(top)).prop_map(|(at, top)| FloorChange { at, top })
+}
+
 fn record() -> impl Strategy<Value = DeathRecord> {
     (name(), any::<u16>(), name()).prop_map(|(name, depth, killed_by)| DeathRecord {
         name,
@@ -82,14 +90,16 @@ fn diff() -> impl Strategy<Value = SightDiff> {
         proptest::collection::vec((disc_index(), terrain()), 0..8),
         proptest::collection::vec(change(), 0..4),
         proptest::collection::vec(monster_change(), 0..4),
+        proptest::collection::vec(floor_change(), 0..3),
     )
-        .prop_map(|(at, hidden, shown, revealed, players, monsters)| SightDiff {
+        .prop_map(|(at, hidden, shown, revealed, players, monsters, floor)| SightDiff {
             at,
             hidden,
             shown,
             revealed,
             players,
             monsters,
+            floor,
         })
 }
 
@@ -121,6 +131,13 @@ fn message() -> impl Strategy<Value = ServerMsg> {
             ServerMsg::Kinds(kinds.into_iter().map(|(name, glyph)| KindInfo { name, glyph, colour: [9, 9, 9] }).collect())
         }),
         3 => proptest::collection::vec(monster_change(), 0..5).prop_map(ServerMsg::Monsters),
+        1 => proptest::collection::vec((name(), any::<char>()), 0..4).prop_map(|kinds| {
+            ServerMsg::ItemKinds(kinds.into_iter().map(|(name, glyph)| ItemInfo { name, glyph, colour: [9, 9, 9], class: ItemClass::Potion }).collect())
+        }),
+        2 => proptest::collection::vec(floor_change(), 0..5).prop_map(ServerMsg::Floor),
+        1 => proptest::collection::vec((0u16..4, 0u16..5), 0..30).prop_map(|pack| {
+            ServerMsg::Pack(pack.into_iter().map(|(kind, count)| Carried { kind, count }).collect())
+        }),
         1 => (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
         1 => proptest::collection::vec(name(), 0..3).prop_map(ServerMsg::Waiting),
         1 => record().prop_map(ServerMsg::Died),

@@ -73,8 +73,8 @@ fn decode_limited<M: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Resu
 mod tests {
     use super::*;
     use crate::{
-        Action, DeathRecord, Dir, KindInfo, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos,
-        Refusal, SightDiff, Terrain, Wound,
+        Action, Carried, DeathRecord, Dir, FloorChange, ItemClass, ItemInfo, KindInfo, Lying,
+        MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal, SightDiff, Terrain, Wound,
     };
     use proptest::prelude::*;
 
@@ -125,6 +125,13 @@ mod tests {
                     PlayerChange::Vanished { id: PlayerId(1) },
                 ],
                 monsters: vec![MonsterChange::Vanished { id: MonsterId(9) }],
+                floor: vec![
+                    FloorChange {
+                        at: Pos::new(9, 9),
+                        top: Some(Lying { kind: 3, count: 12, more: true }),
+                    },
+                    FloorChange { at: Pos::new(9, 8), top: None },
+                ],
             }),
             ServerMsg::Displaced(SightDiff { at: Pos::new(3, 4), ..SightDiff::default() }),
             ServerMsg::Players(vec![PlayerChange::Vanished { id: PlayerId(3) }]),
@@ -146,6 +153,14 @@ mod tests {
                 MonsterChange::Hurt { id: MonsterId(4), wound: Wound::AlmostDead },
                 MonsterChange::Vanished { id: MonsterId(4) },
             ]),
+            ServerMsg::ItemKinds(vec![ItemInfo {
+                name: "potion of healing".into(),
+                glyph: '!',
+                colour: [200, 40, 40],
+                class: ItemClass::Potion,
+            }]),
+            ServerMsg::Floor(vec![FloorChange { at: Pos::new(1, 1), top: None }]),
+            ServerMsg::Pack(vec![Carried { kind: 2, count: 1 }, Carried { kind: 7, count: 20 }]),
             ServerMsg::Vitals { hp: 12, max: 30 },
             ServerMsg::Waiting(vec!["bob".into()]),
             ServerMsg::Died(death()),
@@ -239,8 +254,9 @@ mod round_trip {
 
     use super::*;
     use crate::{
-        Action, AudienceCmd, DeathRecord, Dir, KindInfo, MonsterChange, MonsterId, PlayerChange,
-        PlayerId, Playing, Pos, Refusal, SightDiff, Terrain, Wound,
+        Action, AudienceCmd, Carried, DeathRecord, Dir, FloorChange, ItemClass, ItemInfo, KindInfo,
+        Lying, MonsterChange, MonsterId, PlayerChange, PlayerId, Playing, Pos, Refusal, SightDiff,
+        Terrain, Wound,
     };
     use proptest::collection::vec;
     use proptest::prelude::*;
@@ -303,6 +319,24 @@ mod round_trip {
         )
     }
 
+    fn floor_change() -> impl Strategy<Value = FloorChange> {
+        (pos(), any::<Option<(u16, u16, bool)>>()).prop_map(|(at, top)| FloorChange {
+            at,
+            top: top.map(|(kind, count, more)| Lying { kind, count, more }),
+        })
+    }
+
+    fn item_class() -> impl Strategy<Value = ItemClass> {
+        prop_oneof![
+            Just(ItemClass::Potion),
+            Just(ItemClass::Scroll),
+            Just(ItemClass::Weapon),
+            Just(ItemClass::Armour),
+            Just(ItemClass::Missile),
+            Just(ItemClass::Artifact),
+        ]
+    }
+
     fn diff() -> impl Strategy<Value = SightDiff> {
         (
             pos(),
@@ -311,14 +345,10 @@ mod round_trip {
             vec((any::<u8>(), terrain()), 0..40),
             vec(change(), 0..4),
             vec(monster_change(), 0..4),
+            vec(floor_change(), 0..4),
         )
-            .prop_map(|(at, hidden, shown, revealed, players, monsters)| SightDiff {
-                at,
-                hidden,
-                shown,
-                revealed,
-                players,
-                monsters,
+            .prop_map(|(at, hidden, shown, revealed, players, monsters, floor)| {
+                SightDiff { at, hidden, shown, revealed, players, monsters, floor }
             })
     }
 
@@ -381,6 +411,20 @@ mod round_trip {
                 )
             }),
             vec(monster_change(), 0..8).prop_map(ServerMsg::Monsters),
+            vec((name(), any::<char>(), any::<[u8; 3]>(), item_class()), 0..6).prop_map(|kinds| {
+                ServerMsg::ItemKinds(
+                    kinds
+                        .into_iter()
+                        .map(|(name, glyph, colour, class)| ItemInfo { name, glyph, colour, class })
+                        .collect(),
+                )
+            }),
+            vec(floor_change(), 0..8).prop_map(ServerMsg::Floor),
+            vec(any::<(u16, u16)>(), 0..26).prop_map(|pack| {
+                ServerMsg::Pack(
+                    pack.into_iter().map(|(kind, count)| Carried { kind, count }).collect(),
+                )
+            }),
             (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
             vec(name(), 0..4).prop_map(ServerMsg::Waiting),
             death_record().prop_map(ServerMsg::Died),
@@ -408,7 +452,9 @@ mod round_trip {
                 Just(Action::Descend),
                 Just(Action::Ascend),
                 Just(Action::Wait),
-                Just(Action::Quit)
+                Just(Action::Quit),
+                Just(Action::PickUp),
+                any::<u8>().prop_map(Action::Drop),
             ]
             .prop_map(ClientMsg::Act),
             Just(ClientMsg::Graveyard),

@@ -27,13 +27,13 @@ pub mod walk;
 pub use cells::CellSet;
 pub use disc::Disc;
 pub use message::{
-    Action, AudienceCmd, ChatTo, ClientMsg, DeathRecord, KindInfo, MonsterChange, PlayerChange,
-    Playing, Refusal, ServerMsg, SightDiff, Token,
+    Action, AudienceCmd, Carried, ChatTo, ClientMsg, DeathRecord, FloorChange, ItemClass, ItemInfo,
+    KindInfo, Lying, MonsterChange, PlayerChange, Playing, Refusal, ServerMsg, SightDiff, Token,
 };
 pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;
@@ -55,6 +55,9 @@ pub const MAX_WHO: usize = 500;
 /// message a client decodes ([`codec::MAX_SERVER_MSG`]), however many have
 /// died in a world.
 pub const MAX_GRAVEYARD: usize = 200;
+
+/// The most entries a pack holds: one a letter, `a` to `z`.
+pub const PACK_SLOTS: usize = 26;
 
 /// The longest line of chat, in characters, once trimmed.
 pub const MAX_CHAT_CHARS: usize = 200;

@@ -66,6 +66,11 @@ pub enum Action {
     Wait,
     /// Leave the game; the server closes the connection normally.
     Quit,
+    /// Pick up the top item of the pile underfoot (all of a stack).
+    PickUp,
+    /// Drop the pack's item in `slot` (0 is `a`), all of a stack, onto the
+    /// pile underfoot.
+    Drop(u8),
 }
 
 /// What the server sends.
@@ -119,6 +124,16 @@ pub enum ServerMsg {
     Kinds(Vec<KindInfo>),
     /// Monsters in sight changed while this player's own view did not.
     Monsters(Vec<MonsterChange>),
+    /// The kinds of item, sent once after the welcome: a [`Lying`]'s or a
+    /// [`Carried`]'s `kind` indexes this list.
+    ItemKinds(Vec<ItemInfo>),
+    /// What lies on cells: after [`ServerMsg::EnterLevel`], the items the
+    /// player remembers on that level; later, piles in sight that changed
+    /// while this player's own view did not.
+    Floor(Vec<FloorChange>),
+    /// Everything the player carries, in the order of its letters (the
+    /// first is `a`): sent on arriving and whenever it changes.
+    Pack(Vec<Carried>),
     /// The player's own hit points, sent on arriving and when they change.
     Vitals { hp: u16, max: u16 },
     /// Whom the round this player is in waits for (empty: nobody, or the
@@ -163,6 +178,50 @@ pub struct KindInfo {
     pub name: String,
     pub glyph: char,
     pub colour: [u8; 3],
+}
+
+/// What a client is told of one kind of item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemInfo {
+    pub name: String,
+    pub glyph: char,
+    pub colour: [u8; 3],
+    pub class: ItemClass,
+}
+
+/// What sort of thing an item is, which says what can be done with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ItemClass {
+    Potion,
+    Scroll,
+    Weapon,
+    Armour,
+    Missile,
+    Artifact,
+}
+
+/// What a player saw lying on a cell: the top item of its pile, or nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FloorChange {
+    pub at: Pos,
+    pub top: Option<Lying>,
+}
+
+/// The top item of a pile on the floor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lying {
+    pub kind: u16,
+    /// How many of it (a stack of darts, say).
+    pub count: u16,
+    /// Whether other items lie under it.
+    pub more: bool,
+}
+
+/// One entry of a player's pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carried {
+    pub kind: u16,
+    pub count: u16,
 }
 
 /// A change in which monsters a player sees. Only the kind and a coarse
@@ -221,6 +280,8 @@ pub struct SightDiff {
     pub players: Vec<PlayerChange>,
     /// Monsters who came into sight, moved or were hurt in it, or left it.
     pub monsters: Vec<MonsterChange>,
+    /// Cells in sight whose pile is not what the player last saw there.
+    pub floor: Vec<FloorChange>,
 }
 
 /// A change in which other players a player sees.

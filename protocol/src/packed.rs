@@ -5,8 +5,9 @@
 //! the lists and their lengths were most of every `Sight`. Here they travel
 //! as one bit string, least significant bit first:
 //!
-//! - two flags: whether a list of players and a list of monsters follow the
-//!   bit string (each is left out when empty, length and all);
+//! - whether a list of players, of monsters and of floor changes follow
+//!   the bit string (each is left out when empty, length and all): one bit
+//!   0 when none does (a diff alone on a level), else a 1 and one bit each;
 //! - `hidden`, `shown` and the indices of `revealed`, each as a list (below);
 //! - the terrain of each revealed cell, two bits apiece.
 //!
@@ -20,7 +21,7 @@
 //! disc have near indices, so a typical gap takes four or five bits.
 //!
 //! The serde form of a diff is then a tuple: `at`, the bit string as bytes,
-//! and the players and monsters when their flags say so.
+//! and the players, monsters and floor changes when their flags say so.
 
 use std::fmt;
 
@@ -38,9 +39,16 @@ const MAX_LIST: usize = 1024;
 impl Serialize for SightDiff {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (has_players, has_monsters) = (!self.players.is_empty(), !self.monsters.is_empty());
+        let has_floor = !self.floor.is_empty();
         let mut bits = BitWriter::default();
-        bits.push(u32::from(has_players), 1);
-        bits.push(u32::from(has_monsters), 1);
+        if has_players || has_monsters || has_floor {
+            bits.push(1, 1);
+            bits.push(u32::from(has_players), 1);
+            bits.push(u32::from(has_monsters), 1);
+            bits.push(u32::from(has_floor), 1);
+        } else {
+            bits.push(0, 1);
+        }
         put_list(&mut bits, &self.hidden);
         put_list(&mut bits, &self.shown);
         let revealed: Vec<u8> = self.revealed.iter().map(|&(i, _)| i).collect();
@@ -49,7 +57,7 @@ impl Serialize for SightDiff {
             bits.push(terrain_code(terrain), 2);
         }
         let bytes = bits.finish();
-        let len = 2 + usize::from(has_players) + usize::from(has_monsters);
+        let len = 2 + usize::from(has_players) + usize::from(has_monsters) + usize::from(has_floor);
         let mut tuple = serializer.serialize_tuple(len)?;
         tuple.serialize_element(&self.at)?;
         tuple.serialize_element(&AsBytes(&bytes))?;
@@ -59,13 +67,16 @@ impl Serialize for SightDiff {
         if has_monsters {
             tuple.serialize_element(&self.monsters)?;
         }
+        if has_floor {
+            tuple.serialize_element(&self.floor)?;
+        }
         tuple.end()
     }
 }
 
 impl<'de> Deserialize<'de> for SightDiff {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_tuple(4, DiffVisitor)
+        deserializer.deserialize_tuple(5, DiffVisitor)
     }
 }
 
@@ -91,6 +102,9 @@ impl<'de> Visitor<'de> for DiffVisitor {
         if cells.has_monsters {
             diff.monsters = seq.next_element()?.ok_or_else(|| missing("monsters"))?;
         }
+        if cells.has_floor {
+            diff.floor = seq.next_element()?.ok_or_else(|| missing("floor"))?;
+        }
         Ok(diff)
     }
 }
@@ -99,12 +113,15 @@ impl<'de> Visitor<'de> for DiffVisitor {
 struct Cells {
     has_players: bool,
     has_monsters: bool,
+    has_floor: bool,
     diff: SightDiff,
 }
 
 fn read_cells(bits: &mut BitReader) -> Result<Cells, String> {
-    let has_players = bits.read(1)? == 1;
-    let has_monsters = bits.read(1)? == 1;
+    let lists = bits.read(1)? == 1;
+    let has_players = lists && bits.read(1)? == 1;
+    let has_monsters = lists && bits.read(1)? == 1;
+    let has_floor = lists && bits.read(1)? == 1;
     let hidden = read_list(bits)?;
     let shown = read_list(bits)?;
     let revealed = read_list(bits)?
@@ -117,6 +134,7 @@ fn read_cells(bits: &mut BitReader) -> Result<Cells, String> {
     Ok(Cells {
         has_players,
         has_monsters,
+        has_floor,
         diff: SightDiff { hidden, shown, revealed, ..SightDiff::default() },
     })
 }

@@ -67,6 +67,7 @@ fn codec(c: &mut Criterion) {
         revealed: vec![(101, Terrain::Floor)],
         players: vec![],
         monsters: vec![],
+        floor: vec![],
     });
     let bytes = codec::encode(&sight);
     c.bench_function(&format!("encode a per-move Sight ({} bytes)", bytes.len()), |b| {

@@ -17,6 +17,7 @@ fn snapshot(i: u16) -> Snapshot {
         pos: Pos { x: 10 + i % 60, y: 5 + i % 30 },
         vitals: gloam_server::world::Vitals::default(),
         explored: vec![(1 + i % 4, bits)],
+        pack: vec![("potion of healing".into(), 2), ("dart".into(), 12)],
     }
 }
 

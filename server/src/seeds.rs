@@ -25,6 +25,7 @@ pub struct DepthSeeds {
 mod split {
     pub const GENERATOR: u64 = 0x006d_6978;
     pub const MONSTERS: u64 = 0x6d6f_6e73_7465_7273;
+    pub const ITEMS: u64 = 0x0069_7465_6d73;
     pub const DICE: u64 = 0x726f_756e_6473;
     /// Split from the world seed itself: which depth of each block is a maze.
     pub const MAZE_SLOTS: u64 = 0x6d61_7a65;
@@ -72,6 +73,11 @@ impl DepthSeeds {
     /// The monsters the level starts with: their kinds and places.
     pub fn monsters(&self) -> LevelRng {
         LevelRng::seed_from_u64(self.level ^ split::MONSTERS)
+    }
+
+    /// The items the level starts with: their kinds, counts and places.
+    pub fn items(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::ITEMS)
     }
 
     /// The depth's dice: every roll of its monsters and fights in play.

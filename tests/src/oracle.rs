@@ -4,14 +4,15 @@
 //! straight from Albert Ford's description rather than the server's integer
 //! version).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use gloam_client::ClientState;
-use gloam_protocol::{Pos, ServerMsg};
+use gloam_protocol::{Lying, Pos, ServerMsg};
 
 use crate::history::Glimpse;
 use gloam_server::bestiary::{Bestiary, KindId};
 use gloam_server::config::Placement;
+use gloam_server::items::Catalogue;
 use gloam_server::level::Level;
 use gloam_server::mapgen::populate::populate;
 use gloam_server::mapgen::{self, GeneratorSetting};
@@ -115,6 +116,10 @@ pub struct Oracle {
     /// Per depth, the kind of each monster id as the level's seed (then the
     /// hand placements) made it.
     kinds: HashMap<u16, Vec<KindId>>,
+    /// The kinds of item, and per depth the top of each pile as the
+    /// level's seed laid them (the simulated players never touch them).
+    items: Catalogue,
+    piles: HashMap<u16, BTreeMap<Pos, Lying>>,
     /// What the client showed of the monsters around it, each time that
     /// changed: checked after play against the depth's replayed history
     /// (see [`crate::history`]).
@@ -135,6 +140,8 @@ impl Oracle {
             bestiary: Bestiary::default(),
             placements: Vec::new(),
             kinds: HashMap::new(),
+            items: Catalogue::built_in(),
+            piles: HashMap::new(),
             glimpses: Vec::new(),
             checked: 0,
         }
@@ -252,6 +259,7 @@ impl Oracle {
             }
         }
         self.check_monsters(depth, &sight, &level, state)?;
+        self.check_floor(depth, &sight, state)?;
         self.glimpse(msg, state);
         Ok(())
     }
@@ -272,6 +280,52 @@ impl Oracle {
         if self.glimpses.last() != Some(&glimpse) {
             self.glimpses.push(glimpse);
         }
+    }
+
+    /// The piles the mirror holds lie on cells once in sight, each as the
+    /// seed laid it, and every pile in sight is among them: an item is told
+    /// only where it was seen, and remembered there.
+    fn check_floor(
+        &mut self,
+        depth: u16,
+        sight: &HashSet<Pos>,
+        state: &ClientState,
+    ) -> Result<(), String> {
+        if !state.floor.is_empty() && state.item_kinds != self.items.infos() {
+            return Err("the kinds of item differ from the catalogue's".into());
+        }
+        let piles = self.piles(depth).clone();
+        let ever = self.ever_seen.entry(depth).or_default();
+        for (pos, top) in &state.floor {
+            if !ever.contains(pos) {
+                return Err(format!("depth {depth}: a pile told on {pos:?}, never in sight"));
+            }
+            if piles.get(pos) != Some(top) {
+                return Err(format!(
+                    "depth {depth}: {pos:?} told as {top:?}, holds {:?}",
+                    piles.get(pos)
+                ));
+            }
+        }
+        for (pos, top) in piles.iter().filter(|(p, _)| sight.contains(p)) {
+            if state.floor.get(pos) != Some(top) {
+                return Err(format!(
+                    "depth {depth}: the pile {top:?} on {pos:?} is in sight, untold"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The top of every pile on `depth` as its seed laid them.
+    fn piles(&mut self, depth: u16) -> &BTreeMap<Pos, Lying> {
+        if !self.piles.contains_key(&depth) {
+            let level = self.level(depth).clone();
+            let seeds = gloam_server::seeds::Seeds::of_world(self.seed).depth(depth);
+            let tops = gloam_server::mapgen::stock::tops(&level, &self.items, seeds, depth);
+            self.piles.insert(depth, tops);
+        }
+        &self.piles[&depth]
     }
 
     /// Every monster the mirror holds stands in sight, on open ground and

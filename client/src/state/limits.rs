@@ -20,6 +20,9 @@ pub const MAX_ROSTER: usize = 4096;
 /// The most kinds of monster a client keeps.
 pub const MAX_KINDS: usize = 1024;
 
+/// The most kinds of item a client keeps.
+pub const MAX_ITEM_KINDS: usize = 1024;
+
 /// The longest monster name (or cause of death) a client keeps, in characters.
 pub const MAX_KIND_NAME_CHARS: usize = 40;
 

@@ -84,6 +84,7 @@ impl ClientState {
             .collect::<Result<_, StateError>>()?;
         self.check_players(&diff.players)?;
         self.check_monsters(&diff.monsters)?;
+        self.check_floor(&diff.floor)?;
         // Checked whole: from here on nothing fails.
         hidden.into_iter().for_each(|c| self.visible[c] = false);
         shown.into_iter().for_each(|c| self.visible[c] = true);
@@ -94,6 +95,7 @@ impl ClientState {
         self.at = Some(diff.at);
         diff.players.iter().for_each(|c| self.apply_player(c));
         diff.monsters.iter().for_each(|c| self.apply_monster(c));
+        self.apply_floor_checked(&diff.floor);
         Ok(())
     }
 

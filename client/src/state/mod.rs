@@ -9,6 +9,8 @@
 //!   in sight now and where the player stands;
 //! - `in_sight.rs`: the other players and the monsters in sight, and the
 //!   kinds of monster;
+//! - `items.rs`: the kinds of item, the piles seen on this level and the
+//!   pack;
 //! - `roster.rs`: who else is on this depth, and whom the round waits for;
 //! - `watching.rs`: whom this client watches, who watches its player, and
 //!   who plays anywhere (`/who`);
@@ -18,10 +20,12 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use gloam_protocol::{
-    DeathRecord, Disc, KindInfo, MonsterId, PlayerId, Pos, Refusal, ServerMsg, Terrain,
+    Carried, DeathRecord, Disc, ItemInfo, KindInfo, Lying, MonsterId, PlayerId, Pos, Refusal,
+    ServerMsg, Terrain,
 };
 
 mod in_sight;
+mod items;
 mod life;
 mod limits;
 mod log;
@@ -76,6 +80,12 @@ pub struct ClientState {
     pub monsters: BTreeMap<MonsterId, SeenMonster>,
     /// The kinds of monster, as the server named them.
     pub kinds: Vec<KindInfo>,
+    /// The kinds of item, as the server named them.
+    pub item_kinds: Vec<ItemInfo>,
+    /// The top of every pile the player saw on this level, by cell.
+    pub floor: BTreeMap<Pos, Lying>,
+    /// What the player carries, `a` first.
+    pub pack: Vec<Carried>,
     /// The player's own hit points and their most, once told.
     pub hp: Option<(u16, u16)>,
     /// Whom the round waits for.
@@ -121,6 +131,9 @@ impl ClientState {
             ServerMsg::Players(changes) => self.apply_players(changes)?,
             ServerMsg::Monsters(changes) => self.apply_monsters(changes)?,
             ServerMsg::Kinds(kinds) => self.name_kinds(kinds)?,
+            ServerMsg::ItemKinds(kinds) => self.name_item_kinds(kinds)?,
+            ServerMsg::Floor(changes) => self.apply_floor(changes)?,
+            ServerMsg::Pack(pack) => self.set_pack(pack)?,
             ServerMsg::Roster(names) => self.set_roster(names)?,
             ServerMsg::Joined(names) => self.join(names)?,
             ServerMsg::Left(names) => self.leave(names),
@@ -169,6 +182,7 @@ impl ClientState {
         self.load_level(level)?;
         self.others.clear();
         self.monsters.clear();
+        self.floor.clear();
         self.roster.clear();
         self.waiting.clear();
         Ok(())

@@ -1,6 +1,8 @@
 //! What one player knows of one level, and what its client has been told.
 
-use gloam_protocol::{CellSet, Disc, Pos, SightDiff, Terrain};
+use std::collections::BTreeMap;
+
+use gloam_protocol::{CellSet, Disc, FloorChange, Lying, Pos, SightDiff, Terrain};
 
 use crate::fov::Fov;
 use crate::level::Level;
@@ -13,13 +15,16 @@ use crate::level::Level;
 pub struct Memory {
     explored: CellSet,
     sight: Option<Fov>,
+    /// The top of every pile it last saw, by cell (what its client draws
+    /// there, dim when out of sight).
+    floor: BTreeMap<Pos, Lying>,
 }
 
 impl Memory {
     /// A memory of the cells in `explored` (as the store keeps them), with
     /// nothing in sight.
     pub(crate) fn from_explored(explored: CellSet) -> Self {
-        Self { explored, sight: None }
+        Self { explored, sight: None, floor: BTreeMap::new() }
     }
 
     /// Every cell whose terrain the client was sent.
@@ -78,6 +83,40 @@ impl Memory {
         }
         self.sight = Some(now);
         diff
+    }
+
+    /// The piles it remembers, for a client entering the level.
+    pub(crate) fn recall_floor(&self) -> Vec<FloorChange> {
+        self.floor.iter().map(|(&at, &top)| FloorChange { at, top: Some(top) }).collect()
+    }
+
+    /// Looks at the piles in sight now: those on `piles` (every cell with
+    /// one) and those it remembers, whose top is `top`. Gives the cells
+    /// whose top is not what it last saw there, by cell, and remembers them.
+    pub(crate) fn see_floor(
+        &mut self,
+        piles: impl Iterator<Item = Pos>,
+        top: impl Fn(Pos) -> Option<Lying>,
+    ) -> Vec<FloorChange> {
+        let Some(sight) = &self.sight else { return Vec::new() };
+        let mut cells: Vec<Pos> = piles.filter(|&p| sight.sees(p)).collect();
+        cells.extend(self.floor.keys().copied().filter(|&p| sight.sees(p)));
+        cells.sort_unstable_by_key(|p| (p.y, p.x));
+        cells.dedup();
+        cells.into_iter().filter_map(|at| self.see_pile(at, top(at))).collect()
+    }
+
+    /// Sees `top` on `at` (a cell in sight): the change, if it is one.
+    pub(crate) fn see_pile(&mut self, at: Pos, top: Option<Lying>) -> Option<FloorChange> {
+        let known = self.floor.get(&at).copied();
+        if known == top {
+            return None;
+        }
+        match top {
+            Some(top) => self.floor.insert(at, top),
+            None => self.floor.remove(&at),
+        };
+        Some(FloorChange { at, top })
     }
 
     /// True when the told view includes `pos`.

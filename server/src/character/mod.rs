@@ -58,4 +58,7 @@ pub struct Snapshot {
     pub vitals: Vitals,
     /// Per depth, the explored cells in `CellSet`'s byte form.
     pub explored: Vec<(u16, Vec<u8>)>,
+    /// What it carries, `a` first: each kind by name (so that a host who
+    /// edits the items file keeps every item that still exists) and how many.
+    pub pack: Vec<(String, u16)>,
 }

@@ -7,6 +7,7 @@ use gloam_protocol::{PlayerId, Pos};
 
 use super::memory::Memory;
 use super::{Keep, Snapshot, Vitals};
+use crate::items::{Catalogue, Item};
 
 #[derive(Debug)]
 pub struct Player {
@@ -18,11 +19,20 @@ pub struct Player {
     /// tree, not a hash map: a player knows few depths, and a depth asks
     /// each player's memory of it for every monster it weighs.
     pub memories: BTreeMap<u16, Memory>,
+    /// What it carries, in the order of its letters (`a` first).
+    pub pack: Vec<Item>,
 }
 
 impl Player {
     pub fn new(id: PlayerId, name: String) -> Self {
-        Self { id, name, pos: Pos::default(), vitals: Vitals::default(), memories: BTreeMap::new() }
+        Self {
+            id,
+            name,
+            pos: Pos::default(),
+            vitals: Vitals::default(),
+            memories: BTreeMap::new(),
+            pack: Vec::new(),
+        }
     }
 
     pub(crate) fn memory(&self, depth: u16) -> Option<&Memory> {
@@ -33,8 +43,9 @@ impl Player {
         self.memories.entry(depth).or_default()
     }
 
-    /// What the store keeps of this player, standing on `depth`.
-    pub(crate) fn snapshot(&self, depth: u16, keep: Keep) -> Snapshot {
+    /// What the store keeps of this player, standing on `depth`; its
+    /// items are named as `items` names them.
+    pub(crate) fn snapshot(&self, depth: u16, keep: Keep, items: &Catalogue) -> Snapshot {
         let explored = match keep {
             Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored().to_bytes())).collect(),
             Keep::ThisDepth => self
@@ -42,7 +53,8 @@ impl Player {
                 .map(|m| vec![(depth, m.explored().to_bytes())])
                 .unwrap_or_default(),
         };
-        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored }
+        let pack = self.pack.iter().map(|i| (items.kind(i.kind).name.clone(), i.count)).collect();
+        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored, pack }
     }
 }
 
@@ -57,12 +69,15 @@ mod tests {
         player.pos = Pos { x: 3, y: 4 };
         player.memories.insert(1, Memory::from_explored(CellSet::from_bytes(&[1, 2])));
         player.memories.insert(2, Memory::from_explored(CellSet::from_bytes(&[0, 0, 7])));
-        let mut all = player.snapshot(2, Keep::All);
+        let items = Catalogue::built_in();
+        player.pack.push(Item { kind: items.find("dart").unwrap(), count: 9 });
+        let mut all = player.snapshot(2, Keep::All, &items);
+        assert_eq!(all.pack, vec![("dart".to_owned(), 9)]);
         all.explored.sort();
         assert_eq!((all.depth, all.pos), (2, Pos { x: 3, y: 4 }));
         assert_eq!(all.explored, vec![(1, vec![1, 2]), (2, vec![0, 0, 7])]);
-        let here = player.snapshot(2, Keep::ThisDepth);
+        let here = player.snapshot(2, Keep::ThisDepth, &items);
         assert_eq!(here.explored, vec![(2, vec![0, 0, 7])]);
-        assert!(player.snapshot(5, Keep::ThisDepth).explored.is_empty());
+        assert!(player.snapshot(5, Keep::ThisDepth, &items).explored.is_empty());
     }
 }

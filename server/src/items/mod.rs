@@ -14,6 +14,7 @@ use crate::tuning::{self, Dice, Source};
 mod file;
 #[cfg(test)]
 mod tests;
+mod words;
 
 /// The items built into the server.
 pub const BUILT_IN: &str = include_str!("../../../assets/items.toml");
@@ -22,6 +23,14 @@ pub const BUILT_IN_NAME: &str = "assets/items.toml (built in)";
 
 /// An index into the catalogue's kinds.
 pub type ItemKindId = u16;
+
+/// Items of one kind lying or carried together: a potion, a sword, a
+/// stack of twelve darts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Item {
+    pub kind: ItemKindId,
+    pub count: u16,
+}
 
 /// An items file that could not be used.
 pub type ItemsError = tuning::TuningError;
@@ -100,6 +109,32 @@ pub struct ItemKind {
 }
 
 impl ItemKind {
+    /// Whether items of this kind gather into one stack, in a pack and on
+    /// a pile: potions, scrolls and missiles do; weapons, armour and the
+    /// artifact stay one apiece.
+    pub fn stacks(&self) -> bool {
+        matches!(self.class, Class::Potion { .. } | Class::Scroll { .. } | Class::Missile { .. })
+    }
+
+    /// What a client is told of this kind.
+    pub fn info(&self) -> gloam_protocol::ItemInfo {
+        use gloam_protocol::ItemClass;
+        let class = match self.class {
+            Class::Potion { .. } => ItemClass::Potion,
+            Class::Scroll { .. } => ItemClass::Scroll,
+            Class::Weapon { .. } => ItemClass::Weapon,
+            Class::Armour { .. } => ItemClass::Armour,
+            Class::Missile { .. } => ItemClass::Missile,
+            Class::Artifact => ItemClass::Artifact,
+        };
+        gloam_protocol::ItemInfo {
+            name: self.name.clone(),
+            glyph: self.glyph,
+            colour: self.colour,
+            class,
+        }
+    }
+
     /// How likely it is drawn, against the others placeable at a depth (0
     /// for the artifact, which is never drawn).
     pub fn weight(&self) -> u32 {
@@ -162,6 +197,12 @@ impl Catalogue {
 
     pub fn kind(&self, id: ItemKindId) -> &ItemKind {
         &self.kinds[usize::from(id)]
+    }
+
+    /// What a client is told of every kind, in order: sent once after the
+    /// welcome.
+    pub fn infos(&self) -> Vec<gloam_protocol::ItemInfo> {
+        self.kinds.iter().map(ItemKind::info).collect()
     }
 
     /// The kind called `name`.

@@ -11,6 +11,7 @@ pub(crate) mod interior;
 pub mod maze;
 pub mod populate;
 pub(crate) mod steps;
+pub mod stock;
 
 pub use steps::Steps;
 

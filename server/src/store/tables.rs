@@ -30,6 +30,10 @@ pub(super) const EXPLORED: TableDefinition<(&str, u16), &[u8]> = TableDefinition
 /// before monsters has no such table: its characters start unhurt.
 pub(super) const VITALS: TableDefinition<&str, (u16, u16, u32, u64, u16)> =
     TableDefinition::new("vitals");
+/// Name to what the character carries: its pack as (kind name, count)
+/// pairs, encoded by the codec. A store written before items has no such
+/// table: its characters carry nothing.
+pub(super) const PACKS: TableDefinition<&str, &[u8]> = TableDefinition::new("packs");
 /// Grave number (0, 1, 2, ... in the order the deaths were written) to
 /// (name, when it died in seconds since 1970, deepest depth, rounds, kills,
 /// killed by): the dead, one grave per death.
@@ -60,6 +64,7 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
         let mut places = txn.open_table(PLACES)?;
         let mut explored = txn.open_table(EXPLORED)?;
         let mut vitals = txn.open_table(VITALS)?;
+        let mut packs = txn.open_table(PACKS)?;
         let mut graves = txn.open_table(GRAVES)?;
         let mut next_grave = graves.last()?.map_or(0, |(number, _)| number.value() + 1);
         for cmd in writes {
@@ -68,8 +73,9 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
                 }
                 Cmd::Save { name, snapshot } => {
-                    let Snapshot { depth, pos, vitals: v, explored: depths } = snapshot;
+                    let Snapshot { depth, pos, vitals: v, explored: depths, pack } = snapshot;
                     places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
+                    packs.insert(name.as_str(), gloam_protocol::codec::encode(pack).as_slice())?;
                     vitals.insert(name.as_str(), (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
                     for (depth, bits) in depths {
                         explored.insert((name.as_str(), *depth), bits.as_slice())?;
@@ -79,6 +85,7 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     let name = record.name.as_str();
                     places.remove(name)?;
                     vitals.remove(name)?;
+                    packs.remove(name)?;
                     explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
                     let DeathRecord { depth, rounds, kills, killed_by, when, .. } = record;
                     let grave = (name, *when, *depth, *rounds, *kills, killed_by.as_str());
@@ -130,7 +137,22 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
     let vitals = vitals.map_or_else(Vitals::default, |(hp, max_hp, kills, rounds, deepest)| {
         Vitals { hp, max_hp, kills, rounds, deepest }
     });
-    Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths }))
+    let pack = match txn.open_table(PACKS) {
+        Ok(table) => table.get(name)?.map(|bytes| decode_pack(name, bytes.value())),
+        Err(TableError::TableDoesNotExist(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let pack = pack.unwrap_or_default();
+    Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths, pack }))
+}
+
+/// A stored pack; one that does not decode is reported and read as empty
+/// rather than keeping its character out of the game.
+fn decode_pack(name: &str, bytes: &[u8]) -> Vec<(String, u16)> {
+    gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
+        tracing::error!(player = name, error = %e, "a stored pack does not decode: read as empty");
+        Vec::new()
+    })
 }
 
 /// A depth's log, in order: the entries numbered from 0 without a gap

@@ -69,12 +69,17 @@ fn populated(
     level: Arc<crate::level::Level>,
 ) -> DepthState {
     let placed = mapgen::populate::populate(&level, &c.bestiary, seeds, depth);
+    let stocked = mapgen::stock::stock(&level, &c.items, seeds, depth);
     let mut state =
         DepthState::with_bestiary(depth, level, c.sight_radius, c.bestiary.clone(), seeds);
     state.set_rules(HostRules { pvp: c.pvp });
+    state.set_items(c.items.clone());
     state.keep_log();
     for p in placed {
         state.spawn(p.kind, p.pos);
+    }
+    for (pos, item) in stocked {
+        state.lay(pos, item);
     }
     for p in c.placements.iter().filter(|p| p.depth == depth) {
         let placed = c.bestiary.find(&p.kind).and_then(|kind| state.spawn(kind, p.pos));

@@ -14,9 +14,10 @@ use gloam_protocol::{CellSet, PlayerId, Refusal, Token};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
-use tracing::error;
+use tracing::{error, warn};
 
 use crate::character::{Credential, Memory, Player};
+use crate::items::{Catalogue, Item};
 use crate::store::StoreHandle;
 
 /// A character as it was when it left the world.
@@ -93,6 +94,8 @@ pub(crate) struct Characters {
     next_id: AtomicU32,
     store: StoreHandle,
     limits: Limits,
+    /// The kinds of item, to turn a stored pack's names back into items.
+    items: Arc<Catalogue>,
     /// When each client address made its characters of the last hour.
     made_from: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
 }
@@ -112,7 +115,12 @@ const TAKEOVER_WAIT: Duration = Duration::from_secs(3);
 
 impl Characters {
     /// The characters `known` to the store, all offline.
-    pub(crate) fn new(store: StoreHandle, known: Vec<Credential>, limits: Limits) -> Self {
+    pub(crate) fn new(
+        store: StoreHandle,
+        known: Vec<Credential>,
+        limits: Limits,
+        items: Arc<Catalogue>,
+    ) -> Self {
         let by_name = known
             .into_iter()
             .enumerate()
@@ -123,7 +131,7 @@ impl Characters {
             .collect::<HashMap<_, _>>();
         let next_id = AtomicU32::new(by_name.len() as u32);
         let made_from = Mutex::new(HashMap::new());
-        Self { by_name: Mutex::new(by_name), next_id, store, limits, made_from }
+        Self { by_name: Mutex::new(by_name), next_id, store, limits, made_from, items }
     }
 
     /// Joins as `name`: creates the character (with a fresh token, recorded
@@ -280,6 +288,7 @@ impl Characters {
                     let mut player = Player::new(id, name.to_owned());
                     player.pos = s.pos;
                     player.vitals = s.vitals;
+                    player.pack = self.unpack(name, &s.pack);
                     player.memories = s
                         .explored
                         .into_iter()
@@ -299,6 +308,23 @@ impl Characters {
                 Err(Refusal::Unavailable { reason: "the server cannot load characters".into() })
             }
         }
+    }
+
+    /// A stored pack's items; a kind the items file no longer has is
+    /// left out, and the host's log says so.
+    fn unpack(&self, name: &str, pack: &[(String, u16)]) -> Vec<Item> {
+        let mut items = Vec::with_capacity(pack.len());
+        for (kind, count) in pack {
+            match self.items.find(kind) {
+                Some(kind) if *count > 0 => items.push(Item { kind, count: *count }),
+                Some(_) => {}
+                None => {
+                    warn!(player = name, item = %kind, count, "a stored item of no kind the items file has: left out")
+                }
+            }
+        }
+        items.truncate(gloam_protocol::PACK_SLOTS);
+        items
     }
 
     /// Counts a new character made from `from`, or refuses it when that

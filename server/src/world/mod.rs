@@ -66,7 +66,7 @@ impl World {
             per_address_per_hour: config.new_characters_per_address_per_hour,
             total: config.max_characters,
         };
-        let characters = Characters::new(store.clone(), known, limits);
+        let characters = Characters::new(store.clone(), known, limits, config.items.clone());
         let saving = store.saving();
         let depths = Arc::new(Depths::new(config, store));
         tokio::spawn(tell_about_saving(saving, Arc::downgrade(&depths)));

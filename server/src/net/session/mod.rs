@@ -113,8 +113,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         }
     }
 
-    /// The welcome, then the kinds of monster its messages name, then for
-    /// a watcher whom it watches.
+    /// The welcome, then the kinds of monster and of item its messages
+    /// name, then for a watcher whom it watches.
     async fn welcome(
         &mut self,
         you: PlayerId,
@@ -123,6 +123,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     ) -> Result<(), Ending> {
         self.conn.send(&welcome(you, token, self.world.config())).await?;
         self.conn.send(&ServerMsg::Kinds(self.world.config().bestiary.kinds_info())).await?;
+        self.conn.send(&ServerMsg::ItemKinds(self.world.config().items.infos())).await?;
         match watching {
             Some(watching) => self.conn.send(&watching).await,
             None => Ok(()),

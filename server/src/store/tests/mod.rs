@@ -31,6 +31,7 @@ fn snapshot(depth: u16, x: u16) -> Snapshot {
         pos: Pos { x, y: 7 },
         vitals: Vitals { hp: 12, max_hp: 30, kills: u32::from(x), rounds: 99, deepest: depth },
         explored: vec![(1, vec![255, 0, 5]), (depth, vec![0, 0x80])],
+        pack: vec![("dart".into(), x), ("dagger".into(), 1)],
     }
 }
 

@@ -172,6 +172,16 @@ impl DepthState {
         self.rules.host = host;
     }
 
+    /// The kinds of item this depth's items are of.
+    pub fn set_items(&mut self, items: Arc<crate::items::Catalogue>) {
+        self.rules.set_items(items);
+    }
+
+    /// Lays `item` on the pile on `pos` of a depth being built.
+    pub fn lay(&mut self, pos: Pos, item: crate::items::Item) {
+        self.rules.lay(pos, item);
+    }
+
     /// Puts a monster of `kind` on `pos` (an open cell nobody stands on),
     /// asleep if its kind sleeps. Gives its id, or `None` if the cell is
     /// taken. Those who see it are told with the next command.
@@ -364,6 +374,8 @@ impl DepthState {
 
 #[cfg(test)]
 mod corridor_tests;
+#[cfg(test)]
+mod item_tests;
 #[cfg(test)]
 mod round_tests;
 #[cfg(test)]

@@ -406,11 +406,18 @@ fn hall_seen_within(radius: u8, seed: u64, rules: HostRules) -> DepthState {
         awake(&mut d, name, at);
     }
     d.spawn(kind(&d, "kobold"), Pos::new(8, 5));
+    let items = crate::items::Catalogue::built_in();
+    for (name, count, at) in
+        [("potion of healing", 1, (4, 2)), ("dart", 7, (5, 2)), ("dagger", 1, (5, 2))]
+    {
+        let kind = items.find(name).expect("a built-in item");
+        d.lay(Pos::new(at.0, at.1), crate::items::Item { kind, count });
+    }
     d
 }
 
-/// Plays `commands` (who, and what: arrive, leave, a step, a wait or a
-/// deadline) with up to `cast` players.
+/// Plays `commands` (who, and what: arrive, leave, a step, a wait, a
+/// deadline, picking up or dropping) with up to `cast` players.
 fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
     for &(who, what) in commands {
         let id = PlayerId(u32::from(who % cast) + 1);
@@ -428,6 +435,12 @@ fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
             10 => {
                 d.play(id, Action::Wait);
             }
+            13 => {
+                d.play(id, Action::PickUp);
+            }
+            14 => {
+                d.play(id, Action::Drop(who % 3));
+            }
             _ => {
                 d.time_out(id);
             }
@@ -442,7 +455,7 @@ proptest! {
     /// same checksum, the same log.
     #[test]
     fn a_depth_replayed_from_its_log_is_the_live_depth(
-        commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200),
+        commands in proptest::collection::vec((any::<u8>(), 0u8..15), 0..200),
         pvp in any::<bool>(),
     ) {
         let rules = HostRules { pvp };

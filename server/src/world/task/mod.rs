@@ -433,7 +433,8 @@ impl DepthTask {
     }
 
     fn save(&self, player: &Player, keep: Keep) {
-        self.depths.store().save(&player.name, player.snapshot(self.state.depth(), keep));
+        let items = &self.depths.config().items;
+        self.depths.store().save(&player.name, player.snapshot(self.state.depth(), keep, items));
     }
 
     fn save_those_who_acted(&mut self) {

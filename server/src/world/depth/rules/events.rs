@@ -4,10 +4,11 @@
 //! so that whoever tells players about it (the depth's views) sees the
 //! depth of that moment; a replay hands them to nobody.
 
-use gloam_protocol::{MonsterId, PlayerId, Pos, SightDiff};
+use gloam_protocol::{FloorChange, MonsterId, PlayerId, Pos, SightDiff};
 
 use super::Rules;
 use crate::bestiary::KindId;
+use crate::items::Item;
 use crate::world::depth::{Death, Departure, Farewell};
 
 /// One thing that happened.
@@ -38,6 +39,14 @@ pub enum Event {
     MonsterStruck { kind: KindId, target: PlayerId, at: Pos, blow: Blow },
     /// With `--pvp`: a player struck at another.
     PlayerStruckPlayer { attacker: PlayerId, target: PlayerId, blow: Blow },
+    /// A player picked up `item` from the pile underfoot.
+    PickedUp { id: PlayerId, item: Item },
+    /// A player dropped `item` onto the pile underfoot.
+    Dropped { id: PlayerId, item: Item },
+    /// What a player carries changed.
+    PackChanged { id: PlayerId },
+    /// A player who stood still saw a pile in its sight change.
+    FloorSeen { id: PlayerId, change: FloorChange },
     /// A player's hit points changed.
     Vitals { id: PlayerId },
     /// A player left the depth standing on `at` (the game, its connection,
@@ -52,11 +61,11 @@ pub enum Event {
 /// What a player's sight did.
 #[derive(Debug)]
 pub enum Sight {
-    /// It sees from where it saw from before: nothing changed but who
-    /// stands around it.
-    Same(Pos),
-    /// It sees from a new cell: `diff` is what its memory's cells did,
-    /// `was` the cell it saw from before, if any.
+    /// It sees from where it saw from before, `at`: nothing changed but
+    /// who stands around it and the piles in `floor`.
+    Same { at: Pos, floor: Vec<FloorChange> },
+    /// It sees from a new cell: `diff` is what its memory's cells and
+    /// piles did, `was` the cell it saw from before, if any.
     New { was: Option<Pos>, diff: SightDiff },
 }
 
@@ -65,6 +74,12 @@ pub enum Sight {
 pub enum Refusal {
     NoStairsDown,
     NoStairsUp,
+    /// Nothing lies underfoot to pick up.
+    NothingHere,
+    /// The pack has no room for what lies underfoot.
+    PackFull,
+    /// No item in the pack at the letter given.
+    NoSuchItem,
 }
 
 /// How a blow went.

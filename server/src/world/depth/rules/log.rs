@@ -9,6 +9,7 @@ use rand::Rng;
 use super::Rules;
 use super::events::Nobody;
 use crate::character::{Player, Vitals};
+use crate::items::Item;
 use crate::world::depth::{Arrival, Farewell};
 
 /// One command as the depth applied it, with the round it fell in.
@@ -63,6 +64,15 @@ pub enum Command {
     /// A player left (the game, or its connection fell behind).
     Leave {
         id: PlayerId,
+    },
+    /// A player came, as it was then, carrying `pack` (logs made before
+    /// items hold [`Command::Arrive`], a player with nothing).
+    Came {
+        id: PlayerId,
+        name: String,
+        vitals: Vitals,
+        via: Arrival,
+        pack: Vec<Item>,
     },
 }
 
@@ -149,6 +159,12 @@ impl Rules {
                     player.vitals = *vitals;
                     self.arrive(player, *via, &mut Nobody);
                 }
+                Command::Came { id, name, vitals, via, pack } => {
+                    let mut player = Player::new(*id, name.clone());
+                    player.vitals = *vitals;
+                    player.pack.clone_from(pack);
+                    self.arrive(player, *via, &mut Nobody);
+                }
                 Command::Act { id, action } => {
                     self.act(*id, *action, &mut Nobody);
                 }
@@ -165,8 +181,8 @@ impl Rules {
 
     /// A checksum of everything that decides what happens next: the
     /// rounds, every player's place, hit points and round state, every
-    /// monster whole, who is walking which way, and where the depth's random
-    /// stream stands.
+    /// monster whole, every item on the floor and in a pack, who is walking
+    /// which way, and where the depth's random stream stands.
     pub fn checksum(&self) -> u64 {
         let mut sum = Fnv::default();
         sum.u64(u64::from(self.depth));
@@ -179,6 +195,9 @@ impl Rules {
                 sum.u64(n);
             }
             sum.u64(self.clock.phase(p.id) as u64);
+            for item in &p.pack {
+                sum.u64(u64::from(item.kind) << 16 | u64::from(item.count));
+            }
         }
         for m in self.monsters.values() {
             sum.u64(u64::from(m.id.0));
@@ -189,6 +208,12 @@ impl Rules {
             sum.u64(m.prey.map_or(u64::MAX, |p| u64::from(p.0)));
             sum.pos(m.goal.unwrap_or(Pos::new(u16::MAX, u16::MAX)));
             sum.u64(m.rounds);
+        }
+        for (pos, pile) in self.floor.sorted() {
+            sum.pos(pos);
+            for item in pile {
+                sum.u64(u64::from(item.kind) << 16 | u64::from(item.count));
+            }
         }
         for n in self.walks.numbers() {
             sum.u64(n);

@@ -12,6 +12,7 @@
 mod clock;
 pub(crate) mod combat;
 pub(super) mod events;
+mod floor;
 mod log;
 pub(crate) mod monsters;
 mod occupancy;
@@ -22,7 +23,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use gloam_protocol::walk::DistanceMap;
-use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, Terrain};
+use gloam_protocol::{Action, Dir, Disc, MonsterId, PACK_SLOTS, PlayerId, Pos, Terrain};
 
 pub use clock::Phase;
 pub use log::{Command, Entry, LogPart, decode_history};
@@ -32,11 +33,13 @@ use super::{Arrival, Death, Departure, Farewell};
 use crate::bestiary::{Bestiary, KindId};
 use crate::character::{Memory, Player};
 use crate::fov::Fov;
+use crate::items::{Catalogue, Item};
 use crate::level::Level;
 use crate::mapgen::LevelRng;
 use crate::seeds::DepthSeeds;
 use clock::Clock;
 use events::{Event, Observer, Refusal, Sight};
+use floor::Floor;
 pub(crate) use occupancy::{CellHasher, CellMap, Occupancy, Search};
 use parties::Parties;
 use walks::Walks;
@@ -62,6 +65,9 @@ pub struct Rules {
     pub(crate) monsters: BTreeMap<MonsterId, Monster>,
     pub(crate) monster_at: CellMap<MonsterId>,
     next_monster: u32,
+    /// The kinds of item, and what lies on the floor.
+    pub(crate) items: Arc<Catalogue>,
+    pub(crate) floor: Floor,
     pub(crate) clock: Clock,
     /// The depth's dice: every roll of its monsters and fights.
     dice: LevelRng,
@@ -92,6 +98,8 @@ impl Rules {
             monsters: BTreeMap::new(),
             monster_at: CellMap::default(),
             next_monster: 1,
+            items: built_in_items(),
+            floor: Floor::default(),
             clock: Clock::default(),
             dice: seeds.dice(),
             parties: Parties::default(),
@@ -147,11 +155,24 @@ impl Rules {
         Some(id)
     }
 
+    /// The kinds of item this depth's items are of (the built-in ones
+    /// unless the host gave its own).
+    pub fn set_items(&mut self, items: Arc<Catalogue>) {
+        self.items = items;
+    }
+
+    /// Lays `item` on the pile on `pos` (a level being built: nobody is told).
+    pub fn lay(&mut self, pos: Pos, item: Item) {
+        let stacks = self.items.kind(item.kind).stacks();
+        self.floor.put(pos, item, stacks);
+    }
+
     /// Puts a player on this level: where `via` says, or the nearest free
     /// cell to it.
     pub fn arrive(&mut self, mut player: Player, via: Arrival, obs: &mut dyn Observer) {
         let (id, name, vitals) = (player.id, player.name.clone(), player.vitals);
-        self.log.record(self.clock.rounds, Command::Arrive { id, name, vitals, via });
+        let pack = player.pack.clone();
+        self.log.record(self.clock.rounds, Command::Came { id, name, vitals, via, pack });
         let wanted = match via {
             Arrival::Join | Arrival::FromAbove => self.level.arrival,
             Arrival::FromBelow => self.level.stairs_down,
@@ -230,6 +251,8 @@ impl Rules {
         match action {
             Action::Move(dir) => self.step(id, pos, dir, previous, obs),
             Action::Wait | Action::Quit => self.see(id, true, obs),
+            Action::PickUp => self.pick_up(id, pos, obs),
+            Action::Drop(slot) => self.drop_item(id, pos, slot, obs),
             Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
                 self.depart(id, self.depth + 1, Arrival::FromAbove, Farewell::WENT_DOWN, obs);
             }
@@ -261,7 +284,12 @@ impl Rules {
 
     /// A player died: off the level, no monster after it any more.
     fn die(&mut self, id: PlayerId, killed_by: &str, obs: &mut dyn Observer) {
-        if let Some(player) = self.take_off(id, Farewell::DIED, obs) {
+        if let Some(mut player) = self.take_off(id, Farewell::DIED, obs) {
+            // What it carried lies where it fell.
+            for item in std::mem::take(&mut player.pack) {
+                self.lay(player.pos, item);
+            }
+            self.floor_changed(player.pos, None, obs);
             for monster in self.monsters.values_mut().filter(|m| m.prey == Some(id)) {
                 monster.prey = None;
                 monster.goal = None;
@@ -338,6 +366,59 @@ impl Rules {
         }
     }
 
+    /// Picks up the top item of the pile on `pos`.
+    fn pick_up(&mut self, id: PlayerId, pos: Pos, obs: &mut dyn Observer) {
+        let Some(top) = self.floor.top(pos) else {
+            return self.refuse(id, Refusal::NothingHere, obs);
+        };
+        let stacks = self.items.kind(top.kind).stacks();
+        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        let onto = player.pack.iter().position(|i| stacks && i.kind == top.kind);
+        if onto.is_none() && player.pack.len() >= PACK_SLOTS {
+            return self.refuse(id, Refusal::PackFull, obs);
+        }
+        let item = self.floor.take_top(pos).expect("the pile has a top");
+        match onto {
+            Some(slot) => {
+                player.pack[slot].count = player.pack[slot].count.saturating_add(item.count)
+            }
+            None => player.pack.push(item),
+        }
+        obs.observe(self, Event::PickedUp { id, item });
+        obs.observe(self, Event::PackChanged { id });
+        self.floor_changed(pos, Some(id), obs);
+        self.see(id, true, obs);
+    }
+
+    /// Drops the pack's item in `slot` onto the pile on `pos`.
+    fn drop_item(&mut self, id: PlayerId, pos: Pos, slot: u8, obs: &mut dyn Observer) {
+        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        if usize::from(slot) >= player.pack.len() {
+            return self.refuse(id, Refusal::NoSuchItem, obs);
+        }
+        let item = player.pack.remove(usize::from(slot));
+        self.lay(pos, item);
+        obs.observe(self, Event::Dropped { id, item });
+        obs.observe(self, Event::PackChanged { id });
+        self.floor_changed(pos, Some(id), obs);
+        self.see(id, true, obs);
+    }
+
+    /// The pile on `pos` changed: those who see it (but `actor`, whose own
+    /// sight tells it) see what lies there now.
+    fn floor_changed(&mut self, pos: Pos, actor: Option<PlayerId>, obs: &mut dyn Observer) {
+        let top = self.floor.top(pos);
+        for seer in self.seers(pos) {
+            if Some(seer) == actor {
+                continue;
+            }
+            let Some(player) = self.occupancy.players.get_mut(&seer) else { continue };
+            if let Some(change) = player.memory_mut(self.depth).see_pile(pos, top) {
+                obs.observe(self, Event::FloorSeen { id: seer, change });
+            }
+        }
+    }
+
     fn note_stairs(&self, id: PlayerId, pos: Pos, obs: &mut dyn Observer) {
         if let Some(down) = self.stairs_at(pos) {
             obs.observe(self, Event::OnStairs { id, down });
@@ -365,13 +446,21 @@ impl Rules {
         let seen_from = player.memory(self.depth).and_then(Memory::sight).map(|s| s.centre());
         if seen_from == Some(pos) {
             // Where it stood (it waited or struck): the level does not
-            // change, so neither does its sight, nor whom it shares a danger with.
-            obs.observe(self, Event::Saw { id, answers, sight: Sight::Same(pos) });
+            // change, so neither does its sight, nor whom it shares a
+            // danger with; only the piles in it may have.
+            let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+            let floor = &self.floor;
+            let memory = player.memory_mut(self.depth);
+            let floor = memory.see_floor(floor.cells(), |p| floor.top(p));
+            obs.observe(self, Event::Saw { id, answers, sight: Sight::Same { at: pos, floor } });
             return;
         }
         let fov = self.fov_from(pos);
         let Some(player) = self.occupancy.players.get_mut(&id) else { return };
-        let diff = player.memory_mut(self.depth).update_sight(&self.level, &self.disc, fov);
+        let memory = player.memory_mut(self.depth);
+        let mut diff = memory.update_sight(&self.level, &self.disc, fov);
+        let floor = &self.floor;
+        diff.floor = memory.see_floor(floor.cells(), |p| floor.top(p));
         self.parties.stir();
         let sight = Sight::New { was: seen_from, diff };
         obs.observe(self, Event::Saw { id, answers, sight });
@@ -457,4 +546,11 @@ impl Rules {
         let (_, found) = DistanceMap::until(grid.width(), grid.height(), &[wanted], open, free);
         found.unwrap_or(wanted)
     }
+}
+
+/// The built-in kinds of item, read once: a depth the host gave no items
+/// file to (tests, benches) shares them.
+fn built_in_items() -> Arc<Catalogue> {
+    static BUILT_IN: std::sync::OnceLock<Arc<Catalogue>> = std::sync::OnceLock::new();
+    BUILT_IN.get_or_init(|| Arc::new(Catalogue::built_in())).clone()
 }

@@ -11,13 +11,7 @@ use crate::world::depth::rules::events::{Blow, Event, Refusal};
 /// Tells the lines `event` is worded as.
 pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
     match event {
-        Event::Refused { id, why } => {
-            let why = match why {
-                Refusal::NoStairsDown => "There are no stairs down here.",
-                Refusal::NoStairsUp => "There are no stairs up here.",
-            };
-            outcome.tell(id, ServerMsg::Note(why.into()));
-        }
+        Event::Refused { id, why } => outcome.tell(id, ServerMsg::Note(refusal(why).into())),
         Event::OnStairs { id, down } => {
             let note =
                 if down { "There are stairs down here." } else { "There are stairs up here." };
@@ -28,6 +22,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(mover, ServerMsg::Note(format!("You swap places with {other_name}.")));
             outcome.tell(other, ServerMsg::Others(format!("{mover_name} swaps places with you.")));
         }
+        Event::PickedUp { .. } | Event::Dropped { .. } => say_items(rules, event, outcome),
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
@@ -81,9 +76,43 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
     }
 }
 
+/// Why an action could not be done, in words.
+fn refusal(why: Refusal) -> &'static str {
+    match why {
+        Refusal::NoStairsDown => "There are no stairs down here.",
+        Refusal::NoStairsUp => "There are no stairs up here.",
+        Refusal::NothingHere => "There is nothing here to pick up.",
+        Refusal::PackFull => "Your pack is full.",
+        Refusal::NoSuchItem => "You have no such item.",
+    }
+}
+
+/// The lines of what a player did with an item.
+fn say_items(rules: &Rules, event: Event, outcome: &mut Outcome) {
+    match event {
+        Event::PickedUp { id, item } => {
+            let what = rules.items.kind(item.kind).described(item.count);
+            let slot =
+                rules.player(id).and_then(|p| p.pack.iter().position(|i| i.kind == item.kind));
+            let letter = slot.map_or(String::new(), |s| format!(" ({})", letter(s)));
+            outcome.tell(id, ServerMsg::Note(format!("You pick up {what}{letter}.")));
+        }
+        Event::Dropped { id, item } => {
+            let what = rules.items.kind(item.kind).described(item.count);
+            outcome.tell(id, ServerMsg::Note(format!("You drop {what}.")));
+        }
+        _ => {}
+    }
+}
+
 /// A line for every player who sees `pos`, but those in `except`.
 fn tell_seers(rules: &Rules, pos: Pos, except: &[PlayerId], text: &str, outcome: &mut Outcome) {
     for to in rules.seers(pos).into_iter().filter(|id| !except.contains(id)) {
         outcome.tell(to, ServerMsg::Combat(text.to_owned()));
     }
+}
+
+/// The letter of a pack's slot: `a` for the first.
+pub(super) fn letter(slot: usize) -> char {
+    char::from(b'a' + (slot % 26) as u8)
 }

@@ -17,7 +17,7 @@ mod told;
 use std::collections::{BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
 
-use gloam_protocol::{PlayerId, ServerMsg, SightDiff};
+use gloam_protocol::{Carried, PlayerId, ServerMsg, SightDiff};
 
 use super::Outcome;
 use super::rules::events::{Event, Observer, Sight};
@@ -70,6 +70,8 @@ impl Views {
             Event::Saw { id, answers, sight } => self.saw(rules, id, answers, sight, outcome),
             Event::Stirred { monster, at } => self.stirred.note(monster, at),
             Event::Vitals { id } => self.vitals_changed.push(id),
+            Event::PackChanged { id } => outcome.tell(id, pack_of(rules, id)),
+            Event::FloorSeen { id, change } => outcome.tell(id, ServerMsg::Floor(vec![change])),
             Event::Left { id, name, at, farewell } => {
                 self.told.remove(&id);
                 self.moved.retain(|&m| m != id);
@@ -102,7 +104,12 @@ impl Views {
         self.told.insert(id, Told { news_heard: self.news.end(), ..Told::default() });
         if let Some(memory) = player.memory(rules.depth) {
             outcome.tell(id, telling::enter_level(rules, memory));
+            let floor = memory.recall_floor();
+            if !floor.is_empty() {
+                outcome.tell(id, ServerMsg::Floor(floor));
+            }
         }
+        outcome.tell(id, pack_of(rules, id));
         self.vitals_changed.push(id);
         outcome.tell(id, ServerMsg::Roster(roster_for(rules, id)));
     }
@@ -123,11 +130,11 @@ impl Views {
             self.tell_news_to(id, &mut outcome.out);
         }
         let diff = match sight {
-            Sight::Same(at) => {
+            Sight::Same { at, floor } => {
                 // The level does not change, so neither does its sight: the
-                // answer is an empty diff but for the players around it, as
-                // they stand now.
-                let mut diff = SightDiff { at, ..SightDiff::default() };
+                // answer is an empty diff but for the piles that changed
+                // and the players around it, as they stand now.
+                let mut diff = SightDiff { at, floor, ..SightDiff::default() };
                 if answers {
                     self.tell_players_now(rules, id, &mut diff);
                 }
@@ -170,6 +177,12 @@ impl Views {
     pub fn has_untold(&self) -> bool {
         !self.unsettled.is_empty() || !self.news.is_empty()
     }
+}
+
+/// What `id` carries, as its client is told it.
+pub(super) fn pack_of(rules: &Rules, id: PlayerId) -> ServerMsg {
+    let pack = rules.player(id).map(|p| p.pack.as_slice()).unwrap_or_default();
+    ServerMsg::Pack(pack.iter().map(|i| Carried { kind: i.kind, count: i.count }).collect())
 }
 
 /// The names of everyone on this depth but `id`, sorted.

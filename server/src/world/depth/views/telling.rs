@@ -145,7 +145,13 @@ impl Views {
         let told = self.told.get(&id)?;
         let memory = player.memory(rules.depth)?;
         let roster = ServerMsg::Roster(self.roster_heard_by(rules, id));
-        let mut view = vec![enter_level(rules, memory), roster];
+        let mut view = vec![enter_level(rules, memory)];
+        let floor = memory.recall_floor();
+        if !floor.is_empty() {
+            view.push(ServerMsg::Floor(floor));
+        }
+        view.push(super::pack_of(rules, id));
+        view.push(roster);
         if let Some(sight) = memory.sight() {
             view.push(ServerMsg::Displaced(seen_from(rules, told, sight.centre(), |dx, dy| {
                 sight.sees_offset(dx, dy)

@@ -1,0 +1,151 @@
+//! What lies on a level: the items placed when a depth is built, drawn
+//! from the level's own seed (a stream of their own, so monsters and
+//! layouts are as they were), so the same world seed and depth always give
+//! the same items on the same cells.
+//!
+//! Rules: items lie on open cells a player can walk to, never on stairs
+//! or the arrival point; deeper levels hold more of them, of the kinds
+//! that lie that deep, drawn by rarity; a missile lies in a stack of its
+//! kind's size. Two may fall on one cell: they make a pile.
+
+use gloam_protocol::Pos;
+use rand::RngExt;
+
+use crate::items::{Catalogue, Class, Item, ItemKindId};
+use crate::level::Level;
+use crate::seeds::DepthSeeds;
+
+/// How many items a level at `depth` holds.
+pub fn items_at(depth: u16) -> usize {
+    4 + usize::from(depth.min(40)) / 2
+}
+
+/// The items a fresh level at `depth` holds, and where.
+pub fn stock(level: &Level, items: &Catalogue, seeds: DepthSeeds, depth: u16) -> Vec<(Pos, Item)> {
+    let mut rng = seeds.items();
+    let kinds: Vec<(ItemKindId, u32)> =
+        items.placeable_at(depth).map(|(id, k)| (id, k.weight())).collect();
+    let total: u32 = kinds.iter().map(|&(_, w)| w).sum();
+    let cells = open_cells(level);
+    if cells.is_empty() || total == 0 {
+        return Vec::new();
+    }
+    let mut placed = Vec::with_capacity(items_at(depth));
+    for _ in 0..items_at(depth) {
+        let kind = pick(&kinds, rng.random_range(0..total));
+        let count = match items.kind(kind).class {
+            Class::Missile { stack: (least, most), .. } => {
+                u16::from(rng.random_range(least..=most))
+            }
+            _ => 1,
+        };
+        let pos = cells[rng.random_range(0..cells.len())];
+        placed.push((pos, Item { kind, count }));
+    }
+    placed
+}
+
+/// The top of every pile a fresh level at `depth` holds, as a player who
+/// sees it is told: what the truth of the floor is before anyone touches it.
+pub fn tops(
+    level: &Level,
+    items: &Catalogue,
+    seeds: DepthSeeds,
+    depth: u16,
+) -> std::collections::BTreeMap<Pos, gloam_protocol::Lying> {
+    let mut piles: std::collections::BTreeMap<Pos, Vec<Item>> = Default::default();
+    for (pos, item) in stock(level, items, seeds, depth) {
+        let pile = piles.entry(pos).or_default();
+        match pile.last_mut() {
+            Some(top) if top.kind == item.kind && items.kind(item.kind).stacks() => {
+                top.count = top.count.saturating_add(item.count);
+            }
+            _ => pile.push(item),
+        }
+    }
+    piles
+        .into_iter()
+        .filter_map(|(pos, pile)| {
+            let top = pile.last()?;
+            let lying =
+                gloam_protocol::Lying { kind: top.kind, count: top.count, more: pile.len() > 1 };
+            Some((pos, lying))
+        })
+        .collect()
+}
+
+/// The cells an item may lie on: reached from the arrival, not stairs,
+/// not the arrival itself.
+fn open_cells(level: &Level) -> Vec<Pos> {
+    let w = usize::from(level.width());
+    let mut cells = Vec::new();
+    for (y, &row) in level.walk.reached.iter().enumerate() {
+        let mut left = row;
+        while left != 0 {
+            let pos = level.grid.pos_of(y * w + left.trailing_zeros() as usize);
+            left &= left - 1;
+            let stairs = !matches!(level.terrain(pos), gloam_protocol::Terrain::Floor);
+            if !stairs && pos != level.arrival {
+                cells.push(pos);
+            }
+        }
+    }
+    cells
+}
+
+fn pick(kinds: &[(ItemKindId, u32)], mut roll: u32) -> ItemKindId {
+    for &(id, weight) in kinds {
+        if roll < weight {
+            return id;
+        }
+        roll -= weight;
+    }
+    kinds.last().map_or(0, |&(id, _)| id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapgen::{Generator, build, level_seed};
+    use gloam_protocol::Terrain;
+    use proptest::prelude::*;
+
+    fn generator() -> impl Strategy<Value = Generator> {
+        prop_oneof![
+            Just(Generator::Bsp),
+            Just(Generator::Maze),
+            Just(Generator::Caves),
+            Just(Generator::Interior),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Items lie on reachable floor, never on stairs or the arrival,
+        /// the same ones for the same seed, of kinds that lie that deep.
+        #[test]
+        fn items_lie_on_reachable_floor_and_follow_the_seed(seed: u64, depth in 1u16..27, generator in generator()) {
+            let seeds = DepthSeeds::from_level_seed(level_seed(seed, depth));
+            let level = build(generator, level_seed(seed, depth), depth);
+            let items = Catalogue::built_in();
+            let placed = stock(&level, &items, seeds, depth);
+            prop_assert_eq!(placed.len(), items_at(depth));
+            prop_assert_eq!(&placed, &stock(&level, &items, seeds, depth));
+            for (pos, item) in placed {
+                prop_assert_eq!(level.terrain(pos), Terrain::Floor);
+                prop_assert!(pos != level.arrival);
+                let found = items.kind(item.kind).class.found();
+                prop_assert!(found.is_some_and(|f| f.lies_at(depth)), "{:?} at depth {}", item, depth);
+                prop_assert!(item.count >= 1);
+                let (x, y) = (usize::from(pos.x), usize::from(pos.y));
+                prop_assert!(level.walk.reached[y] & (1 << x) != 0, "reachable");
+            }
+        }
+    }
+
+    #[test]
+    fn deeper_levels_hold_more_items() {
+        assert!(items_at(1) < items_at(10) && items_at(10) < items_at(26));
+    }
+}
