@@ -55,6 +55,9 @@ pub(crate) struct WatchClaim {
     pub kicked: CancellationToken,
     /// A new name: the token it will have, and its hash.
     fresh: Option<(Token, [u8; 32])>,
+    /// The address it came from, whose quota of new characters a new name
+    /// spent.
+    from: IpAddr,
 }
 
 /// What a claim does once the lock is let go.
@@ -176,17 +179,22 @@ impl Characters {
     ) -> Result<WatchClaim, Refusal> {
         match self.decide(name, token, from, Purpose::Watch)? {
             Next::Create { id, token, token_hash, kicked } => {
-                Ok(WatchClaim { id, kicked, fresh: Some((token, token_hash)) })
+                Ok(WatchClaim { id, kicked, fresh: Some((token, token_hash)), from })
             }
-            Next::Resume { id, kicked } => Ok(WatchClaim { id, kicked, fresh: None }),
+            Next::Resume { id, kicked } => Ok(WatchClaim { id, kicked, fresh: None, from }),
             Next::Wait(_) => Err(Refusal::NameTaken),
         }
     }
 
-    /// A watch that did not begin: its name is let go (a new one forgotten).
+    /// A watch that did not begin: its name is let go (a new one forgotten,
+    /// and its address given back the new character it counted).
     pub(crate) fn abandon(&self, name: &str, claim: &WatchClaim) {
         if claim.fresh.is_some() {
             self.by_name.lock().unwrap_or_else(PoisonError::into_inner).remove(name);
+            let mut made = self.made_from.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(recent) = made.get_mut(&claim.from) {
+                recent.pop_back();
+            }
         } else {
             self.release(name);
         }

@@ -265,6 +265,29 @@ async fn a_watch_of_nobody_spends_none_of_the_addresss_new_characters() {
     assert_eq!(ann, None, "a new character joins");
 }
 
+/// A watch of a player who lets nobody watch is refused, and gives back
+/// the new character its new name counted against its address: after
+/// three, a new character from that address still joins.
+#[tokio::test]
+async fn a_refused_watch_gives_back_the_addresss_new_character() {
+    let config = Config { new_characters_per_address_per_hour: 1, ..Config::quiet(3) };
+    let server = Server::start(config);
+    let (mut bob, _task) = server.join(LOCAL, "bob").await;
+    send(&mut bob, &ClientMsg::Audience(gloam_protocol::AudienceCmd::Refuse)).await;
+    // Answered in order: once bob's list of players comes, his refusal is in.
+    send(&mut bob, &ClientMsg::Who).await;
+    until(&mut bob, |m| decoded(m).is_some_and(|m| matches!(m, ServerMsg::Who(_)))).await;
+    let from = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 8));
+    for i in 0..3 {
+        let (name, player) = (format!("w{i}"), "bob".into());
+        let watch = ClientMsg::Watch { version: PROTOCOL_VERSION, name, token: None, player };
+        let refused = greet(&server, from, &watch).await.err();
+        assert!(matches!(refused, Some(Refusal::CannotWatch { .. })), "{refused:?}");
+    }
+    let ann = say_hello(&server, from, "ann").await.err();
+    assert_eq!(ann, None, "a new character joins");
+}
+
 /// Lines that are nothing once cleaned are paced like any other: five at
 /// once pass (and are dropped), the sixth is warned about, and the
 /// seventh is a flood that ends the connection.
