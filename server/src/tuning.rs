@@ -194,6 +194,18 @@ pub fn weight(rarity: u8) -> u32 {
     2520 / u32::from(rarity.max(1))
 }
 
+/// The kind a `roll` below the weights' sum falls on, each kind taking a
+/// share of the rolls as large as its weight (the last for a roll past them).
+pub fn pick<K: Copy + Default>(kinds: &[(K, u32)], mut roll: u32) -> K {
+    for &(id, weight) in kinds {
+        if roll < weight {
+            return id;
+        }
+        roll -= weight;
+    }
+    kinds.last().map(|&(id, _)| id).unwrap_or_default()
+}
+
 fn parse_colour(text: &str) -> Option<[u8; 3]> {
     let hex = text.strip_prefix('#').filter(|h| h.len() == 6 && h.is_ascii())?;
     let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();

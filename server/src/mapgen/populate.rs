@@ -70,7 +70,7 @@ pub fn populate(level: &Level, bestiary: &Bestiary, seeds: DepthSeeds, depth: u1
     }
     let mut around = Around::new(&level.grid);
     for _ in 0..groups_at(depth) {
-        let kind = pick(&kinds, rng.random_range(0..total));
+        let kind = crate::tuning::pick(&kinds, rng.random_range(0..total));
         let (least, most) = bestiary.kind(kind).pack;
         let size = rng.random_range(least..=most);
         let leader = starts[rng.random_range(0..starts.len())];
@@ -146,16 +146,6 @@ impl<'a> Around<'a> {
         }
         None
     }
-}
-
-fn pick(kinds: &[(KindId, u32)], mut roll: u32) -> KindId {
-    for &(id, weight) in kinds {
-        if roll < weight {
-            return id;
-        }
-        roll -= weight;
-    }
-    kinds.last().map(|&(id, _)| id).unwrap_or(0)
 }
 
 /// Cells a monster may be placed on, as bits, a row each (bit x for

@@ -32,7 +32,7 @@ pub fn stock(level: &Level, items: &Catalogue, seeds: DepthSeeds, depth: u16) ->
     }
     let mut placed = Vec::with_capacity(items_at(depth));
     for _ in 0..items_at(depth) {
-        let kind = pick(&kinds, rng.random_range(0..total));
+        let kind = crate::tuning::pick(&kinds, rng.random_range(0..total));
         let count = match items.kind(kind).class {
             Class::Missile { stack: (least, most), .. } => {
                 u16::from(rng.random_range(least..=most))
@@ -91,16 +91,6 @@ fn open_cells(level: &Level) -> Vec<Pos> {
         }
     }
     cells
-}
-
-fn pick(kinds: &[(ItemKindId, u32)], mut roll: u32) -> ItemKindId {
-    for &(id, weight) in kinds {
-        if roll < weight {
-            return id;
-        }
-        roll -= weight;
-    }
-    kinds.last().map_or(0, |&(id, _)| id)
 }
 
 #[cfg(test)]
