@@ -1,6 +1,7 @@
 //! Keys to intents, in one table: arrows and WASD move in four directions;
 //! vi-keys (hjkl yubn) and the numpad in eight; `.` or `>` descend, `<`
-//! ascends, `5` (or numpad 5) waits, `,` picks up what lies underfoot, Enter opens a line to talk (or, after
+//! ascends, `5` (or numpad 5) waits, `,` picks up what lies underfoot, `i`
+//! shows the pack, Enter opens a line to talk (or, after
 //! a death, starts again), PgUp and PgDn scroll the messages, Esc quits.
 //! The window turns its platform's key events into [`Key`]s, so the table
 //! is tested without one. Keys typed into the chat line are the session's.
@@ -36,6 +37,8 @@ pub(crate) enum Intent {
     Act(Action),
     /// Show the graveyard (or put it away).
     Graveyard,
+    /// Show what the player carries (any key puts it away).
+    Pack,
     /// Enter: open a line to talk; after a death, start a new character
     /// under the same name.
     Enter,
@@ -87,6 +90,7 @@ pub(crate) fn intent(key: Key, shift: bool) -> Option<Intent> {
             ('b', _) => walk(SW),
             ('n', _) => walk(SE),
             ('g', _) => Some(Intent::Graveyard),
+            ('i', _) => Some(Intent::Pack),
             _ => None,
         },
     }
@@ -193,6 +197,7 @@ mod tests {
         assert_eq!(intent(Key::Escape, false), Some(Intent::Quit));
         assert_eq!(act(Key::Char('q')), None);
         assert_eq!(intent(Key::Char('g'), false), Some(Intent::Graveyard));
+        assert_eq!(intent(Key::Char('i'), false), Some(Intent::Pack));
         assert_eq!(intent(Key::Enter, false), Some(Intent::Enter));
         assert_eq!(intent(Key::PageUp, false), Some(Intent::ScrollBack));
         assert_eq!(intent(Key::PageDown, false), Some(Intent::ScrollForward));

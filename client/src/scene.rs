@@ -23,6 +23,8 @@ pub enum Page {
     Map,
     /// The graveyard, asked for with `g`.
     Graveyard,
+    /// What the player carries, asked for with `i`.
+    Pack,
     /// The character died: its record, and the graveyard.
     Death,
 }

@@ -51,6 +51,8 @@ pub struct Session {
     /// The line being typed, the scroll and the names muted.
     chat: Chat,
     graveyard: Graveyard,
+    /// Whether the pack's page is shown.
+    pack_shown: bool,
     /// Where the character's token is kept.
     token: TokenSlot,
     /// Actions sent and not yet answered: key repeats wait for the answer,
@@ -68,6 +70,7 @@ impl Session {
             link,
             chat: Chat::default(),
             graveyard: Graveyard::Away,
+            pack_shown: false,
             token,
             in_flight: 0,
             last_sent: None,
@@ -80,6 +83,8 @@ impl Session {
             Page::Death
         } else if self.graveyard == Graveyard::Shown {
             Page::Graveyard
+        } else if self.pack_shown {
+            Page::Pack
         } else {
             Page::Map
         }
@@ -123,13 +128,18 @@ impl Session {
             }
             _ => {}
         }
-        if self.page() == Page::Graveyard && intent != Some(Intent::Quit) {
-            // Any key puts the graveyard away.
+        if matches!(self.page(), Page::Graveyard | Page::Pack) && intent != Some(Intent::Quit) {
+            // Any key puts the page away.
             self.graveyard = Graveyard::Away;
+            self.pack_shown = false;
             return KeyOutcome::Redraw;
         }
         match intent {
             Some(Intent::Quit) => KeyOutcome::Quit,
+            Some(Intent::Pack) if self.link == Link::Playing => {
+                self.pack_shown = true;
+                KeyOutcome::Redraw
+            }
             Some(Intent::Graveyard) if self.link == Link::Playing => {
                 self.graveyard = Graveyard::Awaited;
                 KeyOutcome::Send(ClientMsg::Graveyard)
@@ -378,6 +388,17 @@ mod tests {
         s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record()])));
         assert_eq!(s.page(), Page::Graveyard);
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP), "walking again");
+    }
+
+    #[test]
+    fn i_shows_the_pack_and_any_key_puts_it_away() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Char('i'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Pack);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw, "not a step");
         assert_eq!(s.page(), Page::Map);
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP), "walking again");
     }

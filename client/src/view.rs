@@ -114,7 +114,7 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
 pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
     match scene.page {
         Page::Map => map_glyphs(scene.state),
-        Page::Graveyard | Page::Death => Vec::new(),
+        Page::Graveyard | Page::Death | Page::Pack => Vec::new(),
     }
 }
 
@@ -124,6 +124,7 @@ pub fn page_text_glyphs(scene: &Scene<'_>, width: u16) -> Vec<Glyph> {
     let lines = match scene.page {
         Page::Map => return Vec::new(),
         Page::Graveyard => graveyard_lines(scene.graveyard),
+        Page::Pack => pack_lines(scene.state),
         Page::Death => death_lines(scene.state.death.as_ref(), scene.graveyard),
     };
     text_glyphs(&lines, 1, width)
@@ -134,6 +135,31 @@ fn graveyard_lines(graveyard: Option<&[DeathRecord]>) -> Vec<(String, Rgb)> {
     let mut lines =
         vec![("  The graveyard".to_string(), palette::TEXT), (String::new(), palette::TEXT)];
     lines.extend(dead_rows(graveyard, 30));
+    lines.push((String::new(), palette::TEXT));
+    lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
+    lines
+}
+
+/// The pack's page: what the player carries, by letter.
+fn pack_lines(state: &ClientState) -> Vec<(String, Rgb)> {
+    let mut lines =
+        vec![("  Your pack".to_string(), palette::TEXT), (String::new(), palette::TEXT)];
+    for (i, carried) in state.pack.iter().enumerate() {
+        let letter = char::from(b'a' + (i % 26) as u8);
+        let (name, colour) = match state.item_kind(carried.kind) {
+            Some(kind) => (kind.name.as_str(), (kind.colour[0], kind.colour[1], kind.colour[2])),
+            None => ("?", palette::ALERT),
+        };
+        let count =
+            if carried.count == 1 { String::new() } else { format!(" ({})", carried.count) };
+        lines.push((format!("  {letter}) {name}{count}"), colour));
+    }
+    if state.pack.is_empty() {
+        lines.push((
+            "  You carry nothing. ',' picks up what lies underfoot.".into(),
+            palette::TEXT_DIM,
+        ));
+    }
     lines.push((String::new(), palette::TEXT));
     lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
     lines
@@ -277,6 +303,28 @@ mod tests {
         let bob = glyph_at(&g, 1, 1);
         assert_eq!(bob.last().unwrap().color, other_color(PlayerId(4)));
         assert_ne!(other_color(PlayerId(4)), palette::SELF);
+    }
+
+    #[test]
+    fn the_pack_page_lists_each_item_by_its_letter() {
+        use gloam_protocol::{Carried, ItemClass, ItemInfo};
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let kind = |name: &str, class| ItemInfo {
+            name: name.into(),
+            glyph: '!',
+            colour: [1, 2, 3],
+            class,
+        };
+        let kinds =
+            vec![kind("potion of healing", ItemClass::Potion), kind("dart", ItemClass::Missile)];
+        s.apply(&ServerMsg::ItemKinds(kinds)).unwrap();
+        let empty: Vec<String> = pack_lines(&s).into_iter().map(|(t, _)| t).collect();
+        assert!(empty.iter().any(|l| l.contains("You carry nothing")), "{empty:?}");
+        let pack = vec![Carried { kind: 0, count: 1 }, Carried { kind: 1, count: 9 }];
+        s.apply(&ServerMsg::Pack(pack)).unwrap();
+        let lines: Vec<String> = pack_lines(&s).into_iter().map(|(t, _)| t).collect();
+        assert!(lines.contains(&"  a) potion of healing".to_string()), "{lines:?}");
+        assert!(lines.contains(&"  b) dart (9)".to_string()), "{lines:?}");
     }
 
     #[test]
