@@ -121,8 +121,8 @@ impl Rules {
         }
         let map = map.get_or_insert_with(|| self.map_towards(party, &noticed));
         let fleeing = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
-        let prey_healthy = self.occupancy.players[&target].vitals.hp * 2
-            > self.occupancy.players[&target].vitals.max_hp;
+        let prey = self.occupancy.players[&target].vitals;
+        let prey_healthy = u32::from(prey.hp) * 2 > u32::from(prey.max_hp);
         let shy = behaviour == Behaviour::KeepsDistance && prey_healthy;
         let adjacent = chebyshev(m.pos, target_pos) == 1;
         let distance = map.get(m.pos).unwrap_or(UNREACHED);
