@@ -111,7 +111,7 @@ pub(crate) fn should_send(
 }
 
 /// The keys line of the HUD (short enough for a row of a 1280-pixel window).
-pub(crate) const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad  down: . >  up: <  wait: 5  talk: Enter  messages: PgUp PgDn  graveyard: g  screenshot: F12  quit: Esc";
+pub(crate) const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad  down: . >  up: <  wait: 5  pick up: ,  pack: i  talk: Enter  messages: PgUp PgDn  graveyard: g  screenshot: F12  quit: Esc";
 
 #[cfg(test)]
 mod tests {

@@ -128,8 +128,8 @@ impl Session {
             }
             _ => {}
         }
-        if matches!(self.page(), Page::Graveyard | Page::Pack) && intent != Some(Intent::Quit) {
-            // Any key puts the page away.
+        if matches!(self.page(), Page::Graveyard | Page::Pack) {
+            // Any key puts the page away, Esc too (it does not quit from here).
             self.graveyard = Graveyard::Away;
             self.pack_shown = false;
             return KeyOutcome::Redraw;
@@ -399,6 +399,13 @@ mod tests {
         assert_eq!(s.on_key(Key::Char('i'), false, false, now), KeyOutcome::Redraw);
         assert_eq!(s.page(), Page::Pack);
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw, "not a step");
+        assert_eq!(s.page(), Page::Map);
+        s.on_key(Key::Char('i'), false, false, now);
+        assert_eq!(
+            s.on_key(Key::Escape, false, false, now),
+            KeyOutcome::Redraw,
+            "Esc puts it away"
+        );
         assert_eq!(s.page(), Page::Map);
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP), "walking again");
     }

@@ -64,7 +64,8 @@ fn picking_up_takes_the_top_into_the_pack_and_stacks_what_stacks() {
     let mut d = depth_with_items();
     let out = d.play(ANN, Action::PickUp).out;
     assert!(to(&out, ANN).contains(&&note("There is nothing here to pick up.")));
-    d.play(ANN, Action::Move(Dir::E));
+    let out = d.play(ANN, Action::Move(Dir::E)).out;
+    assert!(to(&out, ANN).contains(&&note("You see a potion of healing here.")), "{out:?}");
     let out = d.play(ANN, Action::PickUp).out;
     assert!(to(&out, ANN).contains(&&note("You pick up a potion of healing (a).")), "{out:?}");
     let potion = item("potion of healing", 1);

@@ -39,6 +39,8 @@ pub enum Event {
     MonsterStruck { kind: KindId, target: PlayerId, at: Pos, blow: Blow },
     /// With `--pvp`: a player struck at another.
     PlayerStruckPlayer { attacker: PlayerId, target: PlayerId, blow: Blow },
+    /// A player stepped onto a pile.
+    OnPile { id: PlayerId, at: Pos },
     /// A player picked up `item` from the pile underfoot.
     PickedUp { id: PlayerId, item: Item },
     /// A player dropped `item` onto the pile underfoot.

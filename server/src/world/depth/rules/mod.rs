@@ -419,9 +419,13 @@ impl Rules {
         }
     }
 
+    /// What a player who steps onto `pos` is told is there: stairs, a pile.
     fn note_stairs(&self, id: PlayerId, pos: Pos, obs: &mut dyn Observer) {
         if let Some(down) = self.stairs_at(pos) {
             obs.observe(self, Event::OnStairs { id, down });
+        }
+        if self.floor.top(pos).is_some() {
+            obs.observe(self, Event::OnPile { id, at: pos });
         }
     }
 

@@ -22,7 +22,9 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(mover, ServerMsg::Note(format!("You swap places with {other_name}.")));
             outcome.tell(other, ServerMsg::Others(format!("{mover_name} swaps places with you.")));
         }
-        Event::PickedUp { .. } | Event::Dropped { .. } => say_items(rules, event, outcome),
+        Event::OnPile { .. } | Event::PickedUp { .. } | Event::Dropped { .. } => {
+            say_items(rules, event, outcome)
+        }
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
@@ -90,6 +92,12 @@ fn refusal(why: Refusal) -> &'static str {
 /// The lines of what a player did with an item.
 fn say_items(rules: &Rules, event: Event, outcome: &mut Outcome) {
     match event {
+        Event::OnPile { id, at } => {
+            let Some(top) = rules.floor.top(at) else { return };
+            let what = rules.items.kind(top.kind).described(top.count);
+            let more = if top.more { ", on more" } else { "" };
+            outcome.tell(id, ServerMsg::Note(format!("You see {what} here{more}.")));
+        }
         Event::PickedUp { id, item } => {
             let what = rules.items.kind(item.kind).described(item.count);
             let slot =
