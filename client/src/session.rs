@@ -372,6 +372,8 @@ mod tests {
             kills: 9,
             killed_by: "an orc".into(),
             when: 0,
+            level: 1,
+            escaped: false,
         }
     }
 

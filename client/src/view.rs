@@ -320,7 +320,10 @@ mod tests {
         s.apply(&ServerMsg::ItemKinds(kinds)).unwrap();
         let empty: Vec<String> = pack_lines(&s).into_iter().map(|(t, _)| t).collect();
         assert!(empty.iter().any(|l| l.contains("You carry nothing")), "{empty:?}");
-        let pack = vec![Carried { kind: 0, count: 1 }, Carried { kind: 1, count: 9 }];
+        let pack = vec![
+            Carried { kind: 0, count: 1, equipped: false },
+            Carried { kind: 1, count: 9, equipped: false },
+        ];
         s.apply(&ServerMsg::Pack(pack)).unwrap();
         let lines: Vec<String> = pack_lines(&s).into_iter().map(|(t, _)| t).collect();
         assert!(lines.contains(&"  a) potion of healing".to_string()), "{lines:?}");
@@ -371,6 +374,8 @@ mod tests {
             kills: 12,
             killed_by: "an ogre".into(),
             when: 0,
+            level: 1,
+            escaped: false,
         };
         s.apply(&ServerMsg::Died(record.clone())).unwrap();
         s.apply(&ServerMsg::Graveyard(vec![record])).unwrap();

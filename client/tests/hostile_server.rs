@@ -73,6 +73,8 @@ fn record() -> impl Strategy<Value = DeathRecord> {
         kills: 1,
         killed_by,
         when: 0,
+        level: 1,
+        escaped: false,
     })
 }
 
@@ -136,7 +138,7 @@ fn message() -> impl Strategy<Value = ServerMsg> {
         }),
         2 => proptest::collection::vec(floor_change(), 0..5).prop_map(ServerMsg::Floor),
         1 => proptest::collection::vec((0u16..4, 0u16..5), 0..30).prop_map(|pack| {
-            ServerMsg::Pack(pack.into_iter().map(|(kind, count)| Carried { kind, count }).collect())
+            ServerMsg::Pack(pack.into_iter().map(|(kind, count)| Carried { kind, count, equipped: false }).collect())
         }),
         1 => (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
         1 => proptest::collection::vec(name(), 0..3).prop_map(ServerMsg::Waiting),

@@ -93,6 +93,8 @@ fn the_death_screen_matches_its_golden_image() {
         kills,
         killed_by: by.into(),
         when: 1_796_000_000,
+        level: 1,
+        escaped: false,
     };
     let ann = record("ann", 1, 118, 1, "a kobold");
     state.apply(&gloam_protocol::ServerMsg::Died(ann.clone())).unwrap();

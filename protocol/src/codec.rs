@@ -74,7 +74,8 @@ mod tests {
     use super::*;
     use crate::{
         Action, Carried, DeathRecord, Dir, FloorChange, ItemClass, ItemInfo, KindInfo, Lying,
-        MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal, SightDiff, Terrain, Wound,
+        Member, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal, SightDiff, Terrain,
+        Wound,
     };
     use proptest::prelude::*;
 
@@ -86,6 +87,8 @@ mod tests {
             kills: 17,
             killed_by: "an ogre".into(),
             when: 1_790_000_000,
+            level: 9,
+            escaped: false,
         }
     }
 
@@ -160,8 +163,21 @@ mod tests {
                 class: ItemClass::Potion,
             }]),
             ServerMsg::Floor(vec![FloorChange { at: Pos::new(1, 1), top: None }]),
-            ServerMsg::Pack(vec![Carried { kind: 2, count: 1 }, Carried { kind: 7, count: 20 }]),
+            ServerMsg::Pack(vec![
+                Carried { kind: 2, count: 1, equipped: true },
+                Carried { kind: 7, count: 20, equipped: false },
+            ]),
             ServerMsg::Vitals { hp: 12, max: 30 },
+            ServerMsg::Experience { level: 3, xp: 140, next: 280 },
+            ServerMsg::Mapped { remembered: vec![0b1010], terrain: vec![Terrain::Floor; 2] },
+            ServerMsg::Party(vec![Member {
+                id: PlayerId(2),
+                name: "bob".into(),
+                hp: 20,
+                max: 34,
+                level: 3,
+            }]),
+            ServerMsg::Escaped(DeathRecord { escaped: true, ..death() }),
             ServerMsg::Waiting(vec!["bob".into()]),
             ServerMsg::Died(death()),
             ServerMsg::Graveyard(vec![death(), death()]),
@@ -255,8 +271,8 @@ mod round_trip {
     use super::*;
     use crate::{
         Action, AudienceCmd, Carried, DeathRecord, Dir, FloorChange, ItemClass, ItemInfo, KindInfo,
-        Lying, MonsterChange, MonsterId, PlayerChange, PlayerId, Playing, Pos, Refusal, SightDiff,
-        Terrain, Wound,
+        Lying, Member, MonsterChange, MonsterId, PlayerChange, PlayerId, Playing, Pos, Refusal,
+        SightDiff, Terrain, Wound,
     };
     use proptest::collection::vec;
     use proptest::prelude::*;
@@ -307,16 +323,14 @@ mod round_trip {
     }
 
     fn death_record() -> impl Strategy<Value = DeathRecord> {
-        (name(), any::<u16>(), any::<u64>(), any::<u32>(), ".{0,30}", any::<u64>()).prop_map(
-            |(name, depth, rounds, kills, killed_by, when)| DeathRecord {
-                name,
-                depth,
-                rounds,
-                kills,
-                killed_by,
-                when,
-            },
+        (
+            (name(), any::<u16>(), any::<u64>(), any::<u32>(), ".{0,30}", any::<u64>()),
+            any::<u8>(),
+            any::<bool>(),
         )
+            .prop_map(|((name, depth, rounds, kills, killed_by, when), level, escaped)| {
+                DeathRecord { name, depth, rounds, kills, killed_by, when, level, escaped }
+            })
     }
 
     fn floor_change() -> impl Strategy<Value = FloorChange> {
@@ -393,6 +407,8 @@ mod round_trip {
                 .prop_map(|(depth, width, height, remembered, terrain)| {
                     ServerMsg::EnterLevel { depth, width, height, remembered, terrain }
                 }),
+            (vec(any::<u8>(), 0..400), vec(terrain(), 0..400))
+                .prop_map(|(remembered, terrain)| ServerMsg::Mapped { remembered, terrain }),
             diff().prop_map(ServerMsg::Sight),
             diff().prop_map(ServerMsg::Displaced),
             vec(change(), 0..8).prop_map(ServerMsg::Players),
@@ -420,12 +436,30 @@ mod round_trip {
                 )
             }),
             vec(floor_change(), 0..8).prop_map(ServerMsg::Floor),
-            vec(any::<(u16, u16)>(), 0..26).prop_map(|pack| {
+            vec(any::<(u16, u16, bool)>(), 0..26).prop_map(|pack| {
                 ServerMsg::Pack(
-                    pack.into_iter().map(|(kind, count)| Carried { kind, count }).collect(),
+                    pack.into_iter()
+                        .map(|(kind, count, equipped)| Carried { kind, count, equipped })
+                        .collect(),
                 )
             }),
             (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
+            (any::<u8>(), any::<u32>(), any::<u32>())
+                .prop_map(|(level, xp, next)| ServerMsg::Experience { level, xp, next }),
+            vec((any::<u32>(), name(), any::<(u16, u16, u8)>()), 0..8).prop_map(|all| {
+                ServerMsg::Party(
+                    all.into_iter()
+                        .map(|(id, name, (hp, max, level))| Member {
+                            id: PlayerId(id),
+                            name,
+                            hp,
+                            max,
+                            level,
+                        })
+                        .collect(),
+                )
+            }),
+            death_record().prop_map(ServerMsg::Escaped),
             vec(name(), 0..4).prop_map(ServerMsg::Waiting),
             death_record().prop_map(ServerMsg::Died),
             vec(death_record(), 0..4).prop_map(ServerMsg::Graveyard),
@@ -455,6 +489,12 @@ mod round_trip {
                 Just(Action::Quit),
                 Just(Action::PickUp),
                 any::<u8>().prop_map(Action::Drop),
+                any::<u8>().prop_map(Action::Quaff),
+                any::<u8>().prop_map(Action::Read),
+                any::<u8>().prop_map(Action::Wield),
+                any::<u8>().prop_map(Action::Wear),
+                any::<u8>().prop_map(Action::TakeOff),
+                (any::<u8>(), pos()).prop_map(|(slot, at)| Action::Throw { slot, at }),
             ]
             .prop_map(ClientMsg::Act),
             Just(ClientMsg::Graveyard),

@@ -28,12 +28,13 @@ pub use cells::CellSet;
 pub use disc::Disc;
 pub use message::{
     Action, AudienceCmd, Carried, ChatTo, ClientMsg, DeathRecord, FloorChange, ItemClass, ItemInfo,
-    KindInfo, Lying, MonsterChange, PlayerChange, Playing, Refusal, ServerMsg, SightDiff, Token,
+    KindInfo, Lying, Member, MonsterChange, PlayerChange, Playing, Refusal, ServerMsg, SightDiff,
+    Token,
 };
 pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;

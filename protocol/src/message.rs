@@ -69,8 +69,26 @@ pub enum Action {
     /// Pick up the top item of the pile underfoot (all of a stack).
     PickUp,
     /// Drop the pack's item in `slot` (0 is `a`), all of a stack, onto the
-    /// pile underfoot.
+    /// pile underfoot; a wielded or worn item is taken off first.
     Drop(u8),
+    /// Drink the potion in `slot`.
+    Quaff(u8),
+    /// Read the scroll in `slot`.
+    Read(u8),
+    /// Wield the weapon in `slot` (the one wielded before goes back to the
+    /// pack).
+    Wield(u8),
+    /// Wear the armour in `slot` (the armour worn before is taken off).
+    Wear(u8),
+    /// Take off the weapon or armour in `slot`.
+    TakeOff(u8),
+    /// Throw one of the missiles in `slot` at the cell `at`, which must be
+    /// in sight and within the missile's range: it flies in a line and
+    /// stops at the first player or monster, or the first wall.
+    Throw {
+        slot: u8,
+        at: Pos,
+    },
 }
 
 /// What the server sends.
@@ -96,6 +114,10 @@ pub enum ServerMsg {
     /// bitset over the cells in row-major order (bit `i % 8` of byte `i / 8`);
     /// `terrain` holds one entry per set bit, in the same order.
     EnterLevel { depth: u16, width: u16, height: u16, remembered: Vec<u8>, terrain: Vec<Terrain> },
+    /// The player learnt cells of its level without seeing them (it read
+    /// magic mapping): add them to what it remembers, as `EnterLevel`'s
+    /// bitset and terrain say, forgetting nothing.
+    Mapped { remembered: Vec<u8>, terrain: Vec<Terrain> },
     /// What changed in the player's own sight; also the reply to each action.
     Sight(SightDiff),
     /// The player's view changed without an action of its own: another
@@ -136,14 +158,26 @@ pub enum ServerMsg {
     Pack(Vec<Carried>),
     /// The player's own hit points, sent on arriving and when they change.
     Vitals { hp: u16, max: u16 },
+    /// The player's experience: its level, its points, and the points the
+    /// next level takes (0 at the highest level). Sent on arriving and
+    /// when they change.
+    Experience { level: u8, xp: u32, next: u32 },
+    /// The player's party (those it shares a round with), itself first:
+    /// sent on arriving and whenever who is in it or their hit points
+    /// change.
+    Party(Vec<Member>),
+    /// The player carried the artifact back up and won; the server closes
+    /// the connection after this. The record is in the hall of the living.
+    Escaped(DeathRecord),
     /// Whom the round this player is in waits for (empty: nobody, or the
     /// player itself).
     Waiting(Vec<String>),
     /// The player's character died; the server closes the connection after
     /// this. The same name and token start a new character.
     Died(DeathRecord),
-    /// The dead, deepest first, at most
-    /// [`MAX_GRAVEYARD`](crate::MAX_GRAVEYARD) of them (the answer to
+    /// The hall of the living (those who escaped with the artifact, first
+    /// to escape first) and then the dead, deepest first: at most
+    /// [`MAX_GRAVEYARD`](crate::MAX_GRAVEYARD) in all (the answer to
     /// [`ClientMsg::Graveyard`]).
     Graveyard(Vec<DeathRecord>),
     /// A line of chat from player `from` (named `name`), cleaned by the
@@ -222,6 +256,18 @@ pub struct Lying {
 pub struct Carried {
     pub kind: u16,
     pub count: u16,
+    /// Wielded (a weapon) or worn (armour).
+    pub equipped: bool,
+}
+
+/// One member of a player's party, as the party panel shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    pub id: PlayerId,
+    pub name: String,
+    pub hp: u16,
+    pub max: u16,
+    pub level: u8,
 }
 
 /// A change in which monsters a player sees. Only the kind and a coarse
@@ -256,10 +302,15 @@ pub struct DeathRecord {
     pub depth: u16,
     pub rounds: u64,
     pub kills: u32,
-    /// What killed it ("a jackal").
+    /// What killed it ("a jackal"); for one that escaped, what it escaped
+    /// with ("the Gloamstone").
     pub killed_by: String,
     /// When, in seconds since 1970 (UTC).
     pub when: u64,
+    /// The experience level it reached.
+    pub level: u8,
+    /// It escaped with the artifact: it is in the hall of the living.
+    pub escaped: bool,
 }
 
 /// The change in one player's sight. Disc indices in `shown` and `revealed`

@@ -15,7 +15,17 @@ const FIXTURE: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/world-graves-by-second.redb");
 
 fn grave(name: &str, depth: u16, rounds: u64, kills: u32, by: &str, when: u64) -> DeathRecord {
-    DeathRecord { name: name.into(), depth, rounds, kills, killed_by: by.into(), when }
+    let killed_by = by.into();
+    DeathRecord {
+        name: name.into(),
+        depth,
+        rounds,
+        kills,
+        killed_by,
+        when,
+        level: 1,
+        escaped: false,
+    }
 }
 
 fn old_graves() -> Vec<DeathRecord> {

@@ -19,6 +19,8 @@ fn largest_grave(depth: u16) -> DeathRecord {
         kills: u32::MAX,
         killed_by: "𝔹".repeat(40),
         when: u64::MAX,
+        level: u8::MAX,
+        escaped: true,
     }
 }
 

@@ -124,14 +124,14 @@ mod tests {
                 floor: vec![off_map],
                 ..SightDiff::default()
             }),
-            ServerMsg::Pack(vec![Carried { kind: 0, count: 1 }; 27]),
-            ServerMsg::Pack(vec![Carried { kind: 3, count: 1 }]),
-            ServerMsg::Pack(vec![Carried { kind: 0, count: 0 }]),
+            ServerMsg::Pack(vec![Carried { kind: 0, count: 1, equipped: false }; 27]),
+            ServerMsg::Pack(vec![Carried { kind: 3, count: 1, equipped: false }]),
+            ServerMsg::Pack(vec![Carried { kind: 0, count: 0, equipped: false }]),
         ] {
             assert!(s.apply(&msg).is_err(), "{msg:?}");
             assert_eq!(s, before, "{msg:?} changed the mirror");
         }
-        s.apply(&ServerMsg::Pack(vec![Carried { kind: 0, count: 3 }])).unwrap();
+        s.apply(&ServerMsg::Pack(vec![Carried { kind: 0, count: 3, equipped: false }])).unwrap();
         assert_eq!(s.pack.len(), 1);
     }
 }

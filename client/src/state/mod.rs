@@ -148,6 +148,11 @@ impl ClientState {
             ServerMsg::Combat(text) => self.note(Topic::Combat, text),
             ServerMsg::Others(text) => self.note(Topic::Others, text),
             ServerMsg::Chat { from, name, to, text } => self.hear(*from, name, to, text)?,
+            // Not yet mirrored.
+            ServerMsg::Mapped { .. }
+            | ServerMsg::Experience { .. }
+            | ServerMsg::Party(_)
+            | ServerMsg::Escaped(_) => {}
         }
         Ok(())
     }

@@ -198,7 +198,16 @@ pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> 
             let (when, name) = key.value();
             let (depth, rounds, kills, killed_by) = value.value();
             let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
-            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+            dead.push(DeathRecord {
+                name,
+                depth,
+                rounds,
+                kills,
+                killed_by,
+                when,
+                level: 1,
+                escaped: false,
+            });
         }
     }
     if let Some(table) = open_if_there(&txn, GRAVES)? {
@@ -206,7 +215,16 @@ pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> 
             let (_, grave) = entry?;
             let (name, when, depth, rounds, kills, killed_by) = grave.value();
             let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
-            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when });
+            dead.push(DeathRecord {
+                name,
+                depth,
+                rounds,
+                kills,
+                killed_by,
+                when,
+                level: 1,
+                escaped: false,
+            });
         }
     }
     // A stable sort: graves alike in all three stay in the order of death.

@@ -47,7 +47,16 @@ fn runtime() -> tokio::runtime::Runtime {
 
 fn death(name: &str, depth: u16, rounds: u64, when: u64) -> DeathRecord {
     let killed_by = "a jackal".into();
-    DeathRecord { name: name.into(), depth, rounds, kills: 3, killed_by, when }
+    DeathRecord {
+        name: name.into(),
+        depth,
+        rounds,
+        kills: 3,
+        killed_by,
+        when,
+        level: 1,
+        escaped: false,
+    }
 }
 
 /// A death takes the character out of play (its next join is a new

@@ -69,9 +69,11 @@ fn picking_up_takes_the_top_into_the_pack_and_stacks_what_stacks() {
     let out = d.play(ANN, Action::PickUp).out;
     assert!(to(&out, ANN).contains(&&note("You pick up a potion of healing (a).")), "{out:?}");
     let potion = item("potion of healing", 1);
-    assert!(
-        to(&out, ANN).contains(&&ServerMsg::Pack(vec![Carried { kind: potion.kind, count: 1 }]))
-    );
+    assert!(to(&out, ANN).contains(&&ServerMsg::Pack(vec![Carried {
+        kind: potion.kind,
+        count: 1,
+        equipped: false
+    }])));
     let gone = to(&out, ANN).into_iter().any(|m| matches!(m, ServerMsg::Sight(diff) if diff.floor == vec![FloorChange { at: Pos::new(2, 1), top: None }]));
     assert!(gone, "its own answer shows the cell bare");
     d.play(ANN, Action::Move(Dir::E));

@@ -406,6 +406,8 @@ impl DepthTask {
             kills: v.kills,
             killed_by,
             when,
+            level: 1,
+            escaped: false,
         };
         info!(player = %player.name, depth = self.state.depth(), killed_by = %record.killed_by, rounds = v.rounds, kills = v.kills, "dies");
         self.acted.remove(&player.id);

@@ -253,6 +253,12 @@ impl Rules {
             Action::Wait | Action::Quit => self.see(id, true, obs),
             Action::PickUp => self.pick_up(id, pos, obs),
             Action::Drop(slot) => self.drop_item(id, pos, slot, obs),
+            Action::Quaff(_)
+            | Action::Read(_)
+            | Action::Wield(_)
+            | Action::Wear(_)
+            | Action::TakeOff(_)
+            | Action::Throw { .. } => self.refuse(id, Refusal::NoSuchItem, obs),
             Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
                 self.depart(id, self.depth + 1, Arrival::FromAbove, Farewell::WENT_DOWN, obs);
             }

@@ -182,7 +182,9 @@ impl Views {
 /// What `id` carries, as its client is told it.
 pub(super) fn pack_of(rules: &Rules, id: PlayerId) -> ServerMsg {
     let pack = rules.player(id).map(|p| p.pack.as_slice()).unwrap_or_default();
-    ServerMsg::Pack(pack.iter().map(|i| Carried { kind: i.kind, count: i.count }).collect())
+    ServerMsg::Pack(
+        pack.iter().map(|i| Carried { kind: i.kind, count: i.count, equipped: false }).collect(),
+    )
 }
 
 /// The names of everyone on this depth but `id`, sorted.
