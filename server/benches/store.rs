@@ -18,6 +18,7 @@ fn snapshot(i: u16) -> Snapshot {
         vitals: gloam_server::world::Vitals::default(),
         explored: vec![(1 + i % 4, bits)],
         pack: vec![("potion of healing".into(), 2), ("dart".into(), 12)],
+        progress: Default::default(),
     }
 }
 

@@ -78,9 +78,17 @@ pub struct Kind {
     pub depths: (u16, u16),
     /// 1 (common) to 10 (very rare).
     pub rarity: u8,
+    /// Percent chance it drops an item when it dies (0: never).
+    pub drops: u8,
 }
 
 impl Kind {
+    /// The experience a kill of it is worth: its hit points times the
+    /// shallowest depth it lives at, so deeper monsters are worth more.
+    pub fn xp(&self) -> u32 {
+        u32::from(self.hp) * u32::from(self.depths.0.max(1))
+    }
+
     /// "the jackal", as a sentence goes on; [`capitalised`] starts one.
     pub fn the(&self) -> String {
         format!("the {}", self.name)
@@ -139,6 +147,8 @@ struct RawKind {
     flees_below: u8,
     depths: (u16, u16),
     rarity: u8,
+    #[serde(default)]
+    drops: u8,
 }
 
 fn hits() -> String {
@@ -185,6 +195,12 @@ impl Bestiary {
 
     pub fn kinds(&self) -> &[Kind] {
         &self.kinds
+    }
+
+    /// The kinds, to tune in a test.
+    #[cfg(test)]
+    pub fn kinds_mut(&mut self) -> &mut [Kind] {
+        &mut self.kinds
     }
 
     /// What clients are told of the kinds, in [`KindId`] order.
@@ -264,6 +280,7 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         flees_below: raw.flees_below,
         depths: raw.depths,
         rarity: raw.rarity,
+        drops: raw.drops,
     })
 }
 
@@ -285,6 +302,9 @@ fn check_ranges(raw: &RawKind) -> Result<(), Fault> {
     }
     if raw.flees_below >= 100 {
         return Err(("flees_below", format!("{}: give a percentage below 100", raw.flees_below)));
+    }
+    if raw.drops > 100 {
+        return Err(("drops", format!("{}: give a percentage from 0 to 100", raw.drops)));
     }
     tuning::depths(raw.depths)?;
     tuning::rarity(raw.rarity)?;

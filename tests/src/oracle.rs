@@ -322,7 +322,8 @@ impl Oracle {
         if !self.piles.contains_key(&depth) {
             let level = self.level(depth).clone();
             let seeds = gloam_server::seeds::Seeds::of_world(self.seed).depth(depth);
-            let tops = gloam_server::mapgen::stock::tops(&level, &self.items, seeds, depth);
+            let bottom = depth >= self.bottom;
+            let tops = gloam_server::mapgen::stock::tops(&level, &self.items, seeds, depth, bottom);
             self.piles.insert(depth, tops);
         }
         &self.piles[&depth]

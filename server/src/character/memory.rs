@@ -119,6 +119,32 @@ impl Memory {
         Some(FloorChange { at, top })
     }
 
+    /// Magic mapping: learns every open cell of `level` and every cell
+    /// next to one (the walls that outline the rooms), without seeing
+    /// them. Gives the cells learnt now, as a set over the level's cells.
+    pub(crate) fn map_level(&mut self, level: &Level) -> CellSet {
+        let grid = &level.grid;
+        let mut learnt = CellSet::new();
+        for (pos, terrain) in grid.iter() {
+            let index = grid.index(pos);
+            if self.explored.contains(index) {
+                continue;
+            }
+            let outlines = || {
+                (-1..=1).any(|dy| {
+                    (-1..=1).any(|dx| {
+                        pos.offset(dx, dy).is_some_and(|n| grid.contains(n) && grid.is_open(n))
+                    })
+                })
+            };
+            if terrain.is_open() || outlines() {
+                self.explored.insert(index);
+                learnt.insert(index);
+            }
+        }
+        learnt
+    }
+
     /// True when the told view includes `pos`.
     pub(crate) fn sees(&self, pos: Pos) -> bool {
         self.sight.as_ref().is_some_and(|s| s.sees(pos))

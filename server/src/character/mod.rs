@@ -2,6 +2,7 @@
 //! keeps it: the player on its depth, what it has been through, what it
 //! remembers, and the snapshot and credential the store keeps of it.
 
+pub mod experience;
 mod memory;
 mod player;
 
@@ -61,4 +62,15 @@ pub struct Snapshot {
     /// What it carries, `a` first: each kind by name (so that a host who
     /// edits the items file keeps every item that still exists) and how many.
     pub pack: Vec<(String, u16)>,
+    /// Its experience, and the letters it wields and wears.
+    pub progress: Progress,
+}
+
+/// What a character earned beyond its vitals and its pack: its experience
+/// points, and which of its pack's entries it wields and wears.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    pub xp: u32,
+    pub wielded: Option<u8>,
+    pub worn: Option<u8>,
 }

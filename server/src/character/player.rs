@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use gloam_protocol::{PlayerId, Pos};
 
 use super::memory::Memory;
-use super::{Keep, Snapshot, Vitals};
-use crate::items::{Catalogue, Item};
+use super::{Keep, Progress, Snapshot, Vitals};
+use crate::items::{Catalogue, Pack};
 
 #[derive(Debug)]
 pub struct Player {
@@ -20,7 +20,9 @@ pub struct Player {
     /// each player's memory of it for every monster it weighs.
     pub memories: BTreeMap<u16, Memory>,
     /// What it carries, in the order of its letters (`a` first).
-    pub pack: Vec<Item>,
+    pub pack: Pack,
+    /// Its experience points (its level follows from them).
+    pub xp: u32,
 }
 
 impl Player {
@@ -31,8 +33,14 @@ impl Player {
             pos: Pos::default(),
             vitals: Vitals::default(),
             memories: BTreeMap::new(),
-            pack: Vec::new(),
+            pack: Pack::default(),
+            xp: 0,
         }
+    }
+
+    /// Its experience level.
+    pub fn level(&self) -> u8 {
+        super::experience::level_of(self.xp)
     }
 
     pub(crate) fn memory(&self, depth: u16) -> Option<&Memory> {
@@ -53,14 +61,18 @@ impl Player {
                 .map(|m| vec![(depth, m.explored().to_bytes())])
                 .unwrap_or_default(),
         };
-        let pack = self.pack.iter().map(|i| (items.kind(i.kind).name.clone(), i.count)).collect();
-        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored, pack }
+        let pack =
+            self.pack.items().iter().map(|i| (items.kind(i.kind).name.clone(), i.count)).collect();
+        let progress =
+            Progress { xp: self.xp, wielded: self.pack.wielded(), worn: self.pack.worn() };
+        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored, pack, progress }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::items::Item;
     use gloam_protocol::CellSet;
 
     #[test]
@@ -70,9 +82,13 @@ mod tests {
         player.memories.insert(1, Memory::from_explored(CellSet::from_bytes(&[1, 2])));
         player.memories.insert(2, Memory::from_explored(CellSet::from_bytes(&[0, 0, 7])));
         let items = Catalogue::built_in();
-        player.pack.push(Item { kind: items.find("dart").unwrap(), count: 9 });
+        let dagger = Item { kind: items.find("dagger").unwrap(), count: 1 };
+        let darts = Item { kind: items.find("dart").unwrap(), count: 9 };
+        player.pack = Pack::with_gear(vec![darts, dagger], Some(1), None);
+        player.xp = 77;
         let mut all = player.snapshot(2, Keep::All, &items);
-        assert_eq!(all.pack, vec![("dart".to_owned(), 9)]);
+        assert_eq!(all.pack, vec![("dart".to_owned(), 9), ("dagger".to_owned(), 1)]);
+        assert_eq!(all.progress, Progress { xp: 77, wielded: Some(1), worn: None });
         all.explored.sort();
         assert_eq!((all.depth, all.pos), (2, Pos { x: 3, y: 4 }));
         assert_eq!(all.explored, vec![(1, vec![1, 2]), (2, vec![0, 0, 7])]);

@@ -11,7 +11,10 @@ use std::path::Path;
 
 use crate::tuning::{self, Dice, Source};
 
+pub use pack::{Gear, Pack, stack_onto};
+
 mod file;
+mod pack;
 #[cfg(test)]
 mod tests;
 mod words;

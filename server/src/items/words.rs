@@ -17,6 +17,15 @@ impl ItemKind {
         let vowel = name.chars().next().is_some_and(|c| "aeiouAEIOU".contains(c));
         format!("{} {name}", if vowel { "an" } else { "a" })
     }
+
+    /// One of this kind with "the": "the dagger", "the Gloamstone".
+    pub fn the(&self) -> String {
+        let name = &self.name;
+        if name.starts_with("the ") || name.starts_with("The ") {
+            return name.clone();
+        }
+        format!("the {name}")
+    }
 }
 
 /// The plural of an item's name: its head word made plural ("potions of

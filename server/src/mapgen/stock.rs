@@ -23,42 +23,97 @@ pub fn items_at(depth: u16) -> usize {
 /// The items a fresh level at `depth` holds, and where.
 pub fn stock(level: &Level, items: &Catalogue, seeds: DepthSeeds, depth: u16) -> Vec<(Pos, Item)> {
     let mut rng = seeds.items();
-    let kinds: Vec<(ItemKindId, u32)> =
-        items.placeable_at(depth).map(|(id, k)| (id, k.weight())).collect();
-    let total: u32 = kinds.iter().map(|&(_, w)| w).sum();
     let cells = open_cells(level);
-    if cells.is_empty() || total == 0 {
+    let draw = Draw::at(items, depth);
+    if cells.is_empty() || draw.total == 0 {
         return Vec::new();
     }
     let mut placed = Vec::with_capacity(items_at(depth));
     for _ in 0..items_at(depth) {
-        let kind = crate::tuning::pick(&kinds, rng.random_range(0..total));
+        let item = draw.one(items, &mut rng);
+        let pos = cells[rng.random_range(0..cells.len())];
+        placed.push((pos, item));
+    }
+    placed
+}
+
+/// The kinds of item that lie at one depth, weighed by rarity, to draw
+/// from: a level's stock, and what a monster drops there.
+#[derive(Debug)]
+pub struct Draw {
+    kinds: Vec<(ItemKindId, u32)>,
+    total: u32,
+}
+
+impl Draw {
+    /// The kinds that lie at `depth`.
+    pub fn at(items: &Catalogue, depth: u16) -> Self {
+        let kinds: Vec<(ItemKindId, u32)> =
+            items.placeable_at(depth).map(|(id, k)| (id, k.weight())).collect();
+        let total = kinds.iter().map(|&(_, w)| w).sum();
+        Self { kinds, total }
+    }
+
+    /// One item drawn by rarity (a missile in a stack of its kind's size);
+    /// `None` when nothing lies at the depth.
+    pub fn maybe_one(&self, items: &Catalogue, rng: &mut impl rand::Rng) -> Option<Item> {
+        (self.total > 0).then(|| self.one(items, rng))
+    }
+
+    fn one(&self, items: &Catalogue, rng: &mut impl rand::Rng) -> Item {
+        let kind = crate::tuning::pick(&self.kinds, rng.random_range(0..self.total));
         let count = match items.kind(kind).class {
             Class::Missile { stack: (least, most), .. } => {
                 u16::from(rng.random_range(least..=most))
             }
             _ => 1,
         };
-        let pos = cells[rng.random_range(0..cells.len())];
-        placed.push((pos, Item { kind, count }));
+        Item { kind, count }
+    }
+}
+
+/// Where the artifact lies on the bottom level: the open cell farthest
+/// from the arrival on foot (the first such, row by row).
+pub fn artifact_cell(level: &Level) -> Option<Pos> {
+    let walk = level.grid.walk_from(level.arrival);
+    let far = |&p: &Pos| walk.get(p).unwrap_or(0);
+    let cells = open_cells(level);
+    let most = cells.iter().map(far).max()?;
+    cells.into_iter().find(|p| far(p) == most)
+}
+
+/// What a fresh level at `depth` holds, and where, in the order laid:
+/// its stock, and on the `bottom` level the artifact last.
+pub fn placed(
+    level: &Level,
+    items: &Catalogue,
+    seeds: DepthSeeds,
+    depth: u16,
+    bottom: bool,
+) -> Vec<(Pos, Item)> {
+    let mut placed = stock(level, items, seeds, depth);
+    if bottom && let Some(at) = artifact_cell(level) {
+        placed.push((at, Item { kind: items.artifact(), count: 1 }));
     }
     placed
 }
 
-/// The top of every pile a fresh level at `depth` holds, as a player who
-/// sees it is told: what the truth of the floor is before anyone touches it.
+/// The top of every pile a fresh level at `depth` holds (the `bottom` one
+/// with the artifact), as a player who sees it is told: what the truth of
+/// the floor is before anyone touches it.
 pub fn tops(
     level: &Level,
     items: &Catalogue,
     seeds: DepthSeeds,
     depth: u16,
+    bottom: bool,
 ) -> std::collections::BTreeMap<Pos, gloam_protocol::Lying> {
     let mut piles: std::collections::BTreeMap<Pos, Vec<Item>> = Default::default();
-    for (pos, item) in stock(level, items, seeds, depth) {
+    for (pos, item) in placed(level, items, seeds, depth, bottom) {
         let pile = piles.entry(pos).or_default();
         match pile.last_mut() {
             Some(top) if top.kind == item.kind && items.kind(item.kind).stacks() => {
-                top.count = top.count.saturating_add(item.count);
+                crate::items::stack_onto(top, item);
             }
             _ => pile.push(item),
         }

@@ -9,7 +9,7 @@ use redb::{
 };
 
 use super::command::Cmd;
-use crate::character::{Credential, Snapshot, Vitals};
+use crate::character::{Credential, Progress, Snapshot, Vitals};
 
 /// The layout of the tables below. A store of another version is refused,
 /// never rewritten. A table added since version 1 (`vitals`, `graves`) is
@@ -34,6 +34,18 @@ pub(super) const VITALS: TableDefinition<&str, (u16, u16, u32, u64, u16)> =
 /// pairs, encoded by the codec. A store written before items has no such
 /// table: its characters carry nothing.
 pub(super) const PACKS: TableDefinition<&str, &[u8]> = TableDefinition::new("packs");
+/// Name to the character's [`Progress`] (experience, the letters it
+/// wields and wears), encoded by the codec. A store written before
+/// experience has no such table: its characters are at level 1.
+pub(super) const PROGRESS: TableDefinition<&str, &[u8]> = TableDefinition::new("progress");
+/// Grave number to the experience level its character reached (a grave
+/// without one was dug before levels: level 1).
+pub(super) const GRAVE_LEVELS: TableDefinition<u64, u8> = TableDefinition::new("grave-levels");
+/// The hall of the living, in the order they escaped: number to (name,
+/// when, deepest depth, rounds, kills, what it escaped with, level).
+pub(super) const LIVING: TableDefinition<u64, Escape> = TableDefinition::new("living");
+/// One of the hall of the living, as its table keeps it.
+type Escape = (&'static str, u64, u16, u64, u32, &'static str, u8);
 /// Grave number (0, 1, 2, ... in the order the deaths were written) to
 /// (name, when it died in seconds since 1970, deepest depth, rounds, kills,
 /// killed by): the dead, one grave per death.
@@ -65,17 +77,23 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
         let mut explored = txn.open_table(EXPLORED)?;
         let mut vitals = txn.open_table(VITALS)?;
         let mut packs = txn.open_table(PACKS)?;
+        let mut progress = txn.open_table(PROGRESS)?;
         let mut graves = txn.open_table(GRAVES)?;
+        let mut grave_levels = txn.open_table(GRAVE_LEVELS)?;
+        let mut living = txn.open_table(LIVING)?;
         let mut next_grave = graves.last()?.map_or(0, |(number, _)| number.value() + 1);
+        let mut next_living = living.last()?.map_or(0, |(number, _)| number.value() + 1);
         for cmd in writes {
             match cmd {
                 Cmd::Create { known, .. } => {
                     tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
                 }
                 Cmd::Save { name, snapshot } => {
-                    let Snapshot { depth, pos, vitals: v, explored: depths, pack } = snapshot;
+                    let Snapshot { depth, pos, vitals: v, explored: depths, pack, progress: p } =
+                        snapshot;
                     places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
                     packs.insert(name.as_str(), gloam_protocol::codec::encode(pack).as_slice())?;
+                    progress.insert(name.as_str(), gloam_protocol::codec::encode(p).as_slice())?;
                     vitals.insert(name.as_str(), (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
                     for (depth, bits) in depths {
                         explored.insert((name.as_str(), *depth), bits.as_slice())?;
@@ -86,11 +104,21 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     places.remove(name)?;
                     vitals.remove(name)?;
                     packs.remove(name)?;
+                    progress.remove(name)?;
                     explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
-                    let DeathRecord { depth, rounds, kills, killed_by, when, .. } = record;
-                    let grave = (name, *when, *depth, *rounds, *kills, killed_by.as_str());
-                    graves.insert(next_grave, grave)?;
-                    next_grave += 1;
+                    let DeathRecord {
+                        depth, rounds, kills, killed_by, when, level, escaped, ..
+                    } = record;
+                    let with = killed_by.as_str();
+                    if *escaped {
+                        let entry = (name, *when, *depth, *rounds, *kills, with, *level);
+                        living.insert(next_living, entry)?;
+                        next_living += 1;
+                    } else {
+                        graves.insert(next_grave, (name, *when, *depth, *rounds, *kills, with))?;
+                        grave_levels.insert(next_grave, *level)?;
+                        next_grave += 1;
+                    }
                 }
                 Cmd::AppendLog { depth, first, entries, checksum } => {
                     let mut log = txn.open_table(DEPTH_LOG)?;
@@ -143,7 +171,22 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
         Err(e) => return Err(e.into()),
     };
     let pack = pack.unwrap_or_default();
-    Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths, pack }))
+    let progress = match txn.open_table(PROGRESS) {
+        Ok(table) => table.get(name)?.map(|bytes| decode_progress(name, bytes.value())),
+        Err(TableError::TableDoesNotExist(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let progress = progress.unwrap_or_default();
+    Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths, pack, progress }))
+}
+
+/// A stored progress; one that does not decode is reported and read as a
+/// new character's.
+fn decode_progress(name: &str, bytes: &[u8]) -> Progress {
+    gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
+        tracing::error!(player = name, error = %e, "a stored progress does not decode: read as level 1");
+        Progress::default()
+    })
 }
 
 /// A stored pack; one that does not decode is reported and read as empty
@@ -186,8 +229,8 @@ pub(super) fn depth_sum(db: &Database, depth: u16) -> Result<Option<(u64, u64)>,
     }
 }
 
-/// The dead, deepest first, then the longest lived, then in the order
-/// they died.
+/// The hall of the living, first to escape first; then the dead, deepest
+/// first, then the longest lived, then in the order they died.
 pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> {
     let txn = db.begin_read()?;
     let mut dead = Vec::new();
@@ -210,28 +253,51 @@ pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> 
             });
         }
     }
+    let levels = open_if_there(&txn, GRAVE_LEVELS)?;
     if let Some(table) = open_if_there(&txn, GRAVES)? {
         for entry in table.iter()? {
-            let (_, grave) = entry?;
+            let (number, grave) = entry?;
+            let level = match &levels {
+                Some(levels) => levels.get(number.value())?.map_or(1, |l| l.value()),
+                None => 1,
+            };
             let (name, when, depth, rounds, kills, killed_by) = grave.value();
             let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
-            dead.push(DeathRecord {
-                name,
-                depth,
-                rounds,
-                kills,
-                killed_by,
-                when,
-                level: 1,
-                escaped: false,
-            });
+            let escaped = false;
+            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when, level, escaped });
         }
     }
     // A stable sort: graves alike in all three stay in the order of death.
     dead.sort_by(|a, b| {
         b.depth.cmp(&a.depth).then(b.rounds.cmp(&a.rounds)).then(a.when.cmp(&b.when))
     });
-    Ok(dead)
+    let mut all = living(&txn)?;
+    all.append(&mut dead);
+    Ok(all)
+}
+
+/// The hall of the living, first to escape first.
+fn living(txn: &ReadTransaction) -> Result<Vec<DeathRecord>, redb::Error> {
+    let mut living = Vec::new();
+    if let Some(table) = open_if_there(txn, LIVING)? {
+        for entry in table.iter()? {
+            let (_, record) = entry?;
+            let (name, when, depth, rounds, kills, with, level) = record.value();
+            let (name, killed_by) = (name.to_owned(), with.to_owned());
+            let escaped = true;
+            living.push(DeathRecord {
+                name,
+                depth,
+                rounds,
+                kills,
+                killed_by,
+                when,
+                level,
+                escaped,
+            });
+        }
+    }
+    Ok(living)
 }
 
 /// `table` as `txn` sees it, or None if the store never had it.

@@ -69,7 +69,7 @@ fn populated(
     level: Arc<crate::level::Level>,
 ) -> DepthState {
     let placed = mapgen::populate::populate(&level, &c.bestiary, seeds, depth);
-    let stocked = mapgen::stock::stock(&level, &c.items, seeds, depth);
+    let stocked = mapgen::stock::placed(&level, &c.items, seeds, depth, depth >= c.bottom());
     let mut state =
         DepthState::with_bestiary(depth, level, c.sight_radius, c.bestiary.clone(), seeds);
     state.set_rules(HostRules { pvp: c.pvp });

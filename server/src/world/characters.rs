@@ -16,8 +16,8 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tracing::{error, warn};
 
-use crate::character::{Credential, Memory, Player};
-use crate::items::{Catalogue, Item};
+use crate::character::{Credential, Memory, Player, Progress};
+use crate::items::{Catalogue, Class, Item, Pack};
 use crate::store::StoreHandle;
 
 /// A character as it was when it left the world.
@@ -296,7 +296,8 @@ impl Characters {
                     let mut player = Player::new(id, name.to_owned());
                     player.pos = s.pos;
                     player.vitals = s.vitals;
-                    player.pack = self.unpack(name, &s.pack);
+                    player.pack = self.unpack(name, &s.pack, s.progress);
+                    player.xp = s.progress.xp;
                     player.memories = s
                         .explored
                         .into_iter()
@@ -318,21 +319,33 @@ impl Characters {
         }
     }
 
-    /// A stored pack's items; a kind the items file no longer has is
-    /// left out, and the host's log says so.
-    fn unpack(&self, name: &str, pack: &[(String, u16)]) -> Vec<Item> {
+    /// A stored pack, its weapon wielded and armour worn as they were; a
+    /// kind the items file no longer has is left out, and the host's log
+    /// says so, and a mark on what is no longer a weapon or armour is
+    /// dropped.
+    fn unpack(&self, name: &str, pack: &[(String, u16)], progress: Progress) -> Pack {
         let mut items = Vec::with_capacity(pack.len());
-        for (kind, count) in pack {
+        let (mut wielded, mut worn) = (None, None);
+        for (slot, (kind, count)) in pack.iter().enumerate().take(gloam_protocol::PACK_SLOTS) {
             match self.items.find(kind) {
-                Some(kind) if *count > 0 => items.push(Item { kind, count: *count }),
+                Some(kind) if *count > 0 => {
+                    let here = Some(items.len() as u8);
+                    match self.items.kind(kind).class {
+                        Class::Weapon { .. } if progress.wielded == Some(slot as u8) => {
+                            wielded = here
+                        }
+                        Class::Armour { .. } if progress.worn == Some(slot as u8) => worn = here,
+                        _ => {}
+                    }
+                    items.push(Item { kind, count: *count });
+                }
                 Some(_) => {}
                 None => {
                     warn!(player = name, item = %kind, count, "a stored item of no kind the items file has: left out")
                 }
             }
         }
-        items.truncate(gloam_protocol::PACK_SLOTS);
-        items
+        Pack::with_gear(items, wielded, worn)
     }
 
     /// Counts a new character made from `from`, or refuses it when that

@@ -181,4 +181,13 @@ impl Surroundings for Depths {
     fn retire(&self, depth: u16, me: &mpsc::WeakSender<DepthCmd>) -> bool {
         Depths::retire(self, depth, me)
     }
+
+    fn announce(&self, text: &str) {
+        let running: Vec<DepthHandle> = self.lock().values().cloned().collect();
+        for depth in running {
+            // A depth whose queue is full misses the line rather than
+            // keeping this one waiting.
+            let _ = depth.tx.try_send(DepthCmd::Tell(text.to_owned()));
+        }
+    }
 }

@@ -13,7 +13,7 @@ use redb::Database;
 use super::keeper::AT_ONCE;
 use super::tables::META;
 use super::*;
-use crate::character::{Credential, Snapshot, Vitals};
+use crate::character::{Credential, Progress, Snapshot, Vitals};
 use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::{Generator, GeneratorSetting, Mix};
 
@@ -32,6 +32,7 @@ fn snapshot(depth: u16, x: u16) -> Snapshot {
         vitals: Vitals { hp: 12, max_hp: 30, kills: u32::from(x), rounds: 99, deepest: depth },
         explored: vec![(1, vec![255, 0, 5]), (depth, vec![0, 0x80])],
         pack: vec![("dart".into(), x), ("dagger".into(), 1)],
+        progress: Progress { xp: u32::from(x) * 10, wielded: Some(1), worn: None },
     }
 }
 
@@ -57,6 +58,44 @@ fn death(name: &str, depth: u16, rounds: u64, when: u64) -> DeathRecord {
         level: 1,
         escaped: false,
     }
+}
+
+/// Those who escaped head the graveyard in the hall of the living, in the
+/// order they escaped, and every record keeps its level, after a restart
+/// too; an escape also takes the character out of play.
+#[test]
+fn the_living_head_the_graveyard_and_records_keep_their_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let escape = |name: &str, when| DeathRecord {
+        killed_by: "the Gloamstone".into(),
+        escaped: true,
+        level: 14,
+        ..death(name, 26, 9_000, when)
+    };
+    {
+        let store = Store::open(dir.path()).unwrap();
+        store.settle_world(&seed(42), crate::fresh_seed).unwrap();
+        let (writer, _) = store.start();
+        let handle = writer.handle();
+        runtime().block_on(async {
+            handle.create(Credential { name: "dee".into(), token_hash: [1; 32] }).await.unwrap();
+            handle.save("dee", snapshot(2, 3));
+            let saved = handle.load("dee").await.unwrap().unwrap();
+            assert_eq!(saved.progress, snapshot(2, 3).progress, "experience and gear are kept");
+            handle.bury(DeathRecord { level: 5, ..death("ann", 9, 50, 1_000) });
+            handle.bury(escape("dee", 2_000));
+            handle.bury(escape("bob", 3_000));
+            assert_eq!(handle.load("dee").await.unwrap(), None, "dee's game is over");
+        });
+        drop(handle);
+        writer.close();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    let all = store.graveyard().unwrap();
+    let names: Vec<(&str, bool, u8)> =
+        all.iter().map(|d| (d.name.as_str(), d.escaped, d.level)).collect();
+    assert_eq!(names, [("dee", true, 14), ("bob", true, 14), ("ann", false, 5)]);
+    assert_eq!(all[0], escape("dee", 2_000));
 }
 
 /// A death takes the character out of play (its next join is a new

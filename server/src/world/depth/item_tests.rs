@@ -8,7 +8,7 @@ use gloam_protocol::{
 use super::testing::Told;
 use super::tests::level_from;
 use super::*;
-use crate::items::{Catalogue, Item};
+use crate::items::{Catalogue, Item, Pack};
 
 /// Two rooms joined by a door ('<' the arrival).
 const MAP: &[&str] =
@@ -40,7 +40,7 @@ fn depth_with_items() -> DepthState {
 }
 
 fn pack(d: &DepthState, id: PlayerId) -> Vec<Item> {
-    d.player(id).map(|p| p.pack.clone()).unwrap_or_default()
+    d.player(id).map(|p| p.pack.items().to_vec()).unwrap_or_default()
 }
 
 #[test]
@@ -149,8 +149,9 @@ fn a_pile_out_of_sight_is_remembered_as_last_seen_and_told_again_on_return() {
 fn a_full_pack_takes_no_new_kind_but_a_stack_it_holds() {
     let mut d = depth_with_items();
     let dagger = item("dagger", 1);
-    d.rules.occupancy.players.get_mut(&ANN).unwrap().pack = vec![dagger; PACK_SLOTS - 1];
-    d.rules.occupancy.players.get_mut(&ANN).unwrap().pack.push(item("dart", 1));
+    let mut full = vec![dagger; PACK_SLOTS - 1];
+    full.push(item("dart", 1));
+    d.rules.occupancy.players.get_mut(&ANN).unwrap().pack = Pack::of(full);
     d.play(ANN, Action::Move(Dir::E));
     let out = d.play(ANN, Action::PickUp).out;
     assert!(to(&out, ANN).contains(&&note("Your pack is full.")));

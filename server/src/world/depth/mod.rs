@@ -91,6 +91,8 @@ impl Farewell {
     pub const DIED: Self = Self { one: "dies.", many: "die." };
     pub const WENT_DOWN: Self = Self { one: "goes down the stairs.", many: "go down the stairs." };
     pub const WENT_UP: Self = Self { one: "climbs the stairs.", many: "climb the stairs." };
+    pub const ESCAPED: Self =
+        Self { one: "escapes the Gloam, and wins!", many: "escape the Gloam, and win!" };
 }
 
 /// A message for one player.
@@ -108,12 +110,15 @@ pub struct Departure {
     pub via: Arrival,
 }
 
-/// A player who died, taken off the depth.
+/// A player who died, or escaped with the artifact, taken off the depth.
 #[derive(Debug)]
 pub struct Death {
     pub player: Player,
-    /// "a jackal", or the player who struck the blow.
+    /// "a jackal", or the player who struck the blow; for one that
+    /// escaped, the artifact it escaped with.
     pub killed_by: String,
+    /// It escaped: it goes to the hall of the living, not the graveyard.
+    pub escaped: bool,
 }
 
 /// What one or more commands produced.
@@ -382,3 +387,5 @@ mod round_tests;
 mod testing;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod use_tests;

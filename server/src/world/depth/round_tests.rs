@@ -416,15 +416,60 @@ fn hall_seen_within(radius: u8, seed: u64, rules: HostRules) -> DepthState {
     d
 }
 
+/// What a player of `play_commands` arrives with: something of every
+/// class to use, the dagger wielded.
+fn kit() -> crate::items::Pack {
+    let items = crate::items::Catalogue::built_in();
+    let kit = [
+        ("dagger", 1),
+        ("dart", 6),
+        ("potion of healing", 2),
+        ("scroll of teleportation", 1),
+        ("scroll of slumber", 1),
+        ("scroll of magic mapping", 1),
+        ("leather armour", 1),
+        ("potion of vigour", 1),
+    ];
+    let kit =
+        kit.map(|(name, count)| crate::items::Item { kind: items.find(name).unwrap(), count });
+    crate::items::Pack::with_gear(kit.to_vec(), Some(0), None)
+}
+
+/// Player `id` as `play_commands` brings it in, with its kit.
+fn newcomer(id: PlayerId) -> Player {
+    let mut player = Player::new(id, format!("p{}", id.0));
+    player.pack = kit();
+    player
+}
+
+/// The action with an item of code `what` (13 to 20) by `who`.
+fn item_action(who: u8, what: u8) -> Action {
+    let slot = who % 9;
+    match what {
+        13 => Action::PickUp,
+        14 => Action::Drop(who % 3),
+        15 => Action::Quaff(slot),
+        16 => Action::Read(slot),
+        17 => Action::Wield(slot),
+        18 => Action::Wear(slot),
+        19 => Action::TakeOff(slot),
+        _ => {
+            let at = Pos::new(1 + u16::from(who) % 20, 1 + u16::from(who / 20) % 5);
+            Action::Throw { slot: who % 2, at }
+        }
+    }
+}
+
 /// Plays `commands` (who, and what: arrive, leave, a step, a wait, a
-/// deadline, picking up or dropping) with up to `cast` players.
+/// deadline, picking up, dropping and using items) with up to `cast`
+/// players.
 fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
     for &(who, what) in commands {
         let id = PlayerId(u32::from(who % cast) + 1);
         match what {
             0 if !d.contains(id) => {
                 let at = Pos::new(2 + u16::from(who % cast), 2);
-                d.come(Player::new(id, format!("p{}", id.0)), Arrival::Resume(at));
+                d.come(newcomer(id), Arrival::Resume(at));
             }
             1 => {
                 d.go(id, Farewell::LEFT);
@@ -435,11 +480,8 @@ fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
             10 => {
                 d.play(id, Action::Wait);
             }
-            13 => {
-                d.play(id, Action::PickUp);
-            }
-            14 => {
-                d.play(id, Action::Drop(who % 3));
+            13..=20 => {
+                d.play(id, item_action(who, what));
             }
             _ => {
                 d.time_out(id);
@@ -455,7 +497,7 @@ proptest! {
     /// same checksum, the same log.
     #[test]
     fn a_depth_replayed_from_its_log_is_the_live_depth(
-        commands in proptest::collection::vec((any::<u8>(), 0u8..15), 0..200),
+        commands in proptest::collection::vec((any::<u8>(), 0u8..22), 0..200),
         pvp in any::<bool>(),
     ) {
         let rules = HostRules { pvp };
@@ -804,10 +846,11 @@ fn play_batched(
         match what {
             2..=9 => batch.push((id, Action::Move(Dir::ALL[usize::from(what - 2)]))),
             10 => batch.push((id, Action::Wait)),
+            13..=20 => batch.push((id, item_action(who, what))),
             _ => {}
         }
         let last = i + 1 == commands.len();
-        let is_act = (2..=10).contains(&what);
+        let is_act = (2..=10).contains(&what) || (13..=20).contains(&what);
         if !batch.is_empty() && (batch.len() >= want || !is_act || last) {
             let out = tell.apply(d, std::mem::take(&mut batch));
             check_mirrors(d, &out, &mut mirrors, |id| tell.told(id))?;
@@ -818,7 +861,7 @@ fn play_batched(
             let out = match what {
                 0 if !d.contains(id) => {
                     let at = Pos::new(2 + u16::from(who % cast), 2);
-                    let player = Player::new(id, format!("p{}", id.0));
+                    let player = newcomer(id);
                     if told {
                         d.come(player, Arrival::Resume(at))
                     } else {
@@ -846,7 +889,7 @@ proptest! {
     /// may see a mover, and those a player may see, are found by cells).
     #[test]
     fn batches_change_nothing_but_how_often_watchers_are_told(
-        commands in proptest::collection::vec((any::<u8>(), 0u8..13), 0..200),
+        commands in proptest::collection::vec((any::<u8>(), 0u8..22), 0..200),
         sizes in proptest::collection::vec((1usize..8, 0u8..7), 1..6),
         pvp in any::<bool>(),
         crowd in any::<bool>(),

@@ -83,6 +83,8 @@ pub(super) trait Surroundings: std::fmt::Debug + Send + Sync + 'static {
     fn hand_to(self: Arc<Self>, depth: u16, arrive: DepthCmd);
     /// Takes `depth` out of play if `me` is still its task's way in.
     fn retire(&self, depth: u16, me: &mpsc::WeakSender<DepthCmd>) -> bool;
+    /// A line for everyone in the game: every depth being played tells it.
+    fn announce(&self, text: &str);
 }
 
 /// What a depth is asked to do.
@@ -391,10 +393,10 @@ impl DepthTask {
             .min_by_key(|&(id, at)| (at, id))
     }
 
-    /// A player died: into the graveyard, its last words sent, its
-    /// connection let go.
+    /// A player died (or escaped): into the graveyard (or the hall of the
+    /// living), its last words sent, its connection let go.
     fn bury(&mut self, death: Death) {
-        let Death { player, killed_by } = death;
+        let Death { player, killed_by, escaped } = death;
         let when = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -406,15 +408,26 @@ impl DepthTask {
             kills: v.kills,
             killed_by,
             when,
-            level: 1,
-            escaped: false,
+            level: player.level(),
+            escaped,
         };
-        info!(player = %player.name, depth = self.state.depth(), killed_by = %record.killed_by, rounds = v.rounds, kills = v.kills, "dies");
+        let (depth, by, level) = (self.state.depth(), &record.killed_by, record.level);
+        if escaped {
+            info!(player = %player.name, with = %by, rounds = v.rounds, kills = v.kills, level, "escapes, and wins");
+            self.depths.announce(&format!("{} has escaped the Gloam with {by}!", player.name));
+        } else {
+            info!(player = %player.name, depth, killed_by = %by, rounds = v.rounds, kills = v.kills, level, "dies");
+        }
         self.acted.remove(&player.id);
         self.waiting_since.remove(&player.id);
         self.depths.store().bury(record.clone());
         if let Some(link) = self.links.remove(&player.id) {
-            let frames = vec![codec::encode(&gloam_protocol::ServerMsg::Died(record))];
+            let last = if escaped {
+                gloam_protocol::ServerMsg::Escaped(record)
+            } else {
+                gloam_protocol::ServerMsg::Died(record)
+            };
+            let frames = vec![codec::encode(&last)];
             let shown = frames.clone();
             let last = ToConn { frames, done: true, now_on: None, died: true };
             if link.conn.try_send(last).is_ok() {

@@ -1,57 +1,136 @@
 //! Blows between players and monsters, and between players with `--pvp`:
-//! who hits, for how much, and who dies of it. Every roll comes from the
-//! depth's dice.
+//! who hits, for how much, and who dies of it, and the experience a kill
+//! gives. Every roll comes from the depth's dice.
 
-use gloam_protocol::{MonsterId, PlayerId};
+use gloam_protocol::{MonsterId, PlayerId, Pos};
 use rand::RngExt;
 
 use super::Rules;
 use super::events::{Blow, Event, Observer};
-use crate::bestiary::Dice;
+use crate::bestiary::{Dice, KindId};
+use crate::character::experience::{self, TO_HIT_PER_LEVEL};
+use crate::items::ItemKindId;
+use crate::mapgen::stock::Draw;
 
-/// A player's blow: its chance to land, in percent, and its damage.
+/// A bare-handed player's blow: its chance to land at level 1, in
+/// percent, and its damage.
 pub const PLAYER_TO_HIT: u8 = 80;
 pub const PLAYER_DAMAGE: Dice = Dice { count: 2, sides: 4 };
 /// A player gets back one hit point every this many rounds.
 pub const REGEN_EVERY: u64 = 5;
+/// No blow is ever surer than this, or less sure than `LEAST_TO_HIT`.
+pub const MOST_TO_HIT: i32 = 95;
+pub const LEAST_TO_HIT: i32 = 5;
+
+/// A player's chance to land a blow at `level`, with a weapon adding
+/// `bonus` percent points.
+pub fn to_hit(level: u8, bonus: i8) -> u8 {
+    let levels = i32::from(TO_HIT_PER_LEVEL) * i32::from(level.max(1) - 1);
+    (i32::from(PLAYER_TO_HIT) + levels + i32::from(bonus)).clamp(LEAST_TO_HIT, MOST_TO_HIT) as u8
+}
+
+/// A monster's chance to land a blow of `to_hit` percent on a player whose
+/// armour takes `armour` points off it.
+pub fn to_hit_against(to_hit: u8, armour: i8) -> u8 {
+    (i32::from(to_hit) - i32::from(armour)).clamp(LEAST_TO_HIT, MOST_TO_HIT) as u8
+}
 
 impl Rules {
-    /// A player bumps a monster: it wakes and turns on the player, and the
-    /// blow may land or kill it.
+    /// A player bumps a monster: a blow with what it wields.
     pub(super) fn player_attacks(
         &mut self,
         attacker: PlayerId,
         id: MonsterId,
         obs: &mut dyn Observer,
     ) {
+        let (damage, to_hit) = self.blow_of(attacker);
+        self.strike_monster(attacker, id, to_hit, damage, None, obs);
+    }
+
+    /// A player's blow: its damage dice and chance to land.
+    fn blow_of(&self, id: PlayerId) -> (Dice, u8) {
+        let level = self.player(id).map_or(1, |p| p.level());
+        match self.weapon_of(id) {
+            Some((damage, bonus)) => (damage, to_hit(level, bonus)),
+            None => (PLAYER_DAMAGE, to_hit(level, 0)),
+        }
+    }
+
+    /// A player's blow or missile (`missile`, its kind) reaches a monster:
+    /// it wakes and turns on the player, and the blow may land or kill it.
+    pub(super) fn strike_monster(
+        &mut self,
+        attacker: PlayerId,
+        id: MonsterId,
+        to_hit: u8,
+        damage: Dice,
+        missile: Option<ItemKindId>,
+        obs: &mut dyn Observer,
+    ) {
         let attacker_pos = self.player(attacker).map(|p| p.pos);
         let Some(m) = self.monsters.get_mut(&id) else { return };
         let (kind, at) = (m.kind, m.pos);
         m.awake = true;
+        m.dozing = 0;
         m.prey = Some(attacker);
         m.goal = attacker_pos;
         self.parties.stir();
-        if self.dice.random_range(1..=100u8) > PLAYER_TO_HIT {
-            obs.observe(self, Event::PlayerStruck { attacker, kind, at, blow: Blow::Missed });
+        let struck = |blow| Event::PlayerStruck { attacker, kind, at, blow, missile };
+        if self.dice.random_range(1..=100u8) > to_hit {
+            obs.observe(self, struck(Blow::Missed));
             return;
         }
-        let damage = PLAYER_DAMAGE.roll(|sides| self.dice.random_range(1..=sides));
+        let damage = damage.roll(|sides| self.dice.random_range(1..=sides));
         let Some(m) = self.monsters.get_mut(&id) else { return };
         m.hp = m.hp.saturating_sub(damage);
         let alive = m.hp > 0;
         obs.observe(self, Event::Stirred { monster: id, at });
         if alive {
-            let blow = Blow::Hit(damage);
-            obs.observe(self, Event::PlayerStruck { attacker, kind, at, blow });
+            obs.observe(self, struck(Blow::Hit(damage)));
             return;
         }
+        // Those who fought it: the killer's party while it still stood.
+        let fought = self.party_of(attacker);
         self.monsters.remove(&id);
         self.monster_at.remove(&at);
         self.parties.stir();
         if let Some(p) = self.occupancy.players.get_mut(&attacker) {
             p.vitals.kills += 1;
         }
-        obs.observe(self, Event::PlayerStruck { attacker, kind, at, blow: Blow::Killed(damage) });
+        obs.observe(self, struck(Blow::Killed(damage)));
+        self.award(&fought, kind, obs);
+        self.drop_loot(kind, at, attacker, obs);
+    }
+
+    /// A monster of `kind` died on `at`: by its kind's chance, it drops an
+    /// item of those that lie at this depth. `killer` sees it with its
+    /// answer; the others who see the cell are told now.
+    fn drop_loot(&mut self, kind: KindId, at: Pos, killer: PlayerId, obs: &mut dyn Observer) {
+        let drops = self.bestiary.kind(kind).drops;
+        if drops == 0 || self.dice.random_range(1..=100u8) > drops {
+            return;
+        }
+        let draw = Draw::at(&self.items, self.depth);
+        let Some(item) = draw.maybe_one(&self.items, &mut self.dice) else { return };
+        self.lay(at, item);
+        self.floor_changed(at, Some(killer), obs);
+    }
+
+    /// A kill of a monster of `kind` by the party that `fought` it: its
+    /// worth in experience, shared out evenly (rounded up) among them.
+    fn award(&mut self, fought: &[PlayerId], kind: KindId, obs: &mut dyn Observer) {
+        let party: Vec<PlayerId> =
+            fought.iter().copied().filter(|&p| self.player(p).is_some()).collect();
+        let worth = self.bestiary.kind(kind).xp();
+        let share = worth.div_ceil(party.len().max(1) as u32);
+        for id in party {
+            let Some(p) = self.occupancy.players.get_mut(&id) else { continue };
+            let level = experience::gain(&mut p.xp, &mut p.vitals, share);
+            obs.observe(self, Event::Gained { id, level });
+            if level.is_some() {
+                obs.observe(self, Event::Vitals { id });
+            }
+        }
     }
 
     /// With `--pvp`: a player bumps another.
@@ -61,11 +140,12 @@ impl Rules {
         target: PlayerId,
         obs: &mut dyn Observer,
     ) {
-        if self.dice.random_range(1..=100u8) > PLAYER_TO_HIT {
+        let (damage, to_hit) = self.blow_of(attacker);
+        if self.dice.random_range(1..=100u8) > to_hit {
             obs.observe(self, Event::PlayerStruckPlayer { attacker, target, blow: Blow::Missed });
             return;
         }
-        let damage = PLAYER_DAMAGE.roll(|sides| self.dice.random_range(1..=sides));
+        let damage = damage.roll(|sides| self.dice.random_range(1..=sides));
         let blow = Blow::Hit(damage);
         obs.observe(self, Event::PlayerStruckPlayer { attacker, target, blow });
         let by = self.name_of(attacker);
@@ -85,6 +165,7 @@ impl Rules {
             (k.to_hit, k.damage)
         };
         let Some(at) = self.player(target).map(|p| p.pos) else { return };
+        let to_hit = to_hit_against(to_hit, self.armour_of(target));
         if self.dice.random_range(1..=100u8) > to_hit {
             obs.observe(self, Event::MonsterStruck { kind, target, at, blow: Blow::Missed });
             return;
@@ -96,7 +177,13 @@ impl Rules {
     }
 
     /// Takes `damage` off a player's hit points; at none, it dies.
-    fn hurt_player(&mut self, id: PlayerId, damage: u16, by: &str, obs: &mut dyn Observer) {
+    pub(super) fn hurt_player(
+        &mut self,
+        id: PlayerId,
+        damage: u16,
+        by: &str,
+        obs: &mut dyn Observer,
+    ) {
         let Some(p) = self.occupancy.players.get_mut(&id) else { return };
         p.vitals.hp = p.vitals.hp.saturating_sub(damage);
         let dead = p.vitals.hp == 0;

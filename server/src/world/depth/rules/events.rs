@@ -4,11 +4,12 @@
 //! so that whoever tells players about it (the depth's views) sees the
 //! depth of that moment; a replay hands them to nobody.
 
-use gloam_protocol::{FloorChange, MonsterId, PlayerId, Pos, SightDiff};
+use gloam_protocol::{CellSet, FloorChange, MonsterId, PlayerId, Pos, SightDiff};
 
 use super::Rules;
+use super::using::Use;
 use crate::bestiary::KindId;
-use crate::items::Item;
+use crate::items::{Gear, Item, ItemKindId};
 use crate::world::depth::{Death, Departure, Farewell};
 
 /// One thing that happened.
@@ -33,16 +34,43 @@ pub enum Event {
     Stirred { monster: MonsterId, at: Pos },
     /// A sleeping monster woke up on `at`.
     Woke { kind: KindId, at: Pos },
-    /// A player struck at a monster of `kind` standing on `at`.
-    PlayerStruck { attacker: PlayerId, kind: KindId, at: Pos, blow: Blow },
+    /// A player struck at a monster of `kind` standing on `at`: with a
+    /// blow, or a missile of kind `missile` it threw.
+    PlayerStruck {
+        attacker: PlayerId,
+        kind: KindId,
+        at: Pos,
+        blow: Blow,
+        missile: Option<ItemKindId>,
+    },
     /// A monster of `kind` struck at a player standing on `at`.
     MonsterStruck { kind: KindId, target: PlayerId, at: Pos, blow: Blow },
     /// With `--pvp`: a player struck at another.
     PlayerStruckPlayer { attacker: PlayerId, target: PlayerId, blow: Blow },
     /// A player stepped onto a pile.
     OnPile { id: PlayerId, at: Pos },
-    /// A player picked up `item` from the pile underfoot.
-    PickedUp { id: PlayerId, item: Item },
+    /// A player picked up `item` from the pile underfoot, into `slot`.
+    PickedUp { id: PlayerId, item: Item, slot: u8 },
+    /// A player drank or read one item of `kind`.
+    Used { id: PlayerId, kind: ItemKindId, how: Use },
+    /// A player got back `by` hit points.
+    Healed { id: PlayerId, by: u16 },
+    /// A player's most hit points rose by `by`.
+    Invigorated { id: PlayerId, by: u16 },
+    /// A player was moved across its level at random.
+    Teleported { id: PlayerId },
+    /// A player learnt the cells in `learnt` of its level (magic mapping).
+    Mapped { id: PlayerId, learnt: CellSet },
+    /// A player put `count` monsters to sleep.
+    Slept { id: PlayerId, count: usize },
+    /// A player wielded or wore an item of `kind`.
+    Equipped { id: PlayerId, kind: ItemKindId, gear: Gear },
+    /// A player took off an item of `kind`.
+    TookOff { id: PlayerId, kind: ItemKindId },
+    /// A player threw an item of `kind`.
+    Threw { id: PlayerId, kind: ItemKindId },
+    /// A player gained experience, and `level` when it went up.
+    Gained { id: PlayerId, level: Option<u8> },
     /// A player dropped `item` onto the pile underfoot.
     Dropped { id: PlayerId, item: Item },
     /// What a player carries changed.
@@ -58,6 +86,9 @@ pub enum Event {
     Departed(Departure),
     /// A player died.
     Died(Death),
+    /// A player carried the artifact back up to the first depth: it won,
+    /// and leaves the game for the hall of the living.
+    Escaped(Death),
 }
 
 /// What a player's sight did.
@@ -82,6 +113,17 @@ pub enum Refusal {
     PackFull,
     /// No item in the pack at the letter given.
     NoSuchItem,
+    CannotQuaff,
+    CannotRead,
+    CannotWield,
+    CannotWear,
+    CannotThrow,
+    AlreadyEquipped,
+    NotEquipped,
+    /// A throw at a cell the thrower does not see (or its own).
+    NotInSight,
+    /// A throw further than the missile flies.
+    OutOfRange,
 }
 
 /// How a blow went.

@@ -25,9 +25,7 @@ impl Floor {
     pub fn put(&mut self, pos: Pos, item: Item, stacks: bool) {
         let pile = self.piles.entry(pos).or_default();
         match pile.last_mut() {
-            Some(top) if stacks && top.kind == item.kind => {
-                top.count = top.count.saturating_add(item.count);
-            }
+            Some(top) if stacks && top.kind == item.kind => crate::items::stack_onto(top, item),
             _ => pile.push(item),
         }
     }

@@ -9,7 +9,7 @@ use rand::Rng;
 use super::Rules;
 use super::events::Nobody;
 use crate::character::{Player, Vitals};
-use crate::items::Item;
+use crate::items::{Item, Pack};
 use crate::world::depth::{Arrival, Farewell};
 
 /// One command as the depth applied it, with the round it fell in.
@@ -66,13 +66,25 @@ pub enum Command {
         id: PlayerId,
     },
     /// A player came, as it was then, carrying `pack` (logs made before
-    /// items hold [`Command::Arrive`], a player with nothing).
+    /// items hold [`Command::Arrive`], a player with nothing). Logs made
+    /// before experience and gear hold this, a player of level 1 with
+    /// nothing equipped; later ones [`Command::Entered`].
     Came {
         id: PlayerId,
         name: String,
         vitals: Vitals,
         via: Arrival,
         pack: Vec<Item>,
+    },
+    /// A player came, as it was then: its pack with what it wields and
+    /// wears, and its experience.
+    Entered {
+        id: PlayerId,
+        name: String,
+        vitals: Vitals,
+        via: Arrival,
+        pack: Pack,
+        xp: u32,
     },
 }
 
@@ -162,7 +174,14 @@ impl Rules {
                 Command::Came { id, name, vitals, via, pack } => {
                     let mut player = Player::new(*id, name.clone());
                     player.vitals = *vitals;
+                    player.pack = Pack::of(pack.clone());
+                    self.arrive(player, *via, &mut Nobody);
+                }
+                Command::Entered { id, name, vitals, via, pack, xp } => {
+                    let mut player = Player::new(*id, name.clone());
+                    player.vitals = *vitals;
                     player.pack.clone_from(pack);
+                    player.xp = *xp;
                     self.arrive(player, *via, &mut Nobody);
                 }
                 Command::Act { id, action } => {
@@ -195,9 +214,13 @@ impl Rules {
                 sum.u64(n);
             }
             sum.u64(self.clock.phase(p.id) as u64);
-            for item in &p.pack {
+            for item in p.pack.items() {
                 sum.u64(u64::from(item.kind) << 16 | u64::from(item.count));
             }
+            let mark = |slot: Option<u8>| slot.map_or(u64::MAX, u64::from);
+            sum.u64(mark(p.pack.wielded()));
+            sum.u64(mark(p.pack.worn()));
+            sum.u64(u64::from(p.xp));
         }
         for m in self.monsters.values() {
             sum.u64(u64::from(m.id.0));
@@ -208,6 +231,7 @@ impl Rules {
             sum.u64(m.prey.map_or(u64::MAX, |p| u64::from(p.0)));
             sum.pos(m.goal.unwrap_or(Pos::new(u16::MAX, u16::MAX)));
             sum.u64(m.rounds);
+            sum.u64(u64::from(m.dozing));
         }
         for (pos, pile) in self.floor.sorted() {
             sum.pos(pos);

@@ -11,19 +11,22 @@
 
 mod clock;
 pub(crate) mod combat;
+mod effects;
 pub(super) mod events;
 mod floor;
 mod log;
 pub(crate) mod monsters;
 mod occupancy;
 mod parties;
+mod throwing;
+pub(super) mod using;
 mod walks;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use gloam_protocol::walk::DistanceMap;
-use gloam_protocol::{Action, Dir, Disc, MonsterId, PACK_SLOTS, PlayerId, Pos, Terrain};
+use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, Terrain};
 
 pub use clock::Phase;
 pub use log::{Command, Entry, LogPart, decode_history};
@@ -33,7 +36,7 @@ use super::{Arrival, Death, Departure, Farewell};
 use crate::bestiary::{Bestiary, KindId};
 use crate::character::{Memory, Player};
 use crate::fov::Fov;
-use crate::items::{Catalogue, Item};
+use crate::items::{Catalogue, Gear, Item};
 use crate::level::Level;
 use crate::mapgen::LevelRng;
 use crate::seeds::DepthSeeds;
@@ -42,6 +45,7 @@ use events::{Event, Observer, Refusal, Sight};
 use floor::Floor;
 pub(crate) use occupancy::{CellHasher, CellMap, Occupancy, Search};
 use parties::Parties;
+use using::Use;
 use walks::Walks;
 
 /// How the host set the depth's rules.
@@ -146,6 +150,7 @@ impl Rules {
             prey: None,
             goal: None,
             rounds: 0,
+            dozing: 0,
         };
         self.monsters.insert(id, monster);
         self.monster_at.insert(pos, id);
@@ -170,9 +175,9 @@ impl Rules {
     /// Puts a player on this level: where `via` says, or the nearest free
     /// cell to it.
     pub fn arrive(&mut self, mut player: Player, via: Arrival, obs: &mut dyn Observer) {
-        let (id, name, vitals) = (player.id, player.name.clone(), player.vitals);
+        let (id, name, vitals, xp) = (player.id, player.name.clone(), player.vitals, player.xp);
         let pack = player.pack.clone();
-        self.log.record(self.clock.rounds, Command::Came { id, name, vitals, via, pack });
+        self.log.record(self.clock.rounds, Command::Entered { id, name, vitals, via, pack, xp });
         let wanted = match via {
             Arrival::Join | Arrival::FromAbove => self.level.arrival,
             Arrival::FromBelow => self.level.stairs_down,
@@ -190,6 +195,24 @@ impl Rules {
             obs.observe(self, Event::OnStairs { id, down });
         }
         self.see(id, true, obs);
+        if via == Arrival::FromBelow && self.depth == 1 && self.carries_artifact(id) {
+            self.escape(id, obs);
+        }
+    }
+
+    /// Whether player `id` carries the artifact.
+    fn carries_artifact(&self, id: PlayerId) -> bool {
+        let artifact = self.items.artifact();
+        self.player(id).is_some_and(|p| p.pack.items().iter().any(|i| i.kind == artifact))
+    }
+
+    /// A player brought the artifact up to the first depth: it wins, and
+    /// leaves the game with it for the hall of the living.
+    fn escape(&mut self, id: PlayerId, obs: &mut dyn Observer) {
+        if let Some(player) = self.take_off(id, Farewell::ESCAPED, obs) {
+            let with = self.items.kind(self.items.artifact()).the();
+            obs.observe(self, Event::Escaped(Death { player, killed_by: with, escaped: true }));
+        }
     }
 
     /// A player's action: applied now if the player has not acted yet in
@@ -253,12 +276,12 @@ impl Rules {
             Action::Wait | Action::Quit => self.see(id, true, obs),
             Action::PickUp => self.pick_up(id, pos, obs),
             Action::Drop(slot) => self.drop_item(id, pos, slot, obs),
-            Action::Quaff(_)
-            | Action::Read(_)
-            | Action::Wield(_)
-            | Action::Wear(_)
-            | Action::TakeOff(_)
-            | Action::Throw { .. } => self.refuse(id, Refusal::NoSuchItem, obs),
+            Action::Quaff(slot) => self.use_item(id, slot, Use::Quaff, obs),
+            Action::Read(slot) => self.use_item(id, slot, Use::Read, obs),
+            Action::Wield(slot) => self.equip(id, slot, Gear::Wielded, obs),
+            Action::Wear(slot) => self.equip(id, slot, Gear::Worn, obs),
+            Action::TakeOff(slot) => self.unequip(id, slot, obs),
+            Action::Throw { slot, at } => self.throw(id, slot, at, obs),
             Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
                 self.depart(id, self.depth + 1, Arrival::FromAbove, Farewell::WENT_DOWN, obs);
             }
@@ -292,7 +315,7 @@ impl Rules {
     fn die(&mut self, id: PlayerId, killed_by: &str, obs: &mut dyn Observer) {
         if let Some(mut player) = self.take_off(id, Farewell::DIED, obs) {
             // What it carried lies where it fell.
-            for item in std::mem::take(&mut player.pack) {
+            for item in player.pack.take_all() {
                 self.lay(player.pos, item);
             }
             self.floor_changed(player.pos, None, obs);
@@ -301,7 +324,7 @@ impl Rules {
                 monster.goal = None;
             }
             let killed_by = killed_by.to_owned();
-            obs.observe(self, Event::Died(Death { player, killed_by }));
+            obs.observe(self, Event::Died(Death { player, killed_by, escaped: false }));
         }
     }
 
@@ -370,44 +393,6 @@ impl Rules {
                 self.see(id, true, obs);
             }
         }
-    }
-
-    /// Picks up the top item of the pile on `pos`.
-    fn pick_up(&mut self, id: PlayerId, pos: Pos, obs: &mut dyn Observer) {
-        let Some(top) = self.floor.top(pos) else {
-            return self.refuse(id, Refusal::NothingHere, obs);
-        };
-        let stacks = self.items.kind(top.kind).stacks();
-        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
-        let onto = player.pack.iter().position(|i| stacks && i.kind == top.kind);
-        if onto.is_none() && player.pack.len() >= PACK_SLOTS {
-            return self.refuse(id, Refusal::PackFull, obs);
-        }
-        let item = self.floor.take_top(pos).expect("the pile has a top");
-        match onto {
-            Some(slot) => {
-                player.pack[slot].count = player.pack[slot].count.saturating_add(item.count)
-            }
-            None => player.pack.push(item),
-        }
-        obs.observe(self, Event::PickedUp { id, item });
-        obs.observe(self, Event::PackChanged { id });
-        self.floor_changed(pos, Some(id), obs);
-        self.see(id, true, obs);
-    }
-
-    /// Drops the pack's item in `slot` onto the pile on `pos`.
-    fn drop_item(&mut self, id: PlayerId, pos: Pos, slot: u8, obs: &mut dyn Observer) {
-        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
-        if usize::from(slot) >= player.pack.len() {
-            return self.refuse(id, Refusal::NoSuchItem, obs);
-        }
-        let item = player.pack.remove(usize::from(slot));
-        self.lay(pos, item);
-        obs.observe(self, Event::Dropped { id, item });
-        obs.observe(self, Event::PackChanged { id });
-        self.floor_changed(pos, Some(id), obs);
-        self.see(id, true, obs);
     }
 
     /// The pile on `pos` changed: those who see it (but `actor`, whose own

@@ -26,6 +26,9 @@ pub struct Monster {
     pub goal: Option<Pos>,
     /// Rounds it has been offered (a slow monster acts on every other).
     pub rounds: u64,
+    /// Turns of magic sleep left, in which it does not wake by itself
+    /// (a blow still wakes it).
+    pub dozing: u16,
 }
 
 impl Monster {
@@ -105,6 +108,12 @@ impl Rules {
         let kind = self.bestiary.kind(m.kind);
         let (behaviour, flees_below) = (kind.behaviour, kind.flees_below);
         if !m.awake {
+            if m.dozing > 0 {
+                if let Some(m) = self.monsters.get_mut(&id) {
+                    m.dozing -= 1;
+                }
+                return;
+            }
             if !noticed.is_empty() && self.dice.random_ratio(1, WAKE_ONE_IN) {
                 self.wake(id, obs);
             }

@@ -4,9 +4,11 @@
 use gloam_protocol::{PlayerId, Pos, ServerMsg};
 
 use crate::bestiary::capitalised;
+use crate::items::{Class, Gear};
 use crate::world::depth::Outcome;
 use crate::world::depth::rules::Rules;
 use crate::world::depth::rules::events::{Blow, Event, Refusal};
+use crate::world::depth::rules::using::Use;
 
 /// Tells the lines `event` is worded as.
 pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
@@ -22,9 +24,17 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(mover, ServerMsg::Note(format!("You swap places with {other_name}.")));
             outcome.tell(other, ServerMsg::Others(format!("{mover_name} swaps places with you.")));
         }
-        Event::OnPile { .. } | Event::PickedUp { .. } | Event::Dropped { .. } => {
-            say_items(rules, event, outcome)
-        }
+        Event::OnPile { .. }
+        | Event::PickedUp { .. }
+        | Event::Dropped { .. }
+        | Event::Equipped { .. }
+        | Event::TookOff { .. }
+        | Event::Threw { .. } => say_items(rules, event, outcome),
+        Event::Used { .. }
+        | Event::Healed { .. }
+        | Event::Invigorated { .. }
+        | Event::Teleported { .. }
+        | Event::Slept { .. } => say_effects(rules, event, outcome),
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
@@ -33,16 +43,22 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             let text = format!("{} wakes up.", capitalised(&rules.bestiary.kind(kind).the()));
             tell_seers(rules, at, &[], &text, outcome);
         }
-        Event::PlayerStruck { attacker, kind, at, blow } => {
+        Event::PlayerStruck { attacker, kind, at, blow, missile } => {
             let the = rules.bestiary.kind(kind).the();
             let combat = |text: String| ServerMsg::Combat(text);
+            // A blow is "you"; a missile is named ("The dart hits ...").
+            let by = missile.map(|m| capitalised(&rules.items.kind(m).the()));
+            let line = |you: &str, it: &str| match &by {
+                None => format!("You {you} {the}"),
+                Some(missile) => format!("{missile} {it} {the}"),
+            };
             match blow {
-                Blow::Missed => outcome.tell(attacker, combat(format!("You miss {the}."))),
+                Blow::Missed => outcome.tell(attacker, combat(line("miss", "misses") + ".")),
                 Blow::Hit(damage) => {
-                    outcome.tell(attacker, combat(format!("You hit {the} ({damage}).")));
+                    outcome.tell(attacker, combat(line("hit", "hits") + &format!(" ({damage}).")));
                 }
                 Blow::Killed(_) => {
-                    outcome.tell(attacker, combat(format!("You kill {the}.")));
+                    outcome.tell(attacker, combat(line("kill", "kills") + "."));
                     let seen = format!("{} kills {the}.", rules.name_of(attacker));
                     tell_seers(rules, at, &[attacker], &seen, outcome);
                 }
@@ -86,6 +102,15 @@ fn refusal(why: Refusal) -> &'static str {
         Refusal::NothingHere => "There is nothing here to pick up.",
         Refusal::PackFull => "Your pack is full.",
         Refusal::NoSuchItem => "You have no such item.",
+        Refusal::CannotQuaff => "You cannot drink that.",
+        Refusal::CannotRead => "You cannot read that.",
+        Refusal::CannotWield => "You cannot wield that.",
+        Refusal::CannotWear => "You cannot wear that.",
+        Refusal::CannotThrow => "You cannot throw that.",
+        Refusal::AlreadyEquipped => "You are already using that.",
+        Refusal::NotEquipped => "You are not using that.",
+        Refusal::NotInSight => "You cannot see that spot.",
+        Refusal::OutOfRange => "That is out of range.",
     }
 }
 
@@ -98,16 +123,75 @@ fn say_items(rules: &Rules, event: Event, outcome: &mut Outcome) {
             let more = if top.more { ", on more" } else { "" };
             outcome.tell(id, ServerMsg::Note(format!("You see {what} here{more}.")));
         }
-        Event::PickedUp { id, item } => {
+        Event::PickedUp { id, item, slot } => {
             let what = rules.items.kind(item.kind).described(item.count);
-            let slot =
-                rules.player(id).and_then(|p| p.pack.iter().position(|i| i.kind == item.kind));
-            let letter = slot.map_or(String::new(), |s| format!(" ({})", letter(s)));
-            outcome.tell(id, ServerMsg::Note(format!("You pick up {what}{letter}.")));
+            let letter = letter(usize::from(slot));
+            outcome.tell(id, ServerMsg::Note(format!("You pick up {what} ({letter}).")));
         }
         Event::Dropped { id, item } => {
             let what = rules.items.kind(item.kind).described(item.count);
             outcome.tell(id, ServerMsg::Note(format!("You drop {what}.")));
+        }
+        Event::Equipped { id, kind, gear } => {
+            let the = rules.items.kind(kind).the();
+            let text = match gear {
+                Gear::Wielded => format!("You wield {the}."),
+                Gear::Worn => format!("You put on {the}."),
+            };
+            outcome.tell(id, ServerMsg::Note(text));
+        }
+        Event::TookOff { id, kind } => {
+            let kind = rules.items.kind(kind);
+            let text = match kind.class {
+                Class::Weapon { .. } => format!("You put away {}.", kind.the()),
+                _ => format!("You take off {}.", kind.the()),
+            };
+            outcome.tell(id, ServerMsg::Note(text));
+        }
+        Event::Threw { id, kind, .. } => {
+            let a = rules.items.kind(kind).described(1);
+            outcome.tell(id, ServerMsg::Combat(format!("You throw {a}.")));
+            if let Some(from) = rules.player(id).map(|p| p.pos) {
+                let seen = format!("{} throws {a}.", rules.name_of(id));
+                tell_seers(rules, from, &[id], &seen, outcome);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The lines of a potion drunk or a scroll read, and of what it did.
+fn say_effects(rules: &Rules, event: Event, outcome: &mut Outcome) {
+    let note = |text: String| ServerMsg::Note(text);
+    match event {
+        Event::Used { id, kind, how } => {
+            let a = rules.items.kind(kind).described(1);
+            let (you, they) = match how {
+                Use::Quaff => ("drink", "drinks"),
+                Use::Read => ("read", "reads"),
+            };
+            outcome.tell(id, note(format!("You {you} {a}.")));
+            if let Some(from) = rules.player(id).map(|p| p.pos) {
+                let seen = format!("{} {they} {a}.", rules.name_of(id));
+                for to in rules.seers(from).into_iter().filter(|&to| to != id) {
+                    outcome.tell(to, ServerMsg::Others(seen.clone()));
+                }
+            }
+        }
+        Event::Healed { id, by: 0 } => outcome.tell(id, note("You feel no different.".into())),
+        Event::Healed { id, by } => outcome.tell(id, note(format!("You feel better ({by})."))),
+        Event::Invigorated { id, by } => {
+            outcome.tell(id, note(format!("You feel hardier (+{by} most hit points).")));
+        }
+        Event::Teleported { id } => {
+            outcome.tell(id, note("The world twists, and you are elsewhere.".into()));
+        }
+        Event::Slept { id, count: 0 } => {
+            outcome.tell(id, note("A drowsy hush falls, but nothing here hears it.".into()));
+        }
+        Event::Slept { id, count } => {
+            let them = if count == 1 { "The monster you see" } else { "The monsters you see" };
+            outcome.tell(id, note(format!("{them} fall asleep.")));
         }
         _ => {}
     }

@@ -22,6 +22,7 @@ use gloam_protocol::{Carried, PlayerId, ServerMsg, SightDiff};
 use super::Outcome;
 use super::rules::events::{Event, Observer, Sight};
 use super::rules::{CellHasher, Rules};
+use crate::character::experience;
 use comings::{News, NewsLog};
 use told::{Stirred, Told, Unsettled};
 
@@ -71,6 +72,19 @@ impl Views {
             Event::Stirred { monster, at } => self.stirred.note(monster, at),
             Event::Vitals { id } => self.vitals_changed.push(id),
             Event::PackChanged { id } => outcome.tell(id, pack_of(rules, id)),
+            Event::Gained { id, level } => {
+                if let Some(level) = level {
+                    outcome.tell(id, ServerMsg::Note(format!("Welcome to level {level}!")));
+                }
+                outcome.tell(id, experience_of(rules, id));
+            }
+            Event::Mapped { id, learnt } => {
+                let cells = rules.level.grid.cells();
+                let terrain = learnt.iter().filter_map(|i| cells.get(i).copied()).collect();
+                let note = "A map of this level forms in your mind.".into();
+                outcome.tell(id, ServerMsg::Note(note));
+                outcome.tell(id, ServerMsg::Mapped { remembered: learnt.to_bytes(), terrain });
+            }
             Event::FloorSeen { id, change } => outcome.tell(id, ServerMsg::Floor(vec![change])),
             Event::Left { id, name, at, farewell } => {
                 self.told.remove(&id);
@@ -80,14 +94,19 @@ impl Views {
                 self.news.push(News::Went(name, farewell));
             }
             Event::Departed(departure) => outcome.departures.push(departure),
+            Event::Escaped(escape) => {
+                let id = escape.player.id;
+                let text = format!("You escape the Gloam with {}!", escape.killed_by);
+                outcome.tell(id, ServerMsg::Note(text));
+                outcome.out.retain(|o| o.to != id || !is_diff(&o.msg));
+                outcome.deaths.push(escape);
+            }
             Event::Died(death) => {
                 let id = death.player.id;
                 outcome.tell(id, ServerMsg::Combat("You die...".into()));
                 // Its last action is answered by its death, not by a
                 // sight it no longer has.
-                let diff =
-                    |m: &ServerMsg| matches!(m, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
-                outcome.out.retain(|o| o.to != id || !diff(&o.msg));
+                outcome.out.retain(|o| o.to != id || !is_diff(&o.msg));
                 outcome.deaths.push(death);
             }
             said => lines::say(rules, said, outcome),
@@ -110,6 +129,7 @@ impl Views {
             }
         }
         outcome.tell(id, pack_of(rules, id));
+        outcome.tell(id, experience_of(rules, id));
         self.vitals_changed.push(id);
         outcome.tell(id, ServerMsg::Roster(roster_for(rules, id)));
     }
@@ -181,10 +201,27 @@ impl Views {
 
 /// What `id` carries, as its client is told it.
 pub(super) fn pack_of(rules: &Rules, id: PlayerId) -> ServerMsg {
-    let pack = rules.player(id).map(|p| p.pack.as_slice()).unwrap_or_default();
-    ServerMsg::Pack(
-        pack.iter().map(|i| Carried { kind: i.kind, count: i.count, equipped: false }).collect(),
-    )
+    let Some(player) = rules.player(id) else { return ServerMsg::Pack(Vec::new()) };
+    let pack = &player.pack;
+    let carried = pack.items().iter().enumerate().map(|(slot, i)| Carried {
+        kind: i.kind,
+        count: i.count,
+        equipped: pack.gear_at(slot as u8).is_some(),
+    });
+    ServerMsg::Pack(carried.collect())
+}
+
+/// `id`'s experience, as its client is told it.
+pub(super) fn experience_of(rules: &Rules, id: PlayerId) -> ServerMsg {
+    let xp = rules.player(id).map_or(0, |p| p.xp);
+    let level = experience::level_of(xp);
+    ServerMsg::Experience { level, xp, next: experience::next_after(level) }
+}
+
+/// Whether `msg` is a sight diff, which a player who died or escaped no
+/// longer has.
+fn is_diff(msg: &ServerMsg) -> bool {
+    matches!(msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_))
 }
 
 /// The names of everyone on this depth but `id`, sorted.

@@ -151,6 +151,7 @@ impl Views {
             view.push(ServerMsg::Floor(floor));
         }
         view.push(super::pack_of(rules, id));
+        view.push(super::experience_of(rules, id));
         view.push(roster);
         if let Some(sight) = memory.sight() {
             view.push(ServerMsg::Displaced(seen_from(rules, told, sight.centre(), |dx, dy| {

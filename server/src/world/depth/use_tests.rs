@@ -1,0 +1,351 @@
+//! Using items: drinking, reading, wielding, wearing and throwing them;
+//! experience from kills; what a monster drops; escaping with the
+//! artifact.
+
+use std::sync::Arc;
+
+use gloam_protocol::{Action, Dir, MonsterId, PlayerId, Pos, ServerMsg};
+
+use super::testing::Told;
+use super::tests::level_from;
+use super::*;
+use crate::bestiary::{Bestiary, KindId};
+use crate::character::experience;
+use crate::items::{Catalogue, Item, Pack};
+use crate::seeds::DepthSeeds;
+
+/// A hall with a pillar ('#' at (8, 2)) to hide behind.
+const HALL: &[&str] = &[
+    "##################",
+    "#<...............#",
+    "#.......#........#",
+    "#...............>#",
+    "##################",
+];
+
+const ANN: PlayerId = PlayerId(1);
+const BOB: PlayerId = PlayerId(2);
+
+fn hall(depth: u16) -> DepthState {
+    DepthState::with_bestiary(
+        depth,
+        level_from(HALL),
+        8,
+        Arc::new(Bestiary::default()),
+        DepthSeeds::from_level_seed(11),
+    )
+}
+
+fn item(name: &str, count: u16) -> Item {
+    let kind = Catalogue::built_in().find(name).expect("a built-in item");
+    Item { kind, count }
+}
+
+fn kind(d: &DepthState, name: &str) -> KindId {
+    d.rules.bestiary.find(name).unwrap()
+}
+
+/// Puts a player carrying `pack` on `at`.
+fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos, pack: Vec<Item>) {
+    let mut player = Player::new(id, name.into());
+    player.pack = Pack::of(pack);
+    d.come(player, Arrival::Resume(at));
+    assert_eq!(d.rules.occupancy.players[&id].pos, at);
+}
+
+fn player(d: &mut DepthState, id: PlayerId) -> &mut Player {
+    d.rules.occupancy.players.get_mut(&id).unwrap()
+}
+
+fn to(turn: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
+    turn.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
+}
+
+fn said(turn: &Outcome, id: PlayerId, text: &str) -> bool {
+    to(turn, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
+}
+
+fn lines(turn: &Outcome, id: PlayerId) -> Vec<String> {
+    to(turn, id)
+        .into_iter()
+        .filter_map(|m| match m {
+            ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_potion_of_healing_heals_and_is_used_up() {
+    let mut d = hall(2);
+    let potions = item("potion of healing", 2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![potions]);
+    player(&mut d, ANN).vitals.hp = 5;
+    let turn = d.play(ANN, Action::Quaff(0));
+    assert!(said(&turn, ANN, "You drink a potion of healing."), "{:?}", lines(&turn, ANN));
+    let hp = d.player(ANN).unwrap().vitals.hp;
+    assert!((5 + 4..=5 + 16).contains(&hp), "healed by 4d4: {hp}");
+    assert!(to(&turn, ANN).contains(&&ServerMsg::Vitals { hp, max: 30 }));
+    assert_eq!(d.player(ANN).unwrap().pack.items(), &[item("potion of healing", 1)]);
+    let turn = d.play(ANN, Action::Read(0));
+    assert!(said(&turn, ANN, "You cannot read that."));
+    let turn = d.play(ANN, Action::Quaff(5));
+    assert!(said(&turn, ANN, "You have no such item."));
+    assert_eq!(d.player(ANN).unwrap().pack.items(), &[item("potion of healing", 1)]);
+}
+
+#[test]
+fn magic_mapping_shows_the_reader_the_level_and_nobody_else() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(1, 1), vec![item("scroll of magic mapping", 1)]);
+    put(&mut d, BOB, "bob", Pos::new(2, 1), vec![]);
+    let before = d.player(BOB).unwrap().memory(2).unwrap().explored().iter().count();
+    let turn = d.play(ANN, Action::Read(0));
+    let mapped = to(&turn, ANN).into_iter().find_map(|m| match m {
+        ServerMsg::Mapped { remembered, terrain } => Some((remembered.clone(), terrain.clone())),
+        _ => None,
+    });
+    let (bits, terrain) = mapped.expect("ann is sent the map");
+    let learnt = gloam_protocol::CellSet::from_bytes(&bits);
+    assert_eq!(learnt.iter().count(), terrain.len());
+    let far = d.level().grid.index(Pos::new(16, 3));
+    assert!(
+        learnt.contains(far) || d.player(ANN).unwrap().memory(2).unwrap().explored().contains(far)
+    );
+    let grid = &d.level().grid;
+    let all = grid.cells().iter().filter(|t| t.is_open()).count();
+    let known = d.player(ANN).unwrap().memory(2).unwrap().explored();
+    let open_known = grid.iter().filter(|(p, t)| t.is_open() && known.contains(grid.index(*p)));
+    assert_eq!(open_known.count(), all, "every open cell is remembered");
+    assert!(to(&turn, BOB).iter().all(|m| !matches!(m, ServerMsg::Mapped { .. })));
+    assert_eq!(d.player(BOB).unwrap().memory(2).unwrap().explored().iter().count(), before);
+}
+
+#[test]
+fn teleportation_sets_the_reader_down_on_another_open_cell() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(1, 1), vec![item("scroll of teleportation", 3)]);
+    let mut places = std::collections::BTreeSet::new();
+    for _ in 0..3 {
+        let turn = d.play(ANN, Action::Read(0));
+        assert!(said(&turn, ANN, "The world twists, and you are elsewhere."));
+        let at = d.player(ANN).unwrap().pos;
+        assert!(d.level().terrain(at).is_open());
+        let told = to(&turn, ANN)
+            .into_iter()
+            .any(|m| matches!(m, ServerMsg::Sight(diff) if diff.at == at));
+        assert!(told, "its answer sees from where it landed");
+        places.insert(at);
+    }
+    assert!(places.len() > 1 || !places.contains(&Pos::new(1, 1)), "it moved: {places:?}");
+}
+
+#[test]
+fn slumber_puts_the_monsters_in_sight_to_sleep_and_not_those_behind_a_wall() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(6, 2), vec![item("scroll of slumber", 1)]);
+    let near = d.spawn(kind(&d, "kobold"), Pos::new(4, 2)).unwrap();
+    let hidden = d.spawn(kind(&d, "kobold"), Pos::new(10, 2)).unwrap();
+    for id in [near, hidden] {
+        d.rules.monsters.get_mut(&id).unwrap().awake = true;
+    }
+    assert!(!d.player(ANN).unwrap().memory(2).unwrap().sees(Pos::new(10, 2)), "behind the pillar");
+    let turn = d.play(ANN, Action::Read(0));
+    assert!(said(&turn, ANN, "The monster you see fall asleep."), "{:?}", lines(&turn, ANN));
+    let awake = |d: &DepthState, id: MonsterId| d.rules.monsters.get(&id).map(|m| m.awake);
+    assert_eq!(awake(&d, near), Some(false));
+    assert_eq!(awake(&d, hidden), Some(true));
+}
+
+#[test]
+fn wielding_and_wearing_mark_the_pack_and_change_the_odds() {
+    let mut d = hall(2);
+    let gear = vec![item("dagger", 1), item("greatsword", 1), item("leather armour", 1)];
+    put(&mut d, ANN, "ann", Pos::new(2, 1), gear);
+    assert_eq!(d.rules.weapon_of(ANN), None);
+    let turn = d.play(ANN, Action::Wield(1));
+    assert!(said(&turn, ANN, "You wield the greatsword."));
+    let told = to(&turn, ANN).into_iter().find_map(|m| match m {
+        ServerMsg::Pack(pack) => Some(pack.iter().map(|c| c.equipped).collect::<Vec<_>>()),
+        _ => None,
+    });
+    assert_eq!(told, Some(vec![false, true, false]));
+    let (damage, bonus) = d.rules.weapon_of(ANN).unwrap();
+    assert_eq!((damage.to_string(), bonus), ("4d6".to_owned(), -10));
+    assert!(said(&d.play(ANN, Action::Wield(1)), ANN, "You are already using that."));
+    assert!(said(&d.play(ANN, Action::Wield(2)), ANN, "You cannot wield that."));
+    assert!(said(&d.play(ANN, Action::Wear(2)), ANN, "You put on the leather armour."));
+    assert_eq!(d.rules.armour_of(ANN), 5);
+    assert_eq!(rules::combat::to_hit_against(60, d.rules.armour_of(ANN)), 55);
+    assert!(said(&d.play(ANN, Action::Wield(0)), ANN, "You wield the dagger."));
+    assert_eq!(d.player(ANN).unwrap().pack.wielded(), Some(0), "the greatsword went back");
+    assert!(said(&d.play(ANN, Action::TakeOff(2)), ANN, "You take off the leather armour."));
+    assert_eq!(d.rules.armour_of(ANN), 0);
+    assert!(said(&d.play(ANN, Action::TakeOff(2)), ANN, "You are not using that."));
+    // Dropping what is wielded takes it out of hand.
+    d.play(ANN, Action::Drop(0));
+    assert_eq!(d.rules.weapon_of(ANN), None);
+    assert_eq!(d.player(ANN).unwrap().pack.wielded(), None);
+}
+
+#[test]
+fn a_wielded_weapon_deals_its_own_dice() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![item("greatsword", 1)]);
+    d.play(ANN, Action::Wield(0));
+    let ogre = d.spawn(kind(&d, "ogre"), Pos::new(3, 1)).unwrap();
+    let mut hits = Vec::new();
+    for _ in 0..200 {
+        if let Some(m) = d.rules.monsters.get_mut(&ogre) {
+            m.hp = m.max_hp;
+        }
+        player(&mut d, ANN).vitals.hp = 30;
+        let turn = d.play(ANN, Action::Move(Dir::E));
+        for line in lines(&turn, ANN) {
+            if let Some(n) = line.strip_prefix("You hit the ogre (") {
+                hits.push(n.trim_end_matches(").").parse::<u16>().unwrap());
+            }
+        }
+    }
+    assert!(hits.iter().all(|&n| (4..=24).contains(&n)), "{hits:?}");
+    assert!(hits.iter().any(|&n| n > 8), "bare hands never pass 8: {hits:?}");
+}
+
+#[test]
+fn a_thrown_dart_flies_at_a_monster_in_sight_and_falls_where_it_stops() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![item("dart", 3), item("dagger", 1)]);
+    let ogre = d.spawn(kind(&d, "ogre"), Pos::new(6, 1)).unwrap();
+    let turn = d.play(ANN, Action::Throw { slot: 0, at: Pos::new(6, 1) });
+    assert!(said(&turn, ANN, "You throw a dart."), "{:?}", lines(&turn, ANN));
+    let reached = lines(&turn, ANN)
+        .iter()
+        .any(|l| l.starts_with("The dart hits the ogre") || l == "The dart misses the ogre.");
+    assert!(reached, "{:?}", lines(&turn, ANN));
+    assert_eq!(d.player(ANN).unwrap().pack.get(0), Some(item("dart", 2)));
+    assert_eq!(
+        d.rules.floor.top(Pos::new(6, 1)).map(|l| l.count),
+        Some(1),
+        "it lies under the ogre"
+    );
+    assert!(d.rules.monsters[&ogre].awake, "and woke it");
+    let far = d.play(ANN, Action::Throw { slot: 0, at: Pos::new(9, 1) });
+    assert!(said(&far, ANN, "That is out of range."));
+    let hidden = d.play(ANN, Action::Throw { slot: 0, at: Pos::new(9, 2) });
+    assert!(said(&hidden, ANN, "You cannot see that spot."), "{:?}", lines(&hidden, ANN));
+    assert!(said(
+        &d.play(ANN, Action::Throw { slot: 1, at: Pos::new(4, 1) }),
+        ANN,
+        "You cannot throw that."
+    ));
+    assert_eq!(d.player(ANN).unwrap().pack.get(0), Some(item("dart", 2)), "refusals cost no dart");
+}
+
+/// Strikes `monster` (`dir` of `id`) until it dies, 200 blows at most,
+/// `waiting` waiting each round.
+fn kill(
+    d: &mut DepthState,
+    id: PlayerId,
+    monster: MonsterId,
+    dir: Dir,
+    waiting: &[PlayerId],
+) -> Outcome {
+    let mut all = Outcome::default();
+    for _ in 0..200 {
+        if !d.rules.monsters.contains_key(&monster) {
+            return all;
+        }
+        player(d, id).vitals.hp = player(d, id).vitals.max_hp;
+        all.append(d.play(id, Action::Move(dir)));
+        for &other in waiting {
+            all.append(d.play(other, Action::Wait));
+        }
+    }
+    panic!("the monster never died");
+}
+
+#[test]
+fn a_kill_gives_experience_shared_by_the_party_and_levels_raise_hit_points() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![]);
+    put(&mut d, BOB, "bob", Pos::new(2, 2), vec![]);
+    let ogre = d.spawn(kind(&d, "ogre"), Pos::new(3, 1)).unwrap();
+    d.rules.monsters.get_mut(&ogre).unwrap().awake = true;
+    assert_eq!(d.party_of(ANN), vec![ANN, BOB], "they share the ogre's danger");
+    // Bob waits each round, so that ann's rounds close.
+    let turn = kill(&mut d, ANN, ogre, Dir::E, &[BOB]);
+    let worth = d.rules.bestiary.kind(kind(&d, "ogre")).xp();
+    assert_eq!(worth, 32 * 6);
+    for id in [ANN, BOB] {
+        let p = d.player(id).unwrap();
+        assert_eq!(p.xp, worth / 2, "{}", p.name);
+        let level = experience::level_of(worth / 2);
+        assert_eq!(level, 3);
+        assert_eq!(p.vitals.max_hp, experience::max_hp_at(3));
+        let next = experience::next_after(3);
+        let told = ServerMsg::Experience { level, xp: worth / 2, next };
+        assert!(to(&turn, id).contains(&&told), "{} is told", p.name);
+        assert!(said(&turn, id, "Welcome to level 3!"));
+    }
+}
+
+#[test]
+fn a_monster_that_drops_leaves_an_item_where_it_died() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![]);
+    let mut bestiary = Bestiary::default();
+    let kobold = bestiary.find("kobold").unwrap();
+    bestiary.kinds_mut()[usize::from(kobold)].drops = 100;
+    d.rules.bestiary = Arc::new(bestiary);
+    let id = d.spawn(kobold, Pos::new(3, 1)).unwrap();
+    kill(&mut d, ANN, id, Dir::E, &[]);
+    assert!(d.rules.floor.top(Pos::new(3, 1)).is_some(), "it dropped something");
+}
+
+#[test]
+fn a_dead_player_leaves_its_pack_where_it_fell() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![item("dart", 4), item("dagger", 1)]);
+    let troll = d.spawn(kind(&d, "troll"), Pos::new(3, 1)).unwrap();
+    d.rules.monsters.get_mut(&troll).unwrap().awake = true;
+    player(&mut d, ANN).vitals.hp = 1;
+    let mut dead = false;
+    for _ in 0..200 {
+        let turn = d.play(ANN, Action::Wait);
+        if !turn.deaths.is_empty() {
+            dead = true;
+            break;
+        }
+    }
+    assert!(dead, "the troll killed ann");
+    let top = d.rules.floor.top(Pos::new(2, 1)).unwrap();
+    assert_eq!((top.kind, top.more), (item("dagger", 1).kind, true));
+}
+
+#[test]
+fn carrying_the_artifact_up_to_the_first_depth_wins() {
+    let mut d = hall(1);
+    put(&mut d, BOB, "bob", Pos::new(5, 1), vec![]);
+    let stone = Item { kind: Catalogue::built_in().artifact(), count: 1 };
+    let mut ann = Player::new(ANN, "ann".into());
+    ann.pack = Pack::of(vec![stone]);
+    let turn = d.arrive(ann, Arrival::FromBelow);
+    assert_eq!(turn.deaths.len(), 1);
+    let won = &turn.deaths[0];
+    assert!(won.escaped);
+    assert_eq!(won.killed_by, "the Gloamstone");
+    assert!(said(&turn, ANN, "You escape the Gloam with the Gloamstone!"));
+    assert!(d.player(ANN).is_none(), "ann left the game");
+    let mut told = turn;
+    told.out.extend(d.tell_all());
+    assert!(said(&told, BOB, "ann escapes the Gloam, and wins!"), "{:?}", lines(&told, BOB));
+    // Coming down with it, or up without it, wins nothing.
+    let mut d = hall(1);
+    let mut cy = Player::new(PlayerId(3), "cy".into());
+    cy.pack = Pack::of(vec![stone]);
+    assert!(d.arrive(cy, Arrival::Join).deaths.is_empty());
+    let mut d = hall(2);
+    let mut dee = Player::new(PlayerId(4), "dee".into());
+    dee.pack = Pack::with_gear(vec![stone], None, None);
+    assert!(d.arrive(dee, Arrival::FromBelow).deaths.is_empty());
+}
