@@ -8,7 +8,7 @@ use gloam_protocol::PlayerId;
 use crate::chat::Line;
 use crate::input::KEYS_HELP;
 use crate::scene::{Link, Scene};
-use crate::state::{ClientState, LogLine, Topic};
+use crate::state::{ClientState, Experience, LogLine, Topic};
 
 /// How many rows the HUD takes under the map.
 pub const HUD_ROWS: u16 = 5;
@@ -69,8 +69,8 @@ fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
     (format!("HP {hp}/{max} [{bar}]"), tone)
 }
 
-/// The keys line after a death.
-const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
+/// The keys line after a death or an escape.
+const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
 /// The keys line of a watcher, who never acts.
 const WATCHER_KEYS: &str =
@@ -107,39 +107,53 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
     rows
 }
 
-/// The first row: the connection, or the depth, hit points and who else
-/// is here.
+/// The first row: the connection, or the depth, hit points, experience
+/// and who else is here.
 fn status_row(state: &ClientState, link: &Link) -> HudLine {
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => HudLine::new(format!("Disconnected: {why}  (Esc quits)"), Tone::Alert),
         Link::Playing if state.depth == 0 => HudLine::new("Joining...", Tone::Middle),
-        Link::Playing => {
-            let others = if state.roster.is_empty() {
-                "you are alone here".to_string()
-            } else {
-                format!("also here: {}", state.roster.join(", "))
-            };
-            let head = match &state.watching {
-                Some((player, _)) => format!("Watching {player}   Depth {}   ", state.depth),
-                None => format!("Depth {}   ", state.depth),
-            };
-            let watched = match state.watchers.len() {
-                0 => String::new(),
-                n => format!("   {n} watching"),
-            };
-            match state.hp {
-                Some((hp, max)) => {
-                    let (vitals, tone) = hp_bar(hp, max);
-                    let bar_at = head.chars().count() + vitals.find('[').unwrap_or(0) + 1;
-                    let text = format!("{head}{vitals}   {others}{watched}");
-                    let mut line = HudLine::new(text, Tone::Bright);
-                    line.accent = Some((bar_at, HP_BAR, tone));
-                    line
-                }
-                None => HudLine::new(format!("{head}{others}{watched}"), Tone::Bright),
-            }
+        Link::Playing => playing_row(state),
+    }
+}
+
+/// The first row in play: `Depth 3   HP 24/30 [########--]   Lv 3
+/// 140/280xp   also here: bob`.
+fn playing_row(state: &ClientState) -> HudLine {
+    let others = if state.roster.is_empty() {
+        "you are alone here".to_string()
+    } else {
+        format!("also here: {}", state.roster.join(", "))
+    };
+    let head = match &state.watching {
+        Some((player, _)) => format!("Watching {player}   Depth {}   ", state.depth),
+        None => format!("Depth {}   ", state.depth),
+    };
+    let watched = match state.watchers.len() {
+        0 => String::new(),
+        n => format!("   {n} watching"),
+    };
+    let experience = state.experience.map(experience_text).unwrap_or_default();
+    match state.hp {
+        Some((hp, max)) => {
+            let (vitals, tone) = hp_bar(hp, max);
+            let bar_at = head.chars().count() + vitals.find('[').unwrap_or(0) + 1;
+            let text = format!("{head}{vitals}   {experience}{others}{watched}");
+            let mut line = HudLine::new(text, Tone::Bright);
+            line.accent = Some((bar_at, HP_BAR, tone));
+            line
         }
+        None => HudLine::new(format!("{head}{experience}{others}{watched}"), Tone::Bright),
+    }
+}
+
+/// The experience as `Lv 3  140/280xp   ` (`Lv 12  5000xp   ` at the
+/// highest level).
+fn experience_text(e: Experience) -> String {
+    match e.next {
+        0 => format!("Lv {}  {}xp   ", e.level, e.xp),
+        next => format!("Lv {}  {}/{next}xp   ", e.level, e.xp),
     }
 }
 
@@ -148,8 +162,8 @@ fn status_row(state: &ClientState, link: &Link) -> HudLine {
 fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize) -> HudLine {
     if let Some(line) = typing {
         typing_row(line)
-    } else if state.death.is_some() && state.watching.is_none() {
-        HudLine::new(DEATH_KEYS, Tone::Dim)
+    } else if state.ending().is_some() && state.watching.is_none() {
+        HudLine::new(END_KEYS, Tone::Dim)
     } else if !state.waiting.is_empty() {
         HudLine::new(format!("Waiting for {}...", state.waiting.join(", ")), Tone::Warn)
     } else if scroll > 0 {
@@ -305,6 +319,21 @@ mod tests {
         let names: String = lines.concat();
         assert!(names.contains("bob (not to be watched)") && names.contains("player07"));
         assert!(lines.len() >= 2, "wrapped: {lines:?}");
+    }
+
+    #[test]
+    fn the_first_row_gives_the_level_and_experience() {
+        let mut s = playing(3, &[], &[]);
+        s.apply(&ServerMsg::Vitals { hp: 24, max: 30 }).unwrap();
+        s.apply(&ServerMsg::Experience { level: 3, xp: 140, next: 280 }).unwrap();
+        let row = &hud_of(&s, &Link::Playing)[0];
+        assert_eq!(
+            row.text,
+            "Depth 3   HP 24/30 [########--]   Lv 3  140/280xp   you are alone here"
+        );
+        assert_eq!(row.accent, Some((20, HP_BAR, Tone::Good)), "the bar is where it was");
+        s.apply(&ServerMsg::Experience { level: 12, xp: 9000, next: 0 }).unwrap();
+        assert!(hud_of(&s, &Link::Playing)[0].text.contains("   Lv 12  9000xp   you are"));
     }
 
     #[test]

@@ -25,8 +25,9 @@ pub enum Page {
     Graveyard,
     /// What the player carries, asked for with `i`.
     Pack,
-    /// The character died: its record, and the graveyard.
-    Death,
+    /// The character's game ended (it died, or escaped with the
+    /// artifact): its record, and the graveyard.
+    End,
 }
 
 /// Everything one frame is drawn from.

@@ -79,8 +79,8 @@ impl Session {
 
     /// What the area above the HUD shows now.
     pub fn page(&self) -> Page {
-        if self.state.death.is_some() {
-            Page::Death
+        if self.state.ending().is_some() {
+            Page::End
         } else if self.graveyard == Graveyard::Shown {
             Page::Graveyard
         } else if self.pack_shown {
@@ -111,7 +111,7 @@ impl Session {
             return self.edit(key);
         }
         let intent = intent(key, shift);
-        if self.page() == Page::Death {
+        if self.page() == Page::End {
             return match intent {
                 Some(Intent::Quit) => KeyOutcome::Quit,
                 // A watcher's player died: there is no character to start again.
@@ -424,7 +424,7 @@ mod tests {
         s.on_key(Key::Char('g'), false, false, now);
         assert_eq!((s.page(), s.scene().graveyard), (Page::Map, None), "awaited");
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
-        assert_eq!((s.page(), s.scene().graveyard), (Page::Death, None), "still awaited");
+        assert_eq!((s.page(), s.scene().graveyard), (Page::End, None), "still awaited");
         s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record(), record()])));
         assert_eq!(s.scene().graveyard.map(<[_]>::len), Some(2));
     }
@@ -434,10 +434,27 @@ mod tests {
         let mut s = playing();
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
         s.on_net(NetEvent::Closed("your character died".into()));
-        assert_eq!(s.page(), Page::Death);
+        assert_eq!(s.page(), Page::End);
         let now = Instant::now();
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Char('g'), false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    #[test]
+    fn after_an_escape_the_end_page_shows_and_enter_starts_again() {
+        let mut s = playing();
+        let won = gloam_protocol::DeathRecord {
+            escaped: true,
+            killed_by: "the Gloamstone".into(),
+            ..record()
+        };
+        s.on_net(NetEvent::Msg(ServerMsg::Escaped(won)));
+        s.on_net(NetEvent::Closed("you escaped".into()));
+        assert_eq!(s.page(), Page::End);
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
     }
@@ -458,7 +475,7 @@ mod tests {
         let last = s.state.log.back().unwrap();
         assert_eq!(last.text, "Only a player has watchers to refuse or send away.");
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
-        assert_eq!(s.page(), Page::Death);
+        assert_eq!(s.page(), Page::End);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
     }

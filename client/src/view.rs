@@ -2,9 +2,10 @@
 //! cells, which characters, which colours) without the drawing itself, so
 //! they are tested without a window.
 
-use gloam_protocol::{DeathRecord, Dir, PlayerId, Pos, Terrain};
+use gloam_protocol::{Dir, PlayerId, Pos, Terrain};
 
 use crate::hud::{Tone, hud};
+use crate::pages;
 use crate::palette::{self, Rgb};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
@@ -114,102 +115,14 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
 pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
     match scene.page {
         Page::Map => map_glyphs(scene.state),
-        Page::Graveyard | Page::Death | Page::Pack => Vec::new(),
+        Page::Graveyard | Page::End | Page::Pack => Vec::new(),
     }
 }
 
 /// The running text above the HUD on the scene's page (the graveyard, the
-/// death screen), in rows of `width` letters from the top.
+/// pack, the end of the game), in rows of `width` letters from the top.
 pub fn page_text_glyphs(scene: &Scene<'_>, width: u16) -> Vec<Glyph> {
-    let lines = match scene.page {
-        Page::Map => return Vec::new(),
-        Page::Graveyard => graveyard_lines(scene.graveyard),
-        Page::Pack => pack_lines(scene.state),
-        Page::Death => death_lines(scene.state.death.as_ref(), scene.graveyard),
-    };
-    text_glyphs(&lines, 1, width)
-}
-
-/// The graveyard page: the dead, deepest first.
-fn graveyard_lines(graveyard: Option<&[DeathRecord]>) -> Vec<(String, Rgb)> {
-    let mut lines =
-        vec![("  The graveyard".to_string(), palette::TEXT), (String::new(), palette::TEXT)];
-    lines.extend(dead_rows(graveyard, 30));
-    lines.push((String::new(), palette::TEXT));
-    lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
-    lines
-}
-
-/// The pack's page: what the player carries, by letter.
-fn pack_lines(state: &ClientState) -> Vec<(String, Rgb)> {
-    let mut lines =
-        vec![("  Your pack".to_string(), palette::TEXT), (String::new(), palette::TEXT)];
-    for (i, carried) in state.pack.iter().enumerate() {
-        let letter = char::from(b'a' + (i % 26) as u8);
-        let (name, colour) = match state.item_kind(carried.kind) {
-            Some(kind) => (kind.name.as_str(), (kind.colour[0], kind.colour[1], kind.colour[2])),
-            None => ("?", palette::ALERT),
-        };
-        let count =
-            if carried.count == 1 { String::new() } else { format!(" ({})", carried.count) };
-        lines.push((format!("  {letter}) {name}{count}"), colour));
-    }
-    if state.pack.is_empty() {
-        lines.push((
-            "  You carry nothing. ',' picks up what lies underfoot.".into(),
-            palette::TEXT_DIM,
-        ));
-    }
-    lines.push((String::new(), palette::TEXT));
-    lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
-    lines
-}
-
-/// The death screen: the character's record, then the graveyard's top.
-fn death_lines(
-    death: Option<&DeathRecord>,
-    graveyard: Option<&[DeathRecord]>,
-) -> Vec<(String, Rgb)> {
-    let Some(d) = death else { return Vec::new() };
-    let mut lines = vec![
-        (
-            format!("  {} died on depth {}, killed by {}.", d.name, d.depth, d.killed_by),
-            palette::ALERT,
-        ),
-        (String::new(), palette::TEXT),
-        (format!("  Deepest depth reached: {}", d.depth), palette::TEXT),
-        (format!("  Rounds survived:       {}", d.rounds), palette::TEXT),
-        (format!("  Monsters killed:       {}", d.kills), palette::TEXT),
-        (format!("  Died:                  {}", d.when_utc()), palette::TEXT),
-        (String::new(), palette::TEXT),
-        ("  The graveyard:".into(), palette::TEXT_MIDDLE),
-    ];
-    lines.extend(dead_rows(graveyard, 20));
-    lines.push((String::new(), palette::TEXT));
-    lines.push((format!("  Enter: a new character named {}    Esc: quit", d.name), palette::TEXT));
-    lines
-}
-
-/// The first `most` of the graveyard as a table.
-fn dead_rows(graveyard: Option<&[DeathRecord]>, most: usize) -> Vec<(String, Rgb)> {
-    let Some(dead) = graveyard else {
-        return vec![("  (not known yet)".into(), palette::TEXT_DIM)];
-    };
-    if dead.is_empty() {
-        return vec![("  Nobody has died in this world yet.".into(), palette::TEXT_DIM)];
-    }
-    let mut rows = vec![(
-        format!("  {:<16} {:>5} {:>7} {:>5}  killed by", "name", "depth", "rounds", "kills"),
-        palette::TEXT_MIDDLE,
-    )];
-    for d in dead.iter().take(most) {
-        let text = format!(
-            "  {:<16} {:>5} {:>7} {:>5}  {}",
-            d.name, d.depth, d.rounds, d.kills, d.killed_by
-        );
-        rows.push((text, palette::TEXT));
-    }
-    rows
+    text_glyphs(&pages::page_lines(scene), 1, width)
 }
 
 /// Lines of text as glyphs, one row each from `first_row`, cut at `width`.
@@ -306,31 +219,6 @@ mod tests {
     }
 
     #[test]
-    fn the_pack_page_lists_each_item_by_its_letter() {
-        use gloam_protocol::{Carried, ItemClass, ItemInfo};
-        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
-        let kind = |name: &str, class| ItemInfo {
-            name: name.into(),
-            glyph: '!',
-            colour: [1, 2, 3],
-            class,
-        };
-        let kinds =
-            vec![kind("potion of healing", ItemClass::Potion), kind("dart", ItemClass::Missile)];
-        s.apply(&ServerMsg::ItemKinds(kinds)).unwrap();
-        let empty: Vec<String> = pack_lines(&s).into_iter().map(|(t, _)| t).collect();
-        assert!(empty.iter().any(|l| l.contains("You carry nothing")), "{empty:?}");
-        let pack = vec![
-            Carried { kind: 0, count: 1, equipped: false },
-            Carried { kind: 1, count: 9, equipped: false },
-        ];
-        s.apply(&ServerMsg::Pack(pack)).unwrap();
-        let lines: Vec<String> = pack_lines(&s).into_iter().map(|(t, _)| t).collect();
-        assert!(lines.contains(&"  a) potion of healing".to_string()), "{lines:?}");
-        assert!(lines.contains(&"  b) dart (9)".to_string()), "{lines:?}");
-    }
-
-    #[test]
     fn piles_are_drawn_in_their_kinds_colour_in_sight_and_dimmed_out_of_it() {
         use gloam_protocol::{FloorChange, ItemClass, ItemInfo, Lying};
         let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
@@ -365,7 +253,7 @@ mod tests {
     }
 
     #[test]
-    fn the_death_page_gives_the_record_and_the_graveyard() {
+    fn a_page_of_text_takes_the_maps_place_above_the_hud() {
         let mut s = state();
         let record = gloam_protocol::DeathRecord {
             name: "ann".into(),
@@ -377,23 +265,13 @@ mod tests {
             level: 1,
             escaped: false,
         };
-        s.apply(&ServerMsg::Died(record.clone())).unwrap();
-        s.apply(&ServerMsg::Graveyard(vec![record])).unwrap();
+        s.apply(&ServerMsg::Died(record)).unwrap();
         let chat = crate::chat::Chat::default();
-        let scene = Scene::new(&s, &chat, &Link::Playing, Page::Death);
+        let scene = Scene::new(&s, &chat, &Link::Playing, Page::End);
         assert!(page_glyphs(&scene).is_empty(), "no map under the page");
         let g = page_text_glyphs(&scene, 120);
-        let text: String = (0..30u16)
-            .map(|row| {
-                let mut line: Vec<&Glyph> = g.iter().filter(|g| g.row == row).collect();
-                line.sort_by_key(|g| g.col);
-                line.iter().map(|g| g.ch).collect::<String>() + "\n"
-            })
-            .collect();
-        assert!(text.contains("anndiedondepth5,killedbyanogre."), "{text}");
-        assert!(text.contains("Monsterskilled:12"));
-        assert!(text.contains("ann5321"), "the graveyard's row: {text}");
-        assert!(text.contains("Enter:anewcharacternamedann"));
+        let first: String = g.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
+        assert_eq!(first, "anndiedondepth5,killedbyanogre.");
         assert!(g.iter().all(|g| g.row < 40), "above the HUD");
     }
 

@@ -81,27 +81,37 @@ fn the_frame_matches_the_golden_image() {
     matches_golden(&state, &Chat::default(), Page::Map, "frame.png");
 }
 
-/// A death: the record and the graveyard in place of the map.
+/// A death: the record, the hall of the living and the graveyard in place
+/// of the map.
 #[test]
 fn the_death_screen_matches_its_golden_image() {
     let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
     let mut state = common::known_state();
-    let record = |name: &str, depth, rounds, kills, by: &str| gloam_protocol::DeathRecord {
-        name: name.into(),
-        depth,
-        rounds,
-        kills,
-        killed_by: by.into(),
-        when: 1_796_000_000,
-        level: 1,
-        escaped: false,
-    };
-    let ann = record("ann", 1, 118, 1, "a kobold");
+    let record =
+        |name: &str, (depth, level), rounds, kills, by: &str| gloam_protocol::DeathRecord {
+            name: name.into(),
+            depth,
+            rounds,
+            kills,
+            killed_by: by.into(),
+            when: 1_796_000_000,
+            level,
+            escaped: false,
+        };
+    let ann = record("ann", (1, 2), 118, 1, "a kobold");
     state.apply(&gloam_protocol::ServerMsg::Died(ann.clone())).unwrap();
-    let dead =
-        vec![record("bob", 7, 2_950, 41, "an ogre"), record("cat", 3, 800, 9, "a wolf"), ann];
-    state.apply(&gloam_protocol::ServerMsg::Graveyard(dead)).unwrap();
-    matches_golden(&state, &Chat::default(), Page::Death, "death.png");
+    let eve = gloam_protocol::DeathRecord {
+        escaped: true,
+        ..record("eve", (10, 12), 9_120, 160, "the Gloamstone")
+    };
+    let graves = vec![
+        eve,
+        record("bob", (7, 6), 2_950, 41, "an ogre"),
+        record("cat", (3, 4), 800, 9, "a wolf"),
+        ann,
+    ];
+    state.apply(&gloam_protocol::ServerMsg::Graveyard(graves)).unwrap();
+    matches_golden(&state, &Chat::default(), Page::End, "death.png");
 }
 
 /// Talking: lines of chat with each speaker's name in the colour its `@`
