@@ -3,10 +3,13 @@
 //! for); and the last three messages (newest brightest, fights in their
 //! own colour).
 
-use gloam_protocol::PlayerId;
+use gloam_protocol::{PlayerId, Pos};
+
+use crate::aim::Aim;
 
 use crate::chat::Line;
 use crate::input::KEYS_HELP;
+use crate::prompt::letter;
 use crate::scene::{Link, Scene};
 use crate::state::{ClientState, Experience, LogLine, Topic};
 
@@ -74,7 +77,7 @@ const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
 /// The keys line of a watcher, who never acts.
 const WATCHER_KEYS: &str =
-    "watching: you cannot act   talk: Enter  messages: PgUp PgDn  graveyard: g  leave: Esc";
+    "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
 
 /// How much of the typed line the row shows, before the cursor.
 const TYPED_SHOWN: usize = 100;
@@ -99,7 +102,11 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
     let state = scene.state;
     let scroll = scene.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
     let typing = scene.chat.line.as_ref();
-    let mut rows = vec![status_row(state, scene.link), second_row(state, typing, scroll)];
+    let second = match scene.aim {
+        Some(aim) if typing.is_none() => aim_row(state, aim),
+        _ => second_row(state, typing, scroll),
+    };
+    let mut rows = vec![status_row(state, scene.link), second];
     rows.extend(message_rows(state, scroll));
     while rows.len() < usize::from(HUD_ROWS) {
         rows.push(HudLine::new("", Tone::Dim));
@@ -173,6 +180,36 @@ fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize) -> HudL
     } else {
         HudLine::new(KEYS_HELP, Tone::Dim)
     }
+}
+
+/// The second row while a throw is aimed: what at, and the keys.
+fn aim_row(state: &ClientState, aim: Aim) -> HudLine {
+    let missile = match state.pack.get(usize::from(aim.slot)).map(|c| state.item_kind(c.kind)) {
+        Some(Some(kind)) => format!("{}) {}", letter(aim.slot), kind.name),
+        _ => format!("{})", letter(aim.slot)),
+    };
+    let target = match what_is_at(state, aim.cursor) {
+        Some(what) => what,
+        None => "here".into(),
+    };
+    let away =
+        state.at.map_or(0, |me| me.x.abs_diff(aim.cursor.x).max(me.y.abs_diff(aim.cursor.y)));
+    let text = format!(
+        "Throw {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
+    );
+    HudLine::new(text, Tone::Warn)
+}
+
+/// Who stands at `pos`, as the aiming row names it: a monster in sight,
+/// another player, or the player itself.
+fn what_is_at(state: &ClientState, pos: Pos) -> Option<String> {
+    if state.at == Some(pos) {
+        return Some("yourself".into());
+    }
+    if let Some(m) = state.monsters.values().find(|m| m.at == pos) {
+        return Some(format!("the {}", state.kind_of(m).map_or("monster", |k| k.name.as_str())));
+    }
+    state.others.values().find(|o| o.at == pos).map(|o| o.name.clone())
 }
 
 /// The three messages `scroll` lines back from the newest, oldest first so
@@ -334,6 +371,33 @@ mod tests {
         assert_eq!(row.accent, Some((20, HP_BAR, Tone::Good)), "the bar is where it was");
         s.apply(&ServerMsg::Experience { level: 12, xp: 9000, next: 0 }).unwrap();
         assert!(hud_of(&s, &Link::Playing)[0].text.contains("   Lv 12  9000xp   you are"));
+    }
+
+    #[test]
+    fn while_aiming_the_second_row_says_at_what_and_the_keys() {
+        use gloam_protocol::{KindInfo, MonsterChange, MonsterId, SightDiff, Wound};
+        let mut s = crate::prompt::tests::packed();
+        s.apply(&ServerMsg::Sight(SightDiff { at: Pos::new(5, 5), ..SightDiff::default() }))
+            .unwrap();
+        s.apply(&ServerMsg::Kinds(vec![KindInfo {
+            name: "kobold".into(),
+            glyph: 'k',
+            colour: [1, 1, 1],
+        }]))
+        .unwrap();
+        let at = Pos::new(7, 3);
+        let kobold =
+            MonsterChange::Appeared { id: MonsterId(1), kind: 0, at, wound: Wound::Unhurt };
+        s.apply(&ServerMsg::Monsters(vec![kobold])).unwrap();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let mut scene = Scene::new(&s, &chat, &link, crate::scene::Page::Map);
+        scene.aim = Some(Aim::start(&s, 1));
+        let row = &hud(&scene)[1];
+        assert!(row.text.starts_with("Throw b) dart at the kobold (2 away)   Tab"), "{}", row.text);
+        assert!(row.text.ends_with("Esc cancel") && row.text.chars().count() <= 160);
+        assert_eq!(crate::view::cursor_cell(&scene), Some((7, 3)), "drawn on the map");
+        scene.page = crate::scene::Page::Pack;
+        assert_eq!(crate::view::cursor_cell(&scene), None, "not over a page");
     }
 
     #[test]

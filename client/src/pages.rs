@@ -1,11 +1,12 @@
 //! The pages of text that take the map's place, as lines with their
 //! colours: the graveyard (the hall of the living above the dead), the
-//! pack, and the end of a game (a death or an escape, with the graveyard).
-//! Each fits the rows above the HUD.
+//! pack, the end of a game (a death or an escape, with the graveyard) and
+//! the item prompts. Each fits the rows above the HUD.
 
-use gloam_protocol::DeathRecord;
+use gloam_protocol::{DeathRecord, ItemClass};
 
 use crate::palette::{self, Rgb};
+use crate::prompt::{ItemUse, letter};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
 
@@ -24,6 +25,7 @@ pub(crate) fn page_lines(scene: &Scene<'_>) -> Vec<PageLine> {
         Page::Map => Vec::new(),
         Page::Graveyard => graveyard_lines(scene.graveyard),
         Page::Pack => pack_lines(scene.state),
+        Page::Choose(item_use) => choose_lines(scene.state, item_use),
         Page::End => end_lines(scene.state.ending(), scene.graveyard),
     };
     lines.truncate(PAGE_LINES);
@@ -42,28 +44,47 @@ fn graveyard_lines(graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
     lines
 }
 
-/// The pack's page: what the player carries, by letter.
+/// The pack's page: what the player carries, by letter, the wielded
+/// weapon and the armour worn marked.
 fn pack_lines(state: &ClientState) -> Vec<PageLine> {
     let mut lines = vec![("  Your pack".to_string(), palette::TEXT), blank()];
-    for (i, carried) in state.pack.iter().enumerate() {
-        let letter = char::from(b'a' + (i % 26) as u8);
-        let (name, colour) = match state.item_kind(carried.kind) {
-            Some(kind) => (kind.name.as_str(), (kind.colour[0], kind.colour[1], kind.colour[2])),
-            None => ("?", palette::ALERT),
-        };
-        let count =
-            if carried.count == 1 { String::new() } else { format!(" ({})", carried.count) };
-        lines.push((format!("  {letter}) {name}{count}"), colour));
-    }
+    lines.extend((0..state.pack.len()).map(|slot| item_line(state, slot as u8)));
     if state.pack.is_empty() {
         lines.push((
-            "  You carry nothing. ',' picks up what lies underfoot.".into(),
+            "  You carry nothing. 'g' or ',' picks up what lies underfoot.".into(),
             palette::TEXT_DIM,
         ));
     }
     lines.push(blank());
     lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
     lines
+}
+
+/// An item prompt's page: its question, and the items that suit.
+fn choose_lines(state: &ClientState, item_use: ItemUse) -> Vec<PageLine> {
+    let mut lines = vec![(format!("  {}", item_use.question(state)), palette::TEXT), blank()];
+    lines.extend(item_use.suitable(state).into_iter().map(|slot| item_line(state, slot)));
+    lines
+}
+
+/// The pack's entry in `slot`: `  c) dagger (in hand)`, in its kind's
+/// colour.
+fn item_line(state: &ClientState, slot: u8) -> PageLine {
+    let Some(carried) = state.pack.get(usize::from(slot)) else {
+        return (String::new(), palette::TEXT);
+    };
+    let (name, colour, class) = match state.item_kind(carried.kind) {
+        Some(kind) => (kind.name.as_str(), palette::rgb(kind.colour), Some(kind.class)),
+        None => ("?", palette::ALERT, None),
+    };
+    let count = if carried.count == 1 { String::new() } else { format!(" ({})", carried.count) };
+    let equipped = match (carried.equipped, class) {
+        (false, _) => "",
+        (true, Some(ItemClass::Weapon)) => " (in hand)",
+        (true, Some(ItemClass::Armour)) => " (worn)",
+        (true, _) => " (in use)",
+    };
+    (format!("  {}) {name}{count}{equipped}", letter(slot)), colour)
 }
 
 /// The end of a game: how it ended, the character's record, then the
@@ -235,6 +256,39 @@ mod tests {
         s.apply(&ServerMsg::Graveyard(vec![ann])).unwrap();
         let lines = text(&s, Page::End);
         assert!(position(&lines, "The hall of the living") < position(&lines, "ann        "));
+    }
+
+    #[test]
+    fn the_pack_page_marks_the_weapon_in_hand_and_the_armour_worn() {
+        let s = crate::prompt::tests::packed();
+        let lines = text(&s, Page::Pack);
+        assert_eq!(
+            lines[2..9],
+            [
+                "  a) potion of healing (2)",
+                "  b) dart (9)",
+                "  c) dagger (in hand)",
+                "  d) dagger",
+                "  e) leather armour (worn)",
+                "  f) scroll of mapping",
+                "  g) Gloamstone",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_prompt_page_asks_and_lists_only_what_suits() {
+        let s = crate::prompt::tests::packed();
+        let lines = text(&s, Page::Choose(ItemUse::TakeOff));
+        assert_eq!(
+            lines,
+            [
+                "  Take off which? [c, e] (Esc to cancel)",
+                "",
+                "  c) dagger (in hand)",
+                "  e) leather armour (worn)",
+            ]
+        );
     }
 
     #[test]

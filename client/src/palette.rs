@@ -18,6 +18,9 @@ pub(crate) const TEXT_DIM: Rgb = (100, 100, 110);
 pub(crate) const ALERT: Rgb = (240, 90, 80);
 pub(crate) const GOOD: Rgb = (110, 200, 110);
 pub(crate) const WARN: Rgb = (230, 200, 80);
+/// The aiming cursor's frame and the fill of its cell.
+pub(crate) const CURSOR: Rgb = (250, 220, 90);
+pub(crate) const CURSOR_FILL: Rgb = (80, 66, 18);
 /// Lines about fights.
 pub(crate) const COMBAT: Rgb = (235, 145, 110);
 /// Lines about what other players did.
@@ -32,6 +35,11 @@ pub(crate) const OTHERS: [Rgb; 6] = [
     (180, 140, 250),
     (240, 240, 120),
 ];
+
+/// A colour as the protocol sends it.
+pub(crate) fn rgb([r, g, b]: [u8; 3]) -> Rgb {
+    (r, g, b)
+}
 
 /// A colour as remembered out of sight: under half as bright, as the
 /// remembered map is beside the map in sight.

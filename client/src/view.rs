@@ -115,8 +115,14 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
 pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
     match scene.page {
         Page::Map => map_glyphs(scene.state),
-        Page::Graveyard | Page::End | Page::Pack => Vec::new(),
+        Page::Graveyard | Page::End | Page::Pack | Page::Choose(_) => Vec::new(),
     }
+}
+
+/// The cell the aiming cursor is on, when a throw is aimed on the map.
+pub fn cursor_cell(scene: &Scene<'_>) -> Option<(u16, u16)> {
+    let aim = scene.aim.filter(|_| scene.page == Page::Map)?;
+    Some((aim.cursor.x, aim.cursor.y))
 }
 
 /// The running text above the HUD on the scene's page (the graveyard, the
