@@ -2,11 +2,11 @@
 //! cells, which characters, which colours) without the drawing itself, so
 //! they are tested without a window.
 
-use gloam_protocol::{Dir, PlayerId, Pos, Terrain};
+use gloam_protocol::{Dir, Pos, Terrain};
 
-use crate::hud::{Tone, hud};
+use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud, party_panel};
 use crate::pages;
-use crate::palette::{self, Rgb};
+use crate::palette::{self, PlayerColours, Rgb};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
 
@@ -17,11 +17,6 @@ pub struct Glyph {
     pub row: u16,
     pub ch: char,
     pub color: Rgb,
-}
-
-/// The colour of another player's `@`.
-pub fn other_color(id: PlayerId) -> Rgb {
-    palette::OTHERS[id.0 as usize % palette::OTHERS.len()]
 }
 
 fn terrain_color(t: Terrain, visible: bool) -> Rgb {
@@ -44,8 +39,9 @@ fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
 /// the unexplored nor solid rock), then the top item of every pile seen (in
 /// its kind's colour in sight, dimmed out of it), then the monsters in sight
 /// in their kinds' glyphs and colours, then the other players in sight,
-/// then the player's own `@` on top.
+/// then the player's own `@` on top, each player in its own colour.
 pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
+    let colours = PlayerColours::new(&state.kinds);
     let mut glyphs = Vec::with_capacity(2048);
     for (pos, t) in state.known_cells() {
         if t == Terrain::Wall && is_rock(|p| state.terrain(p), pos) {
@@ -70,15 +66,16 @@ pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
         glyphs.push(Glyph { col: m.at.x, row: m.at.y, ch, color });
     }
     for (id, other) in &state.others {
-        glyphs.push(Glyph { col: other.at.x, row: other.at.y, ch: '@', color: other_color(*id) });
+        let color = colours.of(*id);
+        glyphs.push(Glyph { col: other.at.x, row: other.at.y, ch: '@', color });
     }
-    if let Some(at) = state.at {
-        glyphs.push(Glyph { col: at.x, row: at.y, ch: '@', color: palette::SELF });
+    if let (Some(at), Some(me)) = (state.at, state.me) {
+        glyphs.push(Glyph { col: at.x, row: at.y, ch: '@', color: colours.of(me) });
     }
     glyphs
 }
 
-fn tone_color(tone: Tone) -> Rgb {
+fn tone_color(tone: Tone, colours: &PlayerColours) -> Rgb {
     match tone {
         Tone::Bright => palette::TEXT,
         Tone::Middle => palette::TEXT_MIDDLE,
@@ -88,26 +85,76 @@ fn tone_color(tone: Tone) -> Rgb {
         Tone::Warn => palette::WARN,
         Tone::Combat => palette::COMBAT,
         Tone::Others => palette::OTHERS_TEXT,
-        Tone::Player(id) => other_color(id),
-        Tone::Me => palette::SELF,
+        Tone::Player(id) => colours.of(id),
     }
 }
 
-/// The HUD's glyphs, in the rows from `first_row` down.
+/// The HUD's glyphs, in the rows from `first_row` down, `width` letters
+/// wide: its rows, and the party panel at the right of the message rows
+/// behind a divider (the messages cut short before it).
 pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
-    let rows = hud(scene);
-    let lines: Vec<(String, Rgb)> =
-        rows.iter().map(|line| (line.text.clone(), tone_color(line.tone))).collect();
-    let mut glyphs = text_glyphs(&lines, first_row, width);
-    for (i, line) in rows.iter().enumerate() {
-        let Some((from, len, tone)) = line.accent else { continue };
-        let row = first_row + i as u16;
-        let span = from as u16..(from + len) as u16;
-        for g in glyphs.iter_mut().filter(|g| g.row == row && span.contains(&g.col)) {
-            g.color = tone_color(tone);
-        }
+    let colours = PlayerColours::new(&scene.state.kinds);
+    let panel = party_panel(scene.state);
+    let first_message = usize::from(HUD_ROWS) - MESSAGE_ROWS;
+    let (left, column) = panel_place(&panel, width);
+    let mut glyphs = Vec::new();
+    for (i, line) in hud(scene).iter().enumerate() {
+        let room = if i >= first_message && !panel.is_empty() { left - PANEL_GAP } else { width };
+        glyphs.extend(line_glyphs(line, (first_row + i as u16, 0), room, &colours));
+    }
+    if panel.is_empty() {
+        return glyphs;
+    }
+    let message_row = |i: usize| first_row + (first_message + i % MESSAGE_ROWS) as u16;
+    for i in 0..MESSAGE_ROWS {
+        let divider =
+            Glyph { col: left - 2, row: message_row(i), ch: '|', color: palette::TEXT_DIM };
+        glyphs.push(divider);
+    }
+    for (i, entry) in panel.iter().enumerate() {
+        let col = left + (i / MESSAGE_ROWS) as u16 * column;
+        glyphs.extend(line_glyphs(entry, (message_row(i), col), column, &colours));
     }
     glyphs
+}
+
+/// How far the messages stop short of the party panel.
+const PANEL_GAP: u16 = 4;
+
+/// Where the party panel's first column starts in a row of `width`
+/// letters, and how wide each of its columns is.
+fn panel_place(panel: &[HudLine], width: u16) -> (u16, u16) {
+    let widest = panel.iter().map(|e| e.text.chars().count()).max().unwrap_or(0);
+    let column = widest as u16 + 3;
+    let columns = panel.len().div_ceil(MESSAGE_ROWS) as u16;
+    (width.saturating_sub(columns * column).max(PANEL_GAP), column)
+}
+
+/// One line of the HUD as glyphs from `(row, col)`, at most `room`
+/// letters, its accents in their tones.
+fn line_glyphs(
+    line: &HudLine,
+    (row, col): (u16, u16),
+    room: u16,
+    colours: &PlayerColours,
+) -> Vec<Glyph> {
+    let tone_at = |i: usize| {
+        let accent =
+            line.accents.iter().rev().find(|(from, len, _)| (*from..from + len).contains(&i));
+        accent.map_or(line.tone, |&(_, _, tone)| tone)
+    };
+    line.text
+        .chars()
+        .take(usize::from(room))
+        .enumerate()
+        .filter(|&(_, ch)| ch != ' ')
+        .map(|(i, ch)| Glyph {
+            col: col + i as u16,
+            row,
+            ch,
+            color: tone_color(tone_at(i), colours),
+        })
+        .collect()
 }
 
 /// What the map area shows on the scene's page: the map, or nothing when a
@@ -173,6 +220,7 @@ pub fn level_glyphs(
 mod tests {
     use super::*;
     use crate::scene::Link;
+    use gloam_protocol::PlayerId;
     use gloam_protocol::{Disc, PlayerChange, ServerMsg, SightDiff};
 
     /// A 7x5 room, the player in its middle seeing all of it, plus one
@@ -211,17 +259,82 @@ mod tests {
     }
 
     #[test]
-    fn visible_terrain_is_bright_and_the_player_is_white_on_top() {
+    fn visible_terrain_is_bright_and_each_player_in_its_colour_on_top() {
         let g = map_glyphs(&state());
         assert_eq!(glyph_at(&g, 0, 0)[0], Glyph { col: 0, row: 0, ch: '#', color: palette::WALL });
         assert_eq!(glyph_at(&g, 5, 3)[0].ch, '>');
         assert_eq!(glyph_at(&g, 5, 3)[0].color, palette::STAIRS);
+        let colours = PlayerColours::new(&[]);
         let me = glyph_at(&g, 3, 2);
         assert_eq!(me.last().unwrap().ch, '@');
-        assert_eq!(me.last().unwrap().color, palette::SELF);
+        assert_eq!(me.last().unwrap().color, colours.of(PlayerId(1)));
         let bob = glyph_at(&g, 1, 1);
-        assert_eq!(bob.last().unwrap().color, other_color(PlayerId(4)));
-        assert_ne!(other_color(PlayerId(4)), palette::SELF);
+        assert_eq!(bob.last().unwrap().color, colours.of(PlayerId(4)));
+        assert_ne!(colours.of(PlayerId(4)), colours.of(PlayerId(1)));
+    }
+
+    #[test]
+    fn no_player_is_drawn_in_a_colour_too_close_to_a_monsters() {
+        use gloam_protocol::KindInfo;
+        let mut s = state();
+        let bob_before = PlayerColours::new(&[]).of(PlayerId(4));
+        let (r, g, b) = bob_before;
+        let alike = KindInfo { name: "doppelganger".into(), glyph: 'd', colour: [r, g, b] };
+        s.apply(&ServerMsg::Kinds(vec![alike])).unwrap();
+        let glyphs = map_glyphs(&s);
+        for at in [(1, 1), (3, 2)] {
+            let player = glyph_at(&glyphs, at.0, at.1).last().unwrap().color;
+            assert!(!palette::too_close(player, bob_before), "{at:?}");
+        }
+    }
+
+    /// Three lines the width of the row, and a party of three.
+    fn partying() -> ClientState {
+        use gloam_protocol::Member;
+        let mut s = state();
+        for i in 0..3 {
+            s.apply(&ServerMsg::Note(format!("{i}").repeat(160))).unwrap();
+        }
+        let member = |id, name: &str| Member {
+            id: PlayerId(id),
+            name: name.into(),
+            hp: 9,
+            max: 30,
+            level: 2,
+        };
+        let party = vec![member(1, "ann"), member(4, "bob"), member(7, "cat")];
+        s.apply(&ServerMsg::Party(party)).unwrap();
+        s
+    }
+
+    #[test]
+    fn the_party_panel_stands_right_of_the_messages_each_name_in_its_colour() {
+        let state = partying();
+        let chat = crate::chat::Chat::default();
+        let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 160);
+        let row = |r: u16| -> String {
+            let mut line = vec![' '; 160];
+            g.iter().filter(|g| g.row == r).for_each(|g| line[usize::from(g.col)] = g.ch);
+            line.into_iter().collect::<String>().trim_end().to_string()
+        };
+        let left = 160 - "ann    9/30 Lv 2".len() - 3;
+        assert_eq!(row(42), format!("{}  | ann    9/30 Lv 2", "0".repeat(left - 4)));
+        assert_eq!(row(43), format!("{}  | bob    9/30 Lv 2", "1".repeat(left - 4)));
+        assert_eq!(row(44), format!("{}  | cat    9/30 Lv 2", "2".repeat(left - 4)));
+        assert!(row(41).chars().count() > left, "the keys line is not cut");
+        let colours = PlayerColours::new(&state.kinds);
+        let bob: Vec<&Glyph> = g.iter().filter(|g| g.row == 43 && g.col >= left as u16).collect();
+        assert_eq!((bob[0].ch, bob[0].color), ('b', colours.of(PlayerId(4))));
+        assert_eq!(bob[3].color, palette::WARN, "9 of 30 is hurt");
+    }
+
+    #[test]
+    fn the_party_panel_is_not_drawn_for_a_party_of_one() {
+        let mut state = partying();
+        state.apply(&ServerMsg::Party(vec![state.party[0].clone()])).unwrap();
+        let chat = crate::chat::Chat::default();
+        let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 160);
+        assert!(g.iter().filter(|g| g.row == 42).count() == 160, "the messages take the row");
     }
 
     #[test]
