@@ -3,12 +3,15 @@
 //! for); and the last three messages (newest brightest, fights in their
 //! own colour).
 
-use gloam_protocol::PlayerId;
+use gloam_protocol::{PlayerId, Pos};
+
+use crate::aim::Aim;
 
 use crate::chat::Line;
 use crate::input::KEYS_HELP;
+use crate::prompt::letter;
 use crate::scene::{Link, Scene};
-use crate::state::{ClientState, LogLine, Topic};
+use crate::state::{ClientState, Experience, LogLine, Topic};
 
 /// How many rows the HUD takes under the map.
 pub const HUD_ROWS: u16 = 5;
@@ -31,24 +34,22 @@ pub enum Tone {
     Combat,
     /// A line about what another player did.
     Others,
-    /// Another player's name, in the colour it is drawn in.
+    /// A player's name, in the colour its `@` is drawn in.
     Player(PlayerId),
-    /// This player's own name.
-    Me,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HudLine {
     pub text: String,
     pub tone: Tone,
-    /// A stretch of the line in a tone of its own: (first character,
-    /// length, tone), the hit point bar.
-    pub accent: Option<(usize, usize, Tone)>,
+    /// Stretches of the line in a tone of their own: (first character,
+    /// length, tone), as the hit point bar or a speaker's name.
+    pub accents: Vec<(usize, usize, Tone)>,
 }
 
 impl HudLine {
     fn new(text: impl Into<String>, tone: Tone) -> Self {
-        Self { text: text.into(), tone, accent: None }
+        Self { text: text.into(), tone, accents: Vec::new() }
     }
 }
 
@@ -60,21 +61,27 @@ const HP_BAR: usize = 10;
 fn hp_bar(hp: u16, max: u16) -> (String, Tone) {
     let max = max.max(1);
     let filled = (usize::from(hp) * HP_BAR).div_ceil(usize::from(max)).min(HP_BAR);
-    let tone = match u32::from(hp) * 4 {
-        q if q > 2 * u32::from(max) => Tone::Good,
-        q if q > u32::from(max) => Tone::Warn,
-        _ => Tone::Alert,
-    };
+    let tone = hp_tone(hp, max);
     let bar = format!("{}{}", "#".repeat(filled), "-".repeat(HP_BAR - filled));
     (format!("HP {hp}/{max} [{bar}]"), tone)
 }
 
-/// The keys line after a death.
-const DEATH_KEYS: &str = "a new character: Enter   quit: Esc";
+/// How hit points look: good above half, a warning above a quarter, an
+/// alert below.
+fn hp_tone(hp: u16, max: u16) -> Tone {
+    match u32::from(hp) * 4 {
+        q if q > 2 * u32::from(max) => Tone::Good,
+        q if q > u32::from(max) => Tone::Warn,
+        _ => Tone::Alert,
+    }
+}
+
+/// The keys line after a death or an escape.
+const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
 /// The keys line of a watcher, who never acts.
 const WATCHER_KEYS: &str =
-    "watching: you cannot act   talk: Enter  messages: PgUp PgDn  graveyard: g  leave: Esc";
+    "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
 
 /// How much of the typed line the row shows, before the cursor.
 const TYPED_SHOWN: usize = 100;
@@ -90,7 +97,7 @@ fn typing_row(line: &Line) -> HudLine {
         text.push('_');
     }
     let mut row = HudLine::new(format!("{head}{text}"), Tone::Bright);
-    row.accent = Some((head.len() + line.cursor() - skip, 1, Tone::Warn));
+    row.accents.push((head.len() + line.cursor() - skip, 1, Tone::Warn));
     row
 }
 
@@ -99,7 +106,11 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
     let state = scene.state;
     let scroll = scene.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
     let typing = scene.chat.line.as_ref();
-    let mut rows = vec![status_row(state, scene.link), second_row(state, typing, scroll)];
+    let second = match scene.aim {
+        Some(aim) if typing.is_none() => aim_row(state, aim),
+        _ => second_row(state, typing, scroll),
+    };
+    let mut rows = vec![status_row(state, scene.link), second];
     rows.extend(message_rows(state, scroll));
     while rows.len() < usize::from(HUD_ROWS) {
         rows.push(HudLine::new("", Tone::Dim));
@@ -107,39 +118,53 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
     rows
 }
 
-/// The first row: the connection, or the depth, hit points and who else
-/// is here.
+/// The first row: the connection, or the depth, hit points, experience
+/// and who else is here.
 fn status_row(state: &ClientState, link: &Link) -> HudLine {
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => HudLine::new(format!("Disconnected: {why}  (Esc quits)"), Tone::Alert),
         Link::Playing if state.depth == 0 => HudLine::new("Joining...", Tone::Middle),
-        Link::Playing => {
-            let others = if state.roster.is_empty() {
-                "you are alone here".to_string()
-            } else {
-                format!("also here: {}", state.roster.join(", "))
-            };
-            let head = match &state.watching {
-                Some((player, _)) => format!("Watching {player}   Depth {}   ", state.depth),
-                None => format!("Depth {}   ", state.depth),
-            };
-            let watched = match state.watchers.len() {
-                0 => String::new(),
-                n => format!("   {n} watching"),
-            };
-            match state.hp {
-                Some((hp, max)) => {
-                    let (vitals, tone) = hp_bar(hp, max);
-                    let bar_at = head.chars().count() + vitals.find('[').unwrap_or(0) + 1;
-                    let text = format!("{head}{vitals}   {others}{watched}");
-                    let mut line = HudLine::new(text, Tone::Bright);
-                    line.accent = Some((bar_at, HP_BAR, tone));
-                    line
-                }
-                None => HudLine::new(format!("{head}{others}{watched}"), Tone::Bright),
-            }
+        Link::Playing => playing_row(state),
+    }
+}
+
+/// The first row in play: `Depth 3   HP 24/30 [########--]   Lv 3
+/// 140/280xp   also here: bob`.
+fn playing_row(state: &ClientState) -> HudLine {
+    let others = if state.roster.is_empty() {
+        "you are alone here".to_string()
+    } else {
+        format!("also here: {}", state.roster.join(", "))
+    };
+    let head = match &state.watching {
+        Some((player, _)) => format!("Watching {player}   Depth {}   ", state.depth),
+        None => format!("Depth {}   ", state.depth),
+    };
+    let watched = match state.watchers.len() {
+        0 => String::new(),
+        n => format!("   {n} watching"),
+    };
+    let experience = state.experience.map(experience_text).unwrap_or_default();
+    match state.hp {
+        Some((hp, max)) => {
+            let (vitals, tone) = hp_bar(hp, max);
+            let bar_at = head.chars().count() + vitals.find('[').unwrap_or(0) + 1;
+            let text = format!("{head}{vitals}   {experience}{others}{watched}");
+            let mut line = HudLine::new(text, Tone::Bright);
+            line.accents.push((bar_at, HP_BAR, tone));
+            line
         }
+        None => HudLine::new(format!("{head}{experience}{others}{watched}"), Tone::Bright),
+    }
+}
+
+/// The experience as `Lv 3  140/280xp   ` (`Lv 12  5000xp   ` at the
+/// highest level).
+fn experience_text(e: Experience) -> String {
+    match e.next {
+        0 => format!("Lv {}  {}xp   ", e.level, e.xp),
+        next => format!("Lv {}  {}/{next}xp   ", e.level, e.xp),
     }
 }
 
@@ -148,8 +173,8 @@ fn status_row(state: &ClientState, link: &Link) -> HudLine {
 fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize) -> HudLine {
     if let Some(line) = typing {
         typing_row(line)
-    } else if state.death.is_some() && state.watching.is_none() {
-        HudLine::new(DEATH_KEYS, Tone::Dim)
+    } else if state.ending().is_some() && state.watching.is_none() {
+        HudLine::new(END_KEYS, Tone::Dim)
     } else if !state.waiting.is_empty() {
         HudLine::new(format!("Waiting for {}...", state.waiting.join(", ")), Tone::Warn)
     } else if scroll > 0 {
@@ -159,6 +184,36 @@ fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize) -> HudL
     } else {
         HudLine::new(KEYS_HELP, Tone::Dim)
     }
+}
+
+/// The second row while a throw is aimed: what at, and the keys.
+fn aim_row(state: &ClientState, aim: Aim) -> HudLine {
+    let missile = match state.pack.get(usize::from(aim.slot)).map(|c| state.item_kind(c.kind)) {
+        Some(Some(kind)) => format!("{}) {}", letter(aim.slot), kind.name),
+        _ => format!("{})", letter(aim.slot)),
+    };
+    let target = match what_is_at(state, aim.cursor) {
+        Some(what) => what,
+        None => "here".into(),
+    };
+    let away =
+        state.at.map_or(0, |me| me.x.abs_diff(aim.cursor.x).max(me.y.abs_diff(aim.cursor.y)));
+    let text = format!(
+        "Throw {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
+    );
+    HudLine::new(text, Tone::Warn)
+}
+
+/// Who stands at `pos`, as the aiming row names it: a monster in sight,
+/// another player, or the player itself.
+fn what_is_at(state: &ClientState, pos: Pos) -> Option<String> {
+    if state.at == Some(pos) {
+        return Some("yourself".into());
+    }
+    if let Some(m) = state.monsters.values().find(|m| m.at == pos) {
+        return Some(format!("the {}", state.kind_of(m).map_or("monster", |k| k.name.as_str())));
+    }
+    state.others.values().find(|o| o.at == pos).map(|o| o.name.clone())
 }
 
 /// The three messages `scroll` lines back from the newest, oldest first so
@@ -176,12 +231,45 @@ fn message_rows(state: &ClientState, scroll: usize) -> Vec<HudLine> {
         };
         let mut row = HudLine::new(&line.text[..], tone);
         if let Some((id, from, len)) = line.speaker {
-            let tone = if state.is_me(id) { Tone::Me } else { Tone::Player(id) };
-            row.accent = Some((from, len, tone));
+            row.accents.push((from, len, Tone::Player(id)));
         }
         rows.push(row);
     }
     rows
+}
+
+/// The most entries the party panel shows (two columns beside the
+/// messages); a larger party's last entry says how many more.
+pub(crate) const PANEL_ENTRIES: usize = 2 * MESSAGE_ROWS;
+
+/// The party panel, shown beside the messages once the player shares its
+/// round with someone: an entry a member, itself first, as `bob  12/30 Lv
+/// 3`, the name in its player's colour and the hit points in the tone of
+/// the hit point bar.
+pub fn party_panel(state: &ClientState) -> Vec<HudLine> {
+    let party = &state.party;
+    if party.len() < 2 {
+        return Vec::new();
+    }
+    let widest = party.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
+    let shown = if party.len() > PANEL_ENTRIES { PANEL_ENTRIES - 1 } else { party.len() };
+    let mut entries: Vec<HudLine> = party[..shown]
+        .iter()
+        .map(|m| {
+            let (name, hp) = (m.name.chars().count(), format!("{}/{}", m.hp, m.max));
+            let hp_field = format!("{hp:>7}");
+            let text = format!("{}{} {hp_field} Lv {}", m.name, " ".repeat(widest - name), m.level);
+            let mut entry = HudLine::new(text, Tone::Middle);
+            entry.accents.push((0, name, Tone::Player(m.id)));
+            let hp_at = widest + 1 + hp_field.len() - hp.len();
+            entry.accents.push((hp_at, hp.len(), hp_tone(m.hp, m.max)));
+            entry
+        })
+        .collect();
+    if shown < party.len() {
+        entries.push(HudLine::new(format!("+{} more", party.len() - shown), Tone::Dim));
+    }
+    entries
 }
 
 #[cfg(test)]
@@ -235,14 +323,14 @@ mod tests {
         s.apply(&ServerMsg::Vitals { hp: 30, max: 30 }).unwrap();
         let row = &hud_of(&s, &Link::Playing)[0];
         assert_eq!(row.text, "Depth 2   HP 30/30 [##########]   also here: bob");
-        let (at, len, tone) = row.accent.unwrap();
+        let (at, len, tone) = row.accents[0];
         assert_eq!((&row.text[at..at + len], tone), ("##########", Tone::Good));
         s.apply(&ServerMsg::Vitals { hp: 12, max: 30 }).unwrap();
         let row = &hud_of(&s, &Link::Playing)[0];
         assert!(row.text.contains("HP 12/30 [####------]"), "{}", row.text);
-        assert_eq!(row.accent.unwrap().2, Tone::Warn);
+        assert_eq!(row.accents[0].2, Tone::Warn);
         s.apply(&ServerMsg::Vitals { hp: 3, max: 30 }).unwrap();
-        assert_eq!(hud_of(&s, &Link::Playing)[0].accent.unwrap().2, Tone::Alert);
+        assert_eq!(hud_of(&s, &Link::Playing)[0].accents[0].2, Tone::Alert);
     }
 
     #[test]
@@ -305,6 +393,93 @@ mod tests {
         let names: String = lines.concat();
         assert!(names.contains("bob (not to be watched)") && names.contains("player07"));
         assert!(lines.len() >= 2, "wrapped: {lines:?}");
+    }
+
+    #[test]
+    fn the_first_row_gives_the_level_and_experience() {
+        let mut s = playing(3, &[], &[]);
+        s.apply(&ServerMsg::Vitals { hp: 24, max: 30 }).unwrap();
+        s.apply(&ServerMsg::Experience { level: 3, xp: 140, next: 280 }).unwrap();
+        let row = &hud_of(&s, &Link::Playing)[0];
+        assert_eq!(
+            row.text,
+            "Depth 3   HP 24/30 [########--]   Lv 3  140/280xp   you are alone here"
+        );
+        assert_eq!(row.accents, [(20, HP_BAR, Tone::Good)], "the bar is where it was");
+        s.apply(&ServerMsg::Experience { level: 12, xp: 9000, next: 0 }).unwrap();
+        assert!(hud_of(&s, &Link::Playing)[0].text.contains("   Lv 12  9000xp   you are"));
+    }
+
+    #[test]
+    fn while_aiming_the_second_row_says_at_what_and_the_keys() {
+        use gloam_protocol::{KindInfo, MonsterChange, MonsterId, SightDiff, Wound};
+        let mut s = crate::prompt::tests::packed();
+        s.apply(&ServerMsg::Sight(SightDiff { at: Pos::new(5, 5), ..SightDiff::default() }))
+            .unwrap();
+        s.apply(&ServerMsg::Kinds(vec![KindInfo {
+            name: "kobold".into(),
+            glyph: 'k',
+            colour: [1, 1, 1],
+        }]))
+        .unwrap();
+        let at = Pos::new(7, 3);
+        let kobold =
+            MonsterChange::Appeared { id: MonsterId(1), kind: 0, at, wound: Wound::Unhurt };
+        s.apply(&ServerMsg::Monsters(vec![kobold])).unwrap();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let mut scene = Scene::new(&s, &chat, &link, crate::scene::Page::Map);
+        scene.aim = Some(Aim::start(&s, 1));
+        let row = &hud(&scene)[1];
+        assert!(row.text.starts_with("Throw b) dart at the kobold (2 away)   Tab"), "{}", row.text);
+        assert!(row.text.ends_with("Esc cancel") && row.text.chars().count() <= 160);
+        assert_eq!(crate::view::cursor_cell(&scene), Some((7, 3)), "drawn on the map");
+        scene.page = crate::scene::Page::Pack;
+        assert_eq!(crate::view::cursor_cell(&scene), None, "not over a page");
+    }
+
+    #[test]
+    fn the_party_panel_names_each_member_in_its_colour_with_its_hit_points() {
+        use gloam_protocol::Member;
+        let mut s = playing(1, &[], &[]);
+        let member = |id, name: &str, hp, level| Member {
+            id: PlayerId(id),
+            name: name.into(),
+            hp,
+            max: 30,
+            level,
+        };
+        s.apply(&ServerMsg::Party(vec![member(1, "ann", 30, 2)])).unwrap();
+        assert!(party_panel(&s).is_empty(), "alone: no panel");
+        let party =
+            vec![member(1, "ann", 30, 2), member(5, "bobby", 12, 10), member(3, "cy", 3, 1)];
+        s.apply(&ServerMsg::Party(party)).unwrap();
+        let panel = party_panel(&s);
+        let texts: Vec<&str> = panel.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!(texts, ["ann     30/30 Lv 2", "bobby   12/30 Lv 10", "cy       3/30 Lv 1"]);
+        let spans = |e: &HudLine| -> Vec<(String, Tone)> {
+            let chars: Vec<char> = e.text.chars().collect();
+            e.accents.iter().map(|&(at, n, t)| (chars[at..at + n].iter().collect(), t)).collect()
+        };
+        assert_eq!(
+            spans(&panel[1]),
+            [("bobby".to_string(), Tone::Player(PlayerId(5))), ("12/30".into(), Tone::Warn)]
+        );
+        assert_eq!(spans(&panel[2])[1], ("3/30".into(), Tone::Alert));
+        assert_eq!(spans(&panel[0])[1], ("30/30".into(), Tone::Good));
+    }
+
+    #[test]
+    fn a_large_party_shows_its_first_members_and_how_many_more() {
+        use gloam_protocol::Member;
+        let mut s = playing(1, &[], &[]);
+        let party: Vec<Member> = (1..=9)
+            .map(|i| Member { id: PlayerId(i), name: format!("p{i}"), hp: 5, max: 9, level: 1 })
+            .collect();
+        s.apply(&ServerMsg::Party(party)).unwrap();
+        let panel = party_panel(&s);
+        assert_eq!(panel.len(), PANEL_ENTRIES);
+        assert_eq!(panel[PANEL_ENTRIES - 1].text, "+4 more");
+        assert!(panel[0].text.starts_with("p1 "));
     }
 
     #[test]

@@ -1,14 +1,22 @@
-//! Keys to intents, in one table: arrows and WASD move in four directions;
-//! vi-keys (hjkl yubn) and the numpad in eight; `.` or `>` descend, `<`
-//! ascends, `5` (or numpad 5) waits, `,` picks up what lies underfoot, `i`
-//! shows the pack, Enter opens a line to talk (or, after
-//! a death, starts again), PgUp and PgDn scroll the messages, Esc quits.
-//! The window turns its platform's key events into [`Key`]s, so the table
-//! is tested without one. Keys typed into the chat line are the session's.
+//! Keys to intents, in one table per mode. On the map: arrows move in four
+//! directions; vi-keys (hjkl yubn) and the numpad in eight; `.` or `>`
+//! descend, `<` ascends, `5` (or numpad 5) waits; `g` or `,` picks up what
+//! lies underfoot, `d` drops, `q` quaffs, `r` reads, `w` wields, `W`
+//! wears, `T` takes off, `t` throws and `f` fires (throws the first
+//! missile); `i` shows the pack and `G` the graveyard; Enter opens a line
+//! to talk (or, after the game ended, starts again), PgUp and PgDn scroll
+//! the messages, Esc quits. An item prompt takes a pack letter or Esc;
+//! aiming takes direction keys, Tab, Space, `+` and `-`, Enter, `t`, `f`
+//! and Esc. `?`, `x`, `o`, `z`, `R`, Tab and Ctrl keys are left free on
+//! the map. The window turns its platform's key events into [`Key`]s
+//! (a letter in lower case, with whether Shift is held), so the tables are
+//! tested without one. Keys typed into the chat line are the session's.
 
 use std::time::Duration;
 
 use gloam_protocol::{Action, Dir};
+
+use crate::prompt::ItemUse;
 
 /// A key, as far as the game cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -19,22 +27,28 @@ pub enum Key {
     Right,
     Escape,
     Enter,
+    Tab,
     Backspace,
     Delete,
     Home,
     End,
     PageUp,
     PageDown,
-    /// A key that types this character (lowercase letters, digits, punctuation).
+    /// A key that types this character (lowercase letters, digits,
+    /// punctuation, the space bar).
     Char(char),
     /// A numeric keypad digit.
     Numpad(u8),
 }
 
-/// What a key press asks for.
+/// What a key press on the map asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Intent {
     Act(Action),
+    /// Choose an item of the pack to do this with.
+    Use(ItemUse),
+    /// Throw the first missile of the pack: straight to aiming.
+    Fire,
     /// Show the graveyard (or put it away).
     Graveyard,
     /// Show what the player carries (any key puts it away).
@@ -48,51 +62,107 @@ pub(crate) enum Intent {
     Quit,
 }
 
-/// The intent of a key, with whether Shift is held (so Shift+`.` is `>` on
-/// keyboards that report the unshifted key).
-pub(crate) fn intent(key: Key, shift: bool) -> Option<Intent> {
+/// The direction a key moves in (the player, or the aiming cursor).
+fn direction(key: Key) -> Option<Dir> {
     use Dir::*;
-    let walk = |d| Some(Intent::Act(Action::Move(d)));
+    match key {
+        Key::Up | Key::Numpad(8) | Key::Char('k') => Some(N),
+        Key::Down | Key::Numpad(2) | Key::Char('j') => Some(S),
+        Key::Left | Key::Numpad(4) | Key::Char('h') => Some(W),
+        Key::Right | Key::Numpad(6) | Key::Char('l') => Some(E),
+        Key::Numpad(7) | Key::Char('y') => Some(NW),
+        Key::Numpad(9) | Key::Char('u') => Some(NE),
+        Key::Numpad(1) | Key::Char('b') => Some(SW),
+        Key::Numpad(3) | Key::Char('n') => Some(SE),
+        _ => None,
+    }
+}
+
+/// The intent of a key on the map, with whether Shift is held (so
+/// Shift+`.` is `>` on keyboards that report the unshifted key, and
+/// Shift+`w` is `W`).
+pub(crate) fn intent(key: Key, shift: bool) -> Option<Intent> {
+    if let Some(dir) = direction(key) {
+        return Some(Intent::Act(Action::Move(dir)));
+    }
     match key {
         Key::Escape => Some(Intent::Quit),
         Key::Enter => Some(Intent::Enter),
         Key::PageUp => Some(Intent::ScrollBack),
         Key::PageDown => Some(Intent::ScrollForward),
-        Key::Backspace | Key::Delete | Key::Home | Key::End => None,
-        Key::Up => walk(N),
-        Key::Down => walk(S),
-        Key::Left => walk(W),
-        Key::Right => walk(E),
-        Key::Numpad(n) => match n {
-            8 => walk(N),
-            9 => walk(NE),
-            6 => walk(E),
-            3 => walk(SE),
-            2 => walk(S),
-            1 => walk(SW),
-            4 => walk(W),
-            7 => walk(NW),
-            5 => Some(Intent::Act(Action::Wait)),
-            _ => None,
-        },
-        Key::Char(c) => match (c, shift) {
-            ('.', true) | ('>', _) => Some(Intent::Act(Action::Descend)),
-            (',', true) | ('<', _) => Some(Intent::Act(Action::Ascend)),
-            ('.', false) => Some(Intent::Act(Action::Descend)),
-            ('5', false) => Some(Intent::Act(Action::Wait)),
-            (',', false) => Some(Intent::Act(Action::PickUp)),
-            ('w', _) | ('k', _) => walk(N),
-            ('s', _) | ('j', _) => walk(S),
-            ('a', _) | ('h', _) => walk(W),
-            ('d', _) | ('l', _) => walk(E),
-            ('y', _) => walk(NW),
-            ('u', _) => walk(NE),
-            ('b', _) => walk(SW),
-            ('n', _) => walk(SE),
-            ('g', _) => Some(Intent::Graveyard),
-            ('i', _) => Some(Intent::Pack),
-            _ => None,
-        },
+        Key::Numpad(5) => Some(Intent::Act(Action::Wait)),
+        Key::Char(c) => char_intent(c, shift),
+        _ => None,
+    }
+}
+
+/// The intent of a key that types `c`.
+fn char_intent(c: char, shift: bool) -> Option<Intent> {
+    let item = |u| Some(Intent::Use(u));
+    match (c, shift) {
+        ('.', true) | ('>', _) => Some(Intent::Act(Action::Descend)),
+        (',', true) | ('<', _) => Some(Intent::Act(Action::Ascend)),
+        ('.', false) => Some(Intent::Act(Action::Descend)),
+        ('5', false) => Some(Intent::Act(Action::Wait)),
+        (',', false) | ('g', false) => Some(Intent::Act(Action::PickUp)),
+        ('g', true) | ('G', _) => Some(Intent::Graveyard),
+        ('i', false) => Some(Intent::Pack),
+        ('d', false) => item(ItemUse::Drop),
+        ('q', false) => item(ItemUse::Quaff),
+        ('r', false) => item(ItemUse::Read),
+        ('w', false) => item(ItemUse::Wield),
+        ('w', true) | ('W', _) => item(ItemUse::Wear),
+        ('t', false) => item(ItemUse::Throw),
+        ('t', true) | ('T', _) => item(ItemUse::TakeOff),
+        ('f', false) => Some(Intent::Fire),
+        _ => None,
+    }
+}
+
+/// A key while an item prompt is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PromptKey {
+    /// The pack letter of this slot (0 is `a`).
+    Letter(u8),
+    Cancel,
+    Other,
+}
+
+/// The meaning of a key in an item prompt: a lowercase letter names a
+/// slot of the pack.
+pub(crate) fn prompt_key(key: Key, shift: bool) -> PromptKey {
+    match key {
+        Key::Escape => PromptKey::Cancel,
+        Key::Char(c @ 'a'..='z') if !shift => PromptKey::Letter(c as u8 - b'a'),
+        _ => PromptKey::Other,
+    }
+}
+
+/// A key while aiming a throw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AimKey {
+    /// Move the cursor a cell.
+    Step(Dir),
+    /// The next monster in sight, farther out (Tab, Space, `+`).
+    Next,
+    /// The one before, nearer (`-`).
+    Previous,
+    /// Throw at the cursor (Enter, `t`, `f`).
+    Throw,
+    Cancel,
+}
+
+/// The meaning of a key while aiming.
+pub(crate) fn aim_key(key: Key, shift: bool) -> Option<AimKey> {
+    if let Some(dir) = direction(key) {
+        return Some(AimKey::Step(dir));
+    }
+    match (key, shift) {
+        (Key::Escape, _) => Some(AimKey::Cancel),
+        (Key::Enter, _) | (Key::Char('t' | 'f'), false) => Some(AimKey::Throw),
+        (Key::Tab, _) | (Key::Char(' ' | '+'), _) | (Key::Char('='), true) => Some(AimKey::Next),
+        (Key::Char('-'), false) => Some(AimKey::Previous),
+        _ => None,
     }
 }
 
@@ -110,8 +180,14 @@ pub(crate) fn should_send(
     !repeat || (unanswered == 0 && since_last >= pace)
 }
 
-/// The keys line of the HUD (short enough for a row of a 1280-pixel window).
-pub(crate) const KEYS_HELP: &str = "move/attack: arrows wasd hjklyubn numpad  down: . >  up: <  wait: 5  pick up: ,  pack: i  talk: Enter  messages: PgUp PgDn  graveyard: g  screenshot: F12  quit: Esc";
+/// The most letters a row of the HUD holds in a 1280-pixel window.
+#[cfg(test)]
+const HUD_ROW_LETTERS: usize = 160;
+
+/// The keys line of the HUD (short enough for a row of a 1280-pixel
+/// window: the numpad, `5` to wait, PgUp and PgDn and F12 are left to the
+/// README).
+pub(crate) const KEYS_HELP: &str = "arrows hjklyubn move  g pick up  i pack  d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire  > < stairs  Enter talk  G graveyard  Esc quit";
 
 #[cfg(test)]
 mod tests {
@@ -161,15 +237,102 @@ mod tests {
     }
 
     #[test]
-    fn arrows_and_wasd_move_in_four() {
+    fn arrows_move_in_four_and_wasd_no_longer_moves() {
         assert_eq!(act(Key::Up), Some(Action::Move(Dir::N)));
         assert_eq!(act(Key::Down), Some(Action::Move(Dir::S)));
         assert_eq!(act(Key::Left), Some(Action::Move(Dir::W)));
         assert_eq!(act(Key::Right), Some(Action::Move(Dir::E)));
-        assert_eq!(act(Key::Char('w')), Some(Action::Move(Dir::N)));
-        assert_eq!(act(Key::Char('a')), Some(Action::Move(Dir::W)));
-        assert_eq!(act(Key::Char('s')), Some(Action::Move(Dir::S)));
-        assert_eq!(act(Key::Char('d')), Some(Action::Move(Dir::E)));
+        for c in ['w', 'a', 's', 'd'] {
+            assert!(!matches!(act(Key::Char(c)), Some(Action::Move(_))), "{c}");
+        }
+    }
+
+    #[test]
+    fn item_keys_choose_what_to_do_with_an_item() {
+        let table = [
+            ('d', false, ItemUse::Drop),
+            ('q', false, ItemUse::Quaff),
+            ('r', false, ItemUse::Read),
+            ('w', false, ItemUse::Wield),
+            ('w', true, ItemUse::Wear),
+            ('W', false, ItemUse::Wear),
+            ('t', false, ItemUse::Throw),
+            ('t', true, ItemUse::TakeOff),
+            ('T', false, ItemUse::TakeOff),
+        ];
+        for (c, shift, item_use) in table {
+            assert_eq!(intent(Key::Char(c), shift), Some(Intent::Use(item_use)), "{c} {shift}");
+        }
+        assert_eq!(intent(Key::Char('f'), false), Some(Intent::Fire));
+        assert_eq!(act(Key::Char('g')), Some(Action::PickUp));
+        assert_eq!(act(Key::Char(',')), Some(Action::PickUp));
+        assert_eq!(intent(Key::Char('g'), true), Some(Intent::Graveyard));
+        assert_eq!(intent(Key::Char('G'), false), Some(Intent::Graveyard));
+        assert_eq!(intent(Key::Char('i'), false), Some(Intent::Pack));
+    }
+
+    /// Another change binds these (help, look, travel, auto-explore, rest).
+    #[test]
+    fn the_keys_kept_for_later_are_unbound_on_the_map() {
+        for (key, shift) in [
+            (Key::Char('/'), true),
+            (Key::Char('?'), false),
+            (Key::Char('x'), false),
+            (Key::Char('o'), false),
+            (Key::Char('z'), false),
+            (Key::Char('r'), true),
+            (Key::Char('R'), false),
+            (Key::Tab, false),
+        ] {
+            assert_eq!(intent(key, shift), None, "{key:?} {shift}");
+        }
+    }
+
+    #[test]
+    fn a_prompt_takes_a_lowercase_letter_or_esc() {
+        assert_eq!(prompt_key(Key::Char('a'), false), PromptKey::Letter(0));
+        assert_eq!(prompt_key(Key::Char('z'), false), PromptKey::Letter(25));
+        assert_eq!(prompt_key(Key::Char('a'), true), PromptKey::Other);
+        assert_eq!(prompt_key(Key::Char('1'), false), PromptKey::Other);
+        assert_eq!(prompt_key(Key::Up, false), PromptKey::Other);
+        assert_eq!(prompt_key(Key::Escape, false), PromptKey::Cancel);
+    }
+
+    #[test]
+    fn aiming_moves_cycles_throws_and_cancels() {
+        assert_eq!(aim_key(Key::Char('y'), false), Some(AimKey::Step(Dir::NW)));
+        assert_eq!(aim_key(Key::Numpad(3), false), Some(AimKey::Step(Dir::SE)));
+        assert_eq!(aim_key(Key::Left, false), Some(AimKey::Step(Dir::W)));
+        for (key, shift) in [(Key::Tab, false), (Key::Char(' '), false), (Key::Char('+'), false)] {
+            assert_eq!(aim_key(key, shift), Some(AimKey::Next), "{key:?}");
+        }
+        assert_eq!(aim_key(Key::Char('='), true), Some(AimKey::Next), "+ as Shift+=");
+        assert_eq!(aim_key(Key::Char('-'), false), Some(AimKey::Previous));
+        for key in [Key::Enter, Key::Char('t'), Key::Char('f')] {
+            assert_eq!(aim_key(key, false), Some(AimKey::Throw), "{key:?}");
+        }
+        assert_eq!(aim_key(Key::Escape, false), Some(AimKey::Cancel));
+        assert_eq!(aim_key(Key::Char('q'), false), None);
+    }
+
+    #[test]
+    fn the_keys_line_fits_a_row_and_names_every_item_key() {
+        assert!(KEYS_HELP.chars().count() <= HUD_ROW_LETTERS, "{}", KEYS_HELP.len());
+        for part in [
+            "g pick up",
+            "i pack",
+            "d drop",
+            "q quaff",
+            "r read",
+            "w wield",
+            "W wear",
+            "T take off",
+            "t throw",
+            "f fire",
+            "G graveyard",
+        ] {
+            assert!(KEYS_HELP.contains(part), "{part}");
+        }
     }
 
     #[test]
@@ -192,12 +355,8 @@ mod tests {
         assert_eq!(intent(Key::Char('.'), true), Some(Intent::Act(Action::Descend)));
         assert_eq!(act(Key::Char('<')), Some(Action::Ascend));
         assert_eq!(intent(Key::Char(','), true), Some(Intent::Act(Action::Ascend)));
-        assert_eq!(act(Key::Char(',')), Some(Action::PickUp));
         assert_eq!(act(Key::Char('5')), Some(Action::Wait));
         assert_eq!(intent(Key::Escape, false), Some(Intent::Quit));
-        assert_eq!(act(Key::Char('q')), None);
-        assert_eq!(intent(Key::Char('g'), false), Some(Intent::Graveyard));
-        assert_eq!(intent(Key::Char('i'), false), Some(Intent::Pack));
         assert_eq!(intent(Key::Enter, false), Some(Intent::Enter));
         assert_eq!(intent(Key::PageUp, false), Some(Intent::ScrollBack));
         assert_eq!(intent(Key::PageDown, false), Some(Intent::ScrollForward));

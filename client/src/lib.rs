@@ -3,17 +3,22 @@
 //! only by server messages; [`chat`], the line being typed and what it
 //! asks for; [`scene`], what one frame is drawn from (the mirror and the
 //! session's own part); [`hud`] and [`view`], the rows under the map and
-//! the map's glyphs, as data; [`input`], the key table; [`net`], the
+//! the map's glyphs, as data, and `pages` the pages of text that take
+//! the map's place; [`input`], the key tables; [`prompt`] and [`aim`], which
+//! item suits a key and where a throw is aimed; [`net`], the
 //! connection on a tokio task; and [`session`], which ties them together:
 //! keys and server messages in, a scene out. With the `window` feature,
 //! [`app`] is the window's event loop and [`render`] draws the scene with
 //! SDL3. The `testing` feature, for tests only, adds fixtures (`testing`).
 
+pub mod aim;
 pub mod chat;
 pub mod hud;
 pub mod input;
 pub mod net;
+mod pages;
 pub mod palette;
+pub mod prompt;
 pub mod scene;
 pub mod session;
 pub mod state;

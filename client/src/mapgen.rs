@@ -41,7 +41,7 @@ pub fn write_pngs(args: &MapgenArgs, dir: &Path, font: &Path) -> anyhow::Result<
             grid.height(),
         );
         let lines = [(title.clone(), palette::TEXT), (caption.clone(), palette::TEXT_MIDDLE)];
-        render::render_glyphs_offscreen(&font, DEFAULT_CELL_PX, &glyphs, |cols| {
+        render::render_glyphs_offscreen(&font, DEFAULT_CELL_PX, (&glyphs, None), |cols| {
             text_glyphs(&lines, MAP_ROWS, cols)
         })?
         .save_png(path)?;

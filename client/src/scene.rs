@@ -1,11 +1,14 @@
 //! What one frame is drawn from: the mirror of what the server said, and
 //! the session's own part of the window (the line being typed, how far the
-//! messages are scrolled back, which page shows, the state of the link).
+//! messages are scrolled back, which page shows, a throw being aimed, the
+//! state of the link).
 //! The HUD and the view read a [`Scene`]; the session makes one.
 
 use gloam_protocol::DeathRecord;
 
+use crate::aim::Aim;
 use crate::chat::Chat;
+use crate::prompt::ItemUse;
 use crate::state::ClientState;
 
 /// What the connection is doing, as the HUD reports it.
@@ -21,12 +24,15 @@ pub enum Link {
 pub enum Page {
     #[default]
     Map,
-    /// The graveyard, asked for with `g`.
+    /// The graveyard, asked for with `G`.
     Graveyard,
     /// What the player carries, asked for with `i`.
     Pack,
-    /// The character died: its record, and the graveyard.
-    Death,
+    /// An item prompt: the items of the pack that suit this use.
+    Choose(ItemUse),
+    /// The character's game ended (it died, or escaped with the
+    /// artifact): its record, and the graveyard.
+    End,
 }
 
 /// Everything one frame is drawn from.
@@ -39,11 +45,13 @@ pub struct Scene<'a> {
     pub page: Page,
     /// The graveyard as it may be shown: none while a fresh one is awaited.
     pub graveyard: Option<&'a [DeathRecord]>,
+    /// A throw being aimed: its cursor is drawn on the map.
+    pub aim: Option<Aim>,
 }
 
 impl<'a> Scene<'a> {
     /// `state` on `page`, with the graveyard as the mirror last heard it.
     pub fn new(state: &'a ClientState, chat: &'a Chat, link: &'a Link, page: Page) -> Self {
-        Self { state, chat, link, page, graveyard: state.graveyard.as_deref() }
+        Self { state, chat, link, page, graveyard: state.graveyard.as_deref(), aim: None }
     }
 }

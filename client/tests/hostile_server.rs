@@ -6,8 +6,8 @@ use gloam_client::ClientState;
 use gloam_client::state::{LOG_LINES, MAX_NOTE_CHARS, MAX_ROSTER};
 use gloam_protocol::{
     Carried, ChatTo, DeathRecord, FloorChange, ItemClass, ItemInfo, KindInfo, Lying,
-    MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Refusal,
-    ServerMsg, SightDiff, Terrain, Wound,
+    MAX_MAP_HEIGHT, MAX_MAP_WIDTH, Member, MonsterChange, MonsterId, PlayerChange, PlayerId, Pos,
+    Refusal, ServerMsg, SightDiff, Terrain, Wound,
 };
 use proptest::prelude::*;
 
@@ -66,16 +66,45 @@ fn floor_change() -> impl Strategy<Value = FloorChange> {
 }
 
 fn record() -> impl Strategy<Value = DeathRecord> {
-    (name(), any::<u16>(), name()).prop_map(|(name, depth, killed_by)| DeathRecord {
-        name,
-        depth,
-        rounds: 10,
-        kills: 1,
-        killed_by,
-        when: 0,
-        level: 1,
-        escaped: false,
-    })
+    (name(), any::<u16>(), name(), any::<u8>(), any::<bool>()).prop_map(
+        |(name, depth, killed_by, level, escaped)| DeathRecord {
+            name,
+            depth,
+            rounds: 10,
+            kills: 1,
+            killed_by,
+            when: 0,
+            level,
+            escaped,
+        },
+    )
+}
+
+/// A map read: mostly a few cells of a small map with one terrain entry
+/// each (sometimes one too many or too few), sometimes any bytes.
+fn mapped() -> impl Strategy<Value = ServerMsg> {
+    let few = (proptest::collection::btree_set(0usize..600, 0..8), -1i8..=1, terrain()).prop_map(
+        |(cells, skew, t)| {
+            let mut remembered = vec![0u8; cells.last().map_or(0, |c| c / 8 + 1)];
+            cells.iter().for_each(|c| remembered[c / 8] |= 1 << (c % 8));
+            let count = (cells.len() as isize + isize::from(skew)).max(0) as usize;
+            ServerMsg::Mapped { remembered, terrain: vec![t; count] }
+        },
+    );
+    let any_bytes = (
+        proptest::collection::vec(any::<u8>(), 0..60),
+        proptest::collection::vec(terrain(), 0..12),
+    )
+        .prop_map(|(remembered, terrain)| ServerMsg::Mapped { remembered, terrain });
+    prop_oneof![3 => few, 1 => any_bytes]
+}
+
+/// A party of the first few players (the welcomed one is 0), sometimes
+/// with more hit points than their most.
+fn party() -> impl Strategy<Value = Vec<Member>> {
+    let member = (0u32..4, name(), 0u16..40, 0u16..40, any::<u8>())
+        .prop_map(|(id, name, hp, max, level)| Member { id: PlayerId(id), name, hp, max, level });
+    proptest::collection::vec(member, 0..5)
 }
 
 /// A cell of the radius-8 sight disc: mostly on the middle row (within a
@@ -142,7 +171,11 @@ fn message() -> impl Strategy<Value = ServerMsg> {
         }),
         1 => (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
         1 => proptest::collection::vec(name(), 0..3).prop_map(ServerMsg::Waiting),
+        3 => mapped(),
+        1 => (any::<u8>(), any::<u32>(), any::<u32>()).prop_map(|(level, xp, next)| ServerMsg::Experience { level, xp, next }),
+        2 => party().prop_map(ServerMsg::Party),
         1 => record().prop_map(ServerMsg::Died),
+        1 => record().prop_map(ServerMsg::Escaped),
         1 => proptest::collection::vec(record(), 0..3).prop_map(ServerMsg::Graveyard),
         2 => (0u32..3, name(), prop_oneof![Just(ChatTo::Depth), Just(ChatTo::Everyone), name().prop_map(ChatTo::Player)], ".{0,260}")
             .prop_map(|(from, name, to, text)| ServerMsg::Chat { from: PlayerId(from), name, to, text }),
@@ -191,6 +224,11 @@ proptest! {
             if let Some((hp, max)) = state.hp {
                 prop_assert!(hp <= max && max > 0);
             }
+            prop_assert!(state.party.len() <= MAX_ROSTER);
+            prop_assert!(state.party.iter().all(|m| m.hp <= m.max && m.max > 0));
+            prop_assert!(state.party.first().is_none_or(|m| Some(m.id) == state.me), "the player first");
+            prop_assert!(state.death.as_ref().is_none_or(|r| !r.escaped));
+            prop_assert!(state.escape.as_ref().is_none_or(|r| r.escaped));
         }
     }
 }

@@ -28,10 +28,21 @@ const MAX_LOUD_PIXELS: usize = 16;
 /// with the golden image `name` (writing it when asked to bless, or when it
 /// is missing outside CI).
 fn matches_golden(state: &gloam_client::ClientState, chat: &Chat, page: Page, name: &str) {
+    matches_golden_aiming(state, chat, (page, None), name);
+}
+
+/// [`matches_golden`], with a throw aimed.
+fn matches_golden_aiming(
+    state: &gloam_client::ClientState,
+    chat: &Chat,
+    (page, aim): (Page, Option<gloam_client::aim::Aim>),
+    name: &str,
+) {
     let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
     let font =
         gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
-    let scene = Scene::new(state, chat, &Link::Playing, page);
+    let mut scene = Scene::new(state, chat, &Link::Playing, page);
+    scene.aim = aim;
     let frame = render_offscreen(&font, 16, &scene).expect("the frame draws");
     assert_eq!((frame.width, frame.height), (1280, 720));
 
@@ -81,27 +92,37 @@ fn the_frame_matches_the_golden_image() {
     matches_golden(&state, &Chat::default(), Page::Map, "frame.png");
 }
 
-/// A death: the record and the graveyard in place of the map.
+/// A death: the record, the hall of the living and the graveyard in place
+/// of the map.
 #[test]
 fn the_death_screen_matches_its_golden_image() {
     let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
     let mut state = common::known_state();
-    let record = |name: &str, depth, rounds, kills, by: &str| gloam_protocol::DeathRecord {
-        name: name.into(),
-        depth,
-        rounds,
-        kills,
-        killed_by: by.into(),
-        when: 1_796_000_000,
-        level: 1,
-        escaped: false,
-    };
-    let ann = record("ann", 1, 118, 1, "a kobold");
+    let record =
+        |name: &str, (depth, level), rounds, kills, by: &str| gloam_protocol::DeathRecord {
+            name: name.into(),
+            depth,
+            rounds,
+            kills,
+            killed_by: by.into(),
+            when: 1_796_000_000,
+            level,
+            escaped: false,
+        };
+    let ann = record("ann", (1, 2), 118, 1, "a kobold");
     state.apply(&gloam_protocol::ServerMsg::Died(ann.clone())).unwrap();
-    let dead =
-        vec![record("bob", 7, 2_950, 41, "an ogre"), record("cat", 3, 800, 9, "a wolf"), ann];
-    state.apply(&gloam_protocol::ServerMsg::Graveyard(dead)).unwrap();
-    matches_golden(&state, &Chat::default(), Page::Death, "death.png");
+    let eve = gloam_protocol::DeathRecord {
+        escaped: true,
+        ..record("eve", (10, 12), 9_120, 160, "the Gloamstone")
+    };
+    let graves = vec![
+        eve,
+        record("bob", (7, 6), 2_950, 41, "an ogre"),
+        record("cat", (3, 4), 800, 9, "a wolf"),
+        ann,
+    ];
+    state.apply(&gloam_protocol::ServerMsg::Graveyard(graves)).unwrap();
+    matches_golden(&state, &Chat::default(), Page::End, "death.png");
 }
 
 /// Talking: lines of chat with each speaker's name in the colour its `@`
@@ -127,6 +148,83 @@ fn chat_lines_and_the_line_typed_match_their_golden_image() {
     line.left();
     let chat = Chat { line: Some(line), ..Chat::default() };
     matches_golden(&state, &chat, Page::Map, "chat.png");
+}
+
+/// The pack: each item by letter in its kind's colour, the weapon in hand
+/// and the armour worn marked.
+#[test]
+fn the_pack_page_matches_its_golden_image() {
+    use gloam_protocol::{Carried, ServerMsg};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    let catalogue = gloam_server::items::Catalogue::default();
+    state.apply(&ServerMsg::ItemKinds(catalogue.infos())).unwrap();
+    let item = |name: &str, count, equipped| Carried {
+        kind: catalogue.find(name).expect("a kind of the default catalogue"),
+        count,
+        equipped,
+    };
+    let pack = vec![
+        item("potion of healing", 2, false),
+        item("dart", 12, false),
+        item("long sword", 1, true),
+        item("dagger", 1, false),
+        item("chain mail", 1, true),
+        item("scroll of magic mapping", 1, false),
+        item("the Gloamstone", 1, false),
+    ];
+    state.apply(&ServerMsg::Pack(pack)).unwrap();
+    matches_golden(&state, &Chat::default(), Page::Pack, "pack.png");
+}
+
+/// A party of three beside the messages: each name in the colour its `@`
+/// is drawn in (none of them near a monster's), with hit points and level.
+#[test]
+fn the_party_panel_matches_its_golden_image() {
+    use gloam_client::palette::{PlayerColours, too_close};
+    use gloam_protocol::{Member, ServerMsg};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    // ann, bob and cat, as the known state has them.
+    let ids = [1, 2, 3].map(gloam_protocol::PlayerId);
+    assert_eq!(state.me, Some(ids[0]));
+    let party: Vec<Member> = ids
+        .iter()
+        .zip([("ann", 30, 3), ("bob", 14, 2), ("cat", 5, 4)])
+        .map(|(&id, (name, hp, level))| Member { id, name: name.into(), hp, max: 30, level })
+        .collect();
+    state.apply(&ServerMsg::Party(party)).unwrap();
+    state.apply(&ServerMsg::Experience { level: 3, xp: 140, next: 280 }).unwrap();
+    let colours = PlayerColours::new(&state.kinds);
+    for (i, a) in ids.iter().enumerate() {
+        for kind in &state.kinds {
+            let [r, g, b] = kind.colour;
+            assert!(!too_close(colours.of(*a), (r, g, b)), "{a:?} looks like a {}", kind.name);
+        }
+        for b in &ids[i + 1..] {
+            assert_ne!(colours.of(*a), colours.of(*b), "{a:?} {b:?}");
+        }
+    }
+    matches_golden(&state, &Chat::default(), Page::Map, "party.png");
+}
+
+/// Aiming a dart: the cursor on the kobold beside ann, the second row
+/// saying at what.
+#[test]
+fn aiming_a_throw_matches_its_golden_image() {
+    use gloam_protocol::{Carried, ServerMsg};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    let catalogue = gloam_server::items::Catalogue::default();
+    state.apply(&ServerMsg::ItemKinds(catalogue.infos())).unwrap();
+    let dart = catalogue.find("dart").expect("darts");
+    state
+        .apply(&ServerMsg::Pack(vec![Carried { kind: dart, count: 12, equipped: false }]))
+        .unwrap();
+    let aim = gloam_client::aim::Aim::start(&state, 0);
+    let kobold = state.monsters.values().next().expect("the kobold").at;
+    assert_eq!(aim.cursor, kobold, "the nearest monster first");
+    matches_golden_aiming(&state, &Chat::default(), (Page::Map, Some(aim)), "aim.png");
 }
 
 #[test]

@@ -16,7 +16,7 @@ pub use atlas::Atlas;
 use crate::hud::HUD_ROWS;
 use crate::palette::{self, Rgb};
 use crate::scene::Scene;
-use crate::view::{Glyph, hud_glyphs, page_glyphs, page_text_glyphs};
+use crate::view::{Glyph, cursor_cell, hud_glyphs, page_glyphs, page_text_glyphs};
 
 /// The grid: the map's cells and the HUD rows under it.
 pub const GRID_COLS: u16 = 80;
@@ -63,13 +63,15 @@ fn rgb((r, g, b): Rgb) -> Color {
     Color::RGB(r, g, b)
 }
 
-/// Draws one whole frame: background, map, HUD, centred in the target.
+/// Draws one whole frame: background, map (with the aiming cursor), HUD,
+/// centred in the target.
 pub fn draw_frame<T: RenderTarget>(
     canvas: &mut Canvas<T>,
     atlas: &mut Atlas,
     scene: &Scene<'_>,
 ) -> Result<(), RenderError> {
-    draw_glyphs(canvas, atlas, &page_glyphs(scene), |cols| text_glyphs(scene, cols))
+    let map = page_glyphs(scene);
+    draw_glyphs(canvas, atlas, (&map, cursor_cell(scene)), |cols| text_glyphs(scene, cols))
 }
 
 /// The page's running text above the HUD, and the HUD.
@@ -79,13 +81,13 @@ fn text_glyphs(scene: &Scene<'_>, cols: u16) -> Vec<Glyph> {
     glyphs
 }
 
-/// Draws map glyphs on the grid and text glyphs (made for a row of `cols`
-/// letters) at the font's advance: the HUD is running text, so a row holds
-/// more than 80 letters.
+/// Draws map glyphs on the grid (over the cursor's cell, if any) and text
+/// glyphs (made for a row of `cols` letters) at the font's advance: the
+/// HUD is running text, so a row holds more than 80 letters.
 pub(crate) fn draw_glyphs<T: RenderTarget>(
     canvas: &mut Canvas<T>,
     atlas: &mut Atlas,
-    map: &[Glyph],
+    (map, cursor): (&[Glyph], Option<(u16, u16)>),
     text: impl FnOnce(u16) -> Vec<Glyph>,
 ) -> Result<(), RenderError> {
     canvas.set_draw_color(rgb(palette::BACKGROUND));
@@ -95,6 +97,10 @@ pub(crate) fn draw_glyphs<T: RenderTarget>(
     let advance = atlas.text_px();
     let origin_x = (w.saturating_sub(cell * u32::from(GRID_COLS)) / 2) as f32;
     let origin_y = (h.saturating_sub(cell * u32::from(GRID_ROWS)) / 2) as f32;
+    if let Some((col, row)) = cursor.filter(|&(col, row)| col < GRID_COLS && row < MAP_ROWS) {
+        let at = (origin_x + f32::from(col) * cell as f32, origin_y + f32::from(row) * cell as f32);
+        draw_cursor(canvas, at, cell)?;
+    }
     for g in map.iter().filter(|g| g.col < GRID_COLS && g.row < MAP_ROWS) {
         let at =
             (origin_x + f32::from(g.col) * cell as f32, origin_y + f32::from(g.row) * cell as f32);
@@ -109,6 +115,20 @@ pub(crate) fn draw_glyphs<T: RenderTarget>(
         atlas.draw(canvas, g.ch, g.color, at, advance)?;
     }
     Ok(())
+}
+
+/// The aiming cursor: the cell filled dim gold and framed bright, the
+/// glyph drawn over it.
+fn draw_cursor<T: RenderTarget>(
+    canvas: &mut Canvas<T>,
+    (x, y): (f32, f32),
+    cell: u32,
+) -> Result<(), RenderError> {
+    let rect = sdl3::render::FRect::new(x, y, cell as f32, cell as f32);
+    canvas.set_draw_color(rgb(palette::CURSOR_FILL));
+    canvas.fill_rect(rect).map_err(RenderError::sdl)?;
+    canvas.set_draw_color(rgb(palette::CURSOR));
+    canvas.draw_rect(rect).map_err(RenderError::sdl)
 }
 
 /// An image in memory: RGBA, 4 bytes a pixel, rows top to bottom.
@@ -158,14 +178,17 @@ pub fn render_offscreen(
     cell_px: u32,
     scene: &Scene<'_>,
 ) -> Result<RgbaImage, RenderError> {
-    render_glyphs_offscreen(font, cell_px, &page_glyphs(scene), |cols| text_glyphs(scene, cols))
+    let map = page_glyphs(scene);
+    render_glyphs_offscreen(font, cell_px, (&map, cursor_cell(scene)), |cols| {
+        text_glyphs(scene, cols)
+    })
 }
 
 /// [`draw_glyphs`] into an off-screen surface.
 pub(crate) fn render_glyphs_offscreen(
     font: &Font<'_>,
     cell_px: u32,
-    map: &[Glyph],
+    map: (&[Glyph], Option<(u16, u16)>),
     text: impl FnOnce(u16) -> Vec<Glyph>,
 ) -> Result<RgbaImage, RenderError> {
     use sdl3::pixels::PixelFormat;

@@ -30,23 +30,31 @@ impl ClientState {
     pub(super) fn load_level(&mut self, level: &Level<'_>) -> Result<(), StateError> {
         check_size(level.width, level.height)?;
         let cells = usize::from(level.width) * usize::from(level.height);
-        if level.remembered.len() > cells.div_ceil(8) {
-            return Err(StateError::Inconsistent("remembered bitset longer than the map"));
-        }
-        let remembered = CellSet::from_bytes(level.remembered);
-        if remembered.iter().any(|i| i >= cells) {
-            return Err(StateError::Inconsistent("remembered cell off the map"));
-        }
-        if remembered.iter().count() != level.terrain.len() {
-            return Err(StateError::Inconsistent("not one terrain entry per remembered cell"));
-        }
+        let remembered = remembered_cells(level.remembered, level.terrain, cells)?;
         self.depth = level.depth;
         self.width = level.width;
         self.height = level.height;
         self.at = None;
         self.known = vec![None; cells];
         self.visible = vec![false; cells];
-        for (i, &t) in remembered.iter().zip(level.terrain) {
+        for (i, t) in remembered {
+            self.known[i] = Some(t);
+        }
+        Ok(())
+    }
+
+    /// Cells of this level the player learnt without seeing them, as
+    /// `load_level` takes a level's: added to what it remembers, nothing
+    /// forgotten, nothing brought into sight.
+    pub(super) fn add_mapped(
+        &mut self,
+        remembered: &[u8],
+        terrain: &[Terrain],
+    ) -> Result<(), StateError> {
+        if self.known.is_empty() {
+            return Err(StateError::Inconsistent("a map of a level never entered"));
+        }
+        for (i, t) in remembered_cells(remembered, terrain, self.known.len())? {
             self.known[i] = Some(t);
         }
         Ok(())
@@ -140,6 +148,26 @@ impl ClientState {
     }
 }
 
+/// The cells a bitset over a map of `cells` cells names, each with its
+/// entry of `terrain`: checked whole (no bit off the map, one entry a bit).
+fn remembered_cells(
+    bitset: &[u8],
+    terrain: &[Terrain],
+    cells: usize,
+) -> Result<Vec<(usize, Terrain)>, StateError> {
+    if bitset.len() > cells.div_ceil(8) {
+        return Err(StateError::Inconsistent("remembered bitset longer than the map"));
+    }
+    let remembered = CellSet::from_bytes(bitset);
+    if remembered.iter().any(|i| i >= cells) {
+        return Err(StateError::Inconsistent("remembered cell off the map"));
+    }
+    if remembered.iter().count() != terrain.len() {
+        return Err(StateError::Inconsistent("not one terrain entry per remembered cell"));
+    }
+    Ok(remembered.iter().zip(terrain.iter().copied()).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use gloam_protocol::{PlayerId, ServerMsg};
@@ -212,6 +240,51 @@ mod tests {
             SightDiff { at: Pos::new(5, 5), shown: vec![idx(0, 0)], ..SightDiff::default() };
         s.apply(&ServerMsg::Displaced(third)).unwrap();
         assert!(s.is_visible(Pos::new(5, 5)));
+    }
+
+    #[test]
+    fn a_map_read_adds_cells_to_those_remembered_and_forgets_none() {
+        let mut s = welcomed();
+        // Cell 0 of the first row remembered; (1, 1) in sight.
+        enter(&mut s, vec![0b1], vec![Terrain::Wall]);
+        let diff = SightDiff {
+            at: Pos::new(1, 1),
+            revealed: vec![(idx(0, 0), Terrain::Floor)],
+            ..SightDiff::default()
+        };
+        s.apply(&ServerMsg::Sight(diff)).unwrap();
+        // Cells 2 and 3 of the first row, and the last cell of the map.
+        let mut bits = vec![0u8; 25];
+        bits[0] = 0b1100;
+        bits[24] = 0b1000_0000;
+        let terrain = vec![Terrain::Floor, Terrain::StairsDown, Terrain::Wall];
+        s.apply(&ServerMsg::Mapped { remembered: bits, terrain }).unwrap();
+        assert_eq!(s.terrain(Pos::new(0, 0)), Some(Terrain::Wall), "still remembered");
+        assert_eq!(s.terrain(Pos::new(2, 0)), Some(Terrain::Floor));
+        assert_eq!(s.terrain(Pos::new(3, 0)), Some(Terrain::StairsDown));
+        assert_eq!(s.terrain(Pos::new(19, 9)), Some(Terrain::Wall));
+        assert_eq!(s.terrain(Pos::new(4, 0)), None);
+        assert!(s.is_visible(Pos::new(1, 1)) && !s.is_visible(Pos::new(2, 0)), "sight as it was");
+        assert_eq!(s.known_cells().count(), 5);
+    }
+
+    #[test]
+    fn a_map_read_that_does_not_fit_the_level_changes_nothing() {
+        let mut s = welcomed();
+        let unmapped = ServerMsg::Mapped { remembered: vec![1], terrain: vec![Terrain::Floor] };
+        assert!(s.apply(&unmapped).is_err(), "no level entered yet");
+        enter(&mut s, vec![0b1], vec![Terrain::Wall]);
+        let before = s.clone();
+        for (remembered, terrain) in [
+            (vec![0b11], vec![Terrain::Floor]),
+            (vec![0b1], vec![Terrain::Floor, Terrain::Floor]),
+            (vec![0; 26], vec![]),
+            (vec![], vec![Terrain::Floor]),
+        ] {
+            let msg = ServerMsg::Mapped { remembered, terrain };
+            assert!(s.apply(&msg).is_err(), "{msg:?}");
+            assert_eq!(s, before, "{msg:?} changed the mirror");
+        }
     }
 
     #[test]

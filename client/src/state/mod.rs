@@ -14,14 +14,16 @@
 //! - `roster.rs`: who else is on this depth, and whom the round waits for;
 //! - `watching.rs`: whom this client watches, who watches its player, and
 //!   who plays anywhere (`/who`);
-//! - `life.rs`: the character's hit points, its death and the graveyard;
+//! - `party.rs`: the player's party, those it shares a round with;
+//! - `life.rs`: the character's hit points and experience, its death or
+//!   escape, and the graveyard;
 //! - `log.rs`: the message log, chat included.
 
 use std::collections::{BTreeMap, VecDeque};
 
 use gloam_protocol::{
-    Carried, DeathRecord, Disc, ItemInfo, KindInfo, Lying, MonsterId, PlayerId, Pos, Refusal,
-    ServerMsg, Terrain,
+    Carried, DeathRecord, Disc, ItemInfo, KindInfo, Lying, Member, MonsterId, PlayerId, Pos,
+    Refusal, ServerMsg, Terrain,
 };
 
 mod in_sight;
@@ -30,10 +32,12 @@ mod life;
 mod limits;
 mod log;
 mod map;
+mod party;
 mod roster;
 mod watching;
 
 pub use in_sight::{OtherPlayer, SeenMonster};
+pub use life::Experience;
 pub use limits::{LOG_LINES, MAX_NOTE_CHARS, MAX_ROSTER};
 pub use log::{LogLine, Topic};
 
@@ -88,6 +92,10 @@ pub struct ClientState {
     pub pack: Vec<Carried>,
     /// The player's own hit points and their most, once told.
     pub hp: Option<(u16, u16)>,
+    /// The player's experience, once told.
+    pub experience: Option<Experience>,
+    /// The player's party, itself first (empty until told).
+    pub party: Vec<Member>,
     /// Whom the round waits for.
     pub waiting: Vec<String>,
     /// The message log, oldest first.
@@ -96,6 +104,8 @@ pub struct ClientState {
     pub refused: Option<Refusal>,
     /// Set when the character died.
     pub death: Option<DeathRecord>,
+    /// Set when the character escaped with the artifact (and won).
+    pub escape: Option<DeathRecord>,
     /// The graveyard, as the server last sent it.
     pub graveyard: Option<Vec<DeathRecord>>,
     /// Set when this client watches another player rather than plays:
@@ -127,6 +137,7 @@ impl ClientState {
                 let (depth, width, height) = (*depth, *width, *height);
                 self.enter_level(&Level { depth, width, height, remembered, terrain })?
             }
+            ServerMsg::Mapped { remembered, terrain } => self.add_mapped(remembered, terrain)?,
             ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => self.apply_sight(diff)?,
             ServerMsg::Players(changes) => self.apply_players(changes)?,
             ServerMsg::Monsters(changes) => self.apply_monsters(changes)?,
@@ -142,17 +153,17 @@ impl ClientState {
             ServerMsg::Watchers(names) => self.set_watchers(names)?,
             ServerMsg::Who(playing) => self.list_players(playing)?,
             ServerMsg::Vitals { hp, max } => self.set_vitals(*hp, *max)?,
+            ServerMsg::Experience { level, xp, next } => {
+                self.experience = Some(Experience { level: *level, xp: *xp, next: *next })
+            }
+            ServerMsg::Party(members) => self.set_party(members)?,
             ServerMsg::Died(record) => self.die(record)?,
+            ServerMsg::Escaped(record) => self.escape(record)?,
             ServerMsg::Graveyard(records) => self.keep_graveyard(records)?,
             ServerMsg::Note(text) => self.note(Topic::Note, text),
             ServerMsg::Combat(text) => self.note(Topic::Combat, text),
             ServerMsg::Others(text) => self.note(Topic::Others, text),
             ServerMsg::Chat { from, name, to, text } => self.hear(*from, name, to, text)?,
-            // Not yet mirrored.
-            ServerMsg::Mapped { .. }
-            | ServerMsg::Experience { .. }
-            | ServerMsg::Party(_)
-            | ServerMsg::Escaped(_) => {}
         }
         Ok(())
     }

@@ -3,17 +3,20 @@
 //! shown in the HUD, the character's kept token), and when a held key may
 //! repeat. The mirror changes only by what the server says; the window's
 //! own state lives here: the line being typed, the scroll of the messages,
-//! the names muted and the page shown. The window turns its events into
-//! calls here and draws the [`Scene`] it gives.
+//! the names muted, the page shown, and an item prompt or throw being
+//! aimed (`items.rs`). The window turns its events into calls here and
+//! draws the [`Scene`] it gives.
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{ClientMsg, ServerMsg};
+use gloam_protocol::{Action, ClientMsg, ServerMsg};
 
+use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
 use crate::hud::MESSAGE_ROWS;
 use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
+use crate::prompt::ItemUse;
 use crate::scene::{Link, Page, Scene};
 use crate::state::ClientState;
 use crate::tokens::TokenSlot;
@@ -42,6 +45,18 @@ enum Graveyard {
     Shown,
 }
 
+mod items;
+
+/// What the keys drive besides the map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Map,
+    /// An item prompt is open ("Quaff which?").
+    Choosing(ItemUse),
+    /// A throw is being aimed.
+    Aiming(Aim),
+}
+
 /// One connection's session: the mirror, the link, and the window's own
 /// state beside them.
 #[derive(Debug)]
@@ -53,6 +68,8 @@ pub struct Session {
     graveyard: Graveyard,
     /// Whether the pack's page is shown.
     pack_shown: bool,
+    /// An item prompt or an aim the keys drive, if any.
+    mode: Mode,
     /// Where the character's token is kept.
     token: TokenSlot,
     /// Actions sent and not yet answered: key repeats wait for the answer,
@@ -71,6 +88,7 @@ impl Session {
             chat: Chat::default(),
             graveyard: Graveyard::Away,
             pack_shown: false,
+            mode: Mode::Map,
             token,
             in_flight: 0,
             last_sent: None,
@@ -79,8 +97,12 @@ impl Session {
 
     /// What the area above the HUD shows now.
     pub fn page(&self) -> Page {
-        if self.state.death.is_some() {
-            Page::Death
+        if self.state.ending().is_some() {
+            Page::End
+        } else if let Mode::Choosing(item_use) = self.mode {
+            Page::Choose(item_use)
+        } else if matches!(self.mode, Mode::Aiming(_)) {
+            Page::Map
         } else if self.graveyard == Graveyard::Shown {
             Page::Graveyard
         } else if self.pack_shown {
@@ -93,6 +115,9 @@ impl Session {
     /// What the window draws now.
     pub fn scene(&self) -> Scene<'_> {
         let mut scene = Scene::new(&self.state, &self.chat, &self.link, self.page());
+        if let Mode::Aiming(aim) = self.mode {
+            scene.aim = Some(aim);
+        }
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -111,13 +136,18 @@ impl Session {
             return self.edit(key);
         }
         let intent = intent(key, shift);
-        if self.page() == Page::Death {
+        if self.page() == Page::End {
             return match intent {
                 Some(Intent::Quit) => KeyOutcome::Quit,
                 // A watcher's player died: there is no character to start again.
                 Some(Intent::Enter) if self.state.watching.is_none() => KeyOutcome::Again,
                 _ => KeyOutcome::Ignore,
             };
+        }
+        match self.mode {
+            Mode::Choosing(item_use) => return self.on_prompt_key(item_use, key, shift, now),
+            Mode::Aiming(aim) => return self.on_aim_key(aim, key, shift, now),
+            Mode::Map => {}
         }
         match intent {
             Some(Intent::ScrollBack) => return self.scroll(true),
@@ -134,32 +164,52 @@ impl Session {
             self.pack_shown = false;
             return KeyOutcome::Redraw;
         }
+        self.on_map_intent(intent, repeat, now)
+    }
+
+    /// A key on the map.
+    fn on_map_intent(&mut self, intent: Option<Intent>, repeat: bool, now: Instant) -> KeyOutcome {
         match intent {
             Some(Intent::Quit) => KeyOutcome::Quit,
-            Some(Intent::Pack) if self.link == Link::Playing => {
+            _ if self.link != Link::Playing => KeyOutcome::Ignore,
+            Some(Intent::Pack) => {
                 self.pack_shown = true;
                 KeyOutcome::Redraw
             }
-            Some(Intent::Graveyard) if self.link == Link::Playing => {
+            Some(Intent::Graveyard) => {
                 self.graveyard = Graveyard::Awaited;
                 KeyOutcome::Send(ClientMsg::Graveyard)
             }
-            Some(Intent::Act(_)) if self.link == Link::Playing && self.state.watching.is_some() => {
-                let whom = self.state.watching.as_ref().map_or("", |w| w.0.as_str());
-                self.note(format!("You are watching {whom}: you cannot act (Esc leaves)."));
-                KeyOutcome::Redraw
-            }
-            Some(Intent::Act(action)) if self.link == Link::Playing => {
-                let since =
-                    self.last_sent.map_or(Duration::MAX, |t| now.saturating_duration_since(t));
-                if should_send(repeat, self.in_flight, since, self.state.actions_per_second) {
-                    KeyOutcome::Send(ClientMsg::Act(action))
-                } else {
-                    KeyOutcome::Ignore
-                }
-            }
+            Some(Intent::Act(action)) => self.act(action, repeat, now),
+            Some(Intent::Use(item_use)) => self.open_prompt(item_use),
+            Some(Intent::Fire) => self.fire(),
             _ => KeyOutcome::Ignore,
         }
+    }
+
+    /// An action to send, if this client plays (a watcher is reminded it
+    /// cannot act) and a held key's repeat is due.
+    fn act(&mut self, action: Action, repeat: bool, now: Instant) -> KeyOutcome {
+        if self.link != Link::Playing {
+            return KeyOutcome::Ignore;
+        }
+        if self.refuse_a_watcher() {
+            return KeyOutcome::Redraw;
+        }
+        let since = self.last_sent.map_or(Duration::MAX, |t| now.saturating_duration_since(t));
+        if should_send(repeat, self.in_flight, since, self.state.actions_per_second) {
+            KeyOutcome::Send(ClientMsg::Act(action))
+        } else {
+            KeyOutcome::Ignore
+        }
+    }
+
+    /// For a watcher: says in the log that it cannot act, and gives true.
+    fn refuse_a_watcher(&mut self) -> bool {
+        let Some((whom, _)) = &self.state.watching else { return false };
+        let note = format!("You are watching {whom}: you cannot act (Esc leaves).");
+        self.note(note);
+        true
     }
 
     /// Text typed (or pasted) while a line to talk is open.
@@ -290,6 +340,10 @@ impl Session {
                 }
             }
             ServerMsg::Sight(_) => self.in_flight = self.in_flight.saturating_sub(1),
+            // The cursor was on the level left.
+            ServerMsg::EnterLevel { .. } if matches!(self.mode, Mode::Aiming(_)) => {
+                self.mode = Mode::Map;
+            }
             ServerMsg::Graveyard(_) if self.graveyard == Graveyard::Awaited => {
                 self.graveyard = Graveyard::Shown;
             }
@@ -329,7 +383,7 @@ mod tests {
     }
 
     /// Welcomed, and on a level the server has described.
-    fn playing() -> Session {
+    pub(super) fn playing() -> Session {
         let mut s = session(None);
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
         s.on_net(NetEvent::Msg(crate::testing::enter_level(1, 20, 10)));
@@ -378,11 +432,11 @@ mod tests {
     }
 
     #[test]
-    fn g_asks_for_the_graveyard_which_shows_when_it_comes_and_any_key_puts_away() {
+    fn shift_g_asks_for_the_graveyard_which_shows_when_it_comes_and_any_key_puts_away() {
         let mut s = playing();
         let now = Instant::now();
         assert_eq!(
-            s.on_key(Key::Char('g'), false, false, now),
+            s.on_key(Key::Char('g'), true, false, now),
             KeyOutcome::Send(ClientMsg::Graveyard)
         );
         s.sent(&ClientMsg::Graveyard, now);
@@ -421,10 +475,10 @@ mod tests {
         s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record()])));
         assert_eq!(s.page(), Page::Map, "not asked for");
         assert_eq!(s.scene().graveyard.map(<[_]>::len), Some(1));
-        s.on_key(Key::Char('g'), false, false, now);
+        s.on_key(Key::Char('g'), true, false, now);
         assert_eq!((s.page(), s.scene().graveyard), (Page::Map, None), "awaited");
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
-        assert_eq!((s.page(), s.scene().graveyard), (Page::Death, None), "still awaited");
+        assert_eq!((s.page(), s.scene().graveyard), (Page::End, None), "still awaited");
         s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record(), record()])));
         assert_eq!(s.scene().graveyard.map(<[_]>::len), Some(2));
     }
@@ -434,10 +488,27 @@ mod tests {
         let mut s = playing();
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
         s.on_net(NetEvent::Closed("your character died".into()));
-        assert_eq!(s.page(), Page::Death);
+        assert_eq!(s.page(), Page::End);
         let now = Instant::now();
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
-        assert_eq!(s.on_key(Key::Char('g'), false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Char('g'), true, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    #[test]
+    fn after_an_escape_the_end_page_shows_and_enter_starts_again() {
+        let mut s = playing();
+        let won = gloam_protocol::DeathRecord {
+            escaped: true,
+            killed_by: "the Gloamstone".into(),
+            ..record()
+        };
+        s.on_net(NetEvent::Msg(ServerMsg::Escaped(won)));
+        s.on_net(NetEvent::Closed("you escaped".into()));
+        assert_eq!(s.page(), Page::End);
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
     }
@@ -458,7 +529,7 @@ mod tests {
         let last = s.state.log.back().unwrap();
         assert_eq!(last.text, "Only a player has watchers to refuse or send away.");
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
-        assert_eq!(s.page(), Page::Death);
+        assert_eq!(s.page(), Page::End);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
     }

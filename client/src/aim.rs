@@ -1,0 +1,168 @@
+//! Aiming a throw: a cursor on the map that starts on the nearest monster
+//! in sight (by walking distance, which counts a diagonal step as one) or,
+//! with none in sight, on the player; Tab, Space or `+` go to the next
+//! monster farther out, `-` back, direction keys move the cursor a cell,
+//! and Enter, `t` or `f` throw at it. The server decides whether the cell
+//! is in range and what the missile meets on its way.
+
+use gloam_protocol::{Action, Pos};
+
+use crate::input::AimKey;
+use crate::state::ClientState;
+
+/// A throw being aimed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Aim {
+    /// The pack slot of the missile.
+    pub slot: u8,
+    /// The cell it would be thrown at.
+    pub cursor: Pos,
+    /// Which of the monsters in sight, nearest first, Tab chose last.
+    target: usize,
+}
+
+/// What a key does while aiming.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AimOutcome {
+    /// Send this throw; the aiming ends.
+    Throw(Action),
+    Cancel,
+    /// The cursor moved (or not): redraw.
+    Moved,
+    /// A line for the log; the aiming goes on.
+    Refuse(&'static str),
+}
+
+/// Walking distance: a diagonal step counts as one.
+fn distance(a: Pos, b: Pos) -> u16 {
+    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
+}
+
+/// Where the monsters in sight stand, nearest the player first (the
+/// nearer of two as far by id, so the order holds from key to key).
+pub fn targets(state: &ClientState) -> Vec<Pos> {
+    let Some(me) = state.at else { return Vec::new() };
+    let mut monsters: Vec<_> = state.monsters.iter().map(|(id, m)| (m.at, *id)).collect();
+    monsters.sort_by_key(|&(at, id)| (distance(me, at), id));
+    monsters.into_iter().map(|(at, _)| at).collect()
+}
+
+impl Aim {
+    /// Aiming the missile in `slot`, the cursor on the nearest monster in
+    /// sight, else on the player.
+    pub fn start(state: &ClientState, slot: u8) -> Self {
+        let me = state.at.unwrap_or_default();
+        let cursor = targets(state).first().copied().unwrap_or(me);
+        Self { slot, cursor, target: 0 }
+    }
+
+    /// What `key` does to the aim.
+    pub(crate) fn key(&mut self, state: &ClientState, key: AimKey) -> AimOutcome {
+        match key {
+            AimKey::Cancel => AimOutcome::Cancel,
+            AimKey::Throw if Some(self.cursor) == state.at => {
+                AimOutcome::Refuse("Move the cursor onto what to throw at (or Esc).")
+            }
+            AimKey::Throw => AimOutcome::Throw(Action::Throw { slot: self.slot, at: self.cursor }),
+            AimKey::Step(dir) => {
+                let inside = |p: &Pos| p.x < state.width && p.y < state.height;
+                if let Some(next) = self.cursor.step(dir).filter(inside) {
+                    self.cursor = next;
+                }
+                AimOutcome::Moved
+            }
+            AimKey::Next | AimKey::Previous => {
+                let targets = targets(state);
+                if targets.is_empty() {
+                    return AimOutcome::Refuse("No monster in sight: move the cursor.");
+                }
+                let n = targets.len();
+                let back = matches!(key, AimKey::Previous);
+                // From the player, Tab's first press is the nearest.
+                self.target = match (Some(self.cursor) == state.at, back) {
+                    (true, false) => 0,
+                    (true, true) => n - 1,
+                    (false, false) => (self.target + 1) % n,
+                    (false, true) => (self.target + n - 1) % n,
+                };
+                self.cursor = targets[self.target];
+                AimOutcome::Moved
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gloam_protocol::{
+        Dir, KindInfo, MonsterChange, MonsterId, PlayerId, ServerMsg, SightDiff, Wound,
+    };
+
+    use super::*;
+
+    /// The player at (5, 5) of a 20 x 10 map, with monsters at `at`.
+    fn among(monsters: &[(u32, (u16, u16))]) -> ClientState {
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        s.apply(&ServerMsg::Sight(SightDiff { at: Pos::new(5, 5), ..SightDiff::default() }))
+            .unwrap();
+        let rat = KindInfo { name: "rat".into(), glyph: 'r', colour: [9, 9, 9] };
+        s.apply(&ServerMsg::Kinds(vec![rat])).unwrap();
+        let appeared = monsters.iter().map(|&(id, (x, y))| MonsterChange::Appeared {
+            id: MonsterId(id),
+            kind: 0,
+            at: Pos::new(x, y),
+            wound: Wound::Unhurt,
+        });
+        s.apply(&ServerMsg::Monsters(appeared.collect())).unwrap();
+        s
+    }
+
+    #[test]
+    fn the_nearest_monster_by_walking_is_the_first_target_and_tab_goes_farther() {
+        // (8, 8) is three diagonal steps; (1, 5) four steps west; (5, 3) two.
+        let s = among(&[(1, (1, 5)), (2, (8, 8)), (3, (5, 3))]);
+        assert_eq!(targets(&s), [Pos::new(5, 3), Pos::new(8, 8), Pos::new(1, 5)]);
+        let mut aim = Aim::start(&s, 2);
+        assert_eq!(aim.cursor, Pos::new(5, 3));
+        let mut cursors = Vec::new();
+        for _ in 0..3 {
+            assert_eq!(aim.key(&s, AimKey::Next), AimOutcome::Moved);
+            cursors.push(aim.cursor);
+        }
+        assert_eq!(cursors, [Pos::new(8, 8), Pos::new(1, 5), Pos::new(5, 3)], "round again");
+        aim.key(&s, AimKey::Previous);
+        assert_eq!(aim.cursor, Pos::new(1, 5));
+        let throw = Action::Throw { slot: 2, at: Pos::new(1, 5) };
+        assert_eq!(aim.key(&s, AimKey::Throw), AimOutcome::Throw(throw));
+    }
+
+    #[test]
+    fn with_no_monster_in_sight_the_cursor_starts_on_the_player_and_must_move() {
+        let s = among(&[]);
+        let mut aim = Aim::start(&s, 0);
+        assert_eq!(aim.cursor, Pos::new(5, 5));
+        assert!(matches!(aim.key(&s, AimKey::Throw), AimOutcome::Refuse(_)));
+        assert!(matches!(aim.key(&s, AimKey::Next), AimOutcome::Refuse(_)));
+        aim.key(&s, AimKey::Step(Dir::NE));
+        aim.key(&s, AimKey::Step(Dir::E));
+        let throw = Action::Throw { slot: 0, at: Pos::new(7, 4) };
+        assert_eq!(aim.key(&s, AimKey::Throw), AimOutcome::Throw(throw));
+        assert_eq!(aim.key(&s, AimKey::Cancel), AimOutcome::Cancel);
+    }
+
+    #[test]
+    fn the_cursor_stays_on_the_map() {
+        let s = among(&[]);
+        let mut aim = Aim::start(&s, 0);
+        for _ in 0..30 {
+            aim.key(&s, AimKey::Step(Dir::NW));
+        }
+        assert_eq!(aim.cursor, Pos::new(0, 0));
+        for dir in [Dir::SE, Dir::E] {
+            for _ in 0..30 {
+                aim.key(&s, AimKey::Step(dir));
+            }
+        }
+        assert_eq!(aim.cursor, Pos::new(19, 9));
+    }
+}
