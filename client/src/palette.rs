@@ -19,8 +19,11 @@ pub(crate) const TEXT_DIM: Rgb = (100, 100, 110);
 pub(crate) const ALERT: Rgb = (240, 90, 80);
 pub(crate) const GOOD: Rgb = (110, 200, 110);
 pub(crate) const WARN: Rgb = (230, 200, 80);
-/// The aiming cursor's frame and the fill of its cell.
+/// The aiming cursor's frame and the fill of its cell (drawn only by the
+/// window).
+#[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) const CURSOR: Rgb = (250, 220, 90);
+#[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) const CURSOR_FILL: Rgb = (80, 66, 18);
 /// Lines about fights.
 pub(crate) const COMBAT: Rgb = (235, 145, 110);

@@ -162,9 +162,9 @@ pub enum ServerMsg {
     /// next level takes (0 at the highest level). Sent on arriving and
     /// when they change.
     Experience { level: u8, xp: u32, next: u32 },
-    /// The player's party (those it shares a round with), itself first:
-    /// sent on arriving and whenever who is in it or their hit points
-    /// change.
+    /// The player's party (those it shares a round with), itself first;
+    /// empty when it is alone. Sent whenever who is in it, or their hit
+    /// points or levels, change.
     Party(Vec<Member>),
     /// The player carried the artifact back up and won; the server closes
     /// the connection after this. The record is in the hall of the living.

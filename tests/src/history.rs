@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 
 use gloam_client::ClientState;
-use gloam_protocol::{MonsterId, PlayerId, Pos, Wound};
+use gloam_protocol::{Lying, MonsterId, PlayerId, Pos, Wound};
 use gloam_server::Config;
 use gloam_server::store::Store;
 use gloam_server::world::{Entry, decode_history, fresh_depth};
@@ -43,7 +43,12 @@ pub enum Shown {
     Monsters(Monsters),
     /// The others shown on the depth, by name, sorted.
     Roster(Vec<String>),
+    /// The top of each pile shown in sight.
+    Floor(Piles),
 }
+
+/// The top of each pile in sight, by cell.
+pub type Piles = BTreeMap<Pos, Lying>;
 
 impl Glimpse {
     /// The monsters `state` shows.
@@ -51,6 +56,14 @@ impl Glimpse {
         let monsters =
             state.monsters.iter().map(|(&id, m)| (id, (m.kind, m.at, m.wound))).collect();
         Self { player, depth: state.depth, shown: Shown::Monsters(monsters) }
+    }
+
+    /// The piles `state` shows in its player's sight.
+    pub fn of_floor(player: PlayerId, state: &ClientState) -> Self {
+        let visible: std::collections::HashSet<Pos> = state.visible_cells().collect();
+        let piles = state.floor.iter().filter(|(p, _)| visible.contains(p));
+        let piles = piles.map(|(&p, &top)| (p, top)).collect();
+        Self { player, depth: state.depth, shown: Shown::Floor(piles) }
     }
 
     /// Who else `state` shows on its depth.
@@ -73,12 +86,13 @@ pub fn check_every_depth(
     glimpses: &[Glimpse],
 ) -> Result<Covered, String> {
     let depths: std::collections::BTreeSet<u16> = glimpses.iter().map(|g| g.depth).collect();
-    let mut all = Covered { commands: 0, glimpses: 0, rosters: 0 };
+    let mut all = Covered { commands: 0, glimpses: 0, rosters: 0, floors: 0 };
     for depth in depths {
         let covered = check_history(config, depth, &entries(store, depth)?, glimpses)?;
         all.commands += covered.commands;
         all.glimpses += covered.glimpses;
         all.rosters += covered.rosters;
+        all.floors += covered.floors;
     }
     Ok(all)
 }
@@ -91,6 +105,8 @@ pub struct Covered {
     pub glimpses: usize,
     /// Changes of the roster shown.
     pub rosters: usize,
+    /// Changes of the piles shown in sight.
+    pub floors: usize,
 }
 
 /// Replays `history` on depth `depth` of the world `config` describes and
@@ -104,25 +120,20 @@ pub fn check_history(
 ) -> Result<Covered, String> {
     let mut shown: BTreeMap<PlayerId, Vec<&Monsters>> = BTreeMap::new();
     let mut rosters: BTreeMap<PlayerId, Vec<&Vec<String>>> = BTreeMap::new();
+    let mut floors: BTreeMap<PlayerId, Vec<&Piles>> = BTreeMap::new();
     for g in glimpses.iter().filter(|g| g.depth == depth) {
         match &g.shown {
             Shown::Monsters(monsters) => push_changed(shown.entry(g.player).or_default(), monsters),
             Shown::Roster(roster) => push_changed(rosters.entry(g.player).or_default(), roster),
+            Shown::Floor(piles) => push_changed(floors.entry(g.player).or_default(), piles),
         }
     }
     let players: std::collections::BTreeSet<PlayerId> =
-        shown.keys().chain(rosters.keys()).copied().collect();
+        shown.keys().chain(rosters.keys()).chain(floors.keys()).copied().collect();
     let players = players.into_iter().collect();
     let truth = truth_of(config, depth, history, players)?;
-    for (player, shown) in &rosters {
-        let had = truth.rosters.get(player).map(Vec::as_slice).unwrap_or_default();
-        let mut left = had.iter();
-        if let Some(roster) = shown.iter().find(|&&r| !left.any(|h| h == r)) {
-            return Err(format!(
-                "depth {depth}, player {player}: its client showed the roster {roster:?}, which the depth never had then (it had {had:?}; shown {shown:?})"
-            ));
-        }
-    }
+    in_order(depth, "roster", &rosters, &truth.rosters)?;
+    in_order(depth, "piles in sight", &floors, &truth.floors)?;
     let truth = truth.monsters;
     for (player, shown) in &shown {
         let saw: Vec<&Monsters> = truth.get(player).map(|v| v.iter().collect()).unwrap_or_default();
@@ -141,7 +152,29 @@ pub fn check_history(
         commands: history.len(),
         glimpses: shown.values().map(Vec::len).sum(),
         rosters: rosters.values().map(Vec::len).sum(),
+        floors: floors.values().map(Vec::len).sum(),
     })
+}
+
+/// Each of what each player's client showed (`shown`) is one of what the
+/// depth truly had for it (`had`), in the same order: the client may skip
+/// some (told in bursts), never show one the depth never had then.
+fn in_order<T: PartialEq + std::fmt::Debug>(
+    depth: u16,
+    what: &str,
+    shown: &BTreeMap<PlayerId, Vec<&T>>,
+    had: &BTreeMap<PlayerId, Vec<T>>,
+) -> Result<(), String> {
+    for (player, shown) in shown {
+        let had = had.get(player).map(Vec::as_slice).unwrap_or_default();
+        let mut left = had.iter();
+        if let Some(one) = shown.iter().find(|&&r| !left.any(|h| h == r)) {
+            return Err(format!(
+                "depth {depth}, player {player}: its client showed the {what} {one:?}, which the depth never had then (it had {had:?}; shown {shown:?})"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Each monster in sight: its kind, place and wound level.
@@ -152,6 +185,7 @@ type Monsters = BTreeMap<MonsterId, (u16, Pos, Wound)>;
 struct Truth {
     monsters: BTreeMap<PlayerId, Vec<Monsters>>,
     rosters: BTreeMap<PlayerId, Vec<Vec<String>>>,
+    floors: BTreeMap<PlayerId, Vec<Piles>>,
 }
 
 /// The [`Truth`] for each of `players` over `history`.
@@ -165,6 +199,7 @@ fn truth_of(
         .with_bottom(config.bottom());
     let mut saw: BTreeMap<PlayerId, Vec<Monsters>> = BTreeMap::new();
     let mut rosters: BTreeMap<PlayerId, Vec<Vec<String>>> = BTreeMap::new();
+    let mut floors: BTreeMap<PlayerId, Vec<Piles>> = BTreeMap::new();
     let mut state = fresh_depth(config, depth);
     for entry in history {
         state.replay(std::slice::from_ref(entry)).map_err(|e| format!("depth {depth}: {e}"))?;
@@ -185,9 +220,15 @@ fn truth_of(
             if had.last() != Some(&roster) {
                 had.push(roster);
             }
+            let piles: Piles =
+                sight.iter().filter_map(|&p| Some((p, state.pile_top(p)?))).collect();
+            let lay = floors.entry(player).or_default();
+            if lay.last() != Some(&piles) {
+                lay.push(piles);
+            }
         }
     }
-    Ok(Truth { monsters: saw, rosters })
+    Ok(Truth { monsters: saw, rosters, floors })
 }
 
 fn push_changed<'a, T: PartialEq>(list: &mut Vec<&'a T>, next: &'a T) {
@@ -214,7 +255,7 @@ mod tests {
     fn first(g: &mut Glimpse) -> (&mut Pos, &mut Wound) {
         match &mut g.shown {
             Shown::Monsters(m) => m.values_mut().next().map(|(_, at, wound)| (at, wound)).unwrap(),
-            Shown::Roster(_) => unreachable!("a glimpse of the monsters"),
+            Shown::Roster(_) | Shown::Floor(_) => unreachable!("a glimpse of the monsters"),
         }
     }
 
@@ -282,7 +323,7 @@ mod tests {
         // made up or shown out of turn.
         let roster = |g: &Glimpse| match &g.shown {
             Shown::Roster(r) => Some(r.clone()),
-            Shown::Monsters(_) => None,
+            Shown::Monsters(_) | Shown::Floor(_) => None,
         };
         let rosters: Vec<Vec<String>> = all.iter().filter_map(roster).collect();
         assert_eq!(rosters, [vec!["bob"], vec!["bob", "cat"], vec!["cat"]]);
@@ -296,5 +337,21 @@ mod tests {
         let mut disordered = all.clone();
         disordered.swap(at, at + 1);
         assert!(check_history(&config, 1, &history, &disordered).is_err(), "out of turn");
+    }
+
+    #[test]
+    fn piles_shown_in_sight_must_be_ones_the_depth_had_then() {
+        let (config, history, _) = fight();
+        let truth = truth_of(&config, 1, &history, vec![ANN]).unwrap();
+        let glimpse =
+            |piles: &Piles| Glimpse { player: ANN, depth: 1, shown: Shown::Floor(piles.clone()) };
+        let floors: Vec<Glimpse> = truth.floors[&ANN].iter().map(glimpse).collect();
+        assert!(!floors.is_empty());
+        assert_eq!(check_history(&config, 1, &history, &floors).unwrap().floors, floors.len());
+        let mut made_up = floors.clone();
+        let at = fresh_depth(&config, 1).level().arrival;
+        let lie = Lying { kind: 0, count: 3, more: false };
+        made_up.push(glimpse(&Piles::from([(at, lie)])));
+        assert!(check_history(&config, 1, &history, &made_up).is_err(), "a pile never there");
     }
 }

@@ -117,9 +117,16 @@ pub struct Oracle {
     /// hand placements) made it.
     kinds: HashMap<u16, Vec<KindId>>,
     /// The kinds of item, and per depth the top of each pile as the
-    /// level's seed laid them (the simulated players never touch them).
+    /// level's seed laid them.
     items: Catalogue,
     piles: HashMap<u16, BTreeMap<Pos, Lying>>,
+    /// Cells whose pile the client was told is not as the seed laid it (a
+    /// monster dropped something, a player took or threw it): there the
+    /// truth is the depth's replayed history (see [`crate::history`]).
+    disturbed: HashSet<(u16, Pos)>,
+    /// Whether piles may change out of this client's sight (other players
+    /// handle items): then only the history tells their truth.
+    floor_changes_unseen: bool,
     /// What the client showed of the monsters around it, each time that
     /// changed: checked after play against the depth's replayed history
     /// (see [`crate::history`]).
@@ -142,6 +149,8 @@ impl Oracle {
             kinds: HashMap::new(),
             items: Catalogue::built_in(),
             piles: HashMap::new(),
+            disturbed: HashSet::new(),
+            floor_changes_unseen: false,
             glimpses: Vec::new(),
             checked: 0,
         }
@@ -178,6 +187,13 @@ impl Oracle {
     /// player remembers), and keeps its own count and glimpses.
     pub fn fork(&self) -> Self {
         Self { glimpses: Vec::new(), checked: 0, ..self.clone() }
+    }
+
+    /// The truth for a world where players pick up, drop and throw items:
+    /// a pile may change out of this client's sight, so what it shows of
+    /// the floor is checked against the replayed history, not the seed.
+    pub fn with_changing_floor(self) -> Self {
+        Self { floor_changes_unseen: true, ..self }
     }
 
     /// The truth for a server whose dungeon ends at `bottom` (`--max-depth`).
@@ -259,6 +275,7 @@ impl Oracle {
             }
         }
         self.check_monsters(depth, &sight, &level, state)?;
+        self.note_disturbed(depth, msg);
         self.check_floor(depth, &sight, state)?;
         self.glimpse(msg, state);
         Ok(())
@@ -268,17 +285,21 @@ impl Oracle {
     /// its depth after a message that may change either, when it changed.
     fn glimpse(&mut self, msg: &ServerMsg, state: &ClientState) {
         let Some(player) = state.me else { return };
-        let glimpse = match msg {
-            ServerMsg::Sight(_) | ServerMsg::Displaced(_) | ServerMsg::Monsters(_) => {
-                Glimpse::of_monsters(player, state)
+        let glimpses = match msg {
+            ServerMsg::Sight(_) | ServerMsg::Displaced(_) => {
+                vec![Glimpse::of_monsters(player, state), Glimpse::of_floor(player, state)]
             }
+            ServerMsg::Monsters(_) => vec![Glimpse::of_monsters(player, state)],
+            ServerMsg::Floor(_) => vec![Glimpse::of_floor(player, state)],
             ServerMsg::Roster(_) | ServerMsg::Joined(_) | ServerMsg::Left(_) => {
-                Glimpse::of_roster(player, state)
+                vec![Glimpse::of_roster(player, state)]
             }
             _ => return,
         };
-        if self.glimpses.last() != Some(&glimpse) {
-            self.glimpses.push(glimpse);
+        for glimpse in glimpses {
+            if self.glimpses.last() != Some(&glimpse) {
+                self.glimpses.push(glimpse);
+            }
         }
     }
 
@@ -300,6 +321,15 @@ impl Oracle {
             if !ever.contains(pos) {
                 return Err(format!("depth {depth}: a pile told on {pos:?}, never in sight"));
             }
+            if usize::from(top.kind) >= self.items.kinds().len() || top.count == 0 {
+                return Err(format!("depth {depth}: {pos:?} told as {top:?}, no such item"));
+            }
+        }
+        if self.floor_changes_unseen {
+            return Ok(());
+        }
+        let undisturbed = |p: &Pos| !self.disturbed.contains(&(depth, *p));
+        for (pos, top) in state.floor.iter().filter(|(p, _)| undisturbed(p)) {
             if piles.get(pos) != Some(top) {
                 return Err(format!(
                     "depth {depth}: {pos:?} told as {top:?}, holds {:?}",
@@ -307,7 +337,7 @@ impl Oracle {
                 ));
             }
         }
-        for (pos, top) in piles.iter().filter(|(p, _)| sight.contains(p)) {
+        for (pos, top) in piles.iter().filter(|(p, _)| sight.contains(p) && undisturbed(p)) {
             if state.floor.get(pos) != Some(top) {
                 return Err(format!(
                     "depth {depth}: the pile {top:?} on {pos:?} is in sight, untold"
@@ -315,6 +345,21 @@ impl Oracle {
             }
         }
         Ok(())
+    }
+
+    /// Notes the cells `msg` tells a pile on that is not as the seed laid it.
+    fn note_disturbed(&mut self, depth: u16, msg: &ServerMsg) {
+        let changes = match msg {
+            ServerMsg::Floor(changes) => changes.as_slice(),
+            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => diff.floor.as_slice(),
+            _ => return,
+        };
+        let piles = self.piles(depth).clone();
+        for change in changes {
+            if piles.get(&change.at) != change.top.as_ref() {
+                self.disturbed.insert((depth, change.at));
+            }
+        }
     }
 
     /// The top of every pile on `depth` as its seed laid them.

@@ -68,6 +68,11 @@ fn same_view(watcher: &SimClient, player: &SimClient) {
     assert_eq!(a.others, b.others, "{who}: the players in sight");
     assert_eq!(a.monsters, b.monsters, "{who}: the monsters in sight");
     assert_eq!((a.hp, &a.waiting, &a.roster), (b.hp, &b.waiting, &b.roster), "{who}: the HUD");
+    assert_eq!(
+        (&a.experience, &a.party, &a.pack, &a.floor),
+        (&b.experience, &b.party, &b.pack, &b.floor),
+        "{who}: items"
+    );
     assert!(a == b, "{who}: the rest of the mirror");
 }
 

@@ -316,6 +316,11 @@ impl DepthState {
         self.rules.player(id)
     }
 
+    /// The top of the pile on `pos`, as a player who sees it is told.
+    pub fn pile_top(&self, pos: Pos) -> Option<gloam_protocol::Lying> {
+        self.rules.floor.top(pos)
+    }
+
     pub fn monsters(&self) -> impl Iterator<Item = &Monster> {
         self.rules.monsters.values()
     }

@@ -349,3 +349,34 @@ fn carrying_the_artifact_up_to_the_first_depth_wins() {
     dee.pack = Pack::with_gear(vec![stone], None, None);
     assert!(d.arrive(dee, Arrival::FromBelow).deaths.is_empty());
 }
+
+#[test]
+fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![]);
+    put(&mut d, BOB, "bob", Pos::new(2, 2), vec![]);
+    let party_of = |turn: &Outcome, id| {
+        to(turn, id).into_iter().rev().find_map(|m| match m {
+            ServerMsg::Party(members) => Some(members.clone()),
+            _ => None,
+        })
+    };
+    let quiet = d.play(ANN, Action::Wait);
+    assert_eq!(party_of(&quiet, ANN), None, "alone, nothing is told");
+    let ogre = d.spawn(kind(&d, "ogre"), Pos::new(4, 1)).unwrap();
+    d.rules.monsters.get_mut(&ogre).unwrap().awake = true;
+    let turn = d.play(ANN, Action::Wait);
+    let told = party_of(&turn, ANN).expect("ann is told her party");
+    let names: Vec<(&str, u16)> = told.iter().map(|m| (m.name.as_str(), m.hp)).collect();
+    assert_eq!(names, [("ann", 30), ("bob", 30)], "herself first");
+    let bobs = party_of(&turn, BOB).expect("and bob his");
+    assert_eq!(bobs[0].name, "bob");
+    player(&mut d, BOB).vitals.hp = 12;
+    d.rules.monsters.remove(&ogre);
+    d.rules.monster_at.remove(&Pos::new(4, 1));
+    d.rules.parties.stir();
+    let mut turn = d.play(BOB, Action::Wait);
+    turn.append(d.play(ANN, Action::Wait));
+    assert_eq!(party_of(&turn, ANN), Some(vec![]), "the danger gone, she is alone again");
+    assert_eq!(party_of(&turn, BOB), Some(vec![]));
+}

@@ -75,7 +75,7 @@ pub struct Rules {
     pub(crate) clock: Clock,
     /// The depth's dice: every roll of its monsters and fights.
     dice: LevelRng,
-    parties: Parties,
+    pub(crate) parties: Parties,
     /// Who is walking which way, so that friends in single file follow.
     walks: Walks,
     log: log::Log,

@@ -15,7 +15,7 @@ use crate::character::Player;
 
 /// The parties as they stand, found when first asked for after a change.
 #[derive(Debug, Default)]
-pub(super) struct Parties {
+pub(crate) struct Parties {
     found: RefCell<Option<Found>>,
 }
 

@@ -9,6 +9,7 @@
 
 mod comings;
 mod lines;
+mod party;
 mod seen;
 pub(crate) mod still;
 mod telling;
@@ -48,6 +49,11 @@ pub(crate) struct Views {
     vitals_changed: Vec<PlayerId>,
     /// Comings and goings not yet told to everyone.
     news: NewsLog,
+    /// Players whose client was last told a party of more than itself.
+    in_parties: BTreeSet<PlayerId>,
+    /// Piles that changed in this command in the sight of players who did
+    /// not change them, by player.
+    floor_seen: std::collections::BTreeMap<PlayerId, Vec<gloam_protocol::FloorChange>>,
 }
 
 /// The views observing one command, telling into its outcome.
@@ -85,9 +91,16 @@ impl Views {
                 outcome.tell(id, ServerMsg::Note(note));
                 outcome.tell(id, ServerMsg::Mapped { remembered: learnt.to_bytes(), terrain });
             }
-            Event::FloorSeen { id, change } => outcome.tell(id, ServerMsg::Floor(vec![change])),
+            Event::FloorSeen { id, change } => {
+                // Told at the command's end, all in one message: its client
+                // never shows a pile between two changes of one command.
+                let seen = self.floor_seen.entry(id).or_default();
+                seen.retain(|c| c.at != change.at);
+                seen.push(change);
+            }
             Event::Left { id, name, at, farewell } => {
                 self.told.remove(&id);
+                self.floor_seen.remove(&id);
                 self.moved.retain(|&m| m != id);
                 outcome.answered.retain(|&a| a != id);
                 self.unsettled.push(id, at);

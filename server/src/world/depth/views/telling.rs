@@ -27,6 +27,8 @@ impl Views {
         let moved = std::mem::take(&mut self.moved);
         let stirred = std::mem::take(&mut self.stirred);
         let vitals_changed = std::mem::take(&mut self.vitals_changed);
+        let mut concerned = turn.answered.clone();
+        concerned.extend(&vitals_changed);
         let moved: BTreeSet<PlayerId> =
             moved.into_iter().filter(|&id| rules.player(id).is_some()).collect();
         for &id in &moved {
@@ -49,7 +51,13 @@ impl Views {
         let occupancy = &rules.occupancy;
         tell_moment(&moment, &mut self.told, occupancy, radius, vitals_changed, turn);
         self.tell_waiting(rules, turn);
+        self.tell_parties(rules, concerned, turn);
         diffs_last(turn);
+        // After the diffs: a pile may have changed in a sight its player
+        // came to earlier in the command.
+        for (id, changes) in std::mem::take(&mut self.floor_seen) {
+            turn.tell(id, ServerMsg::Floor(changes));
+        }
     }
 
     /// Tells each player who stood still (all, or those of one shift)
@@ -160,6 +168,9 @@ impl Views {
         }
         if let Some((hp, max)) = told.hp {
             view.push(ServerMsg::Vitals { hp, max });
+        }
+        if !told.party.is_empty() {
+            view.push(ServerMsg::Party(told.party.clone()));
         }
         view.push(ServerMsg::Waiting(told.waiting.clone()));
         Some(view)

@@ -97,6 +97,8 @@ pub(crate) struct Told {
     pub monsters: BTreeMap<MonsterId, (Pos, Wound)>,
     pub hp: Option<(u16, u16)>,
     pub waiting: Vec<String>,
+    /// Its party as it was told (empty: alone).
+    pub party: Vec<gloam_protocol::Member>,
     /// The comings and goings it has heard of, by number (see `comings`).
     pub news_heard: u64,
 }
