@@ -189,6 +189,11 @@ impl Oracle {
         Self { glimpses: Vec::new(), checked: 0, ..self.clone() }
     }
 
+    /// The truth for a server whose items are `items` (`--items`).
+    pub fn with_items(self, items: Catalogue) -> Self {
+        Self { items, piles: HashMap::new(), ..self }
+    }
+
     /// The truth for a world where players pick up, drop and throw items:
     /// a pile may change out of this client's sight, so what it shows of
     /// the floor is checked against the replayed history, not the seed.

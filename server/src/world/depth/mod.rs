@@ -199,11 +199,19 @@ impl DepthState {
     /// Puts a player on this level and tells it what it remembers and
     /// sees; the others see it with the next news of movers, and hear of
     /// it with the news (see [`tell_the_still`](Self::tell_the_still)).
+    /// One who comes up to the first depth with the artifact escapes with
+    /// it, in a command of its own.
     pub fn arrive(&mut self, player: Player, via: Arrival) -> Outcome {
+        let id = player.id;
         let mut outcome = Outcome::default();
         let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
         self.rules.arrive(player, via, &mut telling);
         self.views.settle(&self.rules, &mut outcome);
+        if self.rules.wins(id, via) {
+            let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
+            self.rules.escape(id, &mut telling);
+            self.views.settle(&self.rules, &mut outcome);
+        }
         outcome
     }
 

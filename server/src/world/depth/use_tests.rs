@@ -325,6 +325,7 @@ fn a_dead_player_leaves_its_pack_where_it_fell() {
 #[test]
 fn carrying_the_artifact_up_to_the_first_depth_wins() {
     let mut d = hall(1);
+    d.keep_log();
     put(&mut d, BOB, "bob", Pos::new(5, 1), vec![]);
     let stone = Item { kind: Catalogue::built_in().artifact(), count: 1 };
     let mut ann = Player::new(ANN, "ann".into());
@@ -339,6 +340,10 @@ fn carrying_the_artifact_up_to_the_first_depth_wins() {
     let mut told = turn;
     told.out.extend(d.tell_all());
     assert!(said(&told, BOB, "ann escapes the Gloam, and wins!"), "{:?}", lines(&told, BOB));
+    let mut again = hall(1);
+    again.replay(d.log()).unwrap();
+    assert!(again.player(ANN).is_none(), "the replay has her escape too");
+    assert_eq!(again.checksum(), d.checksum());
     // Coming down with it, or up without it, wins nothing.
     let mut d = hall(1);
     let mut cy = Player::new(PlayerId(3), "cy".into());

@@ -86,6 +86,10 @@ pub enum Command {
         pack: Pack,
         xp: u32,
     },
+    /// A player who came up to the first depth with the artifact escaped.
+    Escape {
+        id: PlayerId,
+    },
 }
 
 /// The entries applied and not yet handed over, when kept, and how many
@@ -187,6 +191,7 @@ impl Rules {
                 Command::Act { id, action } => {
                     self.act(*id, *action, &mut Nobody);
                 }
+                Command::Escape { id } => self.escape(*id, &mut Nobody),
                 Command::Deadline { id } => {
                     self.deadline(*id, &mut Nobody);
                 }

@@ -195,24 +195,29 @@ impl Rules {
             obs.observe(self, Event::OnStairs { id, down });
         }
         self.see(id, true, obs);
-        if via == Arrival::FromBelow && self.depth == 1 && self.carries_artifact(id) {
-            self.escape(id, obs);
-        }
     }
 
-    /// Whether player `id` carries the artifact.
-    fn carries_artifact(&self, id: PlayerId) -> bool {
+    /// Whether player `id`, who just came `via`, has won: it came up to
+    /// the first depth carrying the artifact.
+    pub fn wins(&self, id: PlayerId, via: Arrival) -> bool {
         let artifact = self.items.artifact();
-        self.player(id).is_some_and(|p| p.pack.items().iter().any(|i| i.kind == artifact))
+        let carries =
+            self.player(id).is_some_and(|p| p.pack.items().iter().any(|i| i.kind == artifact));
+        via == Arrival::FromBelow && self.depth == 1 && carries
     }
 
-    /// A player brought the artifact up to the first depth: it wins, and
-    /// leaves the game with it for the hall of the living.
-    fn escape(&mut self, id: PlayerId, obs: &mut dyn Observer) {
+    /// A player who [`wins`](Self::wins) escapes: it leaves the game with
+    /// the artifact, for the hall of the living.
+    pub fn escape(&mut self, id: PlayerId, obs: &mut dyn Observer) {
+        if self.player(id).is_none() {
+            return;
+        }
+        self.log.record(self.clock.rounds, Command::Escape { id });
         if let Some(player) = self.take_off(id, Farewell::ESCAPED, obs) {
             let with = self.items.kind(self.items.artifact()).the();
             obs.observe(self, Event::Escaped(Death { player, killed_by: with, escaped: true }));
         }
+        self.run_clock(obs);
     }
 
     /// A player's action: applied now if the player has not acted yet in
