@@ -46,6 +46,21 @@ async fn until_done(p: &mut Presence) -> Vec<ServerMsg> {
     }
 }
 
+/// Strikes `dir` until the moth there dies (bounded: a blow hits four
+/// times in five).
+async fn strike_until_killed(p: &mut Presence, dir: Dir) {
+    let killed = |msgs: &[ServerMsg]| {
+        msgs.iter().any(|m| matches!(m, ServerMsg::Combat(t) if t == "You kill the moth."))
+    };
+    for _ in 0..50 {
+        p.act(Action::Move(dir)).unwrap();
+        if killed(&until_done(p).await) {
+            return;
+        }
+    }
+    panic!("the moth beside did not die in 50 blows");
+}
+
 /// What depth 1's log holds, as the store keeps it.
 fn depth_1_log(store: &crate::store::StoreHandle) -> Vec<Command> {
     let stored = store.depth_log(1).expect("the store answers");
@@ -79,18 +94,7 @@ async fn a_depth_regains_monsters_after_its_task_retired_and_not_before_a_period
     let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
     let token = ann.new_token();
     until_done(&mut ann).await;
-    let killed = |msgs: &[ServerMsg]| {
-        msgs.iter().any(|m| matches!(m, ServerMsg::Combat(t) if t == "You kill the moth."))
-    };
-    let mut dead = false;
-    for _ in 0..50 {
-        ann.act(Action::Move(dir)).unwrap();
-        if killed(&until_done(&mut ann).await) {
-            dead = true;
-            break;
-        }
-    }
-    assert!(dead, "ann killed the moth beside her");
+    strike_until_killed(&mut ann, dir).await;
     ann.leave().await;
 
     // Less than a period: nothing.
