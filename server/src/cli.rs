@@ -73,6 +73,10 @@ pub struct HostRules {
     /// The most watchers one player may have at once.
     #[arg(long, default_value_t = gloam_protocol::DEFAULT_MAX_WATCHERS, global = true)]
     pub max_watchers: u8,
+    /// Rounds played elsewhere in the world while a depth stands empty for
+    /// it to regain a quarter of the monsters it lost (0: never).
+    #[arg(long, default_value_t = crate::config::DEFAULT_RESTOCK_EVERY, global = true)]
+    pub restock_every: u64,
 }
 
 /// A host's default for watching (`--watchers`).
@@ -98,6 +102,7 @@ impl HostRules {
             pvp: self.pvp,
             watchers_allowed: self.watchers == Watchers::Allow,
             max_watchers: usize::from(self.max_watchers),
+            restock_every: self.restock_every,
             ..config
         };
         config.check().map_err(anyhow::Error::msg)?;

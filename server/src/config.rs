@@ -97,6 +97,10 @@ pub struct Config {
     pub watchers_allowed: bool,
     /// The most watchers one player may have at once.
     pub max_watchers: usize,
+    /// Rounds played in the world while a depth stands empty for each
+    /// period after which it regains some of the monsters it lost (see
+    /// `world::absence`); 0: never.
+    pub restock_every: u64,
 }
 
 /// How often one client address may say hello (to play or to watch): a
@@ -160,6 +164,12 @@ pub const DEFAULT_TURN_DEADLINE: Duration = Duration::from_millis(2000);
 /// bestiary spans depths 1 to 12 and beyond), shallow enough that a world's
 /// levels stay a handful of kilobytes each to rebuild.
 pub const DEFAULT_MAX_DEPTH: u16 = 26;
+
+/// Rounds played elsewhere for a depth left alone to regain a quarter of
+/// the monsters it lost: a few minutes of one player's play, so a depth
+/// cleared by a group is quiet for their visit and its return, and a
+/// depth cleared long ago by someone else is not.
+pub const DEFAULT_RESTOCK_EVERY: u64 = 300;
 
 impl Config {
     /// The deepest depth in play: `max_depth`, kept between 1 and one less
@@ -234,6 +244,7 @@ impl Default for Config {
             pvp: false,
             watchers_allowed: true,
             max_watchers: usize::from(gloam_protocol::DEFAULT_MAX_WATCHERS),
+            restock_every: DEFAULT_RESTOCK_EVERY,
         }
     }
 }

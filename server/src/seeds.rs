@@ -1,9 +1,9 @@
 //! Every random stream of a world, handed out by name. A world is one
 //! seed; each depth's streams come from that depth's level seed, one per
 //! use (its layout, the pick of its generator, its monsters, the dice of
-//! its fights), so that adding a use never shifts another's rolls and a
-//! depth's history replays exactly. The constants that split the streams
-//! live here and nowhere else.
+//! its fights, the monsters it regains), so that adding a use never shifts
+//! another's rolls and a depth's history replays exactly. The constants
+//! that split the streams live here and nowhere else.
 
 use rand::SeedableRng;
 
@@ -27,6 +27,7 @@ mod split {
     pub const MONSTERS: u64 = 0x6d6f_6e73_7465_7273;
     pub const ITEMS: u64 = 0x0069_7465_6d73;
     pub const DICE: u64 = 0x726f_756e_6473;
+    pub const RESTOCK: u64 = 0x0072_6573_746f_636b;
     /// Split from the world seed itself: which depth of each block is a maze.
     pub const MAZE_SLOTS: u64 = 0x6d61_7a65;
 }
@@ -84,6 +85,12 @@ impl DepthSeeds {
     pub fn dice(&self) -> LevelRng {
         LevelRng::seed_from_u64(self.level ^ split::DICE)
     }
+
+    /// The monsters a depth left alone regains: their kinds and places,
+    /// restock after restock.
+    pub fn restock(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::RESTOCK)
+    }
 }
 
 /// splitmix64's finaliser: spreads nearby inputs over the whole range.
@@ -108,7 +115,7 @@ mod tests {
         let mut firsts = std::collections::BTreeSet::new();
         for depth in 1..=26 {
             let d = seeds.depth(depth);
-            for mut rng in [d.layout(), d.generator(), d.monsters(), d.dice()] {
+            for mut rng in [d.layout(), d.generator(), d.monsters(), d.dice(), d.restock()] {
                 assert!(firsts.insert(rng.next_u64()), "depth {depth}: a stream repeats");
             }
         }

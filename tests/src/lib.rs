@@ -21,6 +21,11 @@ pub const QUIET_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/qu
 /// every depth a test reaches, so only monsters placed by hand are met.
 pub const ARENA_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/arena-bestiary.toml");
 
+/// The bestiary of the restock scenario: moths, at depth 1 only (asleep,
+/// harmless, dead in a blow), so depth 1 has monsters to lose and regain
+/// and depth 2 none.
+pub const MOTH_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/moth-bestiary.toml");
+
 /// The arrival of depth 1 of the world `seed` builds with `setting`, and
 /// the floor cells in its sight `far` steps from it (as the king walks), in
 /// position order: where the scenarios put the monsters they need.

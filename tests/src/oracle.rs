@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use gloam_client::ClientState;
-use gloam_protocol::{Lying, Pos, ServerMsg};
+use gloam_protocol::{Lying, MonsterId, Pos, ServerMsg};
 
 use crate::history::Glimpse;
 use gloam_server::bestiary::{Bestiary, KindId};
@@ -114,7 +114,8 @@ pub struct Oracle {
     bestiary: Bestiary,
     placements: Vec<Placement>,
     /// Per depth, the kind of each monster id as the level's seed (then the
-    /// hand placements) made it.
+    /// hand placements) made it; the ids after those are monsters the depth
+    /// regained when left alone (see [`Oracle::check_monsters`]).
     kinds: HashMap<u16, Vec<KindId>>,
     /// The kinds of item, and per depth the top of each pile as the
     /// level's seed laid them.
@@ -380,7 +381,12 @@ impl Oracle {
     }
 
     /// Every monster the mirror holds stands in sight, on open ground and
-    /// on no player, and is of the kind the level's seed made it.
+    /// on no player, and is of the kind the level's seed made it; or, past
+    /// those the seed and the host made, one the depth regained when left
+    /// alone, which is of a kind living at that depth (the kinds a restock
+    /// draws from). Which kind and where depend on what happened on the
+    /// depth, which no client knows: after play, `history` checks each
+    /// against the depth replayed from its log, restocks and all.
     fn check_monsters(
         &mut self,
         depth: u16,
@@ -407,9 +413,29 @@ impl Oracle {
                 return Err(format!("monster {id:?} reported on another player at {:?}", m.at));
             }
             let made = usize::try_from(id.0).ok().and_then(|i| kinds.get(i.checked_sub(1)?));
-            if made != Some(&m.kind) {
-                return Err(format!("monster {id:?} is a kind {}, the seed made {made:?}", m.kind));
+            match made {
+                Some(&kind) if kind == m.kind => {}
+                Some(made) => {
+                    return Err(format!(
+                        "monster {id:?} is a kind {}, the seed made {made}",
+                        m.kind
+                    ));
+                }
+                None => self.check_regained(depth, *id, m.kind)?,
             }
+        }
+        Ok(())
+    }
+
+    /// A monster past those a depth's seed and host made: one it regained
+    /// (`rules::restock`), so of a kind living at `depth`.
+    fn check_regained(&self, depth: u16, id: MonsterId, kind: KindId) -> Result<(), String> {
+        let lives_here =
+            self.bestiary.kinds().get(usize::from(kind)).is_some_and(|k| k.lives_at(depth));
+        if !lives_here {
+            return Err(format!(
+                "monster {id:?}, past those depth {depth}'s seed made, is a kind {kind}, which does not live there"
+            ));
         }
         Ok(())
     }

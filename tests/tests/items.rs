@@ -22,7 +22,7 @@ use gloam_tests::history::{self, Covered, Glimpse};
 use gloam_tests::{Oracle, SimClient, TestServer};
 use tempfile::TempDir;
 
-const SEED: u64 = 2_026_120_2;
+const SEED: u64 = 20_261_202;
 const SETTING: GeneratorSetting = GeneratorSetting::Mixed;
 const STEPS: usize = 3_000;
 

@@ -94,3 +94,55 @@ fn the_oracle_refuses_two_players_on_one_cell() {
         assert!(refused.is_err_and(|e| e.contains("taken")), "{lie:?}");
     }
 }
+
+/// A monster past those a depth's seed made is one the depth regained when
+/// left alone: the oracle passes it when it is of a kind living at that
+/// depth, and refuses one of a kind living only deeper.
+#[test]
+fn the_oracle_passes_only_what_a_depth_may_regain() {
+    use gloam_protocol::{MonsterChange, MonsterId, PlayerId, ServerMsg, Terrain, Wound};
+    use gloam_server::Config;
+    use gloam_server::bestiary::Bestiary;
+    use gloam_server::world::{Arrival, Player, fresh_depth};
+    use gloam_tests::Oracle;
+    let config = Config::with_seed(5);
+    let bestiary = Bestiary::default();
+    let mut depth = fresh_depth(&config, 1);
+    let first = u32::try_from(depth.monsters().count()).unwrap();
+    let ann = PlayerId(1);
+    let mut outcome = depth.arrive(Player::new(ann, "ann".into()), Arrival::Join);
+    depth.tell_the_still(&mut outcome, None);
+    let level = depth.level();
+    let mut state = gloam_client::testing::welcomed(ann, level.width(), level.height());
+    let mut oracle = Oracle::new(config.seed, config.generator, config.sight_radius);
+    let kinds = ServerMsg::Kinds(bestiary.kinds_info());
+    let msgs =
+        std::iter::once(&kinds).chain(outcome.out.iter().filter(|o| o.to == ann).map(|o| &o.msg));
+    for msg in msgs {
+        state.apply(msg).unwrap();
+        oracle.check(msg, &state).unwrap();
+    }
+    let me = state.at.unwrap();
+    let at = state
+        .visible_cells()
+        .filter(|&p| p != me && level.terrain(p) == Terrain::Floor)
+        .min_by_key(|p| (p.x, p.y))
+        .expect("floor in sight");
+    let here = bestiary.living_at(1).next().expect("a kind at depth 1").0;
+    let deep = (0..bestiary.kinds().len()).find(|&k| !bestiary.kinds()[k].lives_at(1)).unwrap();
+    let shown = |kind: u16| {
+        let id = MonsterId(first + 1);
+        let msg = ServerMsg::Monsters(vec![MonsterChange::Appeared {
+            id,
+            kind,
+            at,
+            wound: Wound::Unhurt,
+        }]);
+        let mut shown = state.clone();
+        shown.apply(&msg).unwrap();
+        oracle.clone().check(&msg, &shown)
+    };
+    assert_eq!(shown(here), Ok(()), "a kind living at depth 1");
+    let deep = u16::try_from(deep).unwrap();
+    assert!(shown(deep).is_err_and(|e| e.contains("does not live there")), "a kind from deeper");
+}

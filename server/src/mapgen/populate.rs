@@ -16,7 +16,7 @@ use rand::RngExt;
 use super::bits::Count;
 use crate::bestiary::{Bestiary, KindId};
 use crate::level::{Grid, Level};
-use crate::seeds::DepthSeeds;
+use crate::seeds::{DepthSeeds, LevelRng};
 
 /// Walking steps from the arrival point inside which nothing is placed.
 pub const CLEAR_STEPS: u16 = 12;
@@ -36,55 +36,103 @@ pub fn groups_at(depth: u16) -> usize {
 /// The monsters of the level of `depth`, placed from its monsters' stream.
 pub fn populate(level: &Level, bestiary: &Bestiary, seeds: DepthSeeds, depth: u16) -> Vec<Placed> {
     let mut rng = seeds.monsters();
-    let rows = allowed_rows(level);
-    let (w, open) = (usize::from(level.width()), &level.walk.reached);
-    let mut allowed = vec![false; level.grid.cells().len()];
-    let (mut anywhere, mut roomy) = (Vec::new(), Vec::new());
-    for (y, &row) in rows.iter().enumerate() {
-        let mut left = row;
-        while left != 0 {
-            let i = y * w + left.trailing_zeros() as usize;
-            allowed[i] = true;
-            anywhere.push(i);
-            left &= left - 1;
-        }
-        // A cell in a room or open area: at least six of its eight
-        // neighbours open. Allowed cells are open, so never on the rim.
-        if row != 0 {
-            let mut left = row & Count::around(open[y - 1], open[y], open[y + 1]).at_least(6);
-            while left != 0 {
-                roomy.push(y * w + left.trailing_zeros() as usize);
-                left &= left - 1;
-            }
-        }
-    }
-    // A maze has no rooms: anywhere allowed will do there.
-    let starts = if roomy.len() >= 20 { roomy } else { anywhere };
-    let kinds: Vec<(KindId, u32)> =
-        bestiary.living_at(depth).map(|(id, k)| (id, k.weight())).collect();
-    let total: u32 = kinds.iter().map(|&(_, w)| w).sum();
-    let mut taken = vec![false; allowed.len()];
+    let mut habitat = Habitat::of(level, bestiary, depth);
     let mut placed = Vec::new();
-    if starts.is_empty() || total == 0 {
+    if habitat.is_barren() {
         return placed;
     }
-    let mut around = Around::new(&level.grid);
     for _ in 0..groups_at(depth) {
-        let kind = crate::tuning::pick(&kinds, rng.random_range(0..total));
-        let (least, most) = bestiary.kind(kind).pack;
-        let size = rng.random_range(least..=most);
-        let leader = starts[rng.random_range(0..starts.len())];
-        if taken[leader] {
-            continue;
-        }
-        around.start(leader);
-        for _ in 0..size {
-            let Some(i) = around.next_where(|i| allowed[i] && !taken[i]) else { break };
-            taken[i] = true;
-            placed.push(Placed { kind, pos: level.grid.pos_of(i) });
-        }
+        habitat.place_group(&mut rng, usize::MAX, &mut placed);
     }
     placed
+}
+
+/// Where and what a level's monsters may be, by the rules of this module:
+/// the cells allowed, those a group may start from, the kinds living at the
+/// depth by weight, and the cells already taken. A level's first monsters
+/// are placed by it, and so are those a depth left alone regains
+/// (`world::depth::rules::restock`), so both follow one rule.
+#[derive(Debug)]
+pub struct Habitat<'a> {
+    level: &'a Level,
+    bestiary: &'a Bestiary,
+    allowed: Vec<bool>,
+    starts: Vec<usize>,
+    kinds: Vec<(KindId, u32)>,
+    total: u32,
+    taken: Vec<bool>,
+    around: Around<'a>,
+}
+
+impl<'a> Habitat<'a> {
+    /// The habitat of the level of `depth`, with no cell taken yet.
+    pub fn of(level: &'a Level, bestiary: &'a Bestiary, depth: u16) -> Self {
+        let rows = allowed_rows(level);
+        let (w, open) = (usize::from(level.width()), &level.walk.reached);
+        let mut allowed = vec![false; level.grid.cells().len()];
+        let (mut anywhere, mut roomy) = (Vec::new(), Vec::new());
+        for (y, &row) in rows.iter().enumerate() {
+            let mut left = row;
+            while left != 0 {
+                let i = y * w + left.trailing_zeros() as usize;
+                allowed[i] = true;
+                anywhere.push(i);
+                left &= left - 1;
+            }
+            // A cell in a room or open area: at least six of its eight
+            // neighbours open. Allowed cells are open, so never on the rim.
+            if row != 0 {
+                let mut left = row & Count::around(open[y - 1], open[y], open[y + 1]).at_least(6);
+                while left != 0 {
+                    roomy.push(y * w + left.trailing_zeros() as usize);
+                    left &= left - 1;
+                }
+            }
+        }
+        // A maze has no rooms: anywhere allowed will do there.
+        let starts = if roomy.len() >= 20 { roomy } else { anywhere };
+        let kinds: Vec<(KindId, u32)> =
+            bestiary.living_at(depth).map(|(id, k)| (id, k.weight())).collect();
+        let total: u32 = kinds.iter().map(|&(_, w)| w).sum();
+        let taken = vec![false; allowed.len()];
+        let around = Around::new(&level.grid);
+        Self { level, bestiary, allowed, starts, kinds, total, taken, around }
+    }
+
+    /// True when no monster can be placed: no cell to start a group from,
+    /// or no kind living at the depth.
+    pub fn is_barren(&self) -> bool {
+        self.starts.is_empty() || self.total == 0
+    }
+
+    /// Marks `pos` taken (a monster or a player stands there).
+    pub fn take(&mut self, pos: Pos) {
+        if self.level.grid.contains(pos) {
+            let i = usize::from(pos.y) * usize::from(self.level.width()) + usize::from(pos.x);
+            self.taken[i] = true;
+        }
+    }
+
+    /// Draws one group from `rng` (its kind by weight, its size, its
+    /// leader's cell) and places it around its leader, at most `most` of it,
+    /// into `placed`; nothing when the leader's cell is taken. Must not be
+    /// called on a barren habitat.
+    pub fn place_group(&mut self, rng: &mut LevelRng, most: usize, placed: &mut Vec<Placed>) {
+        let kind = crate::tuning::pick(&self.kinds, rng.random_range(0..self.total));
+        let (least, most_of_kind) = self.bestiary.kind(kind).pack;
+        let size = rng.random_range(least..=most_of_kind);
+        let leader = self.starts[rng.random_range(0..self.starts.len())];
+        if self.taken[leader] {
+            return;
+        }
+        self.around.start(leader);
+        let (allowed, taken) = (&self.allowed, &mut self.taken);
+        for _ in 0..usize::from(size).min(most) {
+            let Some(i) = self.around.next_where(|i| allowed[i] && !taken[i]) else { break };
+            taken[i] = true;
+            placed.push(Placed { kind, pos: self.level.grid.pos_of(i) });
+        }
+    }
 }
 
 /// The open cells around a pack's leader in walking order, nearest first
@@ -93,6 +141,7 @@ pub fn populate(level: &Level, bestiary: &Bestiary, seeds: DepthSeeds, depth: u1
 /// passed over once stays unfit (cells are only ever taken), so the next
 /// member's search goes on from where the last one stopped, and one walk
 /// serves the whole pack. Its buffers serve every pack of the level.
+#[derive(Debug)]
 struct Around<'a> {
     grid: &'a Grid,
     /// The pack each cell was last reached for.

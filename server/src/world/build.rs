@@ -61,7 +61,8 @@ pub(super) fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
 }
 
 /// The depth's state as its level's seed leaves it: its monsters placed,
-/// those the host placed by hand added, the host's rules set.
+/// those the host placed by hand added (all of them the most it regains
+/// when left alone), the host's rules set.
 fn populated(
     c: &Config,
     depth: u16,
@@ -93,5 +94,6 @@ fn populated(
             );
         }
     }
+    state.mark_full();
     state
 }

@@ -11,6 +11,7 @@
 //! [`DepthState`] is the same rules without tasks or channels, for
 //! benchmarks and for test fixtures that play a level directly.
 
+mod absence;
 mod build;
 mod characters;
 mod depth;
@@ -18,6 +19,8 @@ mod depth;
 mod gate;
 mod presence;
 mod registry;
+#[cfg(test)]
+mod restock_tests;
 mod talk;
 mod task;
 mod watch;

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::mpsc;
 use tracing::{info, warn};
 
+use super::absence::Absences;
 use super::build::{built, resume};
 use super::task::{DepthCmd, DepthHandle, DepthTask, Surroundings};
 use crate::config::Config;
@@ -53,6 +54,8 @@ pub(super) struct Depths {
     running: Mutex<HashMap<u16, DepthHandle>>,
     /// The world is shutting down: no depth is started any more.
     pub(super) closed: std::sync::atomic::AtomicBool,
+    /// The rounds played, and when each depth was left (see `absence`).
+    absences: Absences,
 }
 
 impl Depths {
@@ -63,6 +66,7 @@ impl Depths {
             store,
             running: Mutex::new(HashMap::new()),
             closed: std::sync::atomic::AtomicBool::new(false),
+            absences: Absences::default(),
         }
     }
 
@@ -172,6 +176,10 @@ impl Surroundings for Depths {
 
     fn store(&self) -> &StoreHandle {
         &self.store
+    }
+
+    fn absences(&self) -> &Absences {
+        &self.absences
     }
 
     fn hand_to(self: Arc<Self>, depth: u16, arrive: DepthCmd) {

@@ -196,6 +196,21 @@ impl DepthState {
         self.rules.spawn(kind, pos, &mut telling)
     }
 
+    /// The depth as it stands is full: restocks never bring it past this
+    /// many monsters (see `rules::restock`).
+    pub fn mark_full(&mut self) {
+        self.rules.mark_full();
+    }
+
+    /// The depth stood empty for `periods` restock periods and regains
+    /// monsters (see `rules::restock`): how many came. Those who see them
+    /// (nobody, when the depth's task asks) are told with the next command.
+    pub fn restock(&mut self, periods: u32) -> usize {
+        let mut outcome = Outcome::default();
+        let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
+        self.rules.restock(periods, &mut telling)
+    }
+
     /// Puts a player on this level and tells it what it remembers and
     /// sees; the others see it with the next news of movers, and hear of
     /// it with the news (see [`tell_the_still`](Self::tell_the_still)).
@@ -394,6 +409,8 @@ impl DepthState {
 mod corridor_tests;
 #[cfg(test)]
 mod item_tests;
+#[cfg(test)]
+mod restock_tests;
 #[cfg(test)]
 mod round_tests;
 #[cfg(test)]

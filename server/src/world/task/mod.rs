@@ -33,6 +33,7 @@ use tokio::time::MissedTickBehavior;
 use tracing::{debug, info};
 
 use self::metrics::DepthMetrics;
+use super::absence::{self, Absences, Tally};
 use super::depth::{
     Arrival, Death, Departure, DepthState, Farewell, Outcome, Outgoing, StillSchedule,
 };
@@ -77,6 +78,8 @@ pub(super) struct DepthHandle {
 pub(super) trait Surroundings: std::fmt::Debug + Send + Sync + 'static {
     fn config(&self) -> &Config;
     fn store(&self) -> &StoreHandle;
+    /// The rounds played in the world, and when each depth was left.
+    fn absences(&self) -> &Absences;
     /// Hands `arrive` (an [`DepthCmd::Arrive`]) to `depth`'s task, starting
     /// it if need be; not awaited, so that two depths with full queues
     /// handing players to each other never wait on each other.
@@ -137,6 +140,9 @@ pub(super) struct DepthTask {
     /// The shift of those who stood still to be told of the movers next,
     /// and when (see `depth::still`).
     still: StillSchedule<tokio::time::Instant>,
+    /// The rounds this depth closed and when it stood empty, told to the
+    /// world's absences (see `world::absence`).
+    tally: Tally,
 }
 
 impl DepthTask {
@@ -146,6 +152,7 @@ impl DepthTask {
         depths: Arc<dyn Surroundings>,
     ) -> Self {
         let metrics = DepthMetrics::of(state.depth(), state.rounds());
+        let tally = Tally::of(&state);
         Self {
             state,
             me,
@@ -155,6 +162,7 @@ impl DepthTask {
             metrics,
             depths,
             still: StillSchedule::starting(tokio::time::Instant::now()),
+            tally,
         }
     }
 
@@ -303,6 +311,9 @@ impl DepthTask {
         info!(player = %player.name, depth = self.state.depth(), ?via, "arrives");
         link.depth.store(self.state.depth(), std::sync::atomic::Ordering::SeqCst);
         self.links.insert(id, link);
+        if self.state.is_empty() {
+            self.restock_after_absence();
+        }
         let mut outcome = self.state.arrive(player, via);
         outcome.answered = vec![id];
         if let Some(player) = self.state.player(id) {
@@ -311,6 +322,23 @@ impl DepthTask {
         let now_on =
             self.me.upgrade().map(|tx| (id, DepthHandle { depth: self.state.depth(), tx }));
         self.finish(outcome, now_on);
+    }
+
+    /// Someone comes to this depth, which stood empty: it regains monsters
+    /// for every restock period of rounds played in the world since its
+    /// last player left (see `world::absence`), before the arrival, which
+    /// is how its log has it.
+    fn restock_after_absence(&mut self) {
+        let depth = self.state.depth();
+        let away = self.depths.absences().end(depth);
+        let periods = absence::periods(away, self.depths.config().restock_every);
+        if periods == 0 {
+            return;
+        }
+        let came = self.state.restock(periods);
+        if came > 0 {
+            info!(depth, away, periods, came, "the depth regained monsters while nobody was there");
+        }
     }
 
     /// Applies a batch of actions (see [`DepthTask::take`]); those of
@@ -348,9 +376,12 @@ impl DepthTask {
     }
 
     /// Sends what a command produced, hands on those who took the stairs,
-    /// buries the dead, and notes whose rounds now wait (for the deadline).
+    /// buries the dead, and notes whose rounds now wait (for the deadline)
+    /// and the rounds closed and whether the depth now stands empty (for
+    /// the world's absences: every command that changes the depth ends here).
     fn finish(&mut self, outcome: Outcome, now_on: Option<(PlayerId, DepthHandle)>) {
         let Outcome { out, answered, departures, deaths } = outcome;
+        self.tally.note(&self.state, self.depths.absences());
         for id in &answered {
             self.acted.insert(*id);
         }

@@ -90,6 +90,11 @@ pub enum Command {
     Escape {
         id: PlayerId,
     },
+    /// The depth stood empty for so many restock periods and regained
+    /// monsters (see `restock`), before the arrival that ended it.
+    Restock {
+        periods: u32,
+    },
 }
 
 /// The entries applied and not yet handed over, when kept, and how many
@@ -198,6 +203,9 @@ impl Rules {
                 Command::Leave { id } => {
                     self.leave(*id, Farewell::LEFT, &mut Nobody);
                 }
+                Command::Restock { periods } => {
+                    self.restock(*periods, &mut Nobody);
+                }
             }
         }
         Ok(())
@@ -206,7 +214,7 @@ impl Rules {
     /// A checksum of everything that decides what happens next: the
     /// rounds, every player's place, hit points and round state, every
     /// monster whole, every item on the floor and in a pack, who is walking
-    /// which way, and where the depth's random stream stands.
+    /// which way, and where the depth's random streams stand.
     pub fn checksum(&self) -> u64 {
         let mut sum = Fnv::default();
         sum.u64(u64::from(self.depth));
@@ -248,6 +256,9 @@ impl Rules {
             sum.u64(n);
         }
         sum.u64(self.dice.clone().next_u64());
+        for n in self.restocking.numbers() {
+            sum.u64(n);
+        }
         sum.0
     }
 }

@@ -6,8 +6,8 @@
 //! the log with nobody listening (see `log`).
 //!
 //! Who stands where is `occupancy`, who shares a danger with whom
-//! `parties`, the round's bookkeeping `clock`, blows `combat`, and what
-//! monsters do `monsters`.
+//! `parties`, the round's bookkeeping `clock`, blows `combat`, what
+//! monsters do `monsters`, and what a depth left alone regains `restock`.
 
 mod clock;
 pub(crate) mod combat;
@@ -18,6 +18,7 @@ mod log;
 pub(crate) mod monsters;
 mod occupancy;
 mod parties;
+mod restock;
 mod throwing;
 pub(super) mod using;
 mod walks;
@@ -79,6 +80,8 @@ pub struct Rules {
     /// Who is walking which way, so that friends in single file follow.
     walks: Walks,
     log: log::Log,
+    /// The monsters it regains when left alone (see `restock`).
+    restocking: restock::Restocking,
 }
 
 impl Rules {
@@ -109,6 +112,7 @@ impl Rules {
             parties: Parties::default(),
             walks: Walks::default(),
             log: log::Log::default(),
+            restocking: restock::Restocking::new(seeds),
         }
     }
 
