@@ -106,17 +106,16 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     packs.remove(name)?;
                     progress.remove(name)?;
                     explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
-                    let DeathRecord {
-                        depth, rounds, kills, killed_by, when, level, escaped, ..
-                    } = record;
-                    let with = killed_by.as_str();
-                    if *escaped {
-                        let entry = (name, *when, *depth, *rounds, *kills, with, *level);
-                        living.insert(next_living, entry)?;
+                    let DeathRecord { depth, rounds, kills, when, level, .. } = *record;
+                    let grave = (name, when, depth, rounds, kills, record.killed_by.as_str());
+                    if record.escaped {
+                        let (name, when, depth, rounds, kills, with) = grave;
+                        living
+                            .insert(next_living, (name, when, depth, rounds, kills, with, level))?;
                         next_living += 1;
                     } else {
-                        graves.insert(next_grave, (name, *when, *depth, *rounds, *kills, with))?;
-                        grave_levels.insert(next_grave, *level)?;
+                        graves.insert(next_grave, grave)?;
+                        grave_levels.insert(next_grave, level)?;
                         next_grave += 1;
                     }
                 }

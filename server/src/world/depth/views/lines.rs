@@ -44,25 +44,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             tell_seers(rules, at, &[], &text, outcome);
         }
         Event::PlayerStruck { attacker, kind, at, blow, missile } => {
-            let the = rules.bestiary.kind(kind).the();
-            let combat = |text: String| ServerMsg::Combat(text);
-            // A blow is "you"; a missile is named ("The dart hits ...").
-            let by = missile.map(|m| capitalised(&rules.items.kind(m).the()));
-            let line = |you: &str, it: &str| match &by {
-                None => format!("You {you} {the}"),
-                Some(missile) => format!("{missile} {it} {the}"),
-            };
-            match blow {
-                Blow::Missed => outcome.tell(attacker, combat(line("miss", "misses") + ".")),
-                Blow::Hit(damage) => {
-                    outcome.tell(attacker, combat(line("hit", "hits") + &format!(" ({damage}).")));
-                }
-                Blow::Killed(_) => {
-                    outcome.tell(attacker, combat(line("kill", "kills") + "."));
-                    let seen = format!("{} kills {the}.", rules.name_of(attacker));
-                    tell_seers(rules, at, &[attacker], &seen, outcome);
-                }
-            }
+            say_blow(rules, attacker, kind, at, blow, missile, outcome)
         }
         Event::MonsterStruck { kind, target, at, blow } => {
             let kind = rules.bestiary.kind(kind);
@@ -91,6 +73,38 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(target, ServerMsg::Combat(to_target));
         }
         _ => {}
+    }
+}
+
+/// The lines of a player's blow or missile reaching a monster of `kind` on
+/// `at`: a blow is "you", a missile is named ("The dart hits ...").
+fn say_blow(
+    rules: &Rules,
+    attacker: PlayerId,
+    kind: crate::bestiary::KindId,
+    at: Pos,
+    blow: Blow,
+    missile: Option<crate::items::ItemKindId>,
+    outcome: &mut Outcome,
+) {
+    let the = rules.bestiary.kind(kind).the();
+    let combat = |text: String| ServerMsg::Combat(text);
+    // A blow is "you"; a missile is named ("The dart hits ...").
+    let by = missile.map(|m| capitalised(&rules.items.kind(m).the()));
+    let line = |you: &str, it: &str| match &by {
+        None => format!("You {you} {the}"),
+        Some(missile) => format!("{missile} {it} {the}"),
+    };
+    match blow {
+        Blow::Missed => outcome.tell(attacker, combat(line("miss", "misses") + ".")),
+        Blow::Hit(damage) => {
+            outcome.tell(attacker, combat(line("hit", "hits") + &format!(" ({damage}).")));
+        }
+        Blow::Killed(_) => {
+            outcome.tell(attacker, combat(line("kill", "kills") + "."));
+            let seen = format!("{} kills {the}.", rules.name_of(attacker));
+            tell_seers(rules, at, &[attacker], &seen, outcome);
+        }
     }
 }
 
