@@ -32,7 +32,7 @@ pub(crate) enum Choice {
     Aim(u8),
     /// Esc: the prompt closes, nothing sent.
     Cancel,
-    /// A letter that does not suit: this line for the log, the prompt stays.
+    /// A letter that does not suit: this line for the log; the prompt closes.
     Refuse(String),
     /// Any other key: the prompt stays.
     Stay,

@@ -2,8 +2,8 @@
 //! suit it (or says there are none); a letter sends the action, or for a
 //! throw starts aiming; `f` aims the first missile at once. Esc puts a
 //! prompt or an aim away without quitting. A letter that does not suit is
-//! refused in the log and the prompt stays open, as any other key leaves
-//! it.
+//! refused in the log and closes the prompt (so the keys that follow a
+//! slip are never taken as choices); any other key leaves it open.
 
 use std::time::Instant;
 
@@ -65,6 +65,7 @@ impl Session {
             }
             Choice::Refuse(why) => {
                 self.note(why);
+                self.mode = Mode::Map;
                 KeyOutcome::Redraw
             }
             Choice::Stay => KeyOutcome::Ignore,
@@ -168,15 +169,19 @@ mod tests {
     }
 
     #[test]
-    fn a_letter_that_does_not_suit_is_refused_and_the_prompt_stays() {
+    fn a_letter_that_does_not_suit_is_refused_and_closes_the_prompt() {
         let mut s = armed();
         press(&mut s, Key::Char('q'), false);
-        assert_eq!(press(&mut s, Key::Char('b'), false), KeyOutcome::Redraw);
-        assert_eq!(last_note(&s), "You cannot quaff that.");
-        assert_eq!(press(&mut s, Key::Char('x'), false), KeyOutcome::Redraw);
-        assert_eq!(last_note(&s), "You have no item x.");
         assert_eq!(press(&mut s, Key::Up, false), KeyOutcome::Ignore, "no step from a prompt");
         assert_eq!(s.page(), Page::Choose(ItemUse::Quaff));
+        assert_eq!(press(&mut s, Key::Char('b'), false), KeyOutcome::Redraw);
+        assert_eq!(last_note(&s), "You cannot quaff that.");
+        assert_eq!(s.page(), Page::Map, "a slip closes the prompt");
+        press(&mut s, Key::Char('q'), false);
+        assert_eq!(press(&mut s, Key::Char('x'), false), KeyOutcome::Redraw);
+        assert_eq!(last_note(&s), "You have no item x.");
+        assert_eq!(s.page(), Page::Map);
+        press(&mut s, Key::Char('q'), false);
         assert_eq!(press(&mut s, Key::Escape, false), KeyOutcome::Redraw, "Esc cancels, not quits");
         assert_eq!(s.page(), Page::Map);
     }
