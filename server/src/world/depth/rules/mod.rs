@@ -18,7 +18,7 @@ mod log;
 pub(crate) mod monsters;
 mod occupancy;
 mod parties;
-mod throwing;
+pub(crate) mod throwing;
 pub(super) mod using;
 mod walks;
 
