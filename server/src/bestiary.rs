@@ -351,7 +351,7 @@ mod tests {
         assert!(e.what.contains("kobold") && e.what.contains("`damage`"), "{e}");
         let e = broken("colour = \"#6cb04a\"", "colour = \"green\"");
         assert!(e.what.contains("`colour`") && e.to_string().starts_with("b.toml:"), "{e}");
-        let e = broken("depths = [6, 12]", "depths = [12, 6]");
+        let e = broken("depths = [7, 13]", "depths = [13, 7]");
         assert!(e.what.contains("ogre") && e.what.contains("`depths`"), "{e}");
         let e = broken("pack = [3, 4]", "pack = [0, 4]");
         assert!(e.what.contains("`pack`"), "{e}");

@@ -7,6 +7,7 @@
 //! synchronous code that knows nothing of sockets. `mapgen` builds levels
 //! from seeds and `fov` computes sight.
 
+pub mod balance;
 pub mod bestiary;
 pub mod character;
 pub mod cli;

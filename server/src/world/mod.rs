@@ -36,9 +36,12 @@ use tracing::info;
 
 pub use crate::character::{Player, Vitals};
 pub use build::fresh_depth;
+/// Who hits and for how much, and the line a missile flies: what a
+/// player weighing its weapons and its throws reckons with.
+pub(crate) use depth::rules::{combat, throwing};
 pub use depth::{
-    Arrival, Command, DepthState, Entry, Farewell, HostRules, LogPart, Monster, Outcome, Outgoing,
-    Phase, decode_history,
+    Arrival, Command, Death, DepthState, Entry, Farewell, HostRules, LogPart, Monster, Outcome,
+    Outgoing, Phase, decode_history,
 };
 pub use presence::{ActError, Presence, Reply, Watcher};
 pub use talk::{Ear, Heard, Talkers};

@@ -275,7 +275,7 @@ fn a_kill_gives_experience_shared_by_the_party_and_levels_raise_hit_points() {
     // Bob waits each round, so that ann's rounds close.
     let turn = kill(&mut d, ANN, ogre, Dir::E, &[BOB]);
     let worth = d.rules.bestiary.kind(kind(&d, "ogre")).xp();
-    assert_eq!(worth, 32 * 6);
+    assert_eq!(worth, 40 * 7);
     for id in [ANN, BOB] {
         let p = d.player(id).unwrap();
         assert_eq!(p.xp, worth / 2, "{}", p.name);

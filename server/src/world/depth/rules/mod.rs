@@ -19,7 +19,7 @@ pub(crate) mod monsters;
 mod occupancy;
 mod parties;
 mod restock;
-mod throwing;
+pub(crate) mod throwing;
 pub(super) mod using;
 mod walks;
 

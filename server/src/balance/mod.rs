@@ -1,0 +1,185 @@
+//! The balance run: many characters, each alone in a world of its own
+//! seed, played by one fixed, simple policy (`policy`) through the depths'
+//! rules alone, with no sockets, tasks or clock, until it dies, escapes
+//! with the Gloamstone or has played its rounds. What became of them is
+//! the report (`report`): how deep they got, what killed them, how long
+//! they lived. `gloam-balance` prints it; `docs/balance.md` shows the
+//! curve it makes and how the bestiary and items were tuned against it.
+//!
+//! A character's life follows from its world seed alone, so a run is the
+//! same on every machine and with any number of threads.
+
+mod known;
+mod policy;
+mod report;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use gloam_protocol::PlayerId;
+
+pub use report::Report;
+
+use crate::config::Config;
+use crate::world::{Arrival, Death, DepthState, Player, fresh_depth};
+use policy::{Look, Policy};
+
+/// The one player of a balance run's world.
+const ME: PlayerId = PlayerId(1);
+
+/// What a balance run plays.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// How many characters, each in its own world.
+    pub characters: u32,
+    /// The first character's world seed; the next plays the next seed.
+    pub seed: u64,
+    /// The most rounds a character plays before it is counted as still
+    /// playing.
+    pub max_rounds: u64,
+    /// Threads to play on (the result is the same with any number).
+    pub jobs: usize,
+}
+
+/// How a character's run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum End {
+    /// Killed, by a monster of this kind.
+    Died(String),
+    /// Up out of the dungeon with the Gloamstone.
+    Escaped,
+    /// Still alive after the most rounds a run allows.
+    Playing,
+}
+
+/// What became of one character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Life {
+    pub seed: u64,
+    pub end: End,
+    /// The depth it ended on.
+    pub depth: u16,
+    pub deepest: u16,
+    pub rounds: u64,
+    pub level: u8,
+    pub kills: u32,
+    /// It held the Gloamstone at some time.
+    pub found_artifact: bool,
+    /// Its level, experience and the rounds it had played when it first
+    /// came to each depth, from depth 1 on.
+    pub arrivals: Vec<Arrived>,
+}
+
+/// A character's first coming to a depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arrived {
+    pub level: u8,
+    pub xp: u32,
+    pub rounds: u64,
+}
+
+impl Life {
+    fn new(seed: u64) -> Self {
+        Self {
+            seed,
+            end: End::Playing,
+            depth: 1,
+            deepest: 1,
+            rounds: 0,
+            level: 1,
+            kills: 0,
+            found_artifact: false,
+            arrivals: vec![Arrived { level: 1, xp: 0, rounds: 0 }],
+        }
+    }
+
+    /// Takes in where `player` is (on `depth`) and how it fares.
+    fn note(&mut self, depth: u16, player: &Player) {
+        let xp = player.xp;
+        let v = player.vitals;
+        (self.depth, self.deepest, self.rounds, self.level, self.kills) =
+            (depth, v.deepest, v.rounds, player.level(), v.kills);
+        if usize::from(depth) > self.arrivals.len() {
+            self.arrivals.push(Arrived { level: self.level, xp, rounds: self.rounds });
+        }
+    }
+
+    /// It died, or escaped, on `depth`.
+    fn end(&mut self, death: Death, depth: u16) {
+        self.note(depth, &death.player);
+        self.end = if death.escaped {
+            self.found_artifact = true;
+            End::Escaped
+        } else {
+            let by = death.killed_by;
+            let kind = by.strip_prefix("an ").or_else(|| by.strip_prefix("a ")).unwrap_or(&by);
+            End::Died(kind.to_owned())
+        };
+    }
+}
+
+/// Plays every character of `options` in worlds built as `config` says
+/// (its seed aside), and reports.
+pub fn run(config: &Config, options: &Options) -> Report {
+    let seeds: Vec<u64> =
+        (0..u64::from(options.characters)).map(|i| options.seed.wrapping_add(i)).collect();
+    let jobs = options.jobs.clamp(1, seeds.len().max(1));
+    let mut lives: Vec<Life> = std::thread::scope(|scope| {
+        let share = seeds.len().div_ceil(jobs).max(1);
+        let handles: Vec<_> = seeds
+            .chunks(share)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk.iter().map(|&seed| play(config, seed, options.max_rounds)).collect()
+                })
+            })
+            .collect();
+        let lives = handles.into_iter().map(|h| h.join().expect("a character's run panicked"));
+        lives.flat_map(|lives: Vec<Life>| lives).collect()
+    });
+    lives.sort_by_key(|life| life.seed);
+    Report::of(config.bottom(), options, lives)
+}
+
+/// Plays one character in the world of `seed` for at most `max_rounds`.
+pub fn play(config: &Config, seed: u64, max_rounds: u64) -> Life {
+    let config = Config { seed, ..config.clone() };
+    let mut depths: BTreeMap<u16, DepthState> = BTreeMap::new();
+    let mut here = fresh_depth(&config, 1);
+    here.arrive(Player::new(ME, "balance".into()), Arrival::Join);
+    let mut policy = Policy::default();
+    let mut life = Life::new(seed);
+    for _ in 0..max_rounds {
+        let Some(action) = look(&here, &config).map(|look| policy.choose(&look)) else { break };
+        let mut outcome = here.act(ME, action);
+        if let Some(death) = outcome.deaths.pop() {
+            life.end(death, here.depth());
+            return life;
+        }
+        if let Some(departure) = outcome.departures.pop() {
+            let next = departure.depth;
+            let next = depths.remove(&next).unwrap_or_else(|| fresh_depth(&config, next));
+            depths.insert(here.depth(), std::mem::replace(&mut here, next));
+            if let Some(escape) = here.arrive(departure.player, departure.via).deaths.pop() {
+                life.end(escape, here.depth());
+                return life;
+            }
+        }
+        let me = here.player(ME).expect("the character is on its depth while it plays");
+        life.note(here.depth(), me);
+        life.found_artifact |= me.pack.items().iter().any(|i| i.kind == config.items.artifact());
+    }
+    life
+}
+
+/// What the character knows of its depth now.
+fn look<'a>(depth: &'a DepthState, config: &'a Config) -> Option<Look<'a>> {
+    let me = depth.player(ME)?;
+    let memory = me.memory(depth.depth())?;
+    let monsters = depth.monsters().filter(|m| memory.sees(m.pos)).collect();
+    let floor = memory.recall_floor().into_iter();
+    let piles = floor.filter_map(|change| Some((change.at, change.top?))).collect();
+    let (level, items) = (depth.level(), &config.items);
+    Some(Look { depth: depth.depth(), level, me, memory, monsters, piles, items })
+}
