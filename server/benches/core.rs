@@ -134,10 +134,16 @@ fn action(c: &mut Criterion) {
 }
 
 /// A depth in a fight: 8 players and 100 awake jackals around them on a
-/// cave level, every player in one party (the jackals see them all).
-fn fight() -> gloam_server::world::DepthState {
+/// cave level, every player in one party (the jackals see them all). With
+/// `items`, 150 piles of one to three items lie over the level (every
+/// twelfth cell in walking order from the arrival: about six within the
+/// players' sight, the rest beyond it), laid before anyone arrives as a
+/// depth's build does, and each player carries a pack: a mace wielded,
+/// ring mail worn, potions, a scroll and darts.
+fn fight(items: bool) -> gloam_server::world::DepthState {
     use gloam_protocol::{PlayerId, walk::DistanceMap};
     use gloam_server::bestiary::Bestiary;
+    use gloam_server::items::{Catalogue, Item, Pack};
     use gloam_server::world::{Arrival, DepthState, Player};
     use std::sync::Arc;
     let level = Arc::new(mapgen::build(Generator::Caves, 12, 5));
@@ -145,15 +151,6 @@ fn fight() -> gloam_server::world::DepthState {
     let jackal = bestiary.find("jackal").unwrap();
     let mut depth =
         DepthState::with_bestiary(5, level.clone(), 8, bestiary, DepthSeeds::from_level_seed(12));
-    for i in 1..=8 {
-        let mut p = Player::new(PlayerId(i), format!("p{i}"));
-        // Enough hit points to outlast any measurement.
-        p.vitals.hp = u16::MAX;
-        p.vitals.max_hp = u16::MAX;
-        let mut arrived = depth.arrive(p, Arrival::Join);
-        // Everyone hears of each arrival, as a depth's task tells them.
-        depth.tell_the_still(&mut arrived, None);
-    }
     let grid = &level.grid;
     let walk = DistanceMap::new(grid.width(), grid.height(), &[level.arrival], |i| {
         grid.cells()[i].is_open()
@@ -163,8 +160,39 @@ fn fight() -> gloam_server::world::DepthState {
         .map(|i| (walk.distances()[i], grid.pos_of(i)))
         .collect();
     cells.sort();
+    let catalogue = items.then(|| Arc::new(Catalogue::built_in()));
+    if let Some(catalogue) = &catalogue {
+        depth.set_items(catalogue.clone());
+        // The kinds that lie this deep, in turn: potions, scrolls, weapons,
+        // armour and stacks of missiles.
+        let kinds: Vec<_> = catalogue.placeable_at(5).map(|(id, k)| (id, k.stacks())).collect();
+        let every = cells.len() / PILES;
+        for (i, &(_, pos)) in cells.iter().skip(1).step_by(every).take(PILES).enumerate() {
+            for j in 0..1 + i % 3 {
+                let (kind, stacks) = kinds[(i * 3 + j) % kinds.len()];
+                depth.lay(pos, Item { kind, count: if stacks { 1 + (i % 5) as u16 } else { 1 } });
+            }
+        }
+    }
+    for i in 1..=8 {
+        let mut p = Player::new(PlayerId(i), format!("p{i}"));
+        // Enough hit points to outlast any measurement.
+        p.vitals.hp = u16::MAX;
+        p.vitals.max_hp = u16::MAX;
+        if let Some(catalogue) = &catalogue {
+            let carried = [("mace", 1), ("ring mail", 1), ("potion of healing", 2)]
+                .into_iter()
+                .chain([("scroll of teleportation", 1), ("dart", 8)])
+                .map(|(name, count)| Item { kind: catalogue.find(name).unwrap(), count })
+                .collect();
+            p.pack = Pack::with_gear(carried, Some(0), Some(1));
+        }
+        let mut arrived = depth.arrive(p, Arrival::Join);
+        // Everyone hears of each arrival, as a depth's task tells them.
+        depth.tell_the_still(&mut arrived, None);
+    }
     let mut placed = 0;
-    for (_, pos) in cells {
+    for &(_, pos) in &cells {
         if placed == 100 {
             break;
         }
@@ -174,19 +202,38 @@ fn fight() -> gloam_server::world::DepthState {
     depth
 }
 
+/// The piles on the floor of [`fight`] with items.
+const PILES: usize = 150;
+
 /// One round of a depth in a fight, as the server does it without
 /// sockets: each of 8 players acts (the first seven are answered and wait,
 /// the eighth closes the round), then 100 awake monsters take their turn
 /// on one distance map, sight and diffs for everyone, and every message
-/// encoded.
+/// encoded. The players wait, or with items strike a jackal next to them
+/// if there is one (their mace's dice, the jackals' bites against their
+/// ring mail, a kill's experience shared by the party): the two fights
+/// measured side by side.
 fn round(c: &mut Criterion) {
-    use gloam_protocol::{Action, PlayerId, codec};
+    use gloam_protocol::{Action, Dir, PlayerId, codec};
+    use gloam_server::world::DepthState;
     let players: Vec<PlayerId> = (1..=8).map(PlayerId).collect();
-    let play_round = |depth: &mut gloam_server::world::DepthState| {
+    // A blow at the first jackal next to `p`, if any.
+    let strike = |depth: &DepthState, p: PlayerId| {
+        let at = depth.player(p).unwrap().pos;
+        let next_to = |m: &gloam_server::world::Monster| {
+            Dir::from_delta(
+                i32::from(m.pos.x) - i32::from(at.x),
+                i32::from(m.pos.y) - i32::from(at.y),
+            )
+        };
+        depth.monsters().find_map(next_to).map_or(Action::Wait, Action::Move)
+    };
+    let play_round = |depth: &mut DepthState, items: bool| {
         let mut to_first = 0usize;
         let mut bytes = 0usize;
         for &p in &players {
-            let mut outcome = depth.act(p, Action::Wait);
+            let action = if items { strike(depth, p) } else { Action::Wait };
+            let mut outcome = depth.act(p, action);
             depth.tell_the_still(&mut outcome, None);
             for o in outcome.out {
                 let n = codec::encode(&o.msg).len();
@@ -198,31 +245,38 @@ fn round(c: &mut Criterion) {
         }
         (bytes, to_first)
     };
-    // What one round sends, once the fight is under way.
-    let mut depth = fight();
-    for _ in 0..5 {
-        play_round(&mut depth);
+    for items in [false, true] {
+        // What one round sends, once the fight is under way.
+        let mut depth = fight(items);
+        for _ in 0..5 {
+            play_round(&mut depth, items);
+        }
+        let (bytes, to_first) = play_round(&mut depth, items);
+        assert!(depth.rounds() >= 6, "every round closed");
+        let fight_of = if items {
+            format!("100 awake monsters, {PILES} piles, blows with gear")
+        } else {
+            "100 awake monsters".to_string()
+        };
+        let name = format!(
+            "one round: 8 players, {fight_of} ({bytes} bytes sent, {to_first} to one player)"
+        );
+        c.bench_function(&name, |b| {
+            b.iter_batched(
+                || {
+                    let mut depth = fight(items);
+                    play_round(&mut depth, items);
+                    depth
+                },
+                // The depth is handed back, so dropping it is not measured.
+                |mut depth| {
+                    let sent = black_box(play_round(&mut depth, items));
+                    (depth, sent)
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
     }
-    let (bytes, to_first) = play_round(&mut depth);
-    assert!(depth.rounds() >= 6, "every round closed");
-    let name = format!(
-        "one round: 8 players, 100 awake monsters ({bytes} bytes sent, {to_first} to one player)"
-    );
-    c.bench_function(&name, |b| {
-        b.iter_batched(
-            || {
-                let mut depth = fight();
-                play_round(&mut depth);
-                depth
-            },
-            // The depth is handed back, so dropping it is not measured.
-            |mut depth| {
-                let sent = black_box(play_round(&mut depth));
-                (depth, sent)
-            },
-            criterion::BatchSize::LargeInput,
-        )
-    });
 }
 
 /// A line said to a depth of 200 players: cleaned text encoded once and
