@@ -209,10 +209,11 @@ const PILES: usize = 150;
 /// sockets: each of 8 players acts (the first seven are answered and wait,
 /// the eighth closes the round), then 100 awake monsters take their turn
 /// on one distance map, sight and diffs for everyone, and every message
-/// encoded. The players wait, or with items strike a jackal next to them
-/// if there is one (their mace's dice, the jackals' bites against their
-/// ring mail, a kill's experience shared by the party): the two fights
-/// measured side by side.
+/// encoded. Three fights side by side: the players wait, with no items;
+/// with items on the floor and in the packs (the jackals' bites meet the
+/// ring mail worn); and with items, each player striking a jackal next to
+/// it if there is one (the mace's dice, a kill's experience shared by the
+/// party, its loot).
 fn round(c: &mut Criterion) {
     use gloam_protocol::{Action, Dir, PlayerId, codec};
     use gloam_server::world::DepthState;
@@ -228,11 +229,11 @@ fn round(c: &mut Criterion) {
         };
         depth.monsters().find_map(next_to).map_or(Action::Wait, Action::Move)
     };
-    let play_round = |depth: &mut DepthState, items: bool| {
+    let play_round = |depth: &mut DepthState, blows: bool| {
         let mut to_first = 0usize;
         let mut bytes = 0usize;
         for &p in &players {
-            let action = if items { strike(depth, p) } else { Action::Wait };
+            let action = if blows { strike(depth, p) } else { Action::Wait };
             let mut outcome = depth.act(p, action);
             depth.tell_the_still(&mut outcome, None);
             for o in outcome.out {
@@ -245,18 +246,18 @@ fn round(c: &mut Criterion) {
         }
         (bytes, to_first)
     };
-    for items in [false, true] {
+    for (items, blows) in [(false, false), (true, false), (true, true)] {
         // What one round sends, once the fight is under way.
         let mut depth = fight(items);
         for _ in 0..5 {
-            play_round(&mut depth, items);
+            play_round(&mut depth, blows);
         }
-        let (bytes, to_first) = play_round(&mut depth, items);
+        let (bytes, to_first) = play_round(&mut depth, blows);
         assert!(depth.rounds() >= 6, "every round closed");
-        let fight_of = if items {
-            format!("100 awake monsters, {PILES} piles, blows with gear")
-        } else {
-            "100 awake monsters".to_string()
+        let fight_of = match (items, blows) {
+            (false, _) => "100 awake monsters".to_string(),
+            (true, false) => format!("100 awake monsters, {PILES} piles, gear worn"),
+            (true, true) => format!("100 awake monsters, {PILES} piles, blows with gear"),
         };
         let name = format!(
             "one round: 8 players, {fight_of} ({bytes} bytes sent, {to_first} to one player)"
@@ -265,12 +266,12 @@ fn round(c: &mut Criterion) {
             b.iter_batched(
                 || {
                     let mut depth = fight(items);
-                    play_round(&mut depth, items);
+                    play_round(&mut depth, blows);
                     depth
                 },
                 // The depth is handed back, so dropping it is not measured.
                 |mut depth| {
-                    let sent = black_box(play_round(&mut depth, items));
+                    let sent = black_box(play_round(&mut depth, blows));
                     (depth, sent)
                 },
                 criterion::BatchSize::LargeInput,

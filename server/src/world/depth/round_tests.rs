@@ -384,6 +384,58 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A monster's death regroups the parties from the links they were
+    /// found with (`Parties::lose`): always the parties found afresh.
+    #[test]
+    fn parties_regrouped_after_a_death_are_the_parties_found_afresh(
+        players in proptest::collection::btree_set((1u16..21, 1u16..6), 1..5),
+        monsters in proptest::collection::btree_set((1u16..21, 1u16..6), 1..9),
+        deaths in proptest::collection::vec(any::<proptest::sample::Index>(), 1..9),
+    ) {
+        let mut d = DepthState::with_bestiary(
+            3,
+            level_from(HALL),
+            3,
+            Arc::new(Bestiary::default()),
+            DepthSeeds::from_level_seed(7),
+        );
+        let mut ids = Vec::new();
+        for (i, &(x, y)) in players.iter().enumerate() {
+            let id = PlayerId(i as u32 + 1);
+            let at = Pos::new(x, y);
+            if d.rules.level.terrain(at).is_open() {
+                d.come(Player::new(id, format!("p{i}")), Arrival::Resume(at));
+                ids.push(id);
+            }
+        }
+        let mut alive: Vec<MonsterId> = monsters
+            .iter()
+            .filter_map(|&(x, y)| d.spawn(kind(&d, "orc"), Pos::new(x, y)))
+            .collect();
+        for &m in &alive {
+            d.rules.monsters.get_mut(&m).unwrap().awake = true;
+        }
+        for death in deaths {
+            if alive.is_empty() {
+                break;
+            }
+            // Parties found, then a death regroups them.
+            let _ = d.party_of(ids.first().copied().unwrap_or(ANN));
+            let m = alive.remove(death.index(alive.len()));
+            let at = d.rules.monsters.remove(&m).unwrap().pos;
+            d.rules.monster_at.remove(&at);
+            d.rules.parties.lose(m);
+            let regrouped: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
+            d.rules.parties.stir();
+            let afresh: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
+            prop_assert_eq!(regrouped, afresh);
+        }
+    }
+}
+
 /// The hall of `play_out` with its monsters, keeping its log, before anyone came.
 fn hall_with_monsters(seed: u64, rules: HostRules) -> DepthState {
     hall_seen_within(8, seed, rules)

@@ -69,12 +69,16 @@ impl Rules {
     ) {
         let attacker_pos = self.player(attacker).map(|p| p.pos);
         let Some(m) = self.monsters.get_mut(&id) else { return };
-        let (kind, at) = (m.kind, m.pos);
+        let (kind, at, woke) = (m.kind, m.pos, !m.awake);
         m.awake = true;
         m.dozing = 0;
         m.prey = Some(attacker);
         m.goal = attacker_pos;
-        self.parties.stir();
+        if woke {
+            // Only an awake monster links players (its prey and goal do
+            // not): a blow at one already awake leaves the parties be.
+            self.parties.stir();
+        }
         let struck = |blow| Event::PlayerStruck { attacker, kind, at, blow, missile };
         if self.dice.random_range(1..=100u8) > to_hit {
             obs.observe(self, struck(Blow::Missed));
@@ -93,7 +97,7 @@ impl Rules {
         let fought = self.party_of(attacker);
         self.monsters.remove(&id);
         self.monster_at.remove(&at);
-        self.parties.stir();
+        self.parties.lose(id);
         if let Some(p) = self.occupancy.players.get_mut(&attacker) {
             p.vitals.kills += 1;
         }

@@ -24,6 +24,7 @@ pub(super) mod using;
 mod walks;
 
 use std::collections::BTreeMap;
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
 use gloam_protocol::walk::DistanceMap;
@@ -475,7 +476,8 @@ impl Rules {
     fn run_clock(&mut self, obs: &mut dyn Observer) {
         loop {
             let mut closed = false;
-            let mut looked = std::collections::BTreeSet::new();
+            let mut looked: std::collections::HashSet<PlayerId, BuildHasherDefault<CellHasher>> =
+                Default::default();
             for id in self.clock.waiting().collect::<Vec<_>>() {
                 if looked.contains(&id) || self.clock.phase(id) != Phase::Acted {
                     continue;

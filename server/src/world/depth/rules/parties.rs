@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use gloam_protocol::PlayerId;
+use gloam_protocol::{MonsterId, PlayerId};
 
 use super::monsters;
 use super::{CellHasher, Rules, Search};
@@ -17,23 +17,111 @@ use crate::character::Player;
 #[derive(Debug, Default)]
 pub(crate) struct Parties {
     found: RefCell<Option<Found>>,
+    /// How many times they were stirred: unchanged, so are the parties.
+    stirs: u64,
 }
 
 impl Parties {
     /// Something moved, woke, came or went: parties are found afresh when
     /// next asked for.
-    pub fn stir(&self) {
-        self.found.borrow_mut().take();
+    pub fn stir(&mut self) {
+        self.found.get_mut().take();
+        self.stirs += 1;
+    }
+
+    /// Monster `id` died, and nothing else changed: it links no one any
+    /// more. Parties found before are regrouped from the links they were
+    /// found with, without looking at the depth again (a death can only
+    /// split a party); unchanged when it linked no one.
+    pub fn lose(&mut self, id: MonsterId) {
+        let Some(found) = self.found.get_mut() else {
+            self.stirs += 1;
+            return;
+        };
+        if found.pairs.is_empty() {
+            // Counted at the first death, not at every finding.
+            for link in &found.links {
+                *found.pairs.entry((link.a, link.b)).or_default() += 1;
+            }
+        }
+        let mut split = false;
+        found.links.retain(|link| {
+            if link.monster != Some(id) {
+                return true;
+            }
+            // A pair that other monsters link as well stays linked.
+            let count = found.pairs.get_mut(&(link.a, link.b)).expect("every link counted");
+            *count -= 1;
+            split |= *count == 0;
+            false
+        });
+        if split {
+            *found = Found::grouped(
+                std::mem::take(&mut found.players),
+                std::mem::take(&mut found.links),
+            );
+            self.stirs += 1;
+        }
+    }
+
+    /// A count that changes whenever the parties may have: a view that
+    /// saw the same count last time has nothing new to tell of them.
+    pub fn stirs(&self) -> u64 {
+        self.stirs
     }
 }
 
-/// Every party on the depth.
+/// Every party on the depth, with what links them.
 #[derive(Debug, Default)]
 struct Found {
+    /// The depth's players when they were found, in id order.
+    players: Vec<PlayerId>,
+    /// Pairs of `players` (by place) linked, and by which monster (none:
+    /// they see each other, with `--pvp`).
+    links: Vec<Link>,
+    /// How many of `links` link each pair (counted when first needed).
+    pairs: HashMap<(u32, u32), u32, BuildHasherDefault<CellHasher>>,
     /// Each player's party, by its place in `members`.
     of: HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>>,
     /// Each party's players, in id order.
     members: Vec<Vec<PlayerId>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Link {
+    monster: Option<MonsterId>,
+    a: u32,
+    b: u32,
+}
+
+impl Found {
+    /// The parties `links` make of `players`: a union-find.
+    fn grouped(players: Vec<PlayerId>, links: Vec<Link>) -> Found {
+        let mut parent: Vec<usize> = (0..players.len()).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        for link in &links {
+            let (ra, rb) = (root(&mut parent, link.a as usize), root(&mut parent, link.b as usize));
+            parent[ra.max(rb)] = ra.min(rb);
+        }
+        let mut found = Found { players, links, ..Found::default() };
+        let mut slot: Vec<Option<usize>> = vec![None; found.players.len()];
+        for (i, &id) in found.players.iter().enumerate() {
+            let r = root(&mut parent, i);
+            let at = *slot[r].get_or_insert_with(|| {
+                found.members.push(Vec::new());
+                found.members.len() - 1
+            });
+            found.members[at].push(id);
+            found.of.insert(id, at);
+        }
+        found
+    }
 }
 
 impl Rules {
@@ -41,12 +129,12 @@ impl Rules {
     /// others, `id` included, in id order: an awake monster that notices
     /// two links them, and with `--pvp` so does seeing each other.
     pub fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
-        if self.in_no_danger(id) {
+        let mut cache = self.parties.found.borrow_mut();
+        if cache.is_none() && self.in_no_danger(id) {
             // The common case, a player alone or in a quiet crowd, costs a
             // look at the monsters, not the whole depth's parties.
             return vec![id];
         }
-        let mut cache = self.parties.found.borrow_mut();
         let parties = cache.get_or_insert_with(|| self.find_parties());
         match parties.of.get(&id) {
             Some(&i) => parties.members[i].clone(),
@@ -72,38 +160,30 @@ impl Rules {
     /// look per awake monster, however many ask.
     fn find_parties(&self) -> Found {
         let players: Vec<&Player> = self.players().values().collect();
-        let mut parent: Vec<usize> = (0..players.len()).collect();
-        fn root(parent: &mut [usize], mut i: usize) -> usize {
-            while parent[i] != i {
-                parent[i] = parent[parent[i]];
-                i = parent[i];
-            }
-            i
-        }
-        let mut join = |a: usize, b: usize| {
-            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-            parent[ra.max(rb)] = ra.min(rb);
-        };
         let place = |id: PlayerId| players.binary_search_by_key(&id, |p| p.id).ok();
+        let mut links = Vec::new();
+        // Few players: ask each; a crowd: only those near enough.
+        let ask_each = self.occupancy.search(self.disc.len(), 2) != Search::Cells;
+        let memories: Vec<_> = players.iter().map(|p| p.memory(self.depth)).collect();
+        let mut noticing = Vec::with_capacity(players.len());
         for m in self.monsters.values().filter(|m| m.awake) {
             let sight = self.bestiary.kind(m.kind).sight;
-            let notices = |p: &Player| {
-                monsters::within(p.pos, m.pos, sight)
-                    && p.memory(self.depth).is_some_and(|mem| mem.sees(m.pos))
-            };
-            let mut first = None;
-            // Few players: ask each; a crowd: only those near enough.
-            let noticing: Vec<usize> = if self.occupancy.search(self.disc.len(), 2) != Search::Cells
-            {
-                (0..players.len()).filter(|&i| notices(players[i])).collect()
-            } else {
-                self.noticed_by(m.id).into_iter().filter_map(place).collect()
-            };
-            for i in noticing {
-                match first {
-                    None => first = Some(i),
-                    Some(f) => join(f, i),
+            noticing.clear();
+            if ask_each {
+                for (i, (p, memory)) in players.iter().zip(&memories).enumerate() {
+                    if monsters::within(p.pos, m.pos, sight)
+                        && memory.is_some_and(|mem| mem.sees(m.pos))
+                    {
+                        noticing.push(i as u32);
+                    }
                 }
+            } else {
+                let noticed = self.noticed_by(m.id).into_iter().filter_map(place);
+                noticing.extend(noticed.map(|i| i as u32));
+            }
+            // The first who notices it, linked to each of the others.
+            if let Some((&a, others)) = noticing.split_first() {
+                links.extend(others.iter().map(|&b| Link { monster: Some(m.id), a, b }));
             }
         }
         if self.host.pvp {
@@ -114,22 +194,11 @@ impl Rules {
                     self.occupancy.seers_that(self.depth, &self.disc, p.pos, |q| q.id != p.id)
                 {
                     if let Some(b) = place(other) {
-                        join(a, b);
+                        links.push(Link { monster: None, a: a as u32, b: b as u32 });
                     }
                 }
             }
         }
-        let mut parties = Found::default();
-        let mut slot: Vec<Option<usize>> = vec![None; players.len()];
-        for (i, p) in players.iter().enumerate() {
-            let r = root(&mut parent, i);
-            let at = *slot[r].get_or_insert_with(|| {
-                parties.members.push(Vec::new());
-                parties.members.len() - 1
-            });
-            parties.members[at].push(p.id);
-            parties.of.insert(p.id, at);
-        }
-        parties
+        Found::grouped(players.iter().map(|p| p.id).collect(), links)
     }
 }

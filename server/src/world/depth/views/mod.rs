@@ -51,6 +51,9 @@ pub(crate) struct Views {
     news: NewsLog,
     /// Players whose client was last told a party of more than itself.
     in_parties: BTreeSet<PlayerId>,
+    /// The parties' count of stirs when they were last told (see
+    /// `Parties::stirs`).
+    parties_told_at: Option<u64>,
     /// Piles that changed in this command in the sight of players who did
     /// not change them, by player.
     floor_seen: std::collections::BTreeMap<PlayerId, Vec<gloam_protocol::FloorChange>>,

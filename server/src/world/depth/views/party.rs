@@ -42,8 +42,8 @@ impl Views {
             self.in_parties.remove(&id);
             return;
         };
-        let now = members(rules, id, party);
-        if told.party != now {
+        if !is_told(&told.party, rules, id, party) {
+            let now = members(rules, id, party);
             told.party.clone_from(&now);
             turn.tell(id, ServerMsg::Party(now));
         }
@@ -53,6 +53,26 @@ impl Views {
             self.in_parties.insert(id);
         }
     }
+}
+
+/// True when `told` is what [`members`] would tell `id` of `party` now:
+/// asked for every member after each blow, so it builds nothing.
+fn is_told(told: &[Member], rules: &Rules, id: PlayerId, party: &[PlayerId]) -> bool {
+    if party.len() < 2 {
+        return told.is_empty();
+    }
+    let others = party.iter().copied().filter(|&p| p != id);
+    let mut now = std::iter::once(id).chain(others).filter_map(|p| rules.player(p));
+    let same = |m: &Member| {
+        now.next().is_some_and(|p| {
+            m.id == p.id
+                && m.hp == p.vitals.hp
+                && m.max == p.vitals.max_hp
+                && m.level == p.level()
+                && m.name == p.name
+        })
+    };
+    told.iter().all(same) && now.next().is_none()
 }
 
 /// `party` as `id` is told it: itself first, then the others in id order;

@@ -27,6 +27,10 @@ impl Views {
         let moved = std::mem::take(&mut self.moved);
         let stirred = std::mem::take(&mut self.stirred);
         let vitals_changed = std::mem::take(&mut self.vitals_changed);
+        // A party panel changes only with the parties or a member's hit
+        // points (a level comes with new most hit points).
+        let stirs = rules.parties.stirs();
+        let parties_may_change = self.parties_told_at != Some(stirs) || !vitals_changed.is_empty();
         let mut concerned = turn.answered.clone();
         concerned.extend(&vitals_changed);
         let moved: BTreeSet<PlayerId> =
@@ -51,7 +55,10 @@ impl Views {
         let occupancy = &rules.occupancy;
         tell_moment(&moment, &mut self.told, occupancy, radius, vitals_changed, turn);
         self.tell_waiting(rules, turn);
-        self.tell_parties(rules, concerned, turn);
+        if parties_may_change {
+            self.tell_parties(rules, concerned, turn);
+            self.parties_told_at = Some(stirs);
+        }
         diffs_last(turn);
         // After the diffs: a pile may have changed in a sight its player
         // came to earlier in the command.
