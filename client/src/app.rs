@@ -41,6 +41,8 @@ pub struct Options {
     /// The folder a hosted world is kept in.
     pub data: PathBuf,
     pub font: Option<PathBuf>,
+    /// The colours of the map and the HUD.
+    pub palette: &'static crate::palette::Palette,
 }
 
 /// The user event the network task pushes to wake the loop.
@@ -381,7 +383,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         };
         let hello = net::hello(slot.name.clone(), slot.load(), options.watch.clone());
         let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
-        let mut session = Session::new(url.clone(), slot);
+        let mut session = Session::new(url.clone(), slot).with_palette(options.palette);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
         // Esc, the window closed, a death: a goodbye and a closing handshake.
         connection.quit();

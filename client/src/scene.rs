@@ -8,6 +8,7 @@ use gloam_protocol::DeathRecord;
 
 use crate::aim::Aim;
 use crate::chat::Chat;
+use crate::palette::{self, Palette};
 use crate::prompt::ItemUse;
 use crate::state::ClientState;
 
@@ -47,11 +48,21 @@ pub struct Scene<'a> {
     pub graveyard: Option<&'a [DeathRecord]>,
     /// A throw being aimed: its cursor is drawn on the map.
     pub aim: Option<Aim>,
+    /// The colours of the map and the HUD's tones.
+    pub palette: &'static Palette,
 }
 
 impl<'a> Scene<'a> {
     /// `state` on `page`, with the graveyard as the mirror last heard it.
     pub fn new(state: &'a ClientState, chat: &'a Chat, link: &'a Link, page: Page) -> Self {
-        Self { state, chat, link, page, graveyard: state.graveyard.as_deref(), aim: None }
+        Self {
+            state,
+            chat,
+            link,
+            page,
+            graveyard: state.graveyard.as_deref(),
+            aim: None,
+            palette: &palette::DEFAULT,
+        }
     }
 }

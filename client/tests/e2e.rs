@@ -567,6 +567,21 @@ fn without_a_display_gloam_says_so_in_one_line() {
 }
 
 #[test]
+fn a_palette_of_no_name_is_one_line_naming_the_palettes_there_are() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["--connect", "ws://127.0.0.1:9", "--palette", "sepia"])
+        .env_remove("DISPLAY")
+        .output()
+        .expect("gloam runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "gloam: no palette named \"sepia\" (there are: default, colourblind)"
+    );
+}
+
+#[test]
 fn a_host_with_a_bad_bestiary_is_told_which_file_before_anything_opens() {
     let dir = tempfile::tempdir().unwrap();
     let beasts = dir.path().join("beasts.toml");

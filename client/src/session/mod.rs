@@ -16,6 +16,7 @@ use crate::chat::{self, Chat, Command, Line};
 use crate::hud::MESSAGE_ROWS;
 use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
+use crate::palette::Palette;
 use crate::prompt::ItemUse;
 use crate::scene::{Link, Page, Scene};
 use crate::state::ClientState;
@@ -76,6 +77,8 @@ pub struct Session {
     /// so holding a key never queues up moves the player cannot stop.
     in_flight: u32,
     last_sent: Option<Instant>,
+    /// The colours the scene is drawn in.
+    palette: &'static Palette,
 }
 
 impl Session {
@@ -92,7 +95,14 @@ impl Session {
             token,
             in_flight: 0,
             last_sent: None,
+            palette: &crate::palette::DEFAULT,
         }
+    }
+
+    /// The session drawn in `palette`'s colours.
+    pub fn with_palette(mut self, palette: &'static Palette) -> Self {
+        self.palette = palette;
+        self
     }
 
     /// What the area above the HUD shows now.
@@ -115,6 +125,7 @@ impl Session {
     /// What the window draws now.
     pub fn scene(&self) -> Scene<'_> {
         let mut scene = Scene::new(&self.state, &self.chat, &self.link, self.page());
+        scene.palette = self.palette;
         if let Mode::Aiming(aim) = self.mode {
             scene.aim = Some(aim);
         }
