@@ -76,6 +76,9 @@ fn hp_tone(hp: u16, max: u16) -> Tone {
     }
 }
 
+/// What Esc in play asks.
+pub(crate) const QUIT_QUESTION: &str = "Really quit? (y/n)";
+
 /// The keys line after a death or an escape.
 const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
@@ -107,6 +110,7 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
     let scroll = scene.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
     let typing = scene.chat.line.as_ref();
     let second = match scene.aim {
+        _ if scene.asking_to_quit => HudLine::new(QUIT_QUESTION, Tone::Warn),
         Some(aim) if typing.is_none() => aim_row(state, aim),
         _ => second_row(state, typing, scroll),
     };
@@ -121,6 +125,12 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
 /// The first row: the connection, or the depth, hit points, experience
 /// and who else is here.
 fn status_row(state: &ClientState, link: &Link) -> HudLine {
+    if let Some(end) = state.ending() {
+        // The server closes the connection after a death: that is the end
+        // of a game, not a fault of the network.
+        let how = if end.escaped { "escaped" } else { "died" };
+        return HudLine::new(format!("{} {how}. The game is over.", end.name), Tone::Middle);
+    }
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => HudLine::new(format!("Disconnected: {why}  (Esc quits)"), Tone::Alert),
@@ -133,7 +143,10 @@ fn status_row(state: &ClientState, link: &Link) -> HudLine {
 /// 140/280xp   also here: bob`.
 fn playing_row(state: &ClientState) -> HudLine {
     let others = if state.roster.is_empty() {
-        "you are alone here".to_string()
+        match state.watched() {
+            Some(player) => format!("{player} is alone here"),
+            None => "you are alone here".to_string(),
+        }
     } else {
         format!("also here: {}", state.roster.join(", "))
     };
@@ -362,6 +375,11 @@ mod tests {
         s.apply(&ServerMsg::Watchers(vec!["cy".into()])).unwrap();
         assert_eq!(hud_of(&s, &Link::Playing)[4].text, "bob stopped watching you.");
 
+        let mut alone = playing(3, &[], &[]);
+        alone.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        let first = &hud_of(&alone, &Link::Playing)[0].text;
+        assert_eq!(first, "Watching ann   Depth 3   ann is alone here", "never \"you\"");
+
         let mut w = playing(3, &["ann"], &[]);
         w.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
         let rows = hud_of(&w, &Link::Playing);
@@ -480,6 +498,26 @@ mod tests {
         assert_eq!(panel.len(), PANEL_ENTRIES);
         assert_eq!(panel[PANEL_ENTRIES - 1].text, "+4 more");
         assert!(panel[0].text.starts_with("p1 "));
+    }
+
+    #[test]
+    fn the_end_of_a_game_is_not_told_as_a_network_fault() {
+        let mut s = playing(2, &[], &[]);
+        let record = gloam_protocol::DeathRecord {
+            name: "ann".into(),
+            depth: 2,
+            rounds: 10,
+            kills: 0,
+            killed_by: "a rat".into(),
+            when: 0,
+            level: 1,
+            escaped: false,
+        };
+        s.apply(&ServerMsg::Died(record)).unwrap();
+        let closed = Link::Lost("the server closed the connection: your character died".into());
+        let rows = hud_of(&s, &closed);
+        assert_eq!(rows[0], HudLine::new("ann died. The game is over.", Tone::Middle));
+        assert_eq!(rows[1].text, END_KEYS);
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct Scene<'a> {
     pub aim: Option<Aim>,
     /// The colours of the map and the HUD's tones.
     pub palette: &'static Palette,
+    /// Esc was pressed in play: the HUD asks whether to quit.
+    pub asking_to_quit: bool,
 }
 
 impl<'a> Scene<'a> {
@@ -63,6 +65,7 @@ impl<'a> Scene<'a> {
             graveyard: state.graveyard.as_deref(),
             aim: None,
             palette: &palette::DEFAULT,
+            asking_to_quit: false,
         }
     }
 }

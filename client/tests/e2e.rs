@@ -45,9 +45,10 @@ impl Xvfb {
         gloam
     }
 
-    /// Presses Esc in the focused window and waits for a clean exit.
+    /// Presses Esc in the focused window (and `y` when it asks "Really
+    /// quit?") and waits for a clean exit.
     fn quit_window(&self, gloam: Running) {
-        xdotool(&self.display, &["key", "Escape"]);
+        xdotool(&self.display, &["key", "--delay", "100", "Escape", "y"]);
         let status = gloam.wait();
         assert!(status.success(), "{status:?}");
     }

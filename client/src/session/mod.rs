@@ -56,6 +56,8 @@ enum Mode {
     Choosing(ItemUse),
     /// A throw is being aimed.
     Aiming(Aim),
+    /// Esc was pressed in play: `y` quits, any other key goes back.
+    AskingToQuit,
 }
 
 /// One connection's session: the mirror, the link, and the window's own
@@ -129,6 +131,7 @@ impl Session {
         if let Mode::Aiming(aim) = self.mode {
             scene.aim = Some(aim);
         }
+        scene.asking_to_quit = self.mode == Mode::AskingToQuit;
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -158,6 +161,13 @@ impl Session {
         match self.mode {
             Mode::Choosing(item_use) => return self.on_prompt_key(item_use, key, shift, now),
             Mode::Aiming(aim) => return self.on_aim_key(aim, key, shift, now),
+            Mode::AskingToQuit => {
+                self.mode = Mode::Map;
+                return match key {
+                    Key::Char('y') => KeyOutcome::Quit,
+                    _ => KeyOutcome::Redraw,
+                };
+            }
             Mode::Map => {}
         }
         match intent {
@@ -181,6 +191,11 @@ impl Session {
     /// A key on the map.
     fn on_map_intent(&mut self, intent: Option<Intent>, repeat: bool, now: Instant) -> KeyOutcome {
         match intent {
+            // A character in play is not left on one key: Esc asks first.
+            Some(Intent::Quit) if self.link == Link::Playing && self.state.watched().is_none() => {
+                self.mode = Mode::AskingToQuit;
+                KeyOutcome::Redraw
+            }
             Some(Intent::Quit) => KeyOutcome::Quit,
             _ if self.link != Link::Playing => KeyOutcome::Ignore,
             Some(Intent::Pack) => {
@@ -412,6 +427,32 @@ mod tests {
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
         assert_eq!(s.link, Link::Playing);
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
+        s.on_net(NetEvent::Closed("connection reset".into()));
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit, "nothing to lose");
+    }
+
+    #[test]
+    fn escape_in_play_asks_before_quitting() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+        assert!(s.scene().asking_to_quit);
+        assert_eq!(crate::hud::hud(&s.scene())[1].text, "Really quit? (y/n)");
+        assert_eq!(s.on_key(Key::Char('n'), false, false, now), KeyOutcome::Redraw);
+        assert!(!s.scene().asking_to_quit, "n goes back");
+        s.on_key(Key::Escape, false, false, now);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw, "not a step");
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
+        s.on_key(Key::Escape, false, false, now);
+        assert_eq!(s.on_key(Key::Char('y'), false, false, now), KeyOutcome::Quit);
+        let mut watcher = playing();
+        watcher
+            .on_net(NetEvent::Msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) }));
+        assert_eq!(
+            watcher.on_key(Key::Escape, false, false, now),
+            KeyOutcome::Quit,
+            "a watcher leaves"
+        );
     }
 
     #[test]
@@ -655,7 +696,8 @@ mod tests {
         s.on_text("never mind");
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
         assert!(!s.typing());
-        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "asks");
+        assert!(s.scene().asking_to_quit);
     }
 
     #[test]
