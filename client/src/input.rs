@@ -39,6 +39,9 @@ pub enum Key {
     Char(char),
     /// A numeric keypad digit.
     Numpad(u8),
+    /// A key with Ctrl held: `+` (or `=`), `-`, or a lowercase letter.
+    /// Never taken for the key alone.
+    Ctrl(char),
 }
 
 /// What a key press on the map asks for.
@@ -59,6 +62,8 @@ pub(crate) enum Intent {
     /// Scroll the messages back (towards older lines) or forward.
     ScrollBack,
     ScrollForward,
+    /// Larger glyphs (`1`) or smaller (`-1`).
+    Zoom(i8),
     Quit,
 }
 
@@ -92,6 +97,16 @@ pub(crate) fn intent(key: Key, shift: bool) -> Option<Intent> {
         Key::PageDown => Some(Intent::ScrollForward),
         Key::Numpad(5) => Some(Intent::Act(Action::Wait)),
         Key::Char(c) => char_intent(c, shift),
+        Key::Ctrl(c) => ctrl_intent(c),
+        _ => None,
+    }
+}
+
+/// The intent of a key with Ctrl held.
+pub(crate) fn ctrl_intent(c: char) -> Option<Intent> {
+    match c {
+        '+' | '=' => Some(Intent::Zoom(1)),
+        '-' => Some(Intent::Zoom(-1)),
         _ => None,
     }
 }
@@ -285,6 +300,16 @@ mod tests {
             (Key::Tab, false),
         ] {
             assert_eq!(intent(key, shift), None, "{key:?} {shift}");
+        }
+    }
+
+    #[test]
+    fn ctrl_plus_and_minus_zoom_and_ctrl_never_passes_for_the_key_alone() {
+        assert_eq!(intent(Key::Ctrl('+'), false), Some(Intent::Zoom(1)));
+        assert_eq!(intent(Key::Ctrl('='), false), Some(Intent::Zoom(1)), "+ unshifted");
+        assert_eq!(intent(Key::Ctrl('-'), false), Some(Intent::Zoom(-1)));
+        for c in ['k', 'q', 'g', '.'] {
+            assert_eq!(intent(Key::Ctrl(c), false), None, "Ctrl+{c}");
         }
     }
 

@@ -4,7 +4,7 @@
 
 use gloam_protocol::{Dir, Pos, Terrain};
 
-use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud, party_panel};
+use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud_at, party_panel};
 use crate::pages;
 use crate::palette::{self, Palette, PlayerColours, Rgb, rgb};
 use crate::scene::{Page, Scene};
@@ -105,7 +105,8 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
     let first_message = usize::from(HUD_ROWS) - MESSAGE_ROWS;
     let (left, column) = panel_place(&panel, width);
     let mut glyphs = Vec::new();
-    for (i, line) in hud(scene).iter().enumerate() {
+    let messages = message_cols(scene.state, usize::from(width));
+    for (i, line) in hud_at(scene, usize::from(width), messages).iter().enumerate() {
         let room = if i >= first_message && !panel.is_empty() { left - PANEL_GAP } else { width };
         glyphs.extend(line_glyphs(line, (first_row + i as u16, 0), room, &colours));
     }
@@ -127,6 +128,17 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
 
 /// How far the messages stop short of the party panel.
 const PANEL_GAP: u16 = 4;
+
+/// The letters a row of messages holds in a HUD row of `cols` letters:
+/// all of them, or those left of the party panel.
+pub(crate) fn message_cols(state: &ClientState, cols: usize) -> usize {
+    let panel = party_panel(state);
+    if panel.is_empty() {
+        return cols;
+    }
+    let (left, _) = panel_place(&panel, cols.min(usize::from(u16::MAX)) as u16);
+    usize::from(left - PANEL_GAP)
+}
 
 /// Where the party panel's first column starts in a row of `width`
 /// letters, and how wide each of its columns is.
@@ -165,6 +177,15 @@ pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
     match scene.page {
         Page::Map => map_glyphs(scene.state, scene.palette),
         Page::Graveyard | Page::End | Page::Pack | Page::Choose(_) => Vec::new(),
+    }
+}
+
+/// The cell the map's view keeps in sight: the cursor's, else the
+/// player's.
+pub fn focus(scene: &Scene<'_>) -> Option<Pos> {
+    match cursor_cell(scene) {
+        Some((x, y)) => Some(Pos::new(x, y)),
+        None => scene.state.at,
     }
 }
 
@@ -298,8 +319,10 @@ mod tests {
     fn partying() -> ClientState {
         use gloam_protocol::Member;
         let mut s = state();
+        // As wide as the messages are left of the panel (16 letters and 3
+        // between its columns, and a gap of 4): no line wraps.
         for i in 0..3 {
-            s.apply(&ServerMsg::Note(format!("{i}").repeat(160))).unwrap();
+            s.apply(&ServerMsg::Note(format!("{i}").repeat(160 - 16 - 3 - 4))).unwrap();
         }
         let member = |id, name: &str| Member {
             id: PlayerId(id),
@@ -340,7 +363,8 @@ mod tests {
         state.apply(&ServerMsg::Party(vec![state.party[0].clone()])).unwrap();
         let chat = crate::chat::Chat::default();
         let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 160);
-        assert!(g.iter().filter(|g| g.row == 42).count() == 160, "the messages take the row");
+        let row = g.iter().filter(|g| g.row == 42).count();
+        assert_eq!(row, 160 - 16 - 3 - 4, "the messages take the row past where the panel stood");
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use gloam_client::chat::Chat;
+use gloam_client::layout::Layout;
 use gloam_client::render::{RgbaImage, render_offscreen};
 use gloam_client::scene::{Link, Page, Scene};
 
@@ -43,9 +44,15 @@ fn matches_golden_aiming(
         gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
     let mut scene = Scene::new(state, chat, &Link::Playing, page);
     scene.aim = aim;
-    let frame = render_offscreen(&font, 16, &scene).expect("the frame draws");
-    assert_eq!((frame.width, frame.height), (1280, 720));
+    let text_px = gloam_client::render::text_px_for(&font, 16).expect("the font sizes");
+    let size = Layout::window_for(80, 40, 16, text_px);
+    let frame = render_offscreen(&font, size, 16, &scene).expect("the frame draws");
+    compare_with_golden(&frame, name);
+}
 
+/// Compares `frame` with the golden image `name` (writing it when asked to
+/// bless, or when it is missing outside CI).
+fn compare_with_golden(frame: &RgbaImage, name: &str) {
     let golden = golden_path().with_file_name(name);
     if std::env::var_os("GLOAM_BLESS").is_some()
         || (!golden.exists() && std::env::var_os("CI").is_none())
@@ -226,6 +233,38 @@ fn aiming_a_throw_matches_its_golden_image() {
     let kobold = state.monsters.values().next().expect("the kobold").at;
     assert_eq!(aim.cursor, kobold, "the nearest monster first");
     matches_golden_aiming(&state, &Chat::default(), (Page::Map, Some(aim)), "aim.png");
+}
+
+/// A small window (800 x 500, where the keys row used to be cut off) at a
+/// zoom too large for it: the cell shrinks until the HUD fits, and every
+/// letter of the HUD lies inside the window, at every size the window
+/// allows, with the real font's letter widths.
+#[test]
+fn the_hud_is_never_cut_off_at_any_window_size_allowed() {
+    use gloam_client::layout::MIN_WINDOW;
+    use gloam_client::view::hud_glyphs;
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
+    let font =
+        gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
+    let state = common::known_state();
+    let chat = Chat::default();
+    let scene = Scene::new(&state, &chat, &Link::Playing, Page::Map);
+    let letters = |cell| gloam_client::render::text_px_for(&font, cell).expect("the font sizes");
+    for (width, height) in [MIN_WINDOW, (800, 500), (1024, 600), (1280, 720), (1920, 1080)] {
+        for zoom in gloam_client::zoom::STEPS {
+            let layout = Layout::fit(width, height, zoom, letters);
+            let hud = hud_glyphs(&scene, 0, layout.hud_cols);
+            let right = hud.iter().map(|g| u32::from(g.col) + 1).max().unwrap_or(0);
+            let at = format!("{width}x{height} zoom {zoom}: {layout:?}");
+            assert!(right * layout.text_px <= width, "{at}");
+            let keys: String = hud.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
+            assert!(keys.ends_with("Escquit") || keys.contains("Waiting"), "{at}: {keys}");
+        }
+    }
+    let layout = Layout::fit(800, 500, 32, letters);
+    let frame = render_offscreen(&font, (800, 500), layout.cell_px, &scene).expect("it draws");
+    compare_with_golden(&frame, "small.png");
 }
 
 #[test]

@@ -31,6 +31,8 @@ pub enum KeyOutcome {
     Again,
     /// Only the screen changed.
     Redraw,
+    /// Make the glyphs larger (`1`) or smaller (`-1`).
+    Zoom(i8),
     Quit,
     /// Nothing: an unbound key, no connection, or a repeat too soon.
     Ignore,
@@ -146,6 +148,13 @@ impl Session {
 
     /// A key pressed (`repeat` when held down) at `now`.
     pub fn on_key(&mut self, key: Key, shift: bool, repeat: bool, now: Instant) -> KeyOutcome {
+        if let Key::Ctrl(c) = key {
+            // Whatever is open: Ctrl keys are the window's.
+            return match crate::input::ctrl_intent(c) {
+                Some(Intent::Zoom(by)) => KeyOutcome::Zoom(by),
+                _ => KeyOutcome::Ignore,
+            };
+        }
         if self.chat.line.is_some() {
             return self.edit(key);
         }
@@ -429,6 +438,17 @@ mod tests {
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
         s.on_net(NetEvent::Closed("connection reset".into()));
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit, "nothing to lose");
+    }
+
+    #[test]
+    fn ctrl_plus_and_minus_zoom_whatever_is_open() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Ctrl('='), false, false, now), KeyOutcome::Zoom(1));
+        s.on_key(Key::Enter, false, false, now);
+        assert_eq!(s.on_key(Key::Ctrl('-'), false, false, now), KeyOutcome::Zoom(-1));
+        assert!(s.typing(), "the line stays open");
+        assert_eq!(s.on_key(Key::Ctrl('k'), false, false, now), KeyOutcome::Ignore);
     }
 
     #[test]
@@ -756,7 +776,7 @@ mod tests {
     #[test]
     fn a_welcome_resets_the_scroll_and_keeps_the_mutes() {
         let mut s = session(None);
-        for i in 0..10 {
+        for i in 0..30 {
             s.note(format!("line {i}"));
         }
         s.on_key(Key::PageUp, false, false, Instant::now());
@@ -771,24 +791,27 @@ mod tests {
     #[test]
     fn page_up_and_down_scroll_the_messages_within_the_log() {
         let mut s = playing();
-        for i in 0..10 {
-            s.on_net(chat(2, "bob", ChatTo::Depth, &format!("line {i}")));
+        for i in 0..30 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
         }
         let now = Instant::now();
+        let n = MESSAGE_ROWS;
         let rows = |s: &Session| {
-            crate::hud::hud(&s.scene())[2..].iter().map(|r| r.text.clone()).collect::<Vec<_>>()
+            let hud = crate::hud::hud(&s.scene());
+            hud[2..2 + n].iter().map(|r| r.text.clone()).collect::<Vec<_>>()
         };
-        assert_eq!(rows(&s), ["bob: line 7", "bob: line 8", "bob: line 9"]);
+        let lines = |from: usize| (from..from + n).map(|i| format!("line {i}")).collect::<Vec<_>>();
+        assert_eq!(rows(&s), lines(30 - n));
         s.on_key(Key::PageUp, false, false, now);
-        assert_eq!(rows(&s), ["bob: line 4", "bob: line 5", "bob: line 6"]);
+        assert_eq!(rows(&s), lines(30 - 2 * n));
         for _ in 0..10 {
             s.on_key(Key::PageUp, false, false, now);
         }
-        let oldest = s.state.log.len() - 3;
+        let oldest = s.state.log.len() - n;
         assert_eq!(s.chat.scroll, oldest, "no further back than the oldest line");
         for _ in 0..10 {
             s.on_key(Key::PageDown, false, false, now);
         }
-        assert_eq!(rows(&s), ["bob: line 7", "bob: line 8", "bob: line 9"]);
+        assert_eq!(rows(&s), lines(30 - n));
     }
 }
