@@ -19,6 +19,12 @@ pub use crate::layout::HUD_ROWS;
 /// How many rows of messages it shows.
 pub(crate) const MESSAGE_ROWS: usize =
     (crate::layout::GAME_ROWS + crate::layout::CHAT_ROWS) as usize;
+/// How many rows of the game's lines (which PgUp and PgDn scroll).
+pub(crate) const GAME_LINES: usize = crate::layout::GAME_ROWS as usize;
+/// How many rows of chat, under them.
+const CHAT_LINES: usize = crate::layout::CHAT_ROWS as usize;
+/// What the chat rows say before anyone spoke.
+const NO_CHAT_YET: &str = "Chat shows here: Enter talks. Ctrl+P reads back every message.";
 /// The letters a row of the HUD holds in the default window, for
 /// [`hud`].
 pub const DEFAULT_COLS: u16 = 160;
@@ -118,7 +124,7 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
 /// in `message_cols` of them (the rest is the party panel's).
 pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLine> {
     let state = scene.state;
-    let scroll = scene.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
+    let scroll = scene.chat.scroll.min(game_lines(state).saturating_sub(GAME_LINES));
     let typing = scene.chat.line.as_ref();
     let second = match scene.aim {
         _ if scene.asking_to_quit => HudLine::new(QUIT_QUESTION, Tone::Warn),
@@ -126,11 +132,14 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
         _ => second_row(state, typing, scroll, cols),
     };
     let mut rows = vec![status_row(state, scene.link, cols), second];
-    rows.extend(message_rows(state, scroll, message_cols));
-    while rows.len() < usize::from(HUD_ROWS) {
-        rows.push(HudLine::new("", Tone::Dim));
+    let game = state.log.iter().filter(|l| !l.is_chat());
+    rows.extend(pad(message_rows(game, scroll, message_cols, GAME_LINES), GAME_LINES));
+    let chat = message_rows(state.log.iter().filter(|l| l.is_chat()), 0, message_cols, CHAT_LINES);
+    if chat.is_empty() {
+        rows.push(HudLine::new(fit(NO_CHAT_YET, message_cols, ": "), Tone::Dim));
     }
-    rows
+    rows.extend(chat);
+    pad(rows, usize::from(HUD_ROWS))
 }
 
 /// The first row: the connection, or the depth, hit points, experience
@@ -277,19 +286,35 @@ fn what_is_at(state: &ClientState, pos: Pos) -> Option<String> {
     state.others.values().find(|o| o.at == pos).map(|o| o.name.clone())
 }
 
-/// The messages `scroll` lines back from the newest, wrapped to `cols`
-/// letters, filling [`MESSAGE_ROWS`] rows from the bottom (the newest
-/// lowest); a speaker's name in its colour.
-fn message_rows(state: &ClientState, scroll: usize, cols: usize) -> Vec<HudLine> {
-    let mut rows: Vec<HudLine> = Vec::with_capacity(MESSAGE_ROWS);
-    for (age, line) in state.log.iter().rev().skip(scroll).enumerate() {
-        if rows.len() >= MESSAGE_ROWS {
+/// How many of the game's lines (not chat) the log holds.
+pub(crate) fn game_lines(state: &ClientState) -> usize {
+    state.log.iter().filter(|l| !l.is_chat()).count()
+}
+
+/// `rows`, with blank rows after them up to `count`.
+fn pad(mut rows: Vec<HudLine>, count: usize) -> Vec<HudLine> {
+    rows.resize(count.max(rows.len()), HudLine::new("", Tone::Dim));
+    rows
+}
+
+/// The last `count` rows of `lines` (oldest first), `scroll` lines back
+/// from the newest, each wrapped to `cols` letters: the newest lowest, a
+/// speaker's name in its colour.
+fn message_rows<'a>(
+    lines: impl DoubleEndedIterator<Item = &'a LogLine>,
+    scroll: usize,
+    cols: usize,
+    count: usize,
+) -> Vec<HudLine> {
+    let mut rows: Vec<HudLine> = Vec::with_capacity(count);
+    for (age, line) in lines.rev().skip(scroll).enumerate() {
+        if rows.len() >= count {
             break;
         }
         let wrapped = line_rows(line, age, cols);
         rows.splice(0..0, wrapped);
     }
-    let extra = rows.len().saturating_sub(MESSAGE_ROWS);
+    let extra = rows.len().saturating_sub(count);
     rows.drain(..extra);
     rows
 }
@@ -304,7 +329,7 @@ pub(crate) fn line_rows(line: &LogLine, age: usize, cols: usize) -> Vec<HudLine>
         (_, 1) => Tone::Middle,
         _ => Tone::Dim,
     };
-    wrap(&line.text, cols)
+    wrap(&line.shown(), cols)
         .into_iter()
         .map(|(start, text)| {
             let mut row = HudLine::new(text, tone);
@@ -384,11 +409,11 @@ mod tests {
         let notes: Vec<&str> = notes.iter().map(String::as_str).collect();
         let rows = hud_of(&playing(1, &[], &notes), &Link::Playing);
         assert_eq!(rows.len(), usize::from(HUD_ROWS));
-        let last = 2 + MESSAGE_ROWS - 1;
+        let last = 2 + GAME_LINES - 1;
         assert_eq!(rows[last - 2], HudLine::new("note 17", Tone::Dim));
         assert_eq!(rows[last - 1], HudLine::new("note 18", Tone::Middle));
         assert_eq!(rows[last], HudLine::new("note 19", Tone::Bright));
-        assert_eq!(rows[2].text, format!("note {}", 20 - MESSAGE_ROWS), "more than three lines");
+        assert_eq!(rows[2].text, format!("note {}", 20 - GAME_LINES), "more than three lines");
     }
 
     #[test]
@@ -587,6 +612,32 @@ mod tests {
         let rows = hud_of(&s, &closed);
         assert_eq!(rows[0], HudLine::new("ann died. The game is over.", Tone::Middle));
         assert_eq!(rows[1].text, END_KEYS);
+    }
+
+    /// A friend's warning stays in the chat rows while a fight fills the
+    /// game's rows; before anyone speaks, the chat rows say how to talk.
+    #[test]
+    fn chat_has_rows_of_its_own_under_the_games_lines() {
+        let mut s = playing(1, &["bob"], &["You arrive."]);
+        let rows = hud_of(&s, &Link::Playing);
+        assert_eq!(rows[usize::from(HUD_ROWS) - CHAT_LINES].text, NO_CHAT_YET);
+        let warning = ServerMsg::Chat {
+            from: PlayerId(2),
+            name: "bob".into(),
+            to: gloam_protocol::ChatTo::Depth,
+            text: "troll coming, run".into(),
+        };
+        s.apply(&warning).unwrap();
+        for i in 0..20 {
+            s.apply(&ServerMsg::Combat(format!("The troll hits you ({i})."))).unwrap();
+            s.apply(&ServerMsg::Combat("You miss the troll.".into())).unwrap();
+        }
+        let rows = hud_of(&s, &Link::Playing);
+        let chat = &rows[2 + GAME_LINES];
+        assert_eq!(chat.text, "bob: troll coming, run");
+        assert_eq!(chat.accents, [(0, 3, Tone::Player(PlayerId(2)))]);
+        assert_eq!(rows[2 + GAME_LINES - 1].text, "You miss the troll.");
+        assert!(rows[2..2 + GAME_LINES].iter().all(|r| r.tone == Tone::Combat));
     }
 
     /// Every row fits a narrow window: a long roster is counted, a long

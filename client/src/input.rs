@@ -64,6 +64,8 @@ pub(crate) enum Intent {
     ScrollForward,
     /// Larger glyphs (`1`) or smaller (`-1`).
     Zoom(i8),
+    /// Open (or close) the full-screen message log.
+    Log,
     Quit,
 }
 
@@ -107,6 +109,7 @@ pub(crate) fn ctrl_intent(c: char) -> Option<Intent> {
     match c {
         '+' | '=' => Some(Intent::Zoom(1)),
         '-' => Some(Intent::Zoom(-1)),
+        'p' => Some(Intent::Log),
         _ => None,
     }
 }

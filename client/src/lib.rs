@@ -22,6 +22,7 @@ pub mod net;
 mod pages;
 pub mod palette;
 pub mod prompt;
+mod reading;
 pub mod scene;
 pub mod session;
 pub mod state;

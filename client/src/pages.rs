@@ -5,13 +5,12 @@
 
 use gloam_protocol::{DeathRecord, ItemClass};
 
-use crate::palette::{self, Rgb};
+use crate::palette;
 use crate::prompt::{ItemUse, letter};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
 
-/// A line of a page and its colour.
-pub(crate) type PageLine = (String, Rgb);
+pub(crate) use crate::reading::PageLine;
 
 /// The most lines a page has: the rows above the HUD, but the first.
 const PAGE_LINES: usize = 39;
@@ -19,9 +18,14 @@ const PAGE_LINES: usize = 39;
 /// The most of the hall of the living a page lists.
 const MOST_LIVING: usize = 6;
 
-/// The lines of the scene's page (none on the map).
-pub(crate) fn page_lines(scene: &Scene<'_>) -> Vec<PageLine> {
+/// The lines of the scene's page (none on the map), in `rows` rows of
+/// `cols` letters.
+pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec<PageLine> {
     let mut lines = match scene.page {
+        Page::Log => {
+            let size = (cols, rows);
+            return crate::reading::log_lines(scene.state, scene.palette, size, scene.log_scroll);
+        }
         Page::Map => Vec::new(),
         Page::Graveyard => graveyard_lines(scene.graveyard),
         Page::Pack => pack_lines(scene.state),
@@ -191,7 +195,8 @@ mod tests {
 
     fn text(state: &ClientState, page: Page) -> Vec<String> {
         let (chat, link) = (Chat::default(), Link::Playing);
-        page_lines(&Scene::new(state, &chat, &link, page)).into_iter().map(|(t, _)| t).collect()
+        let scene = Scene::new(state, &chat, &link, page);
+        page_lines(&scene, (120, 40)).into_iter().map(|(t, _)| t).collect()
     }
 
     fn position(lines: &[String], part: &str) -> usize {

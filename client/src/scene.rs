@@ -34,6 +34,8 @@ pub enum Page {
     /// The character's game ended (it died, or escaped with the
     /// artifact): its record, and the graveyard.
     End,
+    /// The whole message log, to read back (Ctrl+P).
+    Log,
 }
 
 /// Everything one frame is drawn from.
@@ -52,6 +54,8 @@ pub struct Scene<'a> {
     pub palette: &'static Palette,
     /// Esc was pressed in play: the HUD asks whether to quit.
     pub asking_to_quit: bool,
+    /// How many rows the log page is scrolled back from the newest.
+    pub log_scroll: usize,
 }
 
 impl<'a> Scene<'a> {
@@ -66,6 +70,7 @@ impl<'a> Scene<'a> {
             aim: None,
             palette: &palette::DEFAULT,
             asking_to_quit: false,
+            log_scroll: 0,
         }
     }
 }

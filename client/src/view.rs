@@ -176,7 +176,7 @@ fn line_glyphs(
 pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
     match scene.page {
         Page::Map => map_glyphs(scene.state, scene.palette),
-        Page::Graveyard | Page::End | Page::Pack | Page::Choose(_) => Vec::new(),
+        Page::Graveyard | Page::End | Page::Pack | Page::Choose(_) | Page::Log => Vec::new(),
     }
 }
 
@@ -196,9 +196,11 @@ pub fn cursor_cell(scene: &Scene<'_>) -> Option<(u16, u16)> {
 }
 
 /// The running text above the HUD on the scene's page (the graveyard, the
-/// pack, the end of the game), in rows of `width` letters from the top.
-pub fn page_text_glyphs(scene: &Scene<'_>, width: u16) -> Vec<Glyph> {
-    text_glyphs(&pages::page_lines(scene), 1, width)
+/// pack, the end of the game, the log), in `rows` rows of `width` letters
+/// from the top.
+pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> {
+    let size = (usize::from(width), usize::from(rows.saturating_sub(1)));
+    text_glyphs(&pages::page_lines(scene, size), 1, width)
 }
 
 /// Lines of text as glyphs, one row each from `first_row`, cut at `width`.
@@ -425,7 +427,7 @@ mod tests {
         let chat = crate::chat::Chat::default();
         let scene = Scene::new(&s, &chat, &Link::Playing, Page::End);
         assert!(page_glyphs(&scene).is_empty(), "no map under the page");
-        let g = page_text_glyphs(&scene, 120);
+        let g = page_text_glyphs(&scene, 120, 40);
         let first: String = g.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
         assert_eq!(first, "anndiedondepth5,killedbyanogre.");
         assert!(g.iter().all(|g| g.row < 40), "above the HUD");
@@ -467,7 +469,7 @@ mod tests {
     fn the_hud_sits_under_the_map() {
         let (state, chat) = (state(), crate::chat::Chat::default());
         let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 80);
-        assert!(g.iter().all(|g| (40..45).contains(&g.row)));
+        assert!(g.iter().all(|g| (40..40 + HUD_ROWS).contains(&g.row)));
         let first: String = g.iter().filter(|g| g.row == 40).map(|g| g.ch).collect();
         assert_eq!(first, "Depth1youarealonehere");
     }

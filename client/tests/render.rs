@@ -235,6 +235,28 @@ fn aiming_a_throw_matches_its_golden_image() {
     matches_golden_aiming(&state, &Chat::default(), (Page::Map, Some(aim)), "aim.png");
 }
 
+/// The whole log, read back with Ctrl+P: chat and the game's lines
+/// together, each in its colour, a repeated line counted.
+#[test]
+fn the_full_screen_log_matches_its_golden_image() {
+    use gloam_protocol::{ChatTo, PlayerId, ServerMsg};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    for _ in 0..3 {
+        state.apply(&ServerMsg::Combat("You miss the kobold.".into())).unwrap();
+    }
+    let chat = |text: &str| ServerMsg::Chat {
+        from: PlayerId(2),
+        name: "bob".into(),
+        to: ChatTo::Depth,
+        text: text.into(),
+    };
+    state.apply(&chat("kobolds come in twos, watch the corridor")).unwrap();
+    state.apply(&ServerMsg::Combat("The kobold hits you (2).".into())).unwrap();
+    state.apply(&ServerMsg::Others("cat picks up a dart.".into())).unwrap();
+    matches_golden(&state, &Chat::default(), Page::Log, "log.png");
+}
+
 /// A small window (800 x 500, where the keys row used to be cut off) at a
 /// zoom too large for it: the cell shrinks until the HUD fits, and every
 /// letter of the HUD lies inside the window, at every size the window

@@ -76,7 +76,7 @@ pub fn draw_frame<T: RenderTarget>(
     if scene.page == Page::Map {
         draw_map(canvas, atlas, scene, &layout)?;
     } else {
-        let page = page_text_glyphs(scene, layout.page_cols);
+        let page = page_text_glyphs(scene, layout.page_cols, layout.map_rows);
         draw_text(canvas, atlas, page.iter().filter(|g| g.row < layout.map_rows), (0, 0))?;
     }
     let hud = hud_glyphs(scene, 0, layout.hud_cols);

@@ -13,7 +13,7 @@ use gloam_protocol::{Action, ClientMsg, ServerMsg};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
-use crate::hud::MESSAGE_ROWS;
+use crate::hud::{GAME_LINES, game_lines};
 use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
 use crate::palette::Palette;
@@ -83,6 +83,8 @@ pub struct Session {
     last_sent: Option<Instant>,
     /// The colours the scene is drawn in.
     palette: &'static Palette,
+    /// The full-screen log, when open: how many rows it is scrolled back.
+    log: Option<usize>,
 }
 
 impl Session {
@@ -100,6 +102,7 @@ impl Session {
             in_flight: 0,
             last_sent: None,
             palette: &crate::palette::DEFAULT,
+            log: None,
         }
     }
 
@@ -111,7 +114,9 @@ impl Session {
 
     /// What the area above the HUD shows now.
     pub fn page(&self) -> Page {
-        if self.state.ending().is_some() {
+        if self.log.is_some() {
+            Page::Log
+        } else if self.state.ending().is_some() {
             Page::End
         } else if let Mode::Choosing(item_use) = self.mode {
             Page::Choose(item_use)
@@ -134,6 +139,7 @@ impl Session {
             scene.aim = Some(aim);
         }
         scene.asking_to_quit = self.mode == Mode::AskingToQuit;
+        scene.log_scroll = self.log.unwrap_or(0);
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -152,8 +158,15 @@ impl Session {
             // Whatever is open: Ctrl keys are the window's.
             return match crate::input::ctrl_intent(c) {
                 Some(Intent::Zoom(by)) => KeyOutcome::Zoom(by),
+                Some(Intent::Log) => {
+                    self.log = if self.log.is_some() { None } else { Some(0) };
+                    KeyOutcome::Redraw
+                }
                 _ => KeyOutcome::Ignore,
             };
+        }
+        if let Some(scroll) = self.log {
+            return self.on_log_key(scroll, key);
         }
         if self.chat.line.is_some() {
             return self.edit(key);
@@ -317,14 +330,32 @@ impl Session {
         KeyOutcome::Redraw
     }
 
-    /// Moves the message rows a page back (towards older lines) or forward.
+    /// Moves the game's message rows a page back (towards older lines) or
+    /// forward.
     fn scroll(&mut self, back: bool) -> KeyOutcome {
-        let most = self.state.log.len().saturating_sub(MESSAGE_ROWS);
+        let most = game_lines(&self.state).saturating_sub(GAME_LINES);
         let scroll = &mut self.chat.scroll;
-        *scroll = if back {
-            (*scroll + MESSAGE_ROWS).min(most)
-        } else {
-            scroll.saturating_sub(MESSAGE_ROWS)
+        *scroll =
+            if back { (*scroll + GAME_LINES).min(most) } else { scroll.saturating_sub(GAME_LINES) };
+        KeyOutcome::Redraw
+    }
+
+    /// A key while the full-screen log is open: it scrolls (a page, or a
+    /// row), and Esc closes it.
+    fn on_log_key(&mut self, scroll: usize, key: Key) -> KeyOutcome {
+        // As far back as a page of 80 letters and 20 rows goes; a larger
+        // page shows its oldest rows a little sooner.
+        let most = crate::reading::log_scroll_most(&self.state, (80, 20));
+        let page = 10;
+        self.log = match key {
+            Key::Escape | Key::Enter => None,
+            Key::PageUp => Some((scroll + page).min(most)),
+            Key::Up | Key::Char('k') => Some((scroll + 1).min(most)),
+            Key::PageDown => Some(scroll.saturating_sub(page)),
+            Key::Down | Key::Char('j') => Some(scroll.saturating_sub(1)),
+            Key::Home => Some(most),
+            Key::End => Some(0),
+            _ => return KeyOutcome::Ignore,
         };
         KeyOutcome::Redraw
     }
@@ -449,6 +480,30 @@ mod tests {
         assert_eq!(s.on_key(Key::Ctrl('-'), false, false, now), KeyOutcome::Zoom(-1));
         assert!(s.typing(), "the line stays open");
         assert_eq!(s.on_key(Key::Ctrl('k'), false, false, now), KeyOutcome::Ignore);
+    }
+
+    #[test]
+    fn ctrl_p_opens_the_whole_log_which_scrolls_and_esc_closes() {
+        let mut s = playing();
+        for i in 0..40 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
+        }
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Ctrl('p'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Log);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw, "not a step");
+        assert_eq!(s.scene().log_scroll, 1);
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!(s.scene().log_scroll, 11);
+        s.on_key(Key::Char('j'), false, false, now);
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!(s.scene().log_scroll, 0);
+        assert_eq!(s.on_key(Key::Char('q'), false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "not a quit");
+        assert_eq!(s.page(), Page::Map);
+        s.on_key(Key::Ctrl('p'), false, false, now);
+        s.on_key(Key::Ctrl('p'), false, false, now);
+        assert_eq!(s.page(), Page::Map, "Ctrl+P again closes it too");
     }
 
     #[test]
@@ -780,7 +835,7 @@ mod tests {
             s.note(format!("line {i}"));
         }
         s.on_key(Key::PageUp, false, false, Instant::now());
-        assert_eq!(s.chat.scroll, MESSAGE_ROWS);
+        assert_eq!(s.chat.scroll, GAME_LINES);
         s.chat.muted.insert("bob".into());
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
         assert_eq!(s.chat.scroll, 0);
@@ -795,7 +850,7 @@ mod tests {
             s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
         }
         let now = Instant::now();
-        let n = MESSAGE_ROWS;
+        let n = GAME_LINES;
         let rows = |s: &Session| {
             let hud = crate::hud::hud(&s.scene());
             hud[2..2 + n].iter().map(|r| r.text.clone()).collect::<Vec<_>>()
