@@ -658,7 +658,7 @@ mod tests {
                 assert!(row.text.chars().count() <= cols, "{cols}: {}", row.text);
             }
             assert!(rows[0].text.starts_with("Depth 4   HP 20/30"), "{}", rows[0].text);
-            assert!(rows[1].text.ends_with("Esc quit"), "{cols}: {}", rows[1].text);
+            assert!(rows[1].text.ends_with("? help"), "{cols}: {}", rows[1].text);
             let said: String =
                 rows[2..].iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join(" ");
             assert!(said.contains(long), "{cols}: wrapped whole: {said}");

@@ -28,6 +28,7 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
         }
         Page::Map => Vec::new(),
         Page::Graveyard => graveyard_lines(scene.graveyard),
+        Page::Help => crate::reading::help_lines(),
         Page::Pack => pack_lines(scene.state),
         Page::Choose(item_use) => choose_lines(scene.state, item_use),
         Page::End => end_lines(scene.state, scene.graveyard),

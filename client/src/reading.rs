@@ -58,6 +58,48 @@ fn log_rows(state: &ClientState, palette: &Palette, cols: usize) -> Vec<PageLine
         .collect()
 }
 
+/// The help page: the keys, then the rules of the clock (docs/turns.md
+/// in short).
+const HELP: &[&str] = &[
+    "Keys",
+    "  move or attack          arrows (4 ways), h j k l y u b n or the numpad (8 ways)",
+    "  wait a round            5 or numpad 5",
+    "  stairs down / up        > (or .) / <",
+    "  pick up / drop          g or ,  /  d",
+    "  your pack               i",
+    "  quaff / read            q / r",
+    "  wield, wear, take off   w / W / T",
+    "  throw / fire            t (choose, then aim) / f (the first missile)",
+    "  talk                    Enter (/shout, /w NAME, /mute NAME, /who)",
+    "  messages                PgUp PgDn scroll; Ctrl+P reads back all of them",
+    "  graveyard               G",
+    "  zoom                    Ctrl + / Ctrl -",
+    "  screenshot              F12",
+    "  quit                    Esc (then y)",
+    "",
+    "The clock",
+    "  Alone on a depth, the game waits for you: nothing moves until you act.",
+    "  Players who share a danger (an awake monster that sees them) share rounds:",
+    "    each acts once a round, then the monsters act; pressing faster buys nothing.",
+    "  A round waits for the others at most the host's deadline (2 seconds unless",
+    "    the host chose another); who has not acted by then is counted away and not",
+    "    waited for, until they act again. The HUD says whom a round waits for.",
+    "  Players who share no danger never wait for each other.",
+    "  Talking costs no time and waits for nobody.",
+    "",
+    "Any key returns to the map.",
+];
+
+/// The help page's lines.
+pub(crate) fn help_lines() -> Vec<PageLine> {
+    HELP.iter()
+        .map(|line| {
+            let colour = if line.starts_with(' ') { palette::TEXT } else { palette::TEXT_MIDDLE };
+            (format!("  {line}"), colour)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use gloam_protocol::{ChatTo, PlayerId, ServerMsg};
@@ -102,6 +144,40 @@ mod tests {
         );
         assert_eq!(lines[2].1, palette::DEFAULT.combat);
         assert_eq!(lines[3].1, palette::TEXT);
+    }
+
+    /// Every key the map reads is on the help page, and it fits a page of
+    /// the smallest layout.
+    #[test]
+    fn the_help_names_every_key_and_the_clock() {
+        let text: String = help_lines().into_iter().map(|(t, _)| t + "\n").collect();
+        for key in [
+            "h j k l y u b n",
+            "> (or .)",
+            "g or ,",
+            " i\n",
+            "q / r",
+            "w / W / T",
+            "t (choose",
+            "f (the first",
+            "Enter",
+            "PgUp PgDn",
+            "Ctrl+P",
+            " G\n",
+            "Ctrl + / Ctrl -",
+            "F12",
+            "Esc (then y)",
+        ] {
+            assert!(text.contains(key), "{key}: {text}");
+        }
+        assert!(text.contains("deadline") && text.contains("counted away"));
+        let lines = help_lines();
+        assert!(lines.len() <= usize::from(crate::layout::MIN_MAP_ROWS) * 3, "{}", lines.len());
+        assert!(
+            lines
+                .iter()
+                .all(|(l, _)| l.chars().count() <= usize::from(crate::layout::MIN_TEXT_COLS))
+        );
     }
 
     #[test]

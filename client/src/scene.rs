@@ -36,6 +36,8 @@ pub enum Page {
     End,
     /// The whole message log, to read back (Ctrl+P).
     Log,
+    /// The keys and the rules of the clock (`?`).
+    Help,
 }
 
 /// Everything one frame is drawn from.

@@ -235,6 +235,14 @@ fn aiming_a_throw_matches_its_golden_image() {
     matches_golden_aiming(&state, &Chat::default(), (Page::Map, Some(aim)), "aim.png");
 }
 
+/// The help: the keys and the rules of the clock.
+#[test]
+fn the_help_page_matches_its_golden_image() {
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let state = common::known_state();
+    matches_golden(&state, &Chat::default(), Page::Help, "help.png");
+}
+
 /// The whole log, read back with Ctrl+P: chat and the game's lines
 /// together, each in its colour, a repeated line counted.
 #[test]
@@ -281,7 +289,7 @@ fn the_hud_is_never_cut_off_at_any_window_size_allowed() {
             let at = format!("{width}x{height} zoom {zoom}: {layout:?}");
             assert!(right * layout.text_px <= width, "{at}");
             let keys: String = hud.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
-            assert!(keys.ends_with("Escquit") || keys.contains("Waiting"), "{at}: {keys}");
+            assert!(keys.ends_with("?help") || keys.contains("Waiting"), "{at}: {keys}");
         }
     }
     let layout = Layout::fit(800, 500, 32, letters);

@@ -73,6 +73,8 @@ pub struct Session {
     graveyard: Graveyard,
     /// Whether the pack's page is shown.
     pack_shown: bool,
+    /// Whether the help page is shown.
+    help_shown: bool,
     /// An item prompt or an aim the keys drive, if any.
     mode: Mode,
     /// Where the character's token is kept.
@@ -97,6 +99,7 @@ impl Session {
             chat: Chat::default(),
             graveyard: Graveyard::Away,
             pack_shown: false,
+            help_shown: false,
             mode: Mode::Map,
             token,
             in_flight: 0,
@@ -126,6 +129,8 @@ impl Session {
             Page::Graveyard
         } else if self.pack_shown {
             Page::Pack
+        } else if self.help_shown {
+            Page::Help
         } else {
             Page::Map
         }
@@ -201,10 +206,11 @@ impl Session {
             }
             _ => {}
         }
-        if matches!(self.page(), Page::Graveyard | Page::Pack) {
+        if matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help) {
             // Any key puts the page away, Esc too (it does not quit from here).
             self.graveyard = Graveyard::Away;
             self.pack_shown = false;
+            self.help_shown = false;
             return KeyOutcome::Redraw;
         }
         self.on_map_intent(intent, repeat, now)
@@ -222,6 +228,10 @@ impl Session {
             _ if self.link != Link::Playing => KeyOutcome::Ignore,
             Some(Intent::Pack) => {
                 self.pack_shown = true;
+                KeyOutcome::Redraw
+            }
+            Some(Intent::Help) => {
+                self.help_shown = true;
                 KeyOutcome::Redraw
             }
             Some(Intent::Graveyard) => {
@@ -480,6 +490,16 @@ mod tests {
         assert_eq!(s.on_key(Key::Ctrl('-'), false, false, now), KeyOutcome::Zoom(-1));
         assert!(s.typing(), "the line stays open");
         assert_eq!(s.on_key(Key::Ctrl('k'), false, false, now), KeyOutcome::Ignore);
+    }
+
+    #[test]
+    fn question_mark_shows_the_help_and_any_key_puts_it_away() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Char('?'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Help);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "not a quit");
+        assert_eq!((s.page(), s.scene().asking_to_quit), (Page::Map, false));
     }
 
     #[test]
