@@ -16,6 +16,7 @@ pub mod aim;
 pub mod chat;
 mod fit;
 pub mod hud;
+pub mod in_sight;
 pub mod input;
 pub mod layout;
 pub mod net;

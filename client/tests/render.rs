@@ -235,6 +235,30 @@ fn aiming_a_throw_matches_its_golden_image() {
     matches_golden_aiming(&state, &Chat::default(), (Page::Map, Some(aim)), "aim.png");
 }
 
+/// The monsters in sight listed beside the map, nearest first: each
+/// letter in the colour it is drawn in on the map, its name and wound.
+#[test]
+fn the_monster_list_matches_its_golden_image() {
+    use gloam_protocol::{MonsterChange, MonsterId, ServerMsg, Wound};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    let me = state.at.expect("ann stands somewhere");
+    let kind = |name: &str| state.kinds.iter().position(|k| k.name == name).unwrap() as u16;
+    let near = |dx: u16, wound, name: &str, id| MonsterChange::Appeared {
+        id: MonsterId(id),
+        kind: kind(name),
+        at: gloam_protocol::Pos::new(me.x + dx, me.y + 1),
+        wound,
+    };
+    let more = vec![
+        near(3, Wound::Wounded, "jackal", 900),
+        near(4, Wound::AlmostDead, "rat", 901),
+        near(6, Wound::Scratched, "orc", 902),
+    ];
+    state.apply(&ServerMsg::Monsters(more)).unwrap();
+    matches_golden(&state, &Chat::default(), Page::Map, "monsters.png");
+}
+
 /// The help: the keys and the rules of the clock.
 #[test]
 fn the_help_page_matches_its_golden_image() {

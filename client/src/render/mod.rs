@@ -75,6 +75,8 @@ pub fn draw_frame<T: RenderTarget>(
     canvas.clear();
     if scene.page == Page::Map {
         draw_map(canvas, atlas, scene, &layout)?;
+        let side = crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows);
+        draw_text(canvas, atlas, side.iter(), (layout.side_x, 0))?;
     } else {
         let page = page_text_glyphs(scene, layout.page_cols, layout.map_rows);
         draw_text(canvas, atlas, page.iter().filter(|g| g.row < layout.map_rows), (0, 0))?;
