@@ -18,8 +18,9 @@ use sdl3::video::WindowContext;
 use tokio::sync::oneshot;
 
 use crate::input::Key;
+use crate::layout::{Layout, MIN_WINDOW};
 use crate::net;
-use crate::render::{self, Atlas, DEFAULT_CELL_PX, GRID_COLS, GRID_ROWS, cell_px_for};
+use crate::render::{self, Atlas, text_px_for};
 use crate::session::{KeyOutcome, Session};
 use crate::tokens::{TokenSlot, TokenStore};
 
@@ -41,6 +42,8 @@ pub struct Options {
     /// The folder a hosted world is kept in.
     pub data: PathBuf,
     pub font: Option<PathBuf>,
+    /// The colours of the map and the HUD.
+    pub palette: &'static crate::palette::Palette,
 }
 
 /// The user event the network task pushes to wake the loop.
@@ -143,7 +146,21 @@ fn carry_out(outcome: KeyOutcome, session: &mut Session, connection: &net::Conne
         }
         KeyOutcome::Again => Flow::Again,
         KeyOutcome::Redraw => Flow::Redraw,
+        KeyOutcome::Zoom(by) => Flow::Zoom(by),
         KeyOutcome::Ignore => Flow::Same,
+    }
+}
+
+/// A key pressed with Ctrl: only those the game reads (the zoom, the
+/// log); never the key alone, so Ctrl+k does not move.
+fn to_ctrl_key(code: Keycode) -> Option<Key> {
+    match code {
+        Keycode::Equals | Keycode::Plus | Keycode::KpPlus => Some(Key::Ctrl('+')),
+        Keycode::Minus | Keycode::KpMinus => Some(Key::Ctrl('-')),
+        other => {
+            let ch = char::from_u32(other as u32).filter(char::is_ascii_alphabetic)?;
+            Some(Key::Ctrl(ch.to_ascii_lowercase()))
+        }
     }
 }
 
@@ -184,16 +201,16 @@ fn to_key(code: Keycode) -> Option<Key> {
     })
 }
 
-/// Draws the current frame off-screen and writes it as a PNG in the
-/// working directory.
+/// Draws the current frame off-screen, as the window shows it, and writes
+/// it as a PNG in the working directory.
 fn save_screenshot(
     font: &sdl3::ttf::Font<'_>,
-    cell_px: u32,
+    (size, cell_px): ((u32, u32), u32),
     session: &Session,
 ) -> anyhow::Result<PathBuf> {
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_secs();
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_millis();
     let path = PathBuf::from(format!("gloam-{stamp}.png"));
-    render::render_offscreen(font, cell_px, &session.scene())?.save_png(&path)?;
+    render::render_offscreen(font, size, cell_px, &session.scene())?.save_png(&path)?;
     Ok(path)
 }
 
@@ -205,15 +222,20 @@ enum Flow {
     Quit,
     /// Start a new character (after a death).
     Again,
+    /// Larger glyphs (`1`) or smaller (`-1`).
+    Zoom(i8),
 }
 
 /// The window and what it draws with: the glyph atlas, rebuilt when the
-/// window's size calls for another cell size.
+/// zoom or the window's size calls for another cell size.
 struct Screen<'a> {
     canvas: Canvas<sdl3::video::Window>,
     creator: &'a TextureCreator<WindowContext>,
     atlas: Atlas<'a>,
     font: &'a sdl3::ttf::Font<'a>,
+    /// The cell size the player chose, and the file it is kept in.
+    zoom: u32,
+    zoom_file: Option<PathBuf>,
 }
 
 impl Screen<'_> {
@@ -225,11 +247,8 @@ impl Screen<'_> {
 
     fn on_window(&mut self, event: WindowEvent) -> anyhow::Result<Flow> {
         Ok(match event {
-            WindowEvent::PixelSizeChanged(w, h) | WindowEvent::Resized(w, h) => {
-                let cell = cell_px_for(w.max(1) as u32, h.max(1) as u32);
-                if cell != self.atlas.cell_px() {
-                    self.atlas = Atlas::build(self.creator, self.font, cell)?;
-                }
+            WindowEvent::PixelSizeChanged(..) | WindowEvent::Resized(..) => {
+                self.refit()?;
                 Flow::Redraw
             }
             WindowEvent::Exposed | WindowEvent::Shown | WindowEvent::Restored => Flow::Redraw,
@@ -237,9 +256,38 @@ impl Screen<'_> {
         })
     }
 
+    /// The cell size the zoom and the window's size allow: the atlas is
+    /// rebuilt when it changes.
+    fn refit(&mut self) -> anyhow::Result<()> {
+        let (w, h) = self.canvas.output_size().map_err(|e| anyhow!("the window's size: {e}"))?;
+        let font = self.font;
+        let letters = |cell| text_px_for(font, cell).unwrap_or(cell / 2);
+        let layout = Layout::fit(w, h, self.zoom, letters);
+        if layout.cell_px != self.atlas.cell_px() {
+            self.atlas = Atlas::build(self.creator, self.font, layout.cell_px)?;
+        }
+        Ok(())
+    }
+
+    /// Ctrl `+` or `-`: the next zoom, kept for the next run.
+    fn zoom(&mut self, by: i8, session: &mut Session) -> anyhow::Result<Flow> {
+        self.zoom = crate::zoom::step(self.zoom, by);
+        if let Some(file) = &self.zoom_file
+            && let Err(e) = crate::zoom::save(file, self.zoom)
+        {
+            session.note(format!("The zoom is not kept: {e}"));
+        }
+        self.refit()?;
+        if self.atlas.cell_px() < self.zoom {
+            session.note(format!("Zoom {} px: the window is too small for more.", self.zoom));
+        }
+        Ok(Flow::Redraw)
+    }
+
     /// F12: the frame as a PNG, and a line in the log saying where.
     fn screenshot(&self, session: &mut Session) -> Flow {
-        let note = match save_screenshot(self.font, self.atlas.cell_px(), session) {
+        let size = self.canvas.output_size().unwrap_or((1280, 720));
+        let note = match save_screenshot(self.font, (size, self.atlas.cell_px()), session) {
             Ok(path) => format!("Screenshot saved to {}.", path.display()),
             Err(e) => format!("No screenshot: {e}"),
         };
@@ -273,8 +321,14 @@ fn on_event(
         }
         Event::KeyDown { keycode: Some(code), keymod, repeat, .. } => {
             let shift = keymod.intersects(Mod::LSHIFTMOD | Mod::RSHIFTMOD);
-            let Some(key) = to_key(code) else { return Ok(Flow::Same) };
-            carry_out(session.on_key(key, shift, repeat, Instant::now()), session, connection)
+            let ctrl = keymod.intersects(Mod::LCTRLMOD | Mod::RCTRLMOD);
+            let key = if ctrl { to_ctrl_key(code) } else { to_key(code) };
+            let Some(key) = key else { return Ok(Flow::Same) };
+            match carry_out(session.on_key(key, shift, repeat, Instant::now()), session, connection)
+            {
+                Flow::Zoom(by) => screen.zoom(by, session)?,
+                flow => flow,
+            }
         }
         Event::TextInput { text, .. } => carry_out(session.on_text(&text), session, connection),
         Event::Window { win_event, .. } => screen.on_window(win_event)?,
@@ -314,7 +368,7 @@ fn play(
             match on_event(event, session, screen, connection)? {
                 Flow::Quit => return Ok(false),
                 Flow::Again => return Ok(true),
-                Flow::Redraw => dirty = true,
+                Flow::Redraw | Flow::Zoom(_) => dirty = true,
                 Flow::Same => {}
             }
         }
@@ -338,7 +392,9 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         .map_err(|e| anyhow!("no display available ({e}); set DISPLAY or WAYLAND_DISPLAY"))?;
     let ttf = sdl3::ttf::init().map_err(|e| anyhow!("cannot start SDL_ttf: {e}"))?;
     let font_path = options.font.clone().unwrap_or_else(default_font);
-    let font = render::load_font(&ttf, &font_path, DEFAULT_CELL_PX as f32)?;
+    let font = render::load_font(&ttf, &font_path, crate::zoom::DEFAULT as f32)?;
+    let zoom_file = crate::zoom::default_file();
+    let zoom = crate::zoom::load(zoom_file.as_deref());
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -353,20 +409,25 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         }
     };
 
-    let (w, h) = (DEFAULT_CELL_PX * u32::from(GRID_COLS), DEFAULT_CELL_PX * u32::from(GRID_ROWS));
-    let window = video
+    // Room for a whole map of the server's usual size at the zoom kept.
+    let (w, h) = Layout::window_for(80, 40, zoom, text_px_for(&font, zoom)?);
+    let mut window = video
         .window(&title(&options), w, h)
         .position_centered()
         .resizable()
         .build()
         .map_err(|e| anyhow!("cannot open the window: {e}"))?;
+    window
+        .set_minimum_size(MIN_WINDOW.0, MIN_WINDOW.1)
+        .map_err(|e| anyhow!("cannot size the window: {e}"))?;
     // Typed text arrives as text events (any layout, any script); they are
     // only read while a line to talk is open.
     video.text_input().start(&window);
     let canvas = window.into_canvas();
     let creator = canvas.texture_creator();
-    let atlas = Atlas::build(&creator, &font, DEFAULT_CELL_PX)?;
-    let mut screen = Screen { canvas, creator: &creator, atlas, font: &font };
+    let atlas = Atlas::build(&creator, &font, zoom)?;
+    let mut screen = Screen { canvas, creator: &creator, atlas, font: &font, zoom, zoom_file };
+    screen.refit()?;
 
     let events = sdl.event().map_err(|e| anyhow!("SDL events: {e}"))?;
     events.register_custom_event::<Wake>().map_err(|e| anyhow!("SDL events: {e}"))?;
@@ -381,7 +442,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         };
         let hello = net::hello(slot.name.clone(), slot.load(), options.watch.clone());
         let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
-        let mut session = Session::new(url.clone(), slot);
+        let mut session = Session::new(url.clone(), slot).with_palette(options.palette);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
         // Esc, the window closed, a death: a goodbye and a closing handshake.
         connection.quit();

@@ -1,22 +1,33 @@
-//! The five rows under the map, as data: where the player is, its hit
-//! points and who else is on this depth; the keys (or whom the round waits
-//! for); and the last three messages (newest brightest, fights in their
-//! own colour).
+//! The rows under the map, as data: where the player is, its hit points
+//! and who else is on this depth; the keys (or whom the round waits for,
+//! or a prompt); and the last messages (newest brightest, fights in their
+//! own colour). Each row is made to fit the window's width (see
+//! [`crate::fit`]): nothing is cut off at the edge.
 
 use gloam_protocol::{PlayerId, Pos};
 
 use crate::aim::Aim;
 
 use crate::chat::Line;
+use crate::fit::{fit, wrap};
 use crate::input::KEYS_HELP;
 use crate::prompt::letter;
 use crate::scene::{Link, Scene};
 use crate::state::{ClientState, Experience, LogLine, Topic};
 
-/// How many rows the HUD takes under the map.
-pub const HUD_ROWS: u16 = 5;
-/// How many messages it shows.
-pub(crate) const MESSAGE_ROWS: usize = 3;
+pub use crate::layout::HUD_ROWS;
+/// How many rows of messages it shows.
+pub(crate) const MESSAGE_ROWS: usize =
+    (crate::layout::GAME_ROWS + crate::layout::CHAT_ROWS) as usize;
+/// How many rows of the game's lines (which PgUp and PgDn scroll).
+pub(crate) const GAME_LINES: usize = crate::layout::GAME_ROWS as usize;
+/// How many rows of chat, under them.
+const CHAT_LINES: usize = crate::layout::CHAT_ROWS as usize;
+/// What the chat rows say before anyone spoke.
+const NO_CHAT_YET: &str = "Chat shows here: Enter talks. Ctrl+P reads back every message.";
+/// The letters a row of the HUD holds in the default window, for
+/// [`hud`].
+pub const DEFAULT_COLS: u16 = 160;
 
 /// How bright a line is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +87,9 @@ fn hp_tone(hp: u16, max: u16) -> Tone {
     }
 }
 
+/// What Esc in play asks.
+pub(crate) const QUIT_QUESTION: &str = "Really quit? (y/n)";
+
 /// The keys line after a death or an escape.
 const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
@@ -83,60 +97,101 @@ const END_KEYS: &str = "a new character: Enter   quit: Esc";
 const WATCHER_KEYS: &str =
     "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
 
-/// How much of the typed line the row shows, before the cursor.
-const TYPED_SHOWN: usize = 100;
-
 /// The line being typed: "Say: ..." with the cursor in the warning
-/// colour (a `_` past the end); a long line shows the stretch before the
-/// cursor.
-fn typing_row(line: &Line) -> HudLine {
+/// colour (a `_` past the end); a line longer than the row shows the
+/// stretch before the cursor.
+fn typing_row(line: &Line, cols: usize) -> HudLine {
     let head = "Say: ";
-    let skip = line.cursor().saturating_sub(TYPED_SHOWN);
+    let shown = cols.saturating_sub(head.len() + 1).max(1);
+    let skip = line.cursor().saturating_sub(shown);
     let mut text: String = line.text().chars().skip(skip).collect();
     if line.cursor() == line.text().chars().count() {
         text.push('_');
     }
+    let text: String = text.chars().take(shown + 1).collect();
     let mut row = HudLine::new(format!("{head}{text}"), Tone::Bright);
     row.accents.push((head.len() + line.cursor() - skip, 1, Tone::Warn));
     row
 }
 
-/// The HUD's rows, top to bottom.
+/// The HUD's rows, top to bottom, in a row of [`DEFAULT_COLS`] letters.
 pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
+    let cols = usize::from(DEFAULT_COLS);
+    hud_at(scene, cols, crate::view::message_cols(scene.state, cols))
+}
+
+/// The HUD's rows, top to bottom, in rows of `cols` letters, the messages
+/// in `message_cols` of them (the rest is the party panel's).
+pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLine> {
     let state = scene.state;
-    let scroll = scene.chat.scroll.min(state.log.len().saturating_sub(MESSAGE_ROWS));
+    let scroll = scene.chat.scroll.min(game_lines(state).saturating_sub(GAME_LINES));
     let typing = scene.chat.line.as_ref();
     let second = match scene.aim {
-        Some(aim) if typing.is_none() => aim_row(state, aim),
-        _ => second_row(state, typing, scroll),
+        _ if scene.asking_to_quit => HudLine::new(QUIT_QUESTION, Tone::Warn),
+        Some(aim) if typing.is_none() => aim_row(state, aim, cols),
+        _ => second_row(state, typing, scroll, cols),
     };
-    let mut rows = vec![status_row(state, scene.link), second];
-    rows.extend(message_rows(state, scroll));
-    while rows.len() < usize::from(HUD_ROWS) {
-        rows.push(HudLine::new("", Tone::Dim));
+    let mut rows = vec![status_row(state, scene.link, cols), second];
+    let game = state.log.iter().filter(|l| !l.is_chat());
+    rows.extend(pad(message_rows(game, scroll, message_cols, GAME_LINES), GAME_LINES));
+    let chat = message_rows(state.log.iter().filter(|l| l.is_chat()), 0, message_cols, CHAT_LINES);
+    if chat.is_empty() {
+        rows.push(HudLine::new(fit(NO_CHAT_YET, message_cols, ": "), Tone::Dim));
     }
-    rows
+    rows.extend(chat);
+    pad(rows, usize::from(HUD_ROWS))
 }
 
 /// The first row: the connection, or the depth, hit points, experience
 /// and who else is here.
-fn status_row(state: &ClientState, link: &Link) -> HudLine {
+fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
+    if let Some(end) = state.ending() {
+        // The server closes the connection after a death: that is the end
+        // of a game, not a fault of the network.
+        let how = if end.escaped { "escaped" } else { "died" };
+        return HudLine::new(format!("{} {how}. The game is over.", end.name), Tone::Middle);
+    }
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
-        Link::Lost(why) => HudLine::new(format!("Disconnected: {why}  (Esc quits)"), Tone::Alert),
+        Link::Lost(why) => {
+            HudLine::new(fit(&format!("Disconnected: {why}  (Esc quits)"), cols, "  "), Tone::Alert)
+        }
         Link::Playing if state.depth == 0 => HudLine::new("Joining...", Tone::Middle),
-        Link::Playing => playing_row(state),
+        Link::Playing => playing_row(state, cols),
     }
 }
 
 /// The first row in play: `Depth 3   HP 24/30 [########--]   Lv 3
-/// 140/280xp   also here: bob`.
-fn playing_row(state: &ClientState) -> HudLine {
-    let others = if state.roster.is_empty() {
-        "you are alone here".to_string()
+/// 140/280xp   also here: bob`; a roster too long for the row is counted
+/// instead (`also here: 12 others`), and at worst the experience left out.
+fn playing_row(state: &ClientState, cols: usize) -> HudLine {
+    let mut row = playing_row_with(state, &others_here(state), true);
+    if row.text.chars().count() > cols {
+        let counted = format!("also here: {} others", state.roster.len());
+        row = playing_row_with(state, &counted, true);
+    }
+    if row.text.chars().count() > cols {
+        row = playing_row_with(state, &format!("{} here", state.roster.len() + 1), false);
+    }
+    row.text = row.text.chars().take(cols).collect();
+    row
+}
+
+/// Who else is on the depth, or that nobody is.
+fn others_here(state: &ClientState) -> String {
+    if state.roster.is_empty() {
+        match state.watched() {
+            Some(player) => format!("{player} is alone here"),
+            None => "you are alone here".to_string(),
+        }
     } else {
         format!("also here: {}", state.roster.join(", "))
-    };
+    }
+}
+
+/// The first row in play, saying `others` of who else is here (and the
+/// experience, if `experience`).
+fn playing_row_with(state: &ClientState, others: &str, experience: bool) -> HudLine {
     let head = match &state.watching {
         Some((player, _)) => format!("Watching {player}   Depth {}   ", state.depth),
         None => format!("Depth {}   ", state.depth),
@@ -145,7 +200,8 @@ fn playing_row(state: &ClientState) -> HudLine {
         0 => String::new(),
         n => format!("   {n} watching"),
     };
-    let experience = state.experience.map(experience_text).unwrap_or_default();
+    let experience =
+        state.experience.filter(|_| experience).map(experience_text).unwrap_or_default();
     match state.hp {
         Some((hp, max)) => {
             let (vitals, tone) = hp_bar(hp, max);
@@ -170,24 +226,38 @@ fn experience_text(e: Experience) -> String {
 
 /// The second row: the line being typed, else whom the round waits for,
 /// else how far the messages are scrolled back, else the keys.
-fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize) -> HudLine {
-    if let Some(line) = typing {
-        typing_row(line)
+fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: usize) -> HudLine {
+    let (text, tone) = if let Some(line) = typing {
+        return typing_row(line, cols);
     } else if state.ending().is_some() && state.watching.is_none() {
-        HudLine::new(END_KEYS, Tone::Dim)
+        (END_KEYS.to_owned(), Tone::Dim)
     } else if !state.waiting.is_empty() {
-        HudLine::new(format!("Waiting for {}...", state.waiting.join(", ")), Tone::Warn)
+        (waiting_text(&state.waiting, cols), Tone::Warn)
     } else if scroll > 0 {
-        HudLine::new(format!("{scroll} newer lines below (PgDn)"), Tone::Warn)
+        (format!("{scroll} newer lines below (PgDn)"), Tone::Warn)
     } else if state.watching.is_some() {
-        HudLine::new(WATCHER_KEYS, Tone::Dim)
+        (WATCHER_KEYS.to_owned(), Tone::Dim)
     } else {
-        HudLine::new(KEYS_HELP, Tone::Dim)
+        (KEYS_HELP.to_owned(), Tone::Dim)
+    };
+    HudLine::new(fit(&text, cols, "  "), tone)
+}
+
+/// "Waiting for bob, cy...", or as many names as fit and how many more.
+fn waiting_text(names: &[String], cols: usize) -> String {
+    let all = format!("Waiting for {}...", names.join(", "));
+    if all.chars().count() <= cols {
+        return all;
     }
+    (0..names.len())
+        .rev()
+        .map(|n| format!("Waiting for {} and {} more...", names[..n].join(", "), names.len() - n))
+        .find(|t| t.chars().count() <= cols)
+        .unwrap_or_else(|| format!("Waiting for {} players...", names.len()))
 }
 
 /// The second row while a throw is aimed: what at, and the keys.
-fn aim_row(state: &ClientState, aim: Aim) -> HudLine {
+fn aim_row(state: &ClientState, aim: Aim, cols: usize) -> HudLine {
     let missile = match state.pack.get(usize::from(aim.slot)).map(|c| state.item_kind(c.kind)) {
         Some(Some(kind)) => format!("{}) {}", letter(aim.slot), kind.name),
         _ => format!("{})", letter(aim.slot)),
@@ -201,7 +271,7 @@ fn aim_row(state: &ClientState, aim: Aim) -> HudLine {
     let text = format!(
         "Throw {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
     );
-    HudLine::new(text, Tone::Warn)
+    HudLine::new(fit(&text, cols, "   "), Tone::Warn)
 }
 
 /// Who stands at `pos`, as the aiming row names it: a monster in sight,
@@ -216,26 +286,59 @@ fn what_is_at(state: &ClientState, pos: Pos) -> Option<String> {
     state.others.values().find(|o| o.at == pos).map(|o| o.name.clone())
 }
 
-/// The three messages `scroll` lines back from the newest, oldest first so
-/// the newest sits at the bottom; a speaker's name in its colour.
-fn message_rows(state: &ClientState, scroll: usize) -> Vec<HudLine> {
-    let recent: Vec<&LogLine> = state.log.iter().rev().skip(scroll).take(MESSAGE_ROWS).collect();
-    let mut rows = Vec::with_capacity(MESSAGE_ROWS);
-    for (age, line) in recent.iter().enumerate().rev() {
-        let tone = match (line.topic, age) {
-            (Topic::Combat, _) => Tone::Combat,
-            (Topic::Others, _) => Tone::Others,
-            (_, 0) => Tone::Bright,
-            (_, 1) => Tone::Middle,
-            _ => Tone::Dim,
-        };
-        let mut row = HudLine::new(&line.text[..], tone);
-        if let Some((id, from, len)) = line.speaker {
-            row.accents.push((from, len, Tone::Player(id)));
-        }
-        rows.push(row);
-    }
+/// How many of the game's lines (not chat) the log holds.
+pub(crate) fn game_lines(state: &ClientState) -> usize {
+    state.log.iter().filter(|l| !l.is_chat()).count()
+}
+
+/// `rows`, with blank rows after them up to `count`.
+fn pad(mut rows: Vec<HudLine>, count: usize) -> Vec<HudLine> {
+    rows.resize(count.max(rows.len()), HudLine::new("", Tone::Dim));
     rows
+}
+
+/// The last `count` rows of `lines` (oldest first), `scroll` lines back
+/// from the newest, each wrapped to `cols` letters: the newest lowest, a
+/// speaker's name in its colour.
+fn message_rows<'a>(
+    lines: impl DoubleEndedIterator<Item = &'a LogLine>,
+    scroll: usize,
+    cols: usize,
+    count: usize,
+) -> Vec<HudLine> {
+    let mut rows: Vec<HudLine> = Vec::with_capacity(count);
+    for (age, line) in lines.rev().skip(scroll).enumerate() {
+        if rows.len() >= count {
+            break;
+        }
+        let wrapped = line_rows(line, age, cols);
+        rows.splice(0..0, wrapped);
+    }
+    let extra = rows.len().saturating_sub(count);
+    rows.drain(..extra);
+    rows
+}
+
+/// One line of the log as rows of at most `cols` letters, in its tone
+/// (by topic, and for notes by `age`: the newest brightest).
+pub(crate) fn line_rows(line: &LogLine, age: usize, cols: usize) -> Vec<HudLine> {
+    let tone = match (line.topic, age) {
+        (Topic::Combat, _) => Tone::Combat,
+        (Topic::Others, _) => Tone::Others,
+        (_, 0) => Tone::Bright,
+        (_, 1) => Tone::Middle,
+        _ => Tone::Dim,
+    };
+    wrap(&line.shown(), cols)
+        .into_iter()
+        .map(|(start, text)| {
+            let mut row = HudLine::new(text, tone);
+            if let Some((id, from, len)) = line.speaker.filter(|_| start == 0) {
+                row.accents.push((from, len, Tone::Player(id)));
+            }
+            row
+        })
+        .collect()
 }
 
 /// The most entries the party panel shows (two columns beside the
@@ -302,19 +405,23 @@ mod tests {
 
     #[test]
     fn the_last_three_messages_show_newest_brightest_at_the_bottom() {
-        let rows = hud_of(&playing(1, &[], &["one", "two", "three", "four"]), &Link::Playing);
-        assert_eq!(rows.len(), 5);
-        assert_eq!(rows[2], HudLine::new("two", Tone::Dim));
-        assert_eq!(rows[3], HudLine::new("three", Tone::Middle));
-        assert_eq!(rows[4], HudLine::new("four", Tone::Bright));
+        let notes: Vec<String> = (0..20).map(|i| format!("note {i}")).collect();
+        let notes: Vec<&str> = notes.iter().map(String::as_str).collect();
+        let rows = hud_of(&playing(1, &[], &notes), &Link::Playing);
+        assert_eq!(rows.len(), usize::from(HUD_ROWS));
+        let last = 2 + GAME_LINES - 1;
+        assert_eq!(rows[last - 2], HudLine::new("note 17", Tone::Dim));
+        assert_eq!(rows[last - 1], HudLine::new("note 18", Tone::Middle));
+        assert_eq!(rows[last], HudLine::new("note 19", Tone::Bright));
+        assert_eq!(rows[2].text, format!("note {}", 20 - GAME_LINES), "more than three lines");
     }
 
     #[test]
     fn fewer_messages_leave_blank_rows() {
         let rows = hud_of(&playing(1, &[], &["only"]), &Link::Playing);
-        assert_eq!(rows.len(), 5);
+        assert_eq!(rows.len(), usize::from(HUD_ROWS));
         assert_eq!(rows[2], HudLine::new("only", Tone::Bright));
-        assert_eq!(rows[4].text, "");
+        assert_eq!(rows[3].text, "");
     }
 
     #[test]
@@ -361,6 +468,11 @@ mod tests {
         assert_eq!(rows[3].text, "cy is watching you.");
         s.apply(&ServerMsg::Watchers(vec!["cy".into()])).unwrap();
         assert_eq!(hud_of(&s, &Link::Playing)[4].text, "bob stopped watching you.");
+
+        let mut alone = playing(3, &[], &[]);
+        alone.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        let first = &hud_of(&alone, &Link::Playing)[0].text;
+        assert_eq!(first, "Watching ann   Depth 3   ann is alone here", "never \"you\"");
 
         let mut w = playing(3, &["ann"], &[]);
         w.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
@@ -472,14 +584,86 @@ mod tests {
     fn a_large_party_shows_its_first_members_and_how_many_more() {
         use gloam_protocol::Member;
         let mut s = playing(1, &[], &[]);
-        let party: Vec<Member> = (1..=9)
+        let party: Vec<Member> = (1..=20)
             .map(|i| Member { id: PlayerId(i), name: format!("p{i}"), hp: 5, max: 9, level: 1 })
             .collect();
         s.apply(&ServerMsg::Party(party)).unwrap();
         let panel = party_panel(&s);
         assert_eq!(panel.len(), PANEL_ENTRIES);
-        assert_eq!(panel[PANEL_ENTRIES - 1].text, "+4 more");
+        assert_eq!(panel[PANEL_ENTRIES - 1].text, format!("+{} more", 20 - PANEL_ENTRIES + 1));
         assert!(panel[0].text.starts_with("p1 "));
+    }
+
+    #[test]
+    fn the_end_of_a_game_is_not_told_as_a_network_fault() {
+        let mut s = playing(2, &[], &[]);
+        let record = gloam_protocol::DeathRecord {
+            name: "ann".into(),
+            depth: 2,
+            rounds: 10,
+            kills: 0,
+            killed_by: "a rat".into(),
+            when: 0,
+            level: 1,
+            escaped: false,
+        };
+        s.apply(&ServerMsg::Died(record)).unwrap();
+        let closed = Link::Lost("the server closed the connection: your character died".into());
+        let rows = hud_of(&s, &closed);
+        assert_eq!(rows[0], HudLine::new("ann died. The game is over.", Tone::Middle));
+        assert_eq!(rows[1].text, END_KEYS);
+    }
+
+    /// A friend's warning stays in the chat rows while a fight fills the
+    /// game's rows; before anyone speaks, the chat rows say how to talk.
+    #[test]
+    fn chat_has_rows_of_its_own_under_the_games_lines() {
+        let mut s = playing(1, &["bob"], &["You arrive."]);
+        let rows = hud_of(&s, &Link::Playing);
+        assert_eq!(rows[usize::from(HUD_ROWS) - CHAT_LINES].text, NO_CHAT_YET);
+        let warning = ServerMsg::Chat {
+            from: PlayerId(2),
+            name: "bob".into(),
+            to: gloam_protocol::ChatTo::Depth,
+            text: "troll coming, run".into(),
+        };
+        s.apply(&warning).unwrap();
+        for i in 0..20 {
+            s.apply(&ServerMsg::Combat(format!("The troll hits you ({i})."))).unwrap();
+            s.apply(&ServerMsg::Combat("You miss the troll.".into())).unwrap();
+        }
+        let rows = hud_of(&s, &Link::Playing);
+        let chat = &rows[2 + GAME_LINES];
+        assert_eq!(chat.text, "bob: troll coming, run");
+        assert_eq!(chat.accents, [(0, 3, Tone::Player(PlayerId(2)))]);
+        assert_eq!(rows[2 + GAME_LINES - 1].text, "You miss the troll.");
+        assert!(rows[2..2 + GAME_LINES].iter().all(|r| r.tone == Tone::Combat));
+    }
+
+    /// Every row fits a narrow window: a long roster is counted, a long
+    /// message wraps, the keys keep what fits.
+    #[test]
+    fn every_row_fits_the_width_of_the_window() {
+        let names: Vec<String> = (0..40).map(|i| format!("player{i:02}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let long = "The wraith of the deep halls strikes you with a chill that goes to the bone.";
+        let mut s = playing(4, &names, &[long]);
+        s.apply(&ServerMsg::Vitals { hp: 20, max: 30 }).unwrap();
+        s.apply(&ServerMsg::Experience { level: 3, xp: 140, next: 280 }).unwrap();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let scene = Scene::new(&s, &chat, &link, crate::scene::Page::Map);
+        for cols in [40, 60, 96, 120] {
+            let rows = hud_at(&scene, cols, cols);
+            for row in &rows {
+                assert!(row.text.chars().count() <= cols, "{cols}: {}", row.text);
+            }
+            assert!(rows[0].text.starts_with("Depth 4   HP 20/30"), "{}", rows[0].text);
+            assert!(rows[1].text.ends_with("? help"), "{cols}: {}", rows[1].text);
+            let said: String =
+                rows[2..].iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join(" ");
+            assert!(said.contains(long), "{cols}: wrapped whole: {said}");
+        }
+        assert!(hud_at(&scene, 96, 96)[0].text.contains("also here: 40 others"));
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub enum Key {
     Char(char),
     /// A numeric keypad digit.
     Numpad(u8),
+    /// A key with Ctrl held: `+` (or `=`), `-`, or a lowercase letter.
+    /// Never taken for the key alone.
+    Ctrl(char),
 }
 
 /// What a key press on the map asks for.
@@ -53,12 +56,18 @@ pub(crate) enum Intent {
     Graveyard,
     /// Show what the player carries (any key puts it away).
     Pack,
+    /// Show the keys and the rules of the clock (any key puts them away).
+    Help,
     /// Enter: open a line to talk; after a death, start a new character
     /// under the same name.
     Enter,
     /// Scroll the messages back (towards older lines) or forward.
     ScrollBack,
     ScrollForward,
+    /// Larger glyphs (`1`) or smaller (`-1`).
+    Zoom(i8),
+    /// Open (or close) the full-screen message log.
+    Log,
     Quit,
 }
 
@@ -92,6 +101,17 @@ pub(crate) fn intent(key: Key, shift: bool) -> Option<Intent> {
         Key::PageDown => Some(Intent::ScrollForward),
         Key::Numpad(5) => Some(Intent::Act(Action::Wait)),
         Key::Char(c) => char_intent(c, shift),
+        Key::Ctrl(c) => ctrl_intent(c),
+        _ => None,
+    }
+}
+
+/// The intent of a key with Ctrl held.
+pub(crate) fn ctrl_intent(c: char) -> Option<Intent> {
+    match c {
+        '+' | '=' => Some(Intent::Zoom(1)),
+        '-' => Some(Intent::Zoom(-1)),
+        'p' => Some(Intent::Log),
         _ => None,
     }
 }
@@ -107,6 +127,7 @@ fn char_intent(c: char, shift: bool) -> Option<Intent> {
         (',', false) | ('g', false) => Some(Intent::Act(Action::PickUp)),
         ('g', true) | ('G', _) => Some(Intent::Graveyard),
         ('i', false) => Some(Intent::Pack),
+        ('?', _) | ('/', true) => Some(Intent::Help),
         ('d', false) => item(ItemUse::Drop),
         ('q', false) => item(ItemUse::Quaff),
         ('r', false) => item(ItemUse::Read),
@@ -187,7 +208,7 @@ const HUD_ROW_LETTERS: usize = 160;
 /// The keys line of the HUD (short enough for a row of a 1280-pixel
 /// window: the numpad, `5` to wait, PgUp and PgDn and F12 are left to the
 /// README).
-pub(crate) const KEYS_HELP: &str = "arrows hjklyubn move  g pick up  i pack  d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire  > < stairs  Enter talk  G graveyard  Esc quit";
+pub(crate) const KEYS_HELP: &str = "arrows hjklyubn move  g pick up  i pack  d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire  > < stairs  Enter talk  Esc quit  ? help";
 
 #[cfg(test)]
 mod tests {
@@ -275,8 +296,6 @@ mod tests {
     #[test]
     fn the_keys_kept_for_later_are_unbound_on_the_map() {
         for (key, shift) in [
-            (Key::Char('/'), true),
-            (Key::Char('?'), false),
             (Key::Char('x'), false),
             (Key::Char('o'), false),
             (Key::Char('z'), false),
@@ -285,6 +304,16 @@ mod tests {
             (Key::Tab, false),
         ] {
             assert_eq!(intent(key, shift), None, "{key:?} {shift}");
+        }
+    }
+
+    #[test]
+    fn ctrl_plus_and_minus_zoom_and_ctrl_never_passes_for_the_key_alone() {
+        assert_eq!(intent(Key::Ctrl('+'), false), Some(Intent::Zoom(1)));
+        assert_eq!(intent(Key::Ctrl('='), false), Some(Intent::Zoom(1)), "+ unshifted");
+        assert_eq!(intent(Key::Ctrl('-'), false), Some(Intent::Zoom(-1)));
+        for c in ['k', 'q', 'g', '.'] {
+            assert_eq!(intent(Key::Ctrl(c), false), None, "Ctrl+{c}");
         }
     }
 
@@ -329,7 +358,7 @@ mod tests {
             "T take off",
             "t throw",
             "f fire",
-            "G graveyard",
+            "? help",
         ] {
             assert!(KEYS_HELP.contains(part), "{part}");
         }
@@ -356,6 +385,8 @@ mod tests {
         assert_eq!(act(Key::Char('<')), Some(Action::Ascend));
         assert_eq!(intent(Key::Char(','), true), Some(Intent::Act(Action::Ascend)));
         assert_eq!(act(Key::Char('5')), Some(Action::Wait));
+        assert_eq!(intent(Key::Char('?'), false), Some(Intent::Help));
+        assert_eq!(intent(Key::Char('/'), true), Some(Intent::Help), "? as Shift+/");
         assert_eq!(intent(Key::Escape, false), Some(Intent::Quit));
         assert_eq!(intent(Key::Enter, false), Some(Intent::Enter));
         assert_eq!(intent(Key::PageUp, false), Some(Intent::ScrollBack));

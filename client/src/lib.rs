@@ -4,7 +4,8 @@
 //! asks for; [`scene`], what one frame is drawn from (the mirror and the
 //! session's own part); [`hud`] and [`view`], the rows under the map and
 //! the map's glyphs, as data, and `pages` the pages of text that take
-//! the map's place; [`input`], the key tables; [`prompt`] and [`aim`], which
+//! the map's place; [`layout`], where each goes in a window of a given
+//! size (and [`zoom`], the cell size the player chose); [`input`], the key tables; [`prompt`] and [`aim`], which
 //! item suits a key and where a throw is aimed; [`net`], the
 //! connection on a tokio task; and [`session`], which ties them together:
 //! keys and server messages in, a scene out. With the `window` feature,
@@ -13,12 +14,16 @@
 
 pub mod aim;
 pub mod chat;
+mod fit;
 pub mod hud;
+pub mod in_sight;
 pub mod input;
+pub mod layout;
 pub mod net;
 mod pages;
 pub mod palette;
 pub mod prompt;
+mod reading;
 pub mod scene;
 pub mod session;
 pub mod state;
@@ -26,6 +31,7 @@ pub mod state;
 pub mod testing;
 pub mod tokens;
 pub mod view;
+pub mod zoom;
 
 #[cfg(feature = "window")]
 pub mod app;

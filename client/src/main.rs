@@ -38,6 +38,9 @@ struct Args {
     /// The font to draw with (a monospace TrueType file).
     #[arg(long)]
     font: Option<PathBuf>,
+    /// The colours: default, or colourblind (Okabe and Ito's colour-blind-safe set).
+    #[arg(long, default_value = "default", value_name = "NAME")]
+    palette: String,
 }
 
 #[derive(Debug, Subcommand)]
@@ -93,7 +96,14 @@ fn main() {
         }
         return;
     }
-    // The rules first: a bad bestiary is one line, before any window.
+    // The palette and the rules first: a mistake is one line, before any window.
+    let palette = match gloam_client::palette::Palette::named(&args.palette) {
+        Ok(palette) => palette,
+        Err(e) => {
+            eprintln!("gloam: {e}");
+            std::process::exit(2);
+        }
+    };
     let rules = match args.rules.apply(gloam_server::Config::default()) {
         Ok(rules) => rules,
         Err(e) => {
@@ -110,6 +120,7 @@ fn main() {
         rules,
         data: args.data.unwrap_or_else(gloam_client::app::default_data),
         font: args.font,
+        palette,
     };
     if let Err(e) = gloam_client::app::run(options) {
         eprintln!("gloam: {e:#}");

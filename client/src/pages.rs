@@ -5,13 +5,12 @@
 
 use gloam_protocol::{DeathRecord, ItemClass};
 
-use crate::palette::{self, Rgb};
+use crate::palette;
 use crate::prompt::{ItemUse, letter};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
 
-/// A line of a page and its colour.
-pub(crate) type PageLine = (String, Rgb);
+pub(crate) use crate::reading::PageLine;
 
 /// The most lines a page has: the rows above the HUD, but the first.
 const PAGE_LINES: usize = 39;
@@ -19,14 +18,20 @@ const PAGE_LINES: usize = 39;
 /// The most of the hall of the living a page lists.
 const MOST_LIVING: usize = 6;
 
-/// The lines of the scene's page (none on the map).
-pub(crate) fn page_lines(scene: &Scene<'_>) -> Vec<PageLine> {
+/// The lines of the scene's page (none on the map), in `rows` rows of
+/// `cols` letters.
+pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec<PageLine> {
     let mut lines = match scene.page {
+        Page::Log => {
+            let size = (cols, rows);
+            return crate::reading::log_lines(scene.state, scene.palette, size, scene.log_scroll);
+        }
         Page::Map => Vec::new(),
         Page::Graveyard => graveyard_lines(scene.graveyard),
+        Page::Help => crate::reading::help_lines(),
         Page::Pack => pack_lines(scene.state),
         Page::Choose(item_use) => choose_lines(scene.state, item_use),
-        Page::End => end_lines(scene.state.ending(), scene.graveyard),
+        Page::End => end_lines(scene.state, scene.graveyard),
     };
     lines.truncate(PAGE_LINES);
     lines
@@ -47,13 +52,18 @@ fn graveyard_lines(graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
 /// The pack's page: what the player carries, by letter, the wielded
 /// weapon and the armour worn marked.
 fn pack_lines(state: &ClientState) -> Vec<PageLine> {
-    let mut lines = vec![("  Your pack".to_string(), palette::TEXT), blank()];
+    let title = match state.watched() {
+        Some(player) => format!("  {player}'s pack"),
+        None => "  Your pack".to_string(),
+    };
+    let mut lines = vec![(title, palette::TEXT), blank()];
     lines.extend((0..state.pack.len()).map(|slot| item_line(state, slot as u8)));
     if state.pack.is_empty() {
-        lines.push((
-            "  You carry nothing. 'g' or ',' picks up what lies underfoot.".into(),
-            palette::TEXT_DIM,
-        ));
+        let nothing = match state.watched() {
+            Some(player) => format!("  {player} carries nothing."),
+            None => "  You carry nothing. 'g' or ',' picks up what lies underfoot.".into(),
+        };
+        lines.push((nothing, palette::TEXT_DIM));
     }
     lines.push(blank());
     lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
@@ -89,10 +99,11 @@ fn item_line(state: &ClientState, slot: u8) -> PageLine {
 
 /// The end of a game: how it ended, the character's record, then the
 /// hall of the living and the graveyard.
-fn end_lines(ending: Option<&DeathRecord>, graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
-    let Some(d) = ending else { return Vec::new() };
+fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
+    let Some(d) = state.ending() else { return Vec::new() };
+    let who = if state.watched().is_some() { d.name.as_str() } else { "You" };
     let (headline, colour, when) = if d.escaped {
-        (format!("  You escaped with {}!", d.killed_by), palette::GOOD, "Escaped:")
+        (format!("  {who} escaped with {}!", d.killed_by), palette::GOOD, "Escaped:")
     } else {
         let how = format!("  {} died on depth {}, killed by {}.", d.name, d.depth, d.killed_by);
         (how, palette::ALERT, "Died:")
@@ -110,7 +121,11 @@ fn end_lines(ending: Option<&DeathRecord>, graveyard: Option<&[DeathRecord]>) ->
     let tables = PAGE_LINES - lines.len() - 2;
     lines.extend(graveyard_tables(graveyard, tables));
     lines.push(blank());
-    lines.push((format!("  Enter: a new character named {}    Esc: quit", d.name), palette::TEXT));
+    let keys = match state.watched() {
+        Some(_) => "  Esc: leave".to_string(),
+        None => format!("  Enter: a new character named {}    Esc: quit", d.name),
+    };
+    lines.push((keys, palette::TEXT));
     lines
 }
 
@@ -181,7 +196,8 @@ mod tests {
 
     fn text(state: &ClientState, page: Page) -> Vec<String> {
         let (chat, link) = (Chat::default(), Link::Playing);
-        page_lines(&Scene::new(state, &chat, &link, page)).into_iter().map(|(t, _)| t).collect()
+        let scene = Scene::new(state, &chat, &link, page);
+        page_lines(&scene, (120, 40)).into_iter().map(|(t, _)| t).collect()
     }
 
     fn position(lines: &[String], part: &str) -> usize {
@@ -256,6 +272,22 @@ mod tests {
         s.apply(&ServerMsg::Graveyard(vec![ann])).unwrap();
         let lines = text(&s, Page::End);
         assert!(position(&lines, "The hall of the living") < position(&lines, "ann        "));
+    }
+
+    #[test]
+    fn a_watchers_pages_name_the_player_watched_never_you() {
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        s.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        let pack = text(&s, Page::Pack);
+        assert_eq!(
+            (pack[0].as_str(), pack[2].as_str()),
+            ("  ann's pack", "  ann carries nothing.")
+        );
+        s.apply(&ServerMsg::Escaped(record("ann", 9, 8, "the Gloamstone", true))).unwrap();
+        let end = text(&s, Page::End);
+        assert_eq!(end[0], "  ann escaped with the Gloamstone!");
+        assert_eq!(end.last().unwrap(), "  Esc: leave");
+        assert!(end.iter().chain(&pack).all(|l| !l.contains("You ")), "{end:#?}");
     }
 
     #[test]

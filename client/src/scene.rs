@@ -8,6 +8,7 @@ use gloam_protocol::DeathRecord;
 
 use crate::aim::Aim;
 use crate::chat::Chat;
+use crate::palette::{self, Palette};
 use crate::prompt::ItemUse;
 use crate::state::ClientState;
 
@@ -33,6 +34,10 @@ pub enum Page {
     /// The character's game ended (it died, or escaped with the
     /// artifact): its record, and the graveyard.
     End,
+    /// The whole message log, to read back (Ctrl+P).
+    Log,
+    /// The keys and the rules of the clock (`?`).
+    Help,
 }
 
 /// Everything one frame is drawn from.
@@ -47,11 +52,27 @@ pub struct Scene<'a> {
     pub graveyard: Option<&'a [DeathRecord]>,
     /// A throw being aimed: its cursor is drawn on the map.
     pub aim: Option<Aim>,
+    /// The colours of the map and the HUD's tones.
+    pub palette: &'static Palette,
+    /// Esc was pressed in play: the HUD asks whether to quit.
+    pub asking_to_quit: bool,
+    /// How many rows the log page is scrolled back from the newest.
+    pub log_scroll: usize,
 }
 
 impl<'a> Scene<'a> {
     /// `state` on `page`, with the graveyard as the mirror last heard it.
     pub fn new(state: &'a ClientState, chat: &'a Chat, link: &'a Link, page: Page) -> Self {
-        Self { state, chat, link, page, graveyard: state.graveyard.as_deref(), aim: None }
+        Self {
+            state,
+            chat,
+            link,
+            page,
+            graveyard: state.graveyard.as_deref(),
+            aim: None,
+            palette: &palette::DEFAULT,
+            asking_to_quit: false,
+            log_scroll: 0,
+        }
     }
 }

@@ -4,9 +4,9 @@
 
 use gloam_protocol::{Dir, Pos, Terrain};
 
-use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud, party_panel};
+use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud_at, party_panel};
 use crate::pages;
-use crate::palette::{self, PlayerColours, Rgb};
+use crate::palette::{self, Palette, PlayerColours, Rgb, rgb};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
 
@@ -19,17 +19,6 @@ pub struct Glyph {
     pub color: Rgb,
 }
 
-fn terrain_color(t: Terrain, visible: bool) -> Rgb {
-    match (t, visible) {
-        (Terrain::Wall, true) => palette::WALL,
-        (Terrain::Wall, false) => palette::WALL_REMEMBERED,
-        (Terrain::Floor, true) => palette::FLOOR,
-        (Terrain::Floor, false) => palette::FLOOR_REMEMBERED,
-        (Terrain::StairsDown | Terrain::StairsUp, true) => palette::STAIRS,
-        (Terrain::StairsDown | Terrain::StairsUp, false) => palette::STAIRS_REMEMBERED,
-    }
-}
-
 /// A wall with no known open ground beside it is solid rock: not drawn.
 fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
     !Dir::ALL.iter().any(|&d| pos.step(d).and_then(&terrain).is_some_and(Terrain::is_open))
@@ -39,29 +28,35 @@ fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
 /// the unexplored nor solid rock), then the top item of every pile seen (in
 /// its kind's colour in sight, dimmed out of it), then the monsters in sight
 /// in their kinds' glyphs and colours, then the other players in sight,
-/// then the player's own `@` on top, each player in its own colour.
-pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
-    let colours = PlayerColours::new(&state.kinds);
+/// then the player's own `@` on top, each player in its own colour; all in
+/// `palette`'s colours (the server's adjusted to stand out, see
+/// [`Palette::creature`]).
+pub fn map_glyphs(state: &ClientState, palette: &Palette) -> Vec<Glyph> {
+    let colours = palette.player_colours(&state.kinds);
     let mut glyphs = Vec::with_capacity(2048);
     for (pos, t) in state.known_cells() {
         if t == Terrain::Wall && is_rock(|p| state.terrain(p), pos) {
             continue;
         }
-        let color = terrain_color(t, state.is_visible(pos));
+        let color = palette.terrain(t, state.is_visible(pos));
         glyphs.push(Glyph { col: pos.x, row: pos.y, ch: t.glyph(), color });
     }
     for (pos, top) in &state.floor {
         let (ch, colour) = match state.item_kind(top.kind) {
-            Some(kind) => (kind.glyph, (kind.colour[0], kind.colour[1], kind.colour[2])),
-            None => ('?', palette::ALERT),
+            Some(kind) => (kind.glyph, rgb(kind.colour)),
+            None => ('?', palette.alert),
         };
-        let color = if state.is_visible(*pos) { colour } else { palette::dimmed(colour) };
+        let color = if state.is_visible(*pos) {
+            palette.creature(colour)
+        } else {
+            palette.remembered(colour)
+        };
         glyphs.push(Glyph { col: pos.x, row: pos.y, ch, color });
     }
     for m in state.monsters.values() {
         let (ch, color) = match state.kind_of(m) {
-            Some(kind) => (kind.glyph, (kind.colour[0], kind.colour[1], kind.colour[2])),
-            None => ('?', palette::ALERT),
+            Some(kind) => (kind.glyph, palette.creature(rgb(kind.colour))),
+            None => ('?', palette.alert),
         };
         glyphs.push(Glyph { col: m.at.x, row: m.at.y, ch, color });
     }
@@ -75,17 +70,29 @@ pub fn map_glyphs(state: &ClientState) -> Vec<Glyph> {
     glyphs
 }
 
-fn tone_color(tone: Tone, colours: &PlayerColours) -> Rgb {
-    match tone {
-        Tone::Bright => palette::TEXT,
-        Tone::Middle => palette::TEXT_MIDDLE,
-        Tone::Dim => palette::TEXT_DIM,
-        Tone::Alert => palette::ALERT,
-        Tone::Good => palette::GOOD,
-        Tone::Warn => palette::WARN,
-        Tone::Combat => palette::COMBAT,
-        Tone::Others => palette::OTHERS_TEXT,
-        Tone::Player(id) => colours.of(id),
+/// The colours a line of the HUD is drawn in.
+struct Tones<'a> {
+    palette: &'a Palette,
+    players: PlayerColours,
+}
+
+impl Tones<'_> {
+    fn of(scene: &Scene<'_>) -> Self {
+        Tones { palette: scene.palette, players: scene.palette.player_colours(&scene.state.kinds) }
+    }
+
+    fn color(&self, tone: Tone) -> Rgb {
+        match tone {
+            Tone::Bright => palette::TEXT,
+            Tone::Middle => palette::TEXT_MIDDLE,
+            Tone::Dim => palette::TEXT_DIM,
+            Tone::Alert => self.palette.alert,
+            Tone::Good => self.palette.good,
+            Tone::Warn => self.palette.warn,
+            Tone::Combat => self.palette.combat,
+            Tone::Others => self.palette.others,
+            Tone::Player(id) => self.players.of(id),
+        }
     }
 }
 
@@ -93,12 +100,13 @@ fn tone_color(tone: Tone, colours: &PlayerColours) -> Rgb {
 /// wide: its rows, and the party panel at the right of the message rows
 /// behind a divider (the messages cut short before it).
 pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
-    let colours = PlayerColours::new(&scene.state.kinds);
+    let colours = Tones::of(scene);
     let panel = party_panel(scene.state);
     let first_message = usize::from(HUD_ROWS) - MESSAGE_ROWS;
     let (left, column) = panel_place(&panel, width);
     let mut glyphs = Vec::new();
-    for (i, line) in hud(scene).iter().enumerate() {
+    let messages = message_cols(scene.state, usize::from(width));
+    for (i, line) in hud_at(scene, usize::from(width), messages).iter().enumerate() {
         let room = if i >= first_message && !panel.is_empty() { left - PANEL_GAP } else { width };
         glyphs.extend(line_glyphs(line, (first_row + i as u16, 0), room, &colours));
     }
@@ -121,6 +129,17 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
 /// How far the messages stop short of the party panel.
 const PANEL_GAP: u16 = 4;
 
+/// The letters a row of messages holds in a HUD row of `cols` letters:
+/// all of them, or those left of the party panel.
+pub(crate) fn message_cols(state: &ClientState, cols: usize) -> usize {
+    let panel = party_panel(state);
+    if panel.is_empty() {
+        return cols;
+    }
+    let (left, _) = panel_place(&panel, cols.min(usize::from(u16::MAX)) as u16);
+    usize::from(left - PANEL_GAP)
+}
+
 /// Where the party panel's first column starts in a row of `width`
 /// letters, and how wide each of its columns is.
 fn panel_place(panel: &[HudLine], width: u16) -> (u16, u16) {
@@ -136,7 +155,7 @@ fn line_glyphs(
     line: &HudLine,
     (row, col): (u16, u16),
     room: u16,
-    colours: &PlayerColours,
+    colours: &Tones<'_>,
 ) -> Vec<Glyph> {
     let tone_at = |i: usize| {
         let accent =
@@ -148,12 +167,7 @@ fn line_glyphs(
         .take(usize::from(room))
         .enumerate()
         .filter(|&(_, ch)| ch != ' ')
-        .map(|(i, ch)| Glyph {
-            col: col + i as u16,
-            row,
-            ch,
-            color: tone_color(tone_at(i), colours),
-        })
+        .map(|(i, ch)| Glyph { col: col + i as u16, row, ch, color: colours.color(tone_at(i)) })
         .collect()
 }
 
@@ -161,8 +175,19 @@ fn line_glyphs(
 /// page of text takes its place (see [`page_text_glyphs`]).
 pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
     match scene.page {
-        Page::Map => map_glyphs(scene.state),
-        Page::Graveyard | Page::End | Page::Pack | Page::Choose(_) => Vec::new(),
+        Page::Map => map_glyphs(scene.state, scene.palette),
+        Page::Graveyard | Page::End | Page::Pack | Page::Choose(_) | Page::Log | Page::Help => {
+            Vec::new()
+        }
+    }
+}
+
+/// The cell the map's view keeps in sight: the cursor's, else the
+/// player's.
+pub fn focus(scene: &Scene<'_>) -> Option<Pos> {
+    match cursor_cell(scene) {
+        Some((x, y)) => Some(Pos::new(x, y)),
+        None => scene.state.at,
     }
 }
 
@@ -173,9 +198,11 @@ pub fn cursor_cell(scene: &Scene<'_>) -> Option<(u16, u16)> {
 }
 
 /// The running text above the HUD on the scene's page (the graveyard, the
-/// pack, the end of the game), in rows of `width` letters from the top.
-pub fn page_text_glyphs(scene: &Scene<'_>, width: u16) -> Vec<Glyph> {
-    text_glyphs(&pages::page_lines(scene), 1, width)
+/// pack, the end of the game, the log), in `rows` rows of `width` letters
+/// from the top.
+pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> {
+    let size = (usize::from(width), usize::from(rows.saturating_sub(1)));
+    text_glyphs(&pages::page_lines(scene, size), 1, width)
 }
 
 /// Lines of text as glyphs, one row each from `first_row`, cut at `width`.
@@ -197,7 +224,7 @@ pub fn text_glyphs(lines: &[(String, Rgb)], first_row: u16, width: u16) -> Vec<G
 }
 
 /// A whole level as the map shows what is in sight (for `gloam mapgen`):
-/// every cell bright, solid rock left out.
+/// every cell bright, solid rock left out, in the default palette.
 pub fn level_glyphs(
     terrain: impl Fn(Pos) -> Option<Terrain>,
     width: u16,
@@ -209,7 +236,8 @@ pub fn level_glyphs(
             let pos = Pos::new(x, y);
             let Some(t) = terrain(pos) else { continue };
             if !(t == Terrain::Wall && is_rock(&terrain, pos)) {
-                glyphs.push(Glyph { col: x, row: y, ch: t.glyph(), color: terrain_color(t, true) });
+                let color = palette::DEFAULT.terrain(t, true);
+                glyphs.push(Glyph { col: x, row: y, ch: t.glyph(), color });
             }
         }
     }
@@ -260,10 +288,13 @@ mod tests {
 
     #[test]
     fn visible_terrain_is_bright_and_each_player_in_its_colour_on_top() {
-        let g = map_glyphs(&state());
-        assert_eq!(glyph_at(&g, 0, 0)[0], Glyph { col: 0, row: 0, ch: '#', color: palette::WALL });
+        let g = map_glyphs(&state(), &palette::DEFAULT);
+        assert_eq!(
+            glyph_at(&g, 0, 0)[0],
+            Glyph { col: 0, row: 0, ch: '#', color: palette::DEFAULT.wall }
+        );
         assert_eq!(glyph_at(&g, 5, 3)[0].ch, '>');
-        assert_eq!(glyph_at(&g, 5, 3)[0].color, palette::STAIRS);
+        assert_eq!(glyph_at(&g, 5, 3)[0].color, palette::DEFAULT.stairs);
         let colours = PlayerColours::new(&[]);
         let me = glyph_at(&g, 3, 2);
         assert_eq!(me.last().unwrap().ch, '@');
@@ -281,7 +312,7 @@ mod tests {
         let (r, g, b) = bob_before;
         let alike = KindInfo { name: "doppelganger".into(), glyph: 'd', colour: [r, g, b] };
         s.apply(&ServerMsg::Kinds(vec![alike])).unwrap();
-        let glyphs = map_glyphs(&s);
+        let glyphs = map_glyphs(&s, &palette::DEFAULT);
         for at in [(1, 1), (3, 2)] {
             let player = glyph_at(&glyphs, at.0, at.1).last().unwrap().color;
             assert!(!palette::too_close(player, bob_before), "{at:?}");
@@ -292,8 +323,10 @@ mod tests {
     fn partying() -> ClientState {
         use gloam_protocol::Member;
         let mut s = state();
+        // As wide as the messages are left of the panel (16 letters and 3
+        // between its columns, and a gap of 4): no line wraps.
         for i in 0..3 {
-            s.apply(&ServerMsg::Note(format!("{i}").repeat(160))).unwrap();
+            s.apply(&ServerMsg::Note(format!("{i}").repeat(160 - 16 - 3 - 4))).unwrap();
         }
         let member = |id, name: &str| Member {
             id: PlayerId(id),
@@ -325,7 +358,7 @@ mod tests {
         let colours = PlayerColours::new(&state.kinds);
         let bob: Vec<&Glyph> = g.iter().filter(|g| g.row == 43 && g.col >= left as u16).collect();
         assert_eq!((bob[0].ch, bob[0].color), ('b', colours.of(PlayerId(4))));
-        assert_eq!(bob[3].color, palette::WARN, "9 of 30 is hurt");
+        assert_eq!(bob[3].color, palette::DEFAULT.warn, "9 of 30 is hurt");
     }
 
     #[test]
@@ -334,7 +367,8 @@ mod tests {
         state.apply(&ServerMsg::Party(vec![state.party[0].clone()])).unwrap();
         let chat = crate::chat::Chat::default();
         let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 160);
-        assert!(g.iter().filter(|g| g.row == 42).count() == 160, "the messages take the row");
+        let row = g.iter().filter(|g| g.row == 42).count();
+        assert_eq!(row, 160 - 16 - 3 - 4, "the messages take the row past where the panel stood");
     }
 
     #[test]
@@ -350,8 +384,15 @@ mod tests {
         s.apply(&ServerMsg::ItemKinds(vec![dart])).unwrap();
         let top = Some(Lying { kind: 0, count: 3, more: false });
         s.apply(&ServerMsg::Floor(vec![FloorChange { at: Pos::new(4, 4), top }])).unwrap();
-        let pile = map_glyphs(&s).into_iter().find(|g| (g.col, g.row) == (4, 4)).unwrap();
-        assert_eq!((pile.ch, pile.color), ('{', palette::dimmed((200, 100, 50))), "out of sight");
+        let pile = map_glyphs(&s, &palette::DEFAULT)
+            .into_iter()
+            .find(|g| (g.col, g.row) == (4, 4))
+            .unwrap();
+        assert_eq!(
+            (pile.ch, pile.color),
+            ('{', palette::DEFAULT.remembered((200, 100, 50))),
+            "out of sight"
+        );
     }
 
     #[test]
@@ -364,11 +405,11 @@ mod tests {
         let appeared =
             MonsterChange::Appeared { id: MonsterId(3), kind: 0, at, wound: Wound::Unhurt };
         s.apply(&ServerMsg::Monsters(vec![appeared])).unwrap();
-        let g = map_glyphs(&s);
+        let g = map_glyphs(&s, &palette::DEFAULT);
         let top = *glyph_at(&g, 4, 3).last().unwrap();
-        assert_eq!((top.ch, top.color), ('o', (210, 180, 60)));
+        assert_eq!((top.ch, top.color), ('o', palette::DEFAULT.creature((210, 180, 60))));
         s.apply(&ServerMsg::Monsters(vec![MonsterChange::Vanished { id: MonsterId(3) }])).unwrap();
-        assert_eq!(glyph_at(&map_glyphs(&s), 4, 3).last().unwrap().ch, '.');
+        assert_eq!(glyph_at(&map_glyphs(&s, &palette::DEFAULT), 4, 3).last().unwrap().ch, '.');
     }
 
     #[test]
@@ -388,7 +429,7 @@ mod tests {
         let chat = crate::chat::Chat::default();
         let scene = Scene::new(&s, &chat, &Link::Playing, Page::End);
         assert!(page_glyphs(&scene).is_empty(), "no map under the page");
-        let g = page_text_glyphs(&scene, 120);
+        let g = page_text_glyphs(&scene, 120, 40);
         let first: String = g.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
         assert_eq!(first, "anndiedondepth5,killedbyanogre.");
         assert!(g.iter().all(|g| g.row < 40), "above the HUD");
@@ -396,7 +437,7 @@ mod tests {
 
     #[test]
     fn unexplored_cells_are_not_drawn() {
-        let g = map_glyphs(&state());
+        let g = map_glyphs(&state(), &palette::DEFAULT);
         assert!(glyph_at(&g, 10, 5).is_empty());
         assert_eq!(g.len(), 35 + 2, "the room's cells and two players");
     }
@@ -413,8 +454,8 @@ mod tests {
             ..SightDiff::default()
         }))
         .unwrap();
-        let g = map_glyphs(&s);
-        assert_eq!(glyph_at(&g, 0, 2)[0].color, palette::WALL_REMEMBERED);
+        let g = map_glyphs(&s, &palette::DEFAULT);
+        assert_eq!(glyph_at(&g, 0, 2)[0].color, palette::DEFAULT.wall_remembered);
         // A wall known with no open neighbour known: rock.
         let mut rock = state();
         let far = SightDiff {
@@ -423,14 +464,14 @@ mod tests {
             ..SightDiff::default()
         };
         rock.apply(&ServerMsg::Sight(far)).unwrap();
-        assert!(glyph_at(&map_glyphs(&rock), 11, 2).is_empty());
+        assert!(glyph_at(&map_glyphs(&rock, &palette::DEFAULT), 11, 2).is_empty());
     }
 
     #[test]
     fn the_hud_sits_under_the_map() {
         let (state, chat) = (state(), crate::chat::Chat::default());
         let g = hud_glyphs(&Scene::new(&state, &chat, &Link::Playing, Page::Map), 40, 80);
-        assert!(g.iter().all(|g| (40..45).contains(&g.row)));
+        assert!(g.iter().all(|g| (40..40 + HUD_ROWS).contains(&g.row)));
         let first: String = g.iter().filter(|g| g.row == 40).map(|g| g.ch).collect();
         assert_eq!(first, "Depth1youarealonehere");
     }

@@ -45,9 +45,10 @@ impl Xvfb {
         gloam
     }
 
-    /// Presses Esc in the focused window and waits for a clean exit.
+    /// Presses Esc in the focused window (and `y` when it asks "Really
+    /// quit?") and waits for a clean exit.
     fn quit_window(&self, gloam: Running) {
-        xdotool(&self.display, &["key", "Escape"]);
+        xdotool(&self.display, &["key", "--delay", "100", "Escape", "y"]);
         let status = gloam.wait();
         assert!(status.success(), "{status:?}");
     }
@@ -277,6 +278,10 @@ async fn a_line_typed_in_one_window_shows_in_another() {
     let server = TestServer::start(config).await.unwrap();
     let mut listener = SimClient::join(&server.url(), "listener", None).await.unwrap();
     let (tokens, shots) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // Letters of 16 px cells, as the colour count below was made for (the
+    // zoom kept between runs is the window's, under XDG_CONFIG_HOME).
+    std::fs::create_dir_all(tokens.path().join("gloam")).unwrap();
+    std::fs::write(tokens.path().join("gloam/zoom"), "16\n").unwrap();
     let window = |name: &str| {
         let mut gloam = xvfb.gloam();
         gloam
@@ -311,8 +316,8 @@ async fn a_line_typed_in_one_window_shows_in_another() {
     .await;
     assert_eq!(text, "hello bob", "the keys typed became the line, and moved nobody");
 
-    // Bob's window: screenshots (F12) until its message rows (grid rows 42
-    // to 44, 16 px each) show ann's colour.
+    // Bob's window: screenshots (F12) until its message rows (in the
+    // lowest fifth of the window) show ann's colour.
     xvfb.focus_window_of("bob");
     // A quiet world has no monsters: every colour of the palette is a player's.
     let colour = gloam_client::palette::PlayerColours::new(&[]).of(from);
@@ -326,7 +331,7 @@ async fn a_line_typed_in_one_window_shows_in_another() {
             let Ok(image) = gloam_client::render::RgbaImage::load_png(&entry.path()) else {
                 continue;
             };
-            let rows = &image.pixels[(672 * image.width * 4) as usize..];
+            let rows = &image.pixels[(image.height * 4 / 5 * image.width * 4) as usize..];
             shown |= rows.chunks(4).filter(|p| near(p)).count() > 20;
         }
     }
@@ -344,9 +349,9 @@ fn newest_map(dir: &std::path::Path) -> Option<Vec<u8>> {
         .flatten()
         .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?;
     let image = gloam_client::render::RgbaImage::load_png(&newest.path()).ok()?;
-    let map_rows = usize::from(gloam_client::render::GRID_ROWS - gloam_client::hud::HUD_ROWS);
-    let cell = image.width as usize / usize::from(gloam_client::render::GRID_COLS);
-    image.pixels.get(..map_rows * cell * image.width as usize * 4).map(<[u8]>::to_vec)
+    // The map takes the window's upper part, above the HUD's rows.
+    let map_rows = image.height as usize / 2;
+    image.pixels.get(..map_rows * image.width as usize * 4).map(<[u8]>::to_vec)
 }
 
 /// Watching in windows: bob's window, started with `--watch ann`, draws
@@ -536,9 +541,8 @@ fn a_refused_connection_shows_why_and_leaves_the_window_open_to_quit() {
                 let Ok(image) = gloam_client::render::RgbaImage::load_png(&entry.path()) else {
                     continue;
                 };
-                // Row 40 of the grid, 16 px cells: the HUD's first line.
-                let row = &image.pixels
-                    [(640 * image.width * 4) as usize..(656 * image.width * 4) as usize];
+                // The HUD, in the lowest fifth of the window.
+                let row = &image.pixels[(image.height * 4 / 5 * image.width * 4) as usize..];
                 shown |= row.chunks(4).any(|p| p[0] > 200 && p[1] < 130 && p[2] < 120);
             }
             std::thread::yield_now();
@@ -564,6 +568,21 @@ fn without_a_display_gloam_says_so_in_one_line() {
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("no display"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn a_palette_of_no_name_is_one_line_naming_the_palettes_there_are() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gloam"))
+        .args(["--connect", "ws://127.0.0.1:9", "--palette", "sepia"])
+        .env_remove("DISPLAY")
+        .output()
+        .expect("gloam runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "gloam: no palette named \"sepia\" (there are: default, colourblind)"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use gloam_client::chat::Chat;
+use gloam_client::layout::Layout;
 use gloam_client::render::{RgbaImage, render_offscreen};
 use gloam_client::scene::{Link, Page, Scene};
 
@@ -43,9 +44,15 @@ fn matches_golden_aiming(
         gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
     let mut scene = Scene::new(state, chat, &Link::Playing, page);
     scene.aim = aim;
-    let frame = render_offscreen(&font, 16, &scene).expect("the frame draws");
-    assert_eq!((frame.width, frame.height), (1280, 720));
+    let text_px = gloam_client::render::text_px_for(&font, 16).expect("the font sizes");
+    let size = Layout::window_for(80, 40, 16, text_px);
+    let frame = render_offscreen(&font, size, 16, &scene).expect("the frame draws");
+    compare_with_golden(&frame, name);
+}
 
+/// Compares `frame` with the golden image `name` (writing it when asked to
+/// bless, or when it is missing outside CI).
+fn compare_with_golden(frame: &RgbaImage, name: &str) {
     let golden = golden_path().with_file_name(name);
     if std::env::var_os("GLOAM_BLESS").is_some()
         || (!golden.exists() && std::env::var_os("CI").is_none())
@@ -181,7 +188,7 @@ fn the_pack_page_matches_its_golden_image() {
 /// is drawn in (none of them near a monster's), with hit points and level.
 #[test]
 fn the_party_panel_matches_its_golden_image() {
-    use gloam_client::palette::{PlayerColours, too_close};
+    use gloam_client::palette::{DEFAULT, PlayerColours, too_close};
     use gloam_protocol::{Member, ServerMsg};
     let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
     let mut state = common::known_state();
@@ -199,7 +206,8 @@ fn the_party_panel_matches_its_golden_image() {
     for (i, a) in ids.iter().enumerate() {
         for kind in &state.kinds {
             let [r, g, b] = kind.colour;
-            assert!(!too_close(colours.of(*a), (r, g, b)), "{a:?} looks like a {}", kind.name);
+            let drawn = DEFAULT.creature((r, g, b));
+            assert!(!too_close(colours.of(*a), drawn), "{a:?} looks like a {}", kind.name);
         }
         for b in &ids[i + 1..] {
             assert_ne!(colours.of(*a), colours.of(*b), "{a:?} {b:?}");
@@ -225,6 +233,92 @@ fn aiming_a_throw_matches_its_golden_image() {
     let kobold = state.monsters.values().next().expect("the kobold").at;
     assert_eq!(aim.cursor, kobold, "the nearest monster first");
     matches_golden_aiming(&state, &Chat::default(), (Page::Map, Some(aim)), "aim.png");
+}
+
+/// The monsters in sight listed beside the map, nearest first: each
+/// letter in the colour it is drawn in on the map, its name and wound.
+#[test]
+fn the_monster_list_matches_its_golden_image() {
+    use gloam_protocol::{MonsterChange, MonsterId, ServerMsg, Wound};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    let me = state.at.expect("ann stands somewhere");
+    let kind = |name: &str| state.kinds.iter().position(|k| k.name == name).unwrap() as u16;
+    let near = |dx: u16, wound, name: &str, id| MonsterChange::Appeared {
+        id: MonsterId(id),
+        kind: kind(name),
+        at: gloam_protocol::Pos::new(me.x + dx, me.y + 1),
+        wound,
+    };
+    let more = vec![
+        near(3, Wound::Wounded, "jackal", 900),
+        near(4, Wound::AlmostDead, "rat", 901),
+        near(6, Wound::Scratched, "orc", 902),
+    ];
+    state.apply(&ServerMsg::Monsters(more)).unwrap();
+    matches_golden(&state, &Chat::default(), Page::Map, "monsters.png");
+}
+
+/// The help: the keys and the rules of the clock.
+#[test]
+fn the_help_page_matches_its_golden_image() {
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let state = common::known_state();
+    matches_golden(&state, &Chat::default(), Page::Help, "help.png");
+}
+
+/// The whole log, read back with Ctrl+P: chat and the game's lines
+/// together, each in its colour, a repeated line counted.
+#[test]
+fn the_full_screen_log_matches_its_golden_image() {
+    use gloam_protocol::{ChatTo, PlayerId, ServerMsg};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = common::known_state();
+    for _ in 0..3 {
+        state.apply(&ServerMsg::Combat("You miss the kobold.".into())).unwrap();
+    }
+    let chat = |text: &str| ServerMsg::Chat {
+        from: PlayerId(2),
+        name: "bob".into(),
+        to: ChatTo::Depth,
+        text: text.into(),
+    };
+    state.apply(&chat("kobolds come in twos, watch the corridor")).unwrap();
+    state.apply(&ServerMsg::Combat("The kobold hits you (2).".into())).unwrap();
+    state.apply(&ServerMsg::Others("cat picks up a dart.".into())).unwrap();
+    matches_golden(&state, &Chat::default(), Page::Log, "log.png");
+}
+
+/// A small window (800 x 500, where the keys row used to be cut off) at a
+/// zoom too large for it: the cell shrinks until the HUD fits, and every
+/// letter of the HUD lies inside the window, at every size the window
+/// allows, with the real font's letter widths.
+#[test]
+fn the_hud_is_never_cut_off_at_any_window_size_allowed() {
+    use gloam_client::layout::MIN_WINDOW;
+    use gloam_client::view::hud_glyphs;
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
+    let font =
+        gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
+    let state = common::known_state();
+    let chat = Chat::default();
+    let scene = Scene::new(&state, &chat, &Link::Playing, Page::Map);
+    let letters = |cell| gloam_client::render::text_px_for(&font, cell).expect("the font sizes");
+    for (width, height) in [MIN_WINDOW, (800, 500), (1024, 600), (1280, 720), (1920, 1080)] {
+        for zoom in gloam_client::zoom::STEPS {
+            let layout = Layout::fit(width, height, zoom, letters);
+            let hud = hud_glyphs(&scene, 0, layout.hud_cols);
+            let right = hud.iter().map(|g| u32::from(g.col) + 1).max().unwrap_or(0);
+            let at = format!("{width}x{height} zoom {zoom}: {layout:?}");
+            assert!(right * layout.text_px <= width, "{at}");
+            let keys: String = hud.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
+            assert!(keys.ends_with("?help") || keys.contains("Waiting"), "{at}: {keys}");
+        }
+    }
+    let layout = Layout::fit(800, 500, 32, letters);
+    let frame = render_offscreen(&font, (800, 500), layout.cell_px, &scene).expect("it draws");
+    compare_with_golden(&frame, "small.png");
 }
 
 #[test]

@@ -34,16 +34,7 @@ impl<'t> Atlas<'t> {
         font: &Font<'_>,
         cell_px: u32,
     ) -> Result<Self, RenderError> {
-        // Monospace glyphs are about 0.6 em wide and 1.2 em tall: size the
-        // font so a line fits the cell's height.
-        let mut points = cell_px as f32;
-        font.set_size(points).map_err(RenderError::sdl)?;
-        while font.height() > cell_px as i32 && points > 4.0 {
-            points -= 0.5;
-            font.set_size(points).map_err(RenderError::sdl)?;
-        }
-        let advance = font.size_of_char('M').map(|(w, _)| w).unwrap_or(cell_px);
-        let text_px = advance.clamp(1, cell_px);
+        let text_px = text_px_for(font, cell_px)?;
         let count = u32::from(LAST - FIRST + 1);
         let rows = count.div_ceil(PER_ROW);
         let mut sheet = Surface::new(PER_ROW * cell_px, rows * cell_px, PixelFormat::RGBA32)
@@ -102,6 +93,20 @@ impl<'t> Atlas<'t> {
         let src = FRect::new((slot.x() as u32 + inset) as f32, slot.y() as f32, w, cell);
         canvas.copy(&self.texture, src, FRect::new(x, y, w, cell)).map_err(RenderError::sdl)
     }
+}
+
+/// Sizes `font` so a line fits a cell of `cell_px` (monospace glyphs are
+/// about 0.6 em wide and 1.2 em tall), and gives its advance at that size:
+/// how wide a letter of running text is.
+pub fn text_px_for(font: &Font<'_>, cell_px: u32) -> Result<u32, RenderError> {
+    let mut points = cell_px as f32;
+    font.set_size(points).map_err(RenderError::sdl)?;
+    while font.height() > cell_px as i32 && points > 4.0 {
+        points -= 0.5;
+        font.set_size(points).map_err(RenderError::sdl)?;
+    }
+    let advance = font.size_of_char('M').map(|(w, _)| w).unwrap_or(cell_px);
+    Ok(advance.clamp(1, cell_px))
 }
 
 fn slot(ch: char, cell_px: u32) -> Rect {

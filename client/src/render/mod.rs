@@ -1,7 +1,9 @@
 //! Drawing with SDL3: a glyph atlas rendered once from the font, tinted per
-//! draw, and the frame (map and HUD) drawn from the glyph lists of
-//! [`crate::view`]. Works on any render target: the window, or an
-//! off-screen surface for tests and images.
+//! draw, and the frame drawn from the glyph lists of [`crate::view`] where
+//! the [`Layout`] of the target's size puts them: the map's viewport
+//! (through the [`Camera`]) or a page of text, and the HUD. Works on any
+//! render target: the window, or an off-screen surface for tests and
+//! images.
 
 mod atlas;
 
@@ -13,16 +15,19 @@ use sdl3::ttf::Font;
 
 pub use atlas::Atlas;
 
-use crate::hud::HUD_ROWS;
-use crate::palette::{self, Rgb};
-use crate::scene::Scene;
-use crate::view::{Glyph, cursor_cell, hud_glyphs, page_glyphs, page_text_glyphs};
+pub use atlas::text_px_for;
 
-/// The grid: the map's cells and the HUD rows under it.
+use crate::layout::{Camera, Layout};
+use crate::palette::{self, Rgb};
+use crate::scene::{Page, Scene};
+use crate::view::{Glyph, cursor_cell, focus, hud_glyphs, page_glyphs, page_text_glyphs};
+
+/// The grid of `gloam mapgen`'s images (and of the redraw bench): the map's
+/// cells and five rows of captions under it.
 pub const GRID_COLS: u16 = 80;
 pub(crate) const MAP_ROWS: u16 = 40;
-pub const GRID_ROWS: u16 = MAP_ROWS + HUD_ROWS;
-/// The default cell size: 80x45 cells of 16 px is 1280x720.
+pub const GRID_ROWS: u16 = MAP_ROWS + 5;
+/// The cell size of `gloam mapgen`'s images.
 pub const DEFAULT_CELL_PX: u32 = 16;
 
 /// Why a frame could not be drawn.
@@ -53,32 +58,71 @@ pub fn load_font(
     ttf.load_font(path, points).map_err(|e| fail(e.to_string()))
 }
 
-/// The largest whole cell size at which the grid fits in `width` x `height`
-/// pixels (at least 4), so glyphs stay sharp at any window size.
-pub(crate) fn cell_px_for(width: u32, height: u32) -> u32 {
-    (width / u32::from(GRID_COLS)).min(height / u32::from(GRID_ROWS)).max(4)
-}
-
 fn rgb((r, g, b): Rgb) -> Color {
     Color::RGB(r, g, b)
 }
 
-/// Draws one whole frame: background, map (with the aiming cursor), HUD,
-/// centred in the target.
+/// Draws one whole frame as the target's size lays it out at the atlas's
+/// cell size: the map (with its cursor) or a page of text, and the HUD.
 pub fn draw_frame<T: RenderTarget>(
     canvas: &mut Canvas<T>,
     atlas: &mut Atlas,
     scene: &Scene<'_>,
 ) -> Result<(), RenderError> {
-    let map = page_glyphs(scene);
-    draw_glyphs(canvas, atlas, (&map, cursor_cell(scene)), |cols| text_glyphs(scene, cols))
+    let (w, h) = canvas.output_size().map_err(RenderError::sdl)?;
+    let layout = Layout::at(w, h, atlas.cell_px(), atlas.text_px());
+    canvas.set_draw_color(rgb(palette::BACKGROUND));
+    canvas.clear();
+    if scene.page == Page::Map {
+        draw_map(canvas, atlas, scene, &layout)?;
+        let side = crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows);
+        draw_text(canvas, atlas, side.iter(), (layout.side_x, 0))?;
+    } else {
+        let page = page_text_glyphs(scene, layout.page_cols, layout.map_rows);
+        draw_text(canvas, atlas, page.iter().filter(|g| g.row < layout.map_rows), (0, 0))?;
+    }
+    let hud = hud_glyphs(scene, 0, layout.hud_cols);
+    draw_text(canvas, atlas, hud.iter(), (0, layout.hud_y))
 }
 
-/// The page's running text above the HUD, and the HUD.
-fn text_glyphs(scene: &Scene<'_>, cols: u16) -> Vec<Glyph> {
-    let mut glyphs = page_text_glyphs(scene, cols);
-    glyphs.extend(hud_glyphs(scene, MAP_ROWS, cols));
-    glyphs
+/// The map's glyphs in the viewport, through the camera that keeps the
+/// player (or the cursor) in view.
+fn draw_map<T: RenderTarget>(
+    canvas: &mut Canvas<T>,
+    atlas: &mut Atlas,
+    scene: &Scene<'_>,
+    layout: &Layout,
+) -> Result<(), RenderError> {
+    let view = (layout.map_cols, layout.map_rows);
+    let camera = Camera::on(focus(scene), (scene.state.width, scene.state.height), view);
+    let px = |(col, row): (u16, u16)| {
+        let (x, y) = layout.cell_at(col, row);
+        (x as f32, y as f32)
+    };
+    if let Some(at) = cursor_cell(scene).and_then(|c| camera.to_view(c, view)) {
+        draw_cursor(canvas, px(at), layout.cell_px)?;
+    }
+    for g in page_glyphs(scene) {
+        if let Some(at) = camera.to_view((g.col, g.row), view) {
+            atlas.draw(canvas, g.ch, g.color, px(at), layout.cell_px)?;
+        }
+    }
+    Ok(())
+}
+
+/// Running text: each glyph at its letter and row from `(x, y)`.
+fn draw_text<'g, T: RenderTarget>(
+    canvas: &mut Canvas<T>,
+    atlas: &mut Atlas,
+    glyphs: impl Iterator<Item = &'g Glyph>,
+    (x, y): (u32, u32),
+) -> Result<(), RenderError> {
+    let (cell, text) = (atlas.cell_px(), atlas.text_px());
+    for g in glyphs {
+        let at = ((x + u32::from(g.col) * text) as f32, (y + u32::from(g.row) * cell) as f32);
+        atlas.draw(canvas, g.ch, g.color, at, text)?;
+    }
+    Ok(())
 }
 
 /// Draws map glyphs on the grid (over the cursor's cell, if any) and text
@@ -171,34 +215,46 @@ impl RgbaImage {
     }
 }
 
-/// Draws one frame off-screen with SDL's software renderer (no window, no
-/// video subsystem) and returns its pixels: for tests, images and benches.
+/// Draws one frame of a `width` x `height` window at `cell_px` off-screen
+/// with SDL's software renderer (no window, no video subsystem) and
+/// returns its pixels: for tests, screenshots and benches.
 pub fn render_offscreen(
     font: &Font<'_>,
+    (width, height): (u32, u32),
     cell_px: u32,
     scene: &Scene<'_>,
 ) -> Result<RgbaImage, RenderError> {
-    let map = page_glyphs(scene);
-    render_glyphs_offscreen(font, cell_px, (&map, cursor_cell(scene)), |cols| {
-        text_glyphs(scene, cols)
-    })
+    offscreen(font, (width, height), cell_px, |canvas, atlas| draw_frame(canvas, atlas, scene))
 }
 
-/// [`draw_glyphs`] into an off-screen surface.
+/// [`draw_glyphs`] into an off-screen surface of the mapgen grid.
 pub(crate) fn render_glyphs_offscreen(
     font: &Font<'_>,
     cell_px: u32,
     map: (&[Glyph], Option<(u16, u16)>),
     text: impl FnOnce(u16) -> Vec<Glyph>,
 ) -> Result<RgbaImage, RenderError> {
+    let size = (cell_px * u32::from(GRID_COLS), cell_px * u32::from(GRID_ROWS));
+    offscreen(font, size, cell_px, |canvas, atlas| draw_glyphs(canvas, atlas, map, text))
+}
+
+/// What `draw` draws into an off-screen surface of `width` x `height`.
+fn offscreen(
+    font: &Font<'_>,
+    (width, height): (u32, u32),
+    cell_px: u32,
+    draw: impl FnOnce(
+        &mut Canvas<sdl3::surface::Surface<'static>>,
+        &mut Atlas,
+    ) -> Result<(), RenderError>,
+) -> Result<RgbaImage, RenderError> {
     use sdl3::pixels::PixelFormat;
     use sdl3::surface::Surface;
-    let (width, height) = (cell_px * u32::from(GRID_COLS), cell_px * u32::from(GRID_ROWS));
     let surface = Surface::new(width, height, PixelFormat::RGBA32).map_err(RenderError::sdl)?;
     let mut canvas = surface.into_canvas().map_err(RenderError::sdl)?;
     let creator = canvas.texture_creator();
     let mut atlas = Atlas::build(&creator, font, cell_px)?;
-    draw_glyphs(&mut canvas, &mut atlas, map, text)?;
+    draw(&mut canvas, &mut atlas)?;
     drop(atlas);
     let surface = canvas.into_surface();
     let pitch = surface.pitch() as usize;
@@ -212,18 +268,4 @@ pub(crate) fn render_glyphs_offscreen(
             .collect()
     });
     Ok(RgbaImage { width, height, pixels })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_grid_scales_by_whole_pixels_to_fit_the_window() {
-        assert_eq!(cell_px_for(1280, 720), 16);
-        assert_eq!(cell_px_for(2560, 1440), 32);
-        assert_eq!(cell_px_for(1920, 720), 16, "height limits");
-        assert_eq!(cell_px_for(1000, 1000), 12, "width limits");
-        assert_eq!(cell_px_for(10, 10), 4, "never vanishes");
-    }
 }

@@ -13,9 +13,10 @@ use gloam_protocol::{Action, ClientMsg, ServerMsg};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
-use crate::hud::MESSAGE_ROWS;
+use crate::hud::{GAME_LINES, game_lines};
 use crate::input::{Intent, Key, intent, should_send};
 use crate::net::NetEvent;
+use crate::palette::Palette;
 use crate::prompt::ItemUse;
 use crate::scene::{Link, Page, Scene};
 use crate::state::ClientState;
@@ -30,6 +31,8 @@ pub enum KeyOutcome {
     Again,
     /// Only the screen changed.
     Redraw,
+    /// Make the glyphs larger (`1`) or smaller (`-1`).
+    Zoom(i8),
     Quit,
     /// Nothing: an unbound key, no connection, or a repeat too soon.
     Ignore,
@@ -55,6 +58,8 @@ enum Mode {
     Choosing(ItemUse),
     /// A throw is being aimed.
     Aiming(Aim),
+    /// Esc was pressed in play: `y` quits, any other key goes back.
+    AskingToQuit,
 }
 
 /// One connection's session: the mirror, the link, and the window's own
@@ -68,6 +73,8 @@ pub struct Session {
     graveyard: Graveyard,
     /// Whether the pack's page is shown.
     pack_shown: bool,
+    /// Whether the help page is shown.
+    help_shown: bool,
     /// An item prompt or an aim the keys drive, if any.
     mode: Mode,
     /// Where the character's token is kept.
@@ -76,6 +83,10 @@ pub struct Session {
     /// so holding a key never queues up moves the player cannot stop.
     in_flight: u32,
     last_sent: Option<Instant>,
+    /// The colours the scene is drawn in.
+    palette: &'static Palette,
+    /// The full-screen log, when open: how many rows it is scrolled back.
+    log: Option<usize>,
 }
 
 impl Session {
@@ -88,16 +99,27 @@ impl Session {
             chat: Chat::default(),
             graveyard: Graveyard::Away,
             pack_shown: false,
+            help_shown: false,
             mode: Mode::Map,
             token,
             in_flight: 0,
             last_sent: None,
+            palette: &crate::palette::DEFAULT,
+            log: None,
         }
+    }
+
+    /// The session drawn in `palette`'s colours.
+    pub fn with_palette(mut self, palette: &'static Palette) -> Self {
+        self.palette = palette;
+        self
     }
 
     /// What the area above the HUD shows now.
     pub fn page(&self) -> Page {
-        if self.state.ending().is_some() {
+        if self.log.is_some() {
+            Page::Log
+        } else if self.state.ending().is_some() {
             Page::End
         } else if let Mode::Choosing(item_use) = self.mode {
             Page::Choose(item_use)
@@ -107,6 +129,8 @@ impl Session {
             Page::Graveyard
         } else if self.pack_shown {
             Page::Pack
+        } else if self.help_shown {
+            Page::Help
         } else {
             Page::Map
         }
@@ -115,9 +139,12 @@ impl Session {
     /// What the window draws now.
     pub fn scene(&self) -> Scene<'_> {
         let mut scene = Scene::new(&self.state, &self.chat, &self.link, self.page());
+        scene.palette = self.palette;
         if let Mode::Aiming(aim) = self.mode {
             scene.aim = Some(aim);
         }
+        scene.asking_to_quit = self.mode == Mode::AskingToQuit;
+        scene.log_scroll = self.log.unwrap_or(0);
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -132,6 +159,20 @@ impl Session {
 
     /// A key pressed (`repeat` when held down) at `now`.
     pub fn on_key(&mut self, key: Key, shift: bool, repeat: bool, now: Instant) -> KeyOutcome {
+        if let Key::Ctrl(c) = key {
+            // Whatever is open: Ctrl keys are the window's.
+            return match crate::input::ctrl_intent(c) {
+                Some(Intent::Zoom(by)) => KeyOutcome::Zoom(by),
+                Some(Intent::Log) => {
+                    self.log = if self.log.is_some() { None } else { Some(0) };
+                    KeyOutcome::Redraw
+                }
+                _ => KeyOutcome::Ignore,
+            };
+        }
+        if let Some(scroll) = self.log {
+            return self.on_log_key(scroll, key);
+        }
         if self.chat.line.is_some() {
             return self.edit(key);
         }
@@ -147,6 +188,13 @@ impl Session {
         match self.mode {
             Mode::Choosing(item_use) => return self.on_prompt_key(item_use, key, shift, now),
             Mode::Aiming(aim) => return self.on_aim_key(aim, key, shift, now),
+            Mode::AskingToQuit => {
+                self.mode = Mode::Map;
+                return match key {
+                    Key::Char('y') => KeyOutcome::Quit,
+                    _ => KeyOutcome::Redraw,
+                };
+            }
             Mode::Map => {}
         }
         match intent {
@@ -158,10 +206,11 @@ impl Session {
             }
             _ => {}
         }
-        if matches!(self.page(), Page::Graveyard | Page::Pack) {
+        if matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help) {
             // Any key puts the page away, Esc too (it does not quit from here).
             self.graveyard = Graveyard::Away;
             self.pack_shown = false;
+            self.help_shown = false;
             return KeyOutcome::Redraw;
         }
         self.on_map_intent(intent, repeat, now)
@@ -170,10 +219,19 @@ impl Session {
     /// A key on the map.
     fn on_map_intent(&mut self, intent: Option<Intent>, repeat: bool, now: Instant) -> KeyOutcome {
         match intent {
+            // A character in play is not left on one key: Esc asks first.
+            Some(Intent::Quit) if self.link == Link::Playing && self.state.watched().is_none() => {
+                self.mode = Mode::AskingToQuit;
+                KeyOutcome::Redraw
+            }
             Some(Intent::Quit) => KeyOutcome::Quit,
             _ if self.link != Link::Playing => KeyOutcome::Ignore,
             Some(Intent::Pack) => {
                 self.pack_shown = true;
+                KeyOutcome::Redraw
+            }
+            Some(Intent::Help) => {
+                self.help_shown = true;
                 KeyOutcome::Redraw
             }
             Some(Intent::Graveyard) => {
@@ -282,14 +340,32 @@ impl Session {
         KeyOutcome::Redraw
     }
 
-    /// Moves the message rows a page back (towards older lines) or forward.
+    /// Moves the game's message rows a page back (towards older lines) or
+    /// forward.
     fn scroll(&mut self, back: bool) -> KeyOutcome {
-        let most = self.state.log.len().saturating_sub(MESSAGE_ROWS);
+        let most = game_lines(&self.state).saturating_sub(GAME_LINES);
         let scroll = &mut self.chat.scroll;
-        *scroll = if back {
-            (*scroll + MESSAGE_ROWS).min(most)
-        } else {
-            scroll.saturating_sub(MESSAGE_ROWS)
+        *scroll =
+            if back { (*scroll + GAME_LINES).min(most) } else { scroll.saturating_sub(GAME_LINES) };
+        KeyOutcome::Redraw
+    }
+
+    /// A key while the full-screen log is open: it scrolls (a page, or a
+    /// row), and Esc closes it.
+    fn on_log_key(&mut self, scroll: usize, key: Key) -> KeyOutcome {
+        // As far back as a page of 80 letters and 20 rows goes; a larger
+        // page shows its oldest rows a little sooner.
+        let most = crate::reading::log_scroll_most(&self.state, (80, 20));
+        let page = 10;
+        self.log = match key {
+            Key::Escape | Key::Enter => None,
+            Key::PageUp => Some((scroll + page).min(most)),
+            Key::Up | Key::Char('k') => Some((scroll + 1).min(most)),
+            Key::PageDown => Some(scroll.saturating_sub(page)),
+            Key::Down | Key::Char('j') => Some(scroll.saturating_sub(1)),
+            Key::Home => Some(most),
+            Key::End => Some(0),
+            _ => return KeyOutcome::Ignore,
         };
         KeyOutcome::Redraw
     }
@@ -401,6 +477,77 @@ mod tests {
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
         assert_eq!(s.link, Link::Playing);
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
+        s.on_net(NetEvent::Closed("connection reset".into()));
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit, "nothing to lose");
+    }
+
+    #[test]
+    fn ctrl_plus_and_minus_zoom_whatever_is_open() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Ctrl('='), false, false, now), KeyOutcome::Zoom(1));
+        s.on_key(Key::Enter, false, false, now);
+        assert_eq!(s.on_key(Key::Ctrl('-'), false, false, now), KeyOutcome::Zoom(-1));
+        assert!(s.typing(), "the line stays open");
+        assert_eq!(s.on_key(Key::Ctrl('k'), false, false, now), KeyOutcome::Ignore);
+    }
+
+    #[test]
+    fn question_mark_shows_the_help_and_any_key_puts_it_away() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Char('?'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Help);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "not a quit");
+        assert_eq!((s.page(), s.scene().asking_to_quit), (Page::Map, false));
+    }
+
+    #[test]
+    fn ctrl_p_opens_the_whole_log_which_scrolls_and_esc_closes() {
+        let mut s = playing();
+        for i in 0..40 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
+        }
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Ctrl('p'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Log);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw, "not a step");
+        assert_eq!(s.scene().log_scroll, 1);
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!(s.scene().log_scroll, 11);
+        s.on_key(Key::Char('j'), false, false, now);
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!(s.scene().log_scroll, 0);
+        assert_eq!(s.on_key(Key::Char('q'), false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "not a quit");
+        assert_eq!(s.page(), Page::Map);
+        s.on_key(Key::Ctrl('p'), false, false, now);
+        s.on_key(Key::Ctrl('p'), false, false, now);
+        assert_eq!(s.page(), Page::Map, "Ctrl+P again closes it too");
+    }
+
+    #[test]
+    fn escape_in_play_asks_before_quitting() {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+        assert!(s.scene().asking_to_quit);
+        assert_eq!(crate::hud::hud(&s.scene())[1].text, "Really quit? (y/n)");
+        assert_eq!(s.on_key(Key::Char('n'), false, false, now), KeyOutcome::Redraw);
+        assert!(!s.scene().asking_to_quit, "n goes back");
+        s.on_key(Key::Escape, false, false, now);
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Redraw, "not a step");
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
+        s.on_key(Key::Escape, false, false, now);
+        assert_eq!(s.on_key(Key::Char('y'), false, false, now), KeyOutcome::Quit);
+        let mut watcher = playing();
+        watcher
+            .on_net(NetEvent::Msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) }));
+        assert_eq!(
+            watcher.on_key(Key::Escape, false, false, now),
+            KeyOutcome::Quit,
+            "a watcher leaves"
+        );
     }
 
     #[test]
@@ -644,7 +791,8 @@ mod tests {
         s.on_text("never mind");
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
         assert!(!s.typing());
-        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "asks");
+        assert!(s.scene().asking_to_quit);
     }
 
     #[test]
@@ -703,11 +851,11 @@ mod tests {
     #[test]
     fn a_welcome_resets_the_scroll_and_keeps_the_mutes() {
         let mut s = session(None);
-        for i in 0..10 {
+        for i in 0..30 {
             s.note(format!("line {i}"));
         }
         s.on_key(Key::PageUp, false, false, Instant::now());
-        assert_eq!(s.chat.scroll, MESSAGE_ROWS);
+        assert_eq!(s.chat.scroll, GAME_LINES);
         s.chat.muted.insert("bob".into());
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
         assert_eq!(s.chat.scroll, 0);
@@ -718,24 +866,27 @@ mod tests {
     #[test]
     fn page_up_and_down_scroll_the_messages_within_the_log() {
         let mut s = playing();
-        for i in 0..10 {
-            s.on_net(chat(2, "bob", ChatTo::Depth, &format!("line {i}")));
+        for i in 0..30 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
         }
         let now = Instant::now();
+        let n = GAME_LINES;
         let rows = |s: &Session| {
-            crate::hud::hud(&s.scene())[2..].iter().map(|r| r.text.clone()).collect::<Vec<_>>()
+            let hud = crate::hud::hud(&s.scene());
+            hud[2..2 + n].iter().map(|r| r.text.clone()).collect::<Vec<_>>()
         };
-        assert_eq!(rows(&s), ["bob: line 7", "bob: line 8", "bob: line 9"]);
+        let lines = |from: usize| (from..from + n).map(|i| format!("line {i}")).collect::<Vec<_>>();
+        assert_eq!(rows(&s), lines(30 - n));
         s.on_key(Key::PageUp, false, false, now);
-        assert_eq!(rows(&s), ["bob: line 4", "bob: line 5", "bob: line 6"]);
+        assert_eq!(rows(&s), lines(30 - 2 * n));
         for _ in 0..10 {
             s.on_key(Key::PageUp, false, false, now);
         }
-        let oldest = s.state.log.len() - 3;
+        let oldest = s.state.log.len() - n;
         assert_eq!(s.chat.scroll, oldest, "no further back than the oldest line");
         for _ in 0..10 {
             s.on_key(Key::PageDown, false, false, now);
         }
-        assert_eq!(rows(&s), ["bob: line 7", "bob: line 8", "bob: line 9"]);
+        assert_eq!(rows(&s), lines(30 - n));
     }
 }

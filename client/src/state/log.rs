@@ -1,6 +1,8 @@
 //! The message log: the server's notes, the lines about fights and about
 //! other players, and the lines of chat, each with its topic for its
-//! colour; at most [`LOG_LINES`], the oldest dropped first.
+//! colour; at most [`LOG_LINES`], the oldest dropped first. A line that
+//! repeats the last of its stream (the game's, or chat) is counted on it
+//! instead of kept again: "You miss the jackal. (x3)".
 
 use gloam_protocol::{ChatTo, MAX_CHAT_CHARS, PlayerId};
 
@@ -28,6 +30,23 @@ pub struct LogLine {
     /// In a line of chat, who spoke and where its name stands in `text`
     /// (first character and length), to draw it in that player's colour.
     pub speaker: Option<(PlayerId, usize, usize)>,
+    /// How many times it was said in a row (at least 1).
+    pub repeats: u32,
+}
+
+impl LogLine {
+    /// Whether it is a line of chat (shown apart from the game's lines).
+    pub fn is_chat(&self) -> bool {
+        self.topic == Topic::Chat
+    }
+
+    /// The line as shown: with how many times it was said, if more than once.
+    pub fn shown(&self) -> String {
+        match self.repeats {
+            0 | 1 => self.text.clone(),
+            n => format!("{} (x{n})", self.text),
+        }
+    }
 }
 
 impl std::ops::Deref for LogLine {
@@ -53,10 +72,17 @@ impl ClientState {
     /// A line about `topic`, cut at [`MAX_NOTE_CHARS`].
     pub(super) fn note(&mut self, topic: Topic, text: &str) {
         let text = text.chars().take(MAX_NOTE_CHARS).collect();
-        self.log_line(LogLine { topic, text, speaker: None });
+        self.log_line(LogLine { topic, text, speaker: None, repeats: 1 });
     }
 
     fn log_line(&mut self, line: LogLine) {
+        let same_stream = self.log.iter_mut().rev().find(|l| l.is_chat() == line.is_chat());
+        if let Some(last) = same_stream
+            && (last.topic, &last.text, last.speaker) == (line.topic, &line.text, line.speaker)
+        {
+            last.repeats += 1;
+            return;
+        }
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
@@ -96,7 +122,7 @@ impl ClientState {
             ChatTo::Depth => (format!("{name}: {text}"), Some(from)),
         };
         let speaker = speaker.map(|id| (id, 0, name.chars().count()));
-        self.log_line(LogLine { topic: Topic::Chat, text, speaker });
+        self.log_line(LogLine { topic: Topic::Chat, text, speaker, repeats: 1 });
         Ok(())
     }
 }
@@ -118,5 +144,30 @@ mod tests {
             s.apply(&ServerMsg::Note(i.to_string())).unwrap();
         }
         assert_eq!(s.log.len(), LOG_LINES);
+    }
+
+    #[test]
+    fn a_line_said_again_is_counted_not_repeated_even_with_chat_between() {
+        let mut s = crate::testing::on_level(gloam_protocol::PlayerId(1), 20, 10, 1);
+        for _ in 0..3 {
+            s.apply(&ServerMsg::Combat("You miss the jackal.".into())).unwrap();
+        }
+        let chat = ServerMsg::Chat {
+            from: PlayerId(2),
+            name: "bob".into(),
+            to: ChatTo::Depth,
+            text: "careful".into(),
+        };
+        s.apply(&chat).unwrap();
+        s.apply(&ServerMsg::Combat("You miss the jackal.".into())).unwrap();
+        let shown: Vec<String> = s.log.iter().map(LogLine::shown).collect();
+        assert_eq!(shown, ["You miss the jackal. (x4)", "bob: careful"]);
+        s.apply(&ServerMsg::Note("You miss the jackal.".into())).unwrap();
+        s.apply(&ServerMsg::Combat("You hit the jackal (2).".into())).unwrap();
+        s.apply(&ServerMsg::Combat("You miss the jackal.".into())).unwrap();
+        assert_eq!(s.log.len(), 5, "another topic, or a line between, is a new line");
+        s.apply(&chat).unwrap();
+        let chat = s.log.iter().rev().find(|l| l.is_chat()).unwrap();
+        assert_eq!(chat.shown(), "bob: careful (x2)");
     }
 }

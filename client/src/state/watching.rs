@@ -75,6 +75,12 @@ impl ClientState {
         Ok(())
     }
 
+    /// The player this client watches, when it watches: the HUD speaks of
+    /// it by name where it would say "you".
+    pub fn watched(&self) -> Option<&str> {
+        self.watching.as_ref().map(|(player, _)| player.as_str())
+    }
+
     /// True when `id` is who this client speaks as: its player, or for a
     /// watcher, the watcher itself.
     pub fn is_me(&self, id: PlayerId) -> bool {
