@@ -112,6 +112,7 @@ mod tests {
             kind: 0,
             at: Pos::new(x, y),
             wound: Wound::Unhurt,
+            asleep: false,
         });
         s.apply(&ServerMsg::Monsters(appeared.collect())).unwrap();
         s

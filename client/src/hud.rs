@@ -535,8 +535,13 @@ mod tests {
         }]))
         .unwrap();
         let at = Pos::new(7, 3);
-        let kobold =
-            MonsterChange::Appeared { id: MonsterId(1), kind: 0, at, wound: Wound::Unhurt };
+        let kobold = MonsterChange::Appeared {
+            id: MonsterId(1),
+            kind: 0,
+            at,
+            wound: Wound::Unhurt,
+            asleep: false,
+        };
         s.apply(&ServerMsg::Monsters(vec![kobold])).unwrap();
         let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
         let mut scene = Scene::new(&s, &chat, &link, crate::scene::Page::Map);

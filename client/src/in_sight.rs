@@ -100,6 +100,7 @@ mod tests {
             kind,
             at: Pos::new(x, 5),
             wound,
+            asleep: false,
         };
         s.apply(&ServerMsg::Monsters(vec![
             at(1, 1, 9, Wound::Unhurt),

@@ -402,8 +402,13 @@ mod tests {
         let orc = KindInfo { name: "orc".into(), glyph: 'o', colour: [210, 180, 60] };
         s.apply(&ServerMsg::Kinds(vec![orc])).unwrap();
         let at = Pos::new(4, 3);
-        let appeared =
-            MonsterChange::Appeared { id: MonsterId(3), kind: 0, at, wound: Wound::Unhurt };
+        let appeared = MonsterChange::Appeared {
+            id: MonsterId(3),
+            kind: 0,
+            at,
+            wound: Wound::Unhurt,
+            asleep: false,
+        };
         s.apply(&ServerMsg::Monsters(vec![appeared])).unwrap();
         let g = map_glyphs(&s, &palette::DEFAULT);
         let top = *glyph_at(&g, 4, 3).last().unwrap();

@@ -50,9 +50,16 @@ fn wound() -> impl Strategy<Value = Wound> {
 fn monster_change() -> impl Strategy<Value = MonsterChange> {
     let id = (0u32..4).prop_map(MonsterId);
     prop_oneof![
-        (id.clone(), prop_oneof![4 => 0u16..3, 1 => any::<u16>()], pos(), wound())
-            .prop_map(|(id, kind, at, wound)| MonsterChange::Appeared { id, kind, at, wound }),
+        (id.clone(), prop_oneof![4 => 0u16..3, 1 => any::<u16>()], pos(), wound(), any::<bool>())
+            .prop_map(|(id, kind, at, wound, asleep)| MonsterChange::Appeared {
+                id,
+                kind,
+                at,
+                wound,
+                asleep
+            }),
         (id.clone(), pos()).prop_map(|(id, at)| MonsterChange::Moved { id, at }),
+        (id.clone(), any::<bool>()).prop_map(|(id, asleep)| MonsterChange::Slept { id, asleep }),
         (id.clone(), wound()).prop_map(|(id, wound)| MonsterChange::Hurt { id, wound }),
         id.prop_map(|id| MonsterChange::Vanished { id }),
     ]

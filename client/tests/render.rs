@@ -249,6 +249,7 @@ fn the_monster_list_matches_its_golden_image() {
         kind: kind(name),
         at: gloam_protocol::Pos::new(me.x + dx, me.y + 1),
         wound,
+        asleep: false,
     };
     let more = vec![
         near(3, Wound::Wounded, "jackal", 900),

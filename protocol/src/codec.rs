@@ -151,8 +151,10 @@ mod tests {
                     kind: 1,
                     at: Pos::new(5, 6),
                     wound: Wound::Scratched,
+                    asleep: true,
                 },
                 MonsterChange::Moved { id: MonsterId(4), at: Pos::new(6, 6) },
+                MonsterChange::Slept { id: MonsterId(4), asleep: false },
                 MonsterChange::Hurt { id: MonsterId(4), wound: Wound::AlmostDead },
                 MonsterChange::Vanished { id: MonsterId(4) },
             ]),
@@ -311,9 +313,13 @@ mod round_trip {
 
     fn monster_change() -> impl Strategy<Value = MonsterChange> {
         prop_oneof![
-            (any::<u32>(), any::<u16>(), pos(), wound()).prop_map(|(id, kind, at, wound)| {
-                MonsterChange::Appeared { id: MonsterId(id), kind, at, wound }
-            }),
+            (any::<u32>(), any::<u16>(), pos(), wound(), any::<bool>()).prop_map(
+                |(id, kind, at, wound, asleep)| {
+                    MonsterChange::Appeared { id: MonsterId(id), kind, at, wound, asleep }
+                }
+            ),
+            (any::<u32>(), any::<bool>())
+                .prop_map(|(id, asleep)| MonsterChange::Slept { id: MonsterId(id), asleep }),
             (any::<u32>(), pos())
                 .prop_map(|(id, at)| MonsterChange::Moved { id: MonsterId(id), at }),
             (any::<u32>(), wound())
@@ -495,6 +501,9 @@ mod round_trip {
                 any::<u8>().prop_map(Action::Wear),
                 any::<u8>().prop_map(Action::TakeOff),
                 (any::<u8>(), pos()).prop_map(|(slot, at)| Action::Throw { slot, at }),
+                Just(Action::Explore),
+                pos().prop_map(Action::Travel),
+                Just(Action::Rest),
             ]
             .prop_map(ClientMsg::Act),
             Just(ClientMsg::Graveyard),

@@ -61,7 +61,12 @@ pub enum ChatTo {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     Move(Dir),
+    /// Go down the stairs stood on; away from them, travel to the nearest
+    /// stairs down the player remembers (see [`Action::Explore`] for how
+    /// travel goes on and stops).
     Descend,
+    /// Go up the stairs stood on; away from them, travel to the nearest
+    /// stairs up the player remembers.
     Ascend,
     Wait,
     /// Leave the game; the server closes the connection normally.
@@ -89,6 +94,18 @@ pub enum Action {
         slot: u8,
         at: Pos,
     },
+    /// Walk towards the nearest place the player's own memory leaves
+    /// unexplored. A standing order: the server takes one step a round (as
+    /// if the action were sent again at the player's pace) until there is
+    /// nothing left to explore or something happens (a monster comes into
+    /// view, the player is hurt, spoken to, or sees an item), and says why
+    /// it stopped. Any other action the client sends ends it.
+    Explore,
+    /// Walk to `to`, a cell the player remembers, by cells it remembers: a
+    /// standing order, as [`Action::Explore`].
+    Travel(Pos),
+    /// Wait until healed: a standing order, as [`Action::Explore`].
+    Rest,
 }
 
 /// What the server sends.
@@ -279,6 +296,8 @@ pub enum MonsterChange {
         kind: u16,
         at: Pos,
         wound: Wound,
+        /// It seems asleep.
+        asleep: bool,
     },
     Moved {
         id: MonsterId,
@@ -287,6 +306,11 @@ pub enum MonsterChange {
     Hurt {
         id: MonsterId,
         wound: Wound,
+    },
+    /// It fell asleep (`asleep`), or woke.
+    Slept {
+        id: MonsterId,
+        asleep: bool,
     },
     /// Out of sight, or dead.
     Vanished {

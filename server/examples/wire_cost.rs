@@ -113,8 +113,9 @@ impl Stream {
 /// One byte naming the monster, and one for each thing the change tells.
 fn monster_bound(change: &MonsterChange) -> usize {
     match change {
+        // Its sleep shares the wound's byte.
         MonsterChange::Appeared { .. } => 3,
-        MonsterChange::Moved { .. } | MonsterChange::Hurt { .. } => 2,
+        MonsterChange::Moved { .. } | MonsterChange::Hurt { .. } | MonsterChange::Slept { .. } => 2,
         MonsterChange::Vanished { .. } => 1,
     }
 }

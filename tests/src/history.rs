@@ -39,7 +39,7 @@ pub struct Glimpse {
 /// What a glimpse is of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shown {
-    /// Each monster shown: its kind, place and wound level.
+    /// Each monster shown: its kind, place, wound level and sleep.
     Monsters(Monsters),
     /// The others shown on the depth, by name, sorted.
     Roster(Vec<String>),
@@ -54,7 +54,7 @@ impl Glimpse {
     /// The monsters `state` shows.
     pub fn of_monsters(player: PlayerId, state: &ClientState) -> Self {
         let monsters =
-            state.monsters.iter().map(|(&id, m)| (id, (m.kind, m.at, m.wound))).collect();
+            state.monsters.iter().map(|(&id, m)| (id, (m.kind, m.at, m.wound, m.asleep))).collect();
         Self { player, depth: state.depth, shown: Shown::Monsters(monsters) }
     }
 
@@ -177,8 +177,9 @@ fn in_order<T: PartialEq + std::fmt::Debug>(
     Ok(())
 }
 
-/// Each monster in sight: its kind, place and wound level.
-type Monsters = BTreeMap<MonsterId, (u16, Pos, Wound)>;
+/// Each monster in sight: its kind, place, wound level and whether it
+/// seems asleep.
+type Monsters = BTreeMap<MonsterId, (u16, Pos, Wound, bool)>;
 
 /// What each player truly saw of the monsters, and who else it had on
 /// the depth, after each command that changed it, while it was there.
@@ -209,7 +210,7 @@ fn truth_of(
             let now: Monsters = state
                 .monsters()
                 .filter(|m| sight.contains(&m.pos))
-                .map(|m| (m.id, (m.kind, m.pos, m.wound())))
+                .map(|m| (m.id, (m.kind, m.pos, m.wound(), !m.awake)))
                 .collect();
             let seen = saw.entry(player).or_default();
             if seen.last() != Some(&now) {
@@ -254,7 +255,9 @@ mod tests {
     /// The first monster of a glimpse of the monsters: its place and wound.
     fn first(g: &mut Glimpse) -> (&mut Pos, &mut Wound) {
         match &mut g.shown {
-            Shown::Monsters(m) => m.values_mut().next().map(|(_, at, wound)| (at, wound)).unwrap(),
+            Shown::Monsters(m) => {
+                m.values_mut().next().map(|(_, at, wound, _)| (at, wound)).unwrap()
+            }
             Shown::Roster(_) | Shown::Floor(_) => unreachable!("a glimpse of the monsters"),
         }
     }

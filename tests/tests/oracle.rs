@@ -137,6 +137,7 @@ fn the_oracle_passes_only_what_a_depth_may_regain() {
             kind,
             at,
             wound: Wound::Unhurt,
+            asleep: false,
         }]);
         let mut shown = state.clone();
         shown.apply(&msg).unwrap();

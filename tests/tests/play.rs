@@ -175,10 +175,11 @@ async fn stairs_only_work_where_they_are() {
     let server = TestServer::start(config()).await.unwrap();
     let mut a = join(&server, "ann").await;
     let at = a.at();
+    // Away from stairs, the stairs' key travels to stairs it knows of: none yet.
     let turn = a.act(Action::Descend).await.unwrap();
-    assert!(turn.contains(&ServerMsg::Note("There are no stairs down here.".into())));
+    assert!(turn.contains(&ServerMsg::Note("You know of no stairs down.".into())));
     let turn = a.act(Action::Ascend).await.unwrap();
-    assert!(turn.contains(&ServerMsg::Note("There are no stairs up here.".into())));
+    assert!(turn.contains(&ServerMsg::Note("You know of no stairs up.".into())));
     assert_eq!((a.state.depth, a.at()), (1, at), "nothing moved");
 }
 
@@ -402,7 +403,7 @@ async fn the_last_depth_has_no_way_down() {
     let bottom = oracle().level(2).stairs_down;
     ann.walk_to(bottom, MAX_STEPS).await.unwrap();
     let turn = ann.act(Action::Descend).await.unwrap();
-    assert!(turn.contains(&ServerMsg::Note("There are no stairs down here.".into())));
+    assert!(turn.contains(&ServerMsg::Note("You know of no stairs down.".into())));
     assert_eq!(ann.state.depth, 2);
 }
 

@@ -133,8 +133,13 @@ mod tests {
         let item = |kind, count, equipped| Carried { kind, count, equipped };
         let kobold = KindInfo { name: "kobold".into(), glyph: 'k', colour: [9, 9, 9] };
         let at = Pos::new(7, 5);
-        let monster =
-            MonsterChange::Appeared { id: MonsterId(4), kind: 0, at, wound: Wound::Unhurt };
+        let monster = MonsterChange::Appeared {
+            id: MonsterId(4),
+            kind: 0,
+            at,
+            wound: Wound::Unhurt,
+            asleep: false,
+        };
         for msg in [
             ServerMsg::ItemKinds(kinds),
             ServerMsg::Pack(vec![item(0, 1, false), item(1, 6, false), item(2, 1, true)]),

@@ -23,6 +23,8 @@ pub struct SeenMonster {
     pub kind: u16,
     pub at: Pos,
     pub wound: Wound,
+    /// It seems asleep.
+    pub asleep: bool,
 }
 
 /// One change to who is in sight, as [`ClientState::check_steps`] sees it.
@@ -99,7 +101,9 @@ impl ClientState {
                 Ok((*id, Step::Appears(*at)))
             }
             MonsterChange::Moved { id, at } => Ok((*id, Step::Moves(*at))),
-            MonsterChange::Hurt { id, .. } => Ok((*id, Step::Stays)),
+            MonsterChange::Hurt { id, .. } | MonsterChange::Slept { id, .. } => {
+                Ok((*id, Step::Stays))
+            }
             MonsterChange::Vanished { id } => Ok((*id, Step::Vanishes)),
         });
         self.check_steps(steps, |id| self.monsters.contains_key(id), self.monsters.len())
@@ -172,8 +176,8 @@ impl ClientState {
     /// Applies one change that [`check_monsters`](Self::check_monsters) passed.
     pub(super) fn apply_monster(&mut self, change: &MonsterChange) {
         match *change {
-            MonsterChange::Appeared { id, kind, at, wound } => {
-                self.monsters.insert(id, SeenMonster { kind, at, wound });
+            MonsterChange::Appeared { id, kind, at, wound, asleep } => {
+                self.monsters.insert(id, SeenMonster { kind, at, wound, asleep });
             }
             MonsterChange::Moved { id, at } => {
                 if let Some(m) = self.monsters.get_mut(&id) {
@@ -183,6 +187,11 @@ impl ClientState {
             MonsterChange::Hurt { id, wound } => {
                 if let Some(m) = self.monsters.get_mut(&id) {
                     m.wound = wound;
+                }
+            }
+            MonsterChange::Slept { id, asleep } => {
+                if let Some(m) = self.monsters.get_mut(&id) {
+                    m.asleep = asleep;
                 }
             }
             MonsterChange::Vanished { id } => {

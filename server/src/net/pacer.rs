@@ -82,6 +82,11 @@ impl Pacer {
     pub(super) fn answered(&mut self) {
         self.waiting = false;
     }
+
+    /// True when the client has queued nothing more.
+    pub(super) fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
 }
 
 /// A token bucket.

@@ -22,6 +22,9 @@ pub struct Reply {
     /// The player's own last command (or its arrival) has been applied: the
     /// next may be sent.
     pub done: bool,
+    /// That command was a standing order that goes on: the connection
+    /// sends it again at the player's pace (see `depth::orders`).
+    pub goes_on: bool,
     /// The character died: these are its last words, and the connection ends.
     pub died: bool,
 }
@@ -111,14 +114,14 @@ impl Presence {
     }
 
     fn take(&mut self, reply: ToConn) -> Reply {
-        let ToConn { frames, done, now_on, died } = reply;
+        let ToConn { frames, done, goes_on, now_on, died } = reply;
         if let Some(depth) = now_on {
             self.here = depth;
         }
         if done {
             self.awaiting = false;
         }
-        Reply { frames, done, died }
+        Reply { frames, done, goes_on, died }
     }
 
     /// The lines of chat said to this player, for its connection to pass

@@ -36,6 +36,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let stop = self.stop.clone();
         let kicked = presence.kicked();
         let mut watchers = presence.audience().names();
+        // The client's last standing order, sent again for as long as the
+        // world says it goes on (see `depth::orders`).
+        let mut standing: Option<Action> = None;
         loop {
             let now = Instant::now();
             let next_action = pacer.ready_at(now);
@@ -56,8 +59,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                     CloseCode::Policy,
                     "another connection took over this character",
                 )),
-                reply = presence.reply() => self.pass_on(reply, presence, &mut pacer).await,
-                Some(line) = heard.next() => self.conn.write(line.into()).await,
+                reply = presence.reply() => {
+                    self.pass_on(reply, presence, &mut pacer, &mut standing).await
+                }
+                Some(line) = heard.next() => {
+                    // Spoken to: a standing order stops, as any key would.
+                    standing = None;
+                    self.conn.write(line.into()).await
+                }
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
                     self.conn.send(&ServerMsg::Watchers(names)).await
@@ -75,7 +84,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                         self.rule_audience(presence, &mut chat, cmd).await
                     }
                     Ok(Ok(Request::Who)) => self.who(&mut chat).await,
-                    msg => queue_action(msg, &mut pacer, per_second),
+                    msg => queue_action(msg, &mut pacer, &mut standing, per_second),
                 },
                 () = sleep_until(next_check) => self.conn.keep_alive().await,
             };
@@ -94,6 +103,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         reply: Option<Reply>,
         presence: &mut Presence,
         pacer: &mut Pacer,
+        standing: &mut Option<Action>,
     ) -> Result<(), Ending> {
         let Some(first) = reply else {
             return Err(Ending::new(CloseCode::Policy, "too slow: messages were piling up"));
@@ -107,6 +117,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         }
         let died = replies.iter().any(|r| r.died);
         let answered = replies.iter().filter(|r| r.done).count();
+        let goes_on = replies.iter().rev().find(|r| r.done).is_some_and(|r| r.goes_on);
         let frames = replies.into_iter().flat_map(|r| r.frames).map(Bytes::from);
         self.conn.write_all(frames).await?;
         if died {
@@ -117,6 +128,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         }
         for _ in 0..answered {
             pacer.answered();
+        }
+        if answered > 0 && pacer.is_empty() {
+            // The standing order was the last action answered: again if it
+            // goes on, else it is over.
+            match *standing {
+                Some(order) if goes_on => {
+                    let _ = pacer.push(order);
+                }
+                _ => *standing = None,
+            }
         }
         Ok(())
     }
@@ -141,6 +162,7 @@ fn hand_over(pacer: &mut Pacer, presence: &mut Presence) -> Result<(), Ending> {
 fn queue_action(
     msg: Result<Result<Request, &'static str>, Ending>,
     pacer: &mut Pacer,
+    standing: &mut Option<Action>,
     per_second: u32,
 ) -> Result<(), Ending> {
     let action = match msg {
@@ -154,6 +176,13 @@ fn queue_action(
     if action == Action::Quit {
         return Err(Ending::new(CloseCode::Normal, "goodbye"));
     }
+    // Any action ends a standing order; these may start one (the stairs'
+    // away from stairs: the depth decides).
+    *standing = matches!(
+        action,
+        Action::Explore | Action::Travel(_) | Action::Rest | Action::Descend | Action::Ascend
+    )
+    .then_some(action);
     pacer.push(action).map_err(|Flooding| {
         Ending::new(CloseCode::Policy, format!("flooding: more than {per_second} actions a second"))
     })

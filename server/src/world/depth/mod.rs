@@ -48,6 +48,7 @@
 //! 4. The connection writes the frames in order; the client's
 //!    `ClientState::apply` mirrors them and the window redraws.
 
+mod orders;
 pub(crate) mod rules;
 pub(super) mod views;
 
@@ -62,6 +63,7 @@ use crate::bestiary::{Bestiary, KindId};
 use crate::character::Player;
 use crate::level::Level;
 use crate::seeds::DepthSeeds;
+use orders::Order;
 use views::{Telling, Views};
 
 /// Where an arriving player is put.
@@ -127,6 +129,9 @@ pub struct Outcome {
     pub out: Vec<Outgoing>,
     /// Players whose action was applied (their next may come).
     pub answered: Vec<PlayerId>,
+    /// Of those, players whose standing order goes on: their connection
+    /// sends it again, at their pace (see `orders`).
+    pub going_on: Vec<PlayerId>,
     pub departures: Vec<Departure>,
     pub deaths: Vec<Death>,
 }
@@ -141,6 +146,7 @@ impl Outcome {
     pub fn append(&mut self, then: Outcome) {
         self.out.extend(then.out);
         self.answered.extend(then.answered);
+        self.going_on.extend(then.going_on);
         self.departures.extend(then.departures);
         self.deaths.extend(then.deaths);
     }
@@ -247,16 +253,65 @@ impl DepthState {
     pub fn act_all(&mut self, actions: impl IntoIterator<Item = (PlayerId, Action)>) -> Outcome {
         let mut outcome = Outcome::default();
         for (id, action) in actions {
-            let mut one = Outcome::default();
-            let mut telling = Telling { views: &mut self.views, outcome: &mut one };
-            if self.rules.act(id, action, &mut telling) {
-                self.views.settle(&self.rules, &mut one);
-            }
+            let one = match Order::of(&self.rules, id, action) {
+                Some(order) => self.carry_out(id, order),
+                None => self.act_one(id, action),
+            };
             outcome.append(one);
         }
         // One who died or left after its action was applied is not answered.
         outcome.answered.retain(|&id| self.rules.player(id).is_some());
         outcome
+    }
+
+    fn act_one(&mut self, id: PlayerId, action: Action) -> Outcome {
+        let mut one = Outcome::default();
+        let mut telling = Telling { views: &mut self.views, outcome: &mut one };
+        if self.rules.act(id, action, &mut telling) {
+            self.views.settle(&self.rules, &mut one);
+        }
+        one
+    }
+
+    /// One step of a standing order (see `orders`): the step applied as
+    /// the action it is, and the order going on unless it is done or the
+    /// step showed the player something; or, when no step can be taken,
+    /// why, answered at once with no action spent.
+    fn carry_out(&mut self, id: PlayerId, order: Order) -> Outcome {
+        let step = match self.rules.clock.phase(id) {
+            Phase::Ready => order.step(&self.rules, id),
+            _ => Err("Not while your round waits for others.".into()),
+        };
+        let action = match step {
+            Ok(action) => action,
+            Err(why) => {
+                let mut one = Outcome::default();
+                let Some(at) = self.rules.player(id).map(|p| p.pos) else { return one };
+                // Answered as every action is, with its sight last.
+                let mut diff = gloam_protocol::SightDiff { at, ..Default::default() };
+                self.views.tell_now(&self.rules, id, &mut diff);
+                one.tell(id, ServerMsg::Note(why));
+                one.tell(id, ServerMsg::Sight(diff));
+                one.answered.push(id);
+                return one;
+            }
+        };
+        let hp_before = self.rules.player(id).map_or(0, |p| p.vitals.hp);
+        let mut one = self.act_one(id, action);
+        if !one.answered.contains(&id) {
+            return one;
+        }
+        match orders::interruption(&self.rules, id, &one.out, hp_before) {
+            Some(why) if !why.is_empty() => one.tell(id, ServerMsg::Note(why)),
+            Some(_) => {}
+            None if order.is_done(&self.rules, id) => {
+                if order == Order::Rest {
+                    one.tell(id, ServerMsg::Note("You feel rested.".into()));
+                }
+            }
+            None => one.going_on.push(id),
+        }
+        one
     }
 
     /// The deadline of the round `id` acted in has passed: those it still
@@ -409,6 +464,8 @@ impl DepthState {
 mod corridor_tests;
 #[cfg(test)]
 mod item_tests;
+#[cfg(test)]
+mod orders_tests;
 #[cfg(test)]
 mod restock_tests;
 #[cfg(test)]

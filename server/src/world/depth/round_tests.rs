@@ -762,6 +762,7 @@ impl Mirror {
                 MonsterChange::Appeared { id, .. } if known(id) => return refused(change),
                 MonsterChange::Moved { id, .. }
                 | MonsterChange::Hurt { id, .. }
+                | MonsterChange::Slept { id, .. }
                 | MonsterChange::Vanished { id }
                     if !known(id) =>
                 {
@@ -770,7 +771,7 @@ impl Mirror {
                 MonsterChange::Appeared { id, at, .. } | MonsterChange::Moved { id, at } => {
                     self.monsters.insert(*id, *at);
                 }
-                MonsterChange::Hurt { .. } => {}
+                MonsterChange::Hurt { .. } | MonsterChange::Slept { .. } => {}
                 MonsterChange::Vanished { id } => {
                     self.monsters.remove(id);
                 }

@@ -19,6 +19,7 @@ impl DepthTask {
         &mut self,
         out: Vec<Outgoing>,
         answered: &[PlayerId],
+        going_on: &[PlayerId],
         now_on: Option<(PlayerId, DepthHandle)>,
     ) {
         // One reply per player, found by index: an arrival in a crowd
@@ -26,10 +27,16 @@ impl DepthTask {
         // square of the crowd.
         let mut replies: Vec<(PlayerId, ToConn)> = Vec::new();
         let mut index: HashMap<PlayerId, usize> = HashMap::new();
-        let empty = || ToConn { frames: Vec::new(), done: false, now_on: None, died: false };
+        let empty = || ToConn {
+            frames: Vec::new(),
+            done: false,
+            goes_on: false,
+            now_on: None,
+            died: false,
+        };
         for &id in answered {
             index.insert(id, replies.len());
-            replies.push((id, ToConn { done: true, ..empty() }));
+            replies.push((id, ToConn { done: true, goes_on: going_on.contains(&id), ..empty() }));
         }
         if let Some((id, handle)) = now_on {
             let at = *index.entry(id).or_insert_with(|| {

@@ -49,6 +49,8 @@ pub(super) struct ToConn {
     pub(super) frames: Vec<Vec<u8>>,
     /// The player's own command was applied: its next may be sent.
     pub(super) done: bool,
+    /// And it was a standing order that goes on: send it again.
+    pub(super) goes_on: bool,
     /// The player arrived on this depth: its commands go here from now on.
     pub(super) now_on: Option<DepthHandle>,
     /// The character died: these are its last words.
@@ -187,7 +189,7 @@ impl DepthTask {
                 }
                 () = tokio::time::sleep_until(self.still.due()), if self.state.has_untold() => {
                     let out = self.tell_next_shift();
-                    self.deliver(out, &[], None);
+                    self.deliver(out, &[], &[], None);
                 }
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.take(cmd, &mut rx),
@@ -296,7 +298,7 @@ impl DepthTask {
             }
             DepthCmd::Tell(text) => {
                 let out = self.state.tell_everyone(&text);
-                self.deliver(out, &[], None);
+                self.deliver(out, &[], &[], None);
             }
             DepthCmd::Resync(id) => {
                 if let Some(link) = self.links.get(&id) {
@@ -380,7 +382,7 @@ impl DepthTask {
     /// and the rounds closed and whether the depth now stands empty (for
     /// the world's absences: every command that changes the depth ends here).
     fn finish(&mut self, outcome: Outcome, now_on: Option<(PlayerId, DepthHandle)>) {
-        let Outcome { out, answered, departures, deaths } = outcome;
+        let Outcome { out, answered, going_on, departures, deaths } = outcome;
         self.tally.note(&self.state, self.depths.absences());
         for id in &answered {
             self.acted.insert(*id);
@@ -388,7 +390,7 @@ impl DepthTask {
         // Counted before anyone is told, so a reply is never ahead of its figures.
         self.note_waits();
         self.record_metrics();
-        self.deliver(out, &answered, now_on);
+        self.deliver(out, &answered, &going_on, now_on);
         for departure in departures {
             self.hand_on(departure);
         }
@@ -460,7 +462,7 @@ impl DepthTask {
             };
             let frames = vec![codec::encode(&last)];
             let shown = frames.clone();
-            let last = ToConn { frames, done: true, now_on: None, died: true };
+            let last = ToConn { frames, done: true, goes_on: false, now_on: None, died: true };
             if link.conn.try_send(last).is_ok() {
                 link.audience.relay(shown, || None);
             }

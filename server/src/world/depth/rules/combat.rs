@@ -78,6 +78,7 @@ impl Rules {
             // Only an awake monster links players (its prey and goal do
             // not): a blow at one already awake leaves the parties be.
             self.parties.stir();
+            obs.observe(self, Event::Stirred { monster: id, at });
         }
         let struck = |blow| Event::PlayerStruck { attacker, kind, at, blow, missile };
         if self.dice.random_range(1..=100u8) > to_hit {

@@ -59,6 +59,10 @@ impl Rules {
                     }
                 }
                 self.parties.stir();
+                for &m in &sleepers {
+                    let at = self.monsters[&m].pos;
+                    obs.observe(self, Event::Stirred { monster: m, at });
+                }
                 obs.observe(self, Event::Slept { id, count: sleepers.len() });
             }
         }

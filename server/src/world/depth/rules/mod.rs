@@ -283,7 +283,11 @@ impl Rules {
         let here = self.level.terrain(pos);
         match action {
             Action::Move(dir) => self.step(id, pos, dir, previous, obs),
-            Action::Wait | Action::Quit => self.see(id, true, obs),
+            // Standing orders reach the rules as the steps they are (see
+            // `depth::orders`); given here, they wait.
+            Action::Wait | Action::Quit | Action::Explore | Action::Travel(_) | Action::Rest => {
+                self.see(id, true, obs)
+            }
             Action::PickUp => self.pick_up(id, pos, obs),
             Action::Drop(slot) => self.drop_item(id, pos, slot, obs),
             Action::Quaff(slot) => self.use_item(id, slot, Use::Quaff, obs),

@@ -175,6 +175,8 @@ impl Rules {
         m.awake = true;
         let (kind, at) = (m.kind, m.pos);
         self.parties.stir();
+        // Those who see it are told it woke.
+        obs.observe(self, Event::Stirred { monster: id, at });
         obs.observe(self, Event::Woke { kind, at });
     }
 

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use gloam_protocol::{MonsterChange, MonsterId, PlayerChange, PlayerId, Pos, Wound};
+use gloam_protocol::{MonsterChange, MonsterId, PlayerChange, PlayerId, Pos};
 
-use super::told::{Stirred, Told};
+use super::told::{Glimpse, Stirred, Told};
 use crate::character::Player;
 use crate::world::depth::rules::{CellHasher, Monster};
 
@@ -131,7 +131,7 @@ pub(super) fn around(
 pub(super) fn monsters_seen_anew(
     viewer: &Player,
     depth: u16,
-    told: &mut BTreeMap<MonsterId, (Pos, Wound)>,
+    told: &mut BTreeMap<MonsterId, Glimpse>,
     monsters: &BTreeMap<MonsterId, Monster>,
 ) -> Vec<MonsterChange> {
     let gone: Vec<MonsterId> =
@@ -184,7 +184,7 @@ pub(super) fn monsters_seen(
     viewer: &Player,
     depth: u16,
     candidates: impl IntoIterator<Item = MonsterId>,
-    told: &mut BTreeMap<MonsterId, (Pos, Wound)>,
+    told: &mut BTreeMap<MonsterId, Glimpse>,
     monsters: &BTreeMap<MonsterId, Monster>,
 ) -> Vec<MonsterChange> {
     let memory = viewer.memory(depth);
@@ -193,23 +193,29 @@ pub(super) fn monsters_seen(
         let now = monsters.get(&id).filter(|m| memory.is_some_and(|mem| mem.sees(m.pos)));
         match (told.get(&id).copied(), now) {
             (None, Some(m)) => {
+                let seen = Glimpse::of(m);
                 changes.push(MonsterChange::Appeared {
                     id,
                     kind: m.kind,
                     at: m.pos,
-                    wound: m.wound(),
+                    wound: seen.wound,
+                    asleep: seen.asleep,
                 });
-                told.insert(id, (m.pos, m.wound()));
+                told.insert(id, seen);
             }
-            (Some((at, wound)), Some(m)) => {
-                if at != m.pos {
-                    changes.push(MonsterChange::Moved { id, at: m.pos });
+            (Some(was), Some(m)) => {
+                let seen = Glimpse::of(m);
+                if was.at != seen.at {
+                    changes.push(MonsterChange::Moved { id, at: seen.at });
                 }
-                if wound != m.wound() {
-                    changes.push(MonsterChange::Hurt { id, wound: m.wound() });
+                if was.wound != seen.wound {
+                    changes.push(MonsterChange::Hurt { id, wound: seen.wound });
                 }
-                if (at, wound) != (m.pos, m.wound()) {
-                    told.insert(id, (m.pos, m.wound()));
+                if was.asleep != seen.asleep {
+                    changes.push(MonsterChange::Slept { id, asleep: seen.asleep });
+                }
+                if was != seen {
+                    told.insert(id, seen);
                 }
             }
             (Some(_), None) => {

@@ -111,7 +111,7 @@ impl Views {
     /// Puts in `diff` what `id` (whose sight just changed) must be told of
     /// the players and monsters around it now, as the end of the command
     /// would (which then finds nothing more to tell unless more changed).
-    pub(super) fn tell_now(&mut self, rules: &Rules, id: PlayerId, diff: &mut SightDiff) {
+    pub(crate) fn tell_now(&mut self, rules: &Rules, id: PlayerId, diff: &mut SightDiff) {
         self.tell_players_now(rules, id, diff);
         let (Some(viewer), Some(told)) = (rules.player(id), self.told.get_mut(&id)) else {
             return;
@@ -243,9 +243,10 @@ fn seen_from(rules: &Rules, told: &Told, at: Pos, sees: impl Fn(i32, i32) -> boo
         name: rules.name_of(other),
         at,
     });
-    let monsters = told.monsters.iter().filter_map(|(&mid, &(at, wound))| {
+    let monsters = told.monsters.iter().filter_map(|(&mid, seen)| {
         let kind = rules.monsters.get(&mid)?.kind;
-        Some(MonsterChange::Appeared { id: mid, kind, at, wound })
+        let (at, wound, asleep) = (seen.at, seen.wound, seen.asleep);
+        Some(MonsterChange::Appeared { id: mid, kind, at, wound, asleep })
     });
     SightDiff {
         at,

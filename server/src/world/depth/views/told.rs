@@ -8,7 +8,22 @@ use std::hash::BuildHasherDefault;
 use gloam_protocol::{MonsterId, PlayerId, Pos, Wound};
 
 use super::still::SHIFTS;
-use crate::world::depth::rules::CellHasher;
+use crate::world::depth::rules::{CellHasher, Monster};
+
+/// What a client was told of a monster in sight: where it stands, how
+/// hurt it looks, and whether it seems asleep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Glimpse {
+    pub at: Pos,
+    pub wound: Wound,
+    pub asleep: bool,
+}
+
+impl Glimpse {
+    pub fn of(m: &Monster) -> Self {
+        Self { at: m.pos, wound: m.wound(), asleep: !m.awake }
+    }
+}
 
 /// The monsters that moved, were hurt or died in one command, and every
 /// cell each stood on in it: a player beyond sight of all those cells could
@@ -94,7 +109,7 @@ pub(crate) struct Told {
     /// hundreds of players per viewer was a chain of cache misses each time.
     pub players: HashMap<PlayerId, Pos, BuildHasherDefault<CellHasher>>,
     /// The monsters in its sight, where, and how hurt.
-    pub monsters: BTreeMap<MonsterId, (Pos, Wound)>,
+    pub monsters: BTreeMap<MonsterId, Glimpse>,
     pub hp: Option<(u16, u16)>,
     pub waiting: Vec<String>,
     /// Its party as it was told (empty: alone).
