@@ -181,6 +181,7 @@ mod tests {
             }]),
             ServerMsg::Escaped(DeathRecord { escaped: true, ..death() }),
             ServerMsg::Waiting(vec!["bob".into()]),
+            ServerMsg::Stopped,
             ServerMsg::Died(death()),
             ServerMsg::Graveyard(vec![death(), death()]),
         ]
@@ -467,6 +468,7 @@ mod round_trip {
             }),
             death_record().prop_map(ServerMsg::Escaped),
             vec(name(), 0..4).prop_map(ServerMsg::Waiting),
+            Just(ServerMsg::Stopped),
             death_record().prop_map(ServerMsg::Died),
             vec(death_record(), 0..4).prop_map(ServerMsg::Graveyard),
             (name(), any::<u32>())

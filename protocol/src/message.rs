@@ -189,6 +189,12 @@ pub enum ServerMsg {
     /// Whom the round this player is in waits for (empty: nobody, or the
     /// player itself).
     Waiting(Vec<String>),
+    /// The standing order the client sent ([`Action::Explore`],
+    /// [`Action::Travel`], [`Action::Rest`], or the stairs' keys away from
+    /// stairs once they went on) is over: done, refused or interrupted (the
+    /// lines before say why). Not sent when the client's own next action
+    /// ended it.
+    Stopped,
     /// The player's character died; the server closes the connection after
     /// this. The same name and token start a new character.
     Died(DeathRecord),

@@ -70,6 +70,8 @@ pub struct SimClient {
     /// (not chat, watcher lists or the graveyard, which are the
     /// connection's own), for comparing a watcher's stream with its player's.
     pub transcript: Option<Vec<ServerMsg>>,
+    /// A standing order is under way (see [`SimClient::order`]).
+    ordering: bool,
 }
 
 /// Opens a WebSocket to `url` without saying anything.
@@ -172,6 +174,7 @@ impl SimClient {
             token,
             remembered: CellSet::new(),
             transcript: None,
+            ordering: false,
         })
     }
 
@@ -237,6 +240,14 @@ impl SimClient {
             self.stats.bytes += bytes.len() as u64;
             self.last_frame_len = bytes.len();
             let msg = codec::decode_server(&bytes)?;
+            if let (true, ServerMsg::Sight(diff)) = (self.ordering, &msg)
+                && self.state.terrain(diff.at).is_none()
+            {
+                // A standing order walks only where its player was told of.
+                let why =
+                    format!("{}: an order stepped onto {:?}, never told of", self.name, diff.at);
+                return Err(SimError::Oracle(why));
+            }
             self.state.apply(&msg)?;
             if let Some(transcript) = &mut self.transcript
                 && !matches!(
@@ -274,6 +285,25 @@ impl SimClient {
                 return Ok(turn);
             }
         }
+    }
+
+    /// Sends a standing order (explore, travel, rest, or the stairs' keys
+    /// away from stairs) and reads until the server says it stopped: every
+    /// message it sent meanwhile, each step checked to land on a cell the
+    /// player was told of before it.
+    pub async fn order(&mut self, action: Action) -> Result<Vec<ServerMsg>, SimError> {
+        self.send(&ClientMsg::Act(action)).await?;
+        self.ordering = true;
+        let mut told = Vec::new();
+        let result = loop {
+            match self.recv().await {
+                Ok(ServerMsg::Stopped) => break Ok(told),
+                Ok(msg) => told.push(msg),
+                Err(e) => break Err(e),
+            }
+        };
+        self.ordering = false;
+        result
     }
 
     /// Waits a turn: everything the server sent before now has been read.

@@ -149,6 +149,7 @@ impl ClientState {
             ServerMsg::Joined(names) => self.join(names)?,
             ServerMsg::Left(names) => self.leave(names),
             ServerMsg::Waiting(names) => self.wait_for(names)?,
+            ServerMsg::Stopped => {}
             ServerMsg::Watching { player, you } => self.watch(player, *you)?,
             ServerMsg::Watchers(names) => self.set_watchers(names)?,
             ServerMsg::Who(playing) => self.list_players(playing)?,

@@ -38,7 +38,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let mut watchers = presence.audience().names();
         // The client's last standing order, sent again for as long as the
         // world says it goes on (see `depth::orders`).
-        let mut standing: Option<Action> = None;
+        let mut standing: Option<Standing> = None;
         loop {
             let now = Instant::now();
             let next_action = pacer.ready_at(now);
@@ -64,8 +64,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 }
                 Some(line) = heard.next() => {
                     // Spoken to: a standing order stops, as any key would.
-                    standing = None;
-                    self.conn.write(line.into()).await
+                    let stopped = standing.take().is_some_and(|s| s.tells_stop());
+                    match self.conn.write(line.into()).await {
+                        Ok(()) if stopped => self.conn.send(&ServerMsg::Stopped).await,
+                        written => written,
+                    }
                 }
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
@@ -103,7 +106,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         reply: Option<Reply>,
         presence: &mut Presence,
         pacer: &mut Pacer,
-        standing: &mut Option<Action>,
+        standing: &mut Option<Standing>,
     ) -> Result<(), Ending> {
         let Some(first) = reply else {
             return Err(Ending::new(CloseCode::Policy, "too slow: messages were piling up"));
@@ -132,11 +135,19 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         if answered > 0 && pacer.is_empty() {
             // The standing order was the last action answered: again if it
             // goes on, else it is over.
-            match *standing {
+            match standing {
                 Some(order) if goes_on => {
-                    let _ = pacer.push(order);
+                    order.went_on = true;
+                    let _ = pacer.push(order.action);
                 }
-                _ => *standing = None,
+                Some(order) => {
+                    let tell = order.tells_stop();
+                    *standing = None;
+                    if tell {
+                        self.conn.send(&ServerMsg::Stopped).await?;
+                    }
+                }
+                None => {}
             }
         }
         Ok(())
@@ -159,10 +170,38 @@ fn hand_over(pacer: &mut Pacer, presence: &mut Presence) -> Result<(), Ending> {
 
 /// Queues an action the client sent; a quit, a second hello, or more
 /// actions than the queue holds end the connection.
+/// A standing order the connection carries on: the client's action, sent
+/// again while the world says it goes on.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Standing {
+    action: Action,
+    /// The world said it goes on at least once.
+    went_on: bool,
+}
+
+impl Standing {
+    /// The order `action` may start: exploring, travelling and resting, and
+    /// the stairs' keys (which travel when away from stairs: the depth
+    /// decides).
+    fn of(action: Action) -> Option<Self> {
+        matches!(
+            action,
+            Action::Explore | Action::Travel(_) | Action::Rest | Action::Descend | Action::Ascend
+        )
+        .then_some(Self { action, went_on: false })
+    }
+
+    /// Whether the client is told when it is over: always for the orders
+    /// themselves, and for the stairs' keys once they travelled.
+    fn tells_stop(&self) -> bool {
+        self.went_on || !matches!(self.action, Action::Descend | Action::Ascend)
+    }
+}
+
 fn queue_action(
     msg: Result<Result<Request, &'static str>, Ending>,
     pacer: &mut Pacer,
-    standing: &mut Option<Action>,
+    standing: &mut Option<Standing>,
     per_second: u32,
 ) -> Result<(), Ending> {
     let action = match msg {
@@ -176,13 +215,8 @@ fn queue_action(
     if action == Action::Quit {
         return Err(Ending::new(CloseCode::Normal, "goodbye"));
     }
-    // Any action ends a standing order; these may start one (the stairs'
-    // away from stairs: the depth decides).
-    *standing = matches!(
-        action,
-        Action::Explore | Action::Travel(_) | Action::Rest | Action::Descend | Action::Ascend
-    )
-    .then_some(action);
+    // Any action ends a standing order, and may start one.
+    *standing = Standing::of(action);
     pacer.push(action).map_err(|Flooding| {
         Ending::new(CloseCode::Policy, format!("flooding: more than {per_second} actions a second"))
     })

@@ -115,9 +115,13 @@ fn a_missed_deadline_counts_the_absent_away_until_they_act() {
     assert_eq!(d.phase(BOB), Phase::Away);
     assert_eq!(d.rules.monsters[&orc].rounds, 1, "the round closed without bob");
     assert!(to(&turn, ANN).contains(&&ServerMsg::Waiting(vec![])));
+    assert!(said(&turn, ANN, "bob is away."), "the party is told");
+    let counted = "You were counted away: the round went on without you.";
+    assert!(said(&turn, BOB, counted), "and so is bob");
     // Ann now plays at her own pace: each action is a round.
     for round in 2..5 {
         let turn = d.play(ANN, Action::Wait);
+        assert!(!said(&turn, BOB, counted), "once");
         assert_eq!(turn.answered, [ANN]);
         assert_eq!(d.rules.monsters[&orc].rounds, round);
     }

@@ -79,14 +79,18 @@ impl Clock {
         party.iter().copied().filter(|&id| self.phase(id) == Phase::Ready)
     }
 
-    /// The deadline passed: those of `party` who have not acted are away.
-    pub fn count_away(&mut self, party: &[PlayerId]) {
+    /// The deadline passed: those of `party` who have not acted are away
+    /// (those who were not already: given).
+    pub fn count_away(&mut self, party: &[PlayerId]) -> Vec<PlayerId> {
+        let mut away = Vec::new();
         for &id in party {
             if let Some(phase @ Phase::Ready) = self.phase.get_mut(&id) {
                 *phase = Phase::Away;
                 self.quiet_pending.remove(&id);
+                away.push(id);
             }
         }
+        away
     }
 
     /// Closes `party`'s round: those who acted may act again. Gives the

@@ -30,6 +30,9 @@ pub enum Event {
     /// `mover` stepped into `other`, who is walking that way, and waits a
     /// step behind it.
     Followed { mover: PlayerId, other: PlayerId },
+    /// The deadline passed: `away` (of `party`) were counted away, and the
+    /// round goes on without them.
+    CountedAway { away: Vec<PlayerId>, party: Vec<PlayerId> },
     /// A monster moved, was hurt or died standing on `at`, or was put there.
     Stirred { monster: MonsterId, at: Pos },
     /// A sleeping monster woke up on `at`.

@@ -252,7 +252,10 @@ impl Rules {
         }
         self.log.record(self.clock.rounds, Command::Deadline { id });
         let party = self.party_of(id);
-        self.clock.count_away(&party);
+        let away = self.clock.count_away(&party);
+        if !away.is_empty() {
+            obs.observe(self, Event::CountedAway { away, party });
+        }
         self.run_clock(obs);
         true
     }

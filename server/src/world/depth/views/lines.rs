@@ -35,6 +35,21 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         | Event::Invigorated { .. }
         | Event::Teleported { .. }
         | Event::Slept { .. } => say_effects(rules, event, outcome),
+        Event::CountedAway { away, party } => {
+            for &id in &away {
+                let text = "You were counted away: the round went on without you.";
+                outcome.tell(id, ServerMsg::Note(text.into()));
+            }
+            let names: Vec<String> = away.iter().map(|&id| rules.name_of(id)).collect();
+            let text = match names.as_slice() {
+                [one] => format!("{one} is away."),
+                [first @ .., last] => format!("{} and {last} are away.", first.join(", ")),
+                [] => return,
+            };
+            for &id in party.iter().filter(|id| !away.contains(id)) {
+                outcome.tell(id, ServerMsg::Note(text.clone()));
+            }
+        }
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
