@@ -75,6 +75,18 @@ impl ClientState {
         self.log_line(LogLine { topic, text, speaker: None, repeats: 1 });
     }
 
+    /// A line the server wrote to the player: a watcher reads it of its
+    /// player by name, not as "you".
+    pub(super) fn told(&mut self, topic: Topic, text: &str) {
+        match &self.watching {
+            Some((name, _)) => {
+                let line = super::person::third_person(text, name);
+                self.note(topic, &line);
+            }
+            None => self.note(topic, text),
+        }
+    }
+
     fn log_line(&mut self, line: LogLine) {
         let same_stream = self.log.iter_mut().rev().find(|l| l.is_chat() == line.is_chat());
         if let Some(last) = same_stream

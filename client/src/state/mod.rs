@@ -33,6 +33,7 @@ mod limits;
 mod log;
 mod map;
 mod party;
+mod person;
 mod roster;
 mod watching;
 
@@ -161,8 +162,8 @@ impl ClientState {
             ServerMsg::Died(record) => self.die(record)?,
             ServerMsg::Escaped(record) => self.escape(record)?,
             ServerMsg::Graveyard(records) => self.keep_graveyard(records)?,
-            ServerMsg::Note(text) => self.note(Topic::Note, text),
-            ServerMsg::Combat(text) => self.note(Topic::Combat, text),
+            ServerMsg::Note(text) => self.told(Topic::Note, text),
+            ServerMsg::Combat(text) => self.told(Topic::Combat, text),
             ServerMsg::Others(text) => self.note(Topic::Others, text),
             ServerMsg::Chat { from, name, to, text } => self.hear(*from, name, to, text)?,
         }
