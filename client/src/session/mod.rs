@@ -442,7 +442,7 @@ impl Session {
 
     /// A line of the client's own for the message log.
     pub fn note(&mut self, text: String) {
-        let _ = self.state.apply(&ServerMsg::Note(text));
+        self.state.own_note(&text);
     }
 }
 

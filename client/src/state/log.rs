@@ -75,6 +75,12 @@ impl ClientState {
         self.log_line(LogLine { topic, text, speaker: None, repeats: 1 });
     }
 
+    /// A line of the client's own for the log (never turned into the
+    /// third person for a watcher: it speaks to whoever sits here).
+    pub fn own_note(&mut self, text: &str) {
+        self.note(Topic::Note, text);
+    }
+
     /// A line the server wrote to the player: a watcher reads it of its
     /// player by name, not as "you".
     pub(super) fn told(&mut self, topic: Topic, text: &str) {
