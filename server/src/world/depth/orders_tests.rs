@@ -192,3 +192,40 @@ fn travel_never_takes_a_way_the_player_does_not_know() {
     assert!(turn.going_on.contains(&ANN));
     assert_eq!(pos(&d), Pos::new(5, 1), "round by the right, the way ann knows");
 }
+
+#[test]
+fn a_monster_coming_into_view_stops_resting() {
+    let mut d = rooms();
+    d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 5;
+    let first = d.play(ANN, Action::Rest);
+    assert!(first.going_on.contains(&ANN));
+    // A kobold wanders in while ann rests.
+    let kobold = d.rules.bestiary.find("kobold").unwrap();
+    d.spawn(kobold, Pos::new(4, 3)).unwrap();
+    let turn = d.play(ANN, Action::Rest);
+    assert!(!turn.going_on.contains(&ANN));
+    let asleep = !d.rules.monsters.values().next().unwrap().awake;
+    let said =
+        if asleep { "A kobold comes into view, asleep." } else { "A kobold comes into view." };
+    assert_eq!(notes(&turn), [said]);
+}
+
+#[test]
+fn being_hurt_or_seeing_an_item_interrupts_and_a_quiet_step_does_not() {
+    let d = rooms();
+    let to_ann = |msg| vec![Outgoing { to: ANN, msg }];
+    let quiet = to_ann(ServerMsg::Sight(gloam_protocol::SightDiff::default()));
+    assert_eq!(orders::interruption(&d.rules, ANN, &quiet, 10), None);
+    let hurt = to_ann(ServerMsg::Vitals { hp: 7, max: 10 });
+    assert_eq!(orders::interruption(&d.rules, ANN, &hurt, 10), Some(String::new()));
+    let healed = to_ann(ServerMsg::Vitals { hp: 10, max: 10 });
+    assert_eq!(orders::interruption(&d.rules, ANN, &healed, 9), None);
+    let (kind, _) = d.rules.items.placeable_at(1).next().unwrap();
+    let top = gloam_protocol::Lying { kind, count: 1, more: false };
+    let pile = vec![gloam_protocol::FloorChange { at: Pos::new(3, 3), top: Some(top) }];
+    let seen = to_ann(ServerMsg::Floor(pile));
+    let what = d.rules.items.kind(kind).described(1);
+    assert_eq!(orders::interruption(&d.rules, ANN, &seen, 10), Some(format!("You see {what}.")));
+    let for_bob = vec![Outgoing { to: PlayerId(2), msg: ServerMsg::Vitals { hp: 1, max: 10 } }];
+    assert_eq!(orders::interruption(&d.rules, ANN, &for_bob, 10), None, "another's news");
+}
