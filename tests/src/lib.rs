@@ -10,6 +10,7 @@ mod moves;
 pub mod oracle;
 pub mod process;
 pub mod raw;
+pub mod scenario;
 pub mod server;
 pub mod sim;
 

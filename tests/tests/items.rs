@@ -7,7 +7,6 @@
 //! the depths replayed from the server's logs.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use gloam_protocol::{Action, Dir, Lying, Pos, ServerMsg, Terrain};
 use gloam_server::Config;
@@ -16,11 +15,9 @@ use gloam_server::config::Placement;
 use gloam_server::items::{Catalogue, ItemKindId};
 use gloam_server::mapgen::GeneratorSetting;
 use gloam_server::seeds::Seeds;
-use gloam_server::store::Store;
 use gloam_server::world::fresh_depth;
-use gloam_tests::history::{self, Covered, Glimpse};
-use gloam_tests::{Oracle, SimClient, TestServer};
-use tempfile::TempDir;
+use gloam_tests::SimClient;
+use gloam_tests::scenario::{STRAW_DUMMY, World};
 
 const SEED: u64 = 20_261_202;
 const SETTING: GeneratorSetting = GeneratorSetting::Mixed;
@@ -55,24 +52,6 @@ colour = "#b070ff"
 class = "artifact"
 "##;
 
-/// A slow, sleepy straw dummy that pokes back now and then.
-const DUMMIES: &str = r##"
-[[monster]]
-name = "straw dummy"
-glyph = "D"
-colour = "#c0b060"
-hp = 60
-to_hit = 50
-damage = "1d3"
-verb = "pokes"
-speed = "slow"
-sight = 2
-behaviour = "wanders"
-asleep = true
-depths = [30, 30]
-rarity = 10
-"##;
-
 fn items() -> Catalogue {
     Catalogue::parse(ITEMS, "items.rs").expect("the test's items")
 }
@@ -91,42 +70,11 @@ fn config(bestiary: Bestiary, placements: Vec<Placement>, max_depth: u16) -> Con
     }
 }
 
-/// A server keeping its store (and the depths' logs) in a folder.
-struct World {
-    server: TestServer,
-    data: TempDir,
-    oracle: Oracle,
-}
-
-impl World {
-    async fn start(config: Config) -> Self {
-        let oracle = Oracle::new(config.seed, config.generator, config.sight_radius)
-            .with_monsters((*config.bestiary).clone(), config.placements.clone())
-            .with_items(items())
-            .with_bottom(config.bottom())
-            .with_changing_floor();
-        let data = tempfile::tempdir().unwrap();
-        let store = Store::open(data.path()).unwrap();
-        let server = TestServer::start_with_store(config, store).await.expect("the server starts");
-        World { server, data, oracle }
-    }
-
-    async fn join(&self, name: &str) -> SimClient {
-        SimClient::join(&self.server.url(), name, Some(self.oracle.clone())).await.expect("join")
-    }
-
-    /// Ends the scenario: the players quit, and what each was shown is
-    /// checked against every depth replayed from the server's logs.
-    async fn replayed(self, players: Vec<SimClient>, gone: Vec<Oracle>) -> Covered {
-        let mut glimpses: Vec<Glimpse> = gone.into_iter().flat_map(|o| o.glimpses).collect();
-        for sim in players {
-            glimpses.extend(sim.quit_with_oracle().await.expect("quits").unwrap().glimpses);
-        }
-        let config = self.server.config.clone();
-        self.server.stop(Duration::from_secs(10)).await.unwrap();
-        let store = Store::open(self.data.path()).unwrap();
-        history::check_every_depth(&config, &store, &glimpses).unwrap_or_else(|e| panic!("{e}"))
-    }
+/// A world of `config`, its clients checked by the oracle as the piles
+/// change.
+async fn start(config: Config) -> World {
+    let oracle = World::oracle_of(&config).with_changing_floor();
+    World::start(config, oracle).await
 }
 
 /// The piles on `depth` of `config`'s world as laid, nearest the arrival
@@ -198,7 +146,7 @@ async fn fight_to_the_end(sim: &mut SimClient, near: Pos) -> usize {
 /// she drinks a potion of healing and is healed.
 #[tokio::test]
 async fn a_wielded_greatsword_kills_faster_and_a_potion_heals() {
-    let probe = config(Bestiary::parse(DUMMIES, "dummies").unwrap(), vec![], 26);
+    let probe = config(Bestiary::parse(STRAW_DUMMY, "dummies").unwrap(), vec![], 26);
     let lying = piles(&probe, 1);
     let sword = lying.iter().find(|(_, l)| l.kind == kind("greatsword")).expect("a sword").0;
     let potion =
@@ -212,12 +160,8 @@ async fn a_wielded_greatsword_kills_faster_and_a_potion_heals() {
     let first = near(arrival)[0];
     let second = *near(sword).iter().find(|&&p| p != first).expect("room by the sword");
     let place = |pos| Placement { kind: "straw dummy".into(), depth: 1, pos };
-    let world = World::start(config(
-        probe.bestiary.as_ref().clone(),
-        vec![place(first), place(second)],
-        26,
-    ))
-    .await;
+    let world =
+        start(config(probe.bestiary.as_ref().clone(), vec![place(first), place(second)], 26)).await;
     let mut ann = world.join("ann").await;
 
     // A potion for later, then bare-handed: 2d4 a blow.
@@ -257,7 +201,7 @@ async fn a_potion_dropped_for_a_friend_is_picked_up_by_it() {
     let lying = piles(&config, 1);
     let potion =
         lying.iter().find(|(_, l)| l.kind == kind("potion of healing")).expect("a potion").0;
-    let world = World::start(config).await;
+    let world = start(config).await;
     let mut ann = world.join("ann").await;
     let mut bob = world.join("bob").await;
     go_to(&mut ann, potion).await;
@@ -302,7 +246,7 @@ async fn the_gloamstone_carried_up_by_two_players_in_turn_wins() {
         .find(|(_, l)| l.kind == stone)
         .expect("the stone lies at the bottom")
         .0;
-    let world = World::start(config).await;
+    let world = start(config).await;
     let mut ann = world.join("ann").await;
     let mut bob = world.join("bob").await;
     let mut cy = world.join("cy").await;

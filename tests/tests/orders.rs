@@ -7,7 +7,6 @@
 //! server's logs.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{Action, Pos, ServerMsg, Terrain};
@@ -16,10 +15,8 @@ use gloam_server::bestiary::Bestiary;
 use gloam_server::config::Placement;
 use gloam_server::items::Catalogue;
 use gloam_server::mapgen::GeneratorSetting;
-use gloam_server::store::Store;
-use gloam_tests::history::{self, Glimpse};
-use gloam_tests::{Oracle, SimClient, TestServer};
-use tempfile::TempDir;
+use gloam_tests::Oracle;
+use gloam_tests::scenario::{STRAW_DUMMY, World};
 
 const SEED: u64 = 20_261_203;
 const SETTING: GeneratorSetting = GeneratorSetting::Mixed;
@@ -44,71 +41,17 @@ colour = "#b070ff"
 class = "artifact"
 "##;
 
-/// A sleepy straw dummy that lives nowhere but where it is placed.
-const DUMMIES: &str = r##"
-[[monster]]
-name = "straw dummy"
-glyph = "D"
-colour = "#c0b060"
-hp = 60
-to_hit = 50
-damage = "1d3"
-verb = "pokes"
-speed = "slow"
-sight = 2
-behaviour = "wanders"
-asleep = true
-depths = [30, 30]
-rarity = 10
-"##;
-
 fn config(placements: Vec<Placement>) -> Config {
     Config {
         seed: SEED,
         generator: SETTING,
         actions_per_second: 1_000_000,
         action_burst: 1_000_000,
-        bestiary: Arc::new(Bestiary::parse(DUMMIES, "orders.rs").expect("the test's bestiary")),
+        bestiary: Arc::new(Bestiary::parse(STRAW_DUMMY, "orders.rs").expect("the dummy")),
         items: Arc::new(Catalogue::parse(ITEMS, "orders.rs").expect("the test's items")),
         placements,
         max_depth: 3,
         ..Config::quiet(SEED)
-    }
-}
-
-struct World {
-    server: TestServer,
-    data: TempDir,
-    oracle: Oracle,
-}
-
-impl World {
-    async fn start(config: Config) -> Self {
-        let oracle = Oracle::new(config.seed, config.generator, config.sight_radius)
-            .with_monsters((*config.bestiary).clone(), config.placements.clone())
-            .with_items((*config.items).clone())
-            .with_bottom(config.bottom());
-        let data = tempfile::tempdir().unwrap();
-        let store = Store::open(data.path()).unwrap();
-        let server = TestServer::start_with_store(config, store).await.expect("the server starts");
-        World { server, data, oracle }
-    }
-
-    async fn join(&self, name: &str) -> SimClient {
-        SimClient::join(&self.server.url(), name, Some(self.oracle.clone())).await.expect("join")
-    }
-
-    /// The players quit, and what each was shown is checked against every
-    /// depth replayed from the server's logs.
-    async fn replayed(self, players: Vec<SimClient>) {
-        let mut glimpses: Vec<Glimpse> = Vec::new();
-        for sim in players {
-            glimpses.extend(sim.quit_with_oracle().await.expect("quits").unwrap().glimpses);
-        }
-        let config = self.server.config.clone();
-        self.server.stop(Duration::from_secs(10)).await.unwrap();
-        let store = Store::open(self.data.path()).unwrap();
-        history::check_every_depth(&config, &store, &glimpses).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 
@@ -123,7 +66,8 @@ fn notes(msgs: &[ServerMsg]) -> Vec<&str> {
 
 #[tokio::test]
 async fn a_quiet_depth_is_explored_and_its_stairs_reached_in_three_orders() {
-    let world = World::start(config(Vec::new())).await;
+    let config = config(Vec::new());
+    let world = World::start(config.clone(), World::oracle_of(&config)).await;
     let mut ann = world.join("ann").await;
     let mut orders = 0;
     let explored = ann.order(Action::Explore).await.unwrap();
@@ -149,7 +93,7 @@ async fn a_quiet_depth_is_explored_and_its_stairs_reached_in_three_orders() {
     assert_eq!(ann.state.depth, 2);
     println!("depth 1 of seed {SEED} explored and left in {orders} orders");
     assert_eq!(orders, 3);
-    world.replayed(vec![ann]).await;
+    world.replayed(vec![ann], Vec::new()).await;
 }
 
 #[tokio::test]
@@ -162,7 +106,8 @@ async fn a_monster_coming_into_view_stops_exploring_and_is_said() {
     let mut near = gloam_protocol::Dir::ALL.iter().filter_map(|&d| level.stairs_down.step(d));
     let at = near.find(|&p| by_stairs(p)).expect("floor by the stairs");
     let dummy = Placement { kind: "straw dummy".into(), depth: 1, pos: at };
-    let world = World::start(config(vec![dummy])).await;
+    let config = config(vec![dummy]);
+    let world = World::start(config.clone(), World::oracle_of(&config)).await;
     let mut ann = world.join("ann").await;
     let mut said = Vec::new();
     for _ in 0..20 {
@@ -176,5 +121,5 @@ async fn a_monster_coming_into_view_stops_exploring_and_is_said() {
     assert!(said.contains(&"A straw dummy comes into view, asleep.".to_string()), "{said:?}");
     let seen: Vec<_> = ann.state.monsters.values().collect();
     assert!(seen.iter().any(|m| m.at == at && m.asleep), "shown asleep: {seen:?}");
-    world.replayed(vec![ann]).await;
+    world.replayed(vec![ann], Vec::new()).await;
 }

@@ -62,14 +62,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 reply = presence.reply() => {
                     self.pass_on(reply, presence, &mut pacer, &mut standing).await
                 }
-                Some(line) = heard.next() => {
-                    // Spoken to: a standing order stops, as any key would.
-                    let stopped = standing.take().is_some_and(|s| s.tells_stop());
-                    match self.conn.write(line.into()).await {
-                        Ok(()) if stopped => self.conn.send(&ServerMsg::Stopped).await,
-                        written => written,
-                    }
-                }
+                Some(line) = heard.next() => self.hear(line, &mut standing).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
                     self.conn.send(&ServerMsg::Watchers(names)).await
@@ -95,6 +88,17 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 return ending;
             }
         }
+    }
+
+    /// Passes on a line of chat said to the player: spoken to, it stops
+    /// its standing order, as any key would.
+    async fn hear(&mut self, line: Vec<u8>, standing: &mut Option<Standing>) -> Result<(), Ending> {
+        let stopped = standing.take().is_some_and(|s| s.tells_stop());
+        self.conn.write(line.into()).await?;
+        if stopped {
+            self.conn.send(&ServerMsg::Stopped).await?;
+        }
+        Ok(())
     }
 
     /// Writes what the world said; a finished answer lets the next action go.

@@ -35,21 +35,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         | Event::Invigorated { .. }
         | Event::Teleported { .. }
         | Event::Slept { .. } => say_effects(rules, event, outcome),
-        Event::CountedAway { away, party } => {
-            for &id in &away {
-                let text = "You were counted away: the round went on without you.";
-                outcome.tell(id, ServerMsg::Note(text.into()));
-            }
-            let names: Vec<String> = away.iter().map(|&id| rules.name_of(id)).collect();
-            let text = match names.as_slice() {
-                [one] => format!("{one} is away."),
-                [first @ .., last] => format!("{} and {last} are away.", first.join(", ")),
-                [] => return,
-            };
-            for &id in party.iter().filter(|id| !away.contains(id)) {
-                outcome.tell(id, ServerMsg::Note(text.clone()));
-            }
-        }
+        Event::CountedAway { away, party } => say_counted_away(rules, &away, &party, outcome),
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
@@ -140,6 +126,24 @@ fn refusal(why: Refusal) -> &'static str {
         Refusal::NotEquipped => "You are not using that.",
         Refusal::NotInSight => "You cannot see that spot.",
         Refusal::OutOfRange => "That is out of range.",
+    }
+}
+
+/// The deadline passed: those `away` are told they were counted away, and
+/// the rest of the `party` that they are away.
+fn say_counted_away(rules: &Rules, away: &[PlayerId], party: &[PlayerId], outcome: &mut Outcome) {
+    for &id in away {
+        let text = "You were counted away: the round went on without you.";
+        outcome.tell(id, ServerMsg::Note(text.into()));
+    }
+    let names: Vec<String> = away.iter().map(|&id| rules.name_of(id)).collect();
+    let text = match names.as_slice() {
+        [one] => format!("{one} is away."),
+        [first @ .., last] => format!("{} and {last} are away.", first.join(", ")),
+        [] => return,
+    };
+    for &id in party.iter().filter(|id| !away.contains(id)) {
+        outcome.tell(id, ServerMsg::Note(text.clone()));
     }
 }
 
