@@ -229,3 +229,22 @@ fn being_hurt_or_seeing_an_item_interrupts_and_a_quiet_step_does_not() {
     let for_bob = vec![Outgoing { to: PlayerId(2), msg: ServerMsg::Vitals { hp: 1, max: 10 } }];
     assert_eq!(orders::interruption(&d.rules, ANN, &for_bob, 10), None, "another's news");
 }
+
+#[test]
+fn an_item_stops_exploring_once() {
+    let mut d = rooms();
+    d.set_items(Arc::new(crate::items::Catalogue::built_in()));
+    let (kind, _) = d.rules.items.placeable_at(1).next().unwrap();
+    d.lay(Pos::new(17, 5), crate::items::Item { kind, count: 1 });
+    let mut stops = Vec::new();
+    for _ in 0..5 {
+        let turns = standing(&mut d, Action::Explore, 200);
+        let last = turns.last().unwrap();
+        stops.push(notes(last).join(" "));
+        if stops.last().unwrap().contains("Nothing left") {
+            break;
+        }
+    }
+    eprintln!("{stops:?}");
+    assert_eq!(stops.len(), 2, "{stops:?}");
+}
