@@ -236,7 +236,9 @@ fn aiming_a_throw_matches_its_golden_image() {
 }
 
 /// The monsters in sight listed beside the map, nearest first: each
-/// letter in the colour it is drawn in on the map, its name and wound.
+/// letter in the colour it is drawn in on the map, its name and wound,
+/// and whether it seems asleep (the jackal; the orc, wounded, asleep on a
+/// row of its own).
 #[test]
 fn the_monster_list_matches_its_golden_image() {
     use gloam_protocol::{MonsterChange, MonsterId, ServerMsg, Wound};
@@ -244,17 +246,17 @@ fn the_monster_list_matches_its_golden_image() {
     let mut state = common::known_state();
     let me = state.at.expect("ann stands somewhere");
     let kind = |name: &str| state.kinds.iter().position(|k| k.name == name).unwrap() as u16;
-    let near = |dx: u16, wound, name: &str, id| MonsterChange::Appeared {
+    let near = |dx: u16, (wound, asleep), name: &str, id| MonsterChange::Appeared {
         id: MonsterId(id),
         kind: kind(name),
         at: gloam_protocol::Pos::new(me.x + dx, me.y + 1),
         wound,
-        asleep: false,
+        asleep,
     };
     let more = vec![
-        near(3, Wound::Wounded, "jackal", 900),
-        near(4, Wound::AlmostDead, "rat", 901),
-        near(6, Wound::Scratched, "orc", 902),
+        near(3, (Wound::Unhurt, true), "jackal", 900),
+        near(4, (Wound::AlmostDead, false), "rat", 901),
+        near(6, (Wound::Scratched, true), "orc", 902),
     ];
     state.apply(&ServerMsg::Monsters(more)).unwrap();
     matches_golden(&state, &Chat::default(), Page::Map, "monsters.png");
