@@ -13,6 +13,7 @@ use anyhow::{Context, anyhow};
 use gloam_protocol::ClientMsg;
 use sdl3::event::{Event, WindowEvent};
 use sdl3::keyboard::{Keycode, Mod};
+use sdl3::mouse::MouseButton;
 use sdl3::render::{Canvas, TextureCreator};
 use sdl3::video::WindowContext;
 use tokio::sync::oneshot;
@@ -284,6 +285,16 @@ impl Screen<'_> {
         Ok(Flow::Redraw)
     }
 
+    /// The map's cell under the mouse at `(x, y)`, in the window's
+    /// coordinates (which a high-density display scales to pixels).
+    fn cell_under(&self, session: &Session, (x, y): (f32, f32)) -> Option<gloam_protocol::Pos> {
+        let (w, h) = self.canvas.output_size().ok()?;
+        let (ww, wh) = self.canvas.window().size();
+        let scale = (w as f32 / ww.max(1) as f32, h as f32 / wh.max(1) as f32);
+        let layout = Layout::at(w, h, self.atlas.cell_px(), self.atlas.text_px());
+        crate::view::cell_under(&session.scene(), &layout, (x * scale.0, y * scale.1))
+    }
+
     /// F12: the frame as a PNG, and a line in the log saying where.
     fn screenshot(&self, session: &mut Session) -> Flow {
         let size = self.canvas.output_size().unwrap_or((1280, 720));
@@ -331,6 +342,10 @@ fn on_event(
             }
         }
         Event::TextInput { text, .. } => carry_out(session.on_text(&text), session, connection),
+        Event::MouseButtonDown { mouse_btn: MouseButton::Left, x, y, .. } => {
+            let cell = screen.cell_under(session, (x, y));
+            carry_out(session.on_click(cell, Instant::now()), session, connection)
+        }
         Event::Window { win_event, .. } => screen.on_window(win_event)?,
         e if e.is_user_event() => {
             // Frees the boxed payload.

@@ -17,10 +17,10 @@ pub use atlas::Atlas;
 
 pub use atlas::text_px_for;
 
-use crate::layout::{Camera, Layout};
+use crate::layout::Layout;
 use crate::palette::{self, Rgb};
 use crate::scene::{Page, Scene};
-use crate::view::{Glyph, cursor_cell, focus, hud_glyphs, page_glyphs, page_text_glyphs};
+use crate::view::{Glyph, cursor_cell, hud_glyphs, page_glyphs, page_text_glyphs};
 
 /// The grid of `gloam mapgen`'s images (and of the redraw bench): the map's
 /// cells and five rows of captions under it.
@@ -94,7 +94,8 @@ fn draw_map<T: RenderTarget>(
     layout: &Layout,
 ) -> Result<(), RenderError> {
     let view = (layout.map_cols, layout.map_rows);
-    let camera = Camera::on(focus(scene), (scene.state.width, scene.state.height), view);
+    // The same camera a click is mapped through (`view::cell_under`).
+    let camera = crate::view::camera(scene, layout);
     let px = |(col, row): (u16, u16)| {
         let (x, y) = layout.cell_at(col, row);
         (x as f32, y as f32)
