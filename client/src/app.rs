@@ -203,15 +203,21 @@ fn to_key(code: Keycode) -> Option<Key> {
 }
 
 /// Draws the current frame off-screen, as the window shows it, and writes
-/// it as a PNG in the working directory.
+/// it as a PNG in the working directory, its text beside it (the same name
+/// ending in `.txt`: for a bug report, a screen reader or a test).
 fn save_screenshot(
     font: &sdl3::ttf::Font<'_>,
-    (size, cell_px): ((u32, u32), u32),
+    (size, layout): ((u32, u32), Layout),
     session: &Session,
 ) -> anyhow::Result<PathBuf> {
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_millis();
     let path = PathBuf::from(format!("gloam-{stamp}.png"));
-    render::render_offscreen(font, size, cell_px, &session.scene())?.save_png(&path)?;
+    let scene = session.scene();
+    // Whole or not at all: written aside, then renamed.
+    let (text, part) = (path.with_extension("txt"), path.with_extension("txt.part"));
+    std::fs::write(&part, crate::view::screen_text(&scene, &layout))?;
+    std::fs::rename(&part, &text)?;
+    render::render_offscreen(font, size, layout.cell_px, &scene)?.save_png(&path)?;
     Ok(path)
 }
 
@@ -298,7 +304,8 @@ impl Screen<'_> {
     /// F12: the frame as a PNG, and a line in the log saying where.
     fn screenshot(&self, session: &mut Session) -> Flow {
         let size = self.canvas.output_size().unwrap_or((1280, 720));
-        let note = match save_screenshot(self.font, (size, self.atlas.cell_px()), session) {
+        let layout = Layout::at(size.0, size.1, self.atlas.cell_px(), self.atlas.text_px());
+        let note = match save_screenshot(self.font, (size, layout), session) {
             Ok(path) => format!("Screenshot saved to {}.", path.display()),
             Err(e) => format!("No screenshot: {e}"),
         };

@@ -78,7 +78,7 @@ const HELP: &[&str] = &[
     "  messages                PgUp PgDn scroll; Ctrl+P reads back all of them",
     "  graveyard               G",
     "  zoom                    Ctrl + / Ctrl -",
-    "  screenshot              F12",
+    "  screenshot              F12 (and the text on screen, as .txt)",
     "  quit                    Esc (then y)",
     "",
     "The clock",

@@ -229,6 +229,38 @@ pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> 
     text_glyphs(&pages::page_lines(scene, size), 1, width)
 }
 
+/// The text of the scene as a window laid out as `layout` shows it: the
+/// page of text, or the list beside the map, then a blank line and the
+/// HUD's rows (the map's own glyphs are left out).
+pub fn screen_text(scene: &Scene<'_>, layout: &Layout) -> String {
+    let above = match scene.page {
+        Page::Map => crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows),
+        _ => page_text_glyphs(scene, layout.page_cols, layout.map_rows),
+    };
+    let hud = hud_glyphs(scene, 0, layout.hud_cols);
+    let mut text = glyph_rows(&above).join("\n");
+    text.push_str("\n\n");
+    text.push_str(&glyph_rows(&hud).join("\n"));
+    text.push('\n');
+    text
+}
+
+/// Glyphs as rows of text, the first row first, each cut after its last
+/// letter.
+fn glyph_rows(glyphs: &[Glyph]) -> Vec<String> {
+    let rows = glyphs.iter().map(|g| usize::from(g.row) + 1).max().unwrap_or(0);
+    let mut lines = vec![Vec::<char>::new(); rows];
+    for g in glyphs {
+        let line = &mut lines[usize::from(g.row)];
+        let col = usize::from(g.col);
+        if line.len() <= col {
+            line.resize(col + 1, ' ');
+        }
+        line[col] = g.ch;
+    }
+    lines.into_iter().map(|l| l.into_iter().collect()).collect()
+}
+
 /// Lines of text as glyphs, one row each from `first_row`, cut at `width`.
 pub fn text_glyphs(lines: &[(String, Rgb)], first_row: u16, width: u16) -> Vec<Glyph> {
     let mut glyphs = Vec::new();
@@ -495,6 +527,20 @@ mod tests {
         let pack = Scene::new(&state, &chat, &link, Page::Pack);
         let (px, py) = centred.cell_at(12, 12);
         assert_eq!(cell_under(&pack, &centred, (px as f32, py as f32)), None, "a page");
+    }
+
+    #[test]
+    fn the_screens_text_is_the_list_beside_the_map_then_the_huds_rows() {
+        let mut state = state();
+        state.apply(&ServerMsg::Note("You see stairs.".into())).unwrap();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let mut scene = Scene::new(&state, &chat, &link, Page::Map);
+        scene.look = Some(Pos::new(5, 3));
+        let text = screen_text(&scene, &Layout::at(1280, 720, 16, 8));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[..3], [" In sight", " no monsters", ""], "{text}");
+        assert!(lines[4].starts_with("Look: stairs down   direction keys"), "{text}");
+        assert!(lines.contains(&"You see stairs."), "{text}");
     }
 
     #[test]
