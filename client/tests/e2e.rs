@@ -899,3 +899,97 @@ async fn looking_names_the_monster_under_the_cursor() {
     assert!(!left.contains("Look: ") && !left.contains("Really quit"), "{left}");
     xvfb.quit_window(gloam);
 }
+
+/// Reads what the watcher is sent until it is quiet for a moment: the
+/// rest of a reply whose line was read (a measure's shortcut; the tests
+/// proper wait for what they expect).
+async fn settle(eye: &mut SimClient) {
+    let quiet = Duration::from_millis(300);
+    while let Ok(Ok(_)) = tokio::time::timeout(quiet, eye.recv()).await {}
+}
+
+/// Presses the key of a step towards the nearest monster in sight (by
+/// known ground; a blow when beside it) until none is in sight, at most
+/// `most` times; gives the presses. Each press waits for the sight that
+/// answers it, so the next is chosen from where things stand.
+async fn fight(xvfb: &Xvfb, eye: &mut SimClient, most: usize) -> usize {
+    let mut presses = 0;
+    while presses < most {
+        let me = eye.state.at.expect("the player stands somewhere");
+        let near = eye
+            .state
+            .monsters
+            .values()
+            .map(|m| m.at)
+            .min_by_key(|p| me.x.abs_diff(p.x).max(me.y.abs_diff(p.y)));
+        let Some(dir) = near.and_then(|m| eye.first_step(|p| p == m)) else { break };
+        xdotool(&xvfb.display, &["key", vi_key(dir)]);
+        presses += 1;
+        until(eye, |_, msg| matches!(msg, Some(ServerMsg::Sight(_)))).await;
+    }
+    presses
+}
+
+/// The issue's measure on the default world (its monsters and items) of
+/// the same seed, played by the window's keys as a newcomer would: `o`
+/// again after each interruption, a fight (steps towards the nearest
+/// monster) after each "Not with a ... in view." and `R` after a fight
+/// that hurt, then `>` until on the stairs down. Prints the presses;
+/// ignored by default, as the count follows the default bestiary and
+/// items (run with `--ignored --nocapture`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measure, printed: run with --ignored --nocapture"]
+async fn measure_the_presses_to_the_stairs_with_the_default_monsters() {
+    let xvfb = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let setting = GeneratorSetting::One(Generator::Bsp);
+    let config = Config {
+        generator: setting,
+        actions_per_second: 1000,
+        action_burst: 1000,
+        ..Config::with_seed(SEED)
+    };
+    let server = TestServer::start(config).await.unwrap();
+    let (gloam, mut eye) = window_watched(&xvfb, &server, "e2e", dir.path()).await;
+    let stairs = Oracle::new(SEED, setting, 8).level(1).stairs_down;
+    let (mut explore, mut blows, mut rests) = (0, 0, 0);
+    let mut interruptions = Vec::new();
+    loop {
+        assert!(explore < 60, "60 presses of o: {interruptions:?}");
+        xdotool(&xvfb.display, &["key", "o"]);
+        explore += 1;
+        let line = line_from(&mut eye, stops_an_order).await;
+        if line == "Nothing left to explore." {
+            break;
+        }
+        if line.starts_with("Not with ") {
+            settle(&mut eye).await;
+            blows += fight(&xvfb, &mut eye, 40).await;
+            if eye.state.hp.is_some_and(|(hp, max)| hp < max) && eye.state.monsters.is_empty() {
+                xdotool(&xvfb.display, &["key", "R"]);
+                rests += 1;
+                let rested = |t: &str| t == "You feel rested." || stops_an_order(t);
+                line_from(&mut eye, rested).await;
+            }
+        }
+        interruptions.push(line);
+    }
+    let mut descend = 0;
+    while eye.state.at != Some(stairs) && descend < 10 {
+        xdotool(&xvfb.display, &["key", "greater"]);
+        descend += 1;
+        let stopped = |msg: Option<&ServerMsg>| {
+            msg.and_then(game_line)
+                .is_some_and(|l| stops_an_order(l) || l.starts_with("You know of no"))
+        };
+        until(&mut eye, |state, msg| state.at == Some(stairs) || stopped(msg)).await;
+    }
+    println!(
+        "key presses to explore depth 1 of seed {SEED} (bsp, default monsters and items) fully \
+         and stand on >: {} ({explore} o, {blows} keys in fights, {rests} R, {descend} >); \
+         interruptions: {interruptions:?}",
+        explore + blows + rests + descend
+    );
+    assert_eq!(eye.state.at, Some(stairs));
+    xvfb.quit_window(gloam);
+}
