@@ -162,18 +162,21 @@ pub(crate) fn draw_glyphs<T: RenderTarget>(
     Ok(())
 }
 
-/// The aiming cursor: the cell filled dim gold and framed bright, the
-/// glyph drawn over it.
+/// The aiming or look cursor: the cell framed bright, two pixels thick
+/// (one on the smallest cells), the glyph drawn inside on the background.
 fn draw_cursor<T: RenderTarget>(
     canvas: &mut Canvas<T>,
     (x, y): (f32, f32),
     cell: u32,
 ) -> Result<(), RenderError> {
-    let rect = sdl3::render::FRect::new(x, y, cell as f32, cell as f32);
-    canvas.set_draw_color(rgb(palette::CURSOR_FILL));
-    canvas.fill_rect(rect).map_err(RenderError::sdl)?;
     canvas.set_draw_color(rgb(palette::CURSOR));
-    canvas.draw_rect(rect).map_err(RenderError::sdl)
+    let thickness = if cell >= 12 { 2 } else { 1 };
+    for inset in 0..thickness {
+        let (i, side) = (inset as f32, cell.saturating_sub(2 * inset) as f32);
+        let rect = sdl3::render::FRect::new(x + i, y + i, side, side);
+        canvas.draw_rect(rect).map_err(RenderError::sdl)?;
+    }
+    Ok(())
 }
 
 /// An image in memory: RGBA, 4 bytes a pixel, rows top to bottom.
