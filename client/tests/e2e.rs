@@ -885,8 +885,7 @@ async fn looking_names_the_monster_under_the_cursor() {
     assert!(on_rat.starts_with("Look: a rat, unhurt"), "{on_rat}");
     assert!(text.contains(" r rat"), "and the list beside the map: {text}");
 
-    // A step off the rat (any way but back towards the player keeps it
-    // off every monster), then back.
+    // A step off the rat (the only monster), then back.
     xdotool(&xvfb.display, &["key", "--delay", "30", "y"]);
     let away = screen_text(&xvfb, dir.path());
     assert!(!line_starting(&away, "Look: ").contains("rat"), "{away}");
