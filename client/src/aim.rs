@@ -5,7 +5,7 @@
 //! and Enter, `t` or `f` throw at it. The server decides whether the cell
 //! is in range and what the missile meets on its way.
 
-use gloam_protocol::{Action, Pos};
+use gloam_protocol::{Action, Dir, Pos};
 
 use crate::input::AimKey;
 use crate::state::ClientState;
@@ -65,37 +65,57 @@ impl Aim {
             }
             AimKey::Throw => AimOutcome::Throw(Action::Throw { slot: self.slot, at: self.cursor }),
             AimKey::Step(dir) => {
-                let inside = |p: &Pos| p.x < state.width && p.y < state.height;
-                if let Some(next) = self.cursor.step(dir).filter(inside) {
-                    self.cursor = next;
-                }
+                step_cursor(state, &mut self.cursor, dir);
                 AimOutcome::Moved
             }
             AimKey::Next | AimKey::Previous => {
-                let targets = targets(state);
-                if targets.is_empty() {
-                    return AimOutcome::Refuse("No monster in sight: move the cursor.");
-                }
-                let n = targets.len();
                 let back = matches!(key, AimKey::Previous);
-                // From the player, Tab's first press is the nearest.
-                self.target = match (Some(self.cursor) == state.at, back) {
-                    (true, false) => 0,
-                    (true, true) => n - 1,
-                    (false, false) => (self.target + 1) % n,
-                    (false, true) => (self.target + n - 1) % n,
-                };
-                self.cursor = targets[self.target];
-                AimOutcome::Moved
+                if next_target(state, (&mut self.cursor, &mut self.target), back) {
+                    AimOutcome::Moved
+                } else {
+                    AimOutcome::Refuse("No monster in sight: move the cursor.")
+                }
             }
         }
     }
 }
 
+/// Moves a cursor a cell in `dir`, never off the map.
+pub(crate) fn step_cursor(state: &ClientState, cursor: &mut Pos, dir: Dir) {
+    let inside = |p: &Pos| p.x < state.width && p.y < state.height;
+    if let Some(next) = cursor.step(dir).filter(inside) {
+        *cursor = next;
+    }
+}
+
+/// Puts a cursor on the next monster in sight farther out (or, `back`,
+/// nearer), `target` being which of them, nearest first, it was put on
+/// last; from the player, the first press goes to the nearest (or, back,
+/// the farthest). False, and nothing moved, with no monster in sight.
+pub(crate) fn next_target(
+    state: &ClientState,
+    (cursor, target): (&mut Pos, &mut usize),
+    back: bool,
+) -> bool {
+    let targets = targets(state);
+    if targets.is_empty() {
+        return false;
+    }
+    let n = targets.len();
+    *target = match (Some(*cursor) == state.at, back) {
+        (true, false) => 0,
+        (true, true) => n - 1,
+        (false, false) => (*target + 1) % n,
+        (false, true) => (*target + n - 1) % n,
+    };
+    *cursor = targets[*target];
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use gloam_protocol::{
-        Dir, KindInfo, MonsterChange, MonsterId, PlayerId, ServerMsg, SightDiff, Wound,
+        KindInfo, MonsterChange, MonsterId, PlayerId, ServerMsg, SightDiff, Wound,
     };
 
     use super::*;

@@ -13,6 +13,7 @@ use anyhow::{Context, anyhow};
 use gloam_protocol::ClientMsg;
 use sdl3::event::{Event, WindowEvent};
 use sdl3::keyboard::{Keycode, Mod};
+use sdl3::mouse::MouseButton;
 use sdl3::render::{Canvas, TextureCreator};
 use sdl3::video::WindowContext;
 use tokio::sync::oneshot;
@@ -202,15 +203,21 @@ fn to_key(code: Keycode) -> Option<Key> {
 }
 
 /// Draws the current frame off-screen, as the window shows it, and writes
-/// it as a PNG in the working directory.
+/// it as a PNG in the working directory, its text beside it (the same name
+/// ending in `.txt`: for a bug report, a screen reader or a test).
 fn save_screenshot(
     font: &sdl3::ttf::Font<'_>,
-    (size, cell_px): ((u32, u32), u32),
+    (size, layout): ((u32, u32), Layout),
     session: &Session,
 ) -> anyhow::Result<PathBuf> {
     let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_millis();
     let path = PathBuf::from(format!("gloam-{stamp}.png"));
-    render::render_offscreen(font, size, cell_px, &session.scene())?.save_png(&path)?;
+    let scene = session.scene();
+    // Whole or not at all: written aside, then renamed.
+    let (text, part) = (path.with_extension("txt"), path.with_extension("txt.part"));
+    std::fs::write(&part, crate::view::screen_text(&scene, &layout))?;
+    std::fs::rename(&part, &text)?;
+    render::render_offscreen(font, size, layout.cell_px, &scene)?.save_png(&path)?;
     Ok(path)
 }
 
@@ -284,10 +291,21 @@ impl Screen<'_> {
         Ok(Flow::Redraw)
     }
 
+    /// The map's cell under the mouse at `(x, y)`, in the window's
+    /// coordinates (which a high-density display scales to pixels).
+    fn cell_under(&self, session: &Session, (x, y): (f32, f32)) -> Option<gloam_protocol::Pos> {
+        let (w, h) = self.canvas.output_size().ok()?;
+        let (ww, wh) = self.canvas.window().size();
+        let scale = (w as f32 / ww.max(1) as f32, h as f32 / wh.max(1) as f32);
+        let layout = Layout::at(w, h, self.atlas.cell_px(), self.atlas.text_px());
+        crate::view::cell_under(&session.scene(), &layout, (x * scale.0, y * scale.1))
+    }
+
     /// F12: the frame as a PNG, and a line in the log saying where.
     fn screenshot(&self, session: &mut Session) -> Flow {
         let size = self.canvas.output_size().unwrap_or((1280, 720));
-        let note = match save_screenshot(self.font, (size, self.atlas.cell_px()), session) {
+        let layout = Layout::at(size.0, size.1, self.atlas.cell_px(), self.atlas.text_px());
+        let note = match save_screenshot(self.font, (size, layout), session) {
             Ok(path) => format!("Screenshot saved to {}.", path.display()),
             Err(e) => format!("No screenshot: {e}"),
         };
@@ -331,6 +349,10 @@ fn on_event(
             }
         }
         Event::TextInput { text, .. } => carry_out(session.on_text(&text), session, connection),
+        Event::MouseButtonDown { mouse_btn: MouseButton::Left, x, y, .. } => {
+            let cell = screen.cell_under(session, (x, y));
+            carry_out(session.on_click(cell, Instant::now()), session, connection)
+        }
         Event::Window { win_event, .. } => screen.on_window(win_event)?,
         e if e.is_user_event() => {
             // Frees the boxed payload.

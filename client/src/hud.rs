@@ -126,10 +126,12 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
     let state = scene.state;
     let scroll = scene.chat.scroll.min(game_lines(state).saturating_sub(GAME_LINES));
     let typing = scene.chat.line.as_ref();
-    let second = match scene.aim {
+    let second = match (scene.aim, scene.look) {
         _ if scene.asking_to_quit => HudLine::new(QUIT_QUESTION, Tone::Warn),
-        Some(aim) if typing.is_none() => aim_row(state, aim, cols),
-        _ => second_row(state, typing, scroll, cols),
+        _ if typing.is_some() => second_row(state, typing, scroll, cols),
+        (Some(aim), _) => aim_row(state, aim, cols),
+        (None, Some(at)) => look_row(state, at, cols),
+        (None, None) => second_row(state, typing, scroll, cols),
     };
     let mut rows = vec![status_row(state, scene.link, cols), second];
     let game = state.log.iter().filter(|l| !l.is_chat());
@@ -272,6 +274,24 @@ fn aim_row(state: &ClientState, aim: Aim, cols: usize) -> HudLine {
         "Throw {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
     );
     HudLine::new(fit(&text, cols, "   "), Tone::Warn)
+}
+
+/// The keys while looking, after what the cursor is on.
+const LOOK_KEYS: &str = "direction keys move   Tab next monster   Esc or x leaves";
+
+/// The second row while looking: what is under the cursor (bright), then
+/// the keys that fit after it (dim).
+fn look_row(state: &ClientState, at: Pos, cols: usize) -> HudLine {
+    let what = format!("Look: {}", crate::look::describe(state, at));
+    let said = what.chars().count();
+    let room = cols.saturating_sub(said + 3);
+    let keys = fit(LOOK_KEYS, room, "   ");
+    if said >= cols || keys.chars().count() < "Esc or x leaves".len() {
+        return HudLine::new(what.chars().take(cols).collect::<String>(), Tone::Bright);
+    }
+    let mut row = HudLine::new(format!("{what}   {keys}"), Tone::Bright);
+    row.accents.push((said + 3, keys.chars().count(), Tone::Dim));
+    row
 }
 
 /// Who stands at `pos`, as the aiming row names it: a monster in sight,
@@ -552,6 +572,21 @@ mod tests {
         assert_eq!(crate::view::cursor_cell(&scene), Some((7, 3)), "drawn on the map");
         scene.page = crate::scene::Page::Pack;
         assert_eq!(crate::view::cursor_cell(&scene), None, "not over a page");
+    }
+
+    #[test]
+    fn while_looking_the_second_row_names_what_is_under_the_cursor() {
+        let s = playing(1, &[], &[]);
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let mut scene = Scene::new(&s, &chat, &link, crate::scene::Page::Map);
+        scene.look = Some(Pos::new(3, 3));
+        let row = &hud(&scene)[1];
+        assert_eq!(row.text, format!("Look: You do not know this place.   {LOOK_KEYS}"));
+        assert_eq!(row.accents, [(36, LOOK_KEYS.len(), Tone::Dim)]);
+        assert_eq!(crate::view::cursor_cell(&scene), Some((3, 3)), "drawn on the map");
+        let narrow = hud_at(&scene, 50, 50);
+        assert_eq!(narrow[1].text, "Look: You do not know this place.", "what, before the keys");
+        assert!(hud_at(&scene, 20, 20)[1].text.chars().count() <= 20);
     }
 
     #[test]

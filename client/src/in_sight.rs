@@ -1,12 +1,13 @@
 //! The list of the monsters in sight beside the map: each one's letter in
-//! its colour, its name and how hurt it looks, nearest first. What is told
-//! of a monster is one [`Seen`], so the look cursor can share it and a
-//! field the server adds later (whether it seems asleep) is one more here.
+//! its colour, its name, how hurt it looks and whether it seems asleep,
+//! nearest first. What is told of a monster is one [`Seen`], which the
+//! look cursor (`look.rs`) shares.
 
 use gloam_protocol::Wound;
 
 use crate::palette::{self, Palette, Rgb};
 use crate::scene::Scene;
+use crate::state::{ClientState, SeenMonster};
 use crate::view::Glyph;
 
 /// A monster in sight as the list (and a look) tells it.
@@ -16,6 +17,35 @@ pub struct Seen {
     pub colour: Rgb,
     pub name: String,
     pub wound: Wound,
+    pub asleep: bool,
+}
+
+impl Seen {
+    /// A monster in sight as `palette` draws it.
+    pub fn of(state: &ClientState, monster: &SeenMonster, palette: &Palette) -> Self {
+        let (wound, asleep) = (monster.wound, monster.asleep);
+        match state.kind_of(monster) {
+            Some(kind) => Seen {
+                glyph: kind.glyph,
+                colour: palette.creature(palette::rgb(kind.colour)),
+                name: kind.name.clone(),
+                wound,
+                asleep,
+            },
+            None => Seen { glyph: '?', colour: palette.alert, name: "?".into(), wound, asleep },
+        }
+    }
+
+    /// How it looks, as the list says it: `wounded`, `asleep` (an unhurt
+    /// sleeper), or `wounded, asleep`.
+    pub fn status(&self) -> String {
+        let wound = wound_words(self.wound);
+        match (self.asleep, self.wound) {
+            (false, _) => wound.to_owned(),
+            (true, Wound::Unhurt) => "asleep".to_owned(),
+            (true, _) => format!("{wound}, asleep"),
+        }
+    }
 }
 
 /// How hurt a monster looks, in words.
@@ -34,41 +64,40 @@ pub fn seen(scene: &Scene<'_>, palette: &Palette) -> Vec<Seen> {
     let mut near: Vec<_> = state.monsters.iter().collect();
     let me = state.at.unwrap_or_default();
     near.sort_by_key(|(id, m)| (me.x.abs_diff(m.at.x).max(me.y.abs_diff(m.at.y)), **id));
-    near.into_iter()
-        .map(|(_, m)| match state.kind_of(m) {
-            Some(kind) => Seen {
-                glyph: kind.glyph,
-                colour: palette.creature(palette::rgb(kind.colour)),
-                name: kind.name.clone(),
-                wound: m.wound,
-            },
-            None => Seen { glyph: '?', colour: palette.alert, name: "?".into(), wound: m.wound },
-        })
-        .collect()
+    near.into_iter().map(|(_, m)| Seen::of(state, m, palette)).collect()
 }
 
 /// The side panel's glyphs, `cols` letters wide and `rows` high: a title,
-/// then a monster a row (`r  rat   wounded`); those that do not fit are
-/// counted on the last row.
+/// then a monster a row (`r rat wounded`, `j jackal unhurt, asleep`; what
+/// does not fit after the name goes on a row of its own, indented); those
+/// that do not fit are counted on the last row.
 pub fn side_glyphs(scene: &Scene<'_>, cols: u16, rows: u16) -> Vec<Glyph> {
     let seen = seen(scene, scene.palette);
+    let width = usize::from(cols.saturating_sub(1));
     let mut lines: Vec<(String, Rgb, Option<Rgb>)> =
         vec![("In sight".into(), palette::TEXT_MIDDLE, None)];
     if seen.is_empty() {
         lines.push(("no monsters".into(), palette::TEXT_DIM, None));
     }
     let room = usize::from(rows).saturating_sub(1);
-    let shown = if seen.len() > room { room.saturating_sub(1) } else { seen.len() };
-    for s in &seen[..shown] {
-        let text = format!("{} {} {}", s.glyph, s.name, wound_words(s.wound));
-        lines.push((text, palette::TEXT, Some(s.colour)));
-    }
-    if shown < seen.len() {
-        lines.push((format!("+{} more", seen.len() - shown), palette::TEXT_DIM, None));
+    for (i, s) in seen.iter().enumerate() {
+        let entry = entry_rows(s, width);
+        let left = seen.len() - i;
+        // The last row is kept to count those left out, unless this is the last.
+        let needed = entry.len() + usize::from(left > 1);
+        if lines.len() - 1 + needed > room {
+            lines.push((format!("+{left} more"), palette::TEXT_DIM, None));
+            break;
+        }
+        let letter = Some(s.colour);
+        lines.extend(entry.into_iter().enumerate().map(|(row, text)| {
+            let tone = if s.asleep { palette::TEXT_MIDDLE } else { palette::TEXT };
+            (text, tone, letter.filter(|_| row == 0))
+        }));
     }
     let mut glyphs = Vec::new();
-    for (row, (text, colour, letter)) in lines.iter().enumerate() {
-        for (col, ch) in text.chars().take(usize::from(cols.saturating_sub(1))).enumerate() {
+    for (row, (text, colour, letter)) in lines.iter().enumerate().take(usize::from(rows)) {
+        for (col, ch) in text.chars().take(width).enumerate() {
             let color = match (col, letter) {
                 (0, Some(c)) => *c,
                 _ => *colour,
@@ -79,6 +108,16 @@ pub fn side_glyphs(scene: &Scene<'_>, cols: u16, rows: u16) -> Vec<Glyph> {
         }
     }
     glyphs
+}
+
+/// A monster's rows in the list, `width` letters wide: one, or the name
+/// and then what it looks like, indented, when both do not fit.
+fn entry_rows(s: &Seen, width: usize) -> Vec<String> {
+    let whole = format!("{} {} {}", s.glyph, s.name, s.status());
+    if whole.chars().count() <= width {
+        return vec![whole];
+    }
+    vec![format!("{} {}", s.glyph, s.name), format!("  {}", s.status())]
 }
 
 #[cfg(test)]
@@ -133,6 +172,27 @@ mod tests {
         assert!(g.iter().all(|g| g.col < 22));
         let crowded = side_glyphs(&scene, 22, 2);
         assert_eq!(rows(&crowded), ["In sight", "+2 more"]);
+    }
+
+    /// A sleeper says so (an unhurt one in one word); a wounded sleeper
+    /// too long for a row goes on to the next, and the count of those
+    /// left out counts the rows each takes.
+    #[test]
+    fn the_list_says_which_monsters_seem_asleep() {
+        let mut s = among();
+        let slept = |id, asleep| MonsterChange::Slept { id: MonsterId(id), asleep };
+        s.apply(&ServerMsg::Monsters(vec![slept(1, true), slept(2, true)])).unwrap();
+        let (chat, link) = (Chat::default(), Link::Playing);
+        let scene = Scene::new(&s, &chat, &link, Page::Map);
+        let g = side_glyphs(&scene, 22, 20);
+        assert_eq!(rows(&g), ["In sight", "r rat", "almost dead, asleep", "j jackal asleep"]);
+        let indented = g.iter().filter(|g| g.row == 2).map(|g| g.col).min();
+        assert_eq!(indented, Some(3), "under the name, not the letter");
+        assert_eq!(rows(&side_glyphs(&scene, 22, 3)), ["In sight", "+2 more"]);
+        assert_eq!(rows(&side_glyphs(&scene, 22, 4)).len(), 4, "just room for both");
+        s.apply(&ServerMsg::Monsters(vec![slept(1, false)])).unwrap();
+        let scene = Scene::new(&s, &chat, &link, Page::Map);
+        assert_eq!(rows(&side_glyphs(&scene, 22, 20))[3], "j jackal unhurt", "woke");
     }
 
     #[test]

@@ -3,12 +3,17 @@
 //! descend, `<` ascends, `5` (or numpad 5) waits; `g` or `,` picks up what
 //! lies underfoot, `d` drops, `q` quaffs, `r` reads, `w` wields, `W`
 //! wears, `T` takes off, `t` throws and `f` fires (throws the first
-//! missile); `i` shows the pack and `G` the graveyard; Enter opens a line
-//! to talk (or, after the game ended, starts again), PgUp and PgDn scroll
-//! the messages, Esc quits. An item prompt takes a pack letter or Esc;
-//! aiming takes direction keys, Tab, Space, `+` and `-`, Enter, `t`, `f`
-//! and Esc. `?`, `x`, `o`, `z`, `R`, Tab and Ctrl keys are left free on
-//! the map. The window turns its platform's key events into [`Key`]s
+//! missile); `o` explores, `R` rests and `>` or `<` away from stairs
+//! travel to the nearest known ones (standing orders the server carries
+//! out a step a round until something happens; any other action ends
+//! one); `x` looks; `i` shows the pack, `?` the help and `G` the
+//! graveyard; Enter opens a line to talk (or, after the game ended,
+//! starts again), PgUp and PgDn scroll the messages, Esc quits. An item
+//! prompt takes a pack letter or Esc; aiming takes direction keys, Tab,
+//! Space, `+` and `-`, Enter, `t`, `f` and Esc; looking takes the same
+//! moves, and Esc or `x` to leave. `z` and Tab are left free on the map.
+//! A left click on a remembered cell travels there (the window maps the
+//! click to a cell, see [`crate::view::cell_under`]). The window turns its platform's key events into [`Key`]s
 //! (a letter in lower case, with whether Shift is held), so the tables are
 //! tested without one. Keys typed into the chat line are the session's.
 
@@ -58,6 +63,8 @@ pub(crate) enum Intent {
     Pack,
     /// Show the keys and the rules of the clock (any key puts them away).
     Help,
+    /// A cursor that names what is on a cell.
+    Look,
     /// Enter: open a line to talk; after a death, start a new character
     /// under the same name.
     Enter,
@@ -127,6 +134,9 @@ fn char_intent(c: char, shift: bool) -> Option<Intent> {
         (',', false) | ('g', false) => Some(Intent::Act(Action::PickUp)),
         ('g', true) | ('G', _) => Some(Intent::Graveyard),
         ('i', false) => Some(Intent::Pack),
+        ('o', false) => Some(Intent::Act(Action::Explore)),
+        ('r', true) | ('R', _) => Some(Intent::Act(Action::Rest)),
+        ('x', false) => Some(Intent::Look),
         ('?', _) | ('/', true) => Some(Intent::Help),
         ('d', false) => item(ItemUse::Drop),
         ('q', false) => item(ItemUse::Quaff),
@@ -187,6 +197,15 @@ pub(crate) fn aim_key(key: Key, shift: bool) -> Option<AimKey> {
     }
 }
 
+/// The meaning of a key while looking: the aiming cursor's moves, and
+/// Esc or `x` to leave (nothing is thrown).
+pub(crate) fn look_key(key: Key, shift: bool) -> Option<AimKey> {
+    match (key, shift) {
+        (Key::Char('x'), false) => Some(AimKey::Cancel),
+        _ => aim_key(key, shift).filter(|k| *k != AimKey::Throw),
+    }
+}
+
 /// Whether a key press becomes an action now. A fresh press always does; a
 /// held key's repeat only once the last action was answered and the
 /// server's pace allows another, so holding a key never queues up moves
@@ -205,10 +224,15 @@ pub(crate) fn should_send(
 #[cfg(test)]
 const HUD_ROW_LETTERS: usize = 160;
 
-/// The keys line of the HUD (short enough for a row of a 1280-pixel
-/// window: the numpad, `5` to wait, PgUp and PgDn and F12 are left to the
-/// README).
-pub(crate) const KEYS_HELP: &str = "arrows hjklyubn move  g pick up  i pack  d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire  > < stairs  Enter talk  Esc quit  ? help";
+/// The keys line of the HUD: what a newcomer needs first, in the order
+/// a narrow window keeps them (short enough for a row of a 1280-pixel
+/// window; the item keys are on the pack's page, and the numpad, `5` to
+/// wait, PgUp and PgDn and F12 on the help page and in the README).
+pub(crate) const KEYS_HELP: &str = "hjklyubn move  o explore  > < stairs  x look  R rest  click travel  g pick up  i pack and item keys  Enter talk  Ctrl+P log  Esc quit  ? help";
+
+/// The item keys, as the pack's page lists them.
+pub(crate) const ITEM_KEYS: &str =
+    "d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire";
 
 #[cfg(test)]
 mod tests {
@@ -292,18 +316,27 @@ mod tests {
         assert_eq!(intent(Key::Char('i'), false), Some(Intent::Pack));
     }
 
-    /// Another change binds these (help, look, travel, auto-explore, rest).
     #[test]
-    fn the_keys_kept_for_later_are_unbound_on_the_map() {
-        for (key, shift) in [
-            (Key::Char('x'), false),
-            (Key::Char('o'), false),
-            (Key::Char('z'), false),
-            (Key::Char('r'), true),
-            (Key::Char('R'), false),
-            (Key::Tab, false),
-        ] {
+    fn o_explores_shift_r_rests_x_looks_and_z_and_tab_stay_free() {
+        assert_eq!(act(Key::Char('o')), Some(Action::Explore));
+        assert_eq!(intent(Key::Char('r'), true), Some(Intent::Act(Action::Rest)));
+        assert_eq!(act(Key::Char('R')), Some(Action::Rest));
+        assert_eq!(intent(Key::Char('r'), false), Some(Intent::Use(ItemUse::Read)), "r reads");
+        assert_eq!(intent(Key::Char('x'), false), Some(Intent::Look));
+        for (key, shift) in [(Key::Char('z'), false), (Key::Tab, false), (Key::Char('o'), true)] {
             assert_eq!(intent(key, shift), None, "{key:?} {shift}");
+        }
+    }
+
+    #[test]
+    fn looking_moves_like_aiming_and_esc_or_x_leave_but_nothing_throws() {
+        assert_eq!(look_key(Key::Char('y'), false), Some(AimKey::Step(Dir::NW)));
+        assert_eq!(look_key(Key::Numpad(3), false), Some(AimKey::Step(Dir::SE)));
+        assert_eq!(look_key(Key::Tab, false), Some(AimKey::Next));
+        assert_eq!(look_key(Key::Char('x'), false), Some(AimKey::Cancel));
+        assert_eq!(look_key(Key::Escape, false), Some(AimKey::Cancel));
+        for key in [Key::Enter, Key::Char('t'), Key::Char('f'), Key::Char('o')] {
+            assert_eq!(look_key(key, false), None, "{key:?}");
         }
     }
 
@@ -345,8 +378,9 @@ mod tests {
     }
 
     #[test]
-    fn the_keys_line_fits_a_row_and_names_every_item_key() {
+    fn the_keys_line_fits_a_row_and_with_the_packs_names_every_item_key() {
         assert!(KEYS_HELP.chars().count() <= HUD_ROW_LETTERS, "{}", KEYS_HELP.len());
+        let both = format!("{KEYS_HELP}  {ITEM_KEYS}");
         for part in [
             "g pick up",
             "i pack",
@@ -358,9 +392,13 @@ mod tests {
             "T take off",
             "t throw",
             "f fire",
+            "o explore",
+            "R rest",
+            "x look",
+            "click travel",
             "? help",
         ] {
-            assert!(KEYS_HELP.contains(part), "{part}");
+            assert!(both.contains(part), "{part}");
         }
     }
 

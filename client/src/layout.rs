@@ -130,6 +130,14 @@ impl Camera {
         }
     }
 
+    /// The cell of a `map` of that many cells shown at a cell of the
+    /// viewport, if the map reaches there.
+    pub fn to_map(&self, (col, row): (u16, u16), map: (u16, u16)) -> Option<Pos> {
+        let (x, y) = (i32::from(col) + self.x, i32::from(row) + self.y);
+        let inside = (0..i32::from(map.0)).contains(&x) && (0..i32::from(map.1)).contains(&y);
+        inside.then(|| Pos::new(x as u16, y as u16))
+    }
+
     /// Where a cell of the map is in the viewport, if it is in it.
     pub fn to_view(&self, (x, y): (u16, u16), view: (u16, u16)) -> Option<(u16, u16)> {
         let (col, row) = (i32::from(x) - self.x, i32::from(y) - self.y);
@@ -201,5 +209,10 @@ mod tests {
         let small = Camera::on(Some(Pos::new(3, 3)), (20, 10), view);
         assert_eq!(small, Camera { x: -10, y: -5 });
         assert_eq!(small.to_view((0, 0), view), Some((10, 5)));
+        // And back: a cell of the viewport is the map's cell drawn there.
+        assert_eq!(c.to_map((30, 15), (80, 40)), Some(Pos::new(70, 35)));
+        assert_eq!(small.to_map((10, 5), (20, 10)), Some(Pos::new(0, 0)));
+        assert_eq!(small.to_map((9, 5), (20, 10)), None, "left of a centred map");
+        assert_eq!(small.to_map((30, 5), (20, 10)), None, "right of it");
     }
 }

@@ -6,7 +6,8 @@
 //! the map's glyphs, as data, and `pages` the pages of text that take
 //! the map's place; [`layout`], where each goes in a window of a given
 //! size (and [`zoom`], the cell size the player chose); [`input`], the key tables; [`prompt`] and [`aim`], which
-//! item suits a key and where a throw is aimed; [`net`], the
+//! item suits a key and where a throw is aimed; [`look`], what the look
+//! cursor names; [`net`], the
 //! connection on a tokio task; and [`session`], which ties them together:
 //! keys and server messages in, a scene out. With the `window` feature,
 //! [`app`] is the window's event loop and [`render`] draws the scene with
@@ -19,6 +20,7 @@ pub mod hud;
 pub mod in_sight;
 pub mod input;
 pub mod layout;
+pub mod look;
 pub mod net;
 mod pages;
 pub mod palette;

@@ -66,6 +66,9 @@ fn pack_lines(state: &ClientState) -> Vec<PageLine> {
         lines.push((nothing, palette::TEXT_DIM));
     }
     lines.push(blank());
+    if state.watched().is_none() {
+        lines.push((format!("  On the map: {}", crate::input::ITEM_KEYS), palette::TEXT_MIDDLE));
+    }
     lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
     lines
 }
@@ -294,6 +297,7 @@ mod tests {
     fn the_pack_page_marks_the_weapon_in_hand_and_the_armour_worn() {
         let s = crate::prompt::tests::packed();
         let lines = text(&s, Page::Pack);
+        position(&lines, "On the map: d drop  q quaff");
         assert_eq!(
             lines[2..9],
             [

@@ -22,11 +22,12 @@ pub(crate) const TEXT_DIM: Rgb = (118, 118, 130);
 /// Headlines of pages: a good end, a bad one.
 pub(crate) const GOOD: Rgb = (110, 200, 110);
 pub(crate) const ALERT: Rgb = (240, 90, 80);
-/// The cursor's frame and the fill of its cell (drawn only by the window).
+/// The cursor's frame (drawn only by the window). Its cell is not filled:
+/// the map's glyphs reach 3:1 against the background with little to
+/// spare, and any fill lighter than the background takes them under it
+/// (a green kobold on the old gold fill was hard to read).
 #[cfg_attr(not(feature = "window"), allow(dead_code))]
 pub(crate) const CURSOR: Rgb = (250, 220, 90);
-#[cfg_attr(not(feature = "window"), allow(dead_code))]
-pub(crate) const CURSOR_FILL: Rgb = (80, 66, 18);
 
 /// The least contrast a glyph of the map has against [`BACKGROUND`]:
 /// WCAG 2's figure for graphics and large text.

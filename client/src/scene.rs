@@ -1,10 +1,10 @@
 //! What one frame is drawn from: the mirror of what the server said, and
 //! the session's own part of the window (the line being typed, how far the
-//! messages are scrolled back, which page shows, a throw being aimed, the
-//! state of the link).
+//! messages are scrolled back, which page shows, a throw being aimed or a
+//! look, the state of the link).
 //! The HUD and the view read a [`Scene`]; the session makes one.
 
-use gloam_protocol::DeathRecord;
+use gloam_protocol::{DeathRecord, Pos};
 
 use crate::aim::Aim;
 use crate::chat::Chat;
@@ -52,6 +52,9 @@ pub struct Scene<'a> {
     pub graveyard: Option<&'a [DeathRecord]>,
     /// A throw being aimed: its cursor is drawn on the map.
     pub aim: Option<Aim>,
+    /// The look cursor's cell, while looking: drawn on the map, and named
+    /// in the HUD.
+    pub look: Option<Pos>,
     /// The colours of the map and the HUD's tones.
     pub palette: &'static Palette,
     /// Esc was pressed in play: the HUD asks whether to quit.
@@ -70,6 +73,7 @@ impl<'a> Scene<'a> {
             page,
             graveyard: state.graveyard.as_deref(),
             aim: None,
+            look: None,
             palette: &palette::DEFAULT,
             asking_to_quit: false,
             log_scroll: 0,

@@ -5,6 +5,7 @@
 use gloam_protocol::{Dir, Pos, Terrain};
 
 use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud_at, party_panel};
+use crate::layout::{Camera, Layout};
 use crate::pages;
 use crate::palette::{self, Palette, PlayerColours, Rgb, rgb};
 use crate::scene::{Page, Scene};
@@ -191,10 +192,33 @@ pub fn focus(scene: &Scene<'_>) -> Option<Pos> {
     }
 }
 
-/// The cell the aiming cursor is on, when a throw is aimed on the map.
+/// The cell the cursor is on, when a throw is aimed or a look goes on,
+/// on the map.
 pub fn cursor_cell(scene: &Scene<'_>) -> Option<(u16, u16)> {
-    let aim = scene.aim.filter(|_| scene.page == Page::Map)?;
-    Some((aim.cursor.x, aim.cursor.y))
+    let cursor = scene.aim.map(|aim| aim.cursor).or(scene.look);
+    cursor.filter(|_| scene.page == Page::Map).map(|at| (at.x, at.y))
+}
+
+/// The camera the map's viewport in `layout` is drawn through.
+pub fn camera(scene: &Scene<'_>, layout: &Layout) -> Camera {
+    let view = (layout.map_cols, layout.map_rows);
+    Camera::on(focus(scene), (scene.state.width, scene.state.height), view)
+}
+
+/// The map's cell drawn under the pixel `(x, y)` of a window laid out as
+/// `layout`: none outside the map's viewport, off the map, or when a page
+/// hides the map.
+pub fn cell_under(scene: &Scene<'_>, layout: &Layout, (x, y): (f32, f32)) -> Option<Pos> {
+    if scene.page != Page::Map || x < 0.0 || y < 0.0 {
+        return None;
+    }
+    let cell = layout.cell_px.max(1);
+    let (col, row) = (x as u32 / cell, y as u32 / cell);
+    if col >= u32::from(layout.map_cols) || row >= u32::from(layout.map_rows) {
+        return None;
+    }
+    let map = (scene.state.width, scene.state.height);
+    camera(scene, layout).to_map((col as u16, row as u16), map)
 }
 
 /// The running text above the HUD on the scene's page (the graveyard, the
@@ -203,6 +227,38 @@ pub fn cursor_cell(scene: &Scene<'_>) -> Option<(u16, u16)> {
 pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> {
     let size = (usize::from(width), usize::from(rows.saturating_sub(1)));
     text_glyphs(&pages::page_lines(scene, size), 1, width)
+}
+
+/// The text of the scene as a window laid out as `layout` shows it: the
+/// page of text, or the list beside the map, then a blank line and the
+/// HUD's rows (the map's own glyphs are left out).
+pub fn screen_text(scene: &Scene<'_>, layout: &Layout) -> String {
+    let above = match scene.page {
+        Page::Map => crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows),
+        _ => page_text_glyphs(scene, layout.page_cols, layout.map_rows),
+    };
+    let hud = hud_glyphs(scene, 0, layout.hud_cols);
+    let mut text = glyph_rows(&above).join("\n");
+    text.push_str("\n\n");
+    text.push_str(&glyph_rows(&hud).join("\n"));
+    text.push('\n');
+    text
+}
+
+/// Glyphs as rows of text, the first row first, each cut after its last
+/// letter.
+fn glyph_rows(glyphs: &[Glyph]) -> Vec<String> {
+    let rows = glyphs.iter().map(|g| usize::from(g.row) + 1).max().unwrap_or(0);
+    let mut lines = vec![Vec::<char>::new(); rows];
+    for g in glyphs {
+        let line = &mut lines[usize::from(g.row)];
+        let col = usize::from(g.col);
+        if line.len() <= col {
+            line.resize(col + 1, ' ');
+        }
+        line[col] = g.ch;
+    }
+    lines.into_iter().map(|l| l.into_iter().collect()).collect()
 }
 
 /// Lines of text as glyphs, one row each from `first_row`, cut at `width`.
@@ -354,7 +410,7 @@ mod tests {
         assert_eq!(row(42), format!("{}  | ann    9/30 Lv 2", "0".repeat(left - 4)));
         assert_eq!(row(43), format!("{}  | bob    9/30 Lv 2", "1".repeat(left - 4)));
         assert_eq!(row(44), format!("{}  | cat    9/30 Lv 2", "2".repeat(left - 4)));
-        assert!(row(41).chars().count() > left, "the keys line is not cut");
+        assert_eq!(row(41), crate::input::KEYS_HELP, "the keys line is not cut");
         let colours = PlayerColours::new(&state.kinds);
         let bob: Vec<&Glyph> = g.iter().filter(|g| g.row == 43 && g.col >= left as u16).collect();
         assert_eq!((bob[0].ch, bob[0].color), ('b', colours.of(PlayerId(4))));
@@ -438,6 +494,53 @@ mod tests {
         let first: String = g.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
         assert_eq!(first, "anndiedondepth5,killedbyanogre.");
         assert!(g.iter().all(|g| g.row < 40), "above the HUD");
+    }
+
+    /// A click lands on the cell drawn under it: a map smaller than the
+    /// viewport is centred, a larger one scrolled; the side panel, the
+    /// HUD and a page are no cell.
+    #[test]
+    fn a_pixel_is_the_map_cell_drawn_under_it() {
+        let state = state();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let scene = Scene::new(&state, &chat, &link, Page::Map);
+        for layout in [Layout::at(800, 600, 16, 8), Layout::at(250, 400, 10, 5)] {
+            let camera = camera(&scene, &layout);
+            for (x, y) in [(0, 0), (3, 2), (19, 9), (12, 7)] {
+                let Some((col, row)) = camera.to_view((x, y), (layout.map_cols, layout.map_rows))
+                else {
+                    continue;
+                };
+                let (px, py) = layout.cell_at(col, row);
+                let inside = (px as f32 + 0.5, (py + layout.cell_px - 1) as f32 + 0.9);
+                assert_eq!(cell_under(&scene, &layout, inside), Some(Pos::new(x, y)), "{layout:?}");
+            }
+            let side = (layout.side_x as f32 + 1.0, 1.0);
+            assert_eq!(cell_under(&scene, &layout, side), None, "the side panel");
+            let hud = (1.0, layout.hud_y as f32 + 1.0);
+            assert_eq!(cell_under(&scene, &layout, hud), None, "the HUD");
+        }
+        let centred = Layout::at(800, 600, 16, 8);
+        assert_eq!(cell_under(&scene, &centred, (1.0, 1.0)), None, "left of a centred map");
+        let scrolled = Layout::at(250, 400, 10, 5);
+        assert!(scrolled.map_cols < 20, "{scrolled:?}");
+        let pack = Scene::new(&state, &chat, &link, Page::Pack);
+        let (px, py) = centred.cell_at(12, 12);
+        assert_eq!(cell_under(&pack, &centred, (px as f32, py as f32)), None, "a page");
+    }
+
+    #[test]
+    fn the_screens_text_is_the_list_beside_the_map_then_the_huds_rows() {
+        let mut state = state();
+        state.apply(&ServerMsg::Note("You see stairs.".into())).unwrap();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let mut scene = Scene::new(&state, &chat, &link, Page::Map);
+        scene.look = Some(Pos::new(5, 3));
+        let text = screen_text(&scene, &Layout::at(1280, 720, 16, 8));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[..3], [" In sight", " no monsters", ""], "{text}");
+        assert!(lines[4].starts_with("Look: stairs down   direction keys"), "{text}");
+        assert!(lines.contains(&"You see stairs."), "{text}");
     }
 
     #[test]

@@ -29,21 +29,23 @@ const MAX_LOUD_PIXELS: usize = 16;
 /// with the golden image `name` (writing it when asked to bless, or when it
 /// is missing outside CI).
 fn matches_golden(state: &gloam_client::ClientState, chat: &Chat, page: Page, name: &str) {
-    matches_golden_aiming(state, chat, (page, None), name);
+    matches_golden_with(state, chat, page, |_| {}, name);
 }
 
-/// [`matches_golden`], with a throw aimed.
-fn matches_golden_aiming(
+/// [`matches_golden`], with the scene changed by `set` (a throw aimed, a
+/// look).
+fn matches_golden_with(
     state: &gloam_client::ClientState,
     chat: &Chat,
-    (page, aim): (Page, Option<gloam_client::aim::Aim>),
+    page: Page,
+    set: impl FnOnce(&mut Scene<'_>),
     name: &str,
 ) {
     let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
     let font =
         gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
     let mut scene = Scene::new(state, chat, &Link::Playing, page);
-    scene.aim = aim;
+    set(&mut scene);
     let text_px = gloam_client::render::text_px_for(&font, 16).expect("the font sizes");
     let size = Layout::window_for(80, 40, 16, text_px);
     let frame = render_offscreen(&font, size, 16, &scene).expect("the frame draws");
@@ -232,11 +234,13 @@ fn aiming_a_throw_matches_its_golden_image() {
     let aim = gloam_client::aim::Aim::start(&state, 0);
     let kobold = state.monsters.values().next().expect("the kobold").at;
     assert_eq!(aim.cursor, kobold, "the nearest monster first");
-    matches_golden_aiming(&state, &Chat::default(), (Page::Map, Some(aim)), "aim.png");
+    matches_golden_with(&state, &Chat::default(), Page::Map, |s| s.aim = Some(aim), "aim.png");
 }
 
 /// The monsters in sight listed beside the map, nearest first: each
-/// letter in the colour it is drawn in on the map, its name and wound.
+/// letter in the colour it is drawn in on the map, its name and wound,
+/// and whether it seems asleep (the jackal; the orc, wounded, asleep on a
+/// row of its own).
 #[test]
 fn the_monster_list_matches_its_golden_image() {
     use gloam_protocol::{MonsterChange, MonsterId, ServerMsg, Wound};
@@ -244,20 +248,35 @@ fn the_monster_list_matches_its_golden_image() {
     let mut state = common::known_state();
     let me = state.at.expect("ann stands somewhere");
     let kind = |name: &str| state.kinds.iter().position(|k| k.name == name).unwrap() as u16;
-    let near = |dx: u16, wound, name: &str, id| MonsterChange::Appeared {
+    let near = |dx: u16, (wound, asleep), name: &str, id| MonsterChange::Appeared {
         id: MonsterId(id),
         kind: kind(name),
         at: gloam_protocol::Pos::new(me.x + dx, me.y + 1),
         wound,
-        asleep: false,
+        asleep,
     };
     let more = vec![
-        near(3, Wound::Wounded, "jackal", 900),
-        near(4, Wound::AlmostDead, "rat", 901),
-        near(6, Wound::Scratched, "orc", 902),
+        near(3, (Wound::Unhurt, true), "jackal", 900),
+        near(4, (Wound::AlmostDead, false), "rat", 901),
+        near(6, (Wound::Scratched, true), "orc", 902),
     ];
     state.apply(&ServerMsg::Monsters(more)).unwrap();
     matches_golden(&state, &Chat::default(), Page::Map, "monsters.png");
+}
+
+/// Looking: the cursor on the kobold beside ann, the second row naming
+/// it, how hurt it looks and the ground it stands on.
+#[test]
+fn looking_at_a_monster_matches_its_golden_image() {
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let state = common::known_state();
+    let look = gloam_client::look::Look::start(&state);
+    let kobold = state.monsters.values().next().expect("the kobold").at;
+    assert_eq!(look.cursor, kobold, "the nearest monster first");
+    let said = gloam_client::look::describe(&state, look.cursor);
+    assert!(said.starts_with("a kobold, "), "{said}");
+    let at = Some(look.cursor);
+    matches_golden_with(&state, &Chat::default(), Page::Map, |s| s.look = at, "look.png");
 }
 
 /// The help: the keys and the rules of the clock.

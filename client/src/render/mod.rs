@@ -17,10 +17,10 @@ pub use atlas::Atlas;
 
 pub use atlas::text_px_for;
 
-use crate::layout::{Camera, Layout};
+use crate::layout::Layout;
 use crate::palette::{self, Rgb};
 use crate::scene::{Page, Scene};
-use crate::view::{Glyph, cursor_cell, focus, hud_glyphs, page_glyphs, page_text_glyphs};
+use crate::view::{Glyph, cursor_cell, hud_glyphs, page_glyphs, page_text_glyphs};
 
 /// The grid of `gloam mapgen`'s images (and of the redraw bench): the map's
 /// cells and five rows of captions under it.
@@ -94,7 +94,8 @@ fn draw_map<T: RenderTarget>(
     layout: &Layout,
 ) -> Result<(), RenderError> {
     let view = (layout.map_cols, layout.map_rows);
-    let camera = Camera::on(focus(scene), (scene.state.width, scene.state.height), view);
+    // The same camera a click is mapped through (`view::cell_under`).
+    let camera = crate::view::camera(scene, layout);
     let px = |(col, row): (u16, u16)| {
         let (x, y) = layout.cell_at(col, row);
         (x as f32, y as f32)
@@ -161,18 +162,21 @@ pub(crate) fn draw_glyphs<T: RenderTarget>(
     Ok(())
 }
 
-/// The aiming cursor: the cell filled dim gold and framed bright, the
-/// glyph drawn over it.
+/// The aiming or look cursor: the cell framed bright, two pixels thick
+/// (one on the smallest cells), the glyph drawn inside on the background.
 fn draw_cursor<T: RenderTarget>(
     canvas: &mut Canvas<T>,
     (x, y): (f32, f32),
     cell: u32,
 ) -> Result<(), RenderError> {
-    let rect = sdl3::render::FRect::new(x, y, cell as f32, cell as f32);
-    canvas.set_draw_color(rgb(palette::CURSOR_FILL));
-    canvas.fill_rect(rect).map_err(RenderError::sdl)?;
     canvas.set_draw_color(rgb(palette::CURSOR));
-    canvas.draw_rect(rect).map_err(RenderError::sdl)
+    let thickness = if cell >= 12 { 2 } else { 1 };
+    for inset in 0..thickness {
+        let (i, side) = (inset as f32, cell.saturating_sub(2 * inset) as f32);
+        let rect = sdl3::render::FRect::new(x + i, y + i, side, side);
+        canvas.draw_rect(rect).map_err(RenderError::sdl)?;
+    }
+    Ok(())
 }
 
 /// An image in memory: RGBA, 4 bytes a pixel, rows top to bottom.

@@ -9,12 +9,13 @@
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{Action, ClientMsg, ServerMsg};
+use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
 use crate::hud::{GAME_LINES, game_lines};
 use crate::input::{Intent, Key, intent, should_send};
+use crate::look::Look;
 use crate::net::NetEvent;
 use crate::palette::Palette;
 use crate::prompt::ItemUse;
@@ -58,6 +59,8 @@ enum Mode {
     Choosing(ItemUse),
     /// A throw is being aimed.
     Aiming(Aim),
+    /// The look cursor names what is on a cell.
+    Looking(Look),
     /// Esc was pressed in play: `y` quits, any other key goes back.
     AskingToQuit,
 }
@@ -123,7 +126,7 @@ impl Session {
             Page::End
         } else if let Mode::Choosing(item_use) = self.mode {
             Page::Choose(item_use)
-        } else if matches!(self.mode, Mode::Aiming(_)) {
+        } else if matches!(self.mode, Mode::Aiming(_) | Mode::Looking(_)) {
             Page::Map
         } else if self.graveyard == Graveyard::Shown {
             Page::Graveyard
@@ -140,8 +143,10 @@ impl Session {
     pub fn scene(&self) -> Scene<'_> {
         let mut scene = Scene::new(&self.state, &self.chat, &self.link, self.page());
         scene.palette = self.palette;
-        if let Mode::Aiming(aim) = self.mode {
-            scene.aim = Some(aim);
+        match self.mode {
+            Mode::Aiming(aim) => scene.aim = Some(aim),
+            Mode::Looking(look) => scene.look = Some(look.cursor),
+            _ => {}
         }
         scene.asking_to_quit = self.mode == Mode::AskingToQuit;
         scene.log_scroll = self.log.unwrap_or(0);
@@ -188,6 +193,7 @@ impl Session {
         match self.mode {
             Mode::Choosing(item_use) => return self.on_prompt_key(item_use, key, shift, now),
             Mode::Aiming(aim) => return self.on_aim_key(aim, key, shift, now),
+            Mode::Looking(look) => return self.on_look_key(look, key, shift),
             Mode::AskingToQuit => {
                 self.mode = Mode::Map;
                 return match key {
@@ -234,6 +240,10 @@ impl Session {
                 self.help_shown = true;
                 KeyOutcome::Redraw
             }
+            Some(Intent::Look) if self.state.at.is_some() => {
+                self.mode = Mode::Looking(Look::start(&self.state));
+                KeyOutcome::Redraw
+            }
             Some(Intent::Graveyard) => {
                 self.graveyard = Graveyard::Awaited;
                 KeyOutcome::Send(ClientMsg::Graveyard)
@@ -260,6 +270,33 @@ impl Session {
         } else {
             KeyOutcome::Ignore
         }
+    }
+
+    /// A key while looking: the cursor moves, or the look ends.
+    fn on_look_key(&mut self, mut look: Look, key: Key, shift: bool) -> KeyOutcome {
+        let Some(key) = crate::input::look_key(key, shift) else { return KeyOutcome::Ignore };
+        self.mode = if look.key(&self.state, key) { Mode::Looking(look) } else { Mode::Map };
+        KeyOutcome::Redraw
+    }
+
+    /// A left click on the map's cell `cell` (none: outside the map, or
+    /// off it): a look moves there; on the map, a remembered cell is
+    /// travelled to, and an unknown one is said to be unknown.
+    pub fn on_click(&mut self, cell: Option<Pos>, now: Instant) -> KeyOutcome {
+        let Some(cell) = cell else { return KeyOutcome::Ignore };
+        if let Mode::Looking(look) = &mut self.mode {
+            look.cursor = cell;
+            return KeyOutcome::Redraw;
+        }
+        let on_the_map = self.mode == Mode::Map && self.page() == Page::Map && !self.typing();
+        if !on_the_map || self.link != Link::Playing || self.state.at == Some(cell) {
+            return KeyOutcome::Ignore;
+        }
+        if self.state.terrain(cell).is_none() {
+            self.note("You do not know that place.".into());
+            return KeyOutcome::Redraw;
+        }
+        self.act(Action::Travel(cell), false, now)
     }
 
     /// For a watcher: says in the log that it cannot act, and gives true.
@@ -417,7 +454,9 @@ impl Session {
             }
             ServerMsg::Sight(_) => self.in_flight = self.in_flight.saturating_sub(1),
             // The cursor was on the level left.
-            ServerMsg::EnterLevel { .. } if matches!(self.mode, Mode::Aiming(_)) => {
+            ServerMsg::EnterLevel { .. }
+                if matches!(self.mode, Mode::Aiming(_) | Mode::Looking(_)) =>
+            {
                 self.mode = Mode::Map;
             }
             ServerMsg::Graveyard(_) if self.graveyard == Graveyard::Awaited => {
@@ -449,6 +488,8 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use gloam_protocol::{Action, ChatTo, Dir, PlayerId, Refusal, SightDiff};
+
+    use super::Pos;
 
     use super::*;
     use crate::tokens::TokenStore;
@@ -490,6 +531,69 @@ mod tests {
         assert_eq!(s.on_key(Key::Ctrl('-'), false, false, now), KeyOutcome::Zoom(-1));
         assert!(s.typing(), "the line stays open");
         assert_eq!(s.on_key(Key::Ctrl('k'), false, false, now), KeyOutcome::Ignore);
+    }
+
+    /// `playing`, standing at (5, 5) and seeing the floor east of it.
+    fn standing() -> Session {
+        let mut s = playing();
+        let disc = gloam_protocol::Disc::new(gloam_protocol::SIGHT_RADIUS);
+        let floor = |dx| (disc.index(dx, 0).unwrap(), gloam_protocol::Terrain::Floor);
+        let revealed = vec![floor(0), floor(1), floor(2)];
+        let sight = SightDiff { at: Pos::new(5, 5), revealed, ..SightDiff::default() };
+        s.on_net(NetEvent::Msg(ServerMsg::Sight(sight)));
+        s
+    }
+
+    #[test]
+    fn o_explores_and_shift_r_rests_in_one_press() {
+        let mut s = playing();
+        let now = Instant::now();
+        let explore = ClientMsg::Act(Action::Explore);
+        assert_eq!(s.on_key(Key::Char('o'), false, false, now), KeyOutcome::Send(explore));
+        let rest = ClientMsg::Act(Action::Rest);
+        assert_eq!(s.on_key(Key::Char('r'), true, false, now), KeyOutcome::Send(rest));
+    }
+
+    #[test]
+    fn a_click_on_a_remembered_cell_travels_there_and_an_unknown_one_says_so() {
+        let mut s = standing();
+        let now = Instant::now();
+        let travel = ClientMsg::Act(Action::Travel(Pos::new(7, 5)));
+        assert_eq!(s.on_click(Some(Pos::new(7, 5)), now), KeyOutcome::Send(travel));
+        assert_eq!(s.on_click(Some(Pos::new(9, 9)), now), KeyOutcome::Redraw);
+        assert_eq!(s.state.log.back().unwrap().text, "You do not know that place.");
+        assert_eq!(s.on_click(None, now), KeyOutcome::Ignore, "outside the map");
+        assert_eq!(s.on_click(Some(Pos::new(5, 5)), now), KeyOutcome::Ignore, "where it stands");
+        s.on_key(Key::Char('i'), false, false, now);
+        assert_eq!(s.on_click(Some(Pos::new(7, 5)), now), KeyOutcome::Ignore, "the pack shows");
+        s.on_key(Key::Escape, false, false, now);
+        s.on_key(Key::Escape, false, false, now);
+        assert_eq!(s.on_click(Some(Pos::new(7, 5)), now), KeyOutcome::Ignore, "asking to quit");
+    }
+
+    /// Looking sends nothing: its keys move the cursor (a click too), and
+    /// Esc or `x` end it without asking to quit.
+    #[test]
+    fn x_looks_without_acting_and_esc_or_x_leave() {
+        let mut s = standing();
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Char('x'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.scene().look, Some(Pos::new(5, 5)), "on the player: no monster in sight");
+        for key in [Key::Char('l'), Key::Right, Key::Char('o'), Key::Char('g'), Key::Enter] {
+            let outcome = s.on_key(key, false, false, now);
+            assert!(!matches!(outcome, KeyOutcome::Send(_)), "{key:?} sent {outcome:?}");
+        }
+        assert_eq!(s.scene().look, Some(Pos::new(7, 5)));
+        let row = crate::hud::hud(&s.scene())[1].text.clone();
+        assert!(row.starts_with("Look: the floor   direction keys"), "{row}");
+        assert_eq!(s.on_click(Some(Pos::new(6, 5)), now), KeyOutcome::Redraw);
+        assert_eq!(s.scene().look, Some(Pos::new(6, 5)), "a click moves the cursor");
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+        assert_eq!((s.scene().look, s.scene().asking_to_quit), (None, false));
+        s.on_key(Key::Char('x'), false, false, now);
+        s.on_key(Key::Char('x'), false, false, now);
+        assert_eq!(s.scene().look, None, "x again leaves");
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
     }
 
     #[test]
