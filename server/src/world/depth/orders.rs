@@ -165,8 +165,8 @@ fn towards(rules: &Rules, player: &Player, targets: &[Pos]) -> Option<Dir> {
 }
 
 /// What in `out` (what one step told) should stop `id`'s order: a monster
-/// that came into its view, an item it saw, or hit points lost (below
-/// `hp_before`). The line that says so, empty when another line already
+/// that came into its view or woke in it, an item it saw, or hit points
+/// lost (below `hp_before`). The line that says so, empty when another line already
 /// does (a blow's).
 pub(super) fn interruption(
     rules: &Rules,
@@ -187,12 +187,19 @@ pub(super) fn interruption(
             _ => continue,
         };
         for change in monsters {
-            if let MonsterChange::Appeared { kind, asleep, .. } = change {
-                let kind = rules.bestiary.kind(*kind);
-                let how = if *asleep { ", asleep" } else { "" };
-                said.get_or_insert_with(|| {
-                    format!("{} comes into view{how}.", capitalised(&kind.a()))
-                });
+            match change {
+                MonsterChange::Appeared { kind, asleep, .. } => {
+                    let kind = rules.bestiary.kind(*kind);
+                    let how = if *asleep { ", asleep" } else { "" };
+                    said.get_or_insert_with(|| {
+                        format!("{} comes into view{how}.", capitalised(&kind.a()))
+                    });
+                }
+                // One in view woke ("The kobold wakes up." says so).
+                MonsterChange::Slept { asleep: false, .. } => {
+                    said.get_or_insert_with(String::new);
+                }
+                _ => {}
             }
         }
         if let Some(top) = floor.iter().find_map(|f| f.top) {

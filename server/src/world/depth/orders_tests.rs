@@ -248,3 +248,16 @@ fn an_item_stops_exploring_once() {
     eprintln!("{stops:?}");
     assert_eq!(stops.len(), 2, "{stops:?}");
 }
+
+#[test]
+fn a_monster_waking_in_view_stops_the_order_with_the_line_that_says_so() {
+    let d = rooms();
+    let woke = vec![Outgoing {
+        to: ANN,
+        msg: ServerMsg::Monsters(vec![gloam_protocol::MonsterChange::Slept {
+            id: MonsterId(1),
+            asleep: false,
+        }]),
+    }];
+    assert_eq!(orders::interruption(&d.rules, ANN, &woke, 10), Some(String::new()));
+}
