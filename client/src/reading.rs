@@ -65,7 +65,7 @@ const HELP: &[&str] = &[
     "  move or attack          arrows (4 ways), h j k l y u b n or the numpad (8 ways)",
     "  wait a round            5 or numpad 5",
     "  stairs down / up        > (or .) / <; away from stairs, walks to the nearest known",
-    "  explore                 o: walks on until something happens (any action stops it)",
+    "  explore                 o: walks on until something happens (Esc stops it)",
     "  travel                  click a cell you remember: walks there",
     "  rest until healed       R",
     "  look                    x, then move the cursor (Tab: next monster); Esc or x leaves",

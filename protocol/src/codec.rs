@@ -509,6 +509,7 @@ mod round_trip {
             ]
             .prop_map(ClientMsg::Act),
             Just(ClientMsg::Graveyard),
+            Just(ClientMsg::Stop),
             (any::<u32>(), name(), any::<Option<[u8; 16]>>(), name()).prop_map(
                 |(version, name, token, player)| ClientMsg::Watch { version, name, token, player }
             ),

@@ -33,6 +33,10 @@ pub enum ClientMsg {
     Audience(AudienceCmd),
     /// Asks who is playing; answered with [`ServerMsg::Who`].
     Who,
+    /// Ends the standing order under way (see [`Action::Explore`]), if
+    /// any, spending nothing: the step already sent is the last, and
+    /// [`ServerMsg::Stopped`] follows. Nothing when none is under way.
+    Stop,
 }
 
 /// What a player may do about its watchers.

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use gloam_protocol::walk::DistanceMap;
-use gloam_protocol::{Action, Pos, ServerMsg, Terrain};
+use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg, Terrain};
 use gloam_server::Config;
 use gloam_server::bestiary::Bestiary;
 use gloam_server::config::Placement;
@@ -121,5 +121,30 @@ async fn a_monster_coming_into_view_stops_exploring_and_is_said() {
     assert!(said.contains(&"A straw dummy comes into view, asleep.".to_string()), "{said:?}");
     let seen: Vec<_> = ann.state.monsters.values().collect();
     assert!(seen.iter().any(|m| m.at == at && m.asleep), "shown asleep: {seen:?}");
+    world.replayed(vec![ann], Vec::new()).await;
+}
+
+#[tokio::test]
+async fn stop_ends_an_order_at_once() {
+    let mut config = config(Vec::new());
+    // At a human pace, exploring the depth takes seconds: the stop comes
+    // long before it is done.
+    (config.actions_per_second, config.action_burst) = (20, 5);
+    let world = World::start(config.clone(), World::oracle_of(&config)).await;
+    let mut ann = world.join("ann").await;
+    ann.send(&ClientMsg::Act(Action::Explore)).await.unwrap();
+    ann.send(&ClientMsg::Stop).await.unwrap();
+    loop {
+        match ann.recv().await.unwrap() {
+            ServerMsg::Stopped => break,
+            ServerMsg::Note(line) => assert_ne!(line, "Nothing left to explore."),
+            _ => {}
+        }
+    }
+    // Nothing more walks: a wait is answered where she stands.
+    let at = ann.at();
+    let turn = ann.act(Action::Wait).await.unwrap();
+    assert!(!turn.contains(&ServerMsg::Stopped), "{turn:?}");
+    assert_eq!(ann.at(), at);
     world.replayed(vec![ann], Vec::new()).await;
 }

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg};
+use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg, Terrain};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
@@ -90,6 +90,9 @@ pub struct Session {
     palette: &'static Palette,
     /// The full-screen log, when open: how many rows it is scrolled back.
     log: Option<usize>,
+    /// A standing order sent (explore, travel, rest) may be under way, until
+    /// the server says it stopped: Esc stops it rather than quitting.
+    ordering: bool,
 }
 
 impl Session {
@@ -109,6 +112,7 @@ impl Session {
             last_sent: None,
             palette: &crate::palette::DEFAULT,
             log: None,
+            ordering: false,
         }
     }
 
@@ -222,9 +226,27 @@ impl Session {
         self.on_map_intent(intent, repeat, now)
     }
 
+    /// True when `action` starts a standing order: exploring, travelling,
+    /// resting, or the stairs' keys away from stairs of their kind.
+    fn starts_an_order(&self, action: Action) -> bool {
+        let here = self.state.at.and_then(|at| self.state.terrain(at));
+        match action {
+            Action::Explore | Action::Travel(_) | Action::Rest => true,
+            Action::Descend => here != Some(Terrain::StairsDown),
+            Action::Ascend => here != Some(Terrain::StairsUp),
+            _ => false,
+        }
+    }
+
     /// A key on the map.
     fn on_map_intent(&mut self, intent: Option<Intent>, repeat: bool, now: Instant) -> KeyOutcome {
         match intent {
+            // Esc first stops a standing order under way, spending nothing.
+            Some(Intent::Quit) if self.ordering && self.link == Link::Playing => {
+                self.ordering = false;
+                self.note("You stop.".into());
+                KeyOutcome::Send(ClientMsg::Stop)
+            }
             // A character in play is not left on one key: Esc asks first.
             Some(Intent::Quit) if self.link == Link::Playing && self.state.watched().is_none() => {
                 self.mode = Mode::AskingToQuit;
@@ -409,9 +431,10 @@ impl Session {
 
     /// The message [`on_key`](Self::on_key) asked for went out at `now`.
     pub fn sent(&mut self, msg: &ClientMsg, now: Instant) {
-        if let ClientMsg::Act(_) = msg {
+        if let ClientMsg::Act(action) = msg {
             self.in_flight += 1;
             self.last_sent = Some(now);
+            self.ordering = self.starts_an_order(*action);
         }
     }
 
@@ -453,6 +476,7 @@ impl Session {
                 }
             }
             ServerMsg::Sight(_) => self.in_flight = self.in_flight.saturating_sub(1),
+            ServerMsg::Stopped => self.ordering = false,
             // The cursor was on the level left.
             ServerMsg::EnterLevel { .. }
                 if matches!(self.mode, Mode::Aiming(_) | Mode::Looking(_)) =>
@@ -542,6 +566,28 @@ mod tests {
         let sight = SightDiff { at: Pos::new(5, 5), revealed, ..SightDiff::default() };
         s.on_net(NetEvent::Msg(ServerMsg::Sight(sight)));
         s
+    }
+
+    #[test]
+    fn esc_stops_an_order_under_way_and_quits_only_once_it_stopped() {
+        let mut s = standing();
+        let now = Instant::now();
+        let explore = ClientMsg::Act(Action::Explore);
+        assert_eq!(s.on_key(Key::Char('o'), false, false, now), KeyOutcome::Send(explore.clone()));
+        s.sent(&explore, now);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Send(ClientMsg::Stop));
+        assert_eq!(s.state.log.back().unwrap().text, "You stop.");
+        s.on_net(NetEvent::Msg(ServerMsg::Stopped));
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "asks to quit");
+        // An order the server ended itself: Esc asks to quit at once.
+        s.on_key(Key::Char('n'), false, false, now);
+        s.sent(&explore, now);
+        s.on_net(NetEvent::Msg(ServerMsg::Stopped));
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.on_key(Key::Char('y'), false, false, now), KeyOutcome::Quit);
+        // A step on the map is no order.
+        s.sent(&ClientMsg::Act(Action::Move(gloam_protocol::Dir::E)), now);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
     }
 
     #[test]

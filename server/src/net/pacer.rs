@@ -83,6 +83,17 @@ impl Pacer {
         self.waiting = false;
     }
 
+    /// Takes `action` out of the queue, where a standing order waits for
+    /// its pace.
+    pub(super) fn forget(&mut self, action: Action) {
+        self.queue.retain(|&queued| queued != action);
+    }
+
+    /// True while an action is with the world, not yet answered.
+    pub(super) fn is_waiting(&self) -> bool {
+        self.waiting
+    }
+
     /// True when the client has queued nothing more.
     pub(super) fn is_empty(&self) -> bool {
         self.queue.is_empty()

@@ -62,7 +62,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 reply = presence.reply() => {
                     self.pass_on(reply, presence, &mut pacer, &mut standing).await
                 }
-                Some(line) = heard.next() => self.hear(line, &mut standing).await,
+                Some(line) = heard.next() => self.hear(line, &mut standing, &mut pacer).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
                     self.conn.send(&ServerMsg::Watchers(names)).await
@@ -80,6 +80,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                         self.rule_audience(presence, &mut chat, cmd).await
                     }
                     Ok(Ok(Request::Who)) => self.who(&mut chat).await,
+                    Ok(Ok(Request::Stop)) => self.stop_order(&mut standing, &mut pacer).await,
                     msg => queue_action(msg, &mut pacer, &mut standing, per_second),
                 },
                 () = sleep_until(next_check) => self.conn.keep_alive().await,
@@ -90,15 +91,36 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         }
     }
 
+    /// The client asked to end its standing order: it is not sent again,
+    /// and the client is told it stopped (the step with the world, if
+    /// any, is its last).
+    async fn stop_order(
+        &mut self,
+        standing: &mut Option<Standing>,
+        pacer: &mut Pacer,
+    ) -> Result<(), Ending> {
+        let Some(order) = standing else { return Ok(()) };
+        pacer.forget(order.action);
+        if pacer.is_waiting() {
+            // Its step with the world is the last: told once answered.
+            order.stopping = true;
+            return Ok(());
+        }
+        let tell = order.tells_stop();
+        *standing = None;
+        if tell { self.conn.send(&ServerMsg::Stopped).await } else { Ok(()) }
+    }
+
     /// Passes on a line of chat said to the player: spoken to, it stops
     /// its standing order, as any key would.
-    async fn hear(&mut self, line: Vec<u8>, standing: &mut Option<Standing>) -> Result<(), Ending> {
-        let stopped = standing.take().is_some_and(|s| s.tells_stop());
+    async fn hear(
+        &mut self,
+        line: Vec<u8>,
+        standing: &mut Option<Standing>,
+        pacer: &mut Pacer,
+    ) -> Result<(), Ending> {
         self.conn.write(line.into()).await?;
-        if stopped {
-            self.conn.send(&ServerMsg::Stopped).await?;
-        }
-        Ok(())
+        self.stop_order(standing, pacer).await
     }
 
     /// Writes what the world said; a finished answer lets the next action go.
@@ -140,7 +162,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             // The standing order was the last action answered: again if it
             // goes on, else it is over.
             match standing {
-                Some(order) if goes_on => {
+                Some(order) if goes_on && !order.stopping => {
                     order.went_on = true;
                     let _ = pacer.push(order.action);
                 }
@@ -181,6 +203,8 @@ pub(super) struct Standing {
     action: Action,
     /// The world said it goes on at least once.
     went_on: bool,
+    /// The client asked to stop it: the step with the world is the last.
+    stopping: bool,
 }
 
 impl Standing {
@@ -192,7 +216,7 @@ impl Standing {
             action,
             Action::Explore | Action::Travel(_) | Action::Rest | Action::Descend | Action::Ascend
         )
-        .then_some(Self { action, went_on: false })
+        .then_some(Self { action, went_on: false, stopping: false })
     }
 
     /// Whether the client is told when it is over: always for the orders
@@ -212,7 +236,13 @@ fn queue_action(
         Err(ending) => return Err(ending),
         Ok(Err(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
         Ok(Ok(Request::Act(action))) => action,
-        Ok(Ok(Request::Graveyard | Request::Chat(..) | Request::Audience(_) | Request::Who)) => {
+        Ok(Ok(
+            Request::Graveyard
+            | Request::Chat(..)
+            | Request::Audience(_)
+            | Request::Who
+            | Request::Stop,
+        )) => {
             return Ok(());
         }
     };

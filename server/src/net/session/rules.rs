@@ -50,6 +50,8 @@ pub(crate) enum Request {
     Chat(ChatTo, String),
     Audience(AudienceCmd),
     Who,
+    /// End the standing order under way.
+    Stop,
 }
 
 /// Why a greeting failed.
@@ -69,6 +71,7 @@ pub(crate) fn play(msg: ClientMsg) -> Result<Request, &'static str> {
         ClientMsg::Chat { to, text } => Ok(Request::Chat(to, text)),
         ClientMsg::Audience(cmd) => Ok(Request::Audience(cmd)),
         ClientMsg::Who => Ok(Request::Who),
+        ClientMsg::Stop => Ok(Request::Stop),
         ClientMsg::Hello { .. } | ClientMsg::Watch { .. } => Err("hello sent twice"),
     }
 }

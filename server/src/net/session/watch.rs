@@ -50,6 +50,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                     Ok(Err(why)) => Err(Ending::new(CloseCode::Protocol, why)),
                     Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
                     Ok(Ok(Request::Who)) => self.who(&mut chat).await,
+                    // A watcher's player's orders are its player's own.
+                    Ok(Ok(Request::Stop)) => Ok(()),
                     Ok(Ok(Request::Chat(to, text))) => {
                         let say = |to: &ChatTo, text: &str| watcher.say(to, text);
                         self.speak(say, &mut chat, &to, &text).await
