@@ -405,6 +405,30 @@ fn title(options: &Options) -> String {
     }
 }
 
+/// The game's window, sized for a whole map of the server's usual size at
+/// `zoom`, taking typed text.
+fn open_window(
+    video: &sdl3::VideoSubsystem,
+    options: &Options,
+    font: &sdl3::ttf::Font<'_>,
+    zoom: u32,
+) -> anyhow::Result<sdl3::video::Window> {
+    let (w, h) = Layout::window_for(80, 40, zoom, text_px_for(font, zoom)?);
+    let mut window = video
+        .window(&title(options), w, h)
+        .position_centered()
+        .resizable()
+        .build()
+        .map_err(|e| anyhow!("cannot open the window: {e}"))?;
+    window
+        .set_minimum_size(MIN_WINDOW.0, MIN_WINDOW.1)
+        .map_err(|e| anyhow!("cannot size the window: {e}"))?;
+    // Typed text arrives as text events (any layout, any script); they are
+    // only read while a line to talk is open.
+    video.text_input().start(&window);
+    Ok(window)
+}
+
 /// Opens the window and plays until the player quits.
 pub fn run(options: Options) -> anyhow::Result<()> {
     // The display first: without one, fail before hosting anything.
@@ -431,20 +455,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         }
     };
 
-    // Room for a whole map of the server's usual size at the zoom kept.
-    let (w, h) = Layout::window_for(80, 40, zoom, text_px_for(&font, zoom)?);
-    let mut window = video
-        .window(&title(&options), w, h)
-        .position_centered()
-        .resizable()
-        .build()
-        .map_err(|e| anyhow!("cannot open the window: {e}"))?;
-    window
-        .set_minimum_size(MIN_WINDOW.0, MIN_WINDOW.1)
-        .map_err(|e| anyhow!("cannot size the window: {e}"))?;
-    // Typed text arrives as text events (any layout, any script); they are
-    // only read while a line to talk is open.
-    video.text_input().start(&window);
+    let window = open_window(&video, &options, &font, zoom)?;
     let canvas = window.into_canvas();
     let creator = canvas.texture_creator();
     let atlas = Atlas::build(&creator, &font, zoom)?;

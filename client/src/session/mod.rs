@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg, Terrain};
+use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
@@ -226,18 +226,6 @@ impl Session {
         self.on_map_intent(intent, repeat, now)
     }
 
-    /// True when `action` starts a standing order: exploring, travelling,
-    /// resting, or the stairs' keys away from stairs of their kind.
-    fn starts_an_order(&self, action: Action) -> bool {
-        let here = self.state.at.and_then(|at| self.state.terrain(at));
-        match action {
-            Action::Explore | Action::Travel(_) | Action::Rest => true,
-            Action::Descend => here != Some(Terrain::StairsDown),
-            Action::Ascend => here != Some(Terrain::StairsUp),
-            _ => false,
-        }
-    }
-
     /// A key on the map.
     fn on_map_intent(&mut self, intent: Option<Intent>, repeat: bool, now: Instant) -> KeyOutcome {
         match intent {
@@ -434,7 +422,9 @@ impl Session {
         if let ClientMsg::Act(action) = msg {
             self.in_flight += 1;
             self.last_sent = Some(now);
-            self.ordering = self.starts_an_order(*action);
+            // The orders the server always says the end of (the stairs'
+            // keys travel too, but are told stopped only if they went on).
+            self.ordering = matches!(action, Action::Explore | Action::Travel(_) | Action::Rest);
         }
     }
 
@@ -585,9 +575,14 @@ mod tests {
         s.on_net(NetEvent::Msg(ServerMsg::Stopped));
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
         assert_eq!(s.on_key(Key::Char('y'), false, false, now), KeyOutcome::Quit);
-        // A step on the map is no order.
-        s.sent(&ClientMsg::Act(Action::Move(gloam_protocol::Dir::E)), now);
-        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+        // A step on the map is no order, nor a stairs key (whose end the
+        // server may not tell): Esc asks to quit.
+        for action in [Action::Move(gloam_protocol::Dir::E), Action::Descend] {
+            s.on_key(Key::Char('n'), false, false, now);
+            s.sent(&ClientMsg::Act(action), now);
+            assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+            assert_eq!(s.on_key(Key::Char('y'), false, false, now), KeyOutcome::Quit, "{action:?}");
+        }
     }
 
     #[test]
