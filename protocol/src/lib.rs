@@ -16,12 +16,16 @@
 //! travel as a [`CellSet`]. [`walk`] is the grid search both sides use to
 //! find their way over a level.
 
+#[cfg(test)]
+mod arbitrary;
 mod cells;
 pub mod codec;
 mod disc;
 mod message;
 mod packed;
 mod types;
+#[cfg(test)]
+mod vectors;
 pub mod walk;
 
 pub use cells::CellSet;

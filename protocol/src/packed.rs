@@ -22,6 +22,9 @@
 //!
 //! The serde form of a diff is then a tuple: `at`, the bit string as bytes,
 //! and the players, monsters and floor changes when their flags say so.
+//! That is for compact formats (bincode) only: in a human-readable one
+//! (JSON, as the browser codec's test vectors print every message) a diff
+//! is the plain struct of its fields, so the packing is the codec's secret.
 
 use std::fmt;
 
@@ -29,7 +32,7 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::ser::SerializeTuple;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{SightDiff, Terrain};
+use crate::{FloorChange, MonsterChange, PlayerChange, Pos, SightDiff, Terrain};
 
 /// The longest list a diff can hold: a disc index is a byte, and a list
 /// names each cell at most once when it rises; a list that does not rise is
@@ -38,6 +41,9 @@ const MAX_LIST: usize = 1024;
 
 impl Serialize for SightDiff {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if serializer.is_human_readable() {
+            return Fields::from(self).serialize(serializer);
+        }
         let (has_players, has_monsters) = (!self.players.is_empty(), !self.monsters.is_empty());
         let has_floor = !self.floor.is_empty();
         let mut bits = BitWriter::default();
@@ -76,7 +82,49 @@ impl Serialize for SightDiff {
 
 impl<'de> Deserialize<'de> for SightDiff {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        if deserializer.is_human_readable() {
+            return OwnedFields::deserialize(deserializer).map(SightDiff::from);
+        }
         deserializer.deserialize_tuple(5, DiffVisitor)
+    }
+}
+
+/// A diff as a human-readable format shows it: its fields, unpacked.
+#[derive(Serialize)]
+#[serde(rename = "SightDiff")]
+struct Fields<'a> {
+    at: Pos,
+    hidden: &'a [u8],
+    shown: &'a [u8],
+    revealed: &'a [(u8, Terrain)],
+    players: &'a [PlayerChange],
+    monsters: &'a [MonsterChange],
+    floor: &'a [FloorChange],
+}
+
+impl<'a> From<&'a SightDiff> for Fields<'a> {
+    fn from(d: &'a SightDiff) -> Self {
+        let SightDiff { at, hidden, shown, revealed, players, monsters, floor } = d;
+        Fields { at: *at, hidden, shown, revealed, players, monsters, floor }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "SightDiff", deny_unknown_fields)]
+struct OwnedFields {
+    at: Pos,
+    hidden: Vec<u8>,
+    shown: Vec<u8>,
+    revealed: Vec<(u8, Terrain)>,
+    players: Vec<PlayerChange>,
+    monsters: Vec<MonsterChange>,
+    floor: Vec<FloorChange>,
+}
+
+impl From<OwnedFields> for SightDiff {
+    fn from(f: OwnedFields) -> Self {
+        let OwnedFields { at, hidden, shown, revealed, players, monsters, floor } = f;
+        SightDiff { at, hidden, shown, revealed, players, monsters, floor }
     }
 }
 
@@ -414,6 +462,22 @@ mod tests {
         padded.extend_from_slice(cells);
         padded.push(0);
         assert!(codec::decode_server(&padded).is_err(), "a byte too many");
+    }
+
+    #[test]
+    fn a_human_readable_diff_is_its_fields() {
+        let diff = SightDiff {
+            at: Pos::new(1, 2),
+            hidden: vec![3],
+            revealed: vec![(4, Terrain::Wall)],
+            ..SightDiff::default()
+        };
+        let json = serde_json::to_string(&diff).unwrap();
+        assert_eq!(
+            json,
+            r#"{"at":{"x":1,"y":2},"hidden":[3],"shown":[],"revealed":[[4,"Wall"]],"players":[],"monsters":[],"floor":[]}"#
+        );
+        assert_eq!(serde_json::from_str::<SightDiff>(&json).unwrap(), diff);
     }
 
     proptest::proptest! {
