@@ -5,6 +5,7 @@
 //! after play, its monsters against each depth's replayed history). Real
 //! binaries run as child processes through [`process`].
 
+pub mod browser;
 pub mod history;
 mod moves;
 pub mod oracle;
