@@ -3,7 +3,19 @@
 // colours (`creature`, `remembered`) and the choice of players' colours
 // are ported here, and the JSON's samples of them check this port.
 
-import data from "../generated/palette.json";
+// Named imports, so the bundle leaves out the file's samples (`checks`).
+import {
+  alert,
+  background,
+  cursor,
+  good,
+  min_contrast,
+  palettes,
+  text,
+  text_dim,
+  text_middle,
+  too_close,
+} from "../generated/palette.json";
 import type { Colour, KindInfo, PlayerId, Terrain } from "../protocol";
 
 export type Rgb = readonly [number, number, number];
@@ -26,19 +38,19 @@ export interface Palette {
 
 const rgb = (c: readonly number[]): Rgb => [c[0] ?? 0, c[1] ?? 0, c[2] ?? 0];
 
-export const BACKGROUND = rgb(data.background);
-export const TEXT = rgb(data.text);
-export const TEXT_MIDDLE = rgb(data.text_middle);
-export const TEXT_DIM = rgb(data.text_dim);
+export const BACKGROUND = rgb(background);
+export const TEXT = rgb(text);
+export const TEXT_MIDDLE = rgb(text_middle);
+export const TEXT_DIM = rgb(text_dim);
 /** Headlines of pages: a good end, a bad one. */
-export const GOOD = rgb(data.good);
-export const ALERT = rgb(data.alert);
+export const GOOD = rgb(good);
+export const ALERT = rgb(alert);
 /** The cursor's frame. */
-export const CURSOR = rgb(data.cursor);
-export const MIN_CONTRAST: number = data.min_contrast;
-export const TOO_CLOSE: number = data.too_close;
+export const CURSOR = rgb(cursor);
+export const MIN_CONTRAST: number = min_contrast;
+export const TOO_CLOSE: number = too_close;
 
-export const PALETTES: readonly Palette[] = data.palettes.map((p) => ({
+export const PALETTES: readonly Palette[] = palettes.map((p) => ({
   name: p.name,
   wall: rgb(p.wall),
   floor: rgb(p.floor),
