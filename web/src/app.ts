@@ -215,6 +215,8 @@ export class App {
     this.layout = layout;
     this.atlas = atlasFor(this.ctx, this.atlas, layout.cellPx, scale);
     if (session !== null) drawFrame(this.ctx, this.atlas, session.scene(), this.palette, layout);
+    // Only the last frame's time is kept (a measure a frame would pile up).
+    performance.clearMeasures("gloam:draw");
     performance.measure("gloam:draw", "gloam:draw-start");
     if (!this.drawnOnce && session !== null) {
       this.drawnOnce = true;
