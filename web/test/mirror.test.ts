@@ -8,6 +8,7 @@ import { test } from "node:test";
 
 import type { ServerMsg, Terrain } from "../src/protocol";
 import { ClientState, isVisible, shown, terrainAt } from "../src/state";
+import { thirdPerson } from "../src/state/person";
 import {
   appeared,
   applyAll,
@@ -230,4 +231,22 @@ test("a refusal is kept and said", () => {
   applyAll(s, { Refused: "WrongToken" });
   assert.equal(s.refused, "WrongToken");
   assert.equal(s.log[0]?.text, "Refused: that name belongs to another player (its secret token did not match)");
+});
+
+test("a watcher's lines name the player, and its verbs agree", () => {
+  const cases: [string, string][] = [
+    ["You miss the jackal.", "ann misses the jackal."],
+    ["You hit the orc (5).", "ann hits the orc (5)."],
+    ["The jackal bites you (2).", "The jackal bites ann (2)."],
+    ["You are at full health.", "ann is at full health."],
+    ["You feel your wounds close.", "ann feels their wounds close."],
+    ["You cannot read that.", "ann cannot read that."],
+    ["You were counted away: the round went on without you.", "ann was counted away: the round went on without ann."],
+    ["You pick up a dagger (b).", "ann picks up a dagger (b)."],
+    ["Your pack is full.", "ann's pack is full."],
+    ["You reach yourself.", "ann reaches themself."],
+    ["You have 3 darts.", "ann has 3 darts."],
+    ["A jackal comes into view.", "A jackal comes into view."],
+  ];
+  for (const [line, said] of cases) assert.equal(thirdPerson(line, "ann"), said, line);
 });
