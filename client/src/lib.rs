@@ -33,6 +33,8 @@ pub mod state;
 pub mod testing;
 pub mod tokens;
 pub mod view;
+#[cfg(test)]
+mod web_export;
 pub mod zoom;
 
 #[cfg(feature = "window")]

@@ -29,7 +29,7 @@ use gloam_protocol::{
 mod in_sight;
 mod items;
 mod life;
-mod limits;
+pub(crate) mod limits;
 mod log;
 mod map;
 mod party;

@@ -1,0 +1,220 @@
+//! What the browser client (`web/`) shares with this one, written as JSON
+//! by the tests below so it is never copied by hand:
+//! `web/src/generated/palette.json`, the colours of both palettes, the
+//! running text's and the background, with samples of what
+//! [`Palette::creature`], [`Palette::remembered`] and
+//! [`Palette::player_colours`] give, for the TypeScript port of those to
+//! be checked against; and `web/src/generated/limits.json`, the protocol's
+//! version and limits, the mirror's limits and the layout's sizes.
+//! The committed files must be what these tests generate; after changing
+//! a colour or a limit, run
+//! `GLOAM_WRITE_PALETTE=1 cargo test -p gloam-client --no-default-features --lib web_export`
+//! and commit them.
+
+use std::fmt::Write as _;
+
+use gloam_protocol::KindInfo;
+
+use crate::palette::{self, PALETTES, Palette, Rgb};
+
+const PALETTE_PATH: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/generated/palette.json");
+const LIMITS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/generated/limits.json");
+const WRITE: &str = "GLOAM_WRITE_PALETTE";
+const HOW: &str =
+    "run GLOAM_WRITE_PALETTE=1 cargo test -p gloam-client --no-default-features --lib web_export";
+
+/// Writes `fresh` to `path` when asked to, else fails unless it is there.
+fn fresh_or_fail(path: &str, fresh: &str, file: &str) {
+    if std::env::var_os(WRITE).is_some() {
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            std::fs::create_dir_all(dir).expect("makes web/src/generated");
+        }
+        std::fs::write(path, fresh).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+        return;
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    if committed != fresh {
+        let line = committed.lines().zip(fresh.lines()).position(|(a, b)| a != b);
+        let line = line.unwrap_or(committed.lines().count().min(fresh.lines().count()));
+        panic!("{file} is stale: {HOW} (it differs from line {})", line + 1);
+    }
+}
+
+fn colour((r, g, b): Rgb) -> String {
+    format!("[{r},{g},{b}]")
+}
+
+fn colours(list: impl IntoIterator<Item = Rgb>) -> String {
+    let all: Vec<String> = list.into_iter().map(colour).collect();
+    format!("[{}]", all.join(","))
+}
+
+fn palette_json(p: &Palette) -> String {
+    let mut s = String::from("{\n");
+    let _ = writeln!(s, "  \"name\": \"{}\",", p.name);
+    for (key, c) in [
+        ("wall", p.wall),
+        ("floor", p.floor),
+        ("stairs", p.stairs),
+        ("wall_remembered", p.wall_remembered),
+        ("floor_remembered", p.floor_remembered),
+        ("stairs_remembered", p.stairs_remembered),
+        ("good", p.good),
+        ("warn", p.warn),
+        ("alert", p.alert),
+        ("combat", p.combat),
+        ("others", p.others),
+    ] {
+        let _ = writeln!(s, "  \"{key}\": {},", colour(c));
+    }
+    let _ = writeln!(s, "  \"players\": {}", colours(p.players.iter().copied()));
+    s.push('}');
+    s
+}
+
+/// Colours to try the adjustments on: the palettes' own, greys, and a
+/// spread of the cube (the server's monster and item colours are any).
+fn sample_colours() -> Vec<Rgb> {
+    let mut list: Vec<Rgb> = Vec::new();
+    for p in PALETTES {
+        list.extend([p.wall, p.floor, p.stairs, p.floor_remembered, p.stairs_remembered]);
+        list.extend(p.players.iter().copied());
+    }
+    list.extend((0..=8).map(|i| (i * 31, i * 31, i * 31)));
+    for r in [0u8, 90, 170, 255] {
+        for g in [0u8, 60, 140, 230] {
+            for b in [0u8, 120, 255] {
+                list.push((r, g, b));
+            }
+        }
+    }
+    list
+}
+
+fn kind(c: Rgb) -> KindInfo {
+    KindInfo { name: "it".into(), glyph: 'x', colour: [c.0, c.1, c.2] }
+}
+
+/// Sets of monster colours to choose the players' colours against.
+fn sample_kinds() -> Vec<Vec<Rgb>> {
+    let mut sets = vec![Vec::new()];
+    for p in PALETTES {
+        sets.push(p.players.to_vec());
+        sets.push(p.players.iter().copied().step_by(2).collect());
+        sets.push(vec![p.players[1], (200, 60, 60), (20, 20, 30)]);
+    }
+    sets
+}
+
+fn checks_json() -> String {
+    let mut s = String::from("{\n  \"creature\": [\n");
+    let samples = sample_colours();
+    let rows: Vec<String> = samples
+        .iter()
+        .map(|&c| {
+            let per: Vec<String> = PALETTES
+                .iter()
+                .map(|p| format!("{},{}", colour(p.creature(c)), colour(p.remembered(c))))
+                .collect();
+            format!("    [{},{}]", colour(c), per.join(","))
+        })
+        .collect();
+    s.push_str(&rows.join(",\n"));
+    s.push_str("\n  ],\n  \"player_colours\": [\n");
+    let rows: Vec<String> = sample_kinds()
+        .iter()
+        .map(|set| {
+            let kinds: Vec<KindInfo> = set.iter().copied().map(kind).collect();
+            let per: Vec<String> = PALETTES
+                .iter()
+                .map(|p| {
+                    let chosen = p.player_colours(&kinds);
+                    colours(
+                        (0..chosen.len() as u32).map(|i| chosen.of(gloam_protocol::PlayerId(i))),
+                    )
+                })
+                .collect();
+            format!("    [{},{}]", colours(set.iter().copied()), per.join(","))
+        })
+        .collect();
+    s.push_str(&rows.join(",\n"));
+    s.push_str("\n  ]\n}");
+    s
+}
+
+fn render_palette() -> String {
+    let mut s = String::from("{\n");
+    let _ =
+        writeln!(s, "\"about\": \"Generated by client/src/web_export.rs; do not edit: {HOW}\",");
+    for (key, c) in [
+        ("background", palette::BACKGROUND),
+        ("text", palette::TEXT),
+        ("text_middle", palette::TEXT_MIDDLE),
+        ("text_dim", palette::TEXT_DIM),
+        ("good", palette::GOOD),
+        ("alert", palette::ALERT),
+        ("cursor", palette::CURSOR),
+    ] {
+        let _ = writeln!(s, "\"{key}\": {},", colour(c));
+    }
+    let _ = writeln!(s, "\"min_contrast\": {:?},", palette::MIN_CONTRAST);
+    let _ = writeln!(s, "\"too_close\": {:?},", palette::TOO_CLOSE);
+    let all: Vec<String> = PALETTES.iter().map(|p| palette_json(p)).collect();
+    let _ = writeln!(s, "\"palettes\": [\n{}\n],", all.join(",\n"));
+    // Input, then for each palette (in order) the creature and remembered
+    // colours; a set of monster colours, then each palette's players' colours.
+    let _ = writeln!(s, "\"checks\": {}", checks_json());
+    s.push_str("}\n");
+    s
+}
+
+fn render_limits() -> String {
+    use crate::layout;
+    use crate::state::limits;
+    let numbers: [(&str, usize); 23] = [
+        ("protocol_version", gloam_protocol::PROTOCOL_VERSION as usize),
+        ("max_name_chars", gloam_protocol::MAX_NAME_CHARS),
+        ("max_chat_chars", gloam_protocol::MAX_CHAT_CHARS),
+        ("pack_slots", gloam_protocol::PACK_SLOTS),
+        ("max_who", gloam_protocol::MAX_WHO),
+        ("max_map_width", usize::from(gloam_protocol::MAX_MAP_WIDTH)),
+        ("max_map_height", usize::from(gloam_protocol::MAX_MAP_HEIGHT)),
+        ("max_sight_radius", usize::from(gloam_protocol::Disc::MAX_RADIUS)),
+        ("log_lines", limits::LOG_LINES),
+        ("max_note_chars", limits::MAX_NOTE_CHARS),
+        ("max_roster", limits::MAX_ROSTER),
+        ("max_kinds", limits::MAX_KINDS),
+        ("max_item_kinds", limits::MAX_ITEM_KINDS),
+        ("max_kind_name_chars", limits::MAX_KIND_NAME_CHARS),
+        ("max_graveyard", limits::MAX_GRAVEYARD),
+        ("max_watchers", limits::MAX_WATCHERS),
+        ("game_rows", usize::from(layout::GAME_ROWS)),
+        ("chat_rows", usize::from(layout::CHAT_ROWS)),
+        ("min_text_cols", usize::from(layout::MIN_TEXT_COLS)),
+        ("min_map_rows", usize::from(layout::MIN_MAP_ROWS)),
+        ("side_cols", usize::from(layout::SIDE_COLS)),
+        ("min_cell_px", layout::MIN_CELL_PX as usize),
+        ("default_zoom", crate::zoom::DEFAULT as usize),
+    ];
+    let mut s = String::from("{\n");
+    let _ =
+        writeln!(s, "\"about\": \"Generated by client/src/web_export.rs; do not edit: {HOW}\",");
+    for (key, n) in numbers {
+        let _ = writeln!(s, "\"{key}\": {n},");
+    }
+    let steps: Vec<String> = crate::zoom::STEPS.iter().map(u32::to_string).collect();
+    let _ = writeln!(s, "\"zoom_steps\": [{}]", steps.join(","));
+    s.push_str("}\n");
+    s
+}
+
+#[test]
+fn palette_json_is_fresh() {
+    fresh_or_fail(PALETTE_PATH, &render_palette(), "palette.json");
+}
+
+#[test]
+fn limits_json_is_fresh() {
+    fresh_or_fail(LIMITS_PATH, &render_limits(), "limits.json");
+}

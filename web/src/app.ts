@@ -1,0 +1,226 @@
+// The page's loop (client/src/app.rs in the browser): key presses go to
+// the Session and what it asks for to the server; server messages update
+// it; a change asks for one frame, drawn on the next animation frame. The
+// name is asked on a first visit (a plain form in the page), kept with the
+// character's token per server, and sent in the hello; `?watch=NAME` in
+// the address watches that player instead.
+//
+// One key, from press to pixels: keydown -> keyboard.ts's keyOf ->
+// Session.onKey (session/) -> a ClientMsg sent by net.ts -> the server's
+// answer decoded -> Session.onMessage -> ClientState.apply (state/) ->
+// requestFrame -> drawFrame (render/canvas.ts) from the scene's glyphs
+// (render/view.ts, hud.ts).
+
+import { Connection, type Socket } from "./net";
+import type { ClientMsg, ServerMsg } from "./protocol";
+import { atlasFor, drawFrame, type Atlas } from "./render/canvas";
+import { loadFont, metricsFor } from "./render/font";
+import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
+import { named, type Palette } from "./render/palette";
+import { cellUnder } from "./render/view";
+import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
+import { Session, type KeyOutcome } from "./session/session";
+import { TokenStore } from "./session/tokens";
+import { MAX_NAME_CHARS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
+
+/** The parts of the page the app drives. */
+export interface PageParts {
+  canvas: HTMLCanvasElement;
+  form: HTMLFormElement;
+  nameInput: HTMLInputElement;
+  why: HTMLElement;
+}
+
+/** Refusals that a new name answers. */
+const ASK_AGAIN = new Set(["NameTaken", "WrongToken", "NameInvalid"]);
+
+export class App {
+  private session: Session | null = null;
+  private connection: Connection | null = null;
+  private name: string | null = null;
+  private atlas: Atlas | null = null;
+  private layout: Layout | null = null;
+  /** The cell size the player chose with Ctrl+ and Ctrl-; null fits the map to the page. */
+  private zoom: number | null = null;
+  private frameAsked = false;
+  private drawnOnce = false;
+  private readonly ctx: CanvasRenderingContext2D;
+  private readonly tokens: TokenStore;
+  private readonly watch: string | null;
+  private readonly palette: Palette;
+
+  constructor(
+    private readonly page: PageParts,
+    private readonly url: string,
+    params: URLSearchParams,
+    storage: Storage | null,
+    origin: string,
+    private readonly open?: (url: string) => Socket,
+  ) {
+    const ctx = page.canvas.getContext("2d", { alpha: false });
+    if (ctx === null) throw new Error("this browser draws no 2D canvas");
+    this.ctx = ctx;
+    this.tokens = new TokenStore(storage, origin);
+    this.watch = params.get("watch");
+    this.palette = named(params.get("palette"));
+  }
+
+  /** Joins with the name kept for this server, or asks for one. */
+  start(): void {
+    const kept = this.tokens.load();
+    if (kept === null) this.askName(null);
+    else this.connect(kept.name);
+    void loadFont().then(() => this.requestFrame());
+    this.requestFrame();
+  }
+
+  /** Shows the name form, with why a name is asked again. */
+  private askName(why: string | null): void {
+    const { form, nameInput } = this.page;
+    this.page.why.textContent = why ?? "";
+    this.page.why.hidden = why === null;
+    form.hidden = false;
+    nameInput.value = this.name ?? this.tokens.load()?.name ?? "";
+    nameInput.focus();
+  }
+
+  /** The name form was sent. */
+  submitName(): void {
+    const name = this.page.nameInput.value.trim();
+    if (name === "" || charCount(name) > MAX_NAME_CHARS) {
+      this.askName(`A name is 1 to ${MAX_NAME_CHARS} characters.`);
+      return;
+    }
+    this.page.form.hidden = true;
+    this.tokens.keepName(name);
+    this.connect(name);
+  }
+
+  /** A new connection (and session) as `name`. */
+  private connect(name: string): void {
+    this.name = name;
+    this.connection?.close("closed");
+    const session = new Session(this.url, this.tokens);
+    this.session = session;
+    const token = this.tokens.load()?.token ?? null;
+    const hello: ClientMsg =
+      this.watch === null
+        ? { Hello: { version: PROTOCOL_VERSION, name, token } }
+        : { Watch: { version: PROTOCOL_VERSION, name, token, player: this.watch } };
+    const connection: Connection = new Connection(
+      this.url,
+      hello,
+      {
+        message: (msg) => this.onMessage(session, connection, msg),
+        closed: (reason) => this.onClosed(session, reason),
+      },
+      this.open,
+    );
+    this.connection = connection;
+    this.requestFrame();
+  }
+
+  private onMessage(session: Session, connection: Connection, msg: ServerMsg): void {
+    if (session !== this.session) return;
+    const why = session.onMessage(msg);
+    // A message that does not fit ends the connection: its reason is shown.
+    if (why !== null) connection.close(`the server is broken or hostile: ${why}`);
+    this.requestFrame();
+  }
+
+  private onClosed(session: Session, reason: string): void {
+    if (session !== this.session) return;
+    session.onClosed(reason);
+    const refused = session.state.refused;
+    if (refused !== null && ASK_AGAIN.has(typeof refused === "string" ? refused : (Object.keys(refused)[0] ?? ""))) {
+      this.askName(`Refused: ${refusalText(refused)}. Choose another name.`);
+    }
+    this.requestFrame();
+  }
+
+  /** A key pressed on the page; true when the game took it (the browser should not). */
+  onKeyDown(e: KeyEvent & { repeat: boolean }): boolean {
+    const session = this.session;
+    if (session === null || !this.page.form.hidden) return false;
+    const typed = typedChar(e);
+    if (session.typing() && typed !== null) return this.carryOut(session.onText(typed));
+    const key = keyOf(e);
+    if (key === null) return false;
+    const outcome = session.onKey(key, false, e.repeat, performance.now());
+    // A Ctrl key the game does not read stays the browser's.
+    const ctrl = typeof key === "object" && "ctrl" in key;
+    this.carryOut(outcome);
+    return !ctrl || outcome !== "Ignore";
+  }
+
+  /** Text pasted into the page: into the line being typed, if one is open. */
+  onPaste(text: string): boolean {
+    return this.session?.typing() === true && this.carryOut(this.session.onText(text));
+  }
+
+  /** A click at (x, y) of the canvas, in CSS pixels. */
+  onClick(x: number, y: number): void {
+    const session = this.session;
+    if (session === null || this.layout === null) return;
+    this.carryOut(session.onClick(cellUnder(session.scene(), this.layout, x, y), performance.now()));
+  }
+
+  /** Does what a key asked for; true always (the key was the game's). */
+  private carryOut(outcome: KeyOutcome): boolean {
+    const session = this.session;
+    if (session === null) return true;
+    if (outcome === "Quit") this.connection?.quit();
+    else if (outcome === "Again" && this.name !== null) this.connect(this.name);
+    else if (typeof outcome === "object" && "send" in outcome) {
+      if (this.connection?.send(outcome.send) === true) session.sent(outcome.send, performance.now());
+    } else if (typeof outcome === "object") this.zoomBy(outcome.zoom);
+    if (outcome !== "Ignore") this.requestFrame();
+    return true;
+  }
+
+  /** Ctrl+ or Ctrl-: the next cell size in or out, from the one shown. */
+  private zoomBy(by: number): void {
+    const now = this.layout?.cellPx ?? ZOOM_STEPS[3] ?? 14;
+    const at = ZOOM_STEPS.findIndex((s) => s >= now);
+    const i = Math.min(Math.max((at < 0 ? ZOOM_STEPS.length - 1 : at) + by, 0), ZOOM_STEPS.length - 1);
+    this.zoom = ZOOM_STEPS[i] ?? null;
+  }
+
+  /** Asks for a frame on the next animation frame (once, however many ask). */
+  requestFrame(): void {
+    if (this.frameAsked) return;
+    this.frameAsked = true;
+    requestAnimationFrame(() => {
+      this.frameAsked = false;
+      this.draw();
+    });
+  }
+
+  /** Draws the whole page afresh, at the page's size. */
+  private draw(): void {
+    const session = this.session;
+    const { canvas } = this.page;
+    const scale = window.devicePixelRatio || 1;
+    const width = canvas.clientWidth;
+    const height = canvas.clientHeight;
+    if (canvas.width !== Math.round(width * scale) || canvas.height !== Math.round(height * scale)) {
+      canvas.width = Math.round(width * scale);
+      canvas.height = Math.round(height * scale);
+    }
+    performance.mark("gloam:draw-start");
+    this.ctx.setTransform(scale, 0, 0, scale, 0, 0);
+    const letters = (cell: number) => metricsFor(this.ctx, cell).textPx;
+    const map: [number, number] = session !== null && session.state.width > 0 ? [session.state.width, session.state.height] : [80, 40];
+    const layout = layoutFit(width, height, this.zoom ?? zoomFor(width, height, map, letters), letters);
+    this.layout = layout;
+    this.atlas = atlasFor(this.ctx, this.atlas, layout.cellPx, scale);
+    if (session !== null) drawFrame(this.ctx, this.atlas, session.scene(), this.palette, layout);
+    // Only the last frame's time is kept (a measure a frame would pile up).
+    performance.clearMeasures("gloam:draw");
+    performance.measure("gloam:draw", "gloam:draw-start");
+    if (!this.drawnOnce && session !== null) {
+      this.drawnOnce = true;
+      performance.mark("gloam:first-frame");
+    }
+  }
+}

@@ -1,0 +1,253 @@
+// The rows under the map, as data (client/src/hud.rs): where the player
+// is, its hit points and who else is on this depth; the keys (or whom the
+// round waits for, or a prompt); the game's last lines (newest brightest,
+// fights in their own colour) and the last lines of chat. Each row is
+// made to fit the width: nothing is cut off at the edge.
+
+import type { PlayerId, Pos } from "../protocol";
+import { GAME_ROWS, CHAT_ROWS, HUD_ROWS } from "./layout";
+import { charCount, chars, isChat, shown, takeChars, type ClientState, type Experience, type LogLine } from "../state";
+import { KEYS_HELP } from "../session/keys";
+import type { Aim } from "../session/aim";
+import type { Line } from "../session/chat";
+import { letter } from "../session/prompt";
+import type { Link, Scene } from "../session/scene";
+import { fit, wrap } from "./fit";
+import { describe } from "./look";
+
+export { HUD_ROWS };
+/** How many rows of messages. */
+export const MESSAGE_ROWS = GAME_ROWS + CHAT_ROWS;
+/** How many rows of the game's lines (which PgUp and PgDn scroll). */
+export const GAME_LINES = GAME_ROWS;
+const CHAT_LINES = CHAT_ROWS;
+/** What the chat rows say before anyone spoke. */
+export const NO_CHAT_YET = "Chat shows here: Enter talks. Ctrl+P reads back every message.";
+/** What Esc in play asks. */
+export const QUIT_QUESTION = "Really quit? (y/n)";
+/** The keys line after a death or an escape. */
+export const END_KEYS = "a new character: Enter   quit: Esc";
+/** The keys line of a watcher, who never acts. */
+export const WATCHER_KEYS = "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
+/** The keys while looking, after what the cursor is on. */
+export const LOOK_KEYS = "direction keys move   Tab next monster   Esc or x leaves";
+/** What a lost link says it takes (the page's own: the window's Esc closes it). */
+export const LOST_KEYS = "(Enter joins again)";
+
+/** How bright a line is drawn. */
+export type Tone = "Bright" | "Middle" | "Dim" | "Alert" | "Good" | "Warn" | "Combat" | "Others" | { player: PlayerId };
+
+export interface HudLine {
+  text: string;
+  tone: Tone;
+  /** Stretches in a tone of their own: first character, length, tone. */
+  accents: [number, number, Tone][];
+}
+
+export function hudLine(text: string, tone: Tone): HudLine {
+  return { text, tone, accents: [] };
+}
+
+/** The width of the hit point bar, in characters. */
+const HP_BAR = 10;
+
+/** How hit points look: good above half, a warning above a quarter, an alert below. */
+export function hpTone(hp: number, max: number): Tone {
+  const q = hp * 4;
+  return q > 2 * max ? "Good" : q > max ? "Warn" : "Alert";
+}
+
+/** The hit points as `HP 24/30 [########--]`, and the bar's tone. */
+function hpBar(hp: number, max: number): [string, Tone] {
+  max = Math.max(max, 1);
+  const filled = Math.min(Math.ceil((hp * HP_BAR) / max), HP_BAR);
+  return [`HP ${hp}/${max} [${"#".repeat(filled)}${"-".repeat(HP_BAR - filled)}]`, hpTone(hp, max)];
+}
+
+/** The line being typed: "Say: ..." with the cursor in the warning colour. */
+function typingRow(line: Line, cols: number): HudLine {
+  const head = "Say: ";
+  const room = Math.max(cols - (head.length + 1), 1);
+  const skip = Math.max(line.cursor - room, 0);
+  let text = chars(line.text).slice(skip).join("");
+  if (line.cursor === line.length) text += "_";
+  const row = hudLine(head + takeChars(text, room + 1), "Bright");
+  row.accents.push([head.length + line.cursor - skip, 1, "Warn"]);
+  return row;
+}
+
+/** The HUD's rows, top to bottom, in rows of `cols` letters, the messages in `messageCols` of them. */
+export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] {
+  const state = scene.state;
+  const scroll = Math.min(scene.chat.scroll, Math.max(0, gameLines(state) - GAME_LINES));
+  const typing = scene.chat.line;
+  let second: HudLine;
+  if (scene.askingToQuit) second = hudLine(QUIT_QUESTION, "Warn");
+  else if (typing !== null) second = typingRow(typing, cols);
+  else if (scene.aim !== null) second = aimRow(state, scene.aim, cols);
+  else if (scene.look !== null) second = lookRow(state, scene.look, cols);
+  else second = secondRow(state, scroll, cols);
+  const rows = [statusRow(state, scene.link, cols), second];
+  rows.push(...pad(messageRows(state.log.filter((l) => !isChat(l)), scroll, messageCols, GAME_LINES), GAME_LINES));
+  const chat = messageRows(state.log.filter(isChat), 0, messageCols, CHAT_LINES);
+  if (chat.length === 0) rows.push(hudLine(fit(NO_CHAT_YET, messageCols, ": "), "Dim"));
+  rows.push(...chat);
+  return pad(rows, HUD_ROWS);
+}
+
+/** The first row: the connection, or the depth, hit points, experience and who else is here. */
+function statusRow(state: ClientState, link: Link, cols: number): HudLine {
+  const end = state.ending();
+  if (end !== null) {
+    // The server closes the connection after a death: that is the end of a game, not a fault.
+    return hudLine(`${end.name} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
+  }
+  if (typeof link === "object" && "connecting" in link) return hudLine(`Connecting to ${link.connecting}...`, "Middle");
+  if (typeof link === "object") return hudLine(fit(`Disconnected: ${link.lost}  ${LOST_KEYS}`, cols, "  "), "Alert");
+  if (state.depth === 0) return hudLine("Joining...", "Middle");
+  return playingRow(state, cols);
+}
+
+/** The first row in play; a roster too long for the row is counted instead, at worst without the experience. */
+function playingRow(state: ClientState, cols: number): HudLine {
+  let row = playingRowWith(state, othersHere(state), true);
+  if (charCount(row.text) > cols) row = playingRowWith(state, `also here: ${state.roster.length} others`, true);
+  if (charCount(row.text) > cols) row = playingRowWith(state, `${state.roster.length + 1} here`, false);
+  row.text = takeChars(row.text, cols);
+  return row;
+}
+
+function othersHere(state: ClientState): string {
+  if (state.roster.length > 0) return `also here: ${state.roster.join(", ")}`;
+  const watched = state.watched();
+  return watched === null ? "you are alone here" : `${watched} is alone here`;
+}
+
+function playingRowWith(state: ClientState, others: string, withExperience: boolean): HudLine {
+  const watched = state.watched();
+  const head = watched === null ? `Depth ${state.depth}   ` : `Watching ${watched}   Depth ${state.depth}   `;
+  const watchers = state.watchers.length === 0 ? "" : `   ${state.watchers.length} watching`;
+  const experience = withExperience && state.experience !== null ? experienceText(state.experience) : "";
+  if (state.hp === null) return hudLine(`${head}${experience}${others}${watchers}`, "Bright");
+  const [vitals, tone] = hpBar(state.hp.hp, state.hp.max);
+  const line = hudLine(`${head}${vitals}   ${experience}${others}${watchers}`, "Bright");
+  line.accents.push([charCount(head) + vitals.indexOf("[") + 1, HP_BAR, tone]);
+  return line;
+}
+
+/** The experience as `Lv 3  140/280xp   ` (`Lv 12  5000xp   ` at the highest level). */
+function experienceText(e: Experience): string {
+  return e.next === 0 ? `Lv ${e.level}  ${e.xp}xp   ` : `Lv ${e.level}  ${e.xp}/${e.next}xp   `;
+}
+
+/** The second row: whom the round waits for, else how far the messages are scrolled back, else the keys. */
+function secondRow(state: ClientState, scroll: number, cols: number): HudLine {
+  let text: string;
+  let tone: Tone;
+  if (state.ending() !== null && state.watching === null) [text, tone] = [END_KEYS, "Dim"];
+  else if (state.waiting.length > 0) [text, tone] = [waitingText(state.waiting, cols), "Warn"];
+  else if (scroll > 0) [text, tone] = [`${scroll} newer lines below (PgDn)`, "Warn"];
+  else if (state.watching !== null) [text, tone] = [WATCHER_KEYS, "Dim"];
+  else [text, tone] = [KEYS_HELP, "Dim"];
+  return hudLine(fit(text, cols, "  "), tone);
+}
+
+/** "Waiting for bob, cy...", or as many names as fit and how many more. */
+function waitingText(names: string[], cols: number): string {
+  const all = `Waiting for ${names.join(", ")}...`;
+  if (charCount(all) <= cols) return all;
+  for (let n = names.length - 1; n >= 0; n--) {
+    const t = `Waiting for ${names.slice(0, n).join(", ")} and ${names.length - n} more...`;
+    if (charCount(t) <= cols) return t;
+  }
+  return `Waiting for ${names.length} players...`;
+}
+
+/** The second row while a throw is aimed: what at, and the keys. */
+function aimRow(state: ClientState, aim: Aim, cols: number): HudLine {
+  const carried = state.pack[aim.slot];
+  const kind = carried === undefined ? undefined : state.itemKind(carried.kind);
+  const missile = kind === undefined ? `${letter(aim.slot)})` : `${letter(aim.slot)}) ${kind.name}`;
+  const target = whatIsAt(state, aim.at) ?? "here";
+  const me = state.at;
+  const away = me === null ? 0 : Math.max(Math.abs(me.x - aim.at.x), Math.abs(me.y - aim.at.y));
+  const text = `Throw ${missile} at ${target} (${away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel`;
+  return hudLine(fit(text, cols, "   "), "Warn");
+}
+
+/** The second row while looking: what is under the cursor, then the keys that fit after it. */
+function lookRow(state: ClientState, at: Pos, cols: number): HudLine {
+  const what = `Look: ${describe(state, at)}`;
+  const said = charCount(what);
+  const keys = fit(LOOK_KEYS, Math.max(cols - (said + 3), 0), "   ");
+  if (said >= cols || charCount(keys) < "Esc or x leaves".length) return hudLine(takeChars(what, cols), "Bright");
+  const row = hudLine(`${what}   ${keys}`, "Bright");
+  row.accents.push([said + 3, charCount(keys), "Dim"]);
+  return row;
+}
+
+/** Who stands at `pos`, as the aiming row names it. */
+function whatIsAt(state: ClientState, pos: Pos): string | null {
+  const same = (p: Pos) => p.x === pos.x && p.y === pos.y;
+  if (state.at !== null && same(state.at)) return "yourself";
+  for (const m of state.monsters.values()) if (same(m.at)) return `the ${state.kindOf(m)?.name ?? "monster"}`;
+  for (const o of state.others.values()) if (same(o.at)) return o.name;
+  return null;
+}
+
+/** How many of the game's lines (not chat) the log holds. */
+export function gameLines(state: ClientState): number {
+  return state.log.reduce((n, l) => n + (isChat(l) ? 0 : 1), 0);
+}
+
+function pad(rows: HudLine[], count: number): HudLine[] {
+  while (rows.length < count) rows.push(hudLine("", "Dim"));
+  return rows;
+}
+
+/** The last `count` rows of `lines`, `scroll` lines back from the newest, wrapped to `cols`. */
+function messageRows(lines: LogLine[], scroll: number, cols: number, count: number): HudLine[] {
+  let rows: HudLine[] = [];
+  for (let age = 0, i = lines.length - 1 - scroll; i >= 0 && rows.length < count; age++, i--) {
+    const line = lines[i];
+    if (line !== undefined) rows = [...lineRows(line, age, cols), ...rows];
+  }
+  return rows.slice(Math.max(0, rows.length - count));
+}
+
+/** One line of the log as rows of at most `cols` letters, in its tone (notes by age: the newest brightest). */
+export function lineRows(line: LogLine, age: number, cols: number): HudLine[] {
+  const tone: Tone =
+    line.topic === "Combat" ? "Combat" : line.topic === "Others" ? "Others" : age === 0 ? "Bright" : age === 1 ? "Middle" : "Dim";
+  return wrap(shown(line), cols).map(([start, text]) => {
+    const row = hudLine(text, tone);
+    if (line.speaker !== null && start === 0) row.accents.push([line.speaker.from, line.speaker.len, { player: line.speaker.id }]);
+    return row;
+  });
+}
+
+/** The most entries the party panel shows (two columns beside the messages). */
+export const PANEL_ENTRIES = 2 * MESSAGE_ROWS;
+
+/**
+ * The party panel, beside the messages once the player shares its round
+ * with someone: `bob  12/30 Lv 3`, the name in its player's colour and the
+ * hit points in the tone of the hit point bar.
+ */
+export function partyPanel(state: ClientState): HudLine[] {
+  const party = state.party;
+  if (party.length < 2) return [];
+  const widest = Math.max(...party.map((m) => charCount(m.name)));
+  const shownCount = party.length > PANEL_ENTRIES ? PANEL_ENTRIES - 1 : party.length;
+  const entries = party.slice(0, shownCount).map((m) => {
+    const name = charCount(m.name);
+    const hp = `${m.hp}/${m.max}`;
+    const hpField = hp.padStart(7);
+    const entry = hudLine(`${m.name}${" ".repeat(widest - name)} ${hpField} Lv ${m.level}`, "Middle");
+    entry.accents.push([0, name, { player: m.id }]);
+    entry.accents.push([widest + 1 + hpField.length - hp.length, hp.length, hpTone(m.hp, m.max)]);
+    return entry;
+  });
+  if (shownCount < party.length) entries.push(hudLine(`+${party.length - shownCount} more`, "Dim"));
+  return entries;
+}

@@ -1,0 +1,59 @@
+// What one frame is drawn from (client/src/scene.rs): the mirror, and the
+// session's own part of the page (the line being typed, the scroll of the
+// messages, the page shown, a cursor, the state of the link).
+
+import type { DeathRecord, Pos } from "../protocol";
+import type { ClientState } from "../state";
+import type { Aim } from "./aim";
+import type { Line } from "./chat";
+import type { ItemUse } from "./prompt";
+
+/** What the connection is doing, as the HUD reports it. */
+export type Link = { connecting: string } | "Playing" | { lost: string };
+
+/** What the area above the HUD shows. */
+export type Page = "Map" | "Graveyard" | "Pack" | { choose: ItemUse } | "End" | "Log" | "Help";
+
+/** The player's side of talking: the line typed, the scroll back, the names muted. */
+export interface Chat {
+  line: Line | null;
+  /** How many of the game's lines the message rows are scrolled back from the newest. */
+  scroll: number;
+  muted: Set<string>;
+}
+
+/** Everything one frame is drawn from. */
+export interface Scene {
+  state: ClientState;
+  chat: Chat;
+  link: Link;
+  page: Page;
+  /** The graveyard as it may be shown: none while a fresh one is awaited. */
+  graveyard: DeathRecord[] | null;
+  aim: Aim | null;
+  /** The look cursor's cell, while looking. */
+  look: Pos | null;
+  /** Esc was pressed in play: the HUD asks whether to quit. */
+  askingToQuit: boolean;
+  /** How many rows the log page is scrolled back from the newest. */
+  logScroll: number;
+}
+
+/** A scene of `state` on `page`, nothing typed, aimed or scrolled (for tests and the name prompt). */
+export function sceneOf(state: ClientState, link: Link, page: Page): Scene {
+  return {
+    state,
+    chat: { line: null, scroll: 0, muted: new Set() },
+    link,
+    page,
+    graveyard: state.graveyard,
+    aim: null,
+    look: null,
+    askingToQuit: false,
+    logScroll: 0,
+  };
+}
+
+export function samePage(a: Page, b: Page): boolean {
+  return typeof a === "string" || typeof b === "string" ? a === b : a.choose === b.choose;
+}

@@ -1,0 +1,406 @@
+// One player's session, apart from any page (client/src/session/mod.rs):
+// what a key press sends, what a message from the network changes (the
+// mirror, the link shown in the HUD, the character's kept token), and
+// when a held key may repeat. The mirror changes only by what the server
+// says; the page's own state lives here: the line being typed, the
+// scroll, the names muted, the page shown, and an item prompt, a throw
+// being aimed or a look (the item keys are in items.ts).
+
+import type { Action, ClientMsg, Pos, ServerMsg, Token } from "../protocol";
+import { GAME_LINES, gameLines } from "../render/hud";
+import { logScrollMost } from "../render/reading";
+import { ClientState, note, refusalText, terrainAt } from "../state";
+import { lookWith, startCursor, type Aim, type Cursor } from "./aim";
+import { Line, parse, type Command } from "./chat";
+import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
+import { ctrlIntent, intent, lookKey, shouldSend, type Intent, type Key } from "./keys";
+import type { ItemUse } from "./prompt";
+import type { Chat, Link, Page, Scene } from "./scene";
+
+/** What a key press asks of the page. */
+export type KeyOutcome =
+  /** Send this to the server (then call `sent`). */
+  | { send: ClientMsg }
+  /** Connect again: for a new character after a death, or after the link was lost. */
+  | "Again"
+  | "Redraw"
+  | { zoom: number }
+  | "Quit"
+  /** Nothing: an unbound key, no connection, or a repeat too soon. */
+  | "Ignore";
+
+/** What the keys drive besides the map. */
+export type Mode =
+  | "Map"
+  | { choosing: ItemUse }
+  | { aiming: Aim }
+  | { looking: Cursor }
+  /** Esc was pressed in play: `y` quits, any other key goes back. */
+  | "AskingToQuit";
+
+/** Where a new token is kept; says where (or why not) for the log. */
+export interface TokenKeeper {
+  keep(token: Token): string;
+}
+
+export class Session {
+  readonly state = new ClientState();
+  link: Link;
+  readonly chat: Chat = { line: null, scroll: 0, muted: new Set() };
+  graveyard: "Away" | "Awaited" | "Shown" = "Away";
+  packShown = false;
+  helpShown = false;
+  mode: Mode = "Map";
+  /** Actions sent and not yet answered: a held key's repeats wait for the answer. */
+  inFlight = 0;
+  lastSent: number | null = null;
+  /** The full-screen log, when open: how many rows it is scrolled back. */
+  log: number | null = null;
+  /** A standing order sent (explore, travel, rest) may be under way until Stopped: Esc stops it. */
+  ordering = false;
+
+  constructor(
+    url: string,
+    private readonly tokens: TokenKeeper,
+  ) {
+    this.link = { connecting: url };
+  }
+
+  get playing(): boolean {
+    return this.link === "Playing";
+  }
+
+  /** What the area above the HUD shows now. */
+  page(): Page {
+    if (this.log !== null) return "Log";
+    if (this.state.ending() !== null) return "End";
+    if (typeof this.mode === "object" && "choosing" in this.mode) return { choose: this.mode.choosing };
+    if (typeof this.mode === "object") return "Map";
+    if (this.graveyard === "Shown") return "Graveyard";
+    if (this.packShown) return "Pack";
+    if (this.helpShown) return "Help";
+    return "Map";
+  }
+
+  /** What the page draws now. */
+  scene(): Scene {
+    const mode = this.mode;
+    return {
+      state: this.state,
+      chat: this.chat,
+      link: this.link,
+      page: this.page(),
+      // The one last heard is not shown while a fresh one comes.
+      graveyard: this.graveyard === "Awaited" ? null : this.state.graveyard,
+      aim: typeof mode === "object" && "aiming" in mode ? mode.aiming : null,
+      look: typeof mode === "object" && "looking" in mode ? mode.looking.at : null,
+      askingToQuit: mode === "AskingToQuit",
+      logScroll: this.log ?? 0,
+    };
+  }
+
+  /** True while a line to talk is open (typed text goes to it). */
+  typing(): boolean {
+    return this.chat.line !== null;
+  }
+
+  /** A key pressed (`repeat` when held down) at `now` (milliseconds). */
+  onKey(key: Key, shift: boolean, repeat: boolean, now: number): KeyOutcome {
+    if (typeof key === "object" && "ctrl" in key) {
+      // Whatever is open: Ctrl keys are the page's.
+      const i = ctrlIntent(key.ctrl);
+      if (i === "Log") {
+        this.log = this.log === null ? 0 : null;
+        return "Redraw";
+      }
+      return i !== null && typeof i === "object" && "zoom" in i ? { zoom: i.zoom } : "Ignore";
+    }
+    if (this.log !== null) return this.onLogKey(this.log, key);
+    if (this.chat.line !== null) return this.edit(key);
+    const meant = intent(key, shift);
+    if (this.page() === "End") {
+      if (meant === "Quit") return "Quit";
+      // A watcher's player died: there is no character to start again.
+      if (meant === "Enter" && this.state.watching === null) return "Again";
+      return "Ignore";
+    }
+    const mode = this.mode;
+    if (mode === "AskingToQuit") {
+      this.mode = "Map";
+      return typeof key === "object" && "char" in key && key.char === "y" ? "Quit" : "Redraw";
+    }
+    if (typeof mode === "object") {
+      if ("choosing" in mode) return onPromptKey(this, mode.choosing, key, shift, now);
+      if ("aiming" in mode) return onAimKey(this, mode.aiming, key, shift, now);
+      return this.onLookKey(mode.looking, key, shift);
+    }
+    if (meant === "ScrollBack") return this.scroll(true);
+    if (meant === "ScrollForward") return this.scroll(false);
+    if (meant === "Enter" && this.page() === "Map" && this.playing) {
+      this.chat.line = new Line();
+      return "Redraw";
+    }
+    // The page's own: a lost link is joined again with Enter.
+    if (meant === "Enter" && typeof this.link === "object" && "lost" in this.link) return "Again";
+    const page = this.page();
+    if (page === "Graveyard" || page === "Pack" || page === "Help") {
+      // Any key puts the page away, Esc too (it does not quit from here).
+      this.graveyard = "Away";
+      this.packShown = false;
+      this.helpShown = false;
+      return "Redraw";
+    }
+    return this.onMapIntent(meant, repeat, now);
+  }
+
+  /** A key on the map. */
+  private onMapIntent(meant: Intent | null, repeat: boolean, now: number): KeyOutcome {
+    if (meant === "Quit") {
+      // Esc first stops a standing order under way, spending nothing.
+      if (this.ordering && this.playing) {
+        this.ordering = false;
+        this.note("You stop.");
+        return { send: "Stop" };
+      }
+      // A character in play is not left on one key: Esc asks first.
+      if (this.playing && this.state.watched() === null) {
+        this.mode = "AskingToQuit";
+        return "Redraw";
+      }
+      return "Quit";
+    }
+    if (!this.playing || meant === null) return "Ignore";
+    switch (meant) {
+      case "Pack":
+        this.packShown = true;
+        return "Redraw";
+      case "Help":
+        this.helpShown = true;
+        return "Redraw";
+      case "Look":
+        if (this.state.at === null) return "Ignore";
+        this.mode = { looking: startCursor(this.state) };
+        return "Redraw";
+      case "Graveyard":
+        this.graveyard = "Awaited";
+        return { send: "Graveyard" };
+      case "Fire":
+        return fire(this);
+    }
+    if (typeof meant === "object" && "act" in meant) return this.act(meant.act, repeat, now);
+    if (typeof meant === "object" && "use" in meant) return openPrompt(this, meant.use);
+    return "Ignore";
+  }
+
+  /** An action to send, if this client plays (a watcher is reminded it cannot) and a repeat is due. */
+  act(action: Action, repeat: boolean, now: number): KeyOutcome {
+    if (!this.playing) return "Ignore";
+    if (this.refuseAWatcher()) return "Redraw";
+    const since = this.lastSent === null ? Infinity : now - this.lastSent;
+    return shouldSend(repeat, this.inFlight, since, this.state.actionsPerSecond) ? { send: { Act: action } } : "Ignore";
+  }
+
+  /** A key while looking: the cursor moves, or the look ends. */
+  private onLookKey(look: Cursor, key: Key, shift: boolean): KeyOutcome {
+    const k = lookKey(key, shift);
+    if (k === null) return "Ignore";
+    if (!lookWith(look, this.state, k)) this.mode = "Map";
+    return "Redraw";
+  }
+
+  /**
+   * A click on the map's cell `cell` (null: outside the map): a look
+   * moves there; on the map, a remembered cell is travelled to.
+   */
+  onClick(cell: Pos | null, now: number): KeyOutcome {
+    if (cell === null) return "Ignore";
+    const mode = this.mode;
+    if (typeof mode === "object" && "looking" in mode) {
+      mode.looking.at = cell;
+      return "Redraw";
+    }
+    const onTheMap = mode === "Map" && this.page() === "Map" && !this.typing();
+    const here = this.state.at !== null && this.state.at.x === cell.x && this.state.at.y === cell.y;
+    if (!onTheMap || !this.playing || here) return "Ignore";
+    if (terrainAt(this.state, cell) === null) {
+      this.note("You do not know that place.");
+      return "Redraw";
+    }
+    return this.act({ Travel: cell }, false, now);
+  }
+
+  /** For a watcher: says in the log that it cannot act, and gives true. */
+  refuseAWatcher(): boolean {
+    const w = this.state.watching;
+    if (w === null) return false;
+    this.note(`You are watching ${w.player}: you cannot act (Esc leaves).`);
+    return true;
+  }
+
+  /** Text typed (or pasted) while a line to talk is open. */
+  onText(text: string): KeyOutcome {
+    if (this.chat.line === null) return "Ignore";
+    this.chat.line.insert(text);
+    return "Redraw";
+  }
+
+  /** A key while a line to talk is open: it edits the line, never moves the player. */
+  private edit(key: Key): KeyOutcome {
+    const line = this.chat.line;
+    if (line === null) return "Ignore";
+    switch (key) {
+      case "Enter":
+        this.chat.line = null;
+        return this.command(parse(line.text));
+      case "Escape":
+        this.chat.line = null;
+        return "Redraw";
+      case "Backspace":
+        line.backspace();
+        return "Redraw";
+      case "Delete":
+        line.delete();
+        return "Redraw";
+      case "Left":
+        line.left();
+        return "Redraw";
+      case "Right":
+        line.right();
+        return "Redraw";
+      case "Home":
+        line.home();
+        return "Redraw";
+      case "End":
+        line.end();
+        return "Redraw";
+      case "PageUp":
+        return this.scroll(true);
+      case "PageDown":
+        return this.scroll(false);
+    }
+    return "Ignore";
+  }
+
+  /** Does what a typed line asks. */
+  private command(command: Command): KeyOutcome {
+    let said: string;
+    if (command === "Nothing") return "Redraw";
+    if (command === "Who") {
+      if (!this.playing) said = "Not connected.";
+      else return { send: "Who" };
+    } else if ("say" in command) {
+      if (this.playing) return { send: { Chat: { to: command.say, text: command.text } } };
+      said = "Not connected: nobody hears you.";
+    } else if ("audience" in command) {
+      if (this.state.watching !== null) said = "Only a player has watchers to refuse or send away.";
+      else if (!this.playing) said = "Not connected.";
+      else return { send: { Audience: command.audience } };
+    } else if ("mute" in command) {
+      this.chat.muted.add(command.mute);
+      said = `You no longer hear ${command.mute}.`;
+    } else if ("unmute" in command) {
+      said = this.chat.muted.delete(command.unmute)
+        ? `You hear ${command.unmute} again.`
+        : `${command.unmute} was not muted.`;
+    } else {
+      said = command.unknown;
+    }
+    this.note(said);
+    return "Redraw";
+  }
+
+  /** Moves the game's message rows a page back (towards older lines) or forward. */
+  private scroll(back: boolean): KeyOutcome {
+    const most = Math.max(0, gameLines(this.state) - GAME_LINES);
+    const s = this.chat.scroll;
+    this.chat.scroll = back ? Math.min(s + GAME_LINES, most) : Math.max(0, s - GAME_LINES);
+    return "Redraw";
+  }
+
+  /** A key while the full-screen log is open: it scrolls, and Esc closes it. */
+  private onLogKey(scroll: number, key: Key): KeyOutcome {
+    const most = logScrollMost(this.state, 80, 20);
+    const page = 10;
+    const ch = typeof key === "object" && "char" in key ? key.char : null;
+    if (key === "Escape" || key === "Enter") this.log = null;
+    else if (key === "PageUp") this.log = Math.min(scroll + page, most);
+    else if (key === "Up" || ch === "k") this.log = Math.min(scroll + 1, most);
+    else if (key === "PageDown") this.log = Math.max(0, scroll - page);
+    else if (key === "Down" || ch === "j") this.log = Math.max(0, scroll - 1);
+    else if (key === "Home") this.log = most;
+    else if (key === "End") this.log = 0;
+    else return "Ignore";
+    return "Redraw";
+  }
+
+  /** The message `onKey` asked for went out at `now`. */
+  sent(msg: ClientMsg, now: number): void {
+    if (typeof msg === "object" && "Act" in msg) {
+      this.inFlight++;
+      this.lastSent = now;
+      // The orders the server always says the end of.
+      const a = msg.Act;
+      this.ordering = a === "Explore" || a === "Rest" || (typeof a === "object" && "Travel" in a);
+    }
+  }
+
+  /** The connection ended, and why. */
+  onClosed(reason: string): void {
+    if (typeof this.link === "object" && "lost" in this.link) return;
+    const refused = this.state.refused;
+    this.link = { lost: refused === null ? reason : `refused: ${refusalText(refused)}` };
+  }
+
+  /** A message from the server. Gives the reason when it broke the protocol (the link is then lost). */
+  onMessage(msg: ServerMsg): string | null {
+    // A server that broke the protocol is not listened to again.
+    if (typeof this.link === "object" && "lost" in this.link) return null;
+    let why: string | null;
+    try {
+      why = this.mirror(msg);
+    } catch (e) {
+      why = `the client failed on it: ${String(e)}`;
+    }
+    if (why !== null) {
+      this.link = { lost: `the server is broken or hostile: ${why}` };
+      return why;
+    }
+    this.afterMessage(msg);
+    return null;
+  }
+
+  private afterMessage(msg: ServerMsg): void {
+    if (msg === "Stopped") {
+      this.ordering = false;
+    } else if ("Welcome" in msg) {
+      this.link = "Playing";
+      // A fresh log: nothing typed, nothing scrolled back.
+      this.chat.line = null;
+      this.chat.scroll = 0;
+      if (msg.Welcome.token !== null) this.note(this.tokens.keep(msg.Welcome.token));
+    } else if ("Sight" in msg) {
+      this.inFlight = Math.max(0, this.inFlight - 1);
+    } else if ("EnterLevel" in msg) {
+      // The cursor was on the level left.
+      if (typeof this.mode === "object" && ("aiming" in this.mode || "looking" in this.mode)) this.mode = "Map";
+    } else if ("Graveyard" in msg && this.graveyard === "Awaited") {
+      this.graveyard = "Shown";
+    }
+  }
+
+  /** Applies `msg`, but for a muted name's line of chat: that is checked as any other, and not kept. */
+  private mirror(msg: ServerMsg): string | null {
+    if (typeof msg === "object" && "Chat" in msg) {
+      const { from, name, to, text } = msg.Chat;
+      if (this.chat.muted.has(name) && !this.state.isMe(from)) {
+        return this.state.checkChat(name, to, text);
+      }
+    }
+    return this.state.apply(msg);
+  }
+
+  /** A line of the client's own for the message log. */
+  note(text: string): void {
+    note(this.state, "Note", text);
+  }
+}

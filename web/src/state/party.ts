@@ -1,0 +1,25 @@
+// The player's party (client/src/state/party.rs): those it shares a round
+// with, itself first, with their hit points and levels.
+
+import type { Member } from "../protocol";
+import { NOT_WELCOMED, fail } from "./errors";
+import { MAX_ROSTER, checkName } from "./limits";
+import type { ClientState } from "./mirror";
+
+/** The party, named afresh: each member once, the player first. */
+export function setParty(s: ClientState, members: Member[]): void {
+  const me = s.me ?? fail(NOT_WELCOMED);
+  if (members.length > MAX_ROSTER) fail("a party larger than any depth holds");
+  const first = members[0];
+  if (first !== undefined && first.id !== me) fail("a party that does not start with the player");
+  const ids = new Set<number>();
+  for (const m of members) {
+    if (ids.has(m.id)) fail("a party member twice");
+    ids.add(m.id);
+  }
+  for (const m of members) {
+    checkName(m.name);
+    if (m.max === 0 || m.hp > m.max) fail("a party member's hit points over their most");
+  }
+  s.party = members.map((m) => ({ ...m }));
+}

@@ -1,0 +1,189 @@
+// The built page itself (dist/app.js, as committed) run over a fake
+// browser: on a first visit it asks a name; the name sent, it connects to
+// the page's own host, says hello with it, keeps the token the welcome
+// gives under the page's origin, draws frames as messages come, takes
+// keys, and shows a message that does not fit as the reason, closing the
+// socket. A reload then says hello with the kept token.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+
+import { decodeClient, encodeServer, type ClientMsg, type ServerMsg } from "../src/protocol";
+import { enterLevel, idx, sight } from "./fixtures";
+
+type Handler = (e: Record<string, unknown>) => void;
+
+class FakeElement {
+  hidden = false;
+  textContent = "";
+  value = "";
+  focused = false;
+  focus(): void {
+    this.focused = true;
+  }
+  readonly handlers = new Map<string, Handler>();
+  addEventListener(type: string, h: Handler): void {
+    this.handlers.set(type, h);
+  }
+}
+
+/** A 2D context that counts what is drawn. */
+class FakeContext {
+  font = "";
+  fillStyle = "";
+  strokeStyle = "";
+  lineWidth = 1;
+  textAlign = "";
+  textBaseline = "";
+  copies = 0;
+  texts: string[] = [];
+  fillText(t: string): void {
+    this.texts.push(t);
+  }
+  drawImage(): void {
+    this.copies++;
+  }
+  fillRect(): void {}
+  clearRect(): void {}
+  strokeRect(): void {}
+  setTransform(): void {}
+  measureText(): { width: number; fontBoundingBoxAscent: number; fontBoundingBoxDescent: number } {
+    return { width: 8, fontBoundingBoxAscent: 12, fontBoundingBoxDescent: 3 };
+  }
+}
+
+class FakeCanvas extends FakeElement {
+  width = 0;
+  height = 0;
+  clientWidth = 1280;
+  clientHeight = 720;
+  readonly ctx = new FakeContext();
+  getContext(): FakeContext {
+    return this.ctx;
+  }
+}
+
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  binaryType = "blob";
+  readyState = 0;
+  sent: ClientMsg[] = [];
+  closed: unknown[] | null = null;
+  onopen: ((e: unknown) => void) | null = null;
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  onclose: ((e: unknown) => void) | null = null;
+  onerror: ((e: unknown) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(data: Uint8Array): void {
+    this.sent.push(decodeClient(data));
+  }
+  close(...args: unknown[]): void {
+    this.closed = args;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  receive(msg: ServerMsg): void {
+    const bytes = encodeServer(msg);
+    this.onmessage?.({ data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
+  }
+}
+
+/** A fake browser's globals, and what the page does with them. */
+function browser(storage: Map<string, string>) {
+  const canvas = new FakeCanvas();
+  // The form starts hidden, as index.html has it.
+  const form = Object.assign(new FakeElement(), { hidden: true });
+  const parts: Record<string, FakeElement> = { screen: canvas, join: form, name: new FakeElement(), "join-why": new FakeElement() };
+  const frames: (() => void)[] = [];
+  const documentHandlers = new Map<string, Handler>();
+  FakeSocket.all = [];
+  const globals: Record<string, unknown> = {
+    HTMLElement: FakeElement,
+    HTMLCanvasElement: FakeCanvas,
+    HTMLFormElement: FakeElement,
+    HTMLInputElement: FakeElement,
+    document: {
+      getElementById: (id: string) => parts[id] ?? null,
+      createElement: () => new FakeCanvas(),
+      addEventListener: (type: string, h: Handler) => documentHandlers.set(type, h),
+      fonts: { add: () => {} },
+    },
+    window: { devicePixelRatio: 1, localStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v) }, addEventListener: () => {} },
+    location: { protocol: "http:", host: "game.test:8080", origin: "http://game.test:8080", search: "" },
+    WebSocket: FakeSocket,
+    FontFace: class {
+      load(): Promise<never> {
+        return Promise.reject(new Error("no font in a test"));
+      }
+    },
+    requestAnimationFrame: (f: () => void) => frames.push(f),
+  };
+  Object.assign(globalThis, globals);
+  const drawFrames = () => frames.splice(0).forEach((f) => f());
+  const key = (k: string, code = "") => {
+    let prevented = false;
+    documentHandlers.get("keydown")?.({ key: k, code, ctrlKey: false, metaKey: false, altKey: false, repeat: false, preventDefault: () => (prevented = true) });
+    drawFrames();
+    return prevented;
+  };
+  return { canvas, parts, drawFrames, key };
+}
+
+let loads = 0;
+/** Runs the committed bundle afresh, as a page load does. */
+async function load(): Promise<void> {
+  const url = pathToFileURL(join(process.cwd(), "dist", "app.js"));
+  url.search = `?load=${loads++}`;
+  await import(url.href);
+}
+
+test("the built page asks a name, says hello with it, keeps the token, draws, takes keys, and shows a hostile message's reason", async () => {
+  const storage = new Map<string, string>();
+  const page = browser(storage);
+  await load();
+  assert.equal(page.parts["join"]?.hidden, false, "a name is asked on a first visit");
+  assert.equal(page.parts["name"]?.focused, true);
+  assert.equal(FakeSocket.all.length, 0, "nothing is sent before");
+  page.parts["name"]!.value = "ann";
+  page.parts["join"]!.handlers.get("submit")?.({ preventDefault: () => {} });
+  assert.equal(page.parts["join"]?.hidden, true);
+  const socket = FakeSocket.all[0]!;
+  assert.equal(socket.url, "ws://game.test:8080/");
+  socket.open();
+  assert.deepEqual(socket.sent, [{ Hello: { version: 11, name: "ann", token: null } }]);
+  page.drawFrames();
+  const connecting = page.canvas.ctx.copies;
+  assert.ok(connecting > 0, "the HUD is drawn while connecting");
+  const token = Array.from({ length: 16 }, (_, i) => i);
+  socket.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token } });
+  socket.receive(enterLevel(1, 20, 10));
+  socket.receive(sight({ x: 5, y: 5 }, { revealed: [[idx(0, 0), "Floor"], [idx(1, 0), "Floor"]] }));
+  page.drawFrames();
+  assert.ok(page.canvas.ctx.copies > connecting);
+  assert.match(storage.get("http://game.test:8080") ?? "", /"token":"000102030405060708090a0b0c0d0e0f"/);
+  assert.equal(page.key("l", "KeyL"), true);
+  assert.equal(page.key("8", "Numpad8"), true);
+  assert.equal(page.key("F5", "F5"), false, "a key the game does not read stays the browser's");
+  assert.deepEqual(socket.sent.slice(1), [{ Act: { Move: "E" } }, { Act: { Move: "N" } }]);
+  socket.receive(enterLevel(2, 0xffff, 0xffff));
+  assert.notEqual(socket.closed, null, "the socket is closed");
+  page.drawFrames();
+  assert.equal(page.key("k", "KeyK"), true);
+  assert.equal(socket.sent.length, 3, "nothing more is sent");
+});
+
+test("a reload resumes the character: the hello carries the kept name and token", async () => {
+  const storage = new Map([["http://game.test:8080", JSON.stringify({ name: "ann", token: "000102030405060708090a0b0c0d0e0f" })]]);
+  const page = browser(storage);
+  await load();
+  assert.equal(page.parts["join"]?.hidden, true, "no name is asked");
+  const socket = FakeSocket.all[0]!;
+  socket.open();
+  assert.deepEqual(socket.sent, [{ Hello: { version: 11, name: "ann", token: Array.from({ length: 16 }, (_, i) => i) } }]);
+});
