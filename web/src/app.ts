@@ -13,7 +13,7 @@
 
 import { Connection, type Socket } from "./net";
 import type { ClientMsg, ServerMsg } from "./protocol";
-import { atlasFor, drawFrame, type Atlas } from "./render/canvas";
+import { atlasFor, drawFrame, frameText, type Atlas } from "./render/canvas";
 import { loadFont, metricsFor } from "./render/font";
 import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
 import { named, type Palette } from "./render/palette";
@@ -194,6 +194,12 @@ export class App {
       this.frameAsked = false;
       this.draw();
     });
+  }
+
+  /** The text of the frame as last drawn (see `frameText`); empty before one. */
+  screenText(): string {
+    if (this.session === null || this.layout === null) return "";
+    return frameText(this.session.scene(), this.palette, this.layout);
   }
 
   /** Draws the whole page afresh, at the page's size. */

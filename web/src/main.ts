@@ -38,6 +38,9 @@ function start(): void {
     if (e.button === 0) app.onClick(e.offsetX, e.offsetY);
   });
   window.addEventListener("resize", () => app.requestFrame());
+  // For the browser tests and anyone curious: the screen as text, as the
+  // window's F12 writes it. It tells nothing the screen does not show.
+  Object.defineProperty(window, "gloam", { value: Object.freeze({ screenText: () => app.screenText() }) });
   app.start();
 }
 

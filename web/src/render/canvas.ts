@@ -6,7 +6,7 @@
 
 import type { Scene } from "../session/scene";
 import { cssFont, metricsFor, type Metrics } from "./font";
-import type { Glyph } from "./glyph";
+import { glyphRows, type Glyph } from "./glyph";
 import { toView, type Layout } from "./layout";
 import { BACKGROUND, CURSOR, cssColour, type Palette, type Rgb } from "./palette";
 import { sideGlyphs } from "./side";
@@ -112,6 +112,32 @@ export function drawFrame(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Sc
     drawText(ctx, atlas, page, layout, 0, 0);
   }
   drawText(ctx, atlas, hudGlyphs(scene, palette, 0, layout.hudCols), layout, 0, layout.hudY);
+}
+
+/**
+ * The text of the frame `drawFrame` draws, row by row (the map's and the
+ * side's rows, then the HUD's): what a test reads instead of pixels, as
+ * the window's F12 writes beside its screenshot.
+ */
+export function frameText(scene: Scene, palette: Palette, layout: Layout): string {
+  const top: Glyph[] = [];
+  if (scene.page === "Map") {
+    const view: [number, number] = [layout.mapCols, layout.mapRows];
+    const cam = camera(scene, layout);
+    for (const g of mapGlyphs(scene.state, palette)) {
+      const cell = toView(cam, g.col, g.row, view);
+      if (cell !== null) top.push({ ...g, col: cell[0], row: cell[1] });
+    }
+    const side = sideGlyphs(scene.state, palette, layout.sideCols, layout.mapRows);
+    // A map cell is a letter of the text; the side starts past the map.
+    for (const g of side) top.push({ ...g, col: layout.mapCols + 1 + g.col });
+  } else {
+    top.push(...pageTextGlyphs(scene, palette, layout.pageCols, layout.mapRows).filter((g) => g.row < layout.mapRows));
+  }
+  const rows = glyphRows(top);
+  while (rows.length < layout.mapRows) rows.push("");
+  rows.push(...glyphRows(hudGlyphs(scene, palette, 0, layout.hudCols)));
+  return rows.join("\n");
 }
 
 /** The map's glyphs in the viewport, through the camera that keeps the player (or the cursor) in view. */
