@@ -179,3 +179,53 @@ pub async fn ending(stream: &mut TcpStream) -> Ending {
         }
     }
 }
+
+/// An HTTP answer, read to the end of its connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpAnswer {
+    pub status: u16,
+    /// Header names as sent, in order.
+    pub headers: Vec<(String, String)>,
+    /// Everything after the head.
+    pub body: Vec<u8>,
+}
+
+impl HttpAnswer {
+    /// The first header called `name` (in any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends `request` on a new connection and reads the answer to the end of
+/// the stream.
+pub async fn http(addr: std::net::SocketAddr, request: &[u8]) -> HttpAnswer {
+    let mut stream = connect(addr, None).await.expect("connects");
+    stream.write_all(request).await.expect("writes the request");
+    read_answer(&mut stream).await
+}
+
+/// Reads an HTTP answer to the end of the stream (the server closes after
+/// one), within the read timeout, and parses it with `httparse`.
+pub async fn read_answer(stream: &mut TcpStream) -> HttpAnswer {
+    let mut bytes = Vec::new();
+    tokio::time::timeout(READ_TIMEOUT, stream.read_to_end(&mut bytes))
+        .await
+        .expect("the server answers and closes in time")
+        .expect("the answer is read to its end");
+    let mut headers = [httparse::EMPTY_HEADER; 32];
+    let mut response = httparse::Response::new(&mut headers);
+    let head_len = match response.parse(&bytes) {
+        Ok(httparse::Status::Complete(len)) => len,
+        other => panic!("not an HTTP answer ({other:?}): {:?}", String::from_utf8_lossy(&bytes)),
+    };
+    HttpAnswer {
+        status: response.code.expect("a status"),
+        headers: response
+            .headers
+            .iter()
+            .map(|h| (h.name.to_owned(), String::from_utf8_lossy(h.value).into_owned()))
+            .collect(),
+        body: bytes[head_len..].to_vec(),
+    }
+}

@@ -14,7 +14,7 @@ use gloam_tests::raw::{
     self, Ending, Length, OP_BINARY, OP_CLOSE, OP_CONTINUATION, OP_PING, OP_TEXT, frame,
 };
 use gloam_tests::{SimClient, TestServer};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 static PANICS: AtomicUsize = AtomicUsize::new(0);
@@ -189,9 +189,11 @@ async fn hostile_input_closes_only_the_offender() {
     check(&server, &mut canary, "handshake trickled byte by byte", Expect::Ends, s).await;
     kinds += 1;
 
+    // Plain HTTP without an upgrade is a page request (tests/page.rs);
+    // another protocol's preface is a request no one can read.
     let mut s = raw::connect(server.addr, None).await.unwrap();
-    s.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await.unwrap();
-    check(&server, &mut canary, "plain HTTP without an upgrade", Expect::Ends, s).await;
+    s.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").await.unwrap();
+    check(&server, &mut canary, "HTTP/2 preface on a plain socket", Expect::Ends, s).await;
     kinds += 1;
 
     let mut s = raw::connect(server.addr, None).await.unwrap();
@@ -430,4 +432,89 @@ async fn a_hello_flood_from_one_address_is_paced_and_another_joins_at_once() {
     hello_from(&server, other, "bystander").await.expect("another address joins");
     assert!(at_once.elapsed() < Duration::from_secs(1), "at once: {:?}", at_once.elapsed());
     assert!(hello_from(&server, flooder, "again").await.is_err(), "the flooder still waits");
+}
+
+/// A request head over 8 KiB is answered 431, an unreadable one 400, and
+/// each connection closed; a player plays on meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_requests_too_large_or_unreadable_are_refused_in_plain_http() {
+    let server = TestServer::start(config()).await.unwrap();
+    let mut canary = SimClient::join(&server.url(), "canary", None).await.unwrap();
+    let pad = "a".repeat(9 * 1024);
+    let large = format!("GET / HTTP/1.1\r\nHost: localhost\r\nX-Pad: {pad}\r\n\r\n");
+    let answer = raw::http(server.addr, large.as_bytes()).await;
+    assert_eq!(answer.status, 431, "{answer:?}");
+    assert_eq!(answer.header("Connection"), Some("close"));
+    // An upgrade is no exception: its head is read under the same limit.
+    let large_upgrade = raw::upgrade_request("13", &format!("X-Pad: {pad}\r\n"));
+    assert_eq!(raw::http(server.addr, large_upgrade.as_bytes()).await.status, 431);
+    let answer = raw::http(server.addr, b"GET /\x01 HTTP/1.1\r\n\r\n").await;
+    assert_eq!(answer.status, 400, "{answer:?}");
+    canary.act(Action::Wait).await.unwrap();
+    assert!(server.is_running());
+}
+
+/// A head sent a byte at a time and never finished is cut off once the
+/// handshake timeout has passed since the connection came, however the
+/// bytes keep coming, and is answered nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_head_dribbled_and_never_finished_is_cut_off_at_the_handshake_timeout() {
+    let server = TestServer::start(config()).await.unwrap();
+    let limit = server.config.handshake_timeout;
+    let mut s = raw::connect(server.addr, None).await.unwrap();
+    let started = Instant::now();
+    let (mut reader, mut writer) = s.split();
+    let dribble = async {
+        let mut tick = tokio::time::interval(Duration::from_millis(50));
+        let head = b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".iter();
+        for &b in head.chain(std::iter::repeat(&b'a')) {
+            tick.tick().await;
+            if writer.write_all(&[b]).await.is_err() {
+                break;
+            }
+        }
+        std::future::pending::<()>().await;
+    };
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(raw::READ_TIMEOUT, async {
+        tokio::select! {
+            read = reader.read_to_end(&mut answer) => read,
+            () = dribble => unreachable!(),
+        }
+    })
+    .await
+    .expect("cut off within the read timeout");
+    let after = started.elapsed();
+    // The end of the stream or a reset: either way, not a word.
+    assert!(answer.is_empty(), "answered {:?} ({read:?})", String::from_utf8_lossy(&answer));
+    assert!(after >= limit, "cut off after {after:?}, before the {limit:?} timeout");
+    eprintln!("a dribbled head was cut off after {after:?}");
+}
+
+/// Over `max_connections`, a page request is answered 503 with when to
+/// come back, and an upgrade closed with "try again later"; a page request
+/// holds its place while its head is read, and is answered once it ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_the_cap_a_page_request_gets_503_and_a_game_try_again_later() {
+    let config =
+        Config { max_connections: 1, handshake_timeout: Duration::from_secs(10), ..config() };
+    let server = TestServer::start(config).await.unwrap();
+    // Connected first, so accepted first (the listen queue is in order):
+    // it holds the only place while its head is unfinished.
+    let mut first = raw::connect(server.addr, None).await.unwrap();
+    first.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n").await.unwrap();
+    let full = raw::http(server.addr, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
+    assert_eq!(full.status, 503, "{full:?}");
+    assert_eq!(full.header("Retry-After"), Some("5"));
+    let mut game = raw::open(server.addr).await;
+    match raw::ending(&mut game).await {
+        Ending::Closed { code, reason } => {
+            assert_eq!(code, 1013, "try again later");
+            assert!(reason.contains("try again later"), "{reason}");
+        }
+        other => panic!("expected a close, got {other:?}"),
+    }
+    first.write_all(b"\r\n").await.unwrap();
+    let page = raw::read_answer(&mut first).await;
+    assert_eq!(page.status, 200, "{page:?}");
 }

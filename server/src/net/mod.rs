@@ -2,23 +2,35 @@
 //! shutdown that closes every client with "going away". A connection's
 //! frames are `connection`'s; what it says, from the hello to the close,
 //! is its session's (`session`); `hellos` paces hellos per address.
+//!
+//! One port serves both the game and the web client's page. A connection's
+//! request head is read once (`head`: at most 8 KiB, within the handshake
+//! timeout) and parsed with `httparse`: a WebSocket upgrade (`Upgrade:
+//! websocket`) is a game connection, handed to tungstenite with the same
+//! bytes replayed, so its handshake is checked as before; anything else is
+//! a request for the page (`page`), answered and closed. Either counts
+//! against `max_connections` from its accept to its close; over the cap an
+//! upgrade is closed with "try again later", a page request gets a 503.
 
 mod chat;
 mod connection;
+mod head;
 mod hellos;
 mod pacer;
+mod page;
 mod ping;
 mod session;
 
 pub use hellos::Hellos;
+pub use page::page_url;
 pub use session::serve;
 
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -73,19 +85,9 @@ pub async fn run_with_store(
                     let _ = stream.set_nodelay(true);
                     let _ = socket2::SockRef::from(&stream)
                         .set_send_buffer_size(world.config().socket_send_buffer);
-                    match slots.clone().try_acquire_owned() {
-                        Ok(slot) => {
-                            let (world, hellos) = (world.clone(), hellos.clone());
-                            let serve = serve(stream, peer, world, hellos, stop.clone());
-                            tracker.spawn(async move {
-                                serve.await;
-                                drop(slot);
-                            });
-                        }
-                        Err(_) => {
-                            tracker.spawn(connection::turn_away(stream, peer));
-                        }
-                    }
+                    let slot = slots.clone().try_acquire_owned().ok();
+                    let (world, hellos) = (world.clone(), hellos.clone());
+                    tracker.spawn(receive(stream, peer, slot, world, hellos, stop.clone()));
                 }
                 // Running out of file descriptors and the like: log and keep serving.
                 Err(e) => warn!(error = %e, "accept failed"),
@@ -106,6 +108,42 @@ pub async fn run_with_store(
     tokio::task::spawn_blocking(move || writer.close()).await.map_err(std::io::Error::other)?;
     info!("stopped");
     Ok(())
+}
+
+/// Serves one accepted connection: its request head, then a game session
+/// or the page. `slot` is its place among `max_connections`, held until it
+/// closes; without one it is turned away.
+async fn receive(
+    mut stream: TcpStream,
+    peer: std::net::SocketAddr,
+    slot: Option<OwnedSemaphorePermit>,
+    world: Arc<World>,
+    hellos: Arc<Hellos>,
+    stop: CancellationToken,
+) {
+    let (handshake_timeout, send_timeout) =
+        (world.config().handshake_timeout, world.config().send_timeout);
+    let head = tokio::select! {
+        () = stop.cancelled() => return,
+        head = head::read_head(&mut stream, handshake_timeout) => head,
+    };
+    let head = match head {
+        Ok(head) => head,
+        Err(error) => return page::refuse(stream, peer, error, send_timeout).await,
+    };
+    match head.request {
+        head::Request::Upgrade => {
+            let stream = head::Replay::new(head.bytes, stream);
+            match slot {
+                Some(_) => serve(stream, peer, world, hellos, stop).await,
+                None => connection::turn_away(stream, peer).await,
+            }
+        }
+        head::Request::Page(request) => {
+            page::serve(stream, peer, &request, slot.is_none(), send_timeout).await;
+        }
+    }
+    drop(slot);
 }
 
 /// Writes a backup of the store every `every` (when set) and whenever the

@@ -1,0 +1,488 @@
+//! The web client's page, served on the game's own port: the files of
+//! `web/dist/` and the map font, built into the binary (`build.rs` lists
+//! the folder), for GET and HEAD, with the headers a careful host sends;
+//! and the plain HTTP refusals of a connection (a head too large or
+//! malformed, the server full). One answer per connection, then
+//! `Connection: close`. Nothing is read from disk at run time: a request's
+//! path is only ever looked up in [`FILES`], so no percent-encoding or `..`
+//! can reach the filesystem.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+use sha2::{Digest, Sha256};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tracing::{debug, info};
+
+use super::head::{HeadError, PageRequest};
+
+/// The files of `web/dist/` when the server was built: (name there, bytes).
+const DIST: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/web_dist.rs"));
+
+/// The font the window draws the map with, for the page to draw the same.
+const FONT: (&str, &[u8]) = ("font.ttf", include_bytes!("../../../assets/DejaVuSansMono.ttf"));
+
+/// What a file is, by the end of its name. Text says its charset, so a
+/// browser never guesses it.
+const CONTENT_TYPES: &[(&str, &str)] = &[
+    ("html", "text/html; charset=utf-8"),
+    ("js", "text/javascript; charset=utf-8"),
+    ("mjs", "text/javascript; charset=utf-8"),
+    ("css", "text/css; charset=utf-8"),
+    ("txt", "text/plain; charset=utf-8"),
+    ("json", "application/json"),
+    ("map", "application/json"),
+    ("wasm", "application/wasm"),
+    ("ttf", "font/ttf"),
+    ("woff2", "font/woff2"),
+    ("png", "image/png"),
+    ("svg", "image/svg+xml"),
+];
+
+/// How long, and how much, is read from a client after its answer (see
+/// `send_and_close`).
+const LINGER: Duration = Duration::from_secs(1);
+const LINGER_BYTES: u64 = 64 * 1024;
+
+/// How long a page request refused because the server is full is asked to
+/// wait: about as long as a game connection takes to be let go.
+const RETRY_AFTER_SECONDS: u32 = 5;
+
+/// A file served, and what is said of it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct File {
+    /// The path it is asked for by: `/` and its name in `web/dist/`.
+    path: String,
+    content_type: &'static str,
+    bytes: &'static [u8],
+    /// The quoted start of the SHA-256 of `bytes`: the same for every run
+    /// of one build, and another when a file changes.
+    etag: String,
+}
+
+/// Every file served; the first with a path wins.
+static FILES: LazyLock<Vec<File>> = LazyLock::new(|| {
+    DIST.iter().chain([&FONT]).map(|&(name, bytes)| File::new(name, bytes)).collect()
+});
+
+impl File {
+    fn new(name: &str, bytes: &'static [u8]) -> Self {
+        let hash: String = Sha256::digest(bytes)[..16].iter().map(|b| format!("{b:02x}")).collect();
+        let content_type = content_type(name).unwrap_or("application/octet-stream");
+        Self { path: format!("/{name}"), content_type, bytes, etag: format!("\"{hash}\"") }
+    }
+}
+
+/// The content type of a file called `name`, if this server knows it (a
+/// test checks that it knows every file's).
+fn content_type(name: &str) -> Option<&'static str> {
+    let (_, extension) = name.rsplit_once('.')?;
+    CONTENT_TYPES.iter().find(|(e, _)| e.eq_ignore_ascii_case(extension)).map(|&(_, t)| t)
+}
+
+/// What a page request (or a connection refused) is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Answer {
+    /// 200: the file.
+    File(&'static File),
+    /// 304: the client's copy, named by its `If-None-Match`, is this file.
+    NotModified(&'static File),
+    /// 404: no such file.
+    NotFound,
+    /// 405: a method other than GET and HEAD.
+    NotAllowed,
+    /// 400: a head `httparse` could not read.
+    BadRequest,
+    /// 431: a head over the limit.
+    TooLarge,
+    /// 503: the server serves as many connections as it may.
+    Full,
+}
+
+impl Answer {
+    fn status(self) -> (u16, &'static str) {
+        match self {
+            Answer::File(_) => (200, "OK"),
+            Answer::NotModified(_) => (304, "Not Modified"),
+            Answer::NotFound => (404, "Not Found"),
+            Answer::NotAllowed => (405, "Method Not Allowed"),
+            Answer::BadRequest => (400, "Bad Request"),
+            Answer::TooLarge => (431, "Request Header Fields Too Large"),
+            Answer::Full => (503, "Service Unavailable"),
+        }
+    }
+
+    /// The body of an answer that is not a file.
+    fn text(self) -> &'static str {
+        match self {
+            Answer::File(_) | Answer::NotModified(_) => "",
+            Answer::NotFound => "Gloam serves its web client on / and nothing else here.\n",
+            Answer::NotAllowed => "Gloam's page is read with GET or HEAD.\n",
+            Answer::BadRequest => "Gloam could not read this request.\n",
+            Answer::TooLarge => "The request's head is over 8 KiB.\n",
+            Answer::Full => "Gloam is full: try again later.\n",
+        }
+    }
+}
+
+/// What `request` is answered; `/` is `/index.html`.
+pub(super) fn route(request: &PageRequest) -> Answer {
+    if request.method != "GET" && request.method != "HEAD" {
+        return Answer::NotAllowed;
+    }
+    // A query (`/app.js?v=2`) names the same file.
+    let path = request.target.split('?').next().unwrap_or_default();
+    let path = if path == "/" { "/index.html" } else { path };
+    let Some(file) = FILES.iter().find(|f| f.path == path) else {
+        return Answer::NotFound;
+    };
+    match &request.if_none_match {
+        Some(tags) if names_tag(tags, &file.etag) => Answer::NotModified(file),
+        _ => Answer::File(file),
+    }
+}
+
+/// Whether an `If-None-Match` list names `etag` (or any file, `*`). The
+/// comparison is the weak one RFC 9110 asks for here: `W/` is ignored.
+fn names_tag(tags: &str, etag: &str) -> bool {
+    tags.split(',').map(str::trim).any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == etag)
+}
+
+/// The bytes of `answer`: its head and, unless `with_body` is false (a HEAD
+/// request) or it is a 304, its body. `host` is the request's `Host`.
+pub(super) fn response(answer: Answer, host: Option<&str>, with_body: bool) -> Vec<u8> {
+    let (code, reason) = answer.status();
+    let mut head = format!("HTTP/1.1 {code} {reason}\r\n");
+    let mut line = |name: &str, value: &str| head.push_str(&format!("{name}: {value}\r\n"));
+    let body: &[u8] = match answer {
+        Answer::File(file) | Answer::NotModified(file) => {
+            // The browser may keep a copy but asks each time whether it is
+            // still current (a 304 without a body when it is): a new build's
+            // files are taken at once, never mixed with the old ones.
+            line("Cache-Control", "no-cache");
+            line("ETag", &file.etag);
+            if code == 304 {
+                // A 304 says only what updates the browser's copy.
+                &[]
+            } else {
+                line("Content-Type", file.content_type);
+                file.bytes
+            }
+        }
+        _ => {
+            line("Content-Type", "text/plain; charset=utf-8");
+            // An error is about this request only: never kept.
+            line("Cache-Control", "no-store");
+            answer.text().as_bytes()
+        }
+    };
+    if code != 304 {
+        // HEAD gets the length of what GET would get.
+        line("Content-Length", &body.len().to_string());
+    }
+    if answer == Answer::NotAllowed {
+        line("Allow", "GET, HEAD");
+    }
+    if answer == Answer::Full {
+        line("Retry-After", &RETRY_AFTER_SECONDS.to_string());
+    }
+    // The page may load only its own files and talk only to this server's
+    // WebSocket: injected script, style or a form has nowhere to come from
+    // or send to, and no other site may frame the page (clickjacking).
+    line("Content-Security-Policy", &content_security_policy(host));
+    // A file is only ever what its Content-Type says (a text file is never
+    // run as a script).
+    line("X-Content-Type-Options", "nosniff");
+    // Links out of the page tell nobody where they came from (a host's
+    // address is its players' business).
+    line("Referrer-Policy", "no-referrer");
+    // A page that opens this one (or one it opens) gets no handle on its
+    // window.
+    line("Cross-Origin-Opener-Policy", "same-origin");
+    // One answer per connection: the page's few files cost a connection
+    // each, and no idle connection holds a slot of `max_connections`.
+    line("Connection", "close");
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    if with_body {
+        bytes.extend_from_slice(body);
+    }
+    bytes
+}
+
+/// The page's policy. `connect-src` names this host's WebSocket (and its
+/// TLS form, behind a proxy) besides `'self'`, which older browsers do not
+/// take to cover `ws:`; a `Host` that is not a plain host name and port is
+/// left out rather than echoed.
+fn content_security_policy(host: Option<&str>) -> String {
+    let plain = |h: &&str| {
+        !h.is_empty()
+            && h.len() <= 255
+            && h.chars().all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+    };
+    let sockets = host.filter(plain).map(|h| format!(" ws://{h} wss://{h}")).unwrap_or_default();
+    format!(
+        "default-src 'self'; connect-src 'self'{sockets}; img-src 'self' data:; \
+         style-src 'self'; script-src 'self'; font-src 'self'; frame-ancestors 'none'; \
+         base-uri 'none'; form-action 'none'"
+    )
+}
+
+/// Answers a page request, or with `full` says the server is full; then
+/// closes the connection.
+pub(super) async fn serve<S>(
+    stream: S,
+    peer: SocketAddr,
+    request: &PageRequest,
+    full: bool,
+    send_timeout: Duration,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let answer = if full { Answer::Full } else { route(request) };
+    let bytes = response(answer, request.host.as_deref(), request.method != "HEAD");
+    let (status, _) = answer.status();
+    if full {
+        info!(%peer, status, "page request turned away: the server is full");
+    }
+    match send_and_close(stream, &bytes, send_timeout).await {
+        Ok(()) => debug!(%peer, status, target = %request.target, "page request answered"),
+        Err(e) => debug!(%peer, status, error = %e, "page request: the answer was not sent"),
+    }
+}
+
+/// Answers a connection whose request head did not come: a 431 or a 400
+/// where it was too large or unreadable; a client too slow or gone is
+/// dropped without a word.
+pub(super) async fn refuse<S>(stream: S, peer: SocketAddr, error: HeadError, send_timeout: Duration)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let answer = match error {
+        HeadError::TooLarge => Answer::TooLarge,
+        HeadError::Malformed(_) => Answer::BadRequest,
+        HeadError::TooSlow => return info!(%peer, reason = %error, "connection cut off"),
+        HeadError::Closed | HeadError::Io(_) => return debug!(%peer, reason = %error, "no request"),
+    };
+    let (status, _) = answer.status();
+    info!(%peer, status, reason = %error, "request refused");
+    let _ = send_and_close(stream, &response(answer, None, true), send_timeout).await;
+}
+
+/// Writes `bytes` within `send_timeout` and closes the sending side; then
+/// reads what the client still sends (the rest of a head too large, a
+/// body, a second request) for up to a second and drops it, as a web
+/// server's lingering close does: closing a socket with unread input makes
+/// the kernel reset the connection, and the reset can destroy the answer
+/// before the client reads it.
+async fn send_and_close<S>(mut stream: S, bytes: &[u8], send_timeout: Duration) -> io::Result<()>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let send = async {
+        stream.write_all(bytes).await?;
+        stream.shutdown().await
+    };
+    tokio::time::timeout(send_timeout, send).await.map_err(|_| {
+        io::Error::new(io::ErrorKind::TimedOut, "the client did not read in time")
+    })??;
+    let (mut rest, mut sink) = ((&mut stream).take(LINGER_BYTES), tokio::io::sink());
+    let _ = tokio::time::timeout(LINGER, tokio::io::copy(&mut rest, &mut sink)).await;
+    Ok(())
+}
+
+/// Where friends open the web client of a server listening on `addr`. An
+/// address that stands for every interface (`0.0.0.0`, `::`) is no address
+/// to open, so the host is asked to put in the machine's own.
+pub fn page_url(addr: SocketAddr) -> String {
+    if addr.ip().is_unspecified() {
+        format!("http://THIS-MACHINE'S-ADDRESS:{}/", addr.port())
+    } else {
+        format!("http://{addr}/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(method: &str, target: &str, if_none_match: Option<&str>) -> PageRequest {
+        PageRequest {
+            method: method.into(),
+            target: target.into(),
+            host: Some("127.0.0.1:7777".into()),
+            if_none_match: if_none_match.map(Into::into),
+        }
+    }
+
+    fn get(target: &str) -> Answer {
+        route(&request("GET", target, None))
+    }
+
+    fn served_path(answer: Answer) -> Option<&'static str> {
+        match answer {
+            Answer::File(file) => Some(&file.path),
+            _ => None,
+        }
+    }
+
+    fn file(path: &str) -> &'static File {
+        FILES.iter().find(|f| f.path == path).expect("built in")
+    }
+
+    /// The head of a response as text, and its body.
+    fn split(bytes: &[u8]) -> (String, Vec<u8>) {
+        let end = bytes.windows(4).position(|w| w == b"\r\n\r\n").expect("a head") + 4;
+        (String::from_utf8(bytes[..end].to_vec()).unwrap(), bytes[end..].to_vec())
+    }
+
+    #[test]
+    fn every_file_built_in_has_a_content_type_and_a_path_of_its_own() {
+        for (name, _) in DIST.iter().chain([&FONT]) {
+            assert!(content_type(name).is_some(), "web/dist/{name}: add its type to CONTENT_TYPES");
+        }
+        let mut paths: Vec<&str> = FILES.iter().map(|f| f.path.as_str()).collect();
+        paths.sort_unstable();
+        paths.dedup();
+        assert_eq!(paths.len(), FILES.len(), "two files served at one path");
+    }
+
+    #[test]
+    fn the_root_is_the_index_and_only_built_in_files_are_served() {
+        assert_eq!(served_path(get("/")), Some("/index.html"));
+        assert_eq!(served_path(get("/index.html")), Some("/index.html"));
+        assert_eq!(served_path(get("/?from=friend")), Some("/index.html"));
+        assert_eq!(served_path(get("/font.ttf")), Some("/font.ttf"));
+        for nowhere in [
+            "/favicon.ico",
+            "/../Cargo.toml",
+            "/%2e%2e/Cargo.toml",
+            "//etc/passwd",
+            "/index.html/",
+            "/INDEX.HTML",
+            "index.html",
+            "*",
+            "http://elsewhere/",
+        ] {
+            assert_eq!(get(nowhere), Answer::NotFound, "{nowhere}");
+        }
+    }
+
+    #[test]
+    fn only_get_and_head_are_allowed() {
+        assert_eq!(served_path(route(&request("HEAD", "/", None))), Some("/index.html"));
+        for method in ["POST", "PUT", "DELETE", "OPTIONS", "TRACE", "CONNECT", "get", "BREW"] {
+            assert_eq!(route(&request(method, "/", None)), Answer::NotAllowed, "{method}");
+            assert_eq!(route(&request(method, "/nope", None)), Answer::NotAllowed, "{method}");
+        }
+        let (head, _) = split(&response(Answer::NotAllowed, None, true));
+        assert!(head.starts_with("HTTP/1.1 405 Method Not Allowed\r\n"), "{head}");
+        assert!(head.contains("\r\nAllow: GET, HEAD\r\n"), "{head}");
+    }
+
+    #[test]
+    fn a_copy_named_by_its_etag_is_not_sent_again() {
+        let index = file("/index.html");
+        let etag = index.etag.as_str();
+        assert!(etag.starts_with('"') && etag.ends_with('"') && etag.len() == 34, "{etag}");
+        for named in [etag.to_owned(), format!("W/{etag}"), format!("\"x\", {etag}"), "*".into()] {
+            let answer = route(&request("GET", "/", Some(&named)));
+            assert_eq!(answer, Answer::NotModified(index), "{named}");
+        }
+        for other in ["\"x\"", &file("/font.ttf").etag, &etag[..33]] {
+            assert_eq!(route(&request("GET", "/", Some(other))), Answer::File(index), "{other}");
+        }
+        let (head, body) = split(&response(Answer::NotModified(index), None, true));
+        assert!(head.starts_with("HTTP/1.1 304 Not Modified\r\n"), "{head}");
+        assert!(head.contains(&format!("\r\nETag: {etag}\r\n")), "{head}");
+        assert!(!head.contains("\r\nContent-Length:"), "{head}");
+        assert!(!head.contains("\r\nContent-Type:"), "{head}");
+        assert!(body.is_empty());
+    }
+
+    #[test]
+    fn a_file_is_sent_with_the_headers_a_careful_host_sends() {
+        let index = file("/index.html");
+        let bytes = response(Answer::File(index), Some("127.0.0.1:7777"), true);
+        let (head, body) = split(&bytes);
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert_eq!(body, index.bytes);
+        for line in [
+            "Content-Type: text/html; charset=utf-8".to_owned(),
+            format!("Content-Length: {}", index.bytes.len()),
+            "Cache-Control: no-cache".into(),
+            format!("ETag: {}", index.etag),
+            "X-Content-Type-Options: nosniff".into(),
+            "Referrer-Policy: no-referrer".into(),
+            "Cross-Origin-Opener-Policy: same-origin".into(),
+            "Connection: close".into(),
+            format!("Content-Security-Policy: {}", content_security_policy(Some("127.0.0.1:7777"))),
+        ] {
+            assert!(head.contains(&format!("\r\n{line}\r\n")), "{line} in {head}");
+        }
+        // HEAD: the same head, no body.
+        let (head_only, body) =
+            split(&response(Answer::File(index), Some("127.0.0.1:7777"), false));
+        assert_eq!(head_only, head);
+        assert!(body.is_empty());
+        let font = response(Answer::File(file("/font.ttf")), None, true);
+        assert!(split(&font).0.contains("\r\nContent-Type: font/ttf\r\n"));
+    }
+
+    #[test]
+    fn the_policy_names_this_hosts_websocket_and_nothing_echoed() {
+        let policy = content_security_policy(Some("[::1]:7777"));
+        assert!(
+            policy.contains("connect-src 'self' ws://[::1]:7777 wss://[::1]:7777;"),
+            "{policy}"
+        );
+        for part in [
+            "default-src 'self'",
+            "img-src 'self' data:",
+            "style-src 'self'",
+            "script-src 'self'",
+            "font-src 'self'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ] {
+            assert!(policy.contains(part), "{part} in {policy}");
+        }
+        for odd in [None, Some(""), Some("evil; script-src *"), Some("a b"), Some("x'y")] {
+            let policy = content_security_policy(odd);
+            assert!(policy.contains("connect-src 'self';"), "{odd:?}: {policy}");
+        }
+    }
+
+    #[test]
+    fn refusals_say_why_and_are_never_kept() {
+        for (answer, status) in [
+            (Answer::NotFound, "404 Not Found"),
+            (Answer::BadRequest, "400 Bad Request"),
+            (Answer::TooLarge, "431 Request Header Fields Too Large"),
+            (Answer::Full, "503 Service Unavailable"),
+        ] {
+            let bytes = response(answer, None, true);
+            let (head, body) = split(&bytes);
+            assert!(head.starts_with(&format!("HTTP/1.1 {status}\r\n")), "{head}");
+            assert!(head.contains("\r\nCache-Control: no-store\r\n"), "{head}");
+            assert!(head.contains(&format!("\r\nContent-Length: {}\r\n", body.len())), "{head}");
+            assert!(!body.is_empty());
+        }
+        let (head, _) = split(&response(Answer::Full, None, true));
+        assert!(head.contains(&format!("\r\nRetry-After: {RETRY_AFTER_SECONDS}\r\n")), "{head}");
+    }
+
+    #[test]
+    fn the_page_address_is_one_a_friend_can_open() {
+        assert_eq!(page_url("127.0.0.1:7777".parse().unwrap()), "http://127.0.0.1:7777/");
+        assert_eq!(page_url("[::1]:7777".parse().unwrap()), "http://[::1]:7777/");
+        assert_eq!(
+            page_url("0.0.0.0:7777".parse().unwrap()),
+            "http://THIS-MACHINE'S-ADDRESS:7777/"
+        );
+        assert_eq!(page_url("[::]:80".parse().unwrap()), "http://THIS-MACHINE'S-ADDRESS:80/");
+    }
+}
