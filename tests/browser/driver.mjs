@@ -69,11 +69,17 @@ async function run(c) {
     case "eval":
       return await page(c.page).evaluate(c.expr);
     case "wait": {
-      const handle = await page(c.page).waitForFunction(c.expr, undefined, {
-        timeout: c.ms ?? 30000,
-        polling: 20,
-      });
-      return await handle.jsonValue();
+      // Polled by evaluating the expression, as `eval` does: Playwright's
+      // waitForFunction compiles it in the page, which the page's content
+      // security policy (no 'unsafe-eval') forbids.
+      const p = page(c.page);
+      const until = Date.now() + (c.ms ?? 30000);
+      for (;;) {
+        const value = await p.evaluate(c.expr);
+        if (value) return value;
+        if (Date.now() > until) throw new Error(`waited ${c.ms} ms for ${c.expr}`);
+        await new Promise((wake) => setTimeout(wake, 20));
+      }
     }
     case "screenshot":
       await page(c.page).screenshot({ path: c.path });

@@ -96,7 +96,8 @@ impl Browser {
     /// Opens `url` in a page of its own (its own storage, as another
     /// browser's would be), `width` x `height` pixels.
     pub async fn open(&mut self, url: &str, width: u32, height: u32) -> Result<Page, BrowserError> {
-        let n = self.ask(json!({"cmd": "open", "url": url, "width": width, "height": height})).await?;
+        let n =
+            self.ask(json!({"cmd": "open", "url": url, "width": width, "height": height})).await?;
         n.as_u64().map(Page).ok_or_else(|| BrowserError::Garbled(n.to_string()))
     }
 
