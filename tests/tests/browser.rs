@@ -247,3 +247,244 @@ async fn death_shows_the_death_page() {
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;
 }
+
+/// A server that serves the real page (by passing page requests through to
+/// `real`) but answers the game's connection with `frames`, then keeps the
+/// connection open: a hostile server, as the page meets it.
+async fn hostile_server(
+    real: std::net::SocketAddr,
+    frames: Vec<tokio_tungstenite::tungstenite::Message>,
+) -> std::net::SocketAddr {
+    use futures_util::{SinkExt, StreamExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let frames = frames.clone();
+            tokio::spawn(async move {
+                // The head, peeked (a browser sends it whole), tells a page
+                // request from the game's upgrade.
+                stream.readable().await.unwrap();
+                let mut head = [0u8; 4096];
+                let n = stream.peek(&mut head).await.unwrap_or(0);
+                let head = String::from_utf8_lossy(&head[..n]).to_ascii_lowercase();
+                if !head.contains("upgrade: websocket") {
+                    let mut page = tokio::net::TcpStream::connect(real).await.unwrap();
+                    let _ = tokio::io::copy_bidirectional(&mut stream, &mut page).await;
+                    return;
+                }
+                let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else { return };
+                let _hello = ws.next().await;
+                for frame in frames {
+                    if ws.send(frame).await.is_err() {
+                        return;
+                    }
+                }
+                let _ = tokio::time::timeout(SHOWN_WITHIN, async {
+                    while let Some(Ok(_)) = ws.next().await {}
+                })
+                .await;
+            });
+        }
+    });
+    addr
+}
+
+/// The page against a hostile server: a map of 65535 x 65535, a message
+/// of no known kind, a text frame. Each is shown as the reason the game
+/// ended, the tab stays responsive (it answers at once after), and nothing
+/// is thrown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_survives_a_hostile_server() {
+    use tokio_tungstenite::tungstenite::Message;
+    let server = TestServer::start(quiet()).await.unwrap();
+    let real: std::net::SocketAddr = server.url().trim_start_matches("ws://").parse().unwrap();
+    let welcome = gloam_protocol::codec::encode(&ServerMsg::Welcome {
+        you: gloam_protocol::PlayerId(1),
+        width: 80,
+        height: 40,
+        sight_radius: gloam_protocol::SIGHT_RADIUS,
+        actions_per_second: 10,
+        token: Some([7; 16]),
+    });
+    let huge = gloam_protocol::codec::encode(&ServerMsg::EnterLevel {
+        depth: 1,
+        width: u16::MAX,
+        height: u16::MAX,
+        remembered: Vec::new(),
+        terrain: Vec::new(),
+    });
+    let cases: [(&str, Vec<Message>, &str); 3] = [
+        (
+            "a map of 65535 x 65535",
+            vec![welcome.clone().into(), huge.into()],
+            "larger than the protocol allows",
+        ),
+        (
+            "an unknown kind of message",
+            vec![welcome.clone().into(), vec![200u8, 0, 0].into()],
+            "unknown ServerMsg variant 200",
+        ),
+        ("a text frame", vec![welcome.into(), Message::text("hello")], "sent a text frame"),
+    ];
+    let mut browser = Browser::start().await.expect("the browser starts");
+    for (what, frames, said) in cases {
+        let hostile = hostile_server(real, frames).await;
+        let url = format!("http://{hostile}/");
+        let page = browser.open(&url, 1280, 800).await.expect("the page opens");
+        let submit = "document.getElementById('name').value = 'webby'; \
+                      document.getElementById('join').requestSubmit(); true";
+        browser.wait(page, "!document.getElementById('join').hidden", SHOWN_WITHIN).await.unwrap();
+        browser.eval(page, submit).await.unwrap();
+        let screen = shown(&mut browser, page, said).await;
+        assert!(screen.contains("Disconnected: "), "{what}: said as the game's end: {screen}");
+        let answered = tokio::time::timeout(Duration::from_secs(5), browser.eval(page, "1 + 1"))
+            .await
+            .expect("the tab answers at once after the hostile message")
+            .unwrap();
+        assert_eq!(answered, serde_json::json!(2));
+        assert!(browser.errors(page).await.unwrap().is_empty(), "{what}: nothing thrown");
+        browser.close(page).await.unwrap();
+    }
+    browser.stop().await;
+}
+
+/// The map part of a screen: its rows above the HUD's first ("Depth 1
+/// HP ..."), the empty rows below the map left out.
+fn map_rows(screen: &str) -> String {
+    let rows: Vec<_> = screen.lines().take_while(|l| !l.contains("   HP ")).collect();
+    rows.join("\n").trim_end().to_owned()
+}
+
+/// A page opened at `?watch=NAME` follows that player: its HUD speaks of
+/// the player by name, and after the player's step it draws the same map
+/// as the player's own page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_page_follows_a_player() {
+    let server = TestServer::start(quiet()).await.unwrap();
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let player = join(&mut browser, &server, "webby").await;
+    let url = format!("{}?watch=webby", page_url(&server));
+    let eye = browser.open(&url, 1280, 800).await.expect("the page opens");
+    browser.wait(eye, "!document.getElementById('join').hidden", SHOWN_WITHIN).await.unwrap();
+    let submit = "document.getElementById('name').value = 'eye'; \
+                  document.getElementById('join').requestSubmit(); true";
+    browser.eval(eye, submit).await.unwrap();
+    let watching = shown(&mut browser, eye, "webby is alone here").await;
+    assert!(!watching.contains("you are alone"), "{watching}");
+
+    // A step the player can take, found from what its page shows: `o`
+    // explores one step at least; then both pages settle on one map.
+    browser.key(player, "o").await.unwrap();
+    let mut same = false;
+    let deadline = std::time::Instant::now() + SHOWN_WITHIN;
+    while std::time::Instant::now() < deadline {
+        let mine = map_rows(&shown(&mut browser, player, "Depth 1").await);
+        let theirs = map_rows(&shown(&mut browser, eye, "Depth 1").await);
+        if mine == theirs && mine.contains('@') {
+            same = true;
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    if !same {
+        let theirs = shown(&mut browser, eye, "Depth 1").await;
+        panic!("the watcher's page never drew the player's map; it shows:\n{theirs}");
+    }
+    assert!(browser.errors(eye).await.unwrap().is_empty());
+    browser.stop().await;
+}
+
+/// The gzip -9 size of a file (a measure's figure, so `gzip` is run).
+fn gzipped(path: &std::path::Path) -> usize {
+    let out = std::process::Command::new("gzip").arg("-9c").arg(path).output().expect("gzip runs");
+    out.stdout.len()
+}
+
+/// The issue's measures of the page, printed: its weight (raw and gzip -9,
+/// the font apart); the time from opening the address to the first frame
+/// drawn, on a return visit (the name kept), in headless Chromium on
+/// loopback; one full redraw; and the bytes a move costs the page, beside
+/// what the same walk costs a simulated client (the window's protocol) on
+/// a world of the same seed: the two must be equal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measure, printed: run with --ignored --nocapture"]
+async fn measure_the_page() {
+    let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/dist");
+    let (mut raw, mut packed) = (0, 0);
+    for file in ["index.html", "app.js", "app.css"] {
+        raw += std::fs::metadata(dist.join(file)).unwrap().len() as usize;
+        packed += gzipped(&dist.join(file));
+    }
+    let font =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/DejaVuSansMono.ttf");
+    println!(
+        "page weight, font aside: {raw} B raw, {packed} B gzip -9 (the font: {} B, {} B gzip -9)",
+        std::fs::metadata(&font).unwrap().len(),
+        gzipped(&font)
+    );
+
+    let server = TestServer::start(quiet()).await.unwrap();
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let page = join(&mut browser, &server, "webby").await;
+    let mut first = Vec::new();
+    for _ in 0..7 {
+        browser.reload(page).await.unwrap();
+        let mark = "performance.getEntriesByName('gloam:first-frame')[0]?.startTime";
+        let at = browser.wait(page, mark, SHOWN_WITHIN).await.unwrap();
+        first.push(at.as_f64().unwrap());
+    }
+    first.sort_by(f64::total_cmp);
+    println!(
+        "opening the address to the first frame drawn (return visit, 7 loads): median {:.0} ms, range {:.0} to {:.0} ms",
+        first[3], first[0], first[6]
+    );
+    shown(&mut browser, page, "Depth 1").await;
+    let mut redraws = Vec::new();
+    for _ in 0..5 {
+        redraws.push(
+            browser.eval(page, "window.gloam.timeRedraws(50)").await.unwrap().as_f64().unwrap(),
+        );
+    }
+    redraws.sort_by(f64::total_cmp);
+    println!(
+        "one full redraw at 1280x800 (5 runs of 50): median {:.2} ms, range {:.2} to {:.2} ms",
+        redraws[2], redraws[0], redraws[4]
+    );
+    browser.close(page).await.unwrap();
+
+    // The same walk on two fresh worlds of one seed: a simulated client's,
+    // then the page's, each from the arrival towards the stairs down.
+    let level = gloam_server::mapgen::build_level(SEED, 1, SETTING);
+    let walk: Vec<Dir> = level.grid.walk_from(level.arrival).path_to(level.stairs_down).unwrap();
+    let walk = &walk[..walk.len().min(30)];
+    let sim_world = TestServer::start(quiet()).await.unwrap();
+    let mut sim = SimClient::join(&sim_world.url(), "webby", None).await.unwrap();
+    sim.sync().await.unwrap();
+    let joined = sim.stats.bytes;
+    for &d in walk {
+        sim.act(Action::Move(d)).await.unwrap();
+    }
+    let sim_total = sim.stats.bytes;
+    let page_world = TestServer::start(quiet()).await.unwrap();
+    let page = join(&mut browser, &page_world, "webby").await;
+    // The wait the simulated client took to read all of its join.
+    browser.key(page, "5").await.unwrap();
+    for &d in walk {
+        browser.key(page, vi_key(d)).await.unwrap();
+    }
+    let until = format!("window.gloam.received().bytes >= {sim_total}");
+    let _ = browser.wait(page, &until, SHOWN_WITHIN).await;
+    let got = browser.eval(page, "window.gloam.received().bytes").await.unwrap();
+    let page_total = got.as_u64().unwrap();
+    let moves = walk.len() as f64;
+    println!(
+        "bytes received for joining and {} moves: page {page_total}, simulated client {sim_total}; \
+         per move {:.1} B (simulated client {:.1} B)",
+        walk.len(),
+        (page_total as f64 - joined as f64) / moves,
+        (sim_total - joined) as f64 / moves
+    );
+    assert_eq!(page_total, sim_total, "the page is sent what the window is sent");
+    browser.stop().await;
+}

@@ -196,6 +196,18 @@ export class App {
     });
   }
 
+  /** What the connection received: binary frames and their bytes. */
+  received(): { frames: number; bytes: number } {
+    return { ...(this.connection?.received ?? { frames: 0, bytes: 0 }) };
+  }
+
+  /** Draws `n` whole frames at once; gives the mean milliseconds a frame. */
+  timeRedraws(n: number): number {
+    const start = performance.now();
+    for (let i = 0; i < n; i++) this.draw();
+    return (performance.now() - start) / Math.max(1, n);
+  }
+
   /** The text of the frame as last drawn (see `frameText`); empty before one. */
   screenText(): string {
     if (this.session === null || this.layout === null) return "";

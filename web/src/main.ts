@@ -38,9 +38,15 @@ function start(): void {
     if (e.button === 0) app.onClick(e.offsetX, e.offsetY);
   });
   window.addEventListener("resize", () => app.requestFrame());
-  // For the browser tests and anyone curious: the screen as text, as the
-  // window's F12 writes it. It tells nothing the screen does not show.
-  Object.defineProperty(window, "gloam", { value: Object.freeze({ screenText: () => app.screenText() }) });
+  // For the browser tests, the measures and anyone curious: the screen as
+  // text (as the window's F12 writes it), the bytes received, the time of
+  // a redraw. They tell nothing the screen does not show.
+  const gloam = {
+    screenText: () => app.screenText(),
+    received: () => app.received(),
+    timeRedraws: (n: number) => app.timeRedraws(n),
+  };
+  Object.defineProperty(window, "gloam", { value: Object.freeze(gloam) });
   app.start();
 }
 

@@ -93,8 +93,15 @@ export class Connection {
     }
   }
 
+  /** The binary frames and their bytes received so far (for measures). */
+  readonly received = { frames: 0, bytes: 0 };
+
   private receive(data: unknown): void {
     if (this.ended) return;
+    if (data instanceof ArrayBuffer) {
+      this.received.frames += 1;
+      this.received.bytes += data.byteLength;
+    }
     if (!(data instanceof ArrayBuffer)) {
       this.close("the server sent a text frame, not a binary message");
       return;
