@@ -82,7 +82,7 @@ async function run(c) {
       }
     }
     case "screenshot":
-      await page(c.page).screenshot({ path: c.path });
+      await page(c.page).screenshot({ path: c.path, type: "png" });
       return null;
     case "reload":
       await page(c.page).reload();

@@ -488,3 +488,63 @@ async fn measure_the_page() {
     assert_eq!(page_total, sim_total, "the page is sent what the window is sent");
     browser.stop().await;
 }
+
+/// An image's pixels as RGB rows: `(width, height, bytes)`.
+fn rgb_of(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let info = reader.next_frame(&mut buf).expect("a PNG frame");
+    let channels = info.color_type.samples();
+    let rgb = buf[..info.buffer_size()].chunks(channels).flat_map(|p| [p[0], p[1], p[2]]).collect();
+    (info.width, info.height, rgb)
+}
+
+fn write_rgb(path: &std::path::Path, width: u32, height: u32, rgb: &[u8]) {
+    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut encoder = png::Encoder::new(file, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.write_header().unwrap().write_image_data(rgb).unwrap();
+}
+
+/// The page's map and first HUD rows at the arrival of seed 77's depth 1,
+/// against `tests/golden/web-arrival.png` (the top 700 of 1280 x 800
+/// pixels: the rows below name the server's port, which changes). A pixel
+/// differs when a channel is off by more than 32 (the font's edges may
+/// shift a little with Chromium's version); at most 0.05% may (448 pixels:
+/// fewer than the walls of the room in sight hold). `GLOAM_BLESS=1`
+/// writes the golden anew (look at it before committing it); a failure
+/// leaves what was drawn beside it as `web-arrival.actual.png`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_at_the_arrival_matches_its_golden_image() {
+    const TOP: u32 = 700;
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/web-arrival.png");
+    let server = TestServer::start(quiet()).await.unwrap();
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let page = join(&mut browser, &server, "webby").await;
+    shown(&mut browser, page, "Chat shows here").await;
+    let shot = tempfile::NamedTempFile::new().unwrap();
+    browser.screenshot(page, shot.path()).await.unwrap();
+    browser.stop().await;
+    let (width, height, rgb) = rgb_of(&std::fs::read(shot.path()).unwrap());
+    assert_eq!((width, height), (1280, 800));
+    let top = &rgb[..(width * TOP * 3) as usize];
+    if std::env::var_os("GLOAM_BLESS").is_some() {
+        write_rgb(&golden, width, TOP, top);
+        return;
+    }
+    let (gw, gh, want) = rgb_of(&std::fs::read(&golden).expect("the golden image"));
+    assert_eq!((gw, gh), (width, TOP), "the golden's size");
+    let off = top
+        .chunks(3)
+        .zip(want.chunks(3))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 32))
+        .count();
+    let share = off as f64 / f64::from(width * TOP);
+    if share > 0.0005 {
+        write_rgb(&golden.with_file_name("web-arrival.actual.png"), width, TOP, top);
+        panic!("{off} pixels ({:.2}%) differ from {}", share * 100.0, golden.display());
+    }
+}
