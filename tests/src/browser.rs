@@ -54,6 +54,12 @@ impl Browser {
     /// packages (`tests/browser/install`, which tests/run-all runs) and
     /// Chromium (`client/install-deps --test`).
     pub async fn start() -> Result<Self, BrowserError> {
+        Self::start_in(None).await
+    }
+
+    /// [`Browser::start`], in the network namespace `netns` if given (another
+    /// machine, as far as the network goes: see `netns`).
+    pub async fn start_in(netns: Option<&str>) -> Result<Self, BrowserError> {
         let dir = driver_dir();
         if !dir.join("node_modules").exists() {
             return Err(BrowserError::Start(format!(
@@ -61,7 +67,15 @@ impl Browser {
                 dir.display()
             )));
         }
-        let mut child = Command::new("node")
+        let mut command = match netns {
+            Some(name) => {
+                let mut c = Command::new("ip");
+                c.args(["netns", "exec", name, "node"]);
+                c
+            }
+            None => Command::new("node"),
+        };
+        let mut child = command
             .arg(dir.join("driver.mjs"))
             .current_dir(&dir)
             .stdin(Stdio::piped())

@@ -8,6 +8,7 @@
 pub mod browser;
 pub mod history;
 mod moves;
+pub mod netns;
 pub mod oracle;
 pub mod process;
 pub mod raw;

@@ -25,7 +25,13 @@ impl TestServer {
 
     /// Starts a server with `config` keeping its characters in `store`.
     pub async fn start_with_store(config: Config, store: Store) -> anyhow::Result<Self> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        Self::start_on("127.0.0.1:0", config, store).await
+    }
+
+    /// Starts a server with `config` on `bind` (`0.0.0.0:0` for every
+    /// interface, as a host for friends on other machines binds).
+    pub async fn start_on(bind: &str, config: Config, store: Store) -> anyhow::Result<Self> {
+        let listener = TcpListener::bind(bind).await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = oneshot::channel::<()>();
         let shutdown = async move {

@@ -548,3 +548,42 @@ async fn the_page_at_the_arrival_matches_its_golden_image() {
         panic!("{off} pixels ({:.2}%) differ from {}", share * 100.0, golden.display());
     }
 }
+
+/// A friend on another machine (a network namespace of its own, see
+/// `gloam_tests::netns`) opens the host's address, `http://HOST-IP:PORT/`,
+/// on a server bound to every interface, and plays beside a player of the
+/// window's protocol on this machine: each sees the other, and the
+/// friend's line of chat reaches the host's player. Needs root for the
+/// namespace (CI runs as root; the test says so otherwise).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_on_another_machine_joins_by_the_hosts_address() {
+    let friend = gloam_tests::netns::Friend::new().expect("a network namespace (needs root)");
+    let store = gloam_server::store::Store::in_memory();
+    let server = TestServer::start_on("0.0.0.0:0", quiet(), store).await.unwrap();
+    let port = server.addr.port();
+    let local = format!("ws://127.0.0.1:{port}");
+    let mut host = SimClient::join(&local, "host", None).await.unwrap();
+
+    let mut browser = Browser::start_in(Some(&friend.name)).await.expect("the browser starts");
+    let url = format!("http://{}:{port}/", friend.host_ip);
+    let page = browser.open(&url, 1280, 800).await.expect("the host's page opens");
+    browser.wait(page, "!document.getElementById('join').hidden", SHOWN_WITHIN).await.unwrap();
+    let submit = "document.getElementById('name').value = 'friend'; \
+                  document.getElementById('join').requestSubmit(); true";
+    browser.eval(page, submit).await.unwrap();
+    shown(&mut browser, page, "also here: host").await;
+    seen_at(&mut host, "friend").await;
+
+    browser.key(page, "Enter").await.unwrap();
+    browser.type_text(page, "hello from afar").await.unwrap();
+    browser.key(page, "Enter").await.unwrap();
+    let said = heard(&mut host, |msg| match msg {
+        ServerMsg::Chat { name, text, .. } if name == "friend" => Some(text.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(said, "hello from afar");
+    assert!(browser.errors(page).await.unwrap().is_empty());
+    browser.stop().await;
+    host.quit().await.unwrap();
+}
