@@ -117,6 +117,7 @@ fn host(
         store.file().unwrap_or(&options.data).display(),
         store.known().len()
     );
+    println!("Friends join in a browser at {}", gloam_server::net::page_url(addr));
     let config = options.rules.clone().playing(world);
     let (stop, stopped) = oneshot::channel::<()>();
     let shutdown = async move {

@@ -36,7 +36,9 @@ pub struct Config {
     pub actions_per_second: u32,
     /// Actions a player may take at once before the rate applies.
     pub action_burst: u32,
-    /// How long a new connection has to finish the WebSocket upgrade and say hello.
+    /// How long a new connection has to send its request head (an upgrade
+    /// or a page request), then to finish the WebSocket upgrade, then to say
+    /// hello: each in turn.
     pub handshake_timeout: Duration,
     /// How long shutdown waits for connections to close.
     pub shutdown_grace: Duration,

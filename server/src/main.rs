@@ -145,8 +145,10 @@ async fn serve() -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
+    let addr = listener.local_addr()?;
     // One plain line on stdout for hosts (and scripts) to read the address from.
-    println!("gloam-server listening on ws://{}", listener.local_addr()?);
+    println!("gloam-server listening on ws://{addr}");
+    println!("gloam-server: friends join in a browser at {}", gloam_server::net::page_url(addr));
     gloam_server::run_with_store(listener, gloam_server::shutdown_signal(), config, store).await?;
     Ok(())
 }

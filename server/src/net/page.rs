@@ -46,6 +46,10 @@ const CONTENT_TYPES: &[(&str, &str)] = &[
 const LINGER: Duration = Duration::from_secs(1);
 const LINGER_BYTES: u64 = 64 * 1024;
 
+/// What one write of an answer holds (see `send_and_close`): half the
+/// kernel's send buffer of a connection (`Config::socket_send_buffer`).
+const SEND_PIECE: usize = 16 * 1024;
+
 /// How long a page request refused because the server is full is asked to
 /// wait: about as long as a game connection takes to be let go.
 const RETRY_AFTER_SECONDS: u32 = 5;
@@ -155,61 +159,75 @@ fn names_tag(tags: &str, etag: &str) -> bool {
 pub(super) fn response(answer: Answer, host: Option<&str>, with_body: bool) -> Vec<u8> {
     let (code, reason) = answer.status();
     let mut head = format!("HTTP/1.1 {code} {reason}\r\n");
-    let mut line = |name: &str, value: &str| head.push_str(&format!("{name}: {value}\r\n"));
-    let body: &[u8] = match answer {
-        Answer::File(file) | Answer::NotModified(file) => {
-            // The browser may keep a copy but asks each time whether it is
-            // still current (a 304 without a body when it is): a new build's
-            // files are taken at once, never mixed with the old ones.
-            line("Cache-Control", "no-cache");
-            line("ETag", &file.etag);
-            if code == 304 {
-                // A 304 says only what updates the browser's copy.
-                &[]
-            } else {
-                line("Content-Type", file.content_type);
-                file.bytes
-            }
-        }
-        _ => {
-            line("Content-Type", "text/plain; charset=utf-8");
-            // An error is about this request only: never kept.
-            line("Cache-Control", "no-store");
-            answer.text().as_bytes()
-        }
-    };
-    if code != 304 {
-        // HEAD gets the length of what GET would get.
-        line("Content-Length", &body.len().to_string());
-    }
-    if answer == Answer::NotAllowed {
-        line("Allow", "GET, HEAD");
-    }
-    if answer == Answer::Full {
-        line("Retry-After", &RETRY_AFTER_SECONDS.to_string());
-    }
-    // The page may load only its own files and talk only to this server's
-    // WebSocket: injected script, style or a form has nowhere to come from
-    // or send to, and no other site may frame the page (clickjacking).
-    line("Content-Security-Policy", &content_security_policy(host));
-    // A file is only ever what its Content-Type says (a text file is never
-    // run as a script).
-    line("X-Content-Type-Options", "nosniff");
-    // Links out of the page tell nobody where they came from (a host's
-    // address is its players' business).
-    line("Referrer-Policy", "no-referrer");
-    // A page that opens this one (or one it opens) gets no handle on its
-    // window.
-    line("Cross-Origin-Opener-Policy", "same-origin");
-    // One answer per connection: the page's few files cost a connection
-    // each, and no idle connection holds a slot of `max_connections`.
-    line("Connection", "close");
+    let body = describe(answer, &mut head);
+    guard(host, &mut head);
     head.push_str("\r\n");
     let mut bytes = head.into_bytes();
     if with_body {
         bytes.extend_from_slice(body);
     }
     bytes
+}
+
+/// Writes one header line into `head`.
+fn header(head: &mut String, name: &str, value: &str) {
+    head.push_str(&format!("{name}: {value}\r\n"));
+}
+
+/// Writes the headers that say what `answer` holds, and how long to keep
+/// it; gives its body.
+fn describe(answer: Answer, head: &mut String) -> &'static [u8] {
+    let body = match answer {
+        Answer::File(file) | Answer::NotModified(file) => {
+            // The browser may keep a copy but asks each time whether it is
+            // still current (a 304 without a body when it is): a new build's
+            // files are taken at once, never mixed with the old ones.
+            header(head, "Cache-Control", "no-cache");
+            header(head, "ETag", &file.etag);
+            if let Answer::NotModified(_) = answer {
+                // A 304 says only what updates the browser's copy.
+                return &[];
+            }
+            header(head, "Content-Type", file.content_type);
+            file.bytes
+        }
+        _ => {
+            header(head, "Content-Type", "text/plain; charset=utf-8");
+            // An error is about this request only: never kept.
+            header(head, "Cache-Control", "no-store");
+            answer.text().as_bytes()
+        }
+    };
+    // HEAD gets the length of what GET would get.
+    header(head, "Content-Length", &body.len().to_string());
+    if answer == Answer::NotAllowed {
+        header(head, "Allow", "GET, HEAD");
+    }
+    if answer == Answer::Full {
+        header(head, "Retry-After", &RETRY_AFTER_SECONDS.to_string());
+    }
+    body
+}
+
+/// Writes the headers that keep the page (and whoever opens it) safe; every
+/// answer carries them.
+fn guard(host: Option<&str>, head: &mut String) {
+    // The page may load only its own files and talk only to this server's
+    // WebSocket: injected script, style or a form has nowhere to come from
+    // or send to, and no other site may frame the page (clickjacking).
+    header(head, "Content-Security-Policy", &content_security_policy(host));
+    // A file is only ever what its Content-Type says (a text file is never
+    // run as a script).
+    header(head, "X-Content-Type-Options", "nosniff");
+    // Links out of the page tell nobody where they came from (a host's
+    // address is its players' business).
+    header(head, "Referrer-Policy", "no-referrer");
+    // A page that opens this one (or one it opens) gets no handle on its
+    // window.
+    header(head, "Cross-Origin-Opener-Policy", "same-origin");
+    // One answer per connection: the page's few files cost a connection
+    // each, and no idle connection holds a place among `max_connections`.
+    header(head, "Connection", "close");
 }
 
 /// The page's policy. `connect-src` names this host's WebSocket (and its
@@ -271,23 +289,24 @@ where
     let _ = send_and_close(stream, &response(answer, None, true), send_timeout).await;
 }
 
-/// Writes `bytes` within `send_timeout` and closes the sending side; then
-/// reads what the client still sends (the rest of a head too large, a
-/// body, a second request) for up to a second and drops it, as a web
-/// server's lingering close does: closing a socket with unread input makes
-/// the kernel reset the connection, and the reset can destroy the answer
-/// before the client reads it.
+/// Writes `bytes`, each piece within `send_timeout`, and closes the
+/// sending side; then reads what the client still sends (the rest of a
+/// head too large, a body, a second request) for up to a second and drops
+/// it, as a web server's lingering close does: closing a socket with unread
+/// input makes the kernel reset the connection, and the reset can destroy
+/// the answer before the client reads it.
 async fn send_and_close<S>(mut stream: S, bytes: &[u8], send_timeout: Duration) -> io::Result<()>
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
-    let send = async {
-        stream.write_all(bytes).await?;
-        stream.shutdown().await
-    };
-    tokio::time::timeout(send_timeout, send).await.map_err(|_| {
-        io::Error::new(io::ErrorKind::TimedOut, "the client did not read in time")
-    })??;
+    let too_slow = |_| io::Error::new(io::ErrorKind::TimedOut, "the client stopped reading");
+    // The deadline is per piece, as a game connection's is per write: a
+    // client that stops reading is let go after it, while a browser on a
+    // slow line that keeps reading gets the whole font (a third of a MiB).
+    for piece in bytes.chunks(SEND_PIECE) {
+        tokio::time::timeout(send_timeout, stream.write_all(piece)).await.map_err(too_slow)??;
+    }
+    tokio::time::timeout(send_timeout, stream.shutdown()).await.map_err(too_slow)??;
     let (mut rest, mut sink) = ((&mut stream).take(LINGER_BYTES), tokio::io::sink());
     let _ = tokio::time::timeout(LINGER, tokio::io::copy(&mut rest, &mut sink)).await;
     Ok(())
@@ -306,6 +325,8 @@ pub fn page_url(addr: SocketAddr) -> String {
 
 #[cfg(test)]
 mod tests {
+    use tokio::io::AsyncReadExt;
+
     use super::*;
 
     fn request(method: &str, target: &str, if_none_match: Option<&str>) -> PageRequest {
@@ -473,6 +494,43 @@ mod tests {
         }
         let (head, _) = split(&response(Answer::Full, None, true));
         assert!(head.contains(&format!("\r\nRetry-After: {RETRY_AFTER_SECONDS}\r\n")), "{head}");
+    }
+
+    /// A client reading `piece` bytes every `pause` until the end of the
+    /// stream; gives how much it read.
+    async fn read_slowly(
+        mut client: tokio::io::DuplexStream,
+        piece: usize,
+        pause: Duration,
+    ) -> usize {
+        let (mut buf, mut read) = (vec![0; piece], 0);
+        loop {
+            tokio::time::sleep(pause).await;
+            match client.read(&mut buf).await {
+                Ok(0) | Err(_) => return read,
+                Ok(n) => read += n,
+            }
+        }
+    }
+
+    // Paused time: the slow reader's pauses and the deadlines pass at once,
+    // in order.
+    #[tokio::test(start_paused = true)]
+    async fn a_slow_reader_gets_the_whole_font_and_one_that_stops_is_let_go() {
+        let send_timeout = Duration::from_secs(5);
+        let font = FONT.1;
+        // Five kilobytes a second: the font takes a minute, a piece 3 s.
+        let (client, server) = tokio::io::duplex(1024);
+        let reader = tokio::spawn(read_slowly(client, 1024, Duration::from_millis(200)));
+        send_and_close(server, font, send_timeout).await.expect("sent whole");
+        assert_eq!(reader.await.unwrap(), font.len());
+        // A client that never reads.
+        let (client, server) = tokio::io::duplex(1024);
+        let started = tokio::time::Instant::now();
+        let sent = send_and_close(server, font, send_timeout).await;
+        assert_eq!(sent.unwrap_err().kind(), io::ErrorKind::TimedOut);
+        assert_eq!(started.elapsed(), send_timeout);
+        drop(client);
     }
 
     #[test]
