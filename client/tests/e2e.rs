@@ -13,7 +13,7 @@ use gloam_server::Config;
 use gloam_server::level::Level;
 use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_tests::process::Running;
-use gloam_tests::{Oracle, SimClient, TestServer};
+use gloam_tests::{Oracle, SimClient, TestServer, vi_key};
 
 const SEED: u64 = 77;
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -96,19 +96,6 @@ fn try_xdotool(display: &str, args: &[&str]) -> Result<String, String> {
 /// The shortest 8-way walk over open ground, as directions.
 fn path(level: &Level, from: Pos, to: Pos) -> Vec<Dir> {
     level.grid.walk_from(from).path_to(to).expect("a finished level is connected")
-}
-
-fn vi_key(d: Dir) -> &'static str {
-    match d {
-        Dir::N => "k",
-        Dir::NE => "u",
-        Dir::E => "l",
-        Dir::SE => "n",
-        Dir::S => "j",
-        Dir::SW => "b",
-        Dir::W => "h",
-        Dir::NW => "y",
-    }
 }
 
 /// Reads the watcher's messages until `found` picks one out (quiet spells

@@ -51,6 +51,21 @@ pub fn floor_in_sight_of_arrival(
     (a, cells)
 }
 
+/// The vi-key of a step (the window's and the page's key for it).
+pub fn vi_key(d: gloam_protocol::Dir) -> &'static str {
+    use gloam_protocol::Dir;
+    match d {
+        Dir::N => "k",
+        Dir::NE => "u",
+        Dir::E => "l",
+        Dir::SE => "n",
+        Dir::S => "j",
+        Dir::SW => "b",
+        Dir::W => "h",
+        Dir::NW => "y",
+    }
+}
+
 pub use oracle::{Oracle, reference_fov};
 pub use server::TestServer;
 pub use sim::{SimClient, SimError};

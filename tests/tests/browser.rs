@@ -12,7 +12,7 @@ use gloam_protocol::{Action, ChatTo, ClientMsg, Dir, PlayerChange, Pos, ServerMs
 use gloam_server::Config;
 use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_tests::browser::{Browser, Page};
-use gloam_tests::{Oracle, SimClient, TestServer};
+use gloam_tests::{Oracle, SimClient, TestServer, vi_key};
 
 const SEED: u64 = 77;
 const SETTING: GeneratorSetting = GeneratorSetting::One(Generator::Bsp);
@@ -108,19 +108,6 @@ fn quiet() -> Config {
         actions_per_second: 1000,
         action_burst: 1000,
         ..Config::quiet(SEED)
-    }
-}
-
-fn vi_key(d: Dir) -> &'static str {
-    match d {
-        Dir::N => "k",
-        Dir::NE => "u",
-        Dir::E => "l",
-        Dir::SE => "n",
-        Dir::S => "j",
-        Dir::SW => "b",
-        Dir::W => "h",
-        Dir::NW => "y",
     }
 }
 
