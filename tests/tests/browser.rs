@@ -202,11 +202,12 @@ async fn a_reload_resumes_the_character_where_it_stood() {
     sim.quit().await.unwrap();
 }
 
-/// A giant beside the arrival kills the page's player: the page shows the
-/// death page (who, where, by what), not an error.
+/// A key towards a giant beside the arrival is a blow, and the giant's
+/// answer kills the page's player: the page shows the death page (who,
+/// where, by what), not an error, and Enter starts a new character.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn death_shows_the_death_page() {
-    let (_, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
+    let (arrival, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
     let arena = std::path::Path::new(gloam_tests::ARENA_BESTIARY);
     let config = Config {
         seed: SEED,
@@ -224,12 +225,17 @@ async fn death_shows_the_death_page() {
     let server = TestServer::start(config).await.unwrap();
     let mut browser = Browser::start().await.expect("the browser starts");
     let page = join(&mut browser, &server, "webby").await;
-    for _ in 0..3 {
-        browser.key(page, "5").await.unwrap();
-    }
+    let towards = Dir::ALL.into_iter().find(|&d| arrival.step(d) == Some(cells[0])).unwrap();
+    browser.key(page, vi_key(towards)).await.unwrap();
     let screen = shown(&mut browser, page, "killed by a giant").await;
     assert!(screen.contains("webby died on depth 1"), "{screen}");
     assert!(!screen.contains("Disconnected"), "a death is not a network error: {screen}");
+    let blow = screen.contains("You miss the giant.") || screen.contains("You hit the giant.");
+    assert!(blow, "the key towards the giant was a blow: {screen}");
+
+    // Enter: a new character of the same name.
+    browser.key(page, "Enter").await.unwrap();
+    shown(&mut browser, page, "HP 30/30").await;
 
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;
