@@ -112,8 +112,9 @@ fn quiet() -> Config {
 }
 
 /// A browser player and a simulated one on one depth: each sees the
-/// other, a line of chat crosses each way, and a key pressed in the page
-/// moves its player as the simulated client (and its oracle) sees.
+/// other, a line of chat crosses each way, `/who` lists both, `G` shows
+/// the graveyard, and a key pressed in the page moves its player as the
+/// simulated client (and its oracle) sees.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_browser_player_meets_a_simulated_one_talks_and_moves() {
     let server = TestServer::start(quiet()).await.unwrap();
@@ -141,6 +142,18 @@ async fn a_browser_player_meets_a_simulated_one_talks_and_moves() {
     })
     .await;
     assert_eq!(said, "hi from the web");
+
+    // `/who` lists both; `G` shows the graveyard, any key puts it away.
+    browser.key(page, "Enter").await.unwrap();
+    browser.type_text(page, "/who").await.unwrap();
+    browser.key(page, "Enter").await.unwrap();
+    let who = shown(&mut browser, page, "Playing now (2)").await;
+    let line = who.lines().find(|l| l.contains("Playing now (2)")).unwrap();
+    assert!(line.contains("sim") && line.contains("webby"), "{line}");
+    browser.key(page, "Shift+G").await.unwrap();
+    shown(&mut browser, page, "Nobody has died in this world yet.").await;
+    browser.key(page, "Escape").await.unwrap();
+    shown(&mut browser, page, "Depth 1").await;
 
     // A step the page's player can take: onto open floor nobody stands on.
     let level = gloam_server::mapgen::build_level(SEED, 1, SETTING);
