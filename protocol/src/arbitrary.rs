@@ -111,7 +111,8 @@ fn diff() -> impl Strategy<Value = SightDiff> {
         })
 }
 
-pub(crate) fn server_msg() -> impl Strategy<Value = ServerMsg> {
+/// The welcome, refusals, the levels and sight, who is about.
+fn joining_msg() -> impl Strategy<Value = ServerMsg> {
     prop_oneof![
         (
             any::<u32>(),
@@ -158,6 +159,12 @@ pub(crate) fn server_msg() -> impl Strategy<Value = ServerMsg> {
         vec(name(), 0..8).prop_map(ServerMsg::Roster),
         vec(name(), 0..8).prop_map(ServerMsg::Joined),
         vec(name(), 0..8).prop_map(ServerMsg::Left),
+    ]
+}
+
+/// The game's lines, monsters and items.
+fn thing_msg() -> impl Strategy<Value = ServerMsg> {
+    prop_oneof![
         ".{0,80}".prop_map(ServerMsg::Note),
         ".{0,80}".prop_map(ServerMsg::Combat),
         ".{0,80}".prop_map(ServerMsg::Others),
@@ -186,6 +193,12 @@ pub(crate) fn server_msg() -> impl Strategy<Value = ServerMsg> {
                     .collect(),
             )
         }),
+    ]
+}
+
+/// Vitals, experience, the party, endings and the company kept.
+fn life_msg() -> impl Strategy<Value = ServerMsg> {
+    prop_oneof![
         (any::<u16>(), any::<u16>()).prop_map(|(hp, max)| ServerMsg::Vitals { hp, max }),
         (any::<u8>(), any::<u32>(), any::<u32>())
             .prop_map(|(level, xp, next)| ServerMsg::Experience { level, xp, next }),
@@ -219,6 +232,12 @@ pub(crate) fn server_msg() -> impl Strategy<Value = ServerMsg> {
             )
         }),
     ]
+}
+
+/// Any message of the server's, each variant about as likely as another
+/// (the groups weighted by how many they hold).
+pub(crate) fn server_msg() -> impl Strategy<Value = ServerMsg> {
+    prop_oneof![10 => joining_msg(), 8 => thing_msg(), 11 => life_msg()]
 }
 
 pub(crate) fn client_msg() -> impl Strategy<Value = ClientMsg> {

@@ -478,10 +478,11 @@ fn diffs() -> Vec<SightDiff> {
     ]
 }
 
-fn server_samples() -> Vec<ServerMsg> {
+/// The welcome, the levels, who is about.
+fn joining_samples() -> Vec<ServerMsg> {
     use ServerMsg::*;
     let names = |all: &[&str]| all.iter().map(|&n| n.to_owned()).collect::<Vec<_>>();
-    let mut all = vec![
+    vec![
         Welcome {
             you: PlayerId(7),
             width: 80,
@@ -513,6 +514,13 @@ fn server_samples() -> Vec<ServerMsg> {
         Roster(names(&["ann", "Zoë", "🐉"])),
         Joined(names(&["cat"])),
         Left(names(&["cat", "dog"])),
+    ]
+}
+
+/// The game's lines.
+fn line_samples() -> Vec<ServerMsg> {
+    use ServerMsg::*;
+    vec![
         Note("You see stairs down here.".into()),
         Note(String::new()),
         // A decoder must keep a leading byte order mark (a browser's drops it
@@ -520,6 +528,13 @@ fn server_samples() -> Vec<ServerMsg> {
         Note("\u{feff}a line that starts with a byte order mark".into()),
         Combat("The jackal bites you (2).".into()),
         Others("Zoë arrives on this depth — “hi”.".into()),
+    ]
+}
+
+/// Monsters and items: their kinds, the floor, the pack.
+fn thing_samples() -> Vec<ServerMsg> {
+    use ServerMsg::*;
+    vec![
         Kinds(vec![]),
         Kinds(
             [('o', [0, 250, 255]), ('é', [251, 1, 2]), ('✓', [3, 4, 5]), ('🐉', [6, 7, 8])]
@@ -551,6 +566,14 @@ fn server_samples() -> Vec<ServerMsg> {
             Carried { kind: 2, count: 1, equipped: true },
             Carried { kind: 250, count: 65535, equipped: false },
         ]),
+    ]
+}
+
+/// Vitals, experience, the party, endings and the company kept.
+fn life_samples() -> Vec<ServerMsg> {
+    use ServerMsg::*;
+    let names = |all: &[&str]| all.iter().map(|&n| n.to_owned()).collect::<Vec<_>>();
+    vec![
         Vitals { hp: 250, max: 251 },
         Vitals { hp: 0, max: 65535 },
         Experience { level: 1, xp: 0, next: 65535 },
@@ -577,7 +600,15 @@ fn server_samples() -> Vec<ServerMsg> {
             Playing { name: "ann".into(), watchers: 0, watchable: true },
             Playing { name: "Zoë".into(), watchers: 255, watchable: false },
         ]),
-    ];
+    ]
+}
+
+fn server_samples() -> Vec<ServerMsg> {
+    use ServerMsg::*;
+    let mut all = joining_samples();
+    all.extend(line_samples());
+    all.extend(thing_samples());
+    all.extend(life_samples());
     all.extend(refusals().into_iter().map(Refused));
     all.extend(diffs().into_iter().map(Sight));
     all.push(Displaced(SightDiff { at: Pos::new(3, 4), ..SightDiff::default() }));
