@@ -236,7 +236,8 @@ fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: u
     } else if !state.waiting.is_empty() {
         (waiting_text(&state.waiting, cols), Tone::Warn)
     } else if scroll > 0 {
-        (format!("{scroll} newer lines below (PgDn)"), Tone::Warn)
+        let lines = if scroll == 1 { "line" } else { "lines" };
+        (format!("{scroll} newer {lines} below (PgDn)"), Tone::Warn)
     } else if state.watching.is_some() {
         (WATCHER_KEYS.to_owned(), Tone::Dim)
     } else {

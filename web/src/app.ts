@@ -31,6 +31,21 @@ export interface PageParts {
   why: HTMLElement;
 }
 
+/** Where the zoom the player chose is kept (as the window keeps it in a file). */
+const ZOOM_KEY = "gloam.zoom";
+
+/** The zoom kept in `storage`, if it is one of the steps. */
+function keptZoom(storage: Storage | null): number | null {
+  let kept: string | null = null;
+  try {
+    kept = storage?.getItem(ZOOM_KEY) ?? null;
+  } catch {
+    return null;
+  }
+  const cell = Number(kept);
+  return kept !== null && ZOOM_STEPS.includes(cell) ? cell : null;
+}
+
 /** Refusals that a new name answers. */
 const ASK_AGAIN = new Set(["NameTaken", "WrongToken", "NameInvalid"]);
 
@@ -46,6 +61,7 @@ export class App {
   private drawnOnce = false;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly tokens: TokenStore;
+  private readonly storage: Storage | null;
   private readonly watch: string | null;
   private readonly palette: Palette;
 
@@ -61,6 +77,8 @@ export class App {
     if (ctx === null) throw new Error("this browser draws no 2D canvas");
     this.ctx = ctx;
     this.tokens = new TokenStore(storage, origin);
+    this.storage = storage;
+    this.zoom = keptZoom(storage);
     this.watch = params.get("watch");
     this.palette = named(params.get("palette"));
   }
@@ -184,6 +202,11 @@ export class App {
     const at = ZOOM_STEPS.findIndex((s) => s >= now);
     const i = Math.min(Math.max((at < 0 ? ZOOM_STEPS.length - 1 : at) + by, 0), ZOOM_STEPS.length - 1);
     this.zoom = ZOOM_STEPS[i] ?? null;
+    try {
+      if (this.zoom !== null) this.storage?.setItem(ZOOM_KEY, String(this.zoom));
+    } catch {
+      // Storage full or refused: the zoom lasts this visit only.
+    }
   }
 
   /** Asks for a frame on the next animation frame (once, however many ask). */

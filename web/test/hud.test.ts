@@ -9,7 +9,7 @@ import { KEYS_HELP } from "../src/session/keys";
 import { sceneOf, type Link } from "../src/session/scene";
 import type { ClientState } from "../src/state";
 import { GAME_LINES, HUD_ROWS, NO_CHAT_YET, WATCHER_KEYS, hud, partyPanel, type HudLine } from "../src/render/hud";
-import { layoutAt } from "../src/render/layout";
+import { layoutAt, READABLE_CELL_PX, zoomFor } from "../src/render/layout";
 import { DEFAULT, PlayerColours } from "../src/render/palette";
 import { hudGlyphs, mapGlyphs, screenText } from "../src/render/view";
 import { applyAll, idx, inARoom, kind, onLevel, playing, record, sight } from "./fixtures";
@@ -147,4 +147,10 @@ test("the screen's text is the list beside the map, then the HUD's rows", () => 
   const hudRow = hudGlyphs(scene, DEFAULT, 40, 80).filter((q) => q.row === 40).map((q) => q.ch).join("");
   assert.equal(hudRow, "Depth1youarealonehere");
   assert.ok(hudGlyphs(scene, DEFAULT, 40, 80).every((q) => q.row >= 40 && q.row < 40 + HUD_ROWS));
+});
+
+test("the page's own zoom fits the map, but never below a readable cell (the map scrolls instead)", () => {
+  const letters = (cell: number) => Math.floor(cell * 0.6);
+  assert.equal(zoomFor(1920, 1080, [80, 40], letters) >= 20, true, "a large page shows the map large");
+  assert.equal(zoomFor(800, 500, [80, 40], letters), READABLE_CELL_PX, "a small page keeps letters readable");
 });

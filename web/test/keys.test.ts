@@ -235,6 +235,11 @@ test("after a death Enter starts again and nothing else is sent; a watcher never
   assert.equal(press(w, "Up"), "Redraw");
   assert.equal(w.state.log.at(-1)?.text, "You are watching ann: you cannot act (Esc leaves).");
   assert.equal(press(w, "Escape"), "Quit", "a watcher leaves at once");
+  // The watched player died: Enter watches again (a page cannot close itself).
+  feed(w, { Died: record("ann") });
+  w.onClosed("the server closed the connection: ann's game has ended");
+  assert.equal(w.page(), "End");
+  assert.equal(press(w, "Enter"), "Again");
 });
 
 test("nothing is sent before the welcome; a lost link is joined again with Enter", () => {

@@ -82,7 +82,7 @@ test("the end page after a death gives the record, then the graveyard; after an 
   position(text(won, "End"), "The graveyard is not known yet.");
   const watched = applyAll(onLevel(), { Watching: { player: "ann", you: 9 } }, { Escaped: rec("ann", 9, 8, "the Gloamstone", true) });
   assert.equal(text(watched, "End")[0], "  ann escaped with the Gloamstone!");
-  assert.equal(text(watched, "End").at(-1), "  Esc: leave");
+  assert.equal(text(watched, "End").at(-1), "  Enter: watch ann again");
 });
 
 test("dates are told in UTC as the window tells them", () => {

@@ -146,7 +146,7 @@ function secondRow(state: ClientState, scroll: number, cols: number): HudLine {
   let tone: Tone;
   if (state.ending() !== null && state.watching === null) [text, tone] = [END_KEYS, "Dim"];
   else if (state.waiting.length > 0) [text, tone] = [waitingText(state.waiting, cols), "Warn"];
-  else if (scroll > 0) [text, tone] = [`${scroll} newer lines below (PgDn)`, "Warn"];
+  else if (scroll > 0) [text, tone] = [`${scroll} newer ${scroll === 1 ? "line" : "lines"} below (PgDn)`, "Warn"];
   else if (state.watching !== null) [text, tone] = [WATCHER_KEYS, "Dim"];
   else [text, tone] = [KEYS_HELP, "Dim"];
   return hudLine(fit(text, cols, "  "), tone);

@@ -77,8 +77,13 @@ export function layoutFit(width: number, height: number, wanted: number, textPx:
 export function zoomFor(width: number, height: number, map: [number, number], textPx: (cell: number) => number): number {
   const fits = (cell: number) =>
     map[0] * cell + SIDE_COLS * textPx(cell) <= width && (map[1] + HUD_ROWS) * cell <= height;
-  return [...ZOOM_STEPS].reverse().find(fits) ?? MIN_CELL_PX;
+  // Never smaller than readable: on a small page the map scrolls instead
+  // (layoutFit still shrinks it when even the HUD would not fit).
+  return Math.max([...ZOOM_STEPS].reverse().find(fits) ?? MIN_CELL_PX, READABLE_CELL_PX);
 }
+
+/** The smallest cell the page picks by itself, letters about 7 pixels wide. */
+export const READABLE_CELL_PX = 12;
 
 /** Which part of the map the viewport shows: the map's cell at its top-left corner. */
 export interface Camera {

@@ -91,7 +91,10 @@ function endLines(state: ClientState, graveyard: DeathRecord[] | null): PageLine
   ];
   lines.push(...graveyardTables(graveyard, PAGE_LINES - lines.length - 2));
   lines.push(blank());
-  lines.push([state.watched() !== null ? "  Esc: leave" : `  Enter: a new character named ${d.name}    Esc: quit`, TEXT]);
+  // A page cannot close itself: a watcher's way on is to watch again (the
+  // player may have started anew under the same name).
+  const watched = state.watched();
+  lines.push([watched !== null ? `  Enter: watch ${watched} again` : `  Enter: a new character named ${d.name}    Esc: quit`, TEXT]);
   return lines;
 }
 

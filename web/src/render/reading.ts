@@ -54,7 +54,7 @@ const HELP: readonly string[] = [
   "  talk                    Enter (/shout, /w NAME, /mute NAME, /who)",
   "  messages                PgUp PgDn scroll; Ctrl+P reads back all of them",
   "  graveyard               G",
-  "  zoom                    the browser's own (Ctrl + / Ctrl -)",
+  "  zoom (kept in this browser)   Ctrl + / Ctrl -",
   "  watch a player          add ?watch=NAME to the page's address",
   "  quit                    Esc (then y)",
   "",

@@ -120,8 +120,9 @@ export class Session {
     const meant = intent(key, shift);
     if (this.page() === "End") {
       if (meant === "Quit") return "Quit";
-      // A watcher's player died: there is no character to start again.
-      if (meant === "Enter" && this.state.watching === null) return "Again";
+      // A player starts a new character; a watcher, whose player died,
+      // watches again (the page cannot close itself as the window does).
+      if (meant === "Enter") return "Again";
       return "Ignore";
     }
     const mode = this.mode;
