@@ -51,9 +51,13 @@ impl<'t> Atlas<'t> {
                 .map_err(RenderError::sdl)?;
             let (gw, gh) = (glyph.width(), glyph.height());
             let slot = slot(ch, cell_px);
-            // Centre the glyph in its slot, clipping what overflows.
-            let dx = (cell_px as i32 - gw as i32) / 2;
-            let dy = (cell_px as i32 - gh as i32) / 2;
+            // Centre the glyph in its slot, clipping what overflows. A glyph
+            // a row taller than its slot (DejaVu at 14 pixels) loses its top
+            // row, which is empty above ASCII's capitals, not its bottom one,
+            // which holds the tails of g, p, y and j: rounded down, not
+            // towards zero.
+            let dx = (cell_px as i32 - gw as i32).div_euclid(2);
+            let dy = (cell_px as i32 - gh as i32).div_euclid(2);
             let src = Rect::new((-dx).max(0), (-dy).max(0), gw.min(cell_px), gh.min(cell_px));
             let dst =
                 Rect::new(slot.x() + dx.max(0), slot.y() + dy.max(0), src.width(), src.height());
