@@ -416,6 +416,13 @@ mod tests {
     }
 
     #[test]
+    fn scrolled_back_the_second_row_counts_the_newer_lines_below() {
+        let state = playing(1, &[], &[]);
+        assert_eq!(second_row(&state, None, 1, 80).text, "1 newer line below (PgDn)");
+        assert_eq!(second_row(&state, None, 2, 80).text, "2 newer lines below (PgDn)");
+    }
+
+    #[test]
     fn the_first_row_names_the_depth_and_the_others_here() {
         let rows = hud_of(&playing(3, &["bob", "cat"], &[]), &Link::Playing);
         assert_eq!(rows[0], HudLine::new("Depth 3   also here: bob, cat", Tone::Bright));

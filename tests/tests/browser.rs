@@ -362,7 +362,8 @@ fn map_rows(screen: &str) -> String {
     rows.join("\n").trim_end().to_owned()
 }
 
-/// A page opened at `?watch=NAME` follows that player: its HUD speaks of
+/// A page opened at `?watch=NAME` says whom its name form is for, then
+/// follows that player: its HUD speaks of
 /// the player by name, and after the player's step it draws the same map
 /// as the player's own page.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -373,6 +374,9 @@ async fn a_watcher_page_follows_a_player() {
     let url = format!("{}?watch=webby", page_url(&server));
     let eye = browser.open(&url, 1280, 800).await.expect("the page opens");
     browser.wait(eye, "!document.getElementById('join').hidden", SHOWN_WITHIN).await.unwrap();
+    let told = browser.eval(eye, "document.getElementById('join-why').textContent").await;
+    let told = told.unwrap();
+    assert!(told.as_str().unwrap_or_default().contains("You will watch webby"), "{told}");
     let submit = "document.getElementById('name').value = 'eye'; \
                   document.getElementById('join').requestSubmit(); true";
     browser.eval(eye, submit).await.unwrap();

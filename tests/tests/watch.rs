@@ -170,7 +170,7 @@ async fn a_watcher_sees_exactly_what_its_player_sees() {
     // Ann's going ends the watching, with a reason.
     let glimpses = ann.quit_with_oracle().await.unwrap().unwrap().glimpses;
     let ended = bob.closed().await.unwrap().expect("a close frame");
-    assert_eq!((ended.code, ended.reason.as_str()), (CloseCode::Normal, "ann's game has ended"));
+    assert_eq!((ended.code, ended.reason.as_str()), (CloseCode::Normal, "ann left the game"));
     server.stop(Duration::from_secs(10)).await.unwrap();
     let store = Store::open(data.path()).unwrap();
     let covered = history::check_every_depth(&config, &store, &glimpses).unwrap();

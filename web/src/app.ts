@@ -95,8 +95,10 @@ export class App {
   /** Shows the name form, with why a name is asked again. */
   private askName(why: string | null): void {
     const { form, nameInput } = this.page;
-    this.page.why.textContent = why ?? "";
-    this.page.why.hidden = why === null;
+    // At ?watch=NAME the name is the watcher's own: say whom it will watch.
+    const said = why ?? (this.watch !== null ? `You will watch ${this.watch}, under a name of your own.` : null);
+    this.page.why.textContent = said ?? "";
+    this.page.why.hidden = said === null;
     form.hidden = false;
     nameInput.value = this.name ?? this.tokens.load()?.name ?? "";
     nameInput.focus();

@@ -8,7 +8,7 @@ import type { ServerMsg } from "../src/protocol";
 import { KEYS_HELP } from "../src/session/keys";
 import { sceneOf, type Link } from "../src/session/scene";
 import type { ClientState } from "../src/state";
-import { GAME_LINES, HUD_ROWS, NO_CHAT_YET, WATCHER_KEYS, hud, partyPanel, type HudLine } from "../src/render/hud";
+import { GAME_LINES, HUD_ROWS, NO_CHAT_YET, WATCHER_KEYS, hud, partyPanel, secondRow, type HudLine } from "../src/render/hud";
 import { layoutAt, READABLE_CELL_PX, zoomFor } from "../src/render/layout";
 import { DEFAULT, PlayerColours } from "../src/render/palette";
 import { hudGlyphs, mapGlyphs, screenText } from "../src/render/view";
@@ -153,4 +153,10 @@ test("the page's own zoom fits the map, but never below a readable cell (the map
   const letters = (cell: number) => Math.floor(cell * 0.6);
   assert.equal(zoomFor(1920, 1080, [80, 40], letters) >= 20, true, "a large page shows the map large");
   assert.equal(zoomFor(800, 500, [80, 40], letters), READABLE_CELL_PX, "a small page keeps letters readable");
+});
+
+test("scrolled back, the second row counts the newer lines below, one line or more", () => {
+  const state = applyAll(onLevel());
+  assert.equal(secondRow(state, 1, 80).text, "1 newer line below (PgDn)");
+  assert.equal(secondRow(state, 2, 80).text, "2 newer lines below (PgDn)");
 });

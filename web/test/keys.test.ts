@@ -237,7 +237,7 @@ test("after a death Enter starts again and nothing else is sent; a watcher never
   assert.equal(press(w, "Escape"), "Quit", "a watcher leaves at once");
   // The watched player died: Enter watches again (a page cannot close itself).
   feed(w, { Died: record("ann") });
-  w.onClosed("the server closed the connection: ann's game has ended");
+  w.onClosed("the server closed the connection: ann left the game");
   assert.equal(w.page(), "End");
   assert.equal(press(w, "Enter"), "Again");
 });

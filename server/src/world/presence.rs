@@ -168,7 +168,7 @@ impl Presence {
         if let Ok(Ok(())) = timeout(LEAVE_WAIT, self.here.tx.send(leave)).await {
             let _ = timeout(LEAVE_WAIT, done).await;
         }
-        self.audience.close(&format!("{}'s game has ended", self.name));
+        self.audience.close(&format!("{} left the game", self.name));
         // A depth hands a reply to the connection before it shows it to the
         // watchers: all they were shown is in the queue by now.
         while let Some(reply) = self.try_reply() {

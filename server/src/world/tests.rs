@@ -626,7 +626,7 @@ async fn a_reply_its_player_never_took_is_not_shown_to_its_watchers() {
     let untaken = decoded(&ann.leave().await);
     assert_eq!(untaken, ["one", "two"].map(|l| ServerMsg::Note(l.into())));
     match bob.next().await {
-        Some(Feed::End(why)) => assert_eq!(why, "ann's game has ended"),
+        Some(Feed::End(why)) => assert_eq!(why, "ann left the game"),
         other => panic!("bob was shown what ann never took: {other:?}"),
     }
 }

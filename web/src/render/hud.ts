@@ -141,7 +141,7 @@ function experienceText(e: Experience): string {
 }
 
 /** The second row: whom the round waits for, else how far the messages are scrolled back, else the keys. */
-function secondRow(state: ClientState, scroll: number, cols: number): HudLine {
+export function secondRow(state: ClientState, scroll: number, cols: number): HudLine {
   let text: string;
   let tone: Tone;
   if (state.ending() !== null && state.watching === null) [text, tone] = [END_KEYS, "Dim"];

@@ -384,7 +384,7 @@ async fn a_player_that_quits_is_shown_all_its_watcher_was() {
     let (ann_saw, why) = game_until_close(&mut ann).await;
     assert_eq!(why, "goodbye");
     let (bob_saw, why) = game_until_close(&mut bob).await;
-    assert_eq!(why, "ann's game has ended");
+    assert_eq!(why, "ann left the game");
     assert_eq!(bob_saw, ann_saw, "bob was shown what ann was, and nothing more");
     let swapped = ServerMsg::Others("cy swaps places with you.".into());
     assert!(ann_saw.contains(&swapped), "cy's step reached ann before she left: {ann_saw:?}");
