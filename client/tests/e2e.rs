@@ -100,24 +100,8 @@ fn path(level: &Level, from: Pos, to: Pos) -> Vec<Dir> {
 
 /// Reads the watcher's messages until `found` picks one out (quiet spells
 /// included: a window may take a while to start on a busy machine).
-async fn watch_for<T>(
-    watcher: &mut SimClient,
-    mut found: impl FnMut(&ServerMsg) -> Option<T>,
-) -> T {
-    tokio::time::timeout(DEADLINE, async {
-        loop {
-            let msg = match watcher.recv().await {
-                Ok(msg) => msg,
-                Err(gloam_tests::SimError::Timeout(_)) => continue,
-                Err(e) => panic!("the watcher keeps playing: {e}"),
-            };
-            if let Some(t) = found(&msg) {
-                return t;
-            }
-        }
-    })
-    .await
-    .expect("seen in time")
+async fn watch_for<T>(watcher: &mut SimClient, found: impl FnMut(&ServerMsg) -> Option<T>) -> T {
+    watcher.expect(DEADLINE, found).await
 }
 
 fn players(msg: &ServerMsg) -> &[PlayerChange] {

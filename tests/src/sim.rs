@@ -269,6 +269,32 @@ impl SimClient {
         }
     }
 
+    /// Reads messages until `found` picks one out, within `within` (quiet
+    /// spells included); gives what it picked. Panics on any other error or
+    /// when the time runs out: a test's helper.
+    pub async fn expect<T>(
+        &mut self,
+        within: Duration,
+        mut found: impl FnMut(&ServerMsg) -> Option<T>,
+    ) -> T {
+        let name = self.name.clone();
+        tokio::time::timeout(within, async {
+            loop {
+                match self.recv().await {
+                    Ok(msg) => {
+                        if let Some(t) = found(&msg) {
+                            return t;
+                        }
+                    }
+                    Err(SimError::Timeout(_)) => {}
+                    Err(e) => panic!("{name} reads on: {e}"),
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("{name}: what was awaited did not come within {within:?}"))
+    }
+
     /// Takes one action and reads every message up to and including the
     /// `Sight` that answers it; returns them all.
     pub async fn act(&mut self, action: Action) -> Result<Vec<ServerMsg>, SimError> {

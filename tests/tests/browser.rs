@@ -24,19 +24,31 @@ fn page_url(server: &TestServer) -> String {
     server.url().replacen("ws://", "http://", 1) + "/"
 }
 
-/// Opens the page on `server` in a page of its own and joins as `name`
-/// (the form a first visit shows); waits until the map is drawn.
-async fn join(browser: &mut Browser, server: &TestServer, name: &str) -> Page {
-    let page = browser.open(&page_url(server), 1280, 800).await.expect("the page opens");
+/// Opens `url` in a page of its own and waits for the name form a first
+/// visit shows.
+async fn open_form(browser: &mut Browser, url: &str) -> Page {
+    let page = browser.open(url, 1280, 800).await.expect("the page opens");
     browser
         .wait(page, "!document.getElementById('join').hidden", SHOWN_WITHIN)
         .await
         .expect("a first visit asks the name");
+    page
+}
+
+/// Fills the name form with `name` and sends it.
+async fn submit_name(browser: &mut Browser, page: Page, name: &str) {
     let submit = format!(
         "document.getElementById('name').value = {name:?}; \
          document.getElementById('join').requestSubmit(); true"
     );
     browser.eval(page, &submit).await.unwrap();
+}
+
+/// Opens the page on `server` in a page of its own and joins as `name`;
+/// waits until the map is drawn.
+async fn join(browser: &mut Browser, server: &TestServer, name: &str) -> Page {
+    let page = open_form(browser, &page_url(server)).await;
+    submit_name(browser, page, name).await;
     shown(browser, page, "Depth 1").await;
     page
 }
@@ -61,45 +73,24 @@ fn screen_of(value: Result<serde_json::Value, gloam_tests::browser::BrowserError
 }
 
 /// Reads `sim`'s messages until `found` picks one out, within the deadline.
-async fn heard<T>(sim: &mut SimClient, mut found: impl FnMut(&ServerMsg) -> Option<T>) -> T {
-    tokio::time::timeout(SHOWN_WITHIN, async {
-        loop {
-            match sim.recv().await {
-                Ok(msg) => {
-                    if let Some(t) = found(&msg) {
-                        return t;
-                    }
-                }
-                Err(gloam_tests::SimError::Timeout(_)) => {}
-                Err(e) => panic!("{e}"),
-            }
-        }
-    })
-    .await
-    .expect("heard in time")
+async fn heard<T>(sim: &mut SimClient, found: impl FnMut(&ServerMsg) -> Option<T>) -> T {
+    sim.expect(SHOWN_WITHIN, found).await
 }
 
-/// Where `sim` last saw the player called `name`, once it sees it there.
+/// Where `sim` sees the player called `name`, once it sees it.
 async fn seen_at(sim: &mut SimClient, name: &str) -> Pos {
     let named = |sim: &SimClient| sim.state.others.values().find(|o| o.name == name).map(|o| o.at);
-    if let Some(at) = named(sim) {
-        return at;
-    }
-    heard(sim, |msg| match msg {
-        ServerMsg::Sight(_) | ServerMsg::Players(_) => Some(()),
-        _ => None,
-    })
-    .await;
+    // Each message read is applied to `sim`'s mirror, then looked at.
     tokio::time::timeout(SHOWN_WITHIN, async {
         loop {
             if let Some(at) = named(sim) {
                 return at;
             }
-            let _ = sim.recv().await;
+            heard(sim, |_| Some(())).await;
         }
     })
     .await
-    .expect("seen in time")
+    .unwrap_or_else(|_| panic!("{name} seen in time"))
 }
 
 fn quiet() -> Config {
@@ -337,11 +328,8 @@ async fn the_page_survives_a_hostile_server() {
     for (what, frames, said) in cases {
         let hostile = hostile_server(real, frames).await;
         let url = format!("http://{hostile}/");
-        let page = browser.open(&url, 1280, 800).await.expect("the page opens");
-        let submit = "document.getElementById('name').value = 'webby'; \
-                      document.getElementById('join').requestSubmit(); true";
-        browser.wait(page, "!document.getElementById('join').hidden", SHOWN_WITHIN).await.unwrap();
-        browser.eval(page, submit).await.unwrap();
+        let page = open_form(&mut browser, &url).await;
+        submit_name(&mut browser, page, "webby").await;
         let screen = shown(&mut browser, page, said).await;
         assert!(screen.contains("Disconnected: "), "{what}: said as the game's end: {screen}");
         let answered = tokio::time::timeout(Duration::from_secs(5), browser.eval(page, "1 + 1"))
@@ -372,14 +360,11 @@ async fn a_watcher_page_follows_a_player() {
     let mut browser = Browser::start().await.expect("the browser starts");
     let player = join(&mut browser, &server, "webby").await;
     let url = format!("{}?watch=webby", page_url(&server));
-    let eye = browser.open(&url, 1280, 800).await.expect("the page opens");
-    browser.wait(eye, "!document.getElementById('join').hidden", SHOWN_WITHIN).await.unwrap();
+    let eye = open_form(&mut browser, &url).await;
     let told = browser.eval(eye, "document.getElementById('join-why').textContent").await;
     let told = told.unwrap();
     assert!(told.as_str().unwrap_or_default().contains("You will watch webby"), "{told}");
-    let submit = "document.getElementById('name').value = 'eye'; \
-                  document.getElementById('join').requestSubmit(); true";
-    browser.eval(eye, submit).await.unwrap();
+    submit_name(&mut browser, eye, "eye").await;
     let watching = shown(&mut browser, eye, "webby is alone here").await;
     assert!(!watching.contains("you are alone"), "{watching}");
 
@@ -576,11 +561,8 @@ async fn a_friend_on_another_machine_joins_by_the_hosts_address() {
 
     let mut browser = Browser::start_in(Some(&friend.name)).await.expect("the browser starts");
     let url = format!("http://{}:{port}/", friend.host_ip);
-    let page = browser.open(&url, 1280, 800).await.expect("the host's page opens");
-    browser.wait(page, "!document.getElementById('join').hidden", SHOWN_WITHIN).await.unwrap();
-    let submit = "document.getElementById('name').value = 'friend'; \
-                  document.getElementById('join').requestSubmit(); true";
-    browser.eval(page, submit).await.unwrap();
+    let page = open_form(&mut browser, &url).await;
+    submit_name(&mut browser, page, "friend").await;
     shown(&mut browser, page, "also here: host").await;
     seen_at(&mut host, "friend").await;
 
