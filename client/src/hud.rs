@@ -252,11 +252,26 @@ fn waiting_text(names: &[String], cols: usize) -> String {
     if all.chars().count() <= cols {
         return all;
     }
-    (0..names.len())
-        .rev()
-        .map(|n| format!("Waiting for {} and {} more...", names[..n].join(", "), names.len() - n))
-        .find(|t| t.chars().count() <= cols)
-        .unwrap_or_else(|| format!("Waiting for {} players...", names.len()))
+    // The most names that fit with how many more: the text grows with each
+    // name, so the names are counted once, forward (a roster may hold
+    // thousands, and this is drawn every frame).
+    let head = "Waiting for ".len();
+    let mut listed = 0;
+    let mut fits = None;
+    for (n, name) in names.iter().enumerate() {
+        let more = format!(" and {} more...", names.len() - n);
+        if head + listed + more.len() > cols {
+            break;
+        }
+        fits = Some(n);
+        listed += name.chars().count() + if n > 0 { 2 } else { 0 };
+    }
+    match fits {
+        Some(n) => {
+            format!("Waiting for {} and {} more...", names[..n].join(", "), names.len() - n)
+        }
+        None => format!("Waiting for {} players...", names.len()),
+    }
 }
 
 /// The second row while a throw is aimed: what at, and the keys.
@@ -413,6 +428,21 @@ mod tests {
             s.apply(&ServerMsg::Note((*n).into())).unwrap();
         }
         s
+    }
+
+    #[test]
+    fn the_waiting_row_lists_the_names_that_fit_and_counts_the_rest() {
+        let names: Vec<String> = ["bobby", "cyrus", "deedee"].map(String::from).into();
+        assert_eq!(waiting_text(&names, 80), "Waiting for bobby, cyrus, deedee...");
+        assert_eq!(waiting_text(&names, 34), "Waiting for bobby and 2 more...");
+        assert_eq!(waiting_text(&names, 30), "Waiting for  and 3 more...");
+        assert_eq!(waiting_text(&names, 25), "Waiting for 3 players...");
+        let longer: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+        assert_eq!(waiting_text(&longer, 40), "Waiting for p0, p1, p2, p3 and 8 more...");
+        // Thousands of names (a hostile roster) in one pass.
+        let many: Vec<String> = (0..4096).map(|i| format!("p{i}")).collect();
+        let row = waiting_text(&many, 80);
+        assert!(row.chars().count() <= 80 && row.ends_with(" more..."), "{row}");
     }
 
     #[test]

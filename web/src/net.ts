@@ -98,14 +98,12 @@ export class Connection {
 
   private receive(data: unknown): void {
     if (this.ended) return;
-    if (data instanceof ArrayBuffer) {
-      this.received.frames += 1;
-      this.received.bytes += data.byteLength;
-    }
     if (!(data instanceof ArrayBuffer)) {
       this.close("the server sent a text frame, not a binary message");
       return;
     }
+    this.received.frames += 1;
+    this.received.bytes += data.byteLength;
     let msg: ServerMsg;
     try {
       msg = decodeServer(new Uint8Array(data));

@@ -8,7 +8,7 @@ import type { ServerMsg } from "../src/protocol";
 import { KEYS_HELP } from "../src/session/keys";
 import { sceneOf, type Link } from "../src/session/scene";
 import type { ClientState } from "../src/state";
-import { GAME_LINES, HUD_ROWS, NO_CHAT_YET, WATCHER_KEYS, hud, partyPanel, secondRow, type HudLine } from "../src/render/hud";
+import { GAME_LINES, HUD_ROWS, NO_CHAT_YET, WATCHER_KEYS, hud, partyPanel, secondRow, waitingText, type HudLine } from "../src/render/hud";
 import { layoutAt, READABLE_CELL_PX, zoomFor } from "../src/render/layout";
 import { DEFAULT, PlayerColours } from "../src/render/palette";
 import { hudGlyphs, mapGlyphs, screenText } from "../src/render/view";
@@ -159,4 +159,17 @@ test("scrolled back, the second row counts the newer lines below, one line or mo
   const state = applyAll(onLevel());
   assert.equal(secondRow(state, 1, 80).text, "1 newer line below (PgDn)");
   assert.equal(secondRow(state, 2, 80).text, "2 newer lines below (PgDn)");
+});
+
+test("the waiting row lists the names that fit and counts the rest, in one pass over thousands", () => {
+  const names = ["bobby", "cyrus", "deedee"];
+  assert.equal(waitingText(names, 80), "Waiting for bobby, cyrus, deedee...");
+  assert.equal(waitingText(names, 34), "Waiting for bobby and 2 more...");
+  assert.equal(waitingText(names, 30), "Waiting for  and 3 more...");
+  assert.equal(waitingText(names, 25), "Waiting for 3 players...");
+  const longer = Array.from({ length: 12 }, (_, i) => `p${i}`);
+  assert.equal(waitingText(longer, 40), "Waiting for p0, p1, p2, p3 and 8 more...");
+  const many = Array.from({ length: 4096 }, (_, i) => `p${i}`);
+  const row = waitingText(many, 80);
+  assert.ok(row.length <= 80 && row.endsWith(" more..."), row);
 });

@@ -6,8 +6,8 @@ import { test } from "node:test";
 
 import type { Action, ChatTo, ClientMsg, ServerMsg } from "../src/protocol";
 import type { Key } from "../src/session/keys";
-import type { KeyOutcome, Session } from "../src/session/session";
-import { appeared, enterLevel, idx, kind, playing, record, sight } from "./fixtures";
+import { Session, type KeyOutcome } from "../src/session/session";
+import { NO_TOKENS, appeared, enterLevel, idx, kind, playing, record, sight } from "./fixtures";
 
 const ch = (c: string): Key => ({ char: c });
 const pad = (n: number): Key => ({ numpad: n });
@@ -243,6 +243,8 @@ test("after a death Enter starts again and nothing else is sent; a watcher never
 });
 
 test("nothing is sent before the welcome; a lost link is joined again with Enter", () => {
+  const before = new Session("ws://here/", NO_TOKENS);
+  for (const key of ["l", "o", "5", ">"] as const) assert.equal(press(before, { char: key }), "Ignore", `${key} before the welcome`);
   const s = feed(playing(), enterLevel(2, 20, 10));
   s.onClosed("connection reset");
   assert.deepEqual(s.link, { lost: "connection reset" });

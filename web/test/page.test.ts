@@ -174,6 +174,8 @@ test("the built page asks a name, says hello with it, keeps the token, draws, ta
   socket.receive(enterLevel(2, 0xffff, 0xffff));
   assert.notEqual(socket.closed, null, "the socket is closed");
   page.drawFrames();
+  const shown = (globalThis as unknown as { window: { gloam: { screenText(): string } } }).window.gloam.screenText();
+  assert.match(shown, /the server is broken or hostile: a map of 65535 x 65535 cells/, "the reason is on the screen");
   assert.equal(page.key("k", "KeyK"), true);
   assert.equal(socket.sent.length, 3, "nothing more is sent");
 });

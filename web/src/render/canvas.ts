@@ -108,10 +108,24 @@ export function drawFrame(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Sc
     drawMap(ctx, atlas, scene, palette, layout);
     drawText(ctx, atlas, sideGlyphs(scene.state, palette, layout.sideCols, layout.mapRows), layout, layout.sideX, 0);
   } else {
-    const page = pageTextGlyphs(scene, palette, layout.pageCols, layout.mapRows).filter((g) => g.row < layout.mapRows);
-    drawText(ctx, atlas, page, layout, 0, 0);
+    drawText(ctx, atlas, pageGlyphs(scene, palette, layout), layout, 0, 0);
   }
   drawText(ctx, atlas, hudGlyphs(scene, palette, 0, layout.hudCols), layout, 0, layout.hudY);
+}
+
+/** Each of the map's glyphs the camera shows, with its cell of the viewport. */
+function eachInView(scene: Scene, palette: Palette, layout: Layout, see: (g: Glyph, col: number, row: number) => void): void {
+  const view: [number, number] = [layout.mapCols, layout.mapRows];
+  const cam = camera(scene, layout);
+  for (const g of mapGlyphs(scene.state, palette)) {
+    const cell = toView(cam, g.col, g.row, view);
+    if (cell !== null) see(g, cell[0], cell[1]);
+  }
+}
+
+/** A page's running text, the rows the map's place holds. */
+function pageGlyphs(scene: Scene, palette: Palette, layout: Layout): Glyph[] {
+  return pageTextGlyphs(scene, palette, layout.pageCols, layout.mapRows).filter((g) => g.row < layout.mapRows);
 }
 
 /**
@@ -122,17 +136,12 @@ export function drawFrame(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Sc
 export function frameText(scene: Scene, palette: Palette, layout: Layout): string {
   const top: Glyph[] = [];
   if (scene.page === "Map") {
-    const view: [number, number] = [layout.mapCols, layout.mapRows];
-    const cam = camera(scene, layout);
-    for (const g of mapGlyphs(scene.state, palette)) {
-      const cell = toView(cam, g.col, g.row, view);
-      if (cell !== null) top.push({ ...g, col: cell[0], row: cell[1] });
-    }
+    eachInView(scene, palette, layout, (g, col, row) => top.push({ ...g, col, row }));
     const side = sideGlyphs(scene.state, palette, layout.sideCols, layout.mapRows);
     // A map cell is a letter of the text; the side starts past the map.
     for (const g of side) top.push({ ...g, col: layout.mapCols + 1 + g.col });
   } else {
-    top.push(...pageTextGlyphs(scene, palette, layout.pageCols, layout.mapRows).filter((g) => g.row < layout.mapRows));
+    top.push(...pageGlyphs(scene, palette, layout));
   }
   const rows = glyphRows(top);
   while (rows.length < layout.mapRows) rows.push("");
@@ -143,14 +152,12 @@ export function frameText(scene: Scene, palette: Palette, layout: Layout): strin
 /** The map's glyphs in the viewport, through the camera that keeps the player (or the cursor) in view. */
 function drawMap(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Scene, palette: Palette, layout: Layout): void {
   const view: [number, number] = [layout.mapCols, layout.mapRows];
-  const cam = camera(scene, layout);
   const cursor = cursorCell(scene);
-  const at = cursor === null ? null : toView(cam, cursor.x, cursor.y, view);
+  const at = cursor === null ? null : toView(camera(scene, layout), cursor.x, cursor.y, view);
   if (at !== null) drawCursor(ctx, at[0] * layout.cellPx, at[1] * layout.cellPx, layout.cellPx);
-  for (const g of mapGlyphs(scene.state, palette)) {
-    const cell = toView(cam, g.col, g.row, view);
-    if (cell !== null) atlas.draw(ctx, g.ch, g.color, cell[0] * layout.cellPx, cell[1] * layout.cellPx, layout.cellPx);
-  }
+  eachInView(scene, palette, layout, (g, col, row) => {
+    atlas.draw(ctx, g.ch, g.color, col * layout.cellPx, row * layout.cellPx, layout.cellPx);
+  });
 }
 
 /** Running text: each glyph at its letter and row from (x, y). */

@@ -153,14 +153,23 @@ export function secondRow(state: ClientState, scroll: number, cols: number): Hud
 }
 
 /** "Waiting for bob, cy...", or as many names as fit and how many more. */
-function waitingText(names: string[], cols: number): string {
+export function waitingText(names: string[], cols: number): string {
   const all = `Waiting for ${names.join(", ")}...`;
   if (charCount(all) <= cols) return all;
-  for (let n = names.length - 1; n >= 0; n--) {
-    const t = `Waiting for ${names.slice(0, n).join(", ")} and ${names.length - n} more...`;
-    if (charCount(t) <= cols) return t;
+  // The most names that fit with how many more: the text grows with each
+  // name, so the names are counted once, forward (a roster may hold
+  // thousands, and this is drawn every frame).
+  const head = "Waiting for ".length;
+  let listed = 0;
+  let fits: number | null = null;
+  for (const [n, name] of names.entries()) {
+    const more = ` and ${names.length - n} more...`;
+    if (head + listed + more.length > cols) break;
+    fits = n;
+    listed += charCount(name) + (n > 0 ? 2 : 0);
   }
-  return `Waiting for ${names.length} players...`;
+  if (fits === null) return `Waiting for ${names.length} players...`;
+  return `Waiting for ${names.slice(0, fits).join(", ")} and ${names.length - fits} more...`;
 }
 
 /** The second row while a throw is aimed: what at, and the keys. */

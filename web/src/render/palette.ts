@@ -185,15 +185,11 @@ export class PlayerColours {
   }
 }
 
-const css = new Map<number, string>();
-
-/** A colour as the canvas takes it. */
+/**
+ * A colour as the canvas takes it. Not cached: the string is cheap, and a
+ * cache keyed by colour would grow with every colour a server names.
+ */
 export function cssColour(c: Rgb): string {
   const key = (c[0] << 16) | (c[1] << 8) | c[2];
-  let s = css.get(key);
-  if (s === undefined) {
-    s = `#${key.toString(16).padStart(6, "0")}`;
-    css.set(key, s);
-  }
-  return s;
+  return `#${key.toString(16).padStart(6, "0")}`;
 }

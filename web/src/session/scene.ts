@@ -53,7 +53,3 @@ export function sceneOf(state: ClientState, link: Link, page: Page): Scene {
     logScroll: 0,
   };
 }
-
-export function samePage(a: Page, b: Page): boolean {
-  return typeof a === "string" || typeof b === "string" ? a === b : a.choose === b.choose;
-}

@@ -2,7 +2,10 @@
 // radius, row by row from the top, each named on the wire by its index.
 // Both sides derive it from the radius the welcome gives.
 
-export const MAX_RADIUS = 8;
+import { MAX_SIGHT_RADIUS } from "./limits";
+
+/** The largest radius whose disc still fits one-byte indices (disc.rs's). */
+export const MAX_RADIUS = MAX_SIGHT_RADIUS;
 
 export class Disc {
   readonly radius: number;
