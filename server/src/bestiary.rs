@@ -54,6 +54,34 @@ pub enum Behaviour {
     KeepsDistance,
 }
 
+impl Behaviour {
+    /// Whether it stays a few cells off its prey while the prey is healthy.
+    /// Each of these names every behaviour, so a new one must say how it
+    /// hunts before it compiles.
+    pub fn keeps_distance(self) -> bool {
+        match self {
+            Behaviour::KeepsDistance => true,
+            Behaviour::Hunts | Behaviour::Wanders | Behaviour::Erratic => false,
+        }
+    }
+
+    /// Whether it moves at random half the time while hunting.
+    pub fn staggers(self) -> bool {
+        match self {
+            Behaviour::Erratic => true,
+            Behaviour::Hunts | Behaviour::Wanders | Behaviour::KeepsDistance => false,
+        }
+    }
+
+    /// Whether it roams about when it sees nobody and has nowhere to go.
+    pub fn roams(self) -> bool {
+        match self {
+            Behaviour::Wanders | Behaviour::Erratic => true,
+            Behaviour::Hunts | Behaviour::KeepsDistance => false,
+        }
+    }
+}
+
 /// One kind of monster.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kind {

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use gloam_protocol::{Action, Dir, PlayerId, codec};
 use gloam_server::Config;
-use gloam_server::world::{Arrival, Farewell, Player, decode_history, fresh_depth};
+use gloam_server::world::{Arrival, Leaving, Player, decode_history, fresh_depth};
 
 const SEED: u64 = 2024;
 const DEPTH: u16 = 7;
@@ -96,7 +96,7 @@ fn write_the_fixture() {
             arrivals += 1;
             depth.arrive(player, via);
         } else if roll < 2 {
-            depth.leave(id, Farewell::LEFT);
+            depth.leave(id, Leaving::Quit);
         } else if roll < 6 {
             depth.deadline(id);
         } else if roll < 16 {
@@ -104,11 +104,11 @@ fn write_the_fixture() {
         } else if roll < 40 {
             let dir = towards_a_monster(&depth, id).unwrap_or(Dir::ALL[script.next(8) as usize]);
             let turn = depth.act(id, Action::Move(dir));
-            deaths += turn.deaths.len();
+            deaths += turn.flow.deaths.len();
         } else {
             let dir = Dir::ALL[script.next(8) as usize];
             let turn = depth.act(id, Action::Move(dir));
-            deaths += turn.deaths.len();
+            deaths += turn.flow.deaths.len();
         }
         log.extend(depth.take_log().map(|part| part.entries).unwrap_or_default());
     }

@@ -284,7 +284,7 @@ mod tests {
         }
         depth.arrive(Player::new(BOB, "bob".into()), Arrival::Join);
         depth.arrive(Player::new(CAT, "cat".into()), Arrival::Join);
-        depth.leave(BOB, gloam_server::world::Farewell::LEFT);
+        depth.leave(BOB, gloam_server::world::Leaving::Quit);
         let history = depth.log().to_vec();
         let truth = truth_of(&config, 1, &history, vec![ANN]).unwrap();
         // Each change of the monsters, then each of the roster.

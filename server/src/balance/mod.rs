@@ -22,7 +22,7 @@ use gloam_protocol::PlayerId;
 pub use report::Report;
 
 use crate::config::Config;
-use crate::world::{Arrival, Death, DepthState, Player, fresh_depth};
+use crate::world::{Arrival, Death, Killer, Nobody, Player, Rules, fresh_depth};
 use policy::{Look, Policy};
 
 /// The one player of a balance run's world.
@@ -105,16 +105,18 @@ impl Life {
         }
     }
 
-    /// It died, or escaped, on `depth`.
-    fn end(&mut self, death: Death, depth: u16) {
-        self.note(depth, &death.player);
-        self.end = if death.escaped {
-            self.found_artifact = true;
-            End::Escaped
-        } else {
-            let by = death.killed_by;
-            let kind = by.strip_prefix("an ").or_else(|| by.strip_prefix("a ")).unwrap_or(&by);
-            End::Died(kind.to_owned())
+    /// It died, or escaped, on `rules`' depth.
+    fn end(&mut self, death: Death, rules: &Rules) {
+        self.note(rules.depth, &death.player);
+        self.end = match death.end {
+            crate::world::End::Escaped(_) => {
+                self.found_artifact = true;
+                End::Escaped
+            }
+            crate::world::End::Killed(Killer::Monster(kind)) => {
+                End::Died(rules.bestiary.kind(kind).name.clone())
+            }
+            crate::world::End::Killed(Killer::Player(name)) => End::Died(name),
         };
     }
 }
@@ -142,44 +144,49 @@ pub fn run(config: &Config, options: &Options) -> Report {
     Report::of(config.bottom(), options, lives)
 }
 
-/// Plays one character in the world of `seed` for at most `max_rounds`.
+/// Plays one character in the world of `seed` for at most `max_rounds`,
+/// through the depths' rules alone with nobody listening: what became of
+/// it is what the rules hand back (see `rules::flow`).
 pub fn play(config: &Config, seed: u64, max_rounds: u64) -> Life {
     let config = Config { seed, ..config.clone() };
-    let mut depths: BTreeMap<u16, DepthState> = BTreeMap::new();
-    let mut here = fresh_depth(&config, 1);
-    here.arrive(Player::new(ME, "balance".into()), Arrival::Join);
+    let mut depths: BTreeMap<u16, Rules> = BTreeMap::new();
+    let mut here = fresh_depth(&config, 1).rules;
+    here.arrive(Player::new(ME, "balance".into()), Arrival::Join, &mut Nobody);
     let mut policy = Policy::default();
     let mut life = Life::new(seed);
     for _ in 0..max_rounds {
         let Some(action) = look(&here, &config).map(|look| policy.choose(&look)) else { break };
-        let mut outcome = here.act(ME, action);
-        if let Some(death) = outcome.deaths.pop() {
-            life.end(death, here.depth());
+        let Some(mut flow) = here.act(ME, action, &mut Nobody) else { continue };
+        if let Some(death) = flow.deaths.pop() {
+            life.end(death, &here);
             return life;
         }
-        if let Some(departure) = outcome.departures.pop() {
+        if let Some(departure) = flow.departures.pop() {
             let next = departure.depth;
-            let next = depths.remove(&next).unwrap_or_else(|| fresh_depth(&config, next));
-            depths.insert(here.depth(), std::mem::replace(&mut here, next));
-            if let Some(escape) = here.arrive(departure.player, departure.via).deaths.pop() {
-                life.end(escape, here.depth());
+            let next = depths.remove(&next).unwrap_or_else(|| fresh_depth(&config, next).rules);
+            depths.insert(here.depth, std::mem::replace(&mut here, next));
+            here.arrive(departure.player, departure.via, &mut Nobody);
+            if here.wins(ME, departure.via)
+                && let Some(escape) = here.escape(ME, &mut Nobody).deaths.pop()
+            {
+                life.end(escape, &here);
                 return life;
             }
         }
         let me = here.player(ME).expect("the character is on its depth while it plays");
-        life.note(here.depth(), me);
+        life.note(here.depth, me);
         life.found_artifact |= me.pack.items().iter().any(|i| i.kind == config.items.artifact());
     }
     life
 }
 
 /// What the character knows of its depth now.
-fn look<'a>(depth: &'a DepthState, config: &'a Config) -> Option<Look<'a>> {
+fn look<'a>(depth: &'a Rules, config: &'a Config) -> Option<Look<'a>> {
     let me = depth.player(ME)?;
-    let memory = me.memory(depth.depth())?;
-    let monsters = depth.monsters().filter(|m| memory.sees(m.pos)).collect();
+    let memory = me.memory(depth.depth)?;
+    let monsters = depth.monsters.values().filter(|m| memory.sees(m.pos)).collect();
     let floor = memory.recall_floor().into_iter();
     let piles = floor.filter_map(|change| Some((change.at, change.top?))).collect();
-    let (level, items) = (depth.level(), &config.items);
-    Some(Look { depth: depth.depth(), level, me, memory, monsters, piles, items })
+    let (level, items) = (&*depth.level, &config.items);
+    Some(Look { depth: depth.depth, level, me, memory, monsters, piles, items })
 }

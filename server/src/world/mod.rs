@@ -40,9 +40,12 @@ pub use build::fresh_depth;
 /// player weighing its weapons and its throws reckons with.
 pub(crate) use depth::rules::{combat, throwing};
 pub use depth::{
-    Arrival, Command, Death, DepthState, Entry, Farewell, HostRules, LogPart, Monster, Outcome,
-    Outgoing, Phase, decode_history,
+    Arrival, Command, Death, DepthState, End, Entry, HostRules, Leaving, LogPart, Monster, Outcome,
+    Outgoing, Phase, decode_history, may_start_order,
 };
+/// The rules of a depth alone, for the balance run to play with nobody
+/// listening.
+pub(crate) use depth::{Killer, Nobody, Rules};
 pub use presence::{ActError, Presence, Reply, Watcher};
 pub use talk::{Ear, Heard, Talkers};
 pub use watch::{Audience, Feed};

@@ -208,15 +208,13 @@ pub(super) struct Standing {
 }
 
 impl Standing {
-    /// The order `action` may start: exploring, travelling and resting, and
-    /// the stairs' keys (which travel when away from stairs: the depth
-    /// decides).
+    /// The order `action` may start, as the depth's orders decide.
     fn of(action: Action) -> Option<Self> {
-        matches!(
+        crate::world::may_start_order(action).then_some(Self {
             action,
-            Action::Explore | Action::Travel(_) | Action::Rest | Action::Descend | Action::Ascend
-        )
-        .then_some(Self { action, went_on: false, stopping: false })
+            went_on: false,
+            stopping: false,
+        })
     }
 
     /// Whether the client is told when it is over: always for the orders

@@ -7,8 +7,12 @@
 //!
 //! [`DepthState`] is the pair: `rules` decide and tell nobody, handing
 //! each event (moved, struck, killed, woke, arrived, left, ...) to the
-//! `views` as it happens; the views make each player's messages. A replay
-//! is the rules alone, with nobody listening.
+//! `views` as it happens, and handing back from each command its [`Flow`]:
+//! who was answered, who came, who went and how, who died of what, and
+//! what a player on a standing order noticed. The views make each player's
+//! messages and word everything (`views::lines`); the depth's task acts on
+//! the flow. A replay, or the balance run, is the rules alone, with nobody
+//! listening.
 //!
 //! # One action, from key to pixels
 //! 1. The client sends `ClientMsg::Act`. The player's connection task
@@ -56,7 +60,12 @@ use std::sync::Arc;
 
 use gloam_protocol::{Action, MonsterId, PlayerId, Pos, ServerMsg};
 
-pub use rules::{Command, Entry, HostRules, LogPart, Monster, Phase, Rules, decode_history};
+pub use orders::may_start as may_start_order;
+pub(crate) use rules::events::Nobody;
+pub use rules::{
+    Command, Death, Departure, End, Entry, Flow, HostRules, Killer, Leaving, LogPart, Monster,
+    Notice, Phase, Rules, decode_history,
+};
 pub use views::still::StillSchedule;
 
 use crate::bestiary::{Bestiary, KindId};
@@ -64,6 +73,7 @@ use crate::character::Player;
 use crate::level::Level;
 use crate::seeds::DepthSeeds;
 use orders::Order;
+use rules::events::Observer;
 use views::{Telling, Views};
 
 /// Where an arriving player is put.
@@ -79,24 +89,6 @@ pub enum Arrival {
     Resume(Pos),
 }
 
-/// How a line about players going ends, for one and for several.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Farewell {
-    one: &'static str,
-    many: &'static str,
-}
-
-impl Farewell {
-    pub const LEFT: Self = Self { one: "has left the game.", many: "have left the game." };
-    pub const LOST: Self =
-        Self { one: "has lost the connection.", many: "have lost the connection." };
-    pub const DIED: Self = Self { one: "dies.", many: "die." };
-    pub const WENT_DOWN: Self = Self { one: "goes down the stairs.", many: "go down the stairs." };
-    pub const WENT_UP: Self = Self { one: "climbs the stairs.", many: "climb the stairs." };
-    pub const ESCAPED: Self =
-        Self { one: "escapes the Gloam, and wins!", many: "escape the Gloam, and win!" };
-}
-
 /// A message for one player.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outgoing {
@@ -104,36 +96,16 @@ pub struct Outgoing {
     pub msg: ServerMsg,
 }
 
-/// A player who took the stairs, handed back for the depth it goes to.
-#[derive(Debug)]
-pub struct Departure {
-    pub player: Player,
-    pub depth: u16,
-    pub via: Arrival,
-}
-
-/// A player who died, or escaped with the artifact, taken off the depth.
-#[derive(Debug)]
-pub struct Death {
-    pub player: Player,
-    /// "a jackal", or the player who struck the blow; for one that
-    /// escaped, the artifact it escaped with.
-    pub killed_by: String,
-    /// It escaped: it goes to the hall of the living, not the graveyard.
-    pub escaped: bool,
-}
-
-/// What one or more commands produced.
+/// What one or more commands produced: the messages for players, and
+/// what the rules handed back of the game's flow.
 #[derive(Debug, Default)]
 pub struct Outcome {
     pub out: Vec<Outgoing>,
-    /// Players whose action was applied (their next may come).
-    pub answered: Vec<PlayerId>,
-    /// Of those, players whose standing order goes on: their connection
-    /// sends it again, at their pace (see `orders`).
+    /// Who was answered, came, went and died (see `rules::flow`).
+    pub flow: Flow,
+    /// Of those answered, players whose standing order goes on: their
+    /// connection sends it again, at their pace (see `orders`).
     pub going_on: Vec<PlayerId>,
-    pub departures: Vec<Departure>,
-    pub deaths: Vec<Death>,
 }
 
 impl Outcome {
@@ -145,10 +117,8 @@ impl Outcome {
     /// What `then` produced, after this.
     pub fn append(&mut self, then: Outcome) {
         self.out.extend(then.out);
-        self.answered.extend(then.answered);
+        self.flow.append(then.flow);
         self.going_on.extend(then.going_on);
-        self.departures.extend(then.departures);
-        self.deaths.extend(then.deaths);
     }
 }
 
@@ -197,9 +167,7 @@ impl DepthState {
     /// asleep if its kind sleeps. Gives its id, or `None` if the cell is
     /// taken. Those who see it are told with the next command.
     pub fn spawn(&mut self, kind: KindId, pos: Pos) -> Option<MonsterId> {
-        let mut outcome = Outcome::default();
-        let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
-        self.rules.spawn(kind, pos, &mut telling)
+        self.run(&mut Outcome::default(), |rules, obs| (rules.spawn(kind, pos, obs), None))
     }
 
     /// The depth as it stands is full: restocks never bring it past this
@@ -212,9 +180,26 @@ impl DepthState {
     /// monsters (see `rules::restock`): how many came. Those who see them
     /// (nobody, when the depth's task asks) are told with the next command.
     pub fn restock(&mut self, periods: u32) -> usize {
-        let mut outcome = Outcome::default();
-        let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
-        self.rules.restock(periods, &mut telling)
+        self.run(&mut Outcome::default(), |rules, obs| (rules.restock(periods, obs), None))
+    }
+
+    /// Runs one command of the rules with the views listening, telling
+    /// into `outcome`. When the command hands back a flow (it changed the
+    /// depth), the views settle what each player is told of it and the
+    /// flow joins the outcome; a command that hands back none leaves what
+    /// it did to be told with the next.
+    fn run<T>(
+        &mut self,
+        outcome: &mut Outcome,
+        command: impl FnOnce(&mut Rules, &mut dyn Observer) -> (T, Option<Flow>),
+    ) -> T {
+        let mut telling = Telling { views: &mut self.views, outcome };
+        let (value, flow) = command(&mut self.rules, &mut telling);
+        if let Some(flow) = flow {
+            self.views.settle(&self.rules, &flow.answered, outcome);
+            outcome.flow.append(flow);
+        }
+        value
     }
 
     /// Puts a player on this level and tells it what it remembers and
@@ -225,13 +210,9 @@ impl DepthState {
     pub fn arrive(&mut self, player: Player, via: Arrival) -> Outcome {
         let id = player.id;
         let mut outcome = Outcome::default();
-        let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
-        self.rules.arrive(player, via, &mut telling);
-        self.views.settle(&self.rules, &mut outcome);
+        self.run(&mut outcome, |rules, obs| ((), Some(rules.arrive(player, via, obs))));
         if self.rules.wins(id, via) {
-            let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
-            self.rules.escape(id, &mut telling);
-            self.views.settle(&self.rules, &mut outcome);
+            self.run(&mut outcome, |rules, obs| ((), Some(rules.escape(id, obs))));
         }
         outcome
     }
@@ -259,17 +240,15 @@ impl DepthState {
             };
             outcome.append(one);
         }
-        // One who died or left after its action was applied is not answered.
-        outcome.answered.retain(|&id| self.rules.player(id).is_some());
+        // One who died or left after its action was applied (by another's,
+        // later in the batch) is not answered.
+        outcome.flow.answered.retain(|&id| self.rules.player(id).is_some());
         outcome
     }
 
     fn act_one(&mut self, id: PlayerId, action: Action) -> Outcome {
         let mut one = Outcome::default();
-        let mut telling = Telling { views: &mut self.views, outcome: &mut one };
-        if self.rules.act(id, action, &mut telling) {
-            self.views.settle(&self.rules, &mut one);
-        }
+        self.run(&mut one, |rules, obs| ((), rules.act(id, action, obs)));
         one
     }
 
@@ -280,33 +259,31 @@ impl DepthState {
     fn carry_out(&mut self, id: PlayerId, order: Order) -> Outcome {
         let step = match self.rules.clock.phase(id) {
             Phase::Ready => order.step(&self.rules, id),
-            _ => Err("Not while your round waits for others.".into()),
+            Phase::Acted | Phase::Away => Err(orders::Balk::Waiting),
         };
         let action = match step {
             Ok(action) => action,
-            Err(why) => {
-                let mut one = Outcome::default();
-                let Some(at) = self.rules.player(id).map(|p| p.pos) else { return one };
-                // Answered as every action is, with its sight last.
-                let mut diff = gloam_protocol::SightDiff { at, ..Default::default() };
-                self.views.tell_now(&self.rules, id, &mut diff);
-                one.tell(id, ServerMsg::Note(why));
-                one.tell(id, ServerMsg::Sight(diff));
-                one.answered.push(id);
-                return one;
-            }
+            Err(why) => return self.balk(id, why),
         };
-        let hp_before = self.rules.player(id).map_or(0, |p| p.vitals.hp);
-        let mut one = self.act_one(id, action);
-        if !one.answered.contains(&id) {
+        let mut one = Outcome::default();
+        let told = self.views.monsters_told(id);
+        self.run(&mut one, |rules, obs| ((), rules.act_watched(id, action, told, obs)));
+        if !one.flow.answered.contains(&id) {
             return one;
         }
-        match orders::interruption(&self.rules, id, &one.out, hp_before) {
-            Some(why) if !why.is_empty() => one.tell(id, ServerMsg::Note(why)),
-            Some(_) => {}
+        // Hurt, it needs no line: the blow's says so.
+        let noticed = one.flow.notices.iter().filter(|(to, _)| *to == id).map(|&(_, n)| n);
+        let notice: Option<Notice> =
+            noticed.clone().find(|&n| n == Notice::Hurt).or(noticed.clone().next());
+        match notice {
+            Some(notice) => {
+                if let Some(line) = views::lines::notice(&self.rules, notice) {
+                    one.tell(id, ServerMsg::Note(line));
+                }
+            }
             None if order.is_done(&self.rules, id) => {
-                if order == Order::Rest {
-                    one.tell(id, ServerMsg::Note("You feel rested.".into()));
+                if let Some(line) = views::lines::order_done(order) {
+                    one.tell(id, ServerMsg::Note(line.into()));
                 }
             }
             None => one.going_on.push(id),
@@ -314,14 +291,24 @@ impl DepthState {
         one
     }
 
+    /// An order that can take no step: why, with the player's sight as
+    /// the answer every action gets.
+    fn balk(&mut self, id: PlayerId, why: orders::Balk) -> Outcome {
+        let mut one = Outcome::default();
+        let Some(at) = self.rules.player(id).map(|p| p.pos) else { return one };
+        let mut diff = gloam_protocol::SightDiff { at, ..Default::default() };
+        self.views.tell_now(&self.rules, id, &mut diff);
+        one.tell(id, ServerMsg::Note(views::lines::balk(&self.rules, why)));
+        one.tell(id, ServerMsg::Sight(diff));
+        one.flow = Flow::answering(id);
+        one
+    }
+
     /// The deadline of the round `id` acted in has passed: those it still
     /// waits for are counted away and it closes without them.
     pub fn deadline(&mut self, id: PlayerId) -> Outcome {
         let mut outcome = Outcome::default();
-        let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
-        if self.rules.deadline(id, &mut telling) {
-            self.views.settle(&self.rules, &mut outcome);
-        }
+        self.run(&mut outcome, |rules, obs| ((), rules.deadline(id, obs)));
         outcome
     }
 
@@ -330,12 +317,19 @@ impl DepthState {
     /// memories, and what its going set off (a round that waited only for
     /// it closes). Those who saw it see it vanish with the next news of
     /// movers, and everyone hears why with the news.
-    pub fn leave(&mut self, id: PlayerId, farewell: Farewell) -> (Option<Player>, Outcome) {
+    pub fn leave(&mut self, id: PlayerId, how: Leaving) -> (Option<Player>, Outcome) {
         let mut outcome = Outcome::default();
-        let mut telling = Telling { views: &mut self.views, outcome: &mut outcome };
-        let player = self.rules.leave(id, farewell, &mut telling);
-        self.views.settle(&self.rules, &mut outcome);
+        let player = self.run(&mut outcome, |rules, obs| {
+            let (player, flow) = rules.leave(id, how, obs);
+            (player, Some(flow))
+        });
         (player, outcome)
+    }
+
+    /// How a life that ended here ended, in words: "a jackal", another
+    /// player's name, or the artifact one escaped with.
+    pub fn end_in_words(&self, end: &End) -> String {
+        views::lines::end(&self.rules, end)
     }
 
     /// Tells those who stood still (all, or those of one shift, see
@@ -462,6 +456,8 @@ impl DepthState {
 
 #[cfg(test)]
 mod corridor_tests;
+#[cfg(test)]
+mod flow_tests;
 #[cfg(test)]
 mod item_tests;
 #[cfg(test)]

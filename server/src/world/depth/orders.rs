@@ -7,16 +7,59 @@
 //! it is (a `Move` or a `Wait`, logged as such, so a replay needs none of
 //! this), and the order goes on until it is done or something happens that
 //! a player would want to see: a monster comes into view, the player is
-//! hurt, or it sees an item. With an awake monster in view it does not
-//! start at all.
+//! hurt, or it sees an item (the rules hand these back as the step's
+//! notices, see `rules::flow`). With an awake monster in view it does not
+//! start at all. Which actions are orders is decided here alone: the
+//! connection asks [`may_start`].
 
 use gloam_protocol::walk::{DistanceMap, UNREACHED};
-use gloam_protocol::{Action, Dir, MonsterChange, PlayerId, Pos, ServerMsg, SightDiff, Terrain};
+use gloam_protocol::{Action, Dir, PlayerId, Pos, Terrain};
 
-use super::Outgoing;
 use super::rules::Rules;
-use crate::bestiary::capitalised;
+use crate::bestiary::KindId;
 use crate::character::Player;
+
+/// Whether `action` may start a standing order: exploring, travelling and
+/// resting do, and the stairs' keys (which travel when away from stairs:
+/// the depth decides, see `Order::of`). What a player's connection sends
+/// again while the depth says the order goes on.
+pub fn may_start(action: Action) -> bool {
+    match action {
+        Action::Explore | Action::Travel(_) | Action::Rest | Action::Descend | Action::Ascend => {
+            true
+        }
+        Action::Move(_)
+        | Action::Wait
+        | Action::Quit
+        | Action::PickUp
+        | Action::Drop(_)
+        | Action::Quaff(_)
+        | Action::Read(_)
+        | Action::Wield(_)
+        | Action::Wear(_)
+        | Action::TakeOff(_)
+        | Action::Throw { .. } => false,
+    }
+}
+
+/// Why an order can take no step now (worded in `views::lines`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Balk {
+    /// The player's round waits for others.
+    Waiting,
+    /// The player is not on the depth.
+    Gone,
+    /// An awake monster of this kind is in view.
+    AwakeInView(KindId),
+    FullHealth,
+    /// A cell to travel to that the player does not know to be open.
+    UnknownWay,
+    NoStairsDown,
+    NoStairsUp,
+    NothingLeft,
+    /// No walk there is free of what the player sees in the way.
+    Blocked,
+}
 
 /// What a standing order is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,31 +95,30 @@ impl Order {
     }
 
     /// The action that carries the order one step further for `id`, or
-    /// why it cannot (a line for the player).
-    pub fn step(self, rules: &Rules, id: PlayerId) -> Result<Action, String> {
-        let player = rules.player(id).ok_or_else(String::new)?;
-        if let Some(name) = awake_in_view(rules, player) {
-            return Err(format!("Not with {name} in view."));
+    /// why it cannot.
+    pub fn step(self, rules: &Rules, id: PlayerId) -> Result<Action, Balk> {
+        let player = rules.player(id).ok_or(Balk::Gone)?;
+        if let Some(kind) = awake_in_view(rules, player) {
+            return Err(Balk::AwakeInView(kind));
         }
         let targets = match self {
             Order::Rest if player.vitals.hp >= player.vitals.max_hp => {
-                return Err("You are at full health.".into());
+                return Err(Balk::FullHealth);
             }
             Order::Rest => return Ok(Action::Wait),
             Order::Explore => unexplored(rules, player),
             Order::Travel(to) if known_open(rules, player, to) => vec![to],
-            Order::Travel(_) => return Err("You do not know the way there.".into()),
+            Order::Travel(_) => return Err(Balk::UnknownWay),
             Order::Stairs(kind) => remembered(rules, player, kind),
         };
         if targets.is_empty() {
             return Err(match self {
-                Order::Stairs(Terrain::StairsDown) => "You know of no stairs down.".into(),
-                Order::Stairs(_) => "You know of no stairs up.".into(),
-                _ => "Nothing left to explore.".into(),
+                Order::Stairs(Terrain::StairsDown) => Balk::NoStairsDown,
+                Order::Stairs(_) => Balk::NoStairsUp,
+                Order::Explore | Order::Travel(_) | Order::Rest => Balk::NothingLeft,
             });
         }
-        let dir = towards(rules, player, &targets)
-            .ok_or_else(|| "You know of no way there that is free.".to_string())?;
+        let dir = towards(rules, player, &targets).ok_or(Balk::Blocked)?;
         Ok(Action::Move(dir))
     }
 
@@ -92,11 +134,11 @@ impl Order {
     }
 }
 
-/// "a jackal" when an awake monster is in `player`'s sight.
-fn awake_in_view(rules: &Rules, player: &Player) -> Option<String> {
+/// The kind of an awake monster in `player`'s sight, if one is.
+fn awake_in_view(rules: &Rules, player: &Player) -> Option<KindId> {
     let memory = player.memory(rules.depth)?;
     let m = rules.monsters.values().find(|m| m.awake && memory.sees(m.pos))?;
-    Some(rules.bestiary.kind(m.kind).a())
+    Some(m.kind)
 }
 
 /// True when `player` remembers `pos` and it can be walked on.
@@ -162,50 +204,4 @@ fn towards(rules: &Rules, player: &Player, targets: &[Pos]) -> Option<Dir> {
         .filter(|&(_, dist)| dist < here)
         .min_by_key(|&(_, dist)| dist)
         .map(|(d, _)| d)
-}
-
-/// What in `out` (what one step told) should stop `id`'s order: a monster
-/// that came into its view or woke in it, an item it saw, or hit points
-/// lost (below `hp_before`). The line that says so, empty when another line already
-/// does (a blow's).
-pub(super) fn interruption(
-    rules: &Rules,
-    id: PlayerId,
-    out: &[Outgoing],
-    hp_before: u16,
-) -> Option<String> {
-    let mut said = None;
-    for msg in out.iter().filter(|o| o.to == id).map(|o| &o.msg) {
-        let (monsters, floor) = match msg {
-            ServerMsg::Sight(SightDiff { monsters, floor, .. })
-            | ServerMsg::Displaced(SightDiff { monsters, floor, .. }) => {
-                (&monsters[..], &floor[..])
-            }
-            ServerMsg::Monsters(monsters) => (&monsters[..], &[][..]),
-            ServerMsg::Floor(floor) => (&[][..], &floor[..]),
-            ServerMsg::Vitals { hp, .. } if *hp < hp_before => return Some(String::new()),
-            _ => continue,
-        };
-        for change in monsters {
-            match change {
-                MonsterChange::Appeared { kind, asleep, .. } => {
-                    let kind = rules.bestiary.kind(*kind);
-                    let how = if *asleep { ", asleep" } else { "" };
-                    said.get_or_insert_with(|| {
-                        format!("{} comes into view{how}.", capitalised(&kind.a()))
-                    });
-                }
-                // One in view woke ("The kobold wakes up." says so).
-                MonsterChange::Slept { asleep: false, .. } => {
-                    said.get_or_insert_with(String::new);
-                }
-                _ => {}
-            }
-        }
-        if let Some(top) = floor.iter().find_map(|f| f.top) {
-            let what = rules.items.kind(top.kind).described(top.count);
-            said.get_or_insert_with(|| format!("You see {what}."));
-        }
-    }
-    said
 }

@@ -81,7 +81,7 @@ fn exploring_walks_only_over_remembered_cells_until_nothing_is_left() {
         let from = pos(&d);
         let turn = d.play(ANN, Action::Explore);
         let to = pos(&d);
-        assert!(turn.answered.contains(&ANN), "every step is answered");
+        assert!(turn.flow.answered.contains(&ANN), "every step is answered");
         if to != from {
             steps += 1;
             assert!(chebyshev(from, to) == 1, "one step at a time");
@@ -201,33 +201,52 @@ fn a_monster_coming_into_view_stops_resting() {
     assert!(first.going_on.contains(&ANN));
     // A kobold wanders in while ann rests.
     let kobold = d.rules.bestiary.find("kobold").unwrap();
-    d.spawn(kobold, Pos::new(4, 3)).unwrap();
+    let id = d.spawn(kobold, Pos::new(4, 3)).unwrap();
+    d.rules.monsters.get_mut(&id).unwrap().awake = false;
     let turn = d.play(ANN, Action::Rest);
     assert!(!turn.going_on.contains(&ANN));
-    let asleep = !d.rules.monsters.values().next().unwrap().awake;
-    let said =
-        if asleep { "A kobold comes into view, asleep." } else { "A kobold comes into view." };
-    assert_eq!(notes(&turn), [said]);
+    // Said as it came into view, whether or not it woke later in the round.
+    assert_eq!(notes(&turn), ["A kobold comes into view, asleep."]);
+}
+
+/// What ann notices of the changes `change` makes to the depth, as the
+/// rules tell a standing order's step.
+fn noticed(d: &mut DepthState, change: impl FnOnce(&mut DepthState)) -> Vec<Notice> {
+    let mut watch = super::rules::flow::Watch::of(&d.rules, ANN, d.views.monsters_told(ANN));
+    change(d);
+    watch.look(&d.rules);
+    watch
+        .notices()
+        .into_iter()
+        .map(|(id, n)| {
+            assert_eq!(id, ANN);
+            n
+        })
+        .collect()
 }
 
 #[test]
 fn being_hurt_or_seeing_an_item_interrupts_and_a_quiet_step_does_not() {
-    let d = rooms();
-    let to_ann = |msg| vec![Outgoing { to: ANN, msg }];
-    let quiet = to_ann(ServerMsg::Sight(gloam_protocol::SightDiff::default()));
-    assert_eq!(orders::interruption(&d.rules, ANN, &quiet, 10), None);
-    let hurt = to_ann(ServerMsg::Vitals { hp: 7, max: 10 });
-    assert_eq!(orders::interruption(&d.rules, ANN, &hurt, 10), Some(String::new()));
-    let healed = to_ann(ServerMsg::Vitals { hp: 10, max: 10 });
-    assert_eq!(orders::interruption(&d.rules, ANN, &healed, 9), None);
+    let mut d = rooms();
+    assert_eq!(noticed(&mut d, |_| {}), []);
+    fn vitals(d: &mut DepthState) -> &mut crate::character::Vitals {
+        &mut d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals
+    }
+    assert_eq!(noticed(&mut d, |d| vitals(d).hp -= 3), [Notice::Hurt]);
+    assert_eq!(noticed(&mut d, |d| vitals(d).hp += 1), [], "healing is no news");
     let (kind, _) = d.rules.items.placeable_at(1).next().unwrap();
     let top = gloam_protocol::Lying { kind, count: 1, more: false };
-    let pile = vec![gloam_protocol::FloorChange { at: Pos::new(3, 3), top: Some(top) }];
-    let seen = to_ann(ServerMsg::Floor(pile));
+    let at = Pos::new(3, 3);
+    let see = |d: &mut DepthState| {
+        let ann = d.rules.occupancy.players.get_mut(&ANN).unwrap();
+        ann.memory_mut(3).see_pile(at, Some(top));
+    };
+    assert_eq!(noticed(&mut d, see), [Notice::SawItem { at, top }]);
+    assert_eq!(noticed(&mut d, see), [], "a pile it knows is no news");
     let what = d.rules.items.kind(kind).described(1);
-    assert_eq!(orders::interruption(&d.rules, ANN, &seen, 10), Some(format!("You see {what}.")));
-    let for_bob = vec![Outgoing { to: PlayerId(2), msg: ServerMsg::Vitals { hp: 1, max: 10 } }];
-    assert_eq!(orders::interruption(&d.rules, ANN, &for_bob, 10), None, "another's news");
+    let line = views::lines::notice(&d.rules, Notice::SawItem { at, top });
+    assert_eq!(line, Some(format!("You see {what}.")));
+    assert_eq!(views::lines::notice(&d.rules, Notice::Hurt), None, "the blow says so");
 }
 
 #[test]
@@ -251,13 +270,18 @@ fn an_item_stops_exploring_once() {
 
 #[test]
 fn a_monster_waking_in_view_stops_the_order_with_the_line_that_says_so() {
-    let d = rooms();
-    let woke = vec![Outgoing {
-        to: ANN,
-        msg: ServerMsg::Monsters(vec![gloam_protocol::MonsterChange::Slept {
-            id: MonsterId(1),
-            asleep: false,
-        }]),
-    }];
-    assert_eq!(orders::interruption(&d.rules, ANN, &woke, 10), Some(String::new()));
+    let mut d = rooms();
+    let kobold = d.rules.bestiary.find("kobold").unwrap();
+    let id = d.spawn(kobold, Pos::new(4, 3)).unwrap();
+    d.rules.monsters.get_mut(&id).unwrap().awake = false;
+    // Its client was told of it, asleep.
+    let mut watch = super::rules::flow::Watch::of(&d.rules, ANN, vec![(id, false)]);
+    d.rules.monsters.get_mut(&id).unwrap().awake = true;
+    watch.look(&d.rules);
+    assert_eq!(watch.notices(), [(ANN, Notice::Woke)]);
+    assert_eq!(
+        views::lines::notice(&d.rules, Notice::Woke),
+        None,
+        "'The kobold wakes up.' says so"
+    );
 }

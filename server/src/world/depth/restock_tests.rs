@@ -62,7 +62,7 @@ fn kill_the_kobold(d: &mut DepthState) {
         d.play(ANN, Action::Move(dir.expect("the kobold stays by ann")));
     }
     assert_eq!(d.monsters().count(), 0, "ann killed the kobold");
-    d.go(ANN, Farewell::LEFT);
+    d.go(ANN, Leaving::Quit);
 }
 
 /// A depth its seed filled, emptied and left alone, regains a quarter of

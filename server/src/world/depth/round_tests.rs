@@ -72,7 +72,7 @@ fn alone_every_action_is_answered_at_once_and_closes_the_round() {
     let orc = awake(&mut d, "orc", Pos::new(7, 2));
     let before = d.rounds();
     let turn = d.play(ANN, Action::Wait);
-    assert_eq!(turn.answered, [ANN]);
+    assert_eq!(turn.flow.answered, [ANN]);
     assert_eq!(d.phase(ANN), Phase::Ready, "the round closed: ann may act again");
     assert_eq!(d.rounds(), before + 1);
     assert_eq!(d.rules.monsters[&orc].rounds, 1, "the orc had its round");
@@ -88,16 +88,16 @@ fn sharing_a_danger_the_fast_player_waits_for_the_other_and_the_monster_acts_onc
     let orc = awake(&mut d, "orc", Pos::new(8, 3));
     assert_eq!(d.party_of(ANN), [ANN, BOB], "the orc sees both");
     let first = d.play(ANN, Action::Wait);
-    assert_eq!(first.answered, [ANN]);
+    assert_eq!(first.flow.answered, [ANN]);
     assert!(to(&first, ANN).contains(&&ServerMsg::Waiting(vec!["bob".into()])));
     assert_eq!(d.rules.monsters[&orc].rounds, 0, "the round is open: the orc waits too");
     for _ in 0..9 {
         let held = d.play(ANN, Action::Move(Dir::E));
-        assert!(held.answered.is_empty() && held.out.is_empty(), "held until bob acts");
+        assert!(held.flow.answered.is_empty() && held.out.is_empty(), "held until bob acts");
     }
     assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(2, 2));
     let closed = d.play(BOB, Action::Wait);
-    assert_eq!(closed.answered, [BOB, ANN], "bob's action, then ann's held one");
+    assert_eq!(closed.flow.answered, [BOB, ANN], "bob's action, then ann's held one");
     assert_eq!(d.rules.monsters[&orc].rounds, 1, "one round for the orc");
     assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(3, 2), "one held action, not ten");
     assert_eq!((d.phase(ANN), d.phase(BOB)), (Phase::Acted, Phase::Ready));
@@ -122,7 +122,7 @@ fn a_missed_deadline_counts_the_absent_away_until_they_act() {
     for round in 2..5 {
         let turn = d.play(ANN, Action::Wait);
         assert!(!said(&turn, BOB, counted), "once");
-        assert_eq!(turn.answered, [ANN]);
+        assert_eq!(turn.flow.answered, [ANN]);
         assert_eq!(d.rules.monsters[&orc].rounds, round);
     }
     // Bob is back with his next action, and the round waits for him again.
@@ -140,7 +140,7 @@ fn players_who_share_no_danger_each_play_at_their_own_pace() {
     awake(&mut d, "orc", Pos::new(20, 5));
     assert_eq!(d.party_of(ANN), [ANN]);
     for _ in 0..5 {
-        assert_eq!(d.play(ANN, Action::Wait).answered, [ANN]);
+        assert_eq!(d.play(ANN, Action::Wait).flow.answered, [ANN]);
         assert_eq!(d.phase(ANN), Phase::Ready);
     }
     assert_eq!(d.phase(BOB), Phase::Ready, "bob was never waited for");
@@ -245,8 +245,8 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
         let mut turn = d.play(ANN, Action::Wait);
         let bob = d.play(BOB, Action::Wait);
         turn.out.extend(bob.out);
-        turn.deaths.extend(bob.deaths);
-        if let Some(dead) = turn.deaths.pop() {
+        turn.flow.deaths.extend(bob.flow.deaths);
+        if let Some(dead) = turn.flow.deaths.pop() {
             assert!(said(&turn, BOB, "ann dies."), "{:?}", to(&turn, BOB));
             assert!(
                 to(&turn, ANN).iter().any(
@@ -257,7 +257,9 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
         }
     }
     let dead = death.expect("an ogre kills a player of one hit point");
-    assert_eq!((dead.player.name.as_str(), dead.killed_by.as_str()), ("ann", "an ogre"));
+    assert_eq!(dead.player.name, "ann");
+    assert!(matches!(dead.end, End::Killed(Killer::Monster(_))), "{:?}", dead.end);
+    assert_eq!(d.end_in_words(&dead.end), "an ogre");
     assert!(!d.contains(ANN) && d.phase(BOB) == Phase::Ready);
 }
 
@@ -544,7 +546,7 @@ fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
                 d.come(newcomer(id), Arrival::Resume(at));
             }
             1 => {
-                d.go(id, Farewell::LEFT);
+                d.go(id, Leaving::Quit);
             }
             2..=9 => {
                 d.play(id, Action::Move(Dir::ALL[usize::from(what - 2)]));
@@ -944,8 +946,8 @@ fn play_batched(
                         d.arrive(player, Arrival::Resume(at)).out
                     }
                 }
-                1 if told => d.go(id, Farewell::LEFT).1.out,
-                1 => d.leave(id, Farewell::LEFT).1.out,
+                1 if told => d.go(id, Leaving::Quit).1.out,
+                1 => d.leave(id, Leaving::Quit).1.out,
                 _ => d.time_out(id).out,
             };
             check_mirrors(d, &out, &mut mirrors, |_| told || what > 1)?;

@@ -4,7 +4,7 @@
 
 use gloam_protocol::{Action, PlayerId};
 
-use super::{Arrival, DepthState, Farewell, Outcome, Outgoing};
+use super::{Arrival, DepthState, Leaving, Outcome, Outgoing};
 use crate::character::Player;
 
 pub(super) trait Told {
@@ -13,7 +13,7 @@ pub(super) trait Told {
     /// [`DepthState::arrive`], then everyone told.
     fn come(&mut self, player: Player, via: Arrival) -> Vec<Outgoing>;
     /// [`DepthState::leave`], then everyone told.
-    fn go(&mut self, id: PlayerId, farewell: Farewell) -> (Option<Player>, Outcome);
+    fn go(&mut self, id: PlayerId, how: Leaving) -> (Option<Player>, Outcome);
     /// [`DepthState::deadline`], then everyone told.
     fn time_out(&mut self, id: PlayerId) -> Outcome;
     /// Everyone told what they have not heard, alone.
@@ -35,8 +35,8 @@ impl Told for DepthState {
         outcome.out
     }
 
-    fn go(&mut self, id: PlayerId, farewell: Farewell) -> (Option<Player>, Outcome) {
-        let (player, mut outcome) = self.leave(id, farewell);
+    fn go(&mut self, id: PlayerId, how: Leaving) -> (Option<Player>, Outcome) {
+        let (player, mut outcome) = self.leave(id, how);
         self.tell_the_still(&mut outcome, None);
         (player, outcome)
     }

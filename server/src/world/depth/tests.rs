@@ -149,14 +149,14 @@ fn stairs_hand_the_player_on_and_tell_the_others() {
     let mut d = depth_with(&["ann", "bob"]);
     teleport(&mut d, ANN, Pos::new(12, 3));
     let turn = d.play(ANN, Action::Descend);
-    let departure = turn.departures.into_iter().next().expect("ann leaves");
+    let departure = turn.flow.departures.into_iter().next().expect("ann leaves");
     assert_eq!((departure.depth, departure.via, departure.player.id), (3, Arrival::FromAbove, ANN));
     assert!(!d.contains(ANN));
     assert!(to(&turn.out, BOB).contains(&&ServerMsg::Others("ann goes down the stairs.".into())));
     assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left(vec!["ann".into()])));
     // Up from depth 2 leads to depth 1.
     teleport(&mut d, BOB, Pos::new(1, 1));
-    let up = d.play(BOB, Action::Ascend).departures.into_iter().next().expect("bob leaves");
+    let up = d.play(BOB, Action::Ascend).flow.departures.into_iter().next().expect("bob leaves");
     assert_eq!((up.depth, up.via), (1, Arrival::FromBelow));
 }
 
@@ -196,8 +196,8 @@ fn a_burst_of_comings_and_goings_is_heard_in_one_line_and_one_roster_change() {
 
     // Two leave; ann's answer to her own action (in a batch left untold)
     // finds her up to date, dan hears with the others.
-    let mut out = d.leave(BOB, Farewell::LEFT).1.out;
-    out.extend(d.leave(cat, Farewell::LEFT).1.out);
+    let mut out = d.leave(BOB, Leaving::Quit).1.out;
+    out.extend(d.leave(cat, Leaving::Quit).1.out);
     assert!(news_to(&out, ANN).is_empty());
     let answer = d.act_all([(ANN, Action::Wait)]).out;
     assert!(news_to(&answer, dan).is_empty());
@@ -277,7 +277,7 @@ fn a_view_shows_the_roster_its_player_holds_not_the_news_it_has_not_heard() {
     let cat = PlayerId(3);
     // Cat comes and bob goes, and ann has heard of neither.
     d.arrive(Player::new(cat, "cat".into()), Arrival::FromAbove);
-    d.leave(BOB, Farewell::LEFT);
+    d.leave(BOB, Leaving::Quit);
     assert_eq!(roster(&d, ANN), Some(names(&["bob"])), "what ann's client holds");
     assert_eq!(roster(&d, cat), Some(names(&["ann", "bob"])), "cat has not heard bob go");
     d.tell_all();

@@ -151,7 +151,7 @@ fn slumber_puts_the_monsters_in_sight_to_sleep_and_not_those_behind_a_wall() {
     }
     assert!(!d.player(ANN).unwrap().memory(2).unwrap().sees(Pos::new(10, 2)), "behind the pillar");
     let turn = d.play(ANN, Action::Read(0));
-    assert!(said(&turn, ANN, "The monster you see fall asleep."), "{:?}", lines(&turn, ANN));
+    assert!(said(&turn, ANN, "The monster you see falls asleep."), "{:?}", lines(&turn, ANN));
     let awake = |d: &DepthState, id: MonsterId| d.rules.monsters.get(&id).map(|m| m.awake);
     assert_eq!(awake(&d, near), Some(false));
     assert_eq!(awake(&d, hidden), Some(true));
@@ -312,7 +312,7 @@ fn a_dead_player_leaves_its_pack_where_it_fell() {
     let mut dead = false;
     for _ in 0..200 {
         let turn = d.play(ANN, Action::Wait);
-        if !turn.deaths.is_empty() {
+        if !turn.flow.deaths.is_empty() {
             dead = true;
             break;
         }
@@ -331,10 +331,10 @@ fn carrying_the_artifact_up_to_the_first_depth_wins() {
     let mut ann = Player::new(ANN, "ann".into());
     ann.pack = Pack::of(vec![stone]);
     let turn = d.arrive(ann, Arrival::FromBelow);
-    assert_eq!(turn.deaths.len(), 1);
-    let won = &turn.deaths[0];
-    assert!(won.escaped);
-    assert_eq!(won.killed_by, "the Gloamstone");
+    assert_eq!(turn.flow.deaths.len(), 1);
+    let won = &turn.flow.deaths[0];
+    assert_eq!(won.end, End::Escaped(Catalogue::built_in().artifact()));
+    assert_eq!(d.end_in_words(&won.end), "the Gloamstone");
     assert!(said(&turn, ANN, "You escape the Gloam with the Gloamstone!"));
     assert!(d.player(ANN).is_none(), "ann left the game");
     let mut told = turn;
@@ -348,11 +348,11 @@ fn carrying_the_artifact_up_to_the_first_depth_wins() {
     let mut d = hall(1);
     let mut cy = Player::new(PlayerId(3), "cy".into());
     cy.pack = Pack::of(vec![stone]);
-    assert!(d.arrive(cy, Arrival::Join).deaths.is_empty());
+    assert!(d.arrive(cy, Arrival::Join).flow.deaths.is_empty());
     let mut d = hall(2);
     let mut dee = Player::new(PlayerId(4), "dee".into());
     dee.pack = Pack::with_gear(vec![stone], None, None);
-    assert!(d.arrive(dee, Arrival::FromBelow).deaths.is_empty());
+    assert!(d.arrive(dee, Arrival::FromBelow).flow.deaths.is_empty());
 }
 
 #[test]

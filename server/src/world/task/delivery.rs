@@ -9,7 +9,7 @@ use tracing::warn;
 
 use super::{DepthHandle, DepthTask, ToConn, view};
 use crate::character::Keep;
-use crate::world::depth::{Farewell, Outcome, Outgoing};
+use crate::world::depth::{Leaving, Outcome, Outgoing};
 
 impl DepthTask {
     /// Sends each player its messages as one reply (the player whose
@@ -78,7 +78,7 @@ impl DepthTask {
     fn drop_laggard(&mut self, id: PlayerId) -> Outcome {
         self.links.remove(&id);
         self.acted.remove(&id);
-        let (player, outcome) = self.state.leave(id, Farewell::LOST);
+        let (player, outcome) = self.state.leave(id, Leaving::Lost);
         if let Some(player) = player {
             warn!(player = %player.name, depth = self.state.depth(), "dropped: its connection fell behind");
             self.save(&player, Keep::All);

@@ -1,25 +1,31 @@
 //! One depth's task: the actor that drives a depth. It owns the depth's
 //! state and the links to its players' connections, and loops over these
-//! phases, in order:
+//! phases, in order (the depth's own pipeline, from key to pixels, is in
+//! `world::depth`'s doc):
 //!
 //! 1. **Take a batch**: the next command, and the actions queued behind
 //!    it (up to [`MAX_BATCH`]), or a timer that came due (a round's
-//!    deadline, the next shift of the still, the periodic save).
-//! 2. **Apply the rules**: each command in turn, one at a time
-//!    ([`DepthState::act_all`] and its siblings).
-//! 3. **Observe**: what each player must be told of what changed, worked
-//!    out by the depth's telling (`depth::telling`, `depth::comings`).
-//! 4. **Flush the news that is due**: the next shift of those who stood
-//!    still hears of the movers, when its time has come (`depth::still`).
+//!    deadline, the next shift of those who stood still, the periodic
+//!    save) ([`DepthTask::take`], [`DepthTask::run`]).
+//! 2. **Apply the rules**: each command in turn ([`DepthState::act_all`]
+//!    and its siblings), which hands back the messages its views made and
+//!    the game's flow (who was answered, came, went or died: `rules::flow`).
+//! 3. **Tell the still**: the next shift of those who stood still hears of
+//!    the movers, when its time has come (`depth::views::still`).
+//! 4. **Count**: the rounds closed and whether the depth stands empty (for
+//!    the world's absences), whose rounds now wait (for the deadline), and
+//!    the metrics (`metrics`): before anyone is told, so that a reply is
+//!    never ahead of its figures.
 //! 5. **Deliver**: each player's messages as one reply, to its connection
-//!    and its watchers (`delivery`); one whose queue is full is dropped.
-//! 6. **Save and log**: who arrived, left or took the stairs at once, those
-//!    who acted every `save_interval`; the depth's log to the store.
-//! 7. **Record metrics**: commands, rounds, the time taken (`metrics`).
+//!    and its watchers (`delivery`); one whose queue is full is dropped,
+//!    saved first.
+//! 6. **Act on the flow**: those who took the stairs are saved and handed
+//!    to the next depth's task (which answers their action), the dead are
+//!    buried ([`DepthTask::finish`]).
 //!
-//! Those who took the stairs are handed to the next depth's task (which
-//! answers their action), the dead are buried, and a depth empty for
-//! `depth_idle` retires.
+//! Saving: a player is saved at once when it arrives, leaves, is dropped
+//! or takes the stairs, and those who acted every `save_interval`, with the
+//! depth's log, on the timer. A depth empty for `depth_idle` retires.
 
 mod delivery;
 mod metrics;
@@ -35,7 +41,7 @@ use tracing::{debug, info};
 use self::metrics::DepthMetrics;
 use super::absence::{self, Absences, Tally};
 use super::depth::{
-    Arrival, Death, Departure, DepthState, Farewell, Outcome, Outgoing, StillSchedule,
+    Arrival, Death, Departure, DepthState, Flow, Leaving, Outcome, Outgoing, StillSchedule,
 };
 use super::watch::Audience;
 use crate::character::{Keep, Player};
@@ -288,7 +294,7 @@ impl DepthTask {
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
-                let (player, turn) = self.state.leave(id, Farewell::LEFT);
+                let (player, turn) = self.state.leave(id, Leaving::Quit);
                 if let Some(player) = player {
                     info!(player = %player.name, depth = self.state.depth(), "leaves the game");
                     self.save(&player, Keep::All);
@@ -316,8 +322,7 @@ impl DepthTask {
         if self.state.is_empty() {
             self.restock_after_absence();
         }
-        let mut outcome = self.state.arrive(player, via);
-        outcome.answered = vec![id];
+        let outcome = self.state.arrive(player, via);
         if let Some(player) = self.state.player(id) {
             self.save(player, Keep::All);
         }
@@ -382,7 +387,8 @@ impl DepthTask {
     /// and the rounds closed and whether the depth now stands empty (for
     /// the world's absences: every command that changes the depth ends here).
     fn finish(&mut self, outcome: Outcome, now_on: Option<(PlayerId, DepthHandle)>) {
-        let Outcome { out, answered, going_on, departures, deaths } = outcome;
+        let Outcome { out, flow, going_on } = outcome;
+        let Flow { answered, departures, deaths, .. } = flow;
         self.tally.note(&self.state, self.depths.absences());
         for id in &answered {
             self.acted.insert(*id);
@@ -429,7 +435,8 @@ impl DepthTask {
     /// A player died (or escaped): into the graveyard (or the hall of the
     /// living), its last words sent, its connection let go.
     fn bury(&mut self, death: Death) {
-        let Death { player, killed_by, escaped } = death;
+        let Death { player, end } = death;
+        let (killed_by, escaped) = (self.state.end_in_words(&end), end.escaped());
         let when = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

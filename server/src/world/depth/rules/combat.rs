@@ -7,6 +7,7 @@ use rand::RngExt;
 
 use super::Rules;
 use super::events::{Blow, Event, Observer};
+use super::flow::Killer;
 use crate::bestiary::{Dice, KindId};
 use crate::character::experience::{self, TO_HIT_PER_LEVEL};
 use crate::items::ItemKindId;
@@ -153,8 +154,8 @@ impl Rules {
         let damage = damage.roll(|sides| self.dice.random_range(1..=sides));
         let blow = Blow::Hit(damage);
         obs.observe(self, Event::PlayerStruckPlayer { attacker, target, blow });
-        let by = self.name_of(attacker);
-        self.hurt_player(target, damage, &by, obs);
+        let by = Killer::Player(self.name_of(attacker));
+        self.hurt_player(target, damage, by, obs);
     }
 
     /// Monster `id` strikes at `target`, standing next to it.
@@ -177,8 +178,7 @@ impl Rules {
         }
         let damage = dice.roll(|sides| self.dice.random_range(1..=sides));
         obs.observe(self, Event::MonsterStruck { kind, target, at, blow: Blow::Hit(damage) });
-        let by = self.bestiary.kind(kind).a();
-        self.hurt_player(target, damage, &by, obs);
+        self.hurt_player(target, damage, Killer::Monster(kind), obs);
     }
 
     /// Takes `damage` off a player's hit points; at none, it dies.
@@ -186,7 +186,7 @@ impl Rules {
         &mut self,
         id: PlayerId,
         damage: u16,
-        by: &str,
+        by: Killer,
         obs: &mut dyn Observer,
     ) {
         let Some(p) = self.occupancy.players.get_mut(&id) else { return };

@@ -7,18 +7,16 @@
 use gloam_protocol::{CellSet, FloorChange, MonsterId, PlayerId, Pos, SightDiff};
 
 use super::Rules;
+use super::flow::Leaving;
 use super::using::Use;
 use crate::bestiary::KindId;
 use crate::items::{Gear, Item, ItemKindId};
-use crate::world::depth::{Death, Departure, Farewell};
 
 /// One thing that happened.
 #[derive(Debug)]
 pub enum Event {
     /// A player was put on the depth (its sight follows).
     Arrived { id: PlayerId },
-    /// A player's action was applied: its next may come.
-    Answered { id: PlayerId },
     /// A player's sight after it acted (`answers`) or was moved.
     Saw { id: PlayerId, answers: bool, sight: Sight },
     /// A player's action could not be done.
@@ -83,15 +81,13 @@ pub enum Event {
     /// A player's hit points changed.
     Vitals { id: PlayerId },
     /// A player left the depth standing on `at` (the game, its connection,
-    /// its life, or by the stairs: `farewell` says which).
-    Left { id: PlayerId, name: String, at: Pos, farewell: Farewell },
-    /// A player took the stairs: handed on to the depth it goes to.
-    Departed(Departure),
-    /// A player died.
-    Died(Death),
-    /// A player carried the artifact back up to the first depth: it won,
-    /// and leaves the game for the hall of the living.
-    Escaped(Death),
+    /// its life, or by the stairs: `how` says which).
+    Left { id: PlayerId, name: String, at: Pos, how: Leaving },
+    /// A player died (it is off the depth; the flow holds it).
+    Died { id: PlayerId },
+    /// A player carried the artifact, of kind `with`, back up to the first
+    /// depth: it won, and leaves the game for the hall of the living.
+    Escaped { id: PlayerId, with: ItemKindId },
 }
 
 /// What a player's sight did.

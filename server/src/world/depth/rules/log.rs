@@ -8,9 +8,10 @@ use rand::Rng;
 
 use super::Rules;
 use super::events::Nobody;
+use super::flow::Leaving;
 use crate::character::{Player, Vitals};
 use crate::items::{Item, Pack};
-use crate::world::depth::{Arrival, Farewell};
+use crate::world::depth::Arrival;
 
 /// One command as the depth applied it, with the round it fell in.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -156,7 +157,7 @@ impl Rules {
         self.log.logged = history.len() as u64;
         let stranded: Vec<PlayerId> = self.players().keys().copied().collect();
         for id in stranded {
-            self.leave(id, Farewell::LEFT, &mut Nobody);
+            self.leave(id, Leaving::Quit, &mut Nobody);
         }
         Ok(())
     }
@@ -196,12 +197,14 @@ impl Rules {
                 Command::Act { id, action } => {
                     self.act(*id, *action, &mut Nobody);
                 }
-                Command::Escape { id } => self.escape(*id, &mut Nobody),
+                Command::Escape { id } => {
+                    self.escape(*id, &mut Nobody);
+                }
                 Command::Deadline { id } => {
                     self.deadline(*id, &mut Nobody);
                 }
                 Command::Leave { id } => {
-                    self.leave(*id, Farewell::LEFT, &mut Nobody);
+                    self.leave(*id, Leaving::Quit, &mut Nobody);
                 }
                 Command::Restock { periods } => {
                     self.restock(*periods, &mut Nobody);

@@ -14,6 +14,7 @@ pub(crate) mod combat;
 mod effects;
 pub(super) mod events;
 mod floor;
+pub(crate) mod flow;
 mod log;
 pub(crate) mod monsters;
 mod occupancy;
@@ -31,10 +32,11 @@ use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, Terrain};
 
 pub use clock::Phase;
+pub use flow::{Death, Departure, End, Flow, Killer, Leaving, Notice};
 pub use log::{Command, Entry, LogPart, decode_history};
 pub use monsters::Monster;
 
-use super::{Arrival, Death, Departure, Farewell};
+use super::Arrival;
 use crate::bestiary::{Bestiary, KindId};
 use crate::character::{Memory, Player};
 use crate::fov::Fov;
@@ -83,6 +85,12 @@ pub struct Rules {
     log: log::Log,
     /// The monsters it regains when left alone (see `restock`).
     restocking: restock::Restocking,
+    /// What the command being applied did to the game's flow, handed back
+    /// at its end.
+    flow: Flow,
+    /// The player whose standing order's step is being applied, and what
+    /// it has noticed so far (see `flow::Watch`).
+    watch: Option<flow::Watch>,
 }
 
 impl Rules {
@@ -114,6 +122,8 @@ impl Rules {
             walks: Walks::default(),
             log: log::Log::default(),
             restocking: restock::Restocking::new(seeds),
+            flow: Flow::default(),
+            watch: None,
         }
     }
 
@@ -178,8 +188,9 @@ impl Rules {
     }
 
     /// Puts a player on this level: where `via` says, or the nearest free
-    /// cell to it.
-    pub fn arrive(&mut self, mut player: Player, via: Arrival, obs: &mut dyn Observer) {
+    /// cell to it. Its arrival answers what brought it (its joining, or
+    /// the stairs).
+    pub fn arrive(&mut self, mut player: Player, via: Arrival, obs: &mut dyn Observer) -> Flow {
         let (id, name, vitals, xp) = (player.id, player.name.clone(), player.vitals, player.xp);
         let pack = player.pack.clone();
         self.log.record(self.clock.rounds, Command::Entered { id, name, vitals, via, pack, xp });
@@ -195,11 +206,19 @@ impl Rules {
         let pos = player.pos;
         self.occupancy.insert(player);
         self.clock.join(id);
+        self.flow.arrivals.push(id);
+        self.flow.answered.push(id);
         obs.observe(self, Event::Arrived { id });
         if let Some(down) = self.stairs_at(pos) {
             obs.observe(self, Event::OnStairs { id, down });
         }
         self.see(id, true, obs);
+        self.take_flow()
+    }
+
+    /// The flow of the command just applied, handed back.
+    fn take_flow(&mut self) -> Flow {
+        std::mem::take(&mut self.flow)
     }
 
     /// Whether player `id`, who just came `via`, has won: it came up to
@@ -213,42 +232,69 @@ impl Rules {
 
     /// A player who [`wins`](Self::wins) escapes: it leaves the game with
     /// the artifact, for the hall of the living.
-    pub fn escape(&mut self, id: PlayerId, obs: &mut dyn Observer) {
+    pub fn escape(&mut self, id: PlayerId, obs: &mut dyn Observer) -> Flow {
         if self.player(id).is_none() {
-            return;
+            return Flow::default();
         }
         self.log.record(self.clock.rounds, Command::Escape { id });
-        if let Some(player) = self.take_off(id, Farewell::ESCAPED, obs) {
-            let with = self.items.kind(self.items.artifact()).the();
-            obs.observe(self, Event::Escaped(Death { player, killed_by: with, escaped: true }));
+        if let Some(player) = self.take_off(id, Leaving::Escaped, obs) {
+            let with = self.items.artifact();
+            obs.observe(self, Event::Escaped { id, with });
+            self.flow.deaths.push(Death { player, end: End::Escaped(with) });
         }
         self.run_clock(obs);
+        self.take_flow()
     }
 
     /// A player's action: applied now if the player has not acted yet in
     /// its party's round, else held until that round closes. Then every
-    /// round that has all it waits for closes. False when nothing was
+    /// round that has all it waits for closes. `None` when nothing was
     /// applied (the player is not here, or its action is held).
-    pub fn act(&mut self, id: PlayerId, action: Action, obs: &mut dyn Observer) -> bool {
-        if self.player(id).is_none() {
-            return false;
-        }
+    pub fn act(&mut self, id: PlayerId, action: Action, obs: &mut dyn Observer) -> Option<Flow> {
+        self.player(id)?;
         self.log.record(self.clock.rounds, Command::Act { id, action });
         if self.clock.phase(id) == Phase::Acted {
             self.clock.hold(id, action);
-            return false;
+            return None;
         }
         self.apply(id, action, obs);
         self.run_clock(obs);
-        true
+        Some(self.take_flow())
+    }
+
+    /// [`act`](Self::act), for a step of a standing order: its flow also
+    /// holds what the player noticed that should stop the order, against
+    /// `told`, the monsters its client knows to be in its view (and
+    /// whether each is awake).
+    pub fn act_watched(
+        &mut self,
+        id: PlayerId,
+        action: Action,
+        told: Vec<(MonsterId, bool)>,
+        obs: &mut dyn Observer,
+    ) -> Option<Flow> {
+        self.watch = Some(flow::Watch::of(self, id, told));
+        let flow = self.act(id, action, obs);
+        let mut watch = self.watch.take()?;
+        let mut flow = flow?;
+        watch.look(self);
+        flow.notices = watch.notices();
+        Some(flow)
+    }
+
+    /// The watched player's sight changed (see `flow::Watch`).
+    fn look_out(&mut self, id: PlayerId) {
+        let Some(mut watch) = self.watch.take_if(|w| w.id == id) else { return };
+        watch.look(self);
+        self.watch = Some(watch);
     }
 
     /// The deadline of the round `id` acted in has passed: those it still
-    /// waits for are counted away and it closes without them. False when
+    /// waits for are counted away and it closes without them. `None` when
     /// `id` waited for nothing.
-    pub fn deadline(&mut self, id: PlayerId, obs: &mut dyn Observer) -> bool {
+    pub fn deadline(&mut self, id: PlayerId, obs: &mut dyn Observer) -> Option<Flow> {
         if self.clock.phase(id) != Phase::Acted {
-            return false;
+            return None;
         }
         self.log.record(self.clock.rounds, Command::Deadline { id });
         let party = self.party_of(id);
@@ -257,7 +303,7 @@ impl Rules {
             obs.observe(self, Event::CountedAway { away, party });
         }
         self.run_clock(obs);
-        true
+        Some(self.take_flow())
     }
 
     /// Takes a player off this level (it left the game, or is being moved):
@@ -266,15 +312,15 @@ impl Rules {
     pub fn leave(
         &mut self,
         id: PlayerId,
-        farewell: Farewell,
+        how: Leaving,
         obs: &mut dyn Observer,
-    ) -> Option<Player> {
+    ) -> (Option<Player>, Flow) {
         if self.player(id).is_some() {
             self.log.record(self.clock.rounds, Command::Leave { id });
         }
-        let player = self.take_off(id, farewell, obs);
+        let player = self.take_off(id, how, obs);
         self.run_clock(obs);
-        player
+        (player, self.take_flow())
     }
 
     /// Applies one action of a player on this level.
@@ -282,7 +328,7 @@ impl Rules {
         let Some(pos) = self.player(id).map(|p| p.pos) else { return };
         self.clock.acted(id);
         let previous = self.walks.acts(id);
-        obs.observe(self, Event::Answered { id });
+        self.flow.answered.push(id);
         let here = self.level.terrain(pos);
         match action {
             Action::Move(dir) => self.step(id, pos, dir, previous, obs),
@@ -300,10 +346,10 @@ impl Rules {
             Action::TakeOff(slot) => self.unequip(id, slot, obs),
             Action::Throw { slot, at } => self.throw(id, slot, at, obs),
             Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
-                self.depart(id, self.depth + 1, Arrival::FromAbove, Farewell::WENT_DOWN, obs);
+                self.depart(id, self.depth + 1, Arrival::FromAbove, Leaving::WentDown, obs);
             }
             Action::Ascend if here == Terrain::StairsUp && self.depth > 1 => {
-                self.depart(id, self.depth - 1, Arrival::FromBelow, Farewell::WENT_UP, obs);
+                self.depart(id, self.depth - 1, Arrival::FromBelow, Leaving::WentUp, obs);
             }
             Action::Descend => self.refuse(id, Refusal::NoStairsDown, obs),
             Action::Ascend => self.refuse(id, Refusal::NoStairsUp, obs),
@@ -320,17 +366,17 @@ impl Rules {
         id: PlayerId,
         depth: u16,
         via: Arrival,
-        farewell: Farewell,
+        how: Leaving,
         obs: &mut dyn Observer,
     ) {
-        if let Some(player) = self.take_off(id, farewell, obs) {
-            obs.observe(self, Event::Departed(Departure { player, depth, via }));
+        if let Some(player) = self.take_off(id, how, obs) {
+            self.flow.departures.push(Departure { player, depth, via });
         }
     }
 
     /// A player died: off the level, no monster after it any more.
-    fn die(&mut self, id: PlayerId, killed_by: &str, obs: &mut dyn Observer) {
-        if let Some(mut player) = self.take_off(id, Farewell::DIED, obs) {
+    fn die(&mut self, id: PlayerId, killer: Killer, obs: &mut dyn Observer) {
+        if let Some(mut player) = self.take_off(id, Leaving::Died, obs) {
             // What it carried lies where it fell.
             for item in player.pack.take_all() {
                 self.lay(player.pos, item);
@@ -340,24 +386,20 @@ impl Rules {
                 monster.prey = None;
                 monster.goal = None;
             }
-            let killed_by = killed_by.to_owned();
-            obs.observe(self, Event::Died(Death { player, killed_by, escaped: false }));
+            obs.observe(self, Event::Died { id });
+            self.flow.deaths.push(Death { player, end: End::Killed(killer) });
         }
     }
 
     /// Takes a player off the level, with no more.
-    fn take_off(
-        &mut self,
-        id: PlayerId,
-        farewell: Farewell,
-        obs: &mut dyn Observer,
-    ) -> Option<Player> {
+    fn take_off(&mut self, id: PlayerId, how: Leaving, obs: &mut dyn Observer) -> Option<Player> {
         let player = self.occupancy.remove(id)?;
         self.parties.stir();
         self.clock.leave(id);
         self.walks.forget(id);
+        self.flow.gone(id, how);
         let (name, at) = (player.name.clone(), player.pos);
-        obs.observe(self, Event::Left { id, name, at, farewell });
+        obs.observe(self, Event::Left { id, name, at, how });
         Some(player)
     }
 
@@ -465,6 +507,7 @@ impl Rules {
             let memory = player.memory_mut(self.depth);
             let floor = memory.see_floor(floor.cells(), |p| floor.top(p));
             obs.observe(self, Event::Saw { id, answers, sight: Sight::Same { at: pos, floor } });
+            self.look_out(id);
             return;
         }
         let fov = self.fov_from(pos);
@@ -476,6 +519,7 @@ impl Rules {
         self.parties.stir();
         let sight = Sight::New { was: seen_from, diff };
         obs.observe(self, Event::Saw { id, answers, sight });
+        self.look_out(id);
     }
 
     /// Closes every round that has all it waits for, until none has (a

@@ -132,7 +132,7 @@ impl Rules {
         let fleeing = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
         let prey = self.occupancy.players[&target].vitals;
         let prey_healthy = u32::from(prey.hp) * 2 > u32::from(prey.max_hp);
-        let shy = behaviour == Behaviour::KeepsDistance && prey_healthy;
+        let shy = behaviour.keeps_distance() && prey_healthy;
         let adjacent = chebyshev(m.pos, target_pos) == 1;
         let distance = map.get(m.pos).unwrap_or(UNREACHED);
         if fleeing || (shy && distance < KEEP_OFF) {
@@ -141,7 +141,7 @@ impl Rules {
             }
         } else if adjacent {
             self.monster_attacks(id, target, obs);
-        } else if behaviour == Behaviour::Erratic && self.dice.random_bool(0.5) {
+        } else if behaviour.staggers() && self.dice.random_bool(0.5) {
             self.random_step(id, obs);
         } else if !(shy && distance <= KEEP_OFF + 1) {
             let stepped = self.step_on_map(id, map, true, target_pos, obs);
@@ -192,9 +192,7 @@ impl Rules {
             }
             return;
         }
-        if matches!(behaviour, Behaviour::Wanders | Behaviour::Erratic)
-            && self.dice.random_bool(0.5)
-        {
+        if behaviour.roams() && self.dice.random_bool(0.5) {
             self.random_step(id, obs);
         }
     }

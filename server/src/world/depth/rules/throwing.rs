@@ -9,6 +9,7 @@ use rand::RngExt;
 use super::Rules;
 use super::combat;
 use super::events::{Blow, Event, Observer, Refusal};
+use super::flow::Killer;
 use crate::items::{Class, Item};
 
 impl Rules {
@@ -44,8 +45,8 @@ impl Rules {
                     let roll = damage.roll(|sides| self.dice.random_range(1..=sides));
                     let blow = Blow::Hit(roll);
                     obs.observe(self, Event::PlayerStruckPlayer { attacker: id, target, blow });
-                    let by = self.name_of(id);
-                    self.hurt_player(target, roll, &by, obs);
+                    let by = Killer::Player(self.name_of(id));
+                    self.hurt_player(target, roll, by, obs);
                 } else {
                     let blow = Blow::Missed;
                     obs.observe(self, Event::PlayerStruckPlayer { attacker: id, target, blow });

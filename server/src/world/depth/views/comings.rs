@@ -10,15 +10,14 @@ use gloam_protocol::{PlayerId, ServerMsg};
 
 use super::Views;
 use super::still::shift_of;
-use crate::world::depth::Farewell;
 use crate::world::depth::Outgoing;
-use crate::world::depth::rules::Rules;
+use crate::world::depth::rules::{Leaving, Rules};
 
 /// A coming or going the others have not heard of yet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum News {
     Came(String),
-    Went(String, Farewell),
+    Went(String, Leaving),
 }
 
 impl News {
@@ -79,8 +78,9 @@ fn told_as(news: &[News]) -> Vec<ServerMsg> {
                 )));
                 told.push(ServerMsg::Joined(names));
             }
-            News::Went(_, farewell) => {
-                told.push(ServerMsg::Others(tidings(&names, farewell.one, farewell.many)));
+            News::Went(_, how) => {
+                let (one, many) = super::lines::farewell(*how);
+                told.push(ServerMsg::Others(tidings(&names, one, many)));
                 told.push(ServerMsg::Left(names));
             }
         }

@@ -1,18 +1,36 @@
 //! What happened, in words: the lines a player reads of its own doings and
-//! of what it sees others do.
+//! of what it sees others do, of others coming and going, of how a life
+//! ended, and why a standing order stopped. The only place the depth's
+//! words are: the rules and the orders hand over what happened, typed.
 
 use gloam_protocol::{PlayerId, Pos, ServerMsg};
 
 use crate::bestiary::capitalised;
-use crate::items::{Class, Gear};
+use crate::items::{Class, Gear, Item, ItemKindId};
 use crate::world::depth::Outcome;
-use crate::world::depth::rules::Rules;
+use crate::world::depth::orders::{Balk, Order};
 use crate::world::depth::rules::events::{Blow, Event, Refusal};
 use crate::world::depth::rules::using::Use;
+use crate::world::depth::rules::{End, Killer, Leaving, Notice, Rules};
 
-/// Tells the lines `event` is worded as.
+/// Tells the lines `event` is worded as. Every event is named here, so a
+/// new one is a compile error until it is decided what it says.
 pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
     match event {
+        // Told by the views as the pictures they are, in no words.
+        Event::Arrived { .. }
+        | Event::Saw { .. }
+        | Event::Stirred { .. }
+        | Event::Vitals { .. }
+        | Event::PackChanged { .. }
+        | Event::FloorSeen { .. }
+        | Event::Left { .. } => {}
+        Event::Gained { .. } | Event::Mapped { .. } => {}
+        Event::Died { id } => outcome.tell(id, ServerMsg::Combat("You die...".into())),
+        Event::Escaped { id, with } => {
+            let text = format!("You escape the Gloam with {}!", rules.items.kind(with).the());
+            outcome.tell(id, ServerMsg::Note(text));
+        }
         Event::Refused { id, why } => outcome.tell(id, ServerMsg::Note(refusal(why).into())),
         Event::OnStairs { id, down } => {
             let note =
@@ -24,17 +42,27 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(mover, ServerMsg::Note(format!("You swap places with {other_name}.")));
             outcome.tell(other, ServerMsg::Others(format!("{mover_name} swaps places with you.")));
         }
-        Event::OnPile { .. }
-        | Event::PickedUp { .. }
-        | Event::Dropped { .. }
-        | Event::Equipped { .. }
-        | Event::TookOff { .. }
-        | Event::Threw { .. } => say_items(rules, event, outcome),
-        Event::Used { .. }
-        | Event::Healed { .. }
-        | Event::Invigorated { .. }
-        | Event::Teleported { .. }
-        | Event::Slept { .. } => say_effects(rules, event, outcome),
+        Event::OnPile { id, at } => say_pile(rules, id, at, outcome),
+        Event::PickedUp { id, item, slot } => {
+            let what = rules.items.kind(item.kind).described(item.count);
+            let letter = letter(usize::from(slot));
+            outcome.tell(id, ServerMsg::Note(format!("You pick up {what} ({letter}).")));
+        }
+        Event::Dropped { id, item } => say_dropped(rules, id, item, outcome),
+        Event::Equipped { id, kind, gear } => say_equipped(rules, id, kind, gear, outcome),
+        Event::TookOff { id, kind } => say_took_off(rules, id, kind, outcome),
+        Event::Threw { id, kind } => say_threw(rules, id, kind, outcome),
+        Event::Used { id, kind, how } => say_used(rules, id, kind, how, outcome),
+        Event::Healed { id, by } => outcome.tell(id, ServerMsg::Note(healed(by))),
+        Event::Invigorated { id, by } => {
+            let text = format!("You feel hardier (+{by} most hit points).");
+            outcome.tell(id, ServerMsg::Note(text));
+        }
+        Event::Teleported { id } => {
+            let text = "The world twists, and you are elsewhere.";
+            outcome.tell(id, ServerMsg::Note(text.into()));
+        }
+        Event::Slept { id, count } => outcome.tell(id, ServerMsg::Note(slept(count))),
         Event::CountedAway { away, party } => say_counted_away(rules, &away, &party, outcome),
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
@@ -73,7 +101,6 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(attacker, ServerMsg::Combat(to_attacker));
             outcome.tell(target, ServerMsg::Combat(to_target));
         }
-        _ => {}
     }
 }
 
@@ -147,86 +174,141 @@ fn say_counted_away(rules: &Rules, away: &[PlayerId], party: &[PlayerId], outcom
     }
 }
 
-/// The lines of what a player did with an item.
-fn say_items(rules: &Rules, event: Event, outcome: &mut Outcome) {
-    match event {
-        Event::OnPile { id, at } => {
-            let Some(top) = rules.floor.top(at) else { return };
-            let what = rules.items.kind(top.kind).described(top.count);
-            let more = if top.more { ", on more" } else { "" };
-            outcome.tell(id, ServerMsg::Note(format!("You see {what} here{more}.")));
-        }
-        Event::PickedUp { id, item, slot } => {
-            let what = rules.items.kind(item.kind).described(item.count);
-            let letter = letter(usize::from(slot));
-            outcome.tell(id, ServerMsg::Note(format!("You pick up {what} ({letter}).")));
-        }
-        Event::Dropped { id, item } => {
-            let what = rules.items.kind(item.kind).described(item.count);
-            outcome.tell(id, ServerMsg::Note(format!("You drop {what}.")));
-        }
-        Event::Equipped { id, kind, gear } => {
-            let the = rules.items.kind(kind).the();
-            let text = match gear {
-                Gear::Wielded => format!("You wield {the}."),
-                Gear::Worn => format!("You put on {the}."),
-            };
-            outcome.tell(id, ServerMsg::Note(text));
-        }
-        Event::TookOff { id, kind } => {
-            let kind = rules.items.kind(kind);
-            let text = match kind.class {
-                Class::Weapon { .. } => format!("You put away {}.", kind.the()),
-                _ => format!("You take off {}.", kind.the()),
-            };
-            outcome.tell(id, ServerMsg::Note(text));
-        }
-        Event::Threw { id, kind, .. } => {
-            let a = rules.items.kind(kind).described(1);
-            outcome.tell(id, ServerMsg::Combat(format!("You throw {a}.")));
-            if let Some(from) = rules.player(id).map(|p| p.pos) {
-                let seen = format!("{} throws {a}.", rules.name_of(id));
-                tell_seers(rules, from, &[id], &seen, outcome);
-            }
-        }
-        _ => {}
+/// What a player who stepped onto `at` is told lies there.
+fn say_pile(rules: &Rules, id: PlayerId, at: Pos, outcome: &mut Outcome) {
+    let Some(top) = rules.floor.top(at) else { return };
+    let what = rules.items.kind(top.kind).described(top.count);
+    let more = if top.more { ", on more" } else { "" };
+    outcome.tell(id, ServerMsg::Note(format!("You see {what} here{more}.")));
+}
+
+fn say_dropped(rules: &Rules, id: PlayerId, item: Item, outcome: &mut Outcome) {
+    let what = rules.items.kind(item.kind).described(item.count);
+    outcome.tell(id, ServerMsg::Note(format!("You drop {what}.")));
+}
+
+fn say_equipped(rules: &Rules, id: PlayerId, kind: ItemKindId, gear: Gear, outcome: &mut Outcome) {
+    let the = rules.items.kind(kind).the();
+    let text = match gear {
+        Gear::Wielded => format!("You wield {the}."),
+        Gear::Worn => format!("You put on {the}."),
+    };
+    outcome.tell(id, ServerMsg::Note(text));
+}
+
+fn say_took_off(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcome) {
+    let kind = rules.items.kind(kind);
+    let text = match kind.class {
+        Class::Weapon { .. } => format!("You put away {}.", kind.the()),
+        Class::Armour { .. }
+        | Class::Potion { .. }
+        | Class::Scroll { .. }
+        | Class::Missile { .. }
+        | Class::Artifact => format!("You take off {}.", kind.the()),
+    };
+    outcome.tell(id, ServerMsg::Note(text));
+}
+
+fn say_threw(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcome) {
+    let a = rules.items.kind(kind).described(1);
+    outcome.tell(id, ServerMsg::Combat(format!("You throw {a}.")));
+    if let Some(from) = rules.player(id).map(|p| p.pos) {
+        let seen = format!("{} throws {a}.", rules.name_of(id));
+        tell_seers(rules, from, &[id], &seen, outcome);
     }
 }
 
-/// The lines of a potion drunk or a scroll read, and of what it did.
-fn say_effects(rules: &Rules, event: Event, outcome: &mut Outcome) {
-    let note = |text: String| ServerMsg::Note(text);
-    match event {
-        Event::Used { id, kind, how } => {
-            let a = rules.items.kind(kind).described(1);
-            let (you, they) = match how {
-                Use::Quaff => ("drink", "drinks"),
-                Use::Read => ("read", "reads"),
-            };
-            outcome.tell(id, note(format!("You {you} {a}.")));
-            if let Some(from) = rules.player(id).map(|p| p.pos) {
-                let seen = format!("{} {they} {a}.", rules.name_of(id));
-                for to in rules.seers(from).into_iter().filter(|&to| to != id) {
-                    outcome.tell(to, ServerMsg::Others(seen.clone()));
-                }
-            }
+/// The lines of a potion drunk or a scroll read: to the player, and to
+/// those who see it.
+fn say_used(rules: &Rules, id: PlayerId, kind: ItemKindId, how: Use, outcome: &mut Outcome) {
+    let a = rules.items.kind(kind).described(1);
+    let (you, they) = match how {
+        Use::Quaff => ("drink", "drinks"),
+        Use::Read => ("read", "reads"),
+    };
+    outcome.tell(id, ServerMsg::Note(format!("You {you} {a}.")));
+    if let Some(from) = rules.player(id).map(|p| p.pos) {
+        let seen = format!("{} {they} {a}.", rules.name_of(id));
+        for to in rules.seers(from).into_iter().filter(|&to| to != id) {
+            outcome.tell(to, ServerMsg::Others(seen.clone()));
         }
-        Event::Healed { id, by: 0 } => outcome.tell(id, note("You feel no different.".into())),
-        Event::Healed { id, by } => outcome.tell(id, note(format!("You feel better ({by})."))),
-        Event::Invigorated { id, by } => {
-            outcome.tell(id, note(format!("You feel hardier (+{by} most hit points).")));
+    }
+}
+
+fn healed(by: u16) -> String {
+    match by {
+        0 => "You feel no different.".into(),
+        by => format!("You feel better ({by})."),
+    }
+}
+
+fn slept(count: usize) -> String {
+    match count {
+        0 => "A drowsy hush falls, but nothing here hears it.".into(),
+        1 => "The monster you see falls asleep.".into(),
+        _ => "The monsters you see fall asleep.".into(),
+    }
+}
+
+/// How a line about players going ends, for one and for several.
+pub(super) fn farewell(how: Leaving) -> (&'static str, &'static str) {
+    match how {
+        Leaving::Quit => ("has left the game.", "have left the game."),
+        Leaving::Lost => ("has lost the connection.", "have lost the connection."),
+        Leaving::Died => ("dies.", "die."),
+        Leaving::WentDown => ("goes down the stairs.", "go down the stairs."),
+        Leaving::WentUp => ("climbs the stairs.", "climb the stairs."),
+        Leaving::Escaped => ("escapes the Gloam, and wins!", "escape the Gloam, and win!"),
+    }
+}
+
+/// How a life ended, as the graveyard (or the hall of the living) keeps
+/// it: "a jackal", the name of the player who struck the last blow, or the
+/// artifact one escaped with.
+pub(in crate::world::depth) fn end(rules: &Rules, end: &End) -> String {
+    match end {
+        End::Killed(Killer::Monster(kind)) => rules.bestiary.kind(*kind).a(),
+        End::Killed(Killer::Player(name)) => name.clone(),
+        End::Escaped(with) => rules.items.kind(*with).the(),
+    }
+}
+
+/// The line a standing order stops with for `notice`; `None` when another
+/// line already says so (a blow's, a waking's).
+pub(in crate::world::depth) fn notice(rules: &Rules, notice: Notice) -> Option<String> {
+    match notice {
+        Notice::Hurt | Notice::Woke => None,
+        Notice::CameIntoView { kind, asleep } => {
+            let how = if asleep { ", asleep" } else { "" };
+            let a = capitalised(&rules.bestiary.kind(kind).a());
+            Some(format!("{a} comes into view{how}."))
         }
-        Event::Teleported { id } => {
-            outcome.tell(id, note("The world twists, and you are elsewhere.".into()));
+        Notice::SawItem { top, .. } => {
+            Some(format!("You see {}.", rules.items.kind(top.kind).described(top.count)))
         }
-        Event::Slept { id, count: 0 } => {
-            outcome.tell(id, note("A drowsy hush falls, but nothing here hears it.".into()));
-        }
-        Event::Slept { id, count } => {
-            let them = if count == 1 { "The monster you see" } else { "The monsters you see" };
-            outcome.tell(id, note(format!("{them} fall asleep.")));
-        }
-        _ => {}
+    }
+}
+
+/// The line an order ends with when it is carried out, if any.
+pub(in crate::world::depth) fn order_done(order: Order) -> Option<&'static str> {
+    match order {
+        Order::Rest => Some("You feel rested."),
+        Order::Explore | Order::Travel(_) | Order::Stairs(_) => None,
+    }
+}
+
+/// Why an order can take no step, in words.
+pub(in crate::world::depth) fn balk(rules: &Rules, why: Balk) -> String {
+    match why {
+        Balk::Waiting => "Not while your round waits for others.".into(),
+        Balk::Gone => String::new(),
+        Balk::AwakeInView(kind) => format!("Not with {} in view.", rules.bestiary.kind(kind).a()),
+        Balk::FullHealth => "You are at full health.".into(),
+        Balk::UnknownWay => "You do not know the way there.".into(),
+        Balk::NoStairsDown => "You know of no stairs down.".into(),
+        Balk::NoStairsUp => "You know of no stairs up.".into(),
+        Balk::NothingLeft => "Nothing left to explore.".into(),
+        Balk::Blocked => "You know of no way there that is free.".into(),
     }
 }
 

@@ -8,7 +8,7 @@
 //! what happened, and `still` paces the news to those who stood still.
 
 mod comings;
-mod lines;
+pub(super) mod lines;
 mod party;
 mod seen;
 pub(crate) mod still;
@@ -76,7 +76,6 @@ impl Views {
     fn observe(&mut self, rules: &Rules, event: Event, outcome: &mut Outcome) {
         match event {
             Event::Arrived { id } => self.arrived(rules, id, outcome),
-            Event::Answered { id } => outcome.answered.push(id),
             Event::Saw { id, answers, sight } => self.saw(rules, id, answers, sight, outcome),
             Event::Stirred { monster, at } => self.stirred.note(monster, at),
             Event::Vitals { id } => self.vitals_changed.push(id),
@@ -101,31 +100,39 @@ impl Views {
                 seen.retain(|c| c.at != change.at);
                 seen.push(change);
             }
-            Event::Left { id, name, at, farewell } => {
+            Event::Left { id, name, at, how } => {
                 self.told.remove(&id);
                 self.floor_seen.remove(&id);
                 self.moved.retain(|&m| m != id);
-                outcome.answered.retain(|&a| a != id);
                 self.unsettled.push(id, at);
-                self.news.push(News::Went(name, farewell));
+                self.news.push(News::Went(name, how));
             }
-            Event::Departed(departure) => outcome.departures.push(departure),
-            Event::Escaped(escape) => {
-                let id = escape.player.id;
-                let text = format!("You escape the Gloam with {}!", escape.killed_by);
-                outcome.tell(id, ServerMsg::Note(text));
+            Event::Escaped { id, .. } | Event::Died { id } => {
+                // Its last action is answered by its end, not by a sight
+                // it no longer has.
                 outcome.out.retain(|o| o.to != id || !is_diff(&o.msg));
-                outcome.deaths.push(escape);
+                lines::say(rules, event, outcome);
             }
-            Event::Died(death) => {
-                let id = death.player.id;
-                outcome.tell(id, ServerMsg::Combat("You die...".into()));
-                // Its last action is answered by its death, not by a
-                // sight it no longer has.
-                outcome.out.retain(|o| o.to != id || !is_diff(&o.msg));
-                outcome.deaths.push(death);
-            }
-            said => lines::say(rules, said, outcome),
+            said @ (Event::Refused { .. }
+            | Event::OnStairs { .. }
+            | Event::Swapped { .. }
+            | Event::Followed { .. }
+            | Event::CountedAway { .. }
+            | Event::Woke { .. }
+            | Event::PlayerStruck { .. }
+            | Event::MonsterStruck { .. }
+            | Event::PlayerStruckPlayer { .. }
+            | Event::OnPile { .. }
+            | Event::PickedUp { .. }
+            | Event::Used { .. }
+            | Event::Healed { .. }
+            | Event::Invigorated { .. }
+            | Event::Teleported { .. }
+            | Event::Slept { .. }
+            | Event::Equipped { .. }
+            | Event::TookOff { .. }
+            | Event::Threw { .. }
+            | Event::Dropped { .. }) => lines::say(rules, said, outcome),
         }
     }
 
@@ -212,6 +219,13 @@ impl Views {
     /// still, or some comings and goings to anyone.
     pub fn has_untold(&self) -> bool {
         !self.unsettled.is_empty() || !self.news.is_empty()
+    }
+
+    /// The monsters `id`'s client was told are in its view, by id, and
+    /// whether each seemed awake.
+    pub fn monsters_told(&self, id: PlayerId) -> Vec<(gloam_protocol::MonsterId, bool)> {
+        let Some(told) = self.told.get(&id) else { return Vec::new() };
+        told.monsters.iter().map(|(&m, seen)| (m, !seen.asleep)).collect()
     }
 }
 

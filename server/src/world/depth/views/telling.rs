@@ -22,8 +22,9 @@ use crate::world::depth::rules::{CellHasher, Occupancy, Phase, Rules};
 use crate::world::depth::{Outcome, Outgoing};
 
 impl Views {
-    /// Tells every player what this command changed for it (see the module doc).
-    pub fn settle(&mut self, rules: &Rules, turn: &mut Outcome) {
+    /// Tells every player what this command changed for it (see the
+    /// module doc); `answered` are those whose action it applied.
+    pub fn settle(&mut self, rules: &Rules, answered: &[PlayerId], turn: &mut Outcome) {
         let moved = std::mem::take(&mut self.moved);
         let stirred = std::mem::take(&mut self.stirred);
         let vitals_changed = std::mem::take(&mut self.vitals_changed);
@@ -31,7 +32,7 @@ impl Views {
         // points (a level comes with new most hit points).
         let stirs = rules.parties.stirs();
         let parties_may_change = self.parties_told_at != Some(stirs) || !vitals_changed.is_empty();
-        let mut concerned = turn.answered.clone();
+        let mut concerned = answered.to_vec();
         concerned.extend(&vitals_changed);
         let moved: BTreeSet<PlayerId> =
             moved.into_iter().filter(|&id| rules.player(id).is_some()).collect();

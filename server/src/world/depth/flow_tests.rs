@@ -1,0 +1,118 @@
+//! The rules alone, with a recording observer instead of the views: what
+//! they decide (the events, in order) and what they hand back of the
+//! game's flow (who was answered, who went and how, who died of what),
+//! with no message made.
+
+use gloam_protocol::{Action, Dir, PlayerId, Pos};
+
+use super::rules::events::{Blow, Event, Observer};
+use super::rules::{End, Flow, Killer, Leaving, Rules};
+use super::tests::level_from;
+use super::*;
+use crate::seeds::DepthSeeds;
+
+/// What the rules did, as they did it.
+#[derive(Debug, Default)]
+struct Recorder(Vec<Event>);
+
+impl Observer for Recorder {
+    fn observe(&mut self, _: &Rules, event: Event) {
+        self.0.push(event);
+    }
+}
+
+const HALL: &[&str] = &["##########", "#<.......#", "#........#", "#.......>#", "##########"];
+const ANN: PlayerId = PlayerId(1);
+const BOB: PlayerId = PlayerId(2);
+
+fn rules() -> Rules {
+    let bestiary = Arc::new(Bestiary::default());
+    Rules::new(3, level_from(HALL), 8, bestiary, DepthSeeds::from_level_seed(7))
+}
+
+fn put(rules: &mut Rules, id: PlayerId, name: &str, at: Pos) -> Flow {
+    rules.arrive(Player::new(id, name.into()), Arrival::Resume(at), &mut Recorder::default())
+}
+
+fn awake(rules: &mut Rules, name: &str, at: Pos) -> MonsterId {
+    let kind = rules.bestiary.find(name).unwrap();
+    let id = rules.spawn(kind, at, &mut Recorder::default()).unwrap();
+    rules.monsters.get_mut(&id).unwrap().awake = true;
+    id
+}
+
+#[test]
+fn an_arrival_answers_what_brought_it() {
+    let mut r = rules();
+    let flow = put(&mut r, ANN, "ann", Pos::new(2, 2));
+    assert_eq!((flow.answered, flow.arrivals), (vec![ANN], vec![ANN]));
+    assert!(flow.left.is_empty() && flow.deaths.is_empty());
+}
+
+#[test]
+fn an_action_is_answered_and_a_second_in_the_round_is_held() {
+    let mut r = rules();
+    // With --pvp, players who see each other share their rounds.
+    r.host.pvp = true;
+    put(&mut r, ANN, "ann", Pos::new(2, 2));
+    put(&mut r, BOB, "bob", Pos::new(3, 2));
+    let mut heard = Recorder::default();
+    let flow = r.act(ANN, Action::Move(Dir::S), &mut heard).expect("applied");
+    assert_eq!(flow.answered, [ANN]);
+    assert!(heard.0.iter().any(|e| matches!(e, Event::Saw { id: ANN, answers: true, .. })));
+    // Ann's round waits for Bob, who has not acted: her next is held.
+    assert!(r.act(ANN, Action::Wait, &mut Recorder::default()).is_none(), "held");
+    let flow = r.act(BOB, Action::Wait, &mut Recorder::default()).expect("applied");
+    assert_eq!(flow.answered, [BOB, ANN], "the round closes, and ann's held wait applies");
+}
+
+#[test]
+fn the_stairs_hand_the_player_on_with_how_it_went() {
+    let mut r = rules();
+    put(&mut r, ANN, "ann", Pos::new(8, 3));
+    let mut heard = Recorder::default();
+    let flow = r.act(ANN, Action::Descend, &mut heard).expect("applied");
+    assert_eq!(flow.left, [(ANN, Leaving::WentDown)]);
+    assert!(flow.answered.is_empty(), "its arrival below answers it");
+    let [departure] = flow.departures.as_slice() else { panic!("{:?}", flow.departures) };
+    assert_eq!((departure.player.id, departure.depth, departure.via), (ANN, 4, Arrival::FromAbove));
+    let left = heard.0.iter().any(|e| matches!(e, Event::Left { how: Leaving::WentDown, .. }));
+    assert!(left, "{:?}", heard.0);
+}
+
+#[test]
+fn a_death_is_handed_back_with_who_struck_the_blow() {
+    let mut r = rules();
+    put(&mut r, ANN, "ann", Pos::new(2, 2));
+    let ogre = awake(&mut r, "ogre", Pos::new(3, 2));
+    r.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 1;
+    let kind = r.monsters[&ogre].kind;
+    for _ in 0..60 {
+        let mut heard = Recorder::default();
+        let flow = r.act(ANN, Action::Wait, &mut heard).expect("applied");
+        let Some(death) = flow.deaths.first() else { continue };
+        assert_eq!(death.end, End::Killed(Killer::Monster(kind)));
+        assert_eq!(death.player.id, ANN);
+        assert_eq!(flow.left, [(ANN, Leaving::Died)]);
+        assert!(flow.answered.is_empty(), "a death answers the last action, not a sight");
+        let blow = heard.0.iter().position(|e| {
+            matches!(e, Event::MonsterStruck { target: ANN, blow: Blow::Hit(_), .. })
+        });
+        let died = heard.0.iter().position(|e| matches!(e, Event::Died { id: ANN }));
+        assert!(blow < died && died.is_some(), "struck, then died: {:?}", heard.0);
+        assert!(r.player(ANN).is_none());
+        return;
+    }
+    panic!("an ogre kills a player of one hit point");
+}
+
+#[test]
+fn leaving_hands_back_the_player_and_how_it_left() {
+    let mut r = rules();
+    put(&mut r, ANN, "ann", Pos::new(2, 2));
+    let (player, flow) = r.leave(ANN, Leaving::Lost, &mut Recorder::default());
+    assert_eq!(player.map(|p| p.id), Some(ANN));
+    assert_eq!(flow.left, [(ANN, Leaving::Lost)]);
+    let (nobody, flow) = r.leave(ANN, Leaving::Quit, &mut Recorder::default());
+    assert!(nobody.is_none() && flow.left.is_empty(), "one not here leaves nothing");
+}
