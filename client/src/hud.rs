@@ -16,6 +16,10 @@ use crate::scene::{Link, Scene};
 use crate::state::{ClientState, Experience, LogLine, Topic};
 
 pub use crate::layout::HUD_ROWS;
+/// What a lost link's row says to do (the page says its own: see
+/// `web_export/keys.rs`, `WORDS`).
+pub(crate) const LOST_KEYS: &str = "(Esc quits)";
+
 /// How many rows of messages it shows.
 pub(crate) const MESSAGE_ROWS: usize =
     (crate::layout::GAME_ROWS + crate::layout::CHAT_ROWS) as usize;
@@ -156,7 +160,7 @@ fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => {
-            HudLine::new(fit(&format!("Disconnected: {why}  (Esc quits)"), cols, "  "), Tone::Alert)
+            HudLine::new(fit(&format!("Disconnected: {why}  {LOST_KEYS}"), cols, "  "), Tone::Alert)
         }
         Link::Playing if state.depth == 0 => HudLine::new("Joining...", Tone::Middle),
         Link::Playing => playing_row(state, cols),

@@ -229,18 +229,33 @@ pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> 
     text_glyphs(&pages::page_lines(scene, size), 1, width)
 }
 
-/// The text of the scene as a window laid out as `layout` shows it: the
-/// page of text, or the list beside the map, then a blank line and the
-/// HUD's rows (the map's own glyphs are left out).
+/// The text of the scene as a window laid out as `layout` shows it, row
+/// by row: the map's viewport (a cell a letter) with the list beside it
+/// past the map, or the page of text in their place, padded to the map's
+/// rows; then the HUD's rows. What F12 writes beside its screenshot, and
+/// what the behaviour vectors compare with the page's own
+/// (`web/src/render/view.ts`, `screenText`).
 pub fn screen_text(scene: &Scene<'_>, layout: &Layout) -> String {
-    let above = match scene.page {
-        Page::Map => crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows),
-        _ => page_text_glyphs(scene, layout.page_cols, layout.map_rows),
-    };
-    let hud = hud_glyphs(scene, 0, layout.hud_cols);
-    let mut text = glyph_rows(&above).join("\n");
-    text.push_str("\n\n");
-    text.push_str(&glyph_rows(&hud).join("\n"));
+    let mut above = Vec::new();
+    if scene.page == Page::Map {
+        let view = (layout.map_cols, layout.map_rows);
+        let camera = camera(scene, layout);
+        for g in map_glyphs(scene.state, scene.palette) {
+            if let Some((col, row)) = camera.to_view((g.col, g.row), view) {
+                above.push(Glyph { col, row, ..g });
+            }
+        }
+        let side = crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows);
+        // A map cell is a letter of the text; the list starts past the map.
+        above.extend(side.into_iter().map(|g| Glyph { col: layout.map_cols + 1 + g.col, ..g }));
+    } else {
+        let page = page_text_glyphs(scene, layout.page_cols, layout.map_rows);
+        above.extend(page.into_iter().filter(|g| g.row < layout.map_rows));
+    }
+    let mut rows = glyph_rows(&above);
+    rows.resize(rows.len().max(usize::from(layout.map_rows)), String::new());
+    rows.extend(glyph_rows(&hud_glyphs(scene, 0, layout.hud_cols)));
+    let mut text = rows.join("\n");
     text.push('\n');
     text
 }
@@ -530,17 +545,28 @@ mod tests {
     }
 
     #[test]
-    fn the_screens_text_is_the_list_beside_the_map_then_the_huds_rows() {
+    fn the_screens_text_is_the_map_with_the_list_beside_it_then_the_huds_rows() {
         let mut state = state();
         state.apply(&ServerMsg::Note("You see stairs.".into())).unwrap();
         let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
         let mut scene = Scene::new(&state, &chat, &link, Page::Map);
         scene.look = Some(Pos::new(5, 3));
-        let text = screen_text(&scene, &Layout::at(1280, 720, 16, 8));
+        let layout = Layout::at(1280, 720, 16, 8);
+        let text = screen_text(&scene, &layout);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[..3], [" In sight", " no monsters", ""], "{text}");
-        assert!(lines[4].starts_with("Look: stairs down   direction keys"), "{text}");
+        // The 20 x 10 map is centred in the viewport, the list past it.
+        let (left, top) = ((layout.map_cols - 20) / 2, (layout.map_rows - 10) / 2);
+        let list = usize::from(layout.map_cols) + 1;
+        assert_eq!(&lines[0][list..], " In sight", "{text}");
+        assert_eq!(&lines[1][list..], " no monsters", "{text}");
+        let room = usize::from(top + 2);
+        assert_eq!(lines[room].trim_start(), "#..@..#", "{text}");
+        assert_eq!(lines[room].len() - 7, usize::from(left), "{text}");
+        let hud = usize::from(layout.map_rows);
+        assert!(lines[hud + 1].starts_with("Look: stairs down   direction keys"), "{text}");
         assert!(lines.contains(&"You see stairs."), "{text}");
+        let pack = screen_text(&Scene::new(&state, &chat, &link, Page::Pack), &layout);
+        assert!(!pack.contains('@') && pack.contains("You see stairs."), "no map: {pack}");
     }
 
     #[test]

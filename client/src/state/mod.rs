@@ -35,7 +35,7 @@ mod map;
 mod party;
 mod person;
 mod roster;
-mod watching;
+pub(crate) mod watching;
 
 pub use in_sight::{OtherPlayer, SeenMonster};
 pub use life::Experience;

@@ -9,6 +9,10 @@ use super::limits::{MAX_WATCHERS, check_name, check_names};
 use super::log::Topic;
 use super::{ClientState, StateError};
 
+/// How the answer to `/who` says to watch a player (the page says its
+/// own: see `web_export/keys.rs`, `WORDS`).
+pub(crate) const WATCH_WITH: &str = "--watch NAME";
+
 /// The widest line of the `/who` list, in characters (a HUD row of the
 /// default window holds 80).
 const WHO_LINE_CHARS: usize = 78;
@@ -62,7 +66,7 @@ impl ClientState {
             (true, 0) => p.name.clone(),
             (true, n) => format!("{} ({n} watching)", p.name),
         });
-        let mut line = format!("Playing now ({}), watch with --watch NAME:", playing.len());
+        let mut line = format!("Playing now ({}), watch with {WATCH_WITH}:", playing.len());
         for entry in entries {
             if line.chars().count() + entry.chars().count() + 1 > WHO_LINE_CHARS {
                 self.note(Topic::Note, &std::mem::take(&mut line));

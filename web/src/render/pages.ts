@@ -26,7 +26,7 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
   if (page === "Log") return logLines(scene.state, palette, cols, rows, scene.logScroll);
   else if (page === "Map") lines = [];
   else if (page === "Graveyard") lines = graveyardLines(scene.graveyard);
-  else if (page === "Help") lines = helpLines();
+  else if (page === "Help") lines = helpLines(scene.state.words);
   else if (page === "Pack") lines = packLines(scene.state);
   else if (page === "End") lines = endLines(scene.state, scene.graveyard);
   else lines = chooseLines(scene.state, page.choose);
@@ -94,7 +94,7 @@ function endLines(state: ClientState, graveyard: DeathRecord[] | null): PageLine
   // A page cannot close itself: a watcher's way on is to watch again (the
   // player may have started anew under the same name).
   const watched = state.watched();
-  lines.push([watched !== null ? `  Enter: watch ${watched} again` : `  Enter: a new character named ${d.name}    Esc: quit`, TEXT]);
+  lines.push([watched !== null ? `  ${state.words.watcherEnd.replace("{player}", watched)}` : `  Enter: a new character named ${d.name}    Esc: quit`, TEXT]);
   return lines;
 }
 

@@ -37,14 +37,15 @@ export function setWatchers(s: ClientState, names: string[]): void {
 /**
  * The answer to `/who`: everyone playing, as lines of the log no wider
  * than a HUD row, each name with how many watch it or that it cannot be
- * watched. (The browser watches with `?watch=NAME` in the address where
- * the window takes `--watch NAME`.)
+ * watched, and how to watch one in the page's words (words.ts: the
+ * browser watches with `?watch=NAME` in the address where the window
+ * takes `--watch NAME`).
  */
 export function listPlayers(s: ClientState, playing: Playing[]): void {
   sightDisc(s);
   if (playing.length > MAX_WHO) fail("a longer list of players than any sent");
   for (const p of playing) checkName(p.name);
-  let line = `Playing now (${playing.length}), watch with ?watch=NAME:`;
+  let line = `Playing now (${playing.length}), watch with ${s.words.watchWith}:`;
   for (const p of playing) {
     const entry = !p.watchable
       ? `${p.name} (not to be watched)`

@@ -4,12 +4,18 @@
 //! running text's and the background, with samples of what
 //! [`Palette::creature`], [`Palette::remembered`] and
 //! [`Palette::player_colours`] give, for the TypeScript port of those to
-//! be checked against; and `web/src/generated/limits.json`, the protocol's
-//! version and limits, the mirror's limits and the layout's sizes.
+//! be checked against; `web/src/generated/limits.json`, the protocol's
+//! version and limits, the mirror's limits and the layout's sizes;
+//! `web/src/generated/keys.json` (`keys.rs`), every key table, the keys
+//! row, the help and the one list of where the page differs on purpose;
+//! and `web/test/screens.json` (`screens.rs`), the behaviour vectors:
+//! sessions played through the window's [`crate::session::Session`],
+//! step by step, that the page's replays must match.
 //! The committed files must be what these tests generate; after changing
-//! a colour or a limit, run
-//! `GLOAM_WRITE_PALETTE=1 cargo test -p gloam-client --no-default-features --lib web_export`
-//! and commit them.
+//! a colour, a limit, a key, a page's text or anything the session shows,
+//! run
+//! `GLOAM_WRITE_WEB=1 cargo test -p gloam-client --no-default-features --lib web_export`
+//! and commit them (`GLOAM_WRITE_PALETTE=1`, the older name, works too).
 
 use std::fmt::Write as _;
 
@@ -20,15 +26,21 @@ use crate::palette::{self, PALETTES, Palette, Rgb};
 const PALETTE_PATH: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/generated/palette.json");
 const LIMITS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/generated/limits.json");
-const WRITE: &str = "GLOAM_WRITE_PALETTE";
+const SCREENS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/test/screens.json");
+const KEYS_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/generated/keys.json");
+/// Either name asks the tests to write the files instead of checking them.
+const WRITE: [&str; 2] = ["GLOAM_WRITE_WEB", "GLOAM_WRITE_PALETTE"];
 const HOW: &str =
-    "run GLOAM_WRITE_PALETTE=1 cargo test -p gloam-client --no-default-features --lib web_export";
+    "run GLOAM_WRITE_WEB=1 cargo test -p gloam-client --no-default-features --lib web_export";
+
+mod keys;
+mod screens;
 
 /// Writes `fresh` to `path` when asked to, else fails unless it is there.
 fn fresh_or_fail(path: &str, fresh: &str, file: &str) {
-    if std::env::var_os(WRITE).is_some() {
+    if WRITE.iter().any(|name| std::env::var_os(name).is_some()) {
         if let Some(dir) = std::path::Path::new(path).parent() {
-            std::fs::create_dir_all(dir).expect("makes web/src/generated");
+            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("cannot make {dir:?}: {e}"));
         }
         std::fs::write(path, fresh).unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
         return;
@@ -217,4 +229,14 @@ fn palette_json_is_fresh() {
 #[test]
 fn limits_json_is_fresh() {
     fresh_or_fail(LIMITS_PATH, &render_limits(), "limits.json");
+}
+
+#[test]
+fn keys_json_is_fresh() {
+    fresh_or_fail(KEYS_PATH, &keys::render_keys(HOW), "keys.json");
+}
+
+#[test]
+fn screens_json_is_fresh() {
+    fresh_or_fail(SCREENS_PATH, &screens::render_screens(HOW), "screens.json");
 }
