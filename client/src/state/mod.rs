@@ -34,6 +34,7 @@ mod log;
 mod map;
 mod party;
 mod person;
+pub(crate) mod reasons;
 mod roster;
 pub(crate) mod watching;
 
@@ -180,7 +181,7 @@ impl ClientState {
         actions_per_second: u16,
     ) -> Result<(), StateError> {
         if sight_radius > Disc::MAX_RADIUS {
-            return Err(StateError::Inconsistent("sight radius too large"));
+            return Err(StateError::Inconsistent(reasons::SIGHT_RADIUS_TOO_LARGE));
         }
         check_size(width, height)?;
         *self = ClientState {

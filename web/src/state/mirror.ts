@@ -12,6 +12,7 @@
 // - party.ts: the player's party; life.ts: hit points, experience, the
 //   end of the game and the graveyard; log.ts: the message log, chat too.
 
+import { REASONS } from "./reasons";
 import { PAGE_WORDS, type Words } from "./words";
 import type {
   Carried,
@@ -193,7 +194,7 @@ export class ClientState {
     sight_radius: number;
     actions_per_second: number;
   }): void {
-    if (w.sight_radius > MAX_SIGHT_RADIUS) fail("sight radius too large");
+    if (w.sight_radius > MAX_SIGHT_RADIUS) fail(REASONS.sight_radius_too_large);
     checkSize(w.width, w.height);
     // A fresh mirror, in the same words.
     Object.assign(this, new ClientState(), { words: this.words });
