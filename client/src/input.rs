@@ -16,6 +16,8 @@
 //! click to a cell, see [`crate::view::cell_under`]). The window turns its platform's key events into [`Key`]s
 //! (a letter in lower case, with whether Shift is held), so the tables are
 //! tested without one. Keys typed into the chat line are the session's.
+//! The browser client keeps no copy of these tables: `web_export/keys.rs`
+//! writes what every key means in each as `web/src/generated/keys.json`.
 
 use std::time::Duration;
 
