@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use gloam_protocol::{Action, Dir};
 
-use crate::prompt::ItemUse;
+use crate::prompt::{ItemUse, PromptKey};
 
 /// A key, as far as the game cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -150,15 +150,6 @@ fn char_intent(c: char, shift: bool) -> Option<Intent> {
         ('f', false) => Some(Intent::Fire),
         _ => None,
     }
-}
-
-/// A key while an item prompt is open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PromptKey {
-    /// The pack letter of this slot (0 is `a`).
-    Letter(u8),
-    Cancel,
-    Other,
 }
 
 /// The meaning of a key in an item prompt: a lowercase letter names a

@@ -4,21 +4,16 @@
 
 use gloam_protocol::{Dir, Pos, Terrain};
 
-use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud_at, party_panel};
+pub use crate::glyph::Glyph;
+use crate::hud::{
+    HUD_ROWS, HudLine, MESSAGE_ROWS, PANEL_GAP, Tone, hud_at, message_cols, panel_place,
+    party_panel,
+};
 use crate::layout::{Camera, Layout};
 use crate::pages;
 use crate::palette::{self, Palette, PlayerColours, Rgb, rgb};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
-
-/// One character in one cell of the grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Glyph {
-    pub col: u16,
-    pub row: u16,
-    pub ch: char,
-    pub color: Rgb,
-}
 
 /// A wall with no known open ground beside it is solid rock: not drawn.
 fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
@@ -125,29 +120,6 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
         glyphs.extend(line_glyphs(entry, (message_row(i), col), column, &colours));
     }
     glyphs
-}
-
-/// How far the messages stop short of the party panel.
-const PANEL_GAP: u16 = 4;
-
-/// The letters a row of messages holds in a HUD row of `cols` letters:
-/// all of them, or those left of the party panel.
-pub(crate) fn message_cols(state: &ClientState, cols: usize) -> usize {
-    let panel = party_panel(state);
-    if panel.is_empty() {
-        return cols;
-    }
-    let (left, _) = panel_place(&panel, cols.min(usize::from(u16::MAX)) as u16);
-    usize::from(left - PANEL_GAP)
-}
-
-/// Where the party panel's first column starts in a row of `width`
-/// letters, and how wide each of its columns is.
-fn panel_place(panel: &[HudLine], width: u16) -> (u16, u16) {
-    let widest = panel.iter().map(|e| e.text.chars().count()).max().unwrap_or(0);
-    let column = widest as u16 + 3;
-    let columns = panel.len().div_ceil(MESSAGE_ROWS) as u16;
-    (width.saturating_sub(columns * column).max(PANEL_GAP), column)
 }
 
 /// One line of the HUD as glyphs from `(row, col)`, at most `room`
@@ -567,6 +539,18 @@ mod tests {
         assert!(lines.contains(&"You see stairs."), "{text}");
         let pack = screen_text(&Scene::new(&state, &chat, &link, Page::Pack), &layout);
         assert!(!pack.contains('@') && pack.contains("You see stairs."), "no map: {pack}");
+    }
+
+    /// The aiming or look cursor is drawn on the map, never over a page.
+    #[test]
+    fn the_cursor_is_on_the_map_only() {
+        let state = state();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let mut scene = Scene::new(&state, &chat, &link, Page::Map);
+        scene.look = Some(Pos::new(3, 3));
+        assert_eq!(cursor_cell(&scene), Some((3, 3)));
+        scene.page = Page::Pack;
+        assert_eq!(cursor_cell(&scene), None);
     }
 
     #[test]

@@ -9,8 +9,8 @@
 
 use std::fmt::Write as _;
 
-use crate::input::{self, AimKey, Intent, Key, PromptKey};
-use crate::prompt::ItemUse;
+use crate::input::{self, AimKey, Intent, Key};
+use crate::prompt::{ItemUse, PromptKey};
 
 /// The keys a window can hand the session without Ctrl: every named key,
 /// each printable ASCII character (the tables bind no other), and the
