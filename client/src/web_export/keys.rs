@@ -155,22 +155,24 @@ pub(crate) const WORDS: &[(&str, &str, &str, &str)] = &[
 ];
 
 /// Keys whose outcome the page gives differently: `(key, the window's,
-/// the page's, when, why)`. A page cannot close itself, so where the
-/// window has nothing left to do but be closed, Enter connects again.
+/// the page's, when, why)`, `when` naming the state it holds in (the
+/// replay checks each by name, `web/test/screens.test.ts`). A page cannot
+/// close itself, so where the window has nothing left to do but be
+/// closed, Enter connects again.
 pub(crate) const OUTCOME_DIFFERENCES: &[(&str, &str, &str, &str, &str)] = &[
     (
         "Enter",
         "Ignore",
         "Again",
-        "a watcher's player died (the end page)",
-        "the page cannot close itself: it watches again",
+        "watcher_at_the_end",
+        "a watcher whose player's game ended: the page cannot close itself, so it watches again",
     ),
     (
         "Enter",
         "Ignore",
         "Again",
-        "the link was lost (on the map)",
-        "the page's own: Enter joins again where the window is restarted",
+        "link_lost",
+        "the link was lost: the page joins again with Enter where the window is started again",
     ),
 ];
 
