@@ -901,11 +901,14 @@ fn fair_msg() -> impl Strategy<Value = ServerMsg> {
     ]
 }
 
-/// Random keys and the protocol's random messages, after a fair arrival:
-/// most such messages are refused, and what follows the refusal is heard
-/// no more.
-fn random_messages(r: &mut Recorder, runner: &mut TestRunner, steps: usize) {
-    r.arrive(Pos::new(4, 3));
+/// Random keys and the protocol's random messages, after a fair arrival
+/// (or, with `welcomed` false, before any welcome): most such messages
+/// are refused, and what follows the refusal is heard no more, so the
+/// sessions are short and many.
+fn random_messages(r: &mut Recorder, runner: &mut TestRunner, welcomed: bool, steps: usize) {
+    if welcomed {
+        r.arrive(Pos::new(4, 3));
+    }
     for _ in 0..steps {
         if pick(runner, 0..3u8) == 0 {
             r.msg(pick(runner, gloam_protocol::arbitrary::server_msg()));
@@ -962,10 +965,10 @@ fn sessions() -> Vec<Recorder> {
         random_keys(&mut r, &mut runner, 60);
         all.push(r);
     }
-    for i in 0..12 {
+    for i in 0..48 {
         let size = LAYOUTS[i % 4];
         let mut r = Recorder::new(&format!("random messages {i}"), size);
-        random_messages(&mut r, &mut runner, 30);
+        random_messages(&mut r, &mut runner, i % 6 != 5, 8);
         all.push(r);
     }
     all

@@ -82,17 +82,25 @@ function checkSteps(
   inSight: (id: number) => boolean,
   count: number,
 ): void {
-  const now = new Map<number, boolean>();
-  for (const [id, step] of steps) {
+  // In the window's order, so that a message wrong in several ways is
+  // refused for the same reason: every cell, then who is in sight, then
+  // how many.
+  for (const [, step] of steps) {
     if (typeof step !== "string") cellOf(s, "appears" in step ? step.appears : step.moves);
+  }
+  const now = new Map<number, boolean>();
+  const changes = steps.map(([id, step]) => {
     const before = now.get(id) ?? inSight(id);
     const after = step !== "vanishes";
     if (!before && !(typeof step === "object" && "appears" in step)) {
       fail(REASONS.change_to_something_not_in_sight);
     }
-    count += Number(after) - Number(before);
-    if (count > MAX_ROSTER) fail(REASONS.more_in_sight_than_any_depth_holds);
     now.set(id, after);
+    return Number(after) - Number(before);
+  });
+  for (const change of changes) {
+    count += change;
+    if (count > MAX_ROSTER) fail(REASONS.more_in_sight_than_any_depth_holds);
   }
 }
 
