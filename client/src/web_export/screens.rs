@@ -914,6 +914,41 @@ fn fair_msg() -> impl Strategy<Value = ServerMsg> {
         (1..20u16).prop_map(|hp| ServerMsg::Vitals { hp, max: 20 }),
         Just(ServerMsg::Graveyard(vec![record("old", false)])),
         Just(ServerMsg::Monsters(vec![MonsterChange::Vanished { id: MonsterId(7) }])),
+        (1..9u16, 1..6u16).prop_map(|(x, y)| ServerMsg::Players(vec![PlayerChange::Appeared {
+            id: PlayerId(2),
+            name: "bob".into(),
+            at: Pos::new(x, y),
+        }])),
+        (1..20u16, 0..3usize).prop_map(|(hp, n)| {
+            let member = |id, name: &str| Member {
+                id: PlayerId(id),
+                name: name.into(),
+                hp,
+                max: 20,
+                level: 3,
+            };
+            ServerMsg::Party([member(1, "ann"), member(2, "bob"), member(3, "cy")][..n].to_vec())
+        }),
+        proptest::sample::subsequence(vec!["bob", "cy", "dee"], 0..3)
+            .prop_map(|names| ServerMsg::Waiting(names.into_iter().map(String::from).collect())),
+        proptest::collection::vec((0..5u16, 1..9u16, any::<bool>()), 0..7).prop_map(|pack| {
+            let carried =
+                |(kind, count, equipped)| gloam_protocol::Carried { kind, count, equipped };
+            ServerMsg::Pack(pack.into_iter().map(carried).collect())
+        }),
+        (1..9u16, 1..6u16, proptest::option::of((0..5u16, 1..4u16, any::<bool>()))).prop_map(
+            |(x, y, top)| {
+                let top = top.map(|(kind, count, more)| Lying { kind, count, more });
+                ServerMsg::Floor(vec![FloorChange { at: Pos::new(x, y), top }])
+            }
+        ),
+        (1..30u8, 0..500u32).prop_map(|(level, xp)| ServerMsg::Experience {
+            level,
+            xp,
+            next: xp + 100
+        }),
+        proptest::sample::subsequence(vec!["dee", "eve"], 0..2)
+            .prop_map(|names| ServerMsg::Watchers(names.into_iter().map(String::from).collect())),
     ]
 }
 
