@@ -18,7 +18,9 @@
 //! a colour, a limit, a key, a page's text or anything the session shows,
 //! run
 //! `GLOAM_WRITE_WEB=1 cargo test -p gloam-client --no-default-features --lib web_export`
-//! and commit them (`GLOAM_WRITE_PALETTE=1`, the older name, works too).
+//! (`GLOAM_WRITE_PALETTE=1`, the older name, works too), then `npm run
+//! build` in `web/` (the page bundles `src/generated/`), and commit them
+//! with `web/dist/`. `web/README.md` tells what each file holds.
 
 use std::fmt::Write as _;
 
