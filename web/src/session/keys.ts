@@ -56,8 +56,12 @@ function keyName(key: Key, shift: boolean): string {
   return `${JSON.stringify(key)}${shift ? "+shift" : ""}`;
 }
 
-/** One table of keys.json read into a lookup, each meaning checked by `read`. */
-function table<T>(name: string, rows: readonly (readonly unknown[])[], read: (m: unknown) => T | null): Map<string, T> {
+/**
+ * One table of keys.json read into a lookup, each meaning checked by
+ * `read`: a key bound to a meaning the page does not know (a key added to
+ * the window's tables for something new) fails as the tables load.
+ */
+export function table<T>(name: string, rows: readonly (readonly unknown[])[], read: (m: unknown) => T | null): Map<string, T> {
   const found = new Map<string, T>();
   for (const [key, shift, meaning] of rows) {
     const read_ = read(meaning);
@@ -82,7 +86,7 @@ function readAction(a: unknown): Action | null {
 }
 
 /** An intent as keys.json names it (Rust's names), or null for one the page does not know. */
-function readIntent(m: unknown): Intent | null {
+export function readIntent(m: unknown): Intent | null {
   if (typeof m === "string") return (PLAIN_INTENTS as readonly string[]).includes(m) ? (m as Intent) : null;
   const act = field(m, "Act");
   if (act !== undefined) return readAction(act) === null ? null : { act: act as Action };
