@@ -16,6 +16,10 @@ use crate::scene::{Link, Scene};
 use crate::state::{ClientState, Experience, LogLine, Topic};
 
 pub use crate::layout::HUD_ROWS;
+/// What a lost link's row says to do (the page says its own: see
+/// `web_export/keys.rs`, `WORDS`).
+pub(crate) const LOST_KEYS: &str = "(Esc quits)";
+
 /// How many rows of messages it shows.
 pub(crate) const MESSAGE_ROWS: usize =
     (crate::layout::GAME_ROWS + crate::layout::CHAT_ROWS) as usize;
@@ -117,7 +121,7 @@ fn typing_row(line: &Line, cols: usize) -> HudLine {
 /// The HUD's rows, top to bottom, in a row of [`DEFAULT_COLS`] letters.
 pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
     let cols = usize::from(DEFAULT_COLS);
-    hud_at(scene, cols, crate::view::message_cols(scene.state, cols))
+    hud_at(scene, cols, message_cols(scene.state, cols))
 }
 
 /// The HUD's rows, top to bottom, in rows of `cols` letters, the messages
@@ -156,7 +160,7 @@ fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => {
-            HudLine::new(fit(&format!("Disconnected: {why}  (Esc quits)"), cols, "  "), Tone::Alert)
+            HudLine::new(fit(&format!("Disconnected: {why}  {LOST_KEYS}"), cols, "  "), Tone::Alert)
         }
         Link::Playing if state.depth == 0 => HudLine::new("Joining...", Tone::Middle),
         Link::Playing => playing_row(state, cols),
@@ -411,6 +415,29 @@ pub fn party_panel(state: &ClientState) -> Vec<HudLine> {
     entries
 }
 
+/// How far the messages stop short of the party panel.
+pub(crate) const PANEL_GAP: u16 = 4;
+
+/// The letters a row of messages holds in a HUD row of `cols` letters:
+/// all of them, or those left of the party panel.
+pub(crate) fn message_cols(state: &ClientState, cols: usize) -> usize {
+    let panel = party_panel(state);
+    if panel.is_empty() {
+        return cols;
+    }
+    let (left, _) = panel_place(&panel, cols.min(usize::from(u16::MAX)) as u16);
+    usize::from(left - PANEL_GAP)
+}
+
+/// Where the party panel's first column starts in a row of `width`
+/// letters, and how wide each of its columns is.
+pub(crate) fn panel_place(panel: &[HudLine], width: u16) -> (u16, u16) {
+    let widest = panel.iter().map(|e| e.text.chars().count()).max().unwrap_or(0);
+    let column = widest as u16 + 3;
+    let columns = panel.len().div_ceil(MESSAGE_ROWS) as u16;
+    (width.saturating_sub(columns * column).max(PANEL_GAP), column)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -607,9 +634,6 @@ mod tests {
         let row = &hud(&scene)[1];
         assert!(row.text.starts_with("Throw b) dart at the kobold (2 away)   Tab"), "{}", row.text);
         assert!(row.text.ends_with("Esc cancel") && row.text.chars().count() <= 160);
-        assert_eq!(crate::view::cursor_cell(&scene), Some((7, 3)), "drawn on the map");
-        scene.page = crate::scene::Page::Pack;
-        assert_eq!(crate::view::cursor_cell(&scene), None, "not over a page");
     }
 
     #[test]
@@ -621,7 +645,6 @@ mod tests {
         let row = &hud(&scene)[1];
         assert_eq!(row.text, format!("Look: You do not know this place.   {LOOK_KEYS}"));
         assert_eq!(row.accents, [(36, LOOK_KEYS.len(), Tone::Dim)]);
-        assert_eq!(crate::view::cursor_cell(&scene), Some((3, 3)), "drawn on the map");
         let narrow = hud_at(&scene, 50, 50);
         assert_eq!(narrow[1].text, "Look: You do not know this place.", "what, before the keys");
         assert!(hud_at(&scene, 20, 20)[1].text.chars().count() <= 20);

@@ -5,10 +5,10 @@
 
 use gloam_protocol::Wound;
 
+use crate::glyph::Glyph;
 use crate::palette::{self, Palette, Rgb};
 use crate::scene::Scene;
 use crate::state::{ClientState, SeenMonster};
-use crate::view::Glyph;
 
 /// A monster in sight as the list (and a look) tells it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,12 +16,14 @@
 //! click to a cell, see [`crate::view::cell_under`]). The window turns its platform's key events into [`Key`]s
 //! (a letter in lower case, with whether Shift is held), so the tables are
 //! tested without one. Keys typed into the chat line are the session's.
+//! The browser client keeps no copy of these tables: `web_export/keys.rs`
+//! writes what every key means in each as `web/src/generated/keys.json`.
 
 use std::time::Duration;
 
 use gloam_protocol::{Action, Dir};
 
-use crate::prompt::ItemUse;
+use crate::prompt::{ItemUse, PromptKey};
 
 /// A key, as far as the game cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -148,15 +150,6 @@ fn char_intent(c: char, shift: bool) -> Option<Intent> {
         ('f', false) => Some(Intent::Fire),
         _ => None,
     }
-}
-
-/// A key while an item prompt is open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PromptKey {
-    /// The pack letter of this slot (0 is `a`).
-    Letter(u8),
-    Cancel,
-    Other,
 }
 
 /// The meaning of a key in an item prompt: a lowercase letter names a

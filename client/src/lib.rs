@@ -16,6 +16,7 @@
 pub mod aim;
 pub mod chat;
 mod fit;
+mod glyph;
 pub mod hud;
 pub mod in_sight;
 pub mod input;

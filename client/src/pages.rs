@@ -12,6 +12,10 @@ use crate::state::ClientState;
 
 pub(crate) use crate::reading::PageLine;
 
+/// The end page's keys for a watcher whose player's game ended (the page
+/// says its own: see `web_export/keys.rs`, `WORDS`).
+pub(crate) const WATCHER_END: &str = "Esc: leave";
+
 /// The most lines a page has: the rows above the HUD, but the first.
 const PAGE_LINES: usize = 39;
 
@@ -125,7 +129,7 @@ fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<Page
     lines.extend(graveyard_tables(graveyard, tables));
     lines.push(blank());
     let keys = match state.watched() {
-        Some(_) => "  Esc: leave".to_string(),
+        Some(_) => format!("  {WATCHER_END}"),
         None => format!("  Enter: a new character named {}    Esc: quit", d.name),
     };
     lines.push((keys, palette::TEXT));

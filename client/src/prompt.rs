@@ -8,7 +8,6 @@
 
 use gloam_protocol::{Action, Carried, ItemClass};
 
-use crate::input::PromptKey;
 use crate::state::ClientState;
 
 /// What an item key asks to do with an item of the pack.
@@ -21,6 +20,15 @@ pub enum ItemUse {
     Wear,
     TakeOff,
     Throw,
+}
+
+/// A key while an item prompt is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PromptKey {
+    /// The pack letter of this slot (0 is `a`).
+    Letter(u8),
+    Cancel,
+    Other,
 }
 
 /// What a key in an open prompt comes to.

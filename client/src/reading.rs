@@ -60,7 +60,7 @@ fn log_rows(state: &ClientState, palette: &Palette, cols: usize) -> Vec<PageLine
 
 /// The help page: the keys, then the rules of the clock (docs/turns.md
 /// in short).
-const HELP: &[&str] = &[
+pub(crate) const HELP: &[&str] = &[
     "Keys",
     "  move or attack          arrows (4 ways), h j k l y u b n or the numpad (8 ways)",
     "  wait a round            5 or numpad 5",

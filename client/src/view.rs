@@ -4,21 +4,16 @@
 
 use gloam_protocol::{Dir, Pos, Terrain};
 
-use crate::hud::{HUD_ROWS, HudLine, MESSAGE_ROWS, Tone, hud_at, party_panel};
+pub use crate::glyph::Glyph;
+use crate::hud::{
+    HUD_ROWS, HudLine, MESSAGE_ROWS, PANEL_GAP, Tone, hud_at, message_cols, panel_place,
+    party_panel,
+};
 use crate::layout::{Camera, Layout};
 use crate::pages;
 use crate::palette::{self, Palette, PlayerColours, Rgb, rgb};
 use crate::scene::{Page, Scene};
 use crate::state::ClientState;
-
-/// One character in one cell of the grid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Glyph {
-    pub col: u16,
-    pub row: u16,
-    pub ch: char,
-    pub color: Rgb,
-}
 
 /// A wall with no known open ground beside it is solid rock: not drawn.
 fn is_rock(terrain: impl Fn(Pos) -> Option<Terrain>, pos: Pos) -> bool {
@@ -127,29 +122,6 @@ pub fn hud_glyphs(scene: &Scene<'_>, first_row: u16, width: u16) -> Vec<Glyph> {
     glyphs
 }
 
-/// How far the messages stop short of the party panel.
-const PANEL_GAP: u16 = 4;
-
-/// The letters a row of messages holds in a HUD row of `cols` letters:
-/// all of them, or those left of the party panel.
-pub(crate) fn message_cols(state: &ClientState, cols: usize) -> usize {
-    let panel = party_panel(state);
-    if panel.is_empty() {
-        return cols;
-    }
-    let (left, _) = panel_place(&panel, cols.min(usize::from(u16::MAX)) as u16);
-    usize::from(left - PANEL_GAP)
-}
-
-/// Where the party panel's first column starts in a row of `width`
-/// letters, and how wide each of its columns is.
-fn panel_place(panel: &[HudLine], width: u16) -> (u16, u16) {
-    let widest = panel.iter().map(|e| e.text.chars().count()).max().unwrap_or(0);
-    let column = widest as u16 + 3;
-    let columns = panel.len().div_ceil(MESSAGE_ROWS) as u16;
-    (width.saturating_sub(columns * column).max(PANEL_GAP), column)
-}
-
 /// One line of the HUD as glyphs from `(row, col)`, at most `room`
 /// letters, its accents in their tones.
 fn line_glyphs(
@@ -229,18 +201,33 @@ pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> 
     text_glyphs(&pages::page_lines(scene, size), 1, width)
 }
 
-/// The text of the scene as a window laid out as `layout` shows it: the
-/// page of text, or the list beside the map, then a blank line and the
-/// HUD's rows (the map's own glyphs are left out).
+/// The text of the scene as a window laid out as `layout` shows it, row
+/// by row: the map's viewport (a cell a letter) with the list beside it
+/// past the map, or the page of text in their place, padded to the map's
+/// rows; then the HUD's rows. What F12 writes beside its screenshot, and
+/// what the behaviour vectors compare with the page's own
+/// (`web/src/render/view.ts`, `screenText`).
 pub fn screen_text(scene: &Scene<'_>, layout: &Layout) -> String {
-    let above = match scene.page {
-        Page::Map => crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows),
-        _ => page_text_glyphs(scene, layout.page_cols, layout.map_rows),
-    };
-    let hud = hud_glyphs(scene, 0, layout.hud_cols);
-    let mut text = glyph_rows(&above).join("\n");
-    text.push_str("\n\n");
-    text.push_str(&glyph_rows(&hud).join("\n"));
+    let mut above = Vec::new();
+    if scene.page == Page::Map {
+        let view = (layout.map_cols, layout.map_rows);
+        let camera = camera(scene, layout);
+        for g in map_glyphs(scene.state, scene.palette) {
+            if let Some((col, row)) = camera.to_view((g.col, g.row), view) {
+                above.push(Glyph { col, row, ..g });
+            }
+        }
+        let side = crate::in_sight::side_glyphs(scene, layout.side_cols, layout.map_rows);
+        // A map cell is a letter of the text; the list starts past the map.
+        above.extend(side.into_iter().map(|g| Glyph { col: layout.map_cols + 1 + g.col, ..g }));
+    } else {
+        let page = page_text_glyphs(scene, layout.page_cols, layout.map_rows);
+        above.extend(page.into_iter().filter(|g| g.row < layout.map_rows));
+    }
+    let mut rows = glyph_rows(&above);
+    rows.resize(rows.len().max(usize::from(layout.map_rows)), String::new());
+    rows.extend(glyph_rows(&hud_glyphs(scene, 0, layout.hud_cols)));
+    let mut text = rows.join("\n");
     text.push('\n');
     text
 }
@@ -530,17 +517,40 @@ mod tests {
     }
 
     #[test]
-    fn the_screens_text_is_the_list_beside_the_map_then_the_huds_rows() {
+    fn the_screens_text_is_the_map_with_the_list_beside_it_then_the_huds_rows() {
         let mut state = state();
         state.apply(&ServerMsg::Note("You see stairs.".into())).unwrap();
         let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
         let mut scene = Scene::new(&state, &chat, &link, Page::Map);
         scene.look = Some(Pos::new(5, 3));
-        let text = screen_text(&scene, &Layout::at(1280, 720, 16, 8));
+        let layout = Layout::at(1280, 720, 16, 8);
+        let text = screen_text(&scene, &layout);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[..3], [" In sight", " no monsters", ""], "{text}");
-        assert!(lines[4].starts_with("Look: stairs down   direction keys"), "{text}");
+        // The 20 x 10 map is centred in the viewport, the list past it.
+        let (left, top) = ((layout.map_cols - 20) / 2, (layout.map_rows - 10) / 2);
+        let list = usize::from(layout.map_cols) + 1;
+        assert_eq!(&lines[0][list..], " In sight", "{text}");
+        assert_eq!(&lines[1][list..], " no monsters", "{text}");
+        let room = usize::from(top + 2);
+        assert_eq!(lines[room].trim_start(), "#..@..#", "{text}");
+        assert_eq!(lines[room].len() - 7, usize::from(left), "{text}");
+        let hud = usize::from(layout.map_rows);
+        assert!(lines[hud + 1].starts_with("Look: stairs down   direction keys"), "{text}");
         assert!(lines.contains(&"You see stairs."), "{text}");
+        let pack = screen_text(&Scene::new(&state, &chat, &link, Page::Pack), &layout);
+        assert!(!pack.contains('@') && pack.contains("You see stairs."), "no map: {pack}");
+    }
+
+    /// The aiming or look cursor is drawn on the map, never over a page.
+    #[test]
+    fn the_cursor_is_on_the_map_only() {
+        let state = state();
+        let (chat, link) = (crate::chat::Chat::default(), Link::Playing);
+        let mut scene = Scene::new(&state, &chat, &link, Page::Map);
+        scene.look = Some(Pos::new(3, 3));
+        assert_eq!(cursor_cell(&scene), Some((3, 3)));
+        scene.page = Page::Pack;
+        assert_eq!(cursor_cell(&scene), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Strategies for arbitrary messages, for the property tests and the
-//! seeded random test vectors of the browser's codec.
+//! Strategies for arbitrary messages, for the property tests, the
+//! seeded random test vectors of the browser's codec, and (with the
+//! `arbitrary` feature) the client's behaviour vectors.
 
 use crate::{
     Action, AudienceCmd, Carried, ChatTo, ClientMsg, DeathRecord, Dir, FloorChange, ItemClass,
@@ -236,11 +237,11 @@ fn life_msg() -> impl Strategy<Value = ServerMsg> {
 
 /// Any message of the server's, each variant about as likely as another
 /// (the groups weighted by how many they hold).
-pub(crate) fn server_msg() -> impl Strategy<Value = ServerMsg> {
+pub fn server_msg() -> impl Strategy<Value = ServerMsg> {
     prop_oneof![10 => joining_msg(), 8 => thing_msg(), 11 => life_msg()]
 }
 
-pub(crate) fn client_msg() -> impl Strategy<Value = ClientMsg> {
+pub fn client_msg() -> impl Strategy<Value = ClientMsg> {
     prop_oneof![
         (any::<u32>(), name(), any::<Option<[u8; 16]>>())
             .prop_map(|(version, name, token)| ClientMsg::Hello { version, name, token }),

@@ -16,8 +16,8 @@
 //! travel as a [`CellSet`]. [`walk`] is the grid search both sides use to
 //! find their way over a level.
 
-#[cfg(test)]
-mod arbitrary;
+#[cfg(any(test, feature = "arbitrary"))]
+pub mod arbitrary;
 mod cells;
 pub mod codec;
 mod disc;

@@ -13,11 +13,11 @@
 
 import { Connection, type Socket } from "./net";
 import type { ClientMsg, ServerMsg } from "./protocol";
-import { atlasFor, drawFrame, frameText, type Atlas } from "./render/canvas";
+import { atlasFor, drawFrame, type Atlas } from "./render/canvas";
 import { loadFont, metricsFor } from "./render/font";
 import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
 import { named, type Palette } from "./render/palette";
-import { cellUnder } from "./render/view";
+import { cellUnder, screenText } from "./render/view";
 import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
 import { Session, type KeyOutcome } from "./session/session";
 import { TokenStore } from "./session/tokens";
@@ -233,10 +233,10 @@ export class App {
     return (performance.now() - start) / Math.max(1, n);
   }
 
-  /** The text of the frame as last drawn (see `frameText`); empty before one. */
+  /** The text of the frame as last drawn (see `screenText`); empty before one. */
   screenText(): string {
     if (this.session === null || this.layout === null) return "";
-    return frameText(this.session.scene(), this.palette, this.layout);
+    return screenText(this.session.scene(), this.palette, this.layout);
   }
 
   /** Draws the whole page afresh, at the page's size. */

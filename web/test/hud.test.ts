@@ -134,16 +134,24 @@ test("monsters are drawn in their kind's glyph and colour, made to stand out", (
   assert.notDeepEqual(top?.color, [210, 180, 60], "too like the sand walls: adjusted");
 });
 
-test("the screen's text is the list beside the map, then the HUD's rows", () => {
+test("the screen's text is the map with the list beside it, then the HUD's rows", () => {
   const s = playing();
   inARoom(s.state);
   applyAll(s.state, { Note: "You see stairs." });
   const scene = s.scene();
   scene.look = { x: 5, y: 3 };
-  const lines = screenText(scene, DEFAULT, layoutAt(1280, 720, 16, 8)).split("\n");
-  assert.deepEqual(lines.slice(0, 3), [" In sight", " no monsters", ""]);
-  assert.ok(lines[4]?.startsWith("Look: stairs down   direction keys"), lines[4]);
+  const layout = layoutAt(1280, 720, 16, 8);
+  const lines = screenText(scene, DEFAULT, layout).split("\n");
+  // The 20 x 10 map is centred in the viewport, the list past it.
+  const [left, top] = [Math.floor((layout.mapCols - 20) / 2), Math.floor((layout.mapRows - 10) / 2)];
+  const list = layout.mapCols + 1;
+  assert.equal(lines[0]?.slice(list), " In sight");
+  assert.equal(lines[1]?.slice(list), " no monsters");
+  assert.equal(lines[top + 2], `${" ".repeat(left)}#..@..#`);
+  assert.ok(lines[layout.mapRows + 1]?.startsWith("Look: stairs down   direction keys"), lines[layout.mapRows + 1]);
   assert.ok(lines.includes("You see stairs."));
+  scene.page = "Pack";
+  assert.ok(!screenText(scene, DEFAULT, layout).includes("@"), "no map under a page");
   const hudRow = hudGlyphs(scene, DEFAULT, 40, 80).filter((q) => q.row === 40).map((q) => q.ch).join("");
   assert.equal(hudRow, "Depth1youarealonehere");
   assert.ok(hudGlyphs(scene, DEFAULT, 40, 80).every((q) => q.row >= 40 && q.row < 40 + HUD_ROWS));

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import type { Action, ChatTo, ClientMsg, ServerMsg } from "../src/protocol";
-import type { Key } from "../src/session/keys";
+import { readIntent, table, type Key } from "../src/session/keys";
 import { Session, type KeyOutcome } from "../src/session/session";
 import { NO_TOKENS, appeared, enterLevel, idx, kind, playing, record, sight } from "./fixtures";
 
@@ -259,4 +259,13 @@ test("a click on a remembered cell travels there; an unknown one is said to be u
   assert.equal(s.onClick({ x: 1, y: 1 }, 0), "Redraw");
   assert.equal(s.state.log.at(-1)?.text, "You do not know that place.");
   assert.equal(s.onClick({ x: 5, y: 5 }, 0), "Ignore", "where the player stands");
+});
+
+test("a key bound in the window's tables to a meaning the page does not know fails as the tables load", () => {
+  assert.throws(
+    () => table("map", [[{ char: "p" }, false, "Who"]], readIntent),
+    /keys.json binds \{"char":"p"\} in map to "Who", which the page does not know/,
+  );
+  const known = table("map", [[{ char: "p" }, true, { Act: "Wait" }]], readIntent);
+  assert.deepEqual(known.get(`${JSON.stringify({ char: "p" })}+shift`), { act: "Wait" });
 });

@@ -7,6 +7,7 @@
 use gloam_protocol::{KindInfo, MonsterChange, PlayerChange, Pos, Wound};
 
 use super::limits::{MAX_KIND_NAME_CHARS, MAX_KINDS, MAX_ROSTER, check_name, check_text};
+use super::reasons;
 use super::{ClientState, StateError};
 
 /// Another player, as last seen.
@@ -56,16 +57,20 @@ impl ClientState {
     /// The kinds of monster, named afresh: every monster in sight keeps one.
     pub(super) fn name_kinds(&mut self, kinds: &[KindInfo]) -> Result<(), StateError> {
         if kinds.len() > MAX_KINDS {
-            return Err(StateError::Inconsistent("more kinds of monster than a client keeps"));
+            return Err(StateError::Inconsistent(
+                reasons::MORE_KINDS_OF_MONSTER_THAN_A_CLIENT_KEEPS,
+            ));
         }
         for kind in kinds {
             check_text(&kind.name, MAX_KIND_NAME_CHARS)?;
             if kind.glyph.is_control() {
-                return Err(StateError::Inconsistent("a monster drawn as a control character"));
+                return Err(StateError::Inconsistent(
+                    reasons::MONSTER_DRAWN_AS_A_CONTROL_CHARACTER,
+                ));
             }
         }
         if self.monsters.values().any(|m| usize::from(m.kind) >= kinds.len()) {
-            return Err(StateError::Inconsistent("a monster in sight lost its kind"));
+            return Err(StateError::Inconsistent(reasons::MONSTER_IN_SIGHT_LOST_ITS_KIND));
         }
         self.kinds = kinds.to_vec();
         Ok(())
@@ -96,7 +101,7 @@ impl ClientState {
         let steps = changes.iter().map(|change| match change {
             MonsterChange::Appeared { id, kind, at, .. } => {
                 if usize::from(*kind) >= self.kinds.len() {
-                    return Err(StateError::Inconsistent("a monster of a kind never named"));
+                    return Err(StateError::Inconsistent(reasons::MONSTER_OF_A_KIND_NEVER_NAMED));
                 }
                 Ok((*id, Step::Appears(*at)))
             }
@@ -141,7 +146,7 @@ impl ClientState {
             };
             let after = !matches!(steps[i].1, Step::Vanishes);
             if !before && !matches!(steps[i].1, Step::Appears(_)) {
-                return Err(StateError::Inconsistent("a change to something not in sight"));
+                return Err(StateError::Inconsistent(reasons::CHANGE_TO_SOMETHING_NOT_IN_SIGHT));
             }
             counted[i] = isize::from(after) - isize::from(before);
             last = Some((id, after));
@@ -150,7 +155,7 @@ impl ClientState {
         for change in counted {
             count += change;
             if count > MAX_ROSTER as isize {
-                return Err(StateError::Inconsistent("more in sight than any depth holds"));
+                return Err(StateError::Inconsistent(reasons::MORE_IN_SIGHT_THAN_ANY_DEPTH_HOLDS));
             }
         }
         Ok(())

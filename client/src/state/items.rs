@@ -5,23 +5,24 @@
 use gloam_protocol::{Carried, FloorChange, ItemInfo, PACK_SLOTS};
 
 use super::limits::{MAX_ITEM_KINDS, MAX_KIND_NAME_CHARS, check_text};
+use super::reasons;
 use super::{ClientState, StateError};
 
 impl ClientState {
     /// The kinds of item, as the server named them.
     pub(super) fn name_item_kinds(&mut self, kinds: &[ItemInfo]) -> Result<(), StateError> {
         if kinds.len() > MAX_ITEM_KINDS {
-            return Err(StateError::Inconsistent("more kinds of item than a client keeps"));
+            return Err(StateError::Inconsistent(reasons::MORE_KINDS_OF_ITEM_THAN_A_CLIENT_KEEPS));
         }
         for kind in kinds {
             check_text(&kind.name, MAX_KIND_NAME_CHARS)?;
             if kind.glyph.is_control() {
-                return Err(StateError::Inconsistent("an item drawn as a control character"));
+                return Err(StateError::Inconsistent(reasons::ITEM_DRAWN_AS_A_CONTROL_CHARACTER));
             }
         }
         let known = |kind: u16| usize::from(kind) < kinds.len();
         if !self.floor.values().all(|l| known(l.kind)) || !self.pack.iter().all(|c| known(c.kind)) {
-            return Err(StateError::Inconsistent("an item known lost its kind"));
+            return Err(StateError::Inconsistent(reasons::ITEM_KNOWN_LOST_ITS_KIND));
         }
         self.item_kinds = kinds.to_vec();
         Ok(())
@@ -38,9 +39,10 @@ impl ClientState {
         for change in changes {
             self.index(change.at).ok_or(StateError::OffTheMap(change.at))?;
             if let Some(top) = change.top {
-                self.item_kind(top.kind).ok_or(StateError::Inconsistent("an item of no kind"))?;
+                self.item_kind(top.kind)
+                    .ok_or(StateError::Inconsistent(reasons::ITEM_OF_NO_KIND))?;
                 if top.count == 0 {
-                    return Err(StateError::Inconsistent("a pile of no items"));
+                    return Err(StateError::Inconsistent(reasons::PILE_OF_NO_ITEMS));
                 }
             }
         }
@@ -67,12 +69,13 @@ impl ClientState {
     /// Everything the player carries now.
     pub(super) fn set_pack(&mut self, pack: &[Carried]) -> Result<(), StateError> {
         if pack.len() > PACK_SLOTS {
-            return Err(StateError::Inconsistent("a pack of more than 26 items"));
+            return Err(StateError::Inconsistent(reasons::PACK_OF_MORE_THAN_26_ITEMS));
         }
         for carried in pack {
-            self.item_kind(carried.kind).ok_or(StateError::Inconsistent("an item of no kind"))?;
+            self.item_kind(carried.kind)
+                .ok_or(StateError::Inconsistent(reasons::ITEM_OF_NO_KIND))?;
             if carried.count == 0 {
-                return Err(StateError::Inconsistent("a pack entry of no items"));
+                return Err(StateError::Inconsistent(reasons::PACK_ENTRY_OF_NO_ITEMS));
             }
         }
         self.pack = pack.to_vec();

@@ -5,6 +5,7 @@
 use gloam_protocol::DeathRecord;
 
 use super::limits::{MAX_GRAVEYARD, check_record};
+use super::reasons;
 use super::{ClientState, StateError};
 
 /// The player's experience, as the server last told it.
@@ -20,7 +21,7 @@ impl ClientState {
     /// The player's hit points and their most.
     pub(super) fn set_vitals(&mut self, hp: u16, max: u16) -> Result<(), StateError> {
         if max == 0 || hp > max {
-            return Err(StateError::Inconsistent("hit points over their most"));
+            return Err(StateError::Inconsistent(reasons::HIT_POINTS_OVER_THEIR_MOST));
         }
         self.hp = Some((hp, max));
         Ok(())
@@ -30,7 +31,7 @@ impl ClientState {
     pub(super) fn die(&mut self, record: &DeathRecord) -> Result<(), StateError> {
         check_record(record)?;
         if record.escaped {
-            return Err(StateError::Inconsistent("a death whose record says it escaped"));
+            return Err(StateError::Inconsistent(reasons::DEATH_WHOSE_RECORD_SAYS_IT_ESCAPED));
         }
         self.death = Some(record.clone());
         self.hp = Some((0, self.hp.map_or(1, |(_, max)| max)));
@@ -42,7 +43,7 @@ impl ClientState {
     pub(super) fn escape(&mut self, record: &DeathRecord) -> Result<(), StateError> {
         check_record(record)?;
         if !record.escaped {
-            return Err(StateError::Inconsistent("an escape whose record says it died"));
+            return Err(StateError::Inconsistent(reasons::ESCAPE_WHOSE_RECORD_SAYS_IT_DIED));
         }
         self.escape = Some(record.clone());
         self.waiting.clear();
@@ -57,7 +58,7 @@ impl ClientState {
     /// The graveyard, as the server sent it.
     pub(super) fn keep_graveyard(&mut self, records: &[DeathRecord]) -> Result<(), StateError> {
         if records.len() > MAX_GRAVEYARD {
-            return Err(StateError::Inconsistent("a graveyard longer than a client keeps"));
+            return Err(StateError::Inconsistent(reasons::GRAVEYARD_LONGER_THAN_A_CLIENT_KEEPS));
         }
         records.iter().try_for_each(check_record)?;
         self.graveyard = Some(records.to_vec());

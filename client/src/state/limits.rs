@@ -5,6 +5,7 @@
 use gloam_protocol::{DeathRecord, MAX_MAP_HEIGHT, MAX_MAP_WIDTH, MAX_NAME_CHARS};
 
 use super::StateError;
+use super::reasons;
 
 /// How many lines of the message log are kept.
 pub const LOG_LINES: usize = 200;
@@ -36,7 +37,7 @@ pub const MAX_WATCHERS: usize = 256;
 /// A map a client will hold: not empty, and no larger than the protocol allows.
 pub(super) fn check_size(width: u16, height: u16) -> Result<(), StateError> {
     if width == 0 || height == 0 {
-        return Err(StateError::Inconsistent("a map with no cells"));
+        return Err(StateError::Inconsistent(reasons::MAP_WITH_NO_CELLS));
     }
     if width > MAX_MAP_WIDTH || height > MAX_MAP_HEIGHT {
         return Err(StateError::TooLarge { width, height });
@@ -47,7 +48,7 @@ pub(super) fn check_size(width: u16, height: u16) -> Result<(), StateError> {
 /// A player's name as the server allows them.
 pub(super) fn check_name(name: &str) -> Result<(), StateError> {
     if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-        return Err(StateError::Inconsistent("a player name the server would never allow"));
+        return Err(StateError::Inconsistent(reasons::PLAYER_NAME_THE_SERVER_WOULD_NEVER_ALLOW));
     }
     Ok(())
 }
@@ -60,7 +61,9 @@ pub(super) fn check_names(names: &[String]) -> Result<(), StateError> {
 /// Text a server may send: some, and no longer than `most` characters.
 pub(super) fn check_text(text: &str, most: usize) -> Result<(), StateError> {
     if text.is_empty() || text.chars().count() > most {
-        return Err(StateError::Inconsistent("a name empty or longer than the protocol allows"));
+        return Err(StateError::Inconsistent(
+            reasons::NAME_EMPTY_OR_LONGER_THAN_THE_PROTOCOL_ALLOWS,
+        ));
     }
     Ok(())
 }

@@ -7,6 +7,7 @@
 use gloam_protocol::{ChatTo, MAX_CHAT_CHARS, PlayerId};
 
 use super::limits::{LOG_LINES, MAX_NOTE_CHARS, check_name};
+use super::reasons;
 use super::{ClientState, StateError};
 
 /// What a line of the message log is about, for its colour.
@@ -116,7 +117,7 @@ impl ClientState {
             check_name(other)?;
         }
         if text.chars().count() > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
-            return Err(StateError::Inconsistent("a line of chat no server sends"));
+            return Err(StateError::Inconsistent(reasons::LINE_OF_CHAT_NO_SERVER_SENDS));
         }
         Ok(())
     }

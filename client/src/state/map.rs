@@ -6,6 +6,7 @@
 use gloam_protocol::{CellSet, Disc, Pos, SightDiff, Terrain};
 
 use super::limits::check_size;
+use super::reasons;
 use super::{ClientState, StateError};
 
 /// A level as [`ClientState::load_level`] takes it.
@@ -52,7 +53,7 @@ impl ClientState {
         terrain: &[Terrain],
     ) -> Result<(), StateError> {
         if self.known.is_empty() {
-            return Err(StateError::Inconsistent("a map of a level never entered"));
+            return Err(StateError::Inconsistent(reasons::MAP_OF_A_LEVEL_NEVER_ENTERED));
         }
         for (i, t) in remembered_cells(remembered, terrain, self.known.len())? {
             self.known[i] = Some(t);
@@ -75,7 +76,7 @@ impl ClientState {
         let hidden: Vec<usize> = match self.at {
             Some(before) => diff.hidden.iter().map(|&i| self.disc_cell(disc, before, i)).collect(),
             None if diff.hidden.is_empty() => Ok(Vec::new()),
-            None => Err(StateError::Inconsistent("cells hidden before any sight")),
+            None => Err(StateError::Inconsistent(reasons::CELLS_HIDDEN_BEFORE_ANY_SIGHT)),
         }?;
         let shown: Vec<usize> = diff
             .shown
@@ -83,7 +84,7 @@ impl ClientState {
             .map(|&i| self.disc_cell(disc, diff.at, i))
             .collect::<Result<_, _>>()?;
         if shown.iter().any(|&c| self.known[c].is_none()) {
-            return Err(StateError::Inconsistent("a cell shown again was never revealed"));
+            return Err(StateError::Inconsistent(reasons::CELL_SHOWN_AGAIN_WAS_NEVER_REVEALED));
         }
         let revealed: Vec<(usize, Terrain)> = diff
             .revealed
@@ -156,14 +157,14 @@ fn remembered_cells(
     cells: usize,
 ) -> Result<Vec<(usize, Terrain)>, StateError> {
     if bitset.len() > cells.div_ceil(8) {
-        return Err(StateError::Inconsistent("remembered bitset longer than the map"));
+        return Err(StateError::Inconsistent(reasons::REMEMBERED_BITSET_LONGER_THAN_THE_MAP));
     }
     let remembered = CellSet::from_bytes(bitset);
     if remembered.iter().any(|i| i >= cells) {
-        return Err(StateError::Inconsistent("remembered cell off the map"));
+        return Err(StateError::Inconsistent(reasons::REMEMBERED_CELL_OFF_THE_MAP));
     }
     if remembered.iter().count() != terrain.len() {
-        return Err(StateError::Inconsistent("not one terrain entry per remembered cell"));
+        return Err(StateError::Inconsistent(reasons::NOT_ONE_TERRAIN_ENTRY_PER_REMEMBERED_CELL));
     }
     Ok(remembered.iter().zip(terrain.iter().copied()).collect())
 }

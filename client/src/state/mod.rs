@@ -34,8 +34,9 @@ mod log;
 mod map;
 mod party;
 mod person;
+pub(crate) mod reasons;
 mod roster;
-mod watching;
+pub(crate) mod watching;
 
 pub use in_sight::{OtherPlayer, SeenMonster};
 pub use life::Experience;
@@ -180,7 +181,7 @@ impl ClientState {
         actions_per_second: u16,
     ) -> Result<(), StateError> {
         if sight_radius > Disc::MAX_RADIUS {
-            return Err(StateError::Inconsistent("sight radius too large"));
+            return Err(StateError::Inconsistent(reasons::SIGHT_RADIUS_TOO_LARGE));
         }
         check_size(width, height)?;
         *self = ClientState {

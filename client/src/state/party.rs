@@ -4,6 +4,7 @@
 use gloam_protocol::Member;
 
 use super::limits::{MAX_ROSTER, check_name};
+use super::reasons;
 use super::{ClientState, StateError};
 
 impl ClientState {
@@ -11,21 +12,23 @@ impl ClientState {
     pub(super) fn set_party(&mut self, members: &[Member]) -> Result<(), StateError> {
         let me = self.me.ok_or(StateError::NotWelcomed)?;
         if members.len() > MAX_ROSTER {
-            return Err(StateError::Inconsistent("a party larger than any depth holds"));
+            return Err(StateError::Inconsistent(reasons::PARTY_LARGER_THAN_ANY_DEPTH_HOLDS));
         }
         if members.first().is_some_and(|m| m.id != me) {
-            return Err(StateError::Inconsistent("a party that does not start with the player"));
+            return Err(StateError::Inconsistent(
+                reasons::PARTY_THAT_DOES_NOT_START_WITH_THE_PLAYER,
+            ));
         }
         let mut ids: Vec<_> = members.iter().map(|m| m.id).collect();
         ids.sort_unstable();
         if ids.windows(2).any(|w| w[0] == w[1]) {
-            return Err(StateError::Inconsistent("a party member twice"));
+            return Err(StateError::Inconsistent(reasons::PARTY_MEMBER_TWICE));
         }
         for member in members {
             check_name(&member.name)?;
             if member.max == 0 || member.hp > member.max {
                 return Err(StateError::Inconsistent(
-                    "a party member's hit points over their most",
+                    reasons::PARTY_MEMBERS_HIT_POINTS_OVER_THEIR_MOST,
                 ));
             }
         }

@@ -2,13 +2,14 @@
 //! goings merged into it) and whom the round waits for.
 
 use super::limits::{MAX_ROSTER, check_names};
+use super::reasons;
 use super::{ClientState, StateError};
 
 impl ClientState {
     /// Everyone else on this depth, named afresh.
     pub(super) fn set_roster(&mut self, names: &[String]) -> Result<(), StateError> {
         if names.len() > MAX_ROSTER {
-            return Err(StateError::Inconsistent("a roster longer than any depth holds"));
+            return Err(StateError::Inconsistent(reasons::ROSTER_LONGER_THAN_ANY_DEPTH_HOLDS));
         }
         check_names(names)?;
         self.roster = names.to_vec();
@@ -27,7 +28,7 @@ impl ClientState {
         came.sort_unstable();
         came.dedup();
         if self.roster.len() + came.len() > MAX_ROSTER {
-            return Err(StateError::Inconsistent("more arrivals than any depth holds"));
+            return Err(StateError::Inconsistent(reasons::MORE_ARRIVALS_THAN_ANY_DEPTH_HOLDS));
         }
         self.roster.extend(came.into_iter().cloned());
         // Two sorted runs: the sort merges them.
@@ -49,7 +50,7 @@ impl ClientState {
     /// Whom the round waits for.
     pub(super) fn wait_for(&mut self, names: &[String]) -> Result<(), StateError> {
         if names.len() > MAX_ROSTER {
-            return Err(StateError::Inconsistent("waiting for more than any depth holds"));
+            return Err(StateError::Inconsistent(reasons::WAITING_FOR_MORE_THAN_ANY_DEPTH_HOLDS));
         }
         check_names(names)?;
         self.waiting = names.to_vec();

@@ -7,7 +7,12 @@ use gloam_protocol::{MAX_WHO, PlayerId, Playing};
 
 use super::limits::{MAX_WATCHERS, check_name, check_names};
 use super::log::Topic;
+use super::reasons;
 use super::{ClientState, StateError};
+
+/// How the answer to `/who` says to watch a player (the page says its
+/// own: see `web_export/keys.rs`, `WORDS`).
+pub(crate) const WATCH_WITH: &str = "--watch NAME";
 
 /// The widest line of the `/who` list, in characters (a HUD row of the
 /// default window holds 80).
@@ -27,7 +32,7 @@ impl ClientState {
     pub(super) fn set_watchers(&mut self, names: &[String]) -> Result<(), StateError> {
         self.sight_disc()?;
         if names.len() > MAX_WATCHERS {
-            return Err(StateError::Inconsistent("more watchers than a client keeps"));
+            return Err(StateError::Inconsistent(reasons::MORE_WATCHERS_THAN_A_CLIENT_KEEPS));
         }
         check_names(names)?;
         let whom = match &self.watching {
@@ -54,7 +59,7 @@ impl ClientState {
     pub(super) fn list_players(&mut self, playing: &[Playing]) -> Result<(), StateError> {
         self.sight_disc()?;
         if playing.len() > MAX_WHO {
-            return Err(StateError::Inconsistent("a longer list of players than any sent"));
+            return Err(StateError::Inconsistent(reasons::LONGER_LIST_OF_PLAYERS_THAN_ANY_SENT));
         }
         playing.iter().try_for_each(|p| check_name(&p.name))?;
         let entries = playing.iter().map(|p| match (p.watchable, p.watchers) {
@@ -62,7 +67,7 @@ impl ClientState {
             (true, 0) => p.name.clone(),
             (true, n) => format!("{} ({n} watching)", p.name),
         });
-        let mut line = format!("Playing now ({}), watch with --watch NAME:", playing.len());
+        let mut line = format!("Playing now ({}), watch with {WATCH_WITH}:", playing.len());
         for entry in entries {
             if line.chars().count() + entry.chars().count() + 1 > WHO_LINE_CHARS {
                 self.note(Topic::Note, &std::mem::take(&mut line));

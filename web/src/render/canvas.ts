@@ -6,11 +6,11 @@
 
 import type { Scene } from "../session/scene";
 import { cssFont, metricsFor, type Metrics } from "./font";
-import { glyphRows, type Glyph } from "./glyph";
+import type { Glyph } from "./glyph";
 import { toView, type Layout } from "./layout";
 import { BACKGROUND, CURSOR, cssColour, type Palette, type Rgb } from "./palette";
 import { sideGlyphs } from "./side";
-import { camera, cursorCell, hudGlyphs, mapGlyphs, pageTextGlyphs } from "./view";
+import { camera, cursorCell, hudGlyphs, mapInView, pageGlyphs } from "./view";
 
 /** The characters the atlas holds: printable ASCII, as the window's; others are drawn as `?`. */
 function drawable(ch: string): string {
@@ -113,49 +113,13 @@ export function drawFrame(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Sc
   drawText(ctx, atlas, hudGlyphs(scene, palette, 0, layout.hudCols), layout, 0, layout.hudY);
 }
 
-/** Each of the map's glyphs the camera shows, with its cell of the viewport. */
-function eachInView(scene: Scene, palette: Palette, layout: Layout, see: (g: Glyph, col: number, row: number) => void): void {
-  const view: [number, number] = [layout.mapCols, layout.mapRows];
-  const cam = camera(scene, layout);
-  for (const g of mapGlyphs(scene.state, palette)) {
-    const cell = toView(cam, g.col, g.row, view);
-    if (cell !== null) see(g, cell[0], cell[1]);
-  }
-}
-
-/** A page's running text, the rows the map's place holds. */
-function pageGlyphs(scene: Scene, palette: Palette, layout: Layout): Glyph[] {
-  return pageTextGlyphs(scene, palette, layout.pageCols, layout.mapRows).filter((g) => g.row < layout.mapRows);
-}
-
-/**
- * The text of the frame `drawFrame` draws, row by row (the map's and the
- * side's rows, then the HUD's): what a test reads instead of pixels, as
- * the window's F12 writes beside its screenshot.
- */
-export function frameText(scene: Scene, palette: Palette, layout: Layout): string {
-  const top: Glyph[] = [];
-  if (scene.page === "Map") {
-    eachInView(scene, palette, layout, (g, col, row) => top.push({ ...g, col, row }));
-    const side = sideGlyphs(scene.state, palette, layout.sideCols, layout.mapRows);
-    // A map cell is a letter of the text; the side starts past the map.
-    for (const g of side) top.push({ ...g, col: layout.mapCols + 1 + g.col });
-  } else {
-    top.push(...pageGlyphs(scene, palette, layout));
-  }
-  const rows = glyphRows(top);
-  while (rows.length < layout.mapRows) rows.push("");
-  rows.push(...glyphRows(hudGlyphs(scene, palette, 0, layout.hudCols)));
-  return rows.join("\n");
-}
-
 /** The map's glyphs in the viewport, through the camera that keeps the player (or the cursor) in view. */
 function drawMap(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Scene, palette: Palette, layout: Layout): void {
   const view: [number, number] = [layout.mapCols, layout.mapRows];
   const cursor = cursorCell(scene);
   const at = cursor === null ? null : toView(camera(scene, layout), cursor.x, cursor.y, view);
   if (at !== null) drawCursor(ctx, at[0] * layout.cellPx, at[1] * layout.cellPx, layout.cellPx);
-  eachInView(scene, palette, layout, (g, col, row) => {
+  mapInView(scene, palette, layout, (g, col, row) => {
     atlas.draw(ctx, g.ch, g.color, col * layout.cellPx, row * layout.cellPx, layout.cellPx);
   });
 }

@@ -40,7 +40,8 @@ export function wrap(text: string, cols: number): [number, string][] {
       }
     }
     const cut = at > 0 ? at : cols;
-    rows.push([start, letters.slice(start, start + cut).join("").replace(/\s+$/u, "")]);
+    // Rust's trim_end: Unicode's White_Space, which is not quite `\s`.
+    rows.push([start, letters.slice(start, start + cut).join("").replace(/\p{White_Space}+$/u, "")]);
     start += cut;
     while (letters[start] === " ") start++;
   }

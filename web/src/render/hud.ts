@@ -32,7 +32,6 @@ export const WATCHER_KEYS = "watching: you cannot act   Enter talk  PgUp PgDn me
 /** The keys while looking, after what the cursor is on. */
 export const LOOK_KEYS = "direction keys move   Tab next monster   Esc or x leaves";
 /** What a lost link says it takes (the page's own: the window's Esc closes it). */
-export const LOST_KEYS = "(Enter joins again)";
 
 /** How bright a line is drawn. */
 export type Tone = "Bright" | "Middle" | "Dim" | "Alert" | "Good" | "Warn" | "Combat" | "Others" | { player: PlayerId };
@@ -103,7 +102,7 @@ function statusRow(state: ClientState, link: Link, cols: number): HudLine {
     return hudLine(`${end.name} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
   }
   if (typeof link === "object" && "connecting" in link) return hudLine(`Connecting to ${link.connecting}...`, "Middle");
-  if (typeof link === "object") return hudLine(fit(`Disconnected: ${link.lost}  ${LOST_KEYS}`, cols, "  "), "Alert");
+  if (typeof link === "object") return hudLine(fit(`Disconnected: ${link.lost}  ${state.words.lostKeys}`, cols, "  "), "Alert");
   if (state.depth === 0) return hudLine("Joining...", "Middle");
   return playingRow(state, cols);
 }

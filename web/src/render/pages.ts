@@ -26,7 +26,7 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
   if (page === "Log") return logLines(scene.state, palette, cols, rows, scene.logScroll);
   else if (page === "Map") lines = [];
   else if (page === "Graveyard") lines = graveyardLines(scene.graveyard);
-  else if (page === "Help") lines = helpLines();
+  else if (page === "Help") lines = helpLines(scene.state.words);
   else if (page === "Pack") lines = packLines(scene.state);
   else if (page === "End") lines = endLines(scene.state, scene.graveyard);
   else lines = chooseLines(scene.state, page.choose);
@@ -94,18 +94,26 @@ function endLines(state: ClientState, graveyard: DeathRecord[] | null): PageLine
   // A page cannot close itself: a watcher's way on is to watch again (the
   // player may have started anew under the same name).
   const watched = state.watched();
-  lines.push([watched !== null ? `  Enter: watch ${watched} again` : `  Enter: a new character named ${d.name}    Esc: quit`, TEXT]);
+  lines.push([watched !== null ? `  ${state.words.watcherEnd.replace("{player}", watched)}` : `  Enter: a new character named ${d.name}    Esc: quit`, TEXT]);
   return lines;
 }
 
 /** Seconds since 1970 as `1970-01-01 00:00 UTC` (DeathRecord::when_utc). */
 export function whenUtc(when: bigint): string {
-  // Past what a Date holds, the year is shown as far as it goes.
-  const ms = Number(when) * 1000;
-  const date = new Date(Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : 8.64e15);
-  const two = (n: number) => String(n).padStart(2, "0");
-  const y = String(date.getUTCFullYear()).padStart(4, "0");
-  return `${y}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())} ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
+  // Howard Hinnant's civil_from_days, in bigints as the window's
+  // DeathRecord::when_utc: a Date ends in the year 275760, a u64 of
+  // seconds goes far past it.
+  const [days, secs] = [when / 86_400n, Number(when % 86_400n)];
+  const z = days + 719_468n;
+  const [era, doe] = [z / 146_097n, z % 146_097n];
+  const yoe = (doe - doe / 1460n + doe / 36_524n - doe / 146_096n) / 365n;
+  const doy = doe - (365n * yoe + yoe / 4n - yoe / 100n);
+  const mp = (5n * doy + 2n) / 153n;
+  const day = doy - (153n * mp + 2n) / 5n + 1n;
+  const month = mp < 10n ? mp + 3n : mp - 9n;
+  const year = yoe + era * 400n + (month <= 2n ? 1n : 0n);
+  const two = (n: bigint | number) => String(n).padStart(2, "0");
+  return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)} ${two(Math.floor(secs / 3600))}:${two(Math.floor((secs % 3600) / 60))} UTC`;
 }
 
 /** The hall of the living (at most MOST_LIVING), then the dead, in at most `rows` lines. */

@@ -2,7 +2,7 @@
 // whole message log (Ctrl+P), scrolled back from the newest, chat and the
 // game's lines together; and the help (`?`).
 
-import { shown, type ClientState, type LogLine } from "../state";
+import { shown, type Words, type ClientState, type LogLine } from "../state";
 import { fit, wrap } from "./fit";
 import type { PageLine } from "./glyph";
 import { DEFAULT, TEXT, TEXT_MIDDLE, type Palette } from "./palette";
@@ -34,43 +34,11 @@ function logRows(state: ClientState, palette: Palette, cols: number): PageLine[]
 
 /**
  * The help page: the keys, then the rules of the clock (docs/turns.md in
- * short). The window's, less its zoom and screenshot keys: the browser
- * zooms with its own Ctrl+ and Ctrl-.
+ * short): the window's (client/src/reading.rs), with the lines the one list
+ * of intended differences replaces (a page has no screenshot key, the
+ * browser keeps the zoom, an address names whom to watch), as keys.json
+ * gives it.
  */
-const HELP: readonly string[] = [
-  "Keys",
-  "  move or attack          arrows (4 ways), h j k l y u b n or the numpad (8 ways)",
-  "  wait a round            5 or numpad 5",
-  "  stairs down / up        > (or .) / <; away from stairs, walks to the nearest known",
-  "  explore                 o: walks on until something happens (Esc stops it)",
-  "  travel                  click a cell you remember: walks there",
-  "  rest until healed       R",
-  "  look                    x, then move the cursor (Tab: next monster); Esc or x leaves",
-  "  pick up / drop          g or ,  /  d",
-  "  your pack               i",
-  "  quaff / read            q / r",
-  "  wield, wear, take off   w / W / T",
-  "  throw / fire            t (choose, then aim) / f (the first missile)",
-  "  talk                    Enter (/shout, /w NAME, /mute NAME, /who)",
-  "  messages                PgUp PgDn scroll; Ctrl+P reads back all of them",
-  "  graveyard               G",
-  "  zoom (kept in this browser)   Ctrl + / Ctrl -",
-  "  watch a player          add ?watch=NAME to the page's address",
-  "  quit                    Esc (then y)",
-  "",
-  "The clock",
-  "  Alone on a depth, the game waits for you: nothing moves until you act.",
-  "  Players who share a danger (an awake monster that sees them) share rounds:",
-  "    each acts once a round, then the monsters act; pressing faster buys nothing.",
-  "  A round waits for the others at most the host's deadline (2 seconds unless",
-  "    the host chose another); who has not acted by then is counted away and not",
-  "    waited for, until they act again. The HUD says whom a round waits for.",
-  "  Players who share no danger never wait for each other.",
-  "  Talking costs no time and waits for nobody.",
-  "",
-  "Any key returns to the map.",
-];
-
-export function helpLines(): PageLine[] {
-  return HELP.map((line): PageLine => [`  ${line}`, line.startsWith(" ") ? TEXT : TEXT_MIDDLE]);
+export function helpLines(words: Words): PageLine[] {
+  return words.help.map((line): PageLine => [`  ${line}`, line.startsWith(" ") ? TEXT : TEXT_MIDDLE]);
 }

@@ -8,7 +8,7 @@ import { posOf, terrainOf, type ClientState } from "../state";
 import type { Scene } from "../session/scene";
 import { glyphRows, textGlyphs, type Glyph } from "./glyph";
 import { HUD_ROWS, MESSAGE_ROWS, hud, partyPanel, type HudLine, type Tone } from "./hud";
-import { cameraOn, toMap, type Camera, type Layout } from "./layout";
+import { cameraOn, toMap, toView, type Camera, type Layout } from "./layout";
 import { pageLines } from "./pages";
 import {
   PlayerColours,
@@ -218,12 +218,41 @@ export function pageTextGlyphs(scene: Scene, palette: Palette, width: number, ro
   return textGlyphs(pageLines(scene, palette, width, Math.max(rows - 1, 0)), 1, width);
 }
 
-/** The text of the scene as `layout` shows it: the page or the list beside the map, a blank line, the HUD. */
+/** Each of the map's glyphs the camera shows, with its cell of the viewport. */
+export function mapInView(scene: Scene, palette: Palette, layout: Layout, see: (g: Glyph, col: number, row: number) => void): void {
+  const view: [number, number] = [layout.mapCols, layout.mapRows];
+  const cam = camera(scene, layout);
+  for (const g of mapGlyphs(scene.state, palette)) {
+    const cell = toView(cam, g.col, g.row, view);
+    if (cell !== null) see(g, cell[0], cell[1]);
+  }
+}
+
+/** A page's running text, the rows the map's place holds. */
+export function pageGlyphs(scene: Scene, palette: Palette, layout: Layout): Glyph[] {
+  return pageTextGlyphs(scene, palette, layout.pageCols, layout.mapRows).filter((g) => g.row < layout.mapRows);
+}
+
+/**
+ * The text of the scene as `layout` shows it, row by row: the map's
+ * viewport (a cell a letter) with the list beside it past the map, or the
+ * page of text in their place, padded to the map's rows; then the HUD's
+ * rows. The window's `view::screen_text` (what its F12 writes), which the
+ * behaviour vectors (test/screens.json) compare this with; what a test
+ * reads instead of pixels.
+ */
 export function screenText(scene: Scene, palette: Palette, layout: Layout): string {
-  const above =
-    scene.page === "Map"
-      ? sideGlyphs(scene.state, palette, layout.sideCols, layout.mapRows)
-      : pageTextGlyphs(scene, palette, layout.pageCols, layout.mapRows);
-  const below = hudGlyphs(scene, palette, 0, layout.hudCols);
-  return `${glyphRows(above).join("\n")}\n\n${glyphRows(below).join("\n")}\n`;
+  const top: Glyph[] = [];
+  if (scene.page === "Map") {
+    mapInView(scene, palette, layout, (g, col, row) => top.push({ ...g, col, row }));
+    const side = sideGlyphs(scene.state, palette, layout.sideCols, layout.mapRows);
+    // A map cell is a letter of the text; the list starts past the map.
+    for (const g of side) top.push({ ...g, col: layout.mapCols + 1 + g.col });
+  } else {
+    top.push(...pageGlyphs(scene, palette, layout));
+  }
+  const rows = glyphRows(top);
+  while (rows.length < layout.mapRows) rows.push("");
+  rows.push(...glyphRows(hudGlyphs(scene, palette, 0, layout.hudCols)));
+  return `${rows.join("\n")}\n`;
 }

@@ -75,12 +75,15 @@ export type Command =
 const HELP =
   "Say a line to your depth, or: /shout TEXT, /w NAME TEXT, /mute NAME, /unmute NAME, /who, /nowatch, /allowwatch, /kick NAME.";
 
-/** Rust's `trim`: white space at both ends. */
-const trim = (s: string) => s.replace(/^\s+|\s+$/gu, "");
+/**
+ * Rust's `trim`: white space at both ends, as Rust's `char::is_whitespace`
+ * means it (Unicode's White_Space: U+0085 is, U+FEFF is not, unlike `\s`).
+ */
+const trim = (s: string) => s.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "");
 
 /** `s` cut at its first white space, as Rust's `split_once(char::is_whitespace)`. */
 function splitOnce(s: string): [string, string] {
-  const m = /\s/u.exec(s);
+  const m = /\p{White_Space}/u.exec(s);
   return m === null ? [s, ""] : [s.slice(0, m.index), s.slice(m.index + m[0].length)];
 }
 

@@ -1,17 +1,16 @@
-// Keys to intents, one table per mode, as the window's (client/src/input.rs).
-// On the map: arrows move in four directions; vi-keys (hjkl yubn) and the
-// numpad in eight; `.` or `>` descend, `<` ascends, `5` (or numpad 5)
-// waits; `g` or `,` picks up, `d` drops, `q` quaffs, `r` reads, `w`
-// wields, `W` wears, `T` takes off, `t` throws and `f` fires; `o`
-// explores, `R` rests; `x` looks; `i` shows the pack, `?` the help and
-// `G` the graveyard; Enter opens a line to talk (after the game ended,
-// starts again), PgUp and PgDn scroll the messages, Esc quits (or stops
-// an order under way). The page turns its keyboard events into Keys
-// (keyboard.ts), so the tables are tested without a browser.
+// Keys to intents, one table per mode: the window's own tables
+// (client/src/input.rs), read from src/generated/keys.json, which the
+// Rust client writes from its functions over every key (see
+// client/src/web_export/keys.rs), so the page never keeps a copy. On
+// the map: arrows move in four directions; vi-keys (hjkl yubn) and the
+// numpad in eight; Enter opens a line to talk, Esc quits (or stops an
+// order under way); the rest is on the help page. The page turns its
+// keyboard events into Keys (keyboard.ts), so the tables are tested
+// without a browser.
 
-import type { Action, Dir } from "../protocol";
+import keys from "../generated/keys.json";
+import { ACTION_VARIANTS, DIRS, type Action, type Dir } from "../protocol";
 import type { ItemUse } from "./prompt";
-
 /** A key, as far as the game cares. */
 export type Key =
   | "Up"
@@ -50,112 +49,101 @@ export type Intent =
   | "Log"
   | "Quit";
 
-/** The direction a key moves in (the player, or a cursor). */
-export function direction(key: Key): Dir | null {
-  if (typeof key === "string") {
-    const arrows: Partial<Record<string, Dir>> = { Up: "N", Down: "S", Left: "W", Right: "E" };
-    return arrows[key] ?? null;
-  }
-  if ("numpad" in key) {
-    const pad: Partial<Record<number, Dir>> = { 8: "N", 2: "S", 4: "W", 6: "E", 7: "NW", 9: "NE", 1: "SW", 3: "SE" };
-    return pad[key.numpad] ?? null;
-  }
-  if ("char" in key) {
-    const vi: Partial<Record<string, Dir>> = { k: "N", j: "S", h: "W", l: "E", y: "NW", u: "NE", b: "SW", n: "SE" };
-    return vi[key.char] ?? null;
-  }
-  return null;
+const ITEM_USES: readonly ItemUse[] = ["Drop", "Quaff", "Read", "Wield", "Wear", "TakeOff", "Throw"];
+
+/** A key and Shift as one name, to look up in the tables. */
+function keyName(key: Key, shift: boolean): string {
+  return `${JSON.stringify(key)}${shift ? "+shift" : ""}`;
 }
+
+/**
+ * One table of keys.json read into a lookup, each meaning checked by
+ * `read`: a key bound to a meaning the page does not know (a key added to
+ * the window's tables for something new) fails as the tables load.
+ */
+export function table<T>(name: string, rows: readonly (readonly unknown[])[], read: (m: unknown) => T | null): Map<string, T> {
+  const found = new Map<string, T>();
+  for (const [key, shift, meaning] of rows) {
+    const read_ = read(meaning);
+    if (read_ === null) {
+      throw new Error(`keys.json binds ${JSON.stringify(key)}${shift === true ? " with Shift" : ""} in ${name} to ${JSON.stringify(meaning)}, which the page does not know`);
+    }
+    found.set(keyName(key as Key, shift === true), read_);
+  }
+  return found;
+}
+
+/** The one-key object `{ name: value }`'s value, when `m` is one. */
+function field(m: unknown, name: string): unknown {
+  return typeof m === "object" && m !== null && name in m ? (m as Record<string, unknown>)[name] : undefined;
+}
+
+const PLAIN_INTENTS = ["Fire", "Graveyard", "Pack", "Help", "Look", "Enter", "ScrollBack", "ScrollForward", "Log", "Quit"] as const;
+
+function readAction(a: unknown): Action | null {
+  const name = typeof a === "string" ? a : typeof a === "object" && a !== null ? Object.keys(a)[0] : undefined;
+  return name !== undefined && (ACTION_VARIANTS as readonly string[]).includes(name) ? (a as Action) : null;
+}
+
+/** An intent as keys.json names it (Rust's names), or null for one the page does not know. */
+export function readIntent(m: unknown): Intent | null {
+  if (typeof m === "string") return (PLAIN_INTENTS as readonly string[]).includes(m) ? (m as Intent) : null;
+  const act = field(m, "Act");
+  if (act !== undefined) return readAction(act) === null ? null : { act: act as Action };
+  const use = field(m, "Use");
+  if (typeof use === "string" && (ITEM_USES as readonly string[]).includes(use)) return { use: use as ItemUse };
+  const zoom = field(m, "Zoom");
+  return typeof zoom === "number" ? { zoom } : null;
+}
+
+function readAimKey(m: unknown): AimKey | null {
+  if (m === "Next" || m === "Previous" || m === "Throw" || m === "Cancel") return m;
+  const step = field(m, "Step");
+  return typeof step === "string" && (DIRS as readonly string[]).includes(step) ? { step: step as Dir } : null;
+}
+
+function readPromptKey(m: unknown): PromptKey | null {
+  if (m === "Cancel") return m;
+  const letter = field(m, "Letter");
+  return typeof letter === "number" ? { letter } : null;
+}
+
+const MAP = table("map", keys.map, readIntent);
+const CTRL = table("ctrl", keys.ctrl, readIntent);
+const PROMPT = table("prompt", keys.prompt, readPromptKey);
+const AIM = table("aim", keys.aim, readAimKey);
+const LOOK = table("look", keys.look, readAimKey);
 
 /**
  * The intent of a key on the map, with whether Shift is held (so
  * Shift+`.` is `>` where a keyboard reports the unshifted key).
  */
 export function intent(key: Key, shift: boolean): Intent | null {
-  const dir = direction(key);
-  if (dir !== null) return { act: { Move: dir } };
-  switch (key) {
-    case "Escape":
-      return "Quit";
-    case "Enter":
-      return "Enter";
-    case "PageUp":
-      return "ScrollBack";
-    case "PageDown":
-      return "ScrollForward";
-  }
-  if (typeof key === "string") return null;
-  if ("numpad" in key) return key.numpad === 5 ? { act: "Wait" } : null;
-  if ("ctrl" in key) return ctrlIntent(key.ctrl);
-  return charIntent(key.char, shift);
+  return MAP.get(keyName(key, shift)) ?? null;
 }
 
 /** The intent of a key with Ctrl held. */
 export function ctrlIntent(c: string): Intent | null {
-  if (c === "+" || c === "=") return { zoom: 1 };
-  if (c === "-") return { zoom: -1 };
-  if (c === "p") return "Log";
-  return null;
-}
-
-/** The intent of a key that types `c`. */
-function charIntent(c: string, shift: boolean): Intent | null {
-  const use = (u: ItemUse): Intent => ({ use: u });
-  if ((c === "." && shift) || c === ">") return { act: "Descend" };
-  if ((c === "," && shift) || c === "<") return { act: "Ascend" };
-  if (c === ".") return { act: "Descend" };
-  if (c === "5" && !shift) return { act: "Wait" };
-  if ((c === "," || c === "g") && !shift) return { act: "PickUp" };
-  if ((c === "g" && shift) || c === "G") return "Graveyard";
-  if (c === "i" && !shift) return "Pack";
-  if (c === "o" && !shift) return { act: "Explore" };
-  if ((c === "r" && shift) || c === "R") return { act: "Rest" };
-  if (c === "x" && !shift) return "Look";
-  if (c === "?" || (c === "/" && shift)) return "Help";
-  if (c === "d" && !shift) return use("Drop");
-  if (c === "q" && !shift) return use("Quaff");
-  if (c === "r" && !shift) return use("Read");
-  if (c === "w" && !shift) return use("Wield");
-  if ((c === "w" && shift) || c === "W") return use("Wear");
-  if (c === "t" && !shift) return use("Throw");
-  if ((c === "t" && shift) || c === "T") return use("TakeOff");
-  if (c === "f" && !shift) return "Fire";
-  return null;
+  return CTRL.get(keyName({ ctrl: c }, false)) ?? null;
 }
 
 /** A key while an item prompt is open: a pack letter's slot (0 is `a`), Esc, or another. */
 export type PromptKey = { letter: number } | "Cancel" | "Other";
 
 export function promptKey(key: Key, shift: boolean): PromptKey {
-  if (key === "Escape") return "Cancel";
-  if (typeof key === "object" && "char" in key && !shift && /^[a-z]$/.test(key.char)) {
-    return { letter: key.char.charCodeAt(0) - 97 };
-  }
-  return "Other";
+  return PROMPT.get(keyName(key, shift)) ?? "Other";
 }
 
 /** A key while aiming a throw (or looking). */
 export type AimKey = { step: Dir } | "Next" | "Previous" | "Throw" | "Cancel";
 
 export function aimKey(key: Key, shift: boolean): AimKey | null {
-  const dir = direction(key);
-  if (dir !== null) return { step: dir };
-  if (key === "Escape") return "Cancel";
-  if (key === "Enter") return "Throw";
-  if (key === "Tab") return "Next";
-  if (typeof key !== "object" || !("char" in key)) return null;
-  const c = key.char;
-  if ((c === "t" || c === "f") && !shift) return "Throw";
-  if (c === " " || c === "+" || (c === "=" && shift)) return "Next";
-  if (c === "-" && !shift) return "Previous";
-  return null;
+  return AIM.get(keyName(key, shift)) ?? null;
 }
 
 /** A key while looking: the aiming cursor's moves, and Esc or `x` to leave (nothing is thrown). */
 export function lookKey(key: Key, shift: boolean): AimKey | null {
-  if (typeof key === "object" && "char" in key && key.char === "x" && !shift) return "Cancel";
-  const k = aimKey(key, shift);
-  return k === "Throw" ? null : k;
+  return LOOK.get(keyName(key, shift)) ?? null;
 }
 
 /**
@@ -168,9 +156,8 @@ export function shouldSend(repeat: boolean, unanswered: number, sinceLastMs: num
   return !repeat || (unanswered === 0 && sinceLastMs >= pace);
 }
 
-/** The keys line of the HUD (the window's, less its zoom and screenshot keys). */
-export const KEYS_HELP =
-  "hjklyubn move  o explore  > < stairs  x look  R rest  click travel  g pick up  i pack and item keys  Enter talk  Ctrl+P log  Esc quit  ? help";
+/** The keys row of the HUD, the window's own. */
+export const KEYS_HELP: string = keys.keys_row;
 
 /** The item keys, as the pack's page lists them. */
-export const ITEM_KEYS = "d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire";
+export const ITEM_KEYS: string = keys.item_keys;

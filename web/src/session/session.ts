@@ -9,7 +9,7 @@
 import type { Action, ClientMsg, Pos, ServerMsg, Token } from "../protocol";
 import { GAME_LINES, gameLines } from "../render/hud";
 import { logScrollMost } from "../render/reading";
-import { ClientState, note, refusalText, terrainAt } from "../state";
+import { ClientState, PAGE_WORDS, note, refusalText, terrainAt, type Words } from "../state";
 import { lookWith, startCursor, type Aim, type Cursor } from "./aim";
 import { Line, parse, type Command } from "./chat";
 import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
@@ -59,11 +59,14 @@ export class Session {
   /** A standing order sent (explore, travel, rest) may be under way until Stopped: Esc stops it. */
   ordering = false;
 
+  /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay. */
   constructor(
     url: string,
     private readonly tokens: TokenKeeper,
+    words: Words = PAGE_WORDS,
   ) {
     this.link = { connecting: url };
+    this.state.words = words;
   }
 
   get playing(): boolean {

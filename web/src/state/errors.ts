@@ -4,6 +4,7 @@
 // ClientState.apply turns it into the reason it gives back.
 
 import type { Pos } from "../protocol";
+import { typedReason } from "./reasons";
 
 export class StateError extends Error {
   override name = "StateError";
@@ -14,12 +15,12 @@ export function fail(reason: string): never {
   throw new StateError(reason);
 }
 
-export const NOT_WELCOMED = "a game message arrived before the welcome";
+export const NOT_WELCOMED = typedReason("not_welcomed");
 
 export function offTheMap(p: Pos): never {
-  return fail(`cell (${p.x}, ${p.y}) is off the map`);
+  return fail(typedReason("off_the_map", { x: p.x, y: p.y }));
 }
 
 export function outsideDisc(index: number): never {
-  return fail(`sight index ${index} is outside the sight disc`);
+  return fail(typedReason("outside_disc", { index }));
 }

@@ -10,6 +10,7 @@ import { fail } from "./errors";
 import { MAX_KIND_NAME_CHARS, MAX_KINDS, MAX_ROSTER, checkName, checkText } from "./limits";
 import { cellOf, sightDisc } from "./map";
 import type { ClientState } from "./mirror";
+import { REASONS } from "./reasons";
 import { isControl } from "./text";
 
 /** One change to who is in sight, as `checkSteps` sees it. */
@@ -31,13 +32,13 @@ export function applyMonsters(s: ClientState, changes: MonsterChange[]): void {
 
 /** The kinds of monster, named afresh: every monster in sight keeps one. */
 export function nameKinds(s: ClientState, kinds: KindInfo[]): void {
-  if (kinds.length > MAX_KINDS) fail("more kinds of monster than a client keeps");
+  if (kinds.length > MAX_KINDS) fail(REASONS.more_kinds_of_monster_than_a_client_keeps);
   for (const kind of kinds) {
     checkText(kind.name, MAX_KIND_NAME_CHARS);
-    if (isControl(kind.glyph)) fail("a monster drawn as a control character");
+    if (isControl(kind.glyph)) fail(REASONS.monster_drawn_as_a_control_character);
   }
   for (const m of s.monsters.values()) {
-    if (m.kind >= kinds.length) fail("a monster in sight lost its kind");
+    if (m.kind >= kinds.length) fail(REASONS.monster_in_sight_lost_its_kind);
   }
   s.kinds = kinds.map((k) => ({ name: k.name, glyph: k.glyph, colour: [...k.colour] }));
 }
@@ -59,7 +60,7 @@ export function checkPlayers(s: ClientState, changes: PlayerChange[]): void {
 export function checkMonsters(s: ClientState, changes: MonsterChange[]): void {
   const steps = changes.map((c): [number, Step] => {
     if ("Appeared" in c) {
-      if (c.Appeared.kind >= s.kinds.length) fail("a monster of a kind never named");
+      if (c.Appeared.kind >= s.kinds.length) fail(REASONS.monster_of_a_kind_never_named);
       return [c.Appeared.id, { appears: c.Appeared.at }];
     }
     if ("Moved" in c) return [c.Moved.id, { moves: c.Moved.at }];
@@ -81,17 +82,25 @@ function checkSteps(
   inSight: (id: number) => boolean,
   count: number,
 ): void {
-  const now = new Map<number, boolean>();
-  for (const [id, step] of steps) {
+  // In the window's order, so that a message wrong in several ways is
+  // refused for the same reason: every cell, then who is in sight, then
+  // how many.
+  for (const [, step] of steps) {
     if (typeof step !== "string") cellOf(s, "appears" in step ? step.appears : step.moves);
+  }
+  const now = new Map<number, boolean>();
+  const changes = steps.map(([id, step]) => {
     const before = now.get(id) ?? inSight(id);
     const after = step !== "vanishes";
     if (!before && !(typeof step === "object" && "appears" in step)) {
-      fail("a change to something not in sight");
+      fail(REASONS.change_to_something_not_in_sight);
     }
-    count += Number(after) - Number(before);
-    if (count > MAX_ROSTER) fail("more in sight than any depth holds");
     now.set(id, after);
+    return Number(after) - Number(before);
+  });
+  for (const change of changes) {
+    count += change;
+    if (count > MAX_ROSTER) fail(REASONS.more_in_sight_than_any_depth_holds);
   }
 }
 

@@ -3,6 +3,7 @@
 // numbers come from the Rust crates through generated/limits.json, never
 // copied by hand.
 
+import { REASONS, typedReason } from "./reasons";
 import limits from "../generated/limits.json";
 import type { DeathRecord } from "../protocol";
 import { fail } from "./errors";
@@ -31,16 +32,16 @@ export const MAX_WATCHERS: number = limits.max_watchers;
 
 /** A map a client will hold: not empty, and no larger than the protocol allows. */
 export function checkSize(width: number, height: number): void {
-  if (width === 0 || height === 0) fail("a map with no cells");
+  if (width === 0 || height === 0) fail(REASONS.map_with_no_cells);
   if (width > MAX_MAP_WIDTH || height > MAX_MAP_HEIGHT) {
-    fail(`a map of ${width} x ${height} cells is larger than the protocol allows`);
+    fail(typedReason("too_large", { width, height }));
   }
 }
 
 /** A player's name as the server allows them. */
 export function checkName(name: string): void {
   if (name.length === 0 || charCount(name) > MAX_NAME_CHARS) {
-    fail("a player name the server would never allow");
+    fail(REASONS.player_name_the_server_would_never_allow);
   }
 }
 
@@ -51,7 +52,7 @@ export function checkNames(names: readonly string[]): void {
 /** Text a server may send: some, and no longer than `most` characters. */
 export function checkText(text: string, most: number): void {
   if (text.length === 0 || charCount(text) > most) {
-    fail("a name empty or longer than the protocol allows");
+    fail(REASONS.name_empty_or_longer_than_the_protocol_allows);
   }
 }
 

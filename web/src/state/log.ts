@@ -4,6 +4,7 @@
 // line that repeats the last of its stream (the game's, or chat) is
 // counted on it instead of kept again: "You miss the jackal. (x3)".
 
+import { REASONS } from "./reasons";
 import type { ChatTo, PlayerId, Refusal } from "../protocol";
 import { fail } from "./errors";
 import { LOG_LINES, MAX_CHAT_CHARS, MAX_NOTE_CHARS, checkName } from "./limits";
@@ -70,7 +71,7 @@ export function checkChat(s: ClientState, name: string, to: ChatTo, text: string
   sightDisc(s);
   checkName(name);
   if (typeof to === "object") checkName(to.Player);
-  if (charCount(text) > MAX_CHAT_CHARS || hasControl(text)) fail("a line of chat no server sends");
+  if (charCount(text) > MAX_CHAT_CHARS || hasControl(text)) fail(REASONS.line_of_chat_no_server_sends);
 }
 
 /**

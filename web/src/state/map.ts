@@ -11,6 +11,7 @@ import { applyMonster, applyPlayer, checkMonsters, checkPlayers } from "./in_sig
 import { applyFloorChecked, checkFloor } from "./items";
 import { checkSize } from "./limits";
 import type { ClientState } from "./mirror";
+import { REASONS } from "./reasons";
 
 /** A terrain as `known` stores it. */
 const CODE: Record<Terrain, number> = { Wall: 1, Floor: 2, StairsDown: 3, StairsUp: 4 };
@@ -52,7 +53,7 @@ export function enterLevel(s: ClientState, level: Level): void {
 
 /** Cells learnt without seeing them: added to what is remembered, nothing brought into sight. */
 export function addMapped(s: ClientState, bitset: number[], terrain: Terrain[]): void {
-  if (s.known.length === 0) fail("a map of a level never entered");
+  if (s.known.length === 0) fail(REASONS.map_of_a_level_never_entered);
   remember(s, rememberedCells(bitset, terrain, s.known.length), terrain);
 }
 
@@ -68,18 +69,18 @@ function remember(s: ClientState, cells: number[], terrain: Terrain[]): void {
  * entry a bit, before the list is made.
  */
 function rememberedCells(bitset: number[], terrain: Terrain[], cells: number): number[] {
-  if (bitset.length > Math.ceil(cells / 8)) fail("remembered bitset longer than the map");
+  if (bitset.length > Math.ceil(cells / 8)) fail(REASONS.remembered_bitset_longer_than_the_map);
   let count = 0;
   for (let i = 0; i < bitset.length; i++) {
     const byte = bitset[i] ?? 0;
     for (let bit = 0; bit < 8; bit++) {
       if ((byte >> bit) & 1) {
-        if (i * 8 + bit >= cells) fail("remembered cell off the map");
+        if (i * 8 + bit >= cells) fail(REASONS.remembered_cell_off_the_map);
         count++;
       }
     }
   }
-  if (count !== terrain.length) fail("not one terrain entry per remembered cell");
+  if (count !== terrain.length) fail(REASONS.not_one_terrain_entry_per_remembered_cell);
   const list: number[] = [];
   bitset.forEach((byte, i) => {
     for (let bit = 0; bit < 8; bit++) if ((byte >> bit) & 1) list.push(i * 8 + bit);
@@ -120,10 +121,10 @@ export function applySight(s: ClientState, diff: SightDiff): void {
   const disc = sightDisc(s);
   cellOf(s, diff.at);
   const before = s.at;
-  if (before === null && diff.hidden.length > 0) fail("cells hidden before any sight");
+  if (before === null && diff.hidden.length > 0) fail(REASONS.cells_hidden_before_any_sight);
   const hidden = before === null ? [] : diff.hidden.map((i) => discCell(s, disc, before, i));
   const shown = diff.shown.map((i) => discCell(s, disc, diff.at, i));
-  if (shown.some((c) => s.known[c] === 0)) fail("a cell shown again was never revealed");
+  if (shown.some((c) => s.known[c] === 0)) fail(REASONS.cell_shown_again_was_never_revealed);
   const revealed = diff.revealed.map(([i, t]) => [discCell(s, disc, diff.at, i), CODE[t]] as const);
   checkPlayers(s, diff.players);
   checkMonsters(s, diff.monsters);

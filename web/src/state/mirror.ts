@@ -12,6 +12,8 @@
 // - party.ts: the player's party; life.ts: hit points, experience, the
 //   end of the game and the graveyard; log.ts: the message log, chat too.
 
+import { REASONS } from "./reasons";
+import { PAGE_WORDS, type Words } from "./words";
 import type {
   Carried,
   ChatTo,
@@ -70,6 +72,8 @@ export interface Pile {
 const NOTHING = new Uint8Array(0);
 
 export class ClientState {
+  /** The words the page puts its own way (words.ts): the session sets them. */
+  words: Words = PAGE_WORDS;
   me: PlayerId | null = null;
   /** The pace the server applies this player's actions at. */
   actionsPerSecond = 0;
@@ -190,9 +194,10 @@ export class ClientState {
     sight_radius: number;
     actions_per_second: number;
   }): void {
-    if (w.sight_radius > MAX_SIGHT_RADIUS) fail("sight radius too large");
+    if (w.sight_radius > MAX_SIGHT_RADIUS) fail(REASONS.sight_radius_too_large);
     checkSize(w.width, w.height);
-    Object.assign(this, new ClientState());
+    // A fresh mirror, in the same words.
+    Object.assign(this, new ClientState(), { words: this.words });
     this.me = w.you;
     this.width = w.width;
     this.height = w.height;

@@ -5,21 +5,22 @@ import type { Member } from "../protocol";
 import { NOT_WELCOMED, fail } from "./errors";
 import { MAX_ROSTER, checkName } from "./limits";
 import type { ClientState } from "./mirror";
+import { REASONS } from "./reasons";
 
 /** The party, named afresh: each member once, the player first. */
 export function setParty(s: ClientState, members: Member[]): void {
   const me = s.me ?? fail(NOT_WELCOMED);
-  if (members.length > MAX_ROSTER) fail("a party larger than any depth holds");
+  if (members.length > MAX_ROSTER) fail(REASONS.party_larger_than_any_depth_holds);
   const first = members[0];
-  if (first !== undefined && first.id !== me) fail("a party that does not start with the player");
+  if (first !== undefined && first.id !== me) fail(REASONS.party_that_does_not_start_with_the_player);
   const ids = new Set<number>();
   for (const m of members) {
-    if (ids.has(m.id)) fail("a party member twice");
+    if (ids.has(m.id)) fail(REASONS.party_member_twice);
     ids.add(m.id);
   }
   for (const m of members) {
     checkName(m.name);
-    if (m.max === 0 || m.hp > m.max) fail("a party member's hit points over their most");
+    if (m.max === 0 || m.hp > m.max) fail(REASONS.party_members_hit_points_over_their_most);
   }
   s.party = members.map((m) => ({ ...m }));
 }

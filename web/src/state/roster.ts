@@ -5,11 +5,12 @@
 import { fail } from "./errors";
 import { MAX_ROSTER, checkNames } from "./limits";
 import type { ClientState } from "./mirror";
+import { REASONS } from "./reasons";
 import { compareText } from "./text";
 
 /** Everyone else on this depth, named afresh. */
 export function setRoster(s: ClientState, names: string[]): void {
-  if (names.length > MAX_ROSTER) fail("a roster longer than any depth holds");
+  if (names.length > MAX_ROSTER) fail(REASONS.roster_longer_than_any_depth_holds);
   checkNames(names);
   s.roster = [...new Set(names)].sort(compareText);
 }
@@ -19,7 +20,7 @@ export function join(s: ClientState, names: string[]): void {
   checkNames(names);
   const here = new Set(s.roster);
   const came = new Set(names.filter((n) => !here.has(n)));
-  if (s.roster.length + came.size > MAX_ROSTER) fail("more arrivals than any depth holds");
+  if (s.roster.length + came.size > MAX_ROSTER) fail(REASONS.more_arrivals_than_any_depth_holds);
   s.roster = [...s.roster, ...came].sort(compareText);
 }
 
@@ -31,7 +32,7 @@ export function leave(s: ClientState, names: string[]): void {
 
 /** Whom the round waits for. */
 export function waitFor(s: ClientState, names: string[]): void {
-  if (names.length > MAX_ROSTER) fail("waiting for more than any depth holds");
+  if (names.length > MAX_ROSTER) fail(REASONS.waiting_for_more_than_any_depth_holds);
   checkNames(names);
   s.waiting = [...names];
 }

@@ -2,6 +2,7 @@
 // watches its player, and the answer to `/who`. A watcher coming or going
 // is a line of the log.
 
+import { REASONS } from "./reasons";
 import type { PlayerId, Playing } from "../protocol";
 import { fail } from "./errors";
 import { MAX_WATCHERS, MAX_WHO, checkName, checkNames } from "./limits";
@@ -24,7 +25,7 @@ export function watch(s: ClientState, player: string, you: PlayerId): void {
 /** Who watches the player now: each who came or went is told. */
 export function setWatchers(s: ClientState, names: string[]): void {
   sightDisc(s);
-  if (names.length > MAX_WATCHERS) fail("more watchers than a client keeps");
+  if (names.length > MAX_WATCHERS) fail(REASONS.more_watchers_than_a_client_keeps);
   checkNames(names);
   const whom = s.watching?.player ?? "you";
   const came = names.filter((n) => !s.watchers.includes(n));
@@ -37,14 +38,15 @@ export function setWatchers(s: ClientState, names: string[]): void {
 /**
  * The answer to `/who`: everyone playing, as lines of the log no wider
  * than a HUD row, each name with how many watch it or that it cannot be
- * watched. (The browser watches with `?watch=NAME` in the address where
- * the window takes `--watch NAME`.)
+ * watched, and how to watch one in the page's words (words.ts: the
+ * browser watches with `?watch=NAME` in the address where the window
+ * takes `--watch NAME`).
  */
 export function listPlayers(s: ClientState, playing: Playing[]): void {
   sightDisc(s);
-  if (playing.length > MAX_WHO) fail("a longer list of players than any sent");
+  if (playing.length > MAX_WHO) fail(REASONS.longer_list_of_players_than_any_sent);
   for (const p of playing) checkName(p.name);
-  let line = `Playing now (${playing.length}), watch with ?watch=NAME:`;
+  let line = `Playing now (${playing.length}), watch with ${s.words.watchWith}:`;
   for (const p of playing) {
     const entry = !p.watchable
       ? `${p.name} (not to be watched)`

@@ -1,0 +1,1066 @@
+//! The behaviour vectors: sessions played through the window's headless
+//! [`Session`], written as `web/test/screens.json` for the page's
+//! `Session` to replay (`web/test/screens.test.ts`), so the two clients
+//! cannot drift apart unseen. Each session has a window size (a
+//! [`Layout`]) and steps: a key (with Shift and repeat), typed text, a
+//! click at a pixel, a server message (its frame in hex, as
+//! `web/test/vectors.json` gives them) or the connection closing; for each,
+//! what the window did (the outcome of a key, the message sent), the
+//! screen's text after it ([`screen_text`], left out when unchanged) and,
+//! for a message, the reason the mirror refused it.
+//!
+//! The scripted sessions walk through the game's screens: the arrival,
+//! walking, talking, the item prompts and aiming, looking, the log, the
+//! help, the quit question, the end pages, the graveyard, a lost link,
+//! every key the window is given, and hostile messages, one a session.
+//! The random ones are seeded (so the file is the same each run): random
+//! keys over a level with monsters and a pack, and random messages from
+//! the protocol's own strategies ([`gloam_protocol::arbitrary`]). Time is
+//! a fixed instant plus each step's offset, for key repeats.
+
+use std::time::{Duration, Instant};
+
+use gloam_protocol::{
+    ChatTo, ClientMsg, DeathRecord, Disc, FloorChange, ItemClass, ItemInfo, KindInfo, Lying,
+    Member, MonsterChange, MonsterId, PlayerChange, PlayerId, Playing, Pos, Refusal, ServerMsg,
+    SightDiff, Terrain, Wound,
+};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::{Value, json};
+
+use super::keys::{key_json, plain_keys};
+use crate::input::Key;
+use crate::layout::Layout;
+use crate::net::NetEvent;
+use crate::session::{KeyOutcome, Session};
+use crate::tokens::TokenSlot;
+use crate::view::{cell_under, screen_text};
+
+/// The window sizes the sessions are played at: `(width, height, cell,
+/// letter)` pixels, wide, middling, narrow (no narrower than the HUD's
+/// least, so rows are cut) and as narrow as a page on a telephone (the
+/// window is never so small, but the page may be).
+const LAYOUTS: [(u32, u32, u32, u32); 4] =
+    [(1280, 720, 16, 9), (800, 600, 14, 8), (480, 360, 12, 6), (360, 300, 10, 5)];
+
+/// What the session's token slot says of a new key: it has no store.
+const TOKEN_NOTE: &str = "No config directory: your character's key is not kept.";
+
+/// How much the clock moves between steps, unless a step says otherwise.
+const STEP_MS: u64 = 30;
+
+/// The level the scripted sessions play on: a room, a corridor, another
+/// room with the stairs.
+const LEVEL: &[&str] = &[
+    "##############################",
+    "#........#####################",
+    "#........#####################",
+    "#..............###############",
+    "#........#####.###############",
+    "#........#####.......#########",
+    "##########..........>#########",
+    "##########...........#########",
+    "##############################",
+];
+
+fn level_width() -> u16 {
+    LEVEL[0].len() as u16
+}
+
+fn level_height() -> u16 {
+    LEVEL.len() as u16
+}
+
+fn terrain_at(p: Pos) -> Option<Terrain> {
+    let row = LEVEL.get(usize::from(p.y))?;
+    Some(match row.as_bytes().get(usize::from(p.x))? {
+        b'#' => Terrain::Wall,
+        b'>' => Terrain::StairsDown,
+        b'<' => Terrain::StairsUp,
+        _ => Terrain::Floor,
+    })
+}
+
+/// The cells of [`LEVEL`] in a disc around `at`, as `(index, cell)`.
+fn in_disc(disc: &Disc, at: Pos) -> Vec<(u8, Pos, Terrain)> {
+    let r = i32::from(gloam_protocol::SIGHT_RADIUS);
+    let mut cells = Vec::new();
+    for dy in -r..=r {
+        for dx in -r..=r {
+            let (Some(i), Some(p)) = (disc.index(dx, dy), at.offset(dx, dy)) else { continue };
+            if let Some(t) = terrain_at(p) {
+                cells.push((i, p, t));
+            }
+        }
+    }
+    cells.sort_by_key(|c| c.0);
+    cells
+}
+
+/// The sight a step from `before` to `at` brings: what left the disc
+/// hidden, all of the new disc revealed (the mirror takes a known cell
+/// revealed again).
+fn sight(before: Option<Pos>, at: Pos) -> SightDiff {
+    let disc = Disc::new(gloam_protocol::SIGHT_RADIUS);
+    let now = in_disc(&disc, at);
+    let hidden = match before {
+        Some(b) => in_disc(&disc, b)
+            .into_iter()
+            .filter(|(_, p, _)| !now.iter().any(|(_, q, _)| q == p))
+            .map(|(i, _, _)| i)
+            .collect(),
+        None => Vec::new(),
+    };
+    let revealed = now.iter().map(|&(i, _, t)| (i, t)).collect();
+    SightDiff { at, hidden, revealed, ..SightDiff::default() }
+}
+
+fn welcome(token: Option<[u8; 16]>) -> ServerMsg {
+    ServerMsg::Welcome {
+        you: PlayerId(1),
+        width: level_width(),
+        height: level_height(),
+        sight_radius: gloam_protocol::SIGHT_RADIUS,
+        actions_per_second: 20,
+        token,
+    }
+}
+
+fn enter_level(depth: u16) -> ServerMsg {
+    ServerMsg::EnterLevel {
+        depth,
+        width: level_width(),
+        height: level_height(),
+        remembered: vec![],
+        terrain: vec![],
+    }
+}
+
+fn kinds() -> ServerMsg {
+    let kind = |name: &str, glyph, colour| KindInfo { name: name.into(), glyph, colour };
+    ServerMsg::Kinds(vec![kind("rat", 'r', [150, 110, 80]), kind("orc", 'o', [80, 170, 60])])
+}
+
+fn item_kinds() -> ServerMsg {
+    let item = |name: &str, glyph, class| ItemInfo {
+        name: name.into(),
+        glyph,
+        colour: [200, 180, 90],
+        class,
+    };
+    ServerMsg::ItemKinds(vec![
+        item("potion of healing", '!', ItemClass::Potion),
+        item("dart", '(', ItemClass::Missile),
+        item("dagger", ')', ItemClass::Weapon),
+        item("leather armour", '[', ItemClass::Armour),
+        item("scroll of mapping", '?', ItemClass::Scroll),
+    ])
+}
+
+fn pack() -> ServerMsg {
+    let carried = |kind, count, equipped| gloam_protocol::Carried { kind, count, equipped };
+    ServerMsg::Pack(vec![
+        carried(0, 2, false),
+        carried(1, 6, false),
+        carried(2, 1, true),
+        carried(3, 1, false),
+        carried(4, 1, false),
+    ])
+}
+
+fn monster(id: u32, kind: u16, at: Pos, asleep: bool) -> MonsterChange {
+    MonsterChange::Appeared { id: MonsterId(id), kind, at, wound: Wound::Unhurt, asleep }
+}
+
+fn record(name: &str, escaped: bool) -> DeathRecord {
+    DeathRecord {
+        name: name.into(),
+        depth: 3,
+        rounds: 412,
+        kills: 7,
+        killed_by: if escaped { "the Gloamstone".into() } else { "an orc".into() },
+        when: 1_790_000_000,
+        level: 4,
+        escaped,
+    }
+}
+
+fn chat(from: u32, name: &str, to: ChatTo, text: &str) -> ServerMsg {
+    ServerMsg::Chat { from: PlayerId(from), name: name.into(), to, text: text.into() }
+}
+
+/// A key pressed, or the other inputs a step can be.
+#[derive(Debug, Clone)]
+enum Input {
+    Key(Key, bool, bool),
+    Text(String),
+    Click(u32, u32),
+    Msg(ServerMsg),
+    Closed(String),
+}
+
+/// One session being played and written down.
+struct Recorder {
+    name: String,
+    session: Session,
+    layout: Layout,
+    size: (u32, u32, u32, u32),
+    base: Instant,
+    ms: u64,
+    /// Where the player stands, as the scripted world last said.
+    at: Option<Pos>,
+    steps: Vec<String>,
+    /// The screen before the first step.
+    start: Vec<String>,
+    screen: Vec<String>,
+}
+
+impl Recorder {
+    fn new(name: &str, size: (u32, u32, u32, u32)) -> Self {
+        let slot = TokenSlot { store: None, server: "ws://here".into(), name: "ann".into() };
+        let session = Session::new("ws://here".into(), slot);
+        let layout = Layout::at(size.0, size.1, size.2, size.3);
+        let mut r = Self {
+            name: name.into(),
+            session,
+            layout,
+            size,
+            base: Instant::now(),
+            ms: 0,
+            at: None,
+            steps: Vec::new(),
+            start: Vec::new(),
+            screen: Vec::new(),
+        };
+        r.screen = r.screen_now();
+        r.start = r.screen.clone();
+        r
+    }
+
+    fn screen_now(&self) -> Vec<String> {
+        // Split at each newline only (`lines` would also eat a `\r` a
+        // server's text left at a row's end).
+        let text = screen_text(&self.session.scene(), &self.layout);
+        let rows = text.strip_suffix('\n').unwrap_or(&text);
+        rows.split('\n').map(str::to_owned).collect()
+    }
+
+    fn now(&self) -> Instant {
+        self.base + Duration::from_millis(self.ms)
+    }
+
+    /// Plays one step and writes it down; gives what the key did.
+    fn step(&mut self, input: Input) -> KeyOutcome {
+        self.ms += STEP_MS;
+        let now = self.now();
+        let mut step = serde_json::Map::new();
+        step.insert("at".into(), json!(self.ms));
+        let outcome = match &input {
+            Input::Key(key, shift, repeat) => {
+                step.insert("key".into(), serde_json::from_str(&key_json(*key)).unwrap());
+                step.insert("shift".into(), json!(shift));
+                step.insert("repeat".into(), json!(repeat));
+                Some(self.session.on_key(*key, *shift, *repeat, now))
+            }
+            Input::Text(text) => {
+                step.insert("text".into(), json!(text));
+                Some(self.session.on_text(text))
+            }
+            Input::Click(x, y) => {
+                step.insert("click".into(), json!([x, y]));
+                let cell = cell_under(&self.session.scene(), &self.layout, (*x as f32, *y as f32));
+                Some(self.session.on_click(cell, now))
+            }
+            Input::Msg(msg) => {
+                step.insert("msg".into(), json!(hex(&gloam_protocol::codec::encode(msg))));
+                step.insert("variant".into(), json!(variant(msg)));
+                let refused = self.hear(msg.clone());
+                step.insert("refused".into(), json!(refused));
+                None
+            }
+            Input::Closed(reason) => {
+                step.insert("closed".into(), json!(reason));
+                self.session.on_net(NetEvent::Closed(reason.clone()));
+                None
+            }
+        };
+        if let Some(outcome) = &outcome {
+            step.insert("out".into(), outcome_json(outcome));
+            if let KeyOutcome::Send(msg) = outcome {
+                self.session.sent(msg, now);
+            }
+        }
+        let screen = self.screen_now();
+        if screen != self.screen {
+            step.insert("screen".into(), json!(screen));
+            self.screen = screen;
+        }
+        self.steps.push(serde_json::to_string(&Value::Object(step)).unwrap());
+        outcome.unwrap_or(KeyOutcome::Ignore)
+    }
+
+    /// Gives the session `msg`; the reason it was refused, if it was.
+    fn hear(&mut self, msg: ServerMsg) -> Option<String> {
+        let lost_before = matches!(self.session.scene().link, crate::scene::Link::Lost(_));
+        self.session.on_net(NetEvent::Msg(msg));
+        match self.session.scene().link {
+            crate::scene::Link::Lost(why) if !lost_before => {
+                why.strip_prefix("the server is broken or hostile: ").map(str::to_owned)
+            }
+            _ => None,
+        }
+    }
+
+    fn key(&mut self, key: Key) -> KeyOutcome {
+        self.step(Input::Key(key, false, false))
+    }
+
+    fn shifted(&mut self, key: Key) -> KeyOutcome {
+        self.step(Input::Key(key, true, false))
+    }
+
+    fn ch(&mut self, c: char) -> KeyOutcome {
+        self.key(Key::Char(c))
+    }
+
+    fn text(&mut self, text: &str) {
+        self.step(Input::Text(text.into()));
+    }
+
+    fn msg(&mut self, msg: ServerMsg) {
+        self.step(Input::Msg(msg));
+    }
+
+    /// Opens a line, types `text` and says it.
+    fn say(&mut self, text: &str) -> KeyOutcome {
+        self.key(Key::Enter);
+        self.text(text);
+        self.key(Key::Enter)
+    }
+
+    /// The world's answer to a key: a step where the player can go, else
+    /// a plain sight (the round passed).
+    fn answer(&mut self, outcome: &KeyOutcome) {
+        let KeyOutcome::Send(ClientMsg::Act(action)) = outcome else { return };
+        let Some(at) = self.at else { return };
+        let to = match action {
+            gloam_protocol::Action::Move(dir) => {
+                at.step(*dir).filter(|p| terrain_at(*p).is_some_and(Terrain::is_open))
+            }
+            _ => None,
+        };
+        let to = to.unwrap_or(at);
+        self.msg(ServerMsg::Sight(sight(Some(at), to)));
+        self.at = Some(to);
+    }
+
+    /// Presses `key` and lets the world answer.
+    fn walk(&mut self, key: Key) {
+        let outcome = self.key(key);
+        self.answer(&outcome);
+    }
+
+    /// Welcomed, on the level, at `at`, seeing what is there.
+    fn arrive(&mut self, at: Pos) {
+        self.msg(welcome(None));
+        self.msg(enter_level(1));
+        self.msg(kinds());
+        self.msg(item_kinds());
+        self.msg(ServerMsg::Sight(sight(None, at)));
+        self.at = Some(at);
+    }
+
+    /// [`Self::arrive`], with a pack, a rat and an orc in sight, company
+    /// and a few lines of the game.
+    fn arrive_equipped(&mut self) {
+        self.arrive(Pos::new(4, 3));
+        self.msg(pack());
+        self.msg(ServerMsg::Vitals { hp: 14, max: 20 });
+        self.msg(ServerMsg::Experience { level: 2, xp: 30, next: 60 });
+        let monsters =
+            vec![monster(7, 0, Pos::new(7, 2), false), monster(9, 1, Pos::new(2, 5), true)];
+        self.msg(ServerMsg::Monsters(monsters));
+        let top = Lying { kind: 0, count: 1, more: false };
+        self.msg(ServerMsg::Floor(vec![FloorChange { at: Pos::new(5, 4), top: Some(top) }]));
+        self.msg(ServerMsg::Roster(vec!["ann".into(), "bob".into()]));
+        self.msg(ServerMsg::Combat("The rat bites you.".into()));
+    }
+
+    fn json(&self) -> String {
+        let (w, h, cell, letter) = self.size;
+        format!(
+            "{{\"name\":{},\"layout\":[{w},{h},{cell},{letter}],\"start\":{},\"steps\":[\n{}\n]}}",
+            json!(self.name),
+            json!(self.start),
+            self.steps.join(",\n")
+        )
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn variant(msg: &ServerMsg) -> String {
+    match serde_json::to_value(msg).expect("messages serialise") {
+        Value::String(name) => name,
+        Value::Object(map) => map.keys().next().cloned().unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// A key's outcome as the page's replay reads it.
+fn outcome_json(outcome: &KeyOutcome) -> Value {
+    match outcome {
+        KeyOutcome::Send(msg) => json!({ "Send": serde_json::to_value(msg).unwrap() }),
+        KeyOutcome::Zoom(by) => json!({ "Zoom": by }),
+        KeyOutcome::Again => json!("Again"),
+        KeyOutcome::Redraw => json!("Redraw"),
+        KeyOutcome::Quit => json!("Quit"),
+        KeyOutcome::Ignore => json!("Ignore"),
+    }
+}
+
+/// A scripted session, played at each of `sizes`.
+type Script = fn(&mut Recorder);
+
+fn arrival(r: &mut Recorder) {
+    r.key(Key::Up);
+    r.msg(welcome(Some([7; 16])));
+    r.msg(enter_level(1));
+    r.msg(kinds());
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(2, 2))));
+    r.at = Some(Pos::new(2, 2));
+    r.msg(ServerMsg::Roster(vec!["ann".into()]));
+    r.msg(ServerMsg::Note("You arrive in the gloam.".into()));
+    r.msg(ServerMsg::Vitals { hp: 20, max: 20 });
+    r.msg(ServerMsg::Joined(vec!["bob".into()]));
+    r.msg(ServerMsg::Players(vec![PlayerChange::Appeared {
+        id: PlayerId(2),
+        name: "bob".into(),
+        at: Pos::new(3, 3),
+    }]));
+}
+
+fn walking(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    for key in [Key::Char('l'), Key::Right, Key::Numpad(3), Key::Char('n'), Key::Char('k')] {
+        r.walk(key);
+    }
+    // Held down: a repeat waits for the answer, then for the pace.
+    let held = r.step(Input::Key(Key::Char('l'), false, false));
+    r.step(Input::Key(Key::Char('l'), false, true));
+    r.answer(&held);
+    r.step(Input::Key(Key::Char('l'), false, true));
+    r.ms += 100;
+    let late = r.step(Input::Key(Key::Char('l'), false, true));
+    r.answer(&late);
+    r.walk(Key::Char('5'));
+    r.walk(Key::Numpad(5));
+    r.walk(Key::Char('h'));
+    r.walk(Key::Char('y'));
+    r.walk(Key::Char('.'));
+    r.shifted(Key::Char('.'));
+    r.ch('<');
+    r.ch('o');
+    r.key(Key::Escape);
+    r.msg(ServerMsg::Stopped);
+    r.shifted(Key::Char('r'));
+    r.msg(ServerMsg::Note("You rest.".into()));
+    r.msg(ServerMsg::Stopped);
+    r.msg(ServerMsg::Players(vec![PlayerChange::Appeared {
+        id: PlayerId(3),
+        name: "cy".into(),
+        at: Pos::new(4, 2),
+    }]));
+    r.msg(ServerMsg::Party(vec![
+        Member { id: PlayerId(1), name: "ann".into(), hp: 20, max: 20, level: 1 },
+        Member { id: PlayerId(3), name: "cy".into(), hp: 5, max: 18, level: 2 },
+    ]));
+    r.msg(ServerMsg::Waiting(vec!["cy".into()]));
+    r.walk(Key::Char('j'));
+    r.msg(ServerMsg::Waiting(vec![]));
+    r.msg(ServerMsg::Displaced(sight(r.at, Pos::new(3, 4))));
+    r.msg(enter_level(2));
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(12, 6))));
+}
+
+fn talking(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.key(Key::Enter);
+    for key in [Key::Char('k'), Key::Up, Key::Numpad(8), Key::Char('.')] {
+        r.key(key);
+    }
+    r.text("kk hi");
+    for key in [Key::Backspace, Key::Home, Key::Delete, Key::Right, Key::Left, Key::End] {
+        r.key(key);
+    }
+    r.text(" there, ünïcödé");
+    r.key(Key::Enter);
+    r.say("/w bob psst");
+    r.say("/shout hello all");
+    r.say("/who");
+    let who = |name: &str, watchers, watchable| Playing { name: name.into(), watchers, watchable };
+    r.msg(ServerMsg::Who(vec![who("ann", 0, true), who("bob", 2, false)]));
+    r.msg(chat(2, "bob", ChatTo::Depth, "one"));
+    r.say("/mute bob");
+    r.msg(chat(2, "bob", ChatTo::Everyone, "two"));
+    r.msg(chat(3, "cy", ChatTo::Depth, "three"));
+    r.say("/unmute bob");
+    r.say("/unmute bob");
+    r.msg(chat(2, "bob", ChatTo::Player("ann".into()), "four"));
+    r.msg(chat(1, "ann", ChatTo::Player("bob".into()), "five"));
+    r.say("/kick bob");
+    r.say("/nowatch");
+    r.say("/watch");
+    r.msg(ServerMsg::Watchers(vec!["dee".into(), "eve".into()]));
+    // White space as Rust's `trim` takes it (U+0085 is, U+FEFF is not).
+    r.say("\u{85} hi\u{feff}");
+    r.say("/w\u{85}bob\u{a0}psst\u{2028}");
+    r.say("/dance");
+    r.say("");
+    r.key(Key::Enter);
+    r.text("never mind");
+    r.key(Key::Escape);
+    for i in 0..12 {
+        r.msg(ServerMsg::Note(format!(
+            "line {i} of the game, long enough to be cut in a narrow window, and longer still"
+        )));
+    }
+    r.key(Key::PageUp);
+    r.key(Key::PageUp);
+    r.key(Key::Enter);
+    r.key(Key::PageDown);
+    r.key(Key::Escape);
+    r.key(Key::PageDown);
+    r.msg(ServerMsg::Others("Bob hits the orc.".into()));
+}
+
+fn items(r: &mut Recorder) {
+    r.arrive_equipped();
+    r.ch('i');
+    r.ch('q');
+    r.ch('q');
+    r.ch('z');
+    r.shifted(Key::Char('a'));
+    let quaff = r.ch('a');
+    r.answer(&quaff);
+    r.ch('r');
+    r.ch('b');
+    r.key(Key::Escape);
+    r.ch('r');
+    r.ch('e');
+    r.ch('w');
+    r.ch('c');
+    r.ch('w');
+    r.ch('a');
+    r.shifted(Key::Char('w'));
+    r.ch('d');
+    r.ch('T');
+    r.ch('c');
+    r.ch('d');
+    r.key(Key::Escape);
+    r.ch('g');
+    r.ch(',');
+    r.ch('t');
+    r.ch('b');
+    for key in [Key::Tab, Key::Char(' '), Key::Char('-'), Key::Char('+'), Key::Char('l')] {
+        r.key(key);
+    }
+    r.shifted(Key::Char('='));
+    r.key(Key::Enter);
+    r.ch('f');
+    r.key(Key::Numpad(9));
+    r.ch('t');
+    r.ch('f');
+    r.key(Key::Escape);
+    r.ch('t');
+    r.ch('a');
+    r.ch('t');
+    r.ch('c');
+    r.msg(ServerMsg::Pack(vec![]));
+    r.ch('f');
+    r.ch('q');
+    r.ch('i');
+    r.key(Key::Escape);
+}
+
+fn looking(r: &mut Recorder) {
+    r.arrive_equipped();
+    r.ch('x');
+    for key in [Key::Char('l'), Key::Right, Key::Char('o'), Key::Char('g'), Key::Enter, Key::Tab] {
+        r.key(key);
+    }
+    r.key(Key::Tab);
+    r.ch('-');
+    r.key(Key::Numpad(1));
+    let (w, h) = (r.layout.cell_px * 3 / 2, r.layout.cell_px / 2);
+    r.step(Input::Click(w, h));
+    r.msg(ServerMsg::Monsters(vec![
+        MonsterChange::Hurt { id: MonsterId(7), wound: Wound::AlmostDead },
+        MonsterChange::Slept { id: MonsterId(9), asleep: false },
+    ]));
+    r.key(Key::Escape);
+    r.ch('x');
+    r.ch('x');
+    r.ch('x');
+    r.msg(enter_level(2));
+    r.ch('x');
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(12, 6))));
+    r.ch('x');
+    r.key(Key::Up);
+    r.key(Key::Escape);
+}
+
+fn clicking(r: &mut Recorder) {
+    r.arrive(Pos::new(4, 3));
+    let cell = r.layout.cell_px;
+    let camera = crate::view::camera(&r.session.scene(), &r.layout);
+    let pixel = |x: i32, y: i32| {
+        let col = (x - camera.x).max(0) as u32;
+        let row = (y - camera.y).max(0) as u32;
+        (col * cell + cell / 2, row * cell + cell / 2)
+    };
+    for (x, y) in [(7, 3), (28, 7), (4, 3), (6, 2)] {
+        let (px, py) = pixel(x, y);
+        r.step(Input::Click(px, py));
+    }
+    r.step(Input::Click(r.layout.width - 2, 3));
+    r.ch('i');
+    let (px, py) = pixel(7, 3);
+    r.step(Input::Click(px, py));
+}
+
+fn log_page(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    for i in 0..40 {
+        let line =
+            format!("a line of the log, number {i}, which a narrow page wraps onto a second row");
+        r.msg(if i % 3 == 0 { ServerMsg::Combat(line) } else { ServerMsg::Note(line) });
+    }
+    r.key(Key::Ctrl('p'));
+    for key in [
+        Key::Up,
+        Key::Char('k'),
+        Key::PageUp,
+        Key::Char('j'),
+        Key::Down,
+        Key::Home,
+        Key::PageDown,
+        Key::End,
+        Key::Char('q'),
+        Key::Ctrl('='),
+        Key::Ctrl('-'),
+        Key::Ctrl('+'),
+        Key::Ctrl('k'),
+    ] {
+        r.key(key);
+    }
+    r.key(Key::Escape);
+    r.key(Key::Ctrl('p'));
+    r.key(Key::Enter);
+    r.key(Key::Ctrl('p'));
+    r.key(Key::Ctrl('p'));
+    r.key(Key::Enter);
+    r.key(Key::Ctrl('p'));
+    r.key(Key::Escape);
+}
+
+fn help_page(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.ch('?');
+    r.key(Key::Escape);
+    r.shifted(Key::Char('/'));
+    r.ch('l');
+    r.ch('?');
+    r.key(Key::Up);
+    r.key(Key::Up);
+}
+
+fn quitting(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.key(Key::Escape);
+    r.ch('n');
+    r.key(Key::Escape);
+    r.key(Key::Up);
+    r.key(Key::Escape);
+    r.key(Key::Escape);
+    r.key(Key::Escape);
+    r.ch('y');
+}
+
+fn dying(r: &mut Recorder) {
+    r.arrive_equipped();
+    r.shifted(Key::Char('g'));
+    r.msg(ServerMsg::Combat("The orc hits you.".into()));
+    // Its date past the year 275760, where a browser's Date ends.
+    r.msg(ServerMsg::Died(DeathRecord { when: u64::MAX, ..record("ann", false) }));
+    r.msg(ServerMsg::Graveyard(vec![record("ann", false), record("bob", true)]));
+    r.msg(ServerMsg::Note("You die...".into()));
+    r.step(Input::Closed("your character died".into()));
+    r.key(Key::Up);
+    r.shifted(Key::Char('g'));
+    r.ch('i');
+    r.key(Key::Ctrl('p'));
+    r.key(Key::Ctrl('p'));
+    r.key(Key::Enter);
+    r.key(Key::Escape);
+}
+
+fn escaping(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.msg(ServerMsg::Escaped(record("ann", true)));
+    r.step(Input::Closed("you escaped".into()));
+    r.key(Key::Up);
+    r.key(Key::Enter);
+    r.key(Key::Escape);
+}
+
+fn graveyard(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.msg(ServerMsg::Graveyard(vec![record("old", false)]));
+    r.shifted(Key::Char('g'));
+    r.key(Key::Up);
+    // A date past the year 275760, where a browser's Date ends.
+    let far = DeathRecord { when: u64::MAX, ..record("far", false) };
+    r.msg(ServerMsg::Graveyard(vec![far]));
+    let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
+    r.msg(ServerMsg::Graveyard(many));
+    r.key(Key::Up);
+    r.walk(Key::Up);
+    r.ch('G');
+    r.msg(ServerMsg::Graveyard(vec![]));
+    r.key(Key::Escape);
+    r.key(Key::Escape);
+    r.key(Key::Escape);
+}
+
+fn watching(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.msg(ServerMsg::Watching { player: "bob".into(), you: PlayerId(7) });
+    r.key(Key::Up);
+    r.ch('q');
+    r.say("go left");
+    r.say("/kick eve");
+    r.msg(ServerMsg::Died(record("bob", false)));
+    r.key(Key::Enter);
+    r.key(Key::Escape);
+}
+
+fn lost(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.say("before");
+    r.step(Input::Closed("connection reset".into()));
+    r.key(Key::Up);
+    r.say("after");
+    r.say("/who");
+    r.key(Key::Enter);
+    r.key(Key::Escape);
+}
+
+fn refused(r: &mut Recorder) {
+    r.key(Key::Enter);
+    r.msg(ServerMsg::Refused(Refusal::WrongToken));
+    r.step(Input::Closed("closed by the server".into()));
+    r.key(Key::Up);
+    r.key(Key::Escape);
+}
+
+/// Every key the window is given, plain and with Shift (and the Ctrl
+/// keys), on the map; after each, Esc (or a line's Enter) back to the map
+/// when the key left it, so each key is seen from the map.
+fn every_key(r: &mut Recorder) {
+    r.arrive_equipped();
+    let ctrl = (' '..='~').map(Key::Ctrl);
+    for key in plain_keys().into_iter().chain(ctrl) {
+        for shift in [false, true] {
+            let outcome = r.step(Input::Key(key, shift, false));
+            r.answer(&outcome);
+            back_to_the_map(r);
+        }
+    }
+}
+
+/// Esc until the map shows with nothing open (bounded: each Esc closes
+/// one thing).
+fn back_to_the_map(r: &mut Recorder) {
+    for _ in 0..4 {
+        let scene = r.session.scene();
+        let open = scene.page != crate::scene::Page::Map
+            || scene.asking_to_quit
+            || scene.aim.is_some()
+            || scene.look.is_some()
+            || r.session.typing();
+        if !open {
+            return;
+        }
+        r.key(Key::Escape);
+    }
+}
+
+/// Messages no server sends, each after a fair arrival; the mirror refuses
+/// each, and the link is lost.
+fn hostile() -> Vec<ServerMsg> {
+    let disc_past = u8::MAX;
+    vec![
+        enter_level_of(u16::MAX, u16::MAX),
+        enter_level_of(0, 4),
+        ServerMsg::Sight(SightDiff { at: Pos::new(500, 2), ..SightDiff::default() }),
+        ServerMsg::Sight(SightDiff {
+            at: Pos::new(2, 2),
+            revealed: vec![(disc_past, Terrain::Floor)],
+            ..SightDiff::default()
+        }),
+        ServerMsg::Monsters(vec![monster(3, 40, Pos::new(3, 3), false)]),
+        ServerMsg::Monsters(vec![MonsterChange::Moved { id: MonsterId(99), at: Pos::new(3, 3) }]),
+        ServerMsg::Vitals { hp: 30, max: 20 },
+        // Wrong twice: the window names the cell before who is in sight.
+        ServerMsg::Players(vec![PlayerChange::Moved { id: PlayerId(99), at: Pos::new(900, 900) }]),
+        ServerMsg::Died(record("ann", true)),
+        ServerMsg::Escaped(record("ann", false)),
+        ServerMsg::Pack(vec![gloam_protocol::Carried { kind: 50, count: 1, equipped: false }]),
+        ServerMsg::Roster((0..2000).map(|i| format!("p{i}")).collect()),
+        chat(2, "bob", ChatTo::Depth, "a bell\u{7}"),
+        chat(2, "", ChatTo::Depth, "nameless"),
+        ServerMsg::Note("x".repeat(5000)),
+        ServerMsg::Kinds(vec![KindInfo { name: "ctl".into(), glyph: '\u{1b}', colour: [1, 2, 3] }]),
+        ServerMsg::Party(vec![Member {
+            id: PlayerId(5),
+            name: "zed".into(),
+            hp: 1,
+            max: 2,
+            level: 1,
+        }]),
+        ServerMsg::Mapped { remembered: vec![0xff; 80], terrain: vec![] },
+        ServerMsg::Floor(vec![FloorChange {
+            at: Pos::new(2, 2),
+            top: Some(Lying { kind: 9, count: 1, more: false }),
+        }]),
+        ServerMsg::Welcome {
+            you: PlayerId(1),
+            width: 10,
+            height: 10,
+            sight_radius: 200,
+            actions_per_second: 20,
+            token: None,
+        },
+    ]
+}
+
+fn enter_level_of(width: u16, height: u16) -> ServerMsg {
+    ServerMsg::EnterLevel { depth: 1, width, height, remembered: vec![], terrain: vec![] }
+}
+
+/// A seeded runner for the random sessions.
+fn seeded(seed: u8) -> TestRunner {
+    TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+    )
+}
+
+fn pick<S: Strategy>(runner: &mut TestRunner, strategy: S) -> S::Value {
+    strategy.new_tree(runner).expect("strategies always generate").current()
+}
+
+/// A key the window could be given: mostly the game's, now and then any.
+fn any_key() -> impl Strategy<Value = Key> {
+    let all = plain_keys();
+    let game: Vec<Key> = "hjklyubn.<>,gGioRrxqwWTtdf?5 -+".chars().map(Key::Char).collect();
+    let named = vec![Key::Enter, Key::Escape, Key::Tab, Key::PageUp, Key::PageDown, Key::Up];
+    let ctrl = vec![Key::Ctrl('p'), Key::Ctrl('='), Key::Ctrl('-')];
+    prop_oneof![
+        6 => proptest::sample::select(game),
+        2 => proptest::sample::select(named),
+        1 => proptest::sample::select(ctrl),
+        2 => proptest::sample::select(all),
+    ]
+}
+
+/// Random keys (and typed text, clicks and fair messages) over a level
+/// with a pack, monsters and company.
+fn random_keys(r: &mut Recorder, runner: &mut TestRunner, steps: usize) {
+    r.arrive_equipped();
+    for _ in 0..steps {
+        match pick(runner, 0..20u8) {
+            0 => r.text(&pick(
+                runner,
+                "(/w bob |/who|/mute |/shout |)[a-z /\u{85}\u{a0}\u{feff}\u{2028}\t]{0,12}|.{0,90}",
+            )),
+            1 => {
+                let (x, y) = (pick(runner, 0..r.layout.width), pick(runner, 0..r.layout.height));
+                r.step(Input::Click(x, y));
+            }
+            2 => r.msg(pick(runner, fair_msg())),
+            n => {
+                let key = pick(runner, any_key());
+                let (shift, repeat) = (pick(runner, any::<bool>()), n == 3);
+                let outcome = r.step(Input::Key(key, shift, repeat));
+                r.answer(&outcome);
+            }
+        }
+    }
+}
+
+/// Messages a fair server might send mid-game.
+fn fair_msg() -> impl Strategy<Value = ServerMsg> {
+    prop_oneof![
+        ".{0,60}".prop_map(ServerMsg::Note),
+        "[a-z ]{0,60}".prop_map(ServerMsg::Combat),
+        "[a-z ]{0,30}".prop_map(|t| chat(2, "bob", ChatTo::Depth, &t)),
+        Just(ServerMsg::Stopped),
+        (1..20u16).prop_map(|hp| ServerMsg::Vitals { hp, max: 20 }),
+        Just(ServerMsg::Graveyard(vec![record("old", false)])),
+        Just(ServerMsg::Monsters(vec![MonsterChange::Vanished { id: MonsterId(7) }])),
+        (1..9u16, 1..6u16).prop_map(|(x, y)| ServerMsg::Players(vec![PlayerChange::Appeared {
+            id: PlayerId(2),
+            name: "bob".into(),
+            at: Pos::new(x, y),
+        }])),
+        (1..20u16, 0..3usize).prop_map(|(hp, n)| {
+            let member = |id, name: &str| Member {
+                id: PlayerId(id),
+                name: name.into(),
+                hp,
+                max: 20,
+                level: 3,
+            };
+            ServerMsg::Party([member(1, "ann"), member(2, "bob"), member(3, "cy")][..n].to_vec())
+        }),
+        proptest::sample::subsequence(vec!["bob", "cy", "dee"], 0..3)
+            .prop_map(|names| ServerMsg::Waiting(names.into_iter().map(String::from).collect())),
+        proptest::collection::vec((0..5u16, 1..9u16, any::<bool>()), 0..7).prop_map(|pack| {
+            let carried =
+                |(kind, count, equipped)| gloam_protocol::Carried { kind, count, equipped };
+            ServerMsg::Pack(pack.into_iter().map(carried).collect())
+        }),
+        (1..9u16, 1..6u16, proptest::option::of((0..5u16, 1..4u16, any::<bool>()))).prop_map(
+            |(x, y, top)| {
+                let top = top.map(|(kind, count, more)| Lying { kind, count, more });
+                ServerMsg::Floor(vec![FloorChange { at: Pos::new(x, y), top }])
+            }
+        ),
+        (1..30u8, 0..500u32).prop_map(|(level, xp)| ServerMsg::Experience {
+            level,
+            xp,
+            next: xp + 100
+        }),
+        proptest::sample::subsequence(vec!["dee", "eve"], 0..2)
+            .prop_map(|names| ServerMsg::Watchers(names.into_iter().map(String::from).collect())),
+    ]
+}
+
+/// Random keys and the protocol's random messages, after a fair arrival
+/// (or, with `welcomed` false, before any welcome): most such messages
+/// are refused, and what follows the refusal is heard no more, so the
+/// sessions are short and many.
+fn random_messages(r: &mut Recorder, runner: &mut TestRunner, welcomed: bool, steps: usize) {
+    if welcomed {
+        r.arrive(Pos::new(4, 3));
+    }
+    for _ in 0..steps {
+        if pick(runner, 0..3u8) == 0 {
+            r.msg(pick(runner, gloam_protocol::arbitrary::server_msg()));
+        } else {
+            let key = pick(runner, any_key());
+            let outcome = r.step(Input::Key(key, pick(runner, any::<bool>()), false));
+            r.answer(&outcome);
+        }
+    }
+}
+
+/// Every session, in order.
+fn sessions() -> Vec<Recorder> {
+    let scripts: [(&str, Script); 16] = [
+        ("arrival", arrival),
+        ("walking", walking),
+        ("talking", talking),
+        ("items", items),
+        ("looking", looking),
+        ("clicking", clicking),
+        ("log", log_page),
+        ("help", help_page),
+        ("quitting", quitting),
+        ("dying", dying),
+        ("escaping", escaping),
+        ("graveyard", graveyard),
+        ("watching", watching),
+        ("lost", lost),
+        ("refused", refused),
+        ("every key", every_key),
+    ];
+    let mut all = Vec::new();
+    for (i, (name, script)) in scripts.into_iter().enumerate() {
+        // Each at the wide window and one other, in turn.
+        for size in [LAYOUTS[0], LAYOUTS[3 - i % 3]] {
+            let mut r = Recorder::new(&format!("{name} at {}x{}", size.0, size.1), size);
+            script(&mut r);
+            all.push(r);
+        }
+    }
+    for (i, msg) in hostile().into_iter().enumerate() {
+        let mut r = Recorder::new(&format!("hostile {i} ({})", variant(&msg)), LAYOUTS[i % 4]);
+        r.arrive_equipped();
+        r.msg(msg);
+        r.msg(ServerMsg::Note("heard no more".into()));
+        r.key(Key::Up);
+        r.key(Key::Escape);
+        all.push(r);
+    }
+    let mut runner = seeded(37);
+    for i in 0..16 {
+        let size = LAYOUTS[i % 4];
+        let mut r = Recorder::new(&format!("random keys {i}"), size);
+        random_keys(&mut r, &mut runner, 60);
+        all.push(r);
+    }
+    for i in 0..48 {
+        let size = LAYOUTS[i % 4];
+        let mut r = Recorder::new(&format!("random messages {i}"), size);
+        random_messages(&mut r, &mut runner, i % 6 != 5, 8);
+        all.push(r);
+    }
+    all
+}
+
+/// The whole file.
+pub(super) fn render_screens(how: &str) -> String {
+    let sessions: Vec<String> = sessions().iter().map(Recorder::json).collect();
+    format!(
+        "{{\n\"about\": \"Generated by client/src/web_export/screens.rs; do not edit: {how}\",\n\"token_note\": {},\n\"sessions\": [\n{}\n]\n}}\n",
+        json!(TOKEN_NOTE),
+        sessions.join(",\n")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vectors see what they are meant to: every kind of step, each
+    /// outcome, refusals, and the pages.
+    #[test]
+    fn the_sessions_cover_the_screens_and_refusals() {
+        let text = render_screens("");
+        for part in [
+            "\"Send\"",
+            "\"Redraw\"",
+            "\"Quit\"",
+            "\"Again\"",
+            "\"Zoom\"",
+            "\"refused\":\"",
+            "Really quit? (y/n)",
+            "The clock",
+            "Messages   PgUp",
+            "Quaff which?",
+            "Look: ",
+            "Throw ",
+            "ann died on depth 3",
+        ] {
+            assert!(text.contains(part), "no {part} in screens.json");
+        }
+        assert!(text.len() < 2_000_000, "screens.json is {} bytes", text.len());
+    }
+}

@@ -1,0 +1,151 @@
+// The behaviour vectors (written by client/src/web_export/screens.rs):
+// sessions the window's headless Session played, step by step, replayed
+// through the page's Session, which must send the same, refuse the same
+// and show the same screen after every step. Where the page differs on
+// purpose, it is in the one list (keys.json's `differences`), and only
+// there: the page is given the window's words and help (WINDOW_WORDS), and
+// a different outcome of a key is forgiven only when listed.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import keys from "../src/generated/keys.json";
+import { decodeServer, type ClientMsg } from "../src/protocol";
+import { layoutAt, type Layout } from "../src/render/layout";
+import { DEFAULT } from "../src/render/palette";
+import { cellUnder, screenText } from "../src/render/view";
+import type { Key } from "../src/session/keys";
+import { Session, type KeyOutcome } from "../src/session/session";
+import { WINDOW_WORDS } from "../src/state";
+import { asJson, fromHex, parseJson, type Json } from "./json";
+
+interface Step {
+  at: number;
+  key?: Key;
+  shift?: boolean;
+  repeat?: boolean;
+  text?: string;
+  click?: [number, number];
+  msg?: string;
+  variant?: string;
+  closed?: string;
+  out?: Json;
+  refused?: string | null;
+  screen?: string[];
+}
+
+interface Recorded {
+  name: string;
+  layout: [number, number, number, number];
+  start: string[];
+  steps: Step[];
+}
+
+// Tests run bundled from build/test/, two folders below web/.
+const file = parseJson(readFileSync(new URL("../../test/screens.json", import.meta.url), "utf8")) as unknown as {
+  token_note: string;
+  sessions: Recorded[];
+};
+
+/** A key's outcome as the vectors write the window's. */
+function outcomeJson(outcome: KeyOutcome): unknown {
+  if (typeof outcome === "string") return outcome;
+  if ("send" in outcome) return { Send: asJson(outcome.send) };
+  return { Zoom: outcome.zoom };
+}
+
+/** The states the list of differences names, each as the page's session shows it before the key. */
+const WHEN: Record<string, (s: Session) => boolean> = {
+  watcher_at_the_end: (s) => s.page() === "End" && s.state.watching !== null,
+  link_lost: (s) => typeof s.link === "object" && "lost" in s.link && s.page() === "Map",
+};
+
+/** How often each listed difference forgave a step, to check that none is stale. */
+const forgiven = new Map<string, number>();
+
+/** Whether the one list of differences allows the page `page` where the window gave `window`, in the state `s` was in. */
+function intended(step: Step, window: Json | undefined, page: unknown, when: (name: string) => boolean): boolean {
+  const found = keys.differences.outcomes.find(
+    (d) => JSON.stringify(step.key) === JSON.stringify(d.key) && window === d.window && page === d.page && when(d.when),
+  );
+  if (found !== undefined) forgiven.set(found.when, (forgiven.get(found.when) ?? 0) + 1);
+  return found !== undefined;
+}
+
+/** Names the first row where two screens differ, with both rows. */
+function firstDifference(want: string[], got: string[]): string | null {
+  for (let i = 0; i < Math.max(want.length, got.length); i++) {
+    if (want[i] !== got[i]) {
+      return `row ${i} differs:\n  window: ${JSON.stringify(want[i] ?? "(no row)")}\n  page:   ${JSON.stringify(got[i] ?? "(no row)")}`;
+    }
+  }
+  return null;
+}
+
+function what(step: Step): string {
+  if (step.key !== undefined) return `key ${JSON.stringify(step.key)}${step.shift === true ? " +Shift" : ""}${step.repeat === true ? " (repeat)" : ""}`;
+  if (step.text !== undefined) return `text ${JSON.stringify(step.text)}`;
+  if (step.click !== undefined) return `click at ${step.click.join(", ")}`;
+  if (step.msg !== undefined) return `message ${step.variant ?? ""} ${step.msg.slice(0, 40)}`;
+  return `closed: ${step.closed ?? ""}`;
+}
+
+/** Plays one step on the page's session: the outcome of a key, or the reason a message was refused. */
+function play(s: Session, step: Step, layout: Layout): { out?: KeyOutcome; refused?: string | null } {
+  const now = step.at;
+  if (step.key !== undefined) return { out: s.onKey(step.key, step.shift === true, step.repeat === true, now) };
+  if (step.text !== undefined) return { out: s.onText(step.text) };
+  if (step.click !== undefined) {
+    const [x, y] = step.click;
+    return { out: s.onClick(cellUnder(s.scene(), layout, x, y), now) };
+  }
+  if (step.msg !== undefined) return { refused: s.onMessage(decodeServer(fromHex(step.msg))) };
+  s.onClosed(step.closed ?? "");
+  return {};
+}
+
+function replay(recorded: Recorded): void {
+  const [w, h, cell, letter] = recorded.layout;
+  const layout = layoutAt(w, h, cell, letter);
+  const s = new Session("ws://here", { keep: () => file.token_note }, WINDOW_WORDS);
+  const screenOf = () => screenText(s.scene(), DEFAULT, layout).split("\n").slice(0, -1);
+  let want = recorded.start;
+  const before = firstDifference(want, screenOf());
+  assert.equal(before, null, `${recorded.name}, before the first step: ${before}`);
+  recorded.steps.forEach((step, i) => {
+    const where = `${recorded.name}, step ${i} (${what(step)})`;
+    // Which of the listed states the session was in before the step.
+    const was = new Set(Object.entries(WHEN).flatMap(([name, holds]) => (holds(s) ? [name] : [])));
+    const done = play(s, step, layout);
+    if (done.out !== undefined) {
+      const got = outcomeJson(done.out);
+      if (!intended(step, step.out, got, (name) => was.has(name))) assert.deepEqual(got, step.out, `${where}: the outcome differs`);
+      if (typeof done.out === "object" && "send" in done.out) s.sent(done.out.send as ClientMsg, step.at);
+    }
+    if (step.msg !== undefined) assert.equal(done.refused, step.refused, `${where}: the refusal differs`);
+    want = step.screen ?? want;
+    const differs = firstDifference(want, screenOf());
+    assert.equal(differs, null, `${where}: the screen's ${differs}`);
+  });
+}
+
+test("the vectors hold sessions of every kind", () => {
+  const names = file.sessions.map((r) => r.name).join("\n");
+  for (const part of ["arrival", "walking", "talking", "items", "looking", "log", "help", "dying", "graveyard", "quitting", "hostile", "random keys", "random messages", "every key"]) {
+    assert.ok(names.includes(part), `no ${part} session`);
+  }
+});
+
+for (const recorded of file.sessions) {
+  test(`the page plays "${recorded.name}" as the window did`, () => replay(recorded));
+}
+
+// Last (node:test runs a file's tests in order): a listed difference the
+// vectors never meet is stale, or its state is named wrong.
+test("every difference listed is met in the vectors, in the state it names", () => {
+  for (const d of keys.differences.outcomes) {
+    assert.ok(d.when in WHEN, `keys.json names a state the replay does not know: ${d.when}`);
+    assert.ok((forgiven.get(d.when) ?? 0) > 0, `no step meets the listed difference "${d.when}" (${d.why})`);
+  }
+});
