@@ -23,18 +23,13 @@ fn single_file(n: u32) -> DepthState {
         d.come(Player::new(PlayerId(i), format!("p{i}")), Arrival::FromAbove);
     }
     for i in 1..=n {
-        let id = PlayerId(i);
-        let from = d.rules.occupancy.players[&id].pos;
-        d.rules.occupancy.cells.remove(&from);
-    }
-    for i in 1..=n {
-        d.rules.occupancy.place(PlayerId(i), Pos::new(i as u16, 1));
+        d.rules.occupancy.step(PlayerId(i), Pos::new(i as u16, 1));
     }
     d
 }
 
 fn xs(d: &DepthState) -> Vec<u16> {
-    d.rules.occupancy.players.values().map(|p| p.pos.x).collect()
+    d.rules.occupancy.players().values().map(|p| p.pos.x).collect()
 }
 
 /// Plays `rounds` rounds in which every player steps east once, in the

@@ -4,6 +4,7 @@
 //! with no message made.
 
 use gloam_protocol::{Action, Dir, PlayerId, Pos};
+use proptest::prelude::*;
 
 use super::rules::events::{Blow, Event, Observer};
 use super::rules::{End, Flow, Killer, Leaving, Rules};
@@ -85,7 +86,7 @@ fn a_death_is_handed_back_with_who_struck_the_blow() {
     let mut r = rules();
     put(&mut r, ANN, "ann", Pos::new(2, 2));
     let ogre = awake(&mut r, "ogre", Pos::new(3, 2));
-    r.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 1;
+    r.occupancy.get_mut(ANN).unwrap().vitals.hp = 1;
     let kind = r.monsters[&ogre].kind;
     for _ in 0..60 {
         let mut heard = Recorder::default();
@@ -115,4 +116,54 @@ fn leaving_hands_back_the_player_and_how_it_left() {
     assert_eq!(flow.left, [(ANN, Leaving::Lost)]);
     let (nobody, flow) = r.leave(ANN, Leaving::Quit, &mut Recorder::default());
     assert!(nobody.is_none() && flow.left.is_empty(), "one not here leaves nothing");
+}
+
+/// A closet of six cells: a crowd soon stands on every one, and more
+/// arrivals stack.
+const CLOSET: &[&str] = &["#####", "#<..#", "#..>#", "#####"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever players come, step, swap, go, and whatever monsters are
+    /// put down and struck down, each index of who stands where agrees
+    /// with the other after every command.
+    #[test]
+    fn who_stands_where_agrees_by_id_and_by_cell(
+        commands in proptest::collection::vec((0u8..12, 1u32..9, 0u8..8), 1..80)
+    ) {
+        let bestiary = Arc::new(Bestiary::default());
+        let mut r = Rules::new(3, level_from(CLOSET), 8, bestiary, DepthSeeds::from_level_seed(1));
+        let rat = r.bestiary.find("rat").or_else(|| r.bestiary.find("jackal")).unwrap();
+        let heard = &mut Recorder::default();
+        for (what, who, dir) in commands {
+            let id = PlayerId(who);
+            let here = r.player(id).is_some();
+            match what {
+                0..=1 if !here => {
+                    r.arrive(Player::new(id, format!("p{who}")), Arrival::Join, heard);
+                }
+                0..=5 => {
+                    r.act(id, Action::Move(Dir::ALL[usize::from(dir)]), heard);
+                }
+                6 => {
+                    r.leave(id, Leaving::Quit, heard);
+                }
+                7 => {
+                    let at = Pos::new(1 + u16::from(dir % 3), 1 + u16::from(dir / 3 % 2));
+                    r.spawn(rat, at, heard);
+                }
+                8 => {
+                    if let Some(&m) = r.monsters.keys().next() {
+                        r.monsters.remove(m);
+                    }
+                }
+                _ => {
+                    r.act(id, Action::Wait, heard);
+                }
+            }
+            prop_assert!(r.occupancy.agrees(), "players: {:?}", r.players());
+            prop_assert!(r.monsters.agrees(), "monsters: {:?}", r.monsters.by_id());
+        }
+    }
 }

@@ -151,7 +151,7 @@ fn a_full_pack_takes_no_new_kind_but_a_stack_it_holds() {
     let dagger = item("dagger", 1);
     let mut full = vec![dagger; PACK_SLOTS - 1];
     full.push(item("dart", 1));
-    d.rules.occupancy.players.get_mut(&ANN).unwrap().pack = Pack::of(full);
+    d.rules.occupancy.get_mut(ANN).unwrap().pack = Pack::of(full);
     d.play(ANN, Action::Move(Dir::E));
     let out = d.play(ANN, Action::PickUp).out;
     assert!(to(&out, ANN).contains(&&note("Your pack is full.")));

@@ -153,7 +153,7 @@ fn resting_waits_until_healed_and_not_when_whole() {
     let turn = d.play(ANN, Action::Rest);
     assert_eq!(notes(&turn), ["You are at full health."]);
     let rounds = d.rounds();
-    d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 5;
+    d.rules.occupancy.get_mut(ANN).unwrap().vitals.hp = 5;
     let turns = standing(&mut d, Action::Rest, 2000);
     let p = d.rules.player(ANN).unwrap();
     assert_eq!(p.vitals.hp, p.vitals.max_hp);
@@ -196,7 +196,7 @@ fn travel_never_takes_a_way_the_player_does_not_know() {
 #[test]
 fn a_monster_coming_into_view_stops_resting() {
     let mut d = rooms();
-    d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 5;
+    d.rules.occupancy.get_mut(ANN).unwrap().vitals.hp = 5;
     let first = d.play(ANN, Action::Rest);
     assert!(first.going_on.contains(&ANN));
     // A kobold wanders in while ann rests.
@@ -230,7 +230,7 @@ fn being_hurt_or_seeing_an_item_interrupts_and_a_quiet_step_does_not() {
     let mut d = rooms();
     assert_eq!(noticed(&mut d, |_| {}), []);
     fn vitals(d: &mut DepthState) -> &mut crate::character::Vitals {
-        &mut d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals
+        &mut d.rules.occupancy.get_mut(ANN).unwrap().vitals
     }
     assert_eq!(noticed(&mut d, |d| vitals(d).hp -= 3), [Notice::Hurt]);
     assert_eq!(noticed(&mut d, |d| vitals(d).hp += 1), [], "healing is no news");
@@ -238,7 +238,7 @@ fn being_hurt_or_seeing_an_item_interrupts_and_a_quiet_step_does_not() {
     let top = gloam_protocol::Lying { kind, count: 1, more: false };
     let at = Pos::new(3, 3);
     let see = |d: &mut DepthState| {
-        let ann = d.rules.occupancy.players.get_mut(&ANN).unwrap();
+        let ann = d.rules.occupancy.get_mut(ANN).unwrap();
         ann.memory_mut(3).see_pile(at, Some(top));
     };
     assert_eq!(noticed(&mut d, see), [Notice::SawItem { at, top }]);

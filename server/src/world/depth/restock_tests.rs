@@ -32,9 +32,7 @@ fn roll_call(d: &DepthState) -> Vec<(MonsterId, KindId, Pos)> {
 
 /// Takes every monster off the depth, as if slain (not through the log).
 fn slay_all(d: &mut DepthState) {
-    for m in std::mem::take(&mut d.rules.monsters).into_values() {
-        d.rules.monster_at.remove(&m.pos);
-    }
+    d.rules.monsters = Default::default();
 }
 
 /// The halls with one kobold in the far one, full as they stand, keeping

@@ -47,7 +47,7 @@ fn kind(d: &DepthState, name: &str) -> KindId {
 /// Puts a player on `at`.
 fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos) {
     d.come(Player::new(id, name.into()), Arrival::Resume(at));
-    assert_eq!(d.rules.occupancy.players[&id].pos, at);
+    assert_eq!(d.rules.occupancy.players()[&id].pos, at);
 }
 
 /// An awake monster of `name` on `at`.
@@ -95,11 +95,11 @@ fn sharing_a_danger_the_fast_player_waits_for_the_other_and_the_monster_acts_onc
         let held = d.play(ANN, Action::Move(Dir::E));
         assert!(held.flow.answered.is_empty() && held.out.is_empty(), "held until bob acts");
     }
-    assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(2, 2));
+    assert_eq!(d.rules.occupancy.players()[&ANN].pos, Pos::new(2, 2));
     let closed = d.play(BOB, Action::Wait);
     assert_eq!(closed.flow.answered, [BOB, ANN], "bob's action, then ann's held one");
     assert_eq!(d.rules.monsters[&orc].rounds, 1, "one round for the orc");
-    assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(3, 2), "one held action, not ten");
+    assert_eq!(d.rules.occupancy.players()[&ANN].pos, Pos::new(3, 2), "one held action, not ten");
     assert_eq!((d.phase(ANN), d.phase(BOB)), (Phase::Acted, Phase::Ready));
 }
 
@@ -160,8 +160,8 @@ fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
     let mut d = ann_beside_bob_with_pvp();
     assert_eq!(d.party_of(ANN), [ANN, BOB]);
     let turn = d.play(ANN, Action::Move(Dir::E));
-    assert_eq!(d.rules.occupancy.players[&ANN].pos, Pos::new(2, 2), "no swap: a blow");
-    let landed = d.rules.occupancy.players[&BOB].vitals.hp < player::START_HP;
+    assert_eq!(d.rules.occupancy.players()[&ANN].pos, Pos::new(2, 2), "no swap: a blow");
+    let landed = d.rules.occupancy.players()[&BOB].vitals.hp < player::START_HP;
     let text = if landed { "You hit bob" } else { "You miss bob." };
     assert!(
         to(&turn, ANN).iter().any(|m| matches!(m, ServerMsg::Combat(t) if t.starts_with(text))),
@@ -177,7 +177,7 @@ fn a_player_hurt_by_another_is_told_its_hit_points() {
     let mut d = ann_beside_bob_with_pvp();
     for _ in 0..20 {
         let turn = d.play(ANN, Action::Move(Dir::E));
-        let hp = d.rules.occupancy.players[&BOB].vitals.hp;
+        let hp = d.rules.occupancy.players()[&BOB].vitals.hp;
         if hp < player::START_HP {
             let told = ServerMsg::Vitals { hp, max: player::START_HP };
             assert!(to(&turn, BOB).contains(&&told), "{:?}", to(&turn, BOB));
@@ -214,10 +214,8 @@ fn bumping_a_monster_fights_it_until_it_dies_and_the_kill_is_counted() {
     }
     let turn = killed.expect("the rat dies within forty blows");
     assert!(said(&turn, BOB, "ann kills the rat."), "bob saw it");
-    assert!(
-        !d.rules.monsters.contains_key(&rat) && !d.rules.monster_at.contains_key(&Pos::new(3, 2))
-    );
-    assert_eq!(d.rules.occupancy.players[&ANN].vitals.kills, 1);
+    assert!(!d.rules.monsters.contains_key(&rat) && !d.rules.monsters.is_at(Pos::new(3, 2)));
+    assert_eq!(d.rules.occupancy.players()[&ANN].vitals.kills, 1);
     let vanished = |id| {
         to(&turn, id).iter().any(|m| match m {
             ServerMsg::Sight(s) | ServerMsg::Displaced(s) => {
@@ -236,10 +234,10 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     put(&mut d, BOB, "bob", Pos::new(2, 4));
     awake(&mut d, "ogre", Pos::new(3, 2));
-    d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 1;
+    d.rules.occupancy.get_mut(ANN).unwrap().vitals.hp = 1;
     let mut death = None;
     for _ in 0..60 {
-        if !d.rules.occupancy.players.contains_key(&ANN) {
+        if !d.rules.occupancy.players().contains_key(&ANN) {
             break;
         }
         let mut turn = d.play(ANN, Action::Wait);
@@ -361,18 +359,20 @@ fn play_out(actions: &[(bool, u8)]) -> Vec<(u32, Pos, u16)> {
             _ => d.time_out(id),
         };
         let mut cells = std::collections::HashSet::new();
-        for p in d.rules.occupancy.players.values() {
+        for p in d.rules.occupancy.players().values() {
             assert!(cells.insert(p.pos), "two on {:?}", p.pos);
         }
         for m in d.rules.monsters.values() {
             assert!(cells.insert(m.pos), "a monster on a taken cell {:?}", m.pos);
             assert!(d.rules.level.terrain(m.pos).is_open());
-            assert_eq!(d.rules.monster_at.get(&m.pos), Some(&m.id));
+            assert_eq!(d.rules.monsters.at(m.pos), Some(m.id));
         }
+        assert!(d.rules.occupancy.agrees() && d.rules.monsters.agrees());
     }
     let mut summary: Vec<(u32, Pos, u16)> =
         d.rules.monsters.values().map(|m| (m.id.0, m.pos, m.hp)).collect();
-    summary.extend(d.rules.occupancy.players.values().map(|p| (1000 + p.id.0, p.pos, p.vitals.hp)));
+    summary
+        .extend(d.rules.occupancy.players().values().map(|p| (1000 + p.id.0, p.pos, p.vitals.hp)));
     summary
 }
 
@@ -431,8 +431,7 @@ proptest! {
             // Parties found, then a death regroups them.
             let _ = d.party_of(ids.first().copied().unwrap_or(ANN));
             let m = alive.remove(death.index(alive.len()));
-            let at = d.rules.monsters.remove(&m).unwrap().pos;
-            d.rules.monster_at.remove(&at);
+            d.rules.monsters.remove(m).unwrap();
             d.rules.parties.lose(m);
             let regrouped: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
             d.rules.parties.stir();
@@ -528,8 +527,7 @@ fn hall_that_lost_monsters(seed: u64, rules: HostRules) -> DepthState {
     let lost: Vec<MonsterId> = (1..5).filter_map(|y| d.spawn(kobold, Pos::new(17, y))).collect();
     d.mark_full();
     for id in lost {
-        let m = d.rules.monsters.remove(&id).unwrap();
-        d.rules.monster_at.remove(&m.pos);
+        d.rules.monsters.remove(id).unwrap();
     }
     d
 }
@@ -626,7 +624,7 @@ fn a_badly_hurt_cutpurse_runs_and_a_wolf_keeps_off_healthy_prey() {
         assert!((3..=5).contains(&off), "it circles {off} cells off");
     }
     // Badly hurt, ann is prey: the wolf closes in.
-    d.rules.occupancy.players.get_mut(&ANN).unwrap().vitals.hp = 5;
+    d.rules.occupancy.get_mut(ANN).unwrap().vitals.hp = 5;
     d.play(ANN, Action::Wait);
     d.play(ANN, Action::Wait);
     assert_eq!(chebyshev(d.rules.monsters[&wolf].pos, Pos::new(8, 2)), 1, "it closed in");
@@ -798,7 +796,7 @@ impl Mirror {
 
 /// What `viewer` truly sees of the others and the monsters.
 fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
-    let p = &d.rules.occupancy.players[&viewer];
+    let p = &d.rules.occupancy.players()[&viewer];
     let memory = p.memory(d.rules.depth).unwrap();
     Mirror {
         at: Some(p.pos),
@@ -819,7 +817,7 @@ fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
         roster: d
             .rules
             .occupancy
-            .players
+            .players()
             .values()
             .filter(|o| o.id != viewer)
             .map(|o| o.name.clone())

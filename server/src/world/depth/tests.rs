@@ -57,9 +57,7 @@ fn to(out: &[Outgoing], id: PlayerId) -> Vec<&ServerMsg> {
 }
 
 fn teleport(d: &mut DepthState, id: PlayerId, pos: Pos) {
-    let from = d.rules.occupancy.players[&id].pos;
-    d.rules.occupancy.cells.remove(&from);
-    d.rules.occupancy.place(id, pos);
+    d.rules.occupancy.step(id, pos);
 }
 
 const ANN: PlayerId = PlayerId(1);
@@ -141,7 +139,7 @@ fn players_out_of_sight_are_not_reported_and_vanish_when_they_leave_it() {
     assert!(vanished, "ann was told bob left her sight");
     assert!(!d.views.told[&ANN].players.contains_key(&BOB));
     let bob_at = d.player(BOB).unwrap().pos;
-    assert!(!d.rules.occupancy.players[&ANN].memory(2).unwrap().sees(bob_at));
+    assert!(!d.rules.occupancy.players()[&ANN].memory(2).unwrap().sees(bob_at));
 }
 
 #[test]
@@ -245,7 +243,7 @@ fn in_a_crowd_an_answer_shows_exactly_the_players_in_sight() {
     }
     for &viewer in &ids {
         d.act_all([(viewer, Action::Wait)]);
-        let memory = d.rules.occupancy.players[&viewer].memory(2).unwrap();
+        let memory = d.rules.occupancy.players()[&viewer].memory(2).unwrap();
         let seen: HashMap<PlayerId, Pos> = d
             .rules
             .players()

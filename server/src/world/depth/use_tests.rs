@@ -50,11 +50,11 @@ fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos, pack: Vec<Item>) {
     let mut player = Player::new(id, name.into());
     player.pack = Pack::of(pack);
     d.come(player, Arrival::Resume(at));
-    assert_eq!(d.rules.occupancy.players[&id].pos, at);
+    assert_eq!(d.rules.occupancy.players()[&id].pos, at);
 }
 
 fn player(d: &mut DepthState, id: PlayerId) -> &mut Player {
-    d.rules.occupancy.players.get_mut(&id).unwrap()
+    d.rules.occupancy.get_mut(id).unwrap()
 }
 
 fn to(turn: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
@@ -377,8 +377,7 @@ fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
     let bobs = party_of(&turn, BOB).expect("and bob his");
     assert_eq!(bobs[0].name, "bob");
     player(&mut d, BOB).vitals.hp = 12;
-    d.rules.monsters.remove(&ogre);
-    d.rules.monster_at.remove(&Pos::new(4, 1));
+    d.rules.monsters.remove(ogre);
     d.rules.parties.stir();
     let mut turn = d.play(BOB, Action::Wait);
     turn.append(d.play(ANN, Action::Wait));

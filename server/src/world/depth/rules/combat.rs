@@ -97,10 +97,9 @@ impl Rules {
         }
         // Those who fought it: the killer's party while it still stood.
         let fought = self.party_of(attacker);
-        self.monsters.remove(&id);
-        self.monster_at.remove(&at);
+        self.monsters.remove(id);
         self.parties.lose(id);
-        if let Some(p) = self.occupancy.players.get_mut(&attacker) {
+        if let Some(p) = self.occupancy.get_mut(attacker) {
             p.vitals.kills += 1;
         }
         obs.observe(self, struck(Blow::Killed(damage)));
@@ -130,7 +129,7 @@ impl Rules {
         let worth = self.bestiary.kind(kind).xp();
         let share = worth.div_ceil(party.len().max(1) as u32);
         for id in party {
-            let Some(p) = self.occupancy.players.get_mut(&id) else { continue };
+            let Some(p) = self.occupancy.get_mut(id) else { continue };
             let level = experience::gain(&mut p.xp, &mut p.vitals, share);
             obs.observe(self, Event::Gained { id, level });
             if level.is_some() {
@@ -189,7 +188,7 @@ impl Rules {
         by: Killer,
         obs: &mut dyn Observer,
     ) {
-        let Some(p) = self.occupancy.players.get_mut(&id) else { return };
+        let Some(p) = self.occupancy.get_mut(id) else { return };
         p.vitals.hp = p.vitals.hp.saturating_sub(damage);
         let dead = p.vitals.hp == 0;
         obs.observe(self, Event::Vitals { id });

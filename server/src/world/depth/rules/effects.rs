@@ -22,7 +22,7 @@ impl Rules {
         match effect {
             Effect::Heal(dice) => {
                 let roll = dice.roll(|sides| self.dice.random_range(1..=sides));
-                let Some(p) = self.occupancy.players.get_mut(&id) else { return };
+                let Some(p) = self.occupancy.get_mut(id) else { return };
                 let before = p.vitals.hp;
                 p.vitals.hp = p.vitals.hp.saturating_add(roll).min(p.vitals.max_hp);
                 let healed = p.vitals.hp - before;
@@ -31,7 +31,7 @@ impl Rules {
             }
             Effect::Vigour(dice) => {
                 let roll = dice.roll(|sides| self.dice.random_range(1..=sides));
-                let Some(p) = self.occupancy.players.get_mut(&id) else { return };
+                let Some(p) = self.occupancy.get_mut(id) else { return };
                 p.vitals.max_hp = p.vitals.max_hp.saturating_add(roll);
                 p.vitals.hp = p.vitals.hp.saturating_add(roll);
                 obs.observe(self, Event::Invigorated { id, by: roll });
@@ -39,7 +39,7 @@ impl Rules {
             }
             Effect::Teleport => return self.teleport(id, obs),
             Effect::MagicMapping => {
-                let Some(p) = self.occupancy.players.get_mut(&id) else { return };
+                let Some(p) = self.occupancy.get_mut(id) else { return };
                 let learnt = p.memory_mut(self.depth).map_level(&self.level);
                 obs.observe(self, Event::Mapped { id, learnt });
             }
@@ -77,14 +77,13 @@ impl Rules {
         for _ in 0..TELEPORT_DRAWS {
             let drawn = Pos::new(self.dice.random_range(0..w), self.dice.random_range(0..h));
             let open = self.level.terrain(drawn).is_open();
-            if open && self.occupancy.at(drawn).is_none() && !self.monster_at.contains_key(&drawn) {
+            if open && self.occupancy.at(drawn).is_none() && !self.monsters.is_at(drawn) {
                 to = drawn;
                 break;
             }
         }
         self.walks.forget(id);
-        self.occupancy.cells.remove(&from);
-        self.occupancy.place(id, to);
+        self.occupancy.step(id, to);
         obs.observe(self, Event::Teleported { id });
         self.note_stairs(id, to, obs);
         self.see(id, true, obs);

@@ -47,7 +47,7 @@ use crate::seeds::DepthSeeds;
 use clock::Clock;
 use events::{Event, Observer, Refusal, Sight};
 use floor::Floor;
-pub(crate) use occupancy::{CellHasher, CellMap, Occupancy, Search};
+pub(crate) use occupancy::{CellHasher, CellMap, Monsters, Occupancy, Search};
 use parties::Parties;
 use using::Use;
 use walks::Walks;
@@ -70,8 +70,7 @@ pub struct Rules {
     pub(crate) host: HostRules,
     pub(crate) bestiary: Arc<Bestiary>,
     pub(crate) occupancy: Occupancy,
-    pub(crate) monsters: BTreeMap<MonsterId, Monster>,
-    pub(crate) monster_at: CellMap<MonsterId>,
+    pub(crate) monsters: Monsters,
     next_monster: u32,
     /// The kinds of item, and what lies on the floor.
     pub(crate) items: Arc<Catalogue>,
@@ -111,8 +110,7 @@ impl Rules {
             host: HostRules::default(),
             bestiary,
             occupancy: Occupancy::default(),
-            monsters: BTreeMap::new(),
-            monster_at: CellMap::default(),
+            monsters: Monsters::default(),
             next_monster: 1,
             items: built_in_items(),
             floor: Floor::default(),
@@ -129,7 +127,7 @@ impl Rules {
 
     /// The players on the depth, by id.
     pub(crate) fn players(&self) -> &BTreeMap<PlayerId, Player> {
-        &self.occupancy.players
+        self.occupancy.players()
     }
 
     pub(crate) fn player(&self, id: PlayerId) -> Option<&Player> {
@@ -149,7 +147,7 @@ impl Rules {
     /// asleep if its kind sleeps. Gives its id, or `None` if the cell is taken.
     pub fn spawn(&mut self, kind: KindId, pos: Pos, obs: &mut dyn Observer) -> Option<MonsterId> {
         let open = self.level.terrain(pos).is_open();
-        if !open || self.monster_at.contains_key(&pos) || self.occupancy.at(pos).is_some() {
+        if !open || self.monsters.is_at(pos) || self.occupancy.at(pos).is_some() {
             return None;
         }
         let k = self.bestiary.kind(kind);
@@ -167,8 +165,7 @@ impl Rules {
             rounds: 0,
             dozing: 0,
         };
-        self.monsters.insert(id, monster);
-        self.monster_at.insert(pos, id);
+        self.monsters.insert(monster);
         self.parties.stir();
         // Those who see the cell are told with the next command.
         obs.observe(self, Event::Stirred { monster: id, at: pos });
@@ -418,7 +415,7 @@ impl Rules {
             self.see(id, true, obs);
             return;
         };
-        if let Some(monster) = self.monster_at.get(&to).copied() {
+        if let Some(monster) = self.monsters.at(to) {
             self.player_attacks(id, monster, obs);
             self.see(id, true, obs);
             return;
@@ -438,8 +435,7 @@ impl Rules {
                 // Swapping places keeps a corridor from ever jamming.
                 self.walks.stepped(id, dir);
                 self.note_stairs(id, to, obs);
-                self.occupancy.place(other, from);
-                self.occupancy.place(id, to);
+                self.occupancy.swap(id, other);
                 obs.observe(self, Event::Swapped { mover: id, other });
                 self.see(other, false, obs);
                 self.see(id, true, obs);
@@ -447,8 +443,7 @@ impl Rules {
             None => {
                 self.walks.stepped(id, dir);
                 self.note_stairs(id, to, obs);
-                self.occupancy.cells.remove(&from);
-                self.occupancy.place(id, to);
+                self.occupancy.step(id, to);
                 self.see(id, true, obs);
             }
         }
@@ -462,7 +457,7 @@ impl Rules {
             if Some(seer) == actor {
                 continue;
             }
-            let Some(player) = self.occupancy.players.get_mut(&seer) else { continue };
+            let Some(player) = self.occupancy.get_mut(seer) else { continue };
             if let Some(change) = player.memory_mut(self.depth).see_pile(pos, top) {
                 obs.observe(self, Event::FloorSeen { id: seer, change });
             }
@@ -502,7 +497,7 @@ impl Rules {
             // Where it stood (it waited or struck): the level does not
             // change, so neither does its sight, nor whom it shares a
             // danger with; only the piles in it may have.
-            let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+            let Some(player) = self.occupancy.get_mut(id) else { return };
             let floor = &self.floor;
             let memory = player.memory_mut(self.depth);
             let floor = memory.see_floor(floor.cells(), |p| floor.top(p));
@@ -511,7 +506,7 @@ impl Rules {
             return;
         }
         let fov = self.fov_from(pos);
-        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        let Some(player) = self.occupancy.get_mut(id) else { return };
         let memory = player.memory_mut(self.depth);
         let mut diff = memory.update_sight(&self.level, &self.disc, fov);
         let floor = &self.floor;
@@ -552,7 +547,7 @@ impl Rules {
         let concerned = self.concerning(party);
         self.monsters_act(&concerned, party, obs);
         for &id in party {
-            let Some(p) = self.occupancy.players.get_mut(&id) else { continue };
+            let Some(p) = self.occupancy.get_mut(id) else { continue };
             p.vitals.rounds += 1;
             if p.vitals.rounds.is_multiple_of(combat::REGEN_EVERY) && p.vitals.hp < p.vitals.max_hp
             {
@@ -599,7 +594,7 @@ impl Rules {
     fn nearest_free(&self, wanted: Pos) -> Pos {
         let grid = &self.level.grid;
         let open = |i: usize| grid.cells()[i].is_open();
-        let free = |p: Pos| self.occupancy.at(p).is_none() && !self.monster_at.contains_key(&p);
+        let free = |p: Pos| self.occupancy.at(p).is_none() && !self.monsters.is_at(p);
         let (_, found) = DistanceMap::until(grid.width(), grid.height(), &[wanted], open, free);
         found.unwrap_or(wanted)
     }

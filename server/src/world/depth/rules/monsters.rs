@@ -123,14 +123,14 @@ impl Rules {
             self.roam(id, behaviour, obs);
             return;
         };
-        let target_pos = self.occupancy.players[&target].pos;
+        let target_pos = self.occupancy.players()[&target].pos;
         if let Some(m) = self.monsters.get_mut(&id) {
             m.prey = Some(target);
             m.goal = Some(target_pos);
         }
         let map = map.get_or_insert_with(|| self.map_towards(party, &noticed));
         let fleeing = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
-        let prey = self.occupancy.players[&target].vitals;
+        let prey = self.occupancy.players()[&target].vitals;
         let prey_healthy = u32::from(prey.hp) * 2 > u32::from(prey.max_hp);
         let shy = behaviour.keeps_distance() && prey_healthy;
         let adjacent = chebyshev(m.pos, target_pos) == 1;
@@ -200,7 +200,7 @@ impl Rules {
     fn is_free(&self, pos: Pos) -> bool {
         self.level.terrain(pos).is_open()
             && self.occupancy.at(pos).is_none()
-            && !self.monster_at.contains_key(&pos)
+            && !self.monsters.is_at(pos)
     }
 
     /// Down the map (towards the players) or up it (away), among equally
@@ -258,11 +258,8 @@ impl Rules {
     }
 
     fn move_monster(&mut self, id: MonsterId, to: Pos, obs: &mut dyn Observer) {
-        let Some(m) = self.monsters.get_mut(&id) else { return };
-        let from = m.pos;
-        m.pos = to;
-        self.monster_at.remove(&from);
-        self.monster_at.insert(to, id);
+        let Some(from) = self.monsters.get(&id).map(|m| m.pos) else { return };
+        self.monsters.step(id, to);
         self.parties.stir();
         obs.observe(self, Event::Stirred { monster: id, at: from });
         obs.observe(self, Event::Stirred { monster: id, at: to });

@@ -1,5 +1,5 @@
-//! Who stands where on a depth: the players, by id and by cell, and the
-//! one place that decides how to find the players near some cells, by a
+//! Who stands where on a depth: the players, by id and by cell; the
+//! monsters, by id and by cell; and the one place that decides how to find the players near some cells, by a
 //! look at each cell or by a walk over the players, whichever costs less
 //! for a depth of this many players.
 
@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use gloam_protocol::{Disc, PlayerId, Pos};
+use gloam_protocol::{Disc, MonsterId, PlayerId, Pos};
 
+use super::Monster;
 use crate::character::Player;
 
 /// A map keyed by cell (or player id), hashed by a multiply rather than
@@ -54,15 +55,35 @@ pub(crate) enum Search {
     Players,
 }
 
-/// The players on a depth, by id and by the cell each stands on.
+/// The players on a depth, by id and by the cell each stands on. It owns
+/// the two indexes and keeps them agreeing: every player's cell names a
+/// player who stands there. A player's place changes only through
+/// [`step`](Self::step) and [`swap`](Self::swap); the rest of a player
+/// (its hit points, pack, memory) is anyone's to change.
 #[derive(Debug, Default)]
 pub(crate) struct Occupancy {
-    pub players: BTreeMap<PlayerId, Player>,
-    /// Who stands on each cell (the last to come, when players share one).
-    pub cells: CellMap<PlayerId>,
+    players: BTreeMap<PlayerId, Player>,
+    /// Who stands on each cell (one of them, when players share one: only
+    /// when every open cell is taken does an arrival stack).
+    cells: CellMap<PlayerId>,
 }
 
 impl Occupancy {
+    /// The players, by id.
+    pub fn players(&self) -> &BTreeMap<PlayerId, Player> {
+        &self.players
+    }
+
+    /// A player, to change anything of it but its place.
+    pub fn get_mut(&mut self, id: PlayerId) -> Option<&mut Player> {
+        self.players.get_mut(&id)
+    }
+
+    /// Every cell a player stands on.
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.cells.keys().copied()
+    }
+
     pub fn len(&self) -> usize {
         self.players.len()
     }
@@ -84,18 +105,53 @@ impl Occupancy {
     /// Takes a player off its cell and the depth.
     pub fn remove(&mut self, id: PlayerId) -> Option<Player> {
         let player = self.players.remove(&id)?;
-        if self.cells.get(&player.pos) == Some(&id) {
-            self.cells.remove(&player.pos);
-        }
+        self.free(player.pos, id);
         Some(player)
     }
 
-    /// Moves a player onto `pos` (the cell it leaves is the caller's to free).
-    pub fn place(&mut self, id: PlayerId, pos: Pos) {
-        if let Some(p) = self.players.get_mut(&id) {
-            p.pos = pos;
-            self.cells.insert(pos, id);
+    /// Moves a player onto `to`, off the cell it stood on.
+    pub fn step(&mut self, id: PlayerId, to: Pos) {
+        let Some(p) = self.players.get_mut(&id) else { return };
+        let from = std::mem::replace(&mut p.pos, to);
+        self.free(from, id);
+        self.cells.insert(to, id);
+    }
+
+    /// Two players trade places.
+    pub fn swap(&mut self, a: PlayerId, b: PlayerId) {
+        let (Some(at_a), Some(at_b)) = (self.get(a).map(|p| p.pos), self.get(b).map(|p| p.pos))
+        else {
+            return;
+        };
+        for (id, to) in [(a, at_b), (b, at_a)] {
+            if let Some(p) = self.players.get_mut(&id) {
+                p.pos = to;
+            }
+            self.cells.insert(to, id);
         }
+    }
+
+    /// `id` no longer stands on `cell`: the cell is free, or names another
+    /// who still stands there.
+    fn free(&mut self, cell: Pos, id: PlayerId) {
+        if self.cells.get(&cell) != Some(&id) {
+            return;
+        }
+        self.cells.remove(&cell);
+        if self.cells.len() < self.players.len()
+            && let Some(other) = self.players.values().find(|p| p.pos == cell)
+        {
+            self.cells.insert(cell, other.id);
+        }
+    }
+
+    /// Whether the two indexes agree: every player's cell names a player
+    /// standing there, and every cell named is one a player stands on.
+    #[cfg(test)]
+    pub fn agrees(&self) -> bool {
+        let named = |p: &Player| self.cells.get(&p.pos).and_then(|id| self.players.get(id));
+        self.players.values().all(|p| named(p).is_some_and(|o| o.pos == p.pos))
+            && self.cells.iter().all(|(c, id)| self.players.get(id).is_some_and(|p| p.pos == *c))
     }
 
     /// How to find the players on or near `cells` cells, when a walk
@@ -164,5 +220,110 @@ impl Occupancy {
             return self.players.values().find(sees).map(|p| p.id);
         }
         self.seers_that(depth, disc, pos, |_| true).first().copied()
+    }
+}
+
+/// The monsters on a depth, by id and by the cell each stands on (one a
+/// cell). It owns both indexes and keeps them agreeing: a monster comes,
+/// moves and goes through [`insert`](Self::insert), [`step`](Self::step)
+/// and [`remove`](Self::remove); the rest of a monster (its hit points,
+/// prey, sleep) is anyone's to change through [`get_mut`](Self::get_mut).
+#[derive(Debug, Default)]
+pub(crate) struct Monsters {
+    by_id: BTreeMap<MonsterId, Monster>,
+    at: CellMap<MonsterId>,
+}
+
+impl Monsters {
+    /// The monsters, by id.
+    pub fn by_id(&self) -> &BTreeMap<MonsterId, Monster> {
+        &self.by_id
+    }
+
+    pub fn values(&self) -> std::collections::btree_map::Values<'_, MonsterId, Monster> {
+        self.by_id.values()
+    }
+
+    pub fn keys(&self) -> std::collections::btree_map::Keys<'_, MonsterId, Monster> {
+        self.by_id.keys()
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_id.len()
+    }
+
+    pub fn contains_key(&self, id: &MonsterId) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    pub fn get(&self, id: &MonsterId) -> Option<&Monster> {
+        self.by_id.get(id)
+    }
+
+    /// A monster, to change anything of it but its place.
+    pub fn get_mut(&mut self, id: &MonsterId) -> Option<&mut Monster> {
+        self.by_id.get_mut(id)
+    }
+
+    /// Every monster, to change anything of them but their places.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Monster> {
+        self.by_id.values_mut()
+    }
+
+    /// The monster on `pos`, if one is.
+    pub fn at(&self, pos: Pos) -> Option<MonsterId> {
+        self.at.get(&pos).copied()
+    }
+
+    pub fn is_at(&self, pos: Pos) -> bool {
+        self.at.contains_key(&pos)
+    }
+
+    /// Every cell a monster stands on.
+    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.at.keys().copied()
+    }
+
+    /// Puts `monster` on its cell; false (and nothing changes) when a
+    /// monster stands there, or one of its id is here.
+    pub fn insert(&mut self, monster: Monster) -> bool {
+        if self.at.contains_key(&monster.pos) || self.by_id.contains_key(&monster.id) {
+            return false;
+        }
+        self.at.insert(monster.pos, monster.id);
+        self.by_id.insert(monster.id, monster);
+        true
+    }
+
+    /// Takes a monster off its cell and the depth.
+    pub fn remove(&mut self, id: MonsterId) -> Option<Monster> {
+        let monster = self.by_id.remove(&id)?;
+        self.at.remove(&monster.pos);
+        Some(monster)
+    }
+
+    /// Moves a monster onto `to` (a cell no monster stands on), off its own.
+    pub fn step(&mut self, id: MonsterId, to: Pos) {
+        let Some(m) = self.by_id.get_mut(&id) else { return };
+        debug_assert!(!self.at.contains_key(&to), "a monster steps onto another");
+        self.at.remove(&m.pos);
+        m.pos = to;
+        self.at.insert(to, id);
+    }
+
+    /// Whether the two indexes agree: each monster's cell names it, and
+    /// no other cell is named.
+    #[cfg(test)]
+    pub fn agrees(&self) -> bool {
+        self.at.len() == self.by_id.len()
+            && self.by_id.values().all(|m| self.at(m.pos) == Some(m.id))
+    }
+}
+
+impl std::ops::Index<&MonsterId> for Monsters {
+    type Output = Monster;
+
+    fn index(&self, id: &MonsterId) -> &Monster {
+        &self.by_id[id]
     }
 }

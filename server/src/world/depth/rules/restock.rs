@@ -91,8 +91,8 @@ impl Rules {
         if habitat.is_barren() {
             return 0;
         }
-        for pos in self.monster_at.keys().chain(self.occupancy.cells.keys()) {
-            habitat.take(*pos);
+        for pos in self.monsters.cells().chain(self.occupancy.cells()) {
+            habitat.take(pos);
         }
         self.log.record(self.clock.rounds, Command::Restock { periods });
         self.restocking.done += 1;

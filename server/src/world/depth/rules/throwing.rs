@@ -30,7 +30,7 @@ impl Rules {
         if from.x.abs_diff(at.x).max(from.y.abs_diff(at.y)) > u16::from(range) {
             return self.refuse(id, Refusal::OutOfRange, obs);
         }
-        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        let Some(player) = self.occupancy.get_mut(id) else { return };
         let missile = player.pack.take(slot, 1).expect("the slot holds one");
         obs.observe(self, Event::PackChanged { id });
         let (landed, struck) = self.flight(id, from, at);
@@ -66,7 +66,7 @@ impl Rules {
             if !self.level.terrain(cell).is_open() {
                 return (last, None);
             }
-            if let Some(&monster) = self.monster_at.get(&cell) {
+            if let Some(monster) = self.monsters.at(cell) {
                 return (cell, Some(Struck::Monster(monster)));
             }
             match self.occupancy.at(cell) {

@@ -24,7 +24,7 @@ impl Rules {
             return self.refuse(id, Refusal::NothingHere, obs);
         };
         let stacks = self.items.kind(top.kind).stacks();
-        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        let Some(player) = self.occupancy.get_mut(id) else { return };
         let lying = Item { kind: top.kind, count: top.count };
         if !player.pack.has_room_for(lying, stacks) {
             return self.refuse(id, Refusal::PackFull, obs);
@@ -40,7 +40,7 @@ impl Rules {
     /// Drops the pack's item in `slot` onto the pile on `pos` (taking it
     /// off first if it is equipped).
     pub(super) fn drop_item(&mut self, id: PlayerId, pos: Pos, slot: u8, obs: &mut dyn Observer) {
-        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        let Some(player) = self.occupancy.get_mut(id) else { return };
         let Some(item) = player.pack.get(slot) else {
             return self.refuse(id, Refusal::NoSuchItem, obs);
         };
@@ -64,7 +64,7 @@ impl Rules {
             (_, Use::Quaff) => return self.refuse(id, Refusal::CannotQuaff, obs),
             (_, Use::Read) => return self.refuse(id, Refusal::CannotRead, obs),
         };
-        if let Some(player) = self.occupancy.players.get_mut(&id) {
+        if let Some(player) = self.occupancy.get_mut(id) {
             player.pack.take(slot, 1);
         }
         obs.observe(self, Event::Used { id, kind: item.kind, how });
@@ -91,7 +91,7 @@ impl Rules {
         if player.pack.gear_at(slot) == Some(gear) {
             return self.refuse(id, Refusal::AlreadyEquipped, obs);
         }
-        if let Some(player) = self.occupancy.players.get_mut(&id) {
+        if let Some(player) = self.occupancy.get_mut(id) {
             player.pack.equip(slot, gear);
         }
         obs.observe(self, Event::Equipped { id, kind: item.kind, gear });
@@ -101,7 +101,7 @@ impl Rules {
 
     /// Takes off the weapon or armour in `slot`.
     pub(super) fn unequip(&mut self, id: PlayerId, slot: u8, obs: &mut dyn Observer) {
-        let Some(player) = self.occupancy.players.get_mut(&id) else { return };
+        let Some(player) = self.occupancy.get_mut(id) else { return };
         let Some(item) = player.pack.get(slot) else {
             return self.refuse(id, Refusal::NoSuchItem, obs);
         };

@@ -47,7 +47,7 @@ impl Views {
         let moment = Moment {
             depth: rules.depth,
             players: rules.players(),
-            monsters: &rules.monsters,
+            monsters: rules.monsters.by_id(),
             held: self.unsettled.all(),
             movers: std::cell::OnceCell::new(),
             stirred,
@@ -118,7 +118,7 @@ impl Views {
             return;
         };
         diff.monsters =
-            monsters_seen_anew(viewer, rules.depth, &mut told.monsters, &rules.monsters);
+            monsters_seen_anew(viewer, rules.depth, &mut told.monsters, rules.monsters.by_id());
     }
 
     /// Puts in `diff` what `id` must be told of the players around it now
