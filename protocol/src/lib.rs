@@ -18,6 +18,7 @@
 
 #[cfg(test)]
 mod arbitrary;
+pub mod calendar;
 mod cells;
 pub mod codec;
 mod disc;
