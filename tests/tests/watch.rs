@@ -171,6 +171,7 @@ async fn a_watcher_sees_exactly_what_its_player_sees() {
     let glimpses = ann.quit_with_oracle().await.unwrap().unwrap().glimpses;
     let ended = bob.closed().await.unwrap().expect("a close frame");
     assert_eq!((ended.code, ended.reason.as_str()), (CloseCode::Normal, "ann left the game"));
+    told_in_the_second_person(&bob, "ann");
     server.stop(Duration::from_secs(10)).await.unwrap();
     let store = Store::open(data.path()).unwrap();
     let covered = history::check_every_depth(&config, &store, &glimpses).unwrap();
@@ -234,6 +235,7 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     ann.send(&ClientMsg::Audience(AudienceCmd::Kick("bob".into()))).await.unwrap();
     let kicked = bob.closed().await.unwrap().expect("a close frame");
     assert_eq!((kicked.code, kicked.reason.as_str()), (CloseCode::Normal, "ann sent you away"));
+    told_in_the_second_person(&bob, "ann");
     ann.sync().await.unwrap();
     assert!(ann.state.log.iter().any(|l| l.text == "bob no longer watches you."));
     assert!(ann.state.watchers.is_empty());
@@ -243,6 +245,7 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     ann.send(&ClientMsg::Audience(AudienceCmd::Refuse)).await.unwrap();
     let refusal = cy.closed().await.unwrap().expect("a close frame");
     assert_eq!(refusal.reason.as_str(), "ann stopped letting anyone watch");
+    told_in_the_second_person(&cy, "ann");
     // Cy's first watching made its name a character: it comes back with its token.
     assert!(cy.token.is_some(), "a new name is kept, with a token");
     let again = SimClient::watch_with_token(&url, "cy", cy.token, "ann", None).await;
@@ -253,6 +256,17 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     let cy = SimClient::watch_with_token(&url, "cy", cy.token, "ann", oracle).await.unwrap();
     same_view(&cy, &ann);
     drop(dan);
+}
+
+/// Asserts that `watcher`, whose watching of `player` ended, was told so
+/// as "you", and not as its player is told ("bob stopped watching ann.").
+/// Regression: the watcher's own list of watchers, without it, came first.
+fn told_in_the_second_person(watcher: &SimClient, player: &str) {
+    let log: Vec<&str> = watcher.state.log.iter().map(|l| l.text.as_str()).collect();
+    let me = &watcher.name;
+    assert!(log.contains(&format!("You stop watching {player}.").as_str()), "{me}: {log:?}");
+    let third = format!("{me} stopped watching {player}.");
+    assert!(!log.contains(&third.as_str()), "{me}: {log:?}");
 }
 
 /// The chat lines' notes before the next line of chat, in order.
