@@ -13,7 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
 use super::tables::{
-    DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVES, GRAVES_BY_SECOND, META, PLACES, TOKENS, VITALS,
+    DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVES, GRAVES_BY_SECOND, META, PILES, PLACES, TOKENS, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -50,6 +50,7 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, TOKENS)?;
     copy_table(&read, &write, PLACES)?;
     copy_table(&read, &write, EXPLORED)?;
+    copy_table(&read, &write, PILES)?;
     copy_table(&read, &write, VITALS)?;
     copy_table(&read, &write, GRAVES)?;
     copy_table(&read, &write, GRAVES_BY_SECOND)?;

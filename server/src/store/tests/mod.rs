@@ -13,7 +13,7 @@ use redb::Database;
 use super::keeper::AT_ONCE;
 use super::tables::META;
 use super::*;
-use crate::character::{Credential, Progress, Snapshot, Vitals};
+use crate::character::{Credential, KeptPile, Progress, Snapshot, Vitals};
 use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::{Generator, GeneratorSetting, Mix};
 
@@ -25,12 +25,17 @@ fn seed(seed: u64) -> WorldWish {
     WorldWish { seed: Some(seed), ..WorldWish::default() }
 }
 
+fn pile(x: u16) -> KeptPile {
+    KeptPile { at: Pos { x, y: 3 }, top: "dart".into(), count: x, more: x.is_multiple_of(2) }
+}
+
 fn snapshot(depth: u16, x: u16) -> Snapshot {
     Snapshot {
         depth,
         pos: Pos { x, y: 7 },
         vitals: Vitals { hp: 12, max_hp: 30, kills: u32::from(x), rounds: 99, deepest: depth },
         explored: vec![(1, vec![255, 0, 5]), (depth, vec![0, 0x80])],
+        piles: vec![(1, Vec::new()), (depth, vec![pile(x)])],
         pack: vec![("dart".into(), x), ("dagger".into(), 1)],
         progress: Progress { xp: u32::from(x) * 10, wielded: Some(1), worn: None },
     }
@@ -180,6 +185,7 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
             let loaded = handle.load("ann").await.unwrap().unwrap();
             assert_eq!((loaded.depth, loaded.pos), (2, Pos { x: 4, y: 7 }));
             assert_eq!(loaded.explored, vec![(1, vec![255, 0, 5]), (2, vec![0, 0x80])]);
+            assert_eq!(loaded.piles, vec![(2, vec![pile(4)])], "depth 1's forgotten since");
             assert_eq!(handle.load("bob").await.unwrap(), None);
         });
         writer.close();
@@ -194,6 +200,7 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
     let (writer, _) = store.start();
     let loaded = runtime().block_on(writer.handle().load("ann")).unwrap().unwrap();
     assert_eq!(loaded.pos, Pos { x: 4, y: 7 });
+    assert_eq!(loaded.piles, vec![(2, vec![pile(4)])], "the remembered piles are kept");
 }
 
 #[test]
