@@ -229,6 +229,13 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     assert_eq!(heard_by_ann.as_deref(), Some("bob: nice dodge"));
     let notes = notes_until_chat(&mut bob).await;
     assert_eq!(notes, ["You are watching ann: you cannot act."]);
+    // Told as "you" (it was once a note, which bob's client told as
+    // ann's: "ann is watching ann: ann cannot act.").
+    assert!(
+        bob.state.log.iter().any(|l| l.text == "You are watching ann: you cannot act."),
+        "{:?}",
+        bob.state.log
+    );
     assert!(bob.state.log.iter().any(|l| l.text == "bob: nice dodge"), "{:?}", bob.state.log);
 
     // Kicked: told why; ann is told it worked.
@@ -269,13 +276,13 @@ fn told_in_the_second_person(watcher: &SimClient, player: &str) {
     assert!(!log.contains(&third.as_str()), "{me}: {log:?}");
 }
 
-/// The chat lines' notes before the next line of chat, in order.
+/// The notes and lines of others before the next line of chat, in order.
 async fn notes_until_chat(sim: &mut SimClient) -> Vec<String> {
     let mut notes = Vec::new();
     loop {
         match sim.recv().await.expect("a line comes") {
             ServerMsg::Chat { .. } => return notes,
-            ServerMsg::Note(text) => notes.push(text),
+            ServerMsg::Note(text) | ServerMsg::Others(text) => notes.push(text),
             _ => {}
         }
     }

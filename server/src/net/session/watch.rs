@@ -104,7 +104,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let Some(ending) = ending else { return Ok(()) };
         // Not a note: a watcher's client tells its player's notes in the
         // third person ("ann drinks..."), and lines of who watches whom
-        // (`Watchers`) are of others.
+        // (`Watchers`) are of others. (A watcher's transcript leaves it out
+        // as the connection's own: see `tests/src/sim.rs`.)
         let note = format!("You stop watching {}.", watcher.player_name());
         self.conn.send(&ServerMsg::Others(note)).await?;
         Err(ending)
@@ -115,8 +116,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         if std::mem::replace(told, true) {
             return Ok(());
         }
+        // Others, not a note, as when the watching ends (see `pass_feed`):
+        // its client would tell a note as its player's ("ann is watching").
         let note = format!("You are watching {}: you cannot act.", watcher.player_name());
-        self.conn.send(&ServerMsg::Note(note)).await
+        self.conn.send(&ServerMsg::Others(note)).await
     }
 }
 
