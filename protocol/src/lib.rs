@@ -18,6 +18,7 @@
 
 #[cfg(any(test, feature = "arbitrary"))]
 pub mod arbitrary;
+pub mod calendar;
 mod cells;
 pub mod codec;
 mod disc;

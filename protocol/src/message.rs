@@ -381,16 +381,7 @@ impl DeathRecord {
     /// When it died, as `2026-11-30 17:05 UTC`.
     pub fn when_utc(&self) -> String {
         let (days, secs) = (self.when / 86_400, self.when % 86_400);
-        // Howard Hinnant's civil_from_days, for days since 1970-01-01.
-        let z = days as i64 + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = doy - (153 * mp + 2) / 5 + 1;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 };
-        let year = yoe + era * 400 + i64::from(month <= 2);
+        let (year, month, day) = crate::calendar::civil_from_days(days as i64);
         format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", secs / 3600, secs % 3600 / 60)
     }
 }

@@ -1,12 +1,12 @@
-//! What a save costs: one character's position and explored cells of its
-//! depth committed (with fsync) to a store on this machine's disk, alone and
+//! What a save costs: one character's position, explored cells and three
+//! remembered piles of its depth committed (with fsync) to a store on this machine's disk, alone and
 //! as part of a burst of 100. `cargo bench -p gloam-server --bench store`
 //! (the store is made in the system's temporary folder; set TMPDIR to
 //! measure another disk).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use gloam_protocol::Pos;
-use gloam_server::character::{Credential, Snapshot};
+use gloam_server::character::{Credential, KeptPile, Snapshot};
 use gloam_server::store::{Store, StoreHandle};
 
 /// A depth about two thirds explored: 400 bytes of bitset.
@@ -17,9 +17,15 @@ fn snapshot(i: u16) -> Snapshot {
         pos: Pos { x: 10 + i % 60, y: 5 + i % 30 },
         vitals: gloam_server::world::Vitals::default(),
         explored: vec![(1 + i % 4, bits)],
+        piles: vec![(1 + i % 4, (0..3).map(pile).collect())],
         pack: vec![("potion of healing".into(), 2), ("dart".into(), 12)],
         progress: Default::default(),
     }
+}
+
+/// One of the few piles a player remembers on a depth.
+fn pile(i: u16) -> KeptPile {
+    KeptPile { at: Pos { x: 10 + i, y: 5 }, top: "dart".into(), count: 4 + i, more: i == 0 }
 }
 
 fn saves(c: &mut Criterion) {

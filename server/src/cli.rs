@@ -5,13 +5,19 @@
 //! reports from the world seed and depth. The rest of the library knows
 //! nothing of command lines: these turn into its plain settings.
 
+use std::collections::BTreeMap;
+
+use gloam_protocol::Pos;
+
 use crate::bestiary::{Bestiary, BestiaryError};
 use crate::config::WorldWish;
-use crate::items::{Catalogue, ItemsError};
+use crate::items::{Catalogue, Item, ItemsError};
 use crate::level::Level;
 use crate::mapgen::populate::populate;
+use crate::mapgen::stock::piles;
 use crate::mapgen::{
     Generator, GeneratorSetting, Mix, Steps, build_recorded, generator_with, level_seed,
+    make_bottom,
 };
 use crate::seeds::Seeds;
 
@@ -128,6 +134,20 @@ pub struct MapgenArgs {
     /// The bestiary placing the monsters [default: the built-in one].
     #[arg(long)]
     pub bestiary: Option<std::path::PathBuf>,
+    /// The kinds of item laid on the level [default: the built-in ones].
+    #[arg(long)]
+    pub items: Option<std::path::PathBuf>,
+    /// The world's deepest depth: its level has no stairs down and holds
+    /// the artifact (give the server's `--max-depth`).
+    #[arg(long, default_value_t = crate::config::DEFAULT_MAX_DEPTH)]
+    pub max_depth: u16,
+}
+
+impl MapgenArgs {
+    /// Whether the level is the world's last.
+    pub fn is_bottom(&self) -> bool {
+        self.depth >= crate::config::bottom_of(self.max_depth)
+    }
 }
 
 /// The bestiary a host named, or the built-in one.
@@ -140,40 +160,46 @@ pub fn items(file: Option<&std::path::Path>) -> Result<Catalogue, ItemsError> {
     file.map_or_else(|| Ok(Catalogue::built_in()), Catalogue::load)
 }
 
-/// The level those arguments name, with its steps when asked for.
+/// The level those arguments name, with its steps when asked for: as the
+/// server builds it, the bottom one without stairs down.
 pub fn build(args: &MapgenArgs) -> (Generator, Level, Steps) {
     let generator = generator_with(args.generator, &Mix::default(), args.seed, args.depth);
     let mut steps = Steps::default();
     let record = args.steps.then_some(&mut steps);
-    let level = build_recorded(generator, level_seed(args.seed, args.depth), args.depth, record);
+    let mut level =
+        build_recorded(generator, level_seed(args.seed, args.depth), args.depth, record);
+    if args.is_bottom() {
+        make_bottom(&mut level);
+    }
     (generator, level, steps)
 }
 
-/// The text `mapgen` prints: the level with its monsters drawn on it, and
-/// a list of them.
+/// The text `mapgen` prints: the level with its items and monsters drawn
+/// on it, and a list of each.
 pub fn report(args: &MapgenArgs) -> Result<String, BestiaryError> {
     let bestiary = bestiary(args.bestiary.as_deref())?;
+    let items = items(args.items.as_deref())?;
     let (generator, level, steps) = build(args);
-    let monsters =
-        populate(&level, &bestiary, Seeds::of_world(args.seed).depth(args.depth), args.depth);
+    let seeds = Seeds::of_world(args.seed).depth(args.depth);
+    let monsters = populate(&level, &bestiary, seeds, args.depth);
+    let piles = piles(&level, &items, seeds, args.depth, args.is_bottom());
     let mut out = String::new();
     for (i, (what, grid)) in steps.frames.iter().enumerate() {
         out.push_str(&format!("step {} of {}: {what}\n", i + 1, steps.frames.len()));
         out.push_str(&grid.to_ascii());
         out.push('\n');
     }
-    out.push_str(&format!(
-        "{} level, world seed {}, depth {}: arrival {:?}, stairs down {:?}\n",
-        generator.name(),
-        args.seed,
-        args.depth,
-        (level.arrival.x, level.arrival.y),
-        (level.stairs_down.x, level.stairs_down.y)
-    ));
+    out.push_str(&title(args, generator, &level));
     let mut map: Vec<Vec<char>> =
         level.grid.to_ascii().lines().map(|l| l.chars().collect()).collect();
+    // As a player sees them: a pile's top item over the rest, a monster
+    // over the pile it stands on.
+    let mut draw = |pos: Pos, glyph: char| map[usize::from(pos.y)][usize::from(pos.x)] = glyph;
+    for (&pos, pile) in &piles {
+        pile.last().inspect(|top| draw(pos, items.kind(top.kind).glyph));
+    }
     for m in &monsters {
-        map[usize::from(m.pos.y)][usize::from(m.pos.x)] = bestiary.kind(m.kind).glyph;
+        draw(m.pos, bestiary.kind(m.kind).glyph);
     }
     for row in map {
         out.extend(row);
@@ -184,7 +210,43 @@ pub fn report(args: &MapgenArgs) -> Result<String, BestiaryError> {
         let kind = bestiary.kind(m.kind);
         out.push_str(&format!("  {} {} at {:?}\n", kind.glyph, kind.name, (m.pos.x, m.pos.y)));
     }
+    out.push_str(&items_listed(&items, &piles));
     Ok(out)
+}
+
+/// The line above the level: which it is, where one arrives and where the
+/// stairs down are (none on the bottom level).
+fn title(args: &MapgenArgs, generator: Generator, level: &Level) -> String {
+    let (bottom, down) = if args.is_bottom() {
+        (" (the bottom)", "none".to_string())
+    } else {
+        ("", format!("{:?}", (level.stairs_down.x, level.stairs_down.y)))
+    };
+    format!(
+        "{} level, world seed {}, depth {}{bottom}: arrival {:?}, stairs down {down}\n",
+        generator.name(),
+        args.seed,
+        args.depth,
+        (level.arrival.x, level.arrival.y),
+    )
+}
+
+/// The items of a level's piles, one line each, a pile's top item first.
+fn items_listed(items: &Catalogue, piles: &BTreeMap<Pos, Vec<Item>>) -> String {
+    let count: usize = piles.values().map(Vec::len).sum();
+    let mut out = format!("{count} items:\n");
+    for (pos, pile) in piles {
+        for item in pile.iter().rev() {
+            let kind = items.kind(item.kind);
+            out.push_str(&format!(
+                "  {} {} at {:?}\n",
+                kind.glyph,
+                kind.described(item.count),
+                (pos.x, pos.y)
+            ));
+        }
+    }
+    out
 }
 
 /// The graveyard as `gloam-server graveyard` prints it: one line per
@@ -269,7 +331,60 @@ mod tests {
 
     fn mapgen_args(depth: u16, bestiary: Option<std::path::PathBuf>) -> MapgenArgs {
         let generator = GeneratorSetting::One(Generator::Bsp);
-        MapgenArgs { generator, seed: 5, depth, steps: false, bestiary }
+        let max_depth = crate::config::DEFAULT_MAX_DEPTH;
+        MapgenArgs { generator, seed: 5, depth, steps: false, bestiary, items: None, max_depth }
+    }
+
+    /// The map `report` drew, row by row.
+    fn drawn_map<'t>(text: &'t str, level: &Level) -> Vec<&'t str> {
+        text.lines().skip(1).take(usize::from(level.height())).collect()
+    }
+
+    #[test]
+    fn mapgen_draws_and_lists_the_items_a_level_holds() {
+        let args = mapgen_args(6, None);
+        let text = report(&args).unwrap();
+        let (_, level, _) = build(&args);
+        let seeds = crate::seeds::Seeds::of_world(5).depth(6);
+        let monsters = populate(&level, &Bestiary::default(), seeds, 6);
+        let items = Catalogue::built_in();
+        let piles = piles(&level, &items, seeds, 6, false);
+        let laid: usize = piles.values().map(Vec::len).sum();
+        assert!(laid > 0 && text.contains(&format!("\n{laid} items:\n")), "{text}");
+        let map = drawn_map(&text, &level);
+        for (pos, pile) in &piles {
+            let top = items.kind(pile.last().unwrap().kind);
+            let drawn = map[usize::from(pos.y)].chars().nth(usize::from(pos.x));
+            if !monsters.iter().any(|m| m.pos == *pos) {
+                assert_eq!(drawn, Some(top.glyph), "{} at {pos:?}", top.name);
+            }
+            for item in pile {
+                let kind = items.kind(item.kind);
+                let line = format!(
+                    "  {} {} at {:?}\n",
+                    kind.glyph,
+                    kind.described(item.count),
+                    (pos.x, pos.y)
+                );
+                assert!(text.contains(&line), "{line} in {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn mapgen_shows_the_bottom_level_with_its_artifact_and_no_stairs_down() {
+        let args = MapgenArgs { max_depth: 6, ..mapgen_args(6, None) };
+        let text = report(&args).unwrap();
+        let (_, level, _) = build(&args);
+        assert!(!level.grid.to_ascii().contains('>'), "no stairs down on the bottom");
+        assert!(text.contains("depth 6 (the bottom):") && text.contains("stairs down none"));
+        let items = Catalogue::built_in();
+        let stone = items.kind(items.artifact());
+        let at = crate::mapgen::stock::artifact_cell(&level).unwrap();
+        let line = format!("  {} {} at {:?}\n", stone.glyph, stone.described(1), (at.x, at.y));
+        assert!(text.contains(&line), "{line} in {text}");
+        let shallower = report(&mapgen_args(6, None)).unwrap();
+        assert!(!shallower.contains(&stone.name), "the artifact only on the bottom");
     }
 
     #[test]
@@ -279,7 +394,7 @@ mod tests {
         let placed =
             populate(&level, &Bestiary::default(), crate::seeds::Seeds::of_world(5).depth(6), 6);
         assert!(text.contains(&format!("{} monsters:", placed.len())), "{text}");
-        let map: Vec<&str> = text.lines().skip(1).take(usize::from(level.height())).collect();
+        let map = drawn_map(&text, &level);
         for m in &placed {
             let kind = Bestiary::default().kind(m.kind).clone();
             let drawn = map[usize::from(m.pos.y)].chars().nth(usize::from(m.pos.x));

@@ -173,11 +173,16 @@ pub const DEFAULT_MAX_DEPTH: u16 = 26;
 /// depth cleared long ago by someone else is not.
 pub const DEFAULT_RESTOCK_EVERY: u64 = 300;
 
+/// The deepest depth in play in a world of `max_depth`, kept between 1
+/// and one less than `u16::MAX` so that `depth + 1` never overflows.
+pub fn bottom_of(max_depth: u16) -> u16 {
+    max_depth.clamp(1, u16::MAX - 1)
+}
+
 impl Config {
-    /// The deepest depth in play: `max_depth`, kept between 1 and one less
-    /// than `u16::MAX` so that `depth + 1` never overflows.
+    /// The deepest depth in play (see [`bottom_of`]).
     pub fn bottom(&self) -> u16 {
-        self.max_depth.clamp(1, u16::MAX - 1)
+        bottom_of(self.max_depth)
     }
 
     pub fn with_seed(seed: u64) -> Self {

@@ -3,10 +3,13 @@
 
 use std::process::Command;
 
+use gloam_protocol::Pos;
+use gloam_server::Config;
 use gloam_server::bestiary::Bestiary;
 use gloam_server::mapgen::populate::populate;
 use gloam_server::mapgen::{self, Generator, GeneratorSetting};
 use gloam_server::seeds::Seeds;
+use gloam_server::world::fresh_depth;
 
 fn mapgen(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_gloam-server"))
@@ -22,22 +25,11 @@ fn mapgen(args: &[&str]) -> String {
 fn the_printed_level_is_the_one_the_server_builds() {
     let text = mapgen(&["--seed", "42", "--depth", "3"]);
     let level = mapgen::build_level(42, 3, GeneratorSetting::Mixed);
-    // The level, with the monsters its seed places drawn on it.
-    let bestiary = Bestiary::default();
-    let monsters = populate(&level, &bestiary, Seeds::of_world(42).depth(3), 3);
+    // The level, with the items and monsters its seed places drawn on it.
+    let monsters = populate(&level, &Bestiary::default(), Seeds::of_world(42).depth(3), 3);
     assert!(!monsters.is_empty());
-    let mut expected: Vec<Vec<char>> =
-        level.grid.to_ascii().lines().map(|l| l.chars().collect()).collect();
-    for m in &monsters {
-        expected[usize::from(m.pos.y)][usize::from(m.pos.x)] = bestiary.kind(m.kind).glyph;
-    }
-    let expected: String =
-        expected.into_iter().map(|row| row.into_iter().collect::<String>() + "\n").collect();
-    assert!(text.contains(&expected), "{text}");
-    assert!(
-        text.ends_with(&format!("{} monsters:\n", monsters.len()))
-            || text.contains(&format!("\n{} monsters:\n", monsters.len()))
-    );
+    assert!(text.contains(&server_map(&Config::with_seed(42), 3)), "{text}");
+    assert!(text.contains(&format!("\n{} monsters:\n", monsters.len())));
     let kind = mapgen::generator_for(GeneratorSetting::Mixed, 42, 3);
     assert!(text.contains(&format!("{} level, world seed 42, depth 3", kind.name())));
 }
@@ -50,4 +42,47 @@ fn steps_show_how_a_level_was_built() {
         assert!(steps >= 2, "{}: {steps} steps", generator.name());
         assert!(text.contains("finished: unreachable culled, stairs placed"));
     }
+}
+
+/// The map the server's own depth holds, drawn as a player would see all
+/// of it: terrain, each pile's top item, monsters over piles.
+fn server_map(config: &Config, depth: u16) -> String {
+    let state = fresh_depth(config, depth);
+    let level = state.level();
+    let mut map: Vec<Vec<char>> =
+        level.grid.to_ascii().lines().map(|l| l.chars().collect()).collect();
+    for (y, row) in map.iter_mut().enumerate() {
+        for (x, cell) in row.iter_mut().enumerate() {
+            let pos = Pos { x: x as u16, y: y as u16 };
+            if let Some(top) = state.pile_top(pos) {
+                *cell = config.items.kind(top.kind).glyph;
+            }
+        }
+    }
+    for m in state.monsters() {
+        map[usize::from(m.pos.y)][usize::from(m.pos.x)] = config.bestiary.kind(m.kind).glyph;
+    }
+    map.into_iter().map(|row| row.into_iter().collect::<String>() + "\n").collect()
+}
+
+/// Regression: the report showed the monsters and no item (and the
+/// bottom level's stairs down, which the server takes away).
+#[test]
+fn the_printed_level_holds_the_items_and_monsters_the_server_lays() {
+    let config = |max_depth| Config {
+        generator: GeneratorSetting::One(Generator::Bsp),
+        max_depth,
+        ..Config::with_seed(7)
+    };
+    let text = mapgen(&["--generator", "bsp", "--seed", "7", "--depth", "4"]);
+    assert!(text.contains(&server_map(&config(26), 4)), "{text}");
+    assert!(!text.contains("\n0 items:\n"), "{text}");
+    let bottom = mapgen(&["--generator", "bsp", "--seed", "7", "--depth", "4", "--max-depth", "4"]);
+    assert!(bottom.contains(&server_map(&config(4), 4)), "{bottom}");
+    assert!(bottom.contains("Gloamstone at ("), "{bottom}");
+}
+
+#[test]
+fn snapshot_of_a_report() {
+    insta::assert_snapshot!(mapgen(&["--generator", "bsp", "--seed", "7", "--depth", "4"]));
 }

@@ -1,5 +1,5 @@
 //! A world folder made before items opens and plays on: its characters
-//! load with an empty pack, its depths' histories are taken up, and a
+//! load with an empty pack and no remembered pile, its depths' histories are taken up, and a
 //! newcomer joins, is told the kinds of item and its (empty) pack, and acts.
 //!
 //! `fixtures/world-before-items.redb` was written by the server as of
@@ -37,6 +37,7 @@ fn its_characters_load_carrying_nothing() {
             let saved = handle.load(&format!("bot{i}")).await.unwrap().expect("a saved character");
             assert!(saved.pack.is_empty(), "bot{i} carries {:?}", saved.pack);
             assert!(!saved.explored.is_empty(), "bot{i} remembers what it explored");
+            assert!(saved.piles.is_empty(), "bot{i} remembers no pile: none were stored");
         }
     });
     drop(handle);

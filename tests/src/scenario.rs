@@ -67,6 +67,19 @@ impl World {
         SimClient::join(&self.server.url(), name, Some(self.oracle.clone())).await.expect("join")
     }
 
+    /// `name`'s character joining again with its secret `token` after it
+    /// quit, checked by `oracle`, the oracle of its earlier game, which
+    /// knows what it has seen.
+    pub async fn rejoin(
+        &self,
+        name: &str,
+        token: Option<gloam_protocol::Token>,
+        oracle: Oracle,
+    ) -> SimClient {
+        let url = self.server.url();
+        SimClient::join_with_token(&url, name, token, Some(oracle)).await.expect("rejoin")
+    }
+
     /// Ends the scenario: the players quit, and what each was shown (and
     /// what the oracles of those `gone` before saw) is checked against
     /// every depth replayed from the server's logs.

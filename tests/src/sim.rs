@@ -67,8 +67,9 @@ pub struct SimClient {
     /// The cells the last `EnterLevel` said were remembered.
     pub remembered: CellSet,
     /// Every message of the game received since [`SimClient::record`]
-    /// (not chat, watcher lists or the graveyard, which are the
-    /// connection's own), for comparing a watcher's stream with its player's.
+    /// (not chat, watcher lists, the graveyard or a watcher's word that its
+    /// watching ended, which are the connection's own), for comparing a
+    /// watcher's stream with its player's.
     pub transcript: Option<Vec<ServerMsg>>,
     /// A standing order is under way (see [`SimClient::order`]).
     ordering: bool,
@@ -250,10 +251,7 @@ impl SimClient {
             }
             self.state.apply(&msg)?;
             if let Some(transcript) = &mut self.transcript
-                && !matches!(
-                    msg,
-                    ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_)
-                )
+                && !connection_own(&msg)
             {
                 transcript.push(msg.clone());
             }
@@ -515,5 +513,19 @@ impl SimClient {
     /// How many messages the oracle checked.
     pub fn checked(&self) -> u64 {
         self.oracle.as_ref().map_or(0, |o| o.checked)
+    }
+}
+
+/// Whether `msg` is the connection's own rather than its player's game's
+/// (which a watcher's transcript must match): chat, who watches, the
+/// graveyard, and a watcher's words on its own watching (that it ended,
+/// that a watcher cannot act).
+fn connection_own(msg: &ServerMsg) -> bool {
+    match msg {
+        ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_) => true,
+        ServerMsg::Others(line) => {
+            line.starts_with("You stop watching ") || line.starts_with("You are watching ")
+        }
+        _ => false,
     }
 }

@@ -233,6 +233,32 @@ async fn a_potion_dropped_for_a_friend_is_picked_up_by_it() {
     assert!(covered.floors >= 4, "{covered:?}");
 }
 
+/// Ann sees piles, walks on until they are out of sight, quits and joins
+/// again: on arrival she is told the piles she remembers, before any of
+/// them comes back into sight. Regression: the piles a player remembered
+/// were not stored with its map, and a player who came back saw them
+/// again only once in sight.
+#[tokio::test]
+async fn remembered_piles_are_told_again_on_rejoining() {
+    let world = start(config(Bestiary::empty(), vec![], 26)).await;
+    let mut ann = world.join("ann").await;
+    let out_of_sight = |s: &gloam_client::ClientState| s.floor.keys().any(|&p| !s.is_visible(p));
+    ann.explore_until(out_of_sight, STEPS).await.unwrap();
+    let remembered: Vec<(Pos, Lying)> = (ann.state.floor.iter())
+        .filter(|&(&p, _)| !ann.state.is_visible(p))
+        .map(|(&p, &l)| (p, l))
+        .collect();
+    let token = ann.token;
+    let first = ann.quit_with_oracle().await.unwrap().expect("ann's oracle");
+    let mut ann = world.rejoin("ann", token, first).await;
+    for (at, lying) in &remembered {
+        assert!(!ann.state.is_visible(*at), "{at:?} out of sight on arrival");
+        assert_eq!(ann.state.floor.get(at), Some(lying), "{at:?} remembered on arrival");
+    }
+    ann.sync().await.unwrap();
+    world.replayed(vec![ann], vec![]).await;
+}
+
 /// The dungeon ends at depth 2. Ann goes down, finds the Gloamstone and
 /// carries it to bob by the stairs; bob takes it up to depth 1 and
 /// escapes: the whole world hears of it and the hall of the living

@@ -2,11 +2,13 @@
 //! GET and HEAD of the files built in, with the headers a careful host
 //! sends, a 304 for a copy still current, 404 and 405 for anything else;
 //! and game connections beside page requests, as before. The hostile side
-//! (heads too large, too slow, the server full) is in `hostile.rs`.
+//! (heads too large, too slow, the server full) is in `hostile.rs`. Every
+//! answer here is checked for its `Date`.
 
 use std::net::SocketAddr;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use gloam_protocol::Action;
+use gloam_protocol::{Action, calendar};
 use gloam_server::Config;
 use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_tests::raw::{self, HttpAnswer};
@@ -23,7 +25,33 @@ fn config() -> Config {
 
 async fn request(addr: SocketAddr, method: &str, target: &str, extra: &str) -> HttpAnswer {
     let head = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n{extra}\r\n");
-    raw::http(addr, head.as_bytes()).await
+    let before = seconds_now();
+    let answer = raw::http(addr, head.as_bytes()).await;
+    assert_dated(&answer, before, seconds_now());
+    answer
+}
+
+fn seconds_now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).expect("after 1970").as_secs()
+}
+
+/// Asserts that `answer` carries a `Date` in RFC 9110's IMF-fixdate form
+/// (`Sun, 06 Nov 1994 08:49:37 GMT`), of a second between `before` and
+/// `after`.
+fn assert_dated(answer: &HttpAnswer, before: u64, after: u64) {
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] =
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let date = answer.header("Date").unwrap_or_else(|| panic!("a Date header in {answer:?}"));
+    let dated = (before..=after).any(|t| {
+        let days = (t / 86_400) as i64;
+        let (year, month, day) = calendar::civil_from_days(days);
+        let weekday = DAYS[calendar::weekday(days) as usize];
+        let (h, m, s) = (t % 86_400 / 3600, t % 3600 / 60, t % 60);
+        let month = MONTHS[month as usize - 1];
+        date == format!("{weekday}, {day:02} {month} {year} {h:02}:{m:02}:{s:02} GMT")
+    });
+    assert!(dated, "Date: {date:?} is not an IMF-fixdate between {before} and {after}");
 }
 
 /// Asserts every header a served file carries, whatever the file.
@@ -79,7 +107,15 @@ async fn head_gives_the_headers_without_the_body() {
     assert_eq!(head.status, 200);
     assert!(head.body.is_empty(), "{} bytes of body", head.body.len());
     assert_eq!(head.header("Content-Length"), Some(INDEX.len().to_string().as_str()));
-    assert_eq!(head.headers, get.headers);
+    // The same headers but the Date, which may be a second later.
+    let undated = |a: &HttpAnswer| {
+        a.headers
+            .iter()
+            .filter(|(n, _)| !n.eq_ignore_ascii_case("Date"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(undated(&head), undated(&get));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -171,6 +171,7 @@ async fn a_watcher_sees_exactly_what_its_player_sees() {
     let glimpses = ann.quit_with_oracle().await.unwrap().unwrap().glimpses;
     let ended = bob.closed().await.unwrap().expect("a close frame");
     assert_eq!((ended.code, ended.reason.as_str()), (CloseCode::Normal, "ann left the game"));
+    told_in_the_second_person(&bob, "ann");
     server.stop(Duration::from_secs(10)).await.unwrap();
     let store = Store::open(data.path()).unwrap();
     let covered = history::check_every_depth(&config, &store, &glimpses).unwrap();
@@ -228,12 +229,20 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     assert_eq!(heard_by_ann.as_deref(), Some("bob: nice dodge"));
     let notes = notes_until_chat(&mut bob).await;
     assert_eq!(notes, ["You are watching ann: you cannot act."]);
+    // Told as "you" (it was once a note, which bob's client told as
+    // ann's: "ann is watching ann: ann cannot act.").
+    assert!(
+        bob.state.log.iter().any(|l| l.text == "You are watching ann: you cannot act."),
+        "{:?}",
+        bob.state.log
+    );
     assert!(bob.state.log.iter().any(|l| l.text == "bob: nice dodge"), "{:?}", bob.state.log);
 
     // Kicked: told why; ann is told it worked.
     ann.send(&ClientMsg::Audience(AudienceCmd::Kick("bob".into()))).await.unwrap();
     let kicked = bob.closed().await.unwrap().expect("a close frame");
     assert_eq!((kicked.code, kicked.reason.as_str()), (CloseCode::Normal, "ann sent you away"));
+    told_in_the_second_person(&bob, "ann");
     ann.sync().await.unwrap();
     assert!(ann.state.log.iter().any(|l| l.text == "bob no longer watches you."));
     assert!(ann.state.watchers.is_empty());
@@ -243,6 +252,7 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     ann.send(&ClientMsg::Audience(AudienceCmd::Refuse)).await.unwrap();
     let refusal = cy.closed().await.unwrap().expect("a close frame");
     assert_eq!(refusal.reason.as_str(), "ann stopped letting anyone watch");
+    told_in_the_second_person(&cy, "ann");
     // Cy's first watching made its name a character: it comes back with its token.
     assert!(cy.token.is_some(), "a new name is kept, with a token");
     let again = SimClient::watch_with_token(&url, "cy", cy.token, "ann", None).await;
@@ -255,13 +265,24 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     drop(dan);
 }
 
-/// The chat lines' notes before the next line of chat, in order.
+/// Asserts that `watcher`, whose watching of `player` ended, was told so
+/// as "you", and not as its player is told ("bob stopped watching ann.").
+/// Regression: the watcher's own list of watchers, without it, came first.
+fn told_in_the_second_person(watcher: &SimClient, player: &str) {
+    let log: Vec<&str> = watcher.state.log.iter().map(|l| l.text.as_str()).collect();
+    let me = &watcher.name;
+    assert!(log.contains(&format!("You stop watching {player}.").as_str()), "{me}: {log:?}");
+    let third = format!("{me} stopped watching {player}.");
+    assert!(!log.contains(&third.as_str()), "{me}: {log:?}");
+}
+
+/// The notes and lines of others before the next line of chat, in order.
 async fn notes_until_chat(sim: &mut SimClient) -> Vec<String> {
     let mut notes = Vec::new();
     loop {
         match sim.recv().await.expect("a line comes") {
             ServerMsg::Chat { .. } => return notes,
-            ServerMsg::Note(text) => notes.push(text),
+            ServerMsg::Note(text) | ServerMsg::Others(text) => notes.push(text),
             _ => {}
         }
     }

@@ -21,10 +21,22 @@ pub struct Memory {
 }
 
 impl Memory {
-    /// A memory of the cells in `explored` (as the store keeps them), with
-    /// nothing in sight.
+    /// A memory of the cells in `explored` alone, with nothing in sight
+    /// (for tests that draw a memory by hand).
+    #[cfg(test)]
     pub(crate) fn from_explored(explored: CellSet) -> Self {
-        Self { explored, sight: None, floor: BTreeMap::new() }
+        Self::from_kept(explored, BTreeMap::new())
+    }
+
+    /// A memory of the cells in `explored` and the piles on `floor` (as
+    /// the store keeps them), with nothing in sight.
+    pub(crate) fn from_kept(explored: CellSet, floor: BTreeMap<Pos, Lying>) -> Self {
+        Self { explored, sight: None, floor }
+    }
+
+    /// The top of every pile it remembers, by cell.
+    pub(crate) fn floor(&self) -> &BTreeMap<Pos, Lying> {
+        &self.floor
     }
 
     /// Every cell whose terrain the client was sent.

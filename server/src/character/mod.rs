@@ -59,11 +59,26 @@ pub struct Snapshot {
     pub vitals: Vitals,
     /// Per depth, the explored cells in `CellSet`'s byte form.
     pub explored: Vec<(u16, Vec<u8>)>,
+    /// Per depth (the same depths as `explored`), the piles it remembers
+    /// there: an empty list for a depth where it remembers none.
+    pub piles: Vec<(u16, Vec<KeptPile>)>,
     /// What it carries, `a` first: each kind by name (so that a host who
     /// edits the items file keeps every item that still exists) and how many.
     pub pack: Vec<(String, u16)>,
     /// Its experience, and the letters it wields and wears.
     pub progress: Progress,
+}
+
+/// A pile a character remembers, as the store keeps it: its cell, the
+/// kind of its top item by name (so that a host who edits the items file
+/// keeps every pile of a kind that still exists), how many, and whether
+/// other items lie under it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct KeptPile {
+    pub at: Pos,
+    pub top: String,
+    pub count: u16,
+    pub more: bool,
 }
 
 /// What a character earned beyond its vitals and its pack: its experience

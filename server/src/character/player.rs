@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use gloam_protocol::{PlayerId, Pos};
 
 use super::memory::Memory;
-use super::{Keep, Progress, Snapshot, Vitals};
+use super::{Keep, KeptPile, Progress, Snapshot, Vitals};
 use crate::items::{Catalogue, Pack};
 
 #[derive(Debug)]
@@ -54,19 +54,29 @@ impl Player {
     /// What the store keeps of this player, standing on `depth`; its
     /// items are named as `items` names them.
     pub(crate) fn snapshot(&self, depth: u16, keep: Keep, items: &Catalogue) -> Snapshot {
-        let explored = match keep {
-            Keep::All => self.memories.iter().map(|(&d, m)| (d, m.explored().to_bytes())).collect(),
-            Keep::ThisDepth => self
-                .memory(depth)
-                .map(|m| vec![(depth, m.explored().to_bytes())])
-                .unwrap_or_default(),
+        let kept: Vec<(u16, &Memory)> = match keep {
+            Keep::All => self.memories.iter().map(|(&d, m)| (d, m)).collect(),
+            Keep::ThisDepth => self.memory(depth).map(|m| vec![(depth, m)]).unwrap_or_default(),
         };
+        let explored = kept.iter().map(|&(d, m)| (d, m.explored().to_bytes())).collect();
+        let piles = kept.iter().map(|&(d, m)| (d, kept_piles(m, items))).collect();
         let pack =
             self.pack.items().iter().map(|i| (items.kind(i.kind).name.clone(), i.count)).collect();
         let progress =
             Progress { xp: self.xp, wielded: self.pack.wielded(), worn: self.pack.worn() };
-        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored, pack, progress }
+        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored, piles, pack, progress }
     }
+}
+
+/// The piles `memory` holds, as the store keeps them.
+fn kept_piles(memory: &Memory, items: &Catalogue) -> Vec<KeptPile> {
+    let kept = |(&at, top): (&Pos, &gloam_protocol::Lying)| KeptPile {
+        at,
+        top: items.kind(top.kind).name.clone(),
+        count: top.count,
+        more: top.more,
+    };
+    memory.floor().iter().map(kept).collect()
 }
 
 #[cfg(test)]
@@ -74,6 +84,22 @@ mod tests {
     use super::*;
     use crate::items::Item;
     use gloam_protocol::CellSet;
+
+    #[test]
+    fn a_snapshot_carries_the_piles_remembered_by_kind_name() {
+        let items = Catalogue::built_in();
+        let dart = items.find("dart").unwrap();
+        let mut player = Player::new(PlayerId(1), "ann".into());
+        let at = Pos { x: 5, y: 6 };
+        player
+            .memory_mut(3)
+            .see_pile(at, Some(gloam_protocol::Lying { kind: dart, count: 4, more: true }));
+        player.memory_mut(1);
+        let kept = player.snapshot(3, Keep::All, &items).piles;
+        let pile = KeptPile { at, top: "dart".into(), count: 4, more: true };
+        assert_eq!(kept, vec![(1, Vec::new()), (3, vec![pile.clone()])]);
+        assert_eq!(player.snapshot(3, Keep::ThisDepth, &items).piles, vec![(3, vec![pile])]);
+    }
 
     #[test]
     fn a_snapshot_carries_every_depth_or_only_this_one() {
@@ -94,6 +120,7 @@ mod tests {
         assert_eq!(all.explored, vec![(1, vec![1, 2]), (2, vec![0, 0, 7])]);
         let here = player.snapshot(2, Keep::ThisDepth, &items);
         assert_eq!(here.explored, vec![(2, vec![0, 0, 7])]);
+        assert_eq!(here.piles, vec![(2, Vec::new())], "none remembered there");
         assert!(player.snapshot(5, Keep::ThisDepth, &items).explored.is_empty());
     }
 }

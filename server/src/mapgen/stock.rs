@@ -98,16 +98,15 @@ pub fn placed(
     placed
 }
 
-/// The top of every pile a fresh level at `depth` holds (the `bottom` one
-/// with the artifact), as a player who sees it is told: what the truth of
-/// the floor is before anyone touches it.
-pub fn tops(
+/// Every pile a fresh level at `depth` holds (the `bottom` one with the
+/// artifact), bottom item first, as the items laid there stack.
+pub fn piles(
     level: &Level,
     items: &Catalogue,
     seeds: DepthSeeds,
     depth: u16,
     bottom: bool,
-) -> std::collections::BTreeMap<Pos, gloam_protocol::Lying> {
+) -> std::collections::BTreeMap<Pos, Vec<Item>> {
     let mut piles: std::collections::BTreeMap<Pos, Vec<Item>> = Default::default();
     for (pos, item) in placed(level, items, seeds, depth, bottom) {
         let pile = piles.entry(pos).or_default();
@@ -119,6 +118,19 @@ pub fn tops(
         }
     }
     piles
+}
+
+/// The top of every pile a fresh level at `depth` holds (the `bottom` one
+/// with the artifact), as a player who sees it is told: what the truth of
+/// the floor is before anyone touches it.
+pub fn tops(
+    level: &Level,
+    items: &Catalogue,
+    seeds: DepthSeeds,
+    depth: u16,
+    bottom: bool,
+) -> std::collections::BTreeMap<Pos, gloam_protocol::Lying> {
+    piles(level, items, seeds, depth, bottom)
         .into_iter()
         .filter_map(|(pos, pile)| {
             let top = pile.last()?;

@@ -29,7 +29,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -110,17 +111,21 @@ pub async fn run_with_store(
     Ok(())
 }
 
-/// Serves one accepted connection: its request head, then a game session
-/// or the page. `slot` is its place among `max_connections`, held until it
-/// closes; without one it is turned away.
-async fn receive(
-    mut stream: TcpStream,
+/// Serves one accepted connection from its first byte: its request head,
+/// then a game session or the page. `slot` is its place among
+/// `max_connections`, held until it closes; without one it is turned away.
+/// Public for the fuzz target and its bounded test, which feed it any
+/// bytes over an in-memory pipe as the accept loop feeds it a socket.
+pub async fn receive<S>(
+    mut stream: S,
     peer: std::net::SocketAddr,
     slot: Option<OwnedSemaphorePermit>,
     world: Arc<World>,
     hellos: Arc<Hellos>,
     stop: CancellationToken,
-) {
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let (handshake_timeout, send_timeout) =
         (world.config().handshake_timeout, world.config().send_timeout);
     let head = tokio::select! {

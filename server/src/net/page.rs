@@ -10,8 +10,9 @@
 use std::io;
 use std::net::SocketAddr;
 use std::sync::LazyLock;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use gloam_protocol::calendar;
 use sha2::{Digest, Sha256};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tracing::{debug, info};
@@ -159,6 +160,8 @@ fn names_tag(tags: &str, etag: &str) -> bool {
 pub(super) fn response(answer: Answer, host: Option<&str>, with_body: bool) -> Vec<u8> {
     let (code, reason) = answer.status();
     let mut head = format!("HTTP/1.1 {code} {reason}\r\n");
+    // RFC 9110 asks a server with a clock to date every answer.
+    header(&mut head, "Date", &http_date(SystemTime::now()));
     let body = describe(answer, &mut head);
     guard(host, &mut head);
     head.push_str("\r\n");
@@ -167,6 +170,21 @@ pub(super) fn response(answer: Answer, host: Option<&str>, with_body: bool) -> V
         bytes.extend_from_slice(body);
     }
     bytes
+}
+
+/// `time` as an HTTP date (RFC 9110's IMF-fixdate), always in GMT:
+/// `Sun, 06 Nov 1994 08:49:37 GMT`. A clock set before 1970 says 1970.
+fn http_date(time: SystemTime) -> String {
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] =
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let seconds = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, of_day) = ((seconds / 86_400) as i64, seconds % 86_400);
+    let (year, month, day) = calendar::civil_from_days(days);
+    let weekday = DAYS[calendar::weekday(days) as usize];
+    let month = MONTHS[month as usize - 1];
+    let (h, m, s) = (of_day / 3600, of_day % 3600 / 60, of_day % 60);
+    format!("{weekday}, {day:02} {month} {year:04} {h:02}:{m:02}:{s:02} GMT")
 }
 
 /// Writes one header line into `head`.
@@ -474,6 +492,30 @@ mod tests {
         for odd in [None, Some(""), Some("evil; script-src *"), Some("a b"), Some("x'y")] {
             let policy = content_security_policy(odd);
             assert!(policy.contains("connect-src 'self';"), "{odd:?}: {policy}");
+        }
+    }
+
+    #[test]
+    fn http_dates_are_imf_fixdates_in_gmt() {
+        let at = |seconds| http_date(UNIX_EPOCH + Duration::from_secs(seconds));
+        assert_eq!(at(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        // RFC 9110's own example.
+        assert_eq!(at(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT");
+        assert_eq!(at(951_782_400), "Tue, 29 Feb 2000 00:00:00 GMT");
+        assert_eq!(at(1_796_342_399), "Thu, 03 Dec 2026 23:59:59 GMT");
+        assert_eq!(at(4_102_444_800), "Fri, 01 Jan 2100 00:00:00 GMT");
+        assert_eq!(http_date(UNIX_EPOCH - Duration::from_secs(5)), at(0));
+    }
+
+    #[test]
+    fn every_answer_is_dated() {
+        let index = file("/index.html");
+        let refusals = [Answer::NotFound, Answer::NotAllowed, Answer::BadRequest, Answer::TooLarge];
+        let answers = [Answer::File(index), Answer::NotModified(index), Answer::Full];
+        for answer in answers.into_iter().chain(refusals) {
+            let (head, _) = split(&response(answer, None, false));
+            let date = head.lines().find_map(|l| l.strip_prefix("Date: ")).expect("a Date");
+            assert!(date.ends_with(" GMT") && date.len() == 29, "{date}");
         }
     }
 

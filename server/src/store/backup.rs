@@ -13,7 +13,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
 use super::tables::{
-    DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVES, GRAVES_BY_SECOND, META, PLACES, TOKENS, VITALS,
+    DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVES, GRAVES_BY_SECOND, LIVING, META, PACKS,
+    PILES, PLACES, PROGRESS, TOKENS, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -42,6 +43,8 @@ pub(crate) fn write(db: &Database, dir: &Path, keep: usize) -> Result<PathBuf, S
     Ok(path)
 }
 
+/// Copies every table of `tables.rs` (a table added there must be added
+/// here: a test restores a backup and compares it with the store).
 fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     let read = db.begin_read()?;
     let copy = Database::create(to)?;
@@ -50,8 +53,13 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, TOKENS)?;
     copy_table(&read, &write, PLACES)?;
     copy_table(&read, &write, EXPLORED)?;
+    copy_table(&read, &write, PILES)?;
     copy_table(&read, &write, VITALS)?;
+    copy_table(&read, &write, PACKS)?;
+    copy_table(&read, &write, PROGRESS)?;
     copy_table(&read, &write, GRAVES)?;
+    copy_table(&read, &write, GRAVE_LEVELS)?;
+    copy_table(&read, &write, LIVING)?;
     copy_table(&read, &write, GRAVES_BY_SECOND)?;
     copy_table(&read, &write, DEPTH_LOG)?;
     copy_table(&read, &write, DEPTH_SUM)?;

@@ -9,7 +9,7 @@ use redb::{
 };
 
 use super::command::Cmd;
-use crate::character::{Credential, Progress, Snapshot, Vitals};
+use crate::character::{Credential, KeptPile, Progress, Snapshot, Vitals};
 
 /// The layout of the tables below. A store of another version is refused,
 /// never rewritten. A table added since version 1 (`vitals`, `graves`) is
@@ -26,6 +26,12 @@ pub(super) const PLACES: TableDefinition<&str, (u16, u16, u16)> = TableDefinitio
 /// (name, depth) to the explored cells of that depth: a row-major bitset,
 /// trailing zero bytes left off.
 pub(super) const EXPLORED: TableDefinition<(&str, u16), &[u8]> = TableDefinition::new("explored");
+/// (name, depth) to the piles the character remembers on that depth, as
+/// [`KeptPile`]s encoded by the codec; no entry where it remembers none. A
+/// store written before remembered piles has no such table: its
+/// characters remember no pile until they see it again.
+pub(super) const PILES: TableDefinition<(&str, u16), &[u8]> =
+    TableDefinition::new("remembered-piles");
 /// Name to (hp, max hp, kills, rounds, deepest depth). A store written
 /// before monsters has no such table: its characters start unhurt.
 pub(super) const VITALS: TableDefinition<&str, (u16, u16, u32, u64, u16)> =
@@ -75,6 +81,7 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
         let mut tokens = txn.open_table(TOKENS)?;
         let mut places = txn.open_table(PLACES)?;
         let mut explored = txn.open_table(EXPLORED)?;
+        let mut piles = txn.open_table(PILES)?;
         let mut vitals = txn.open_table(VITALS)?;
         let mut packs = txn.open_table(PACKS)?;
         let mut progress = txn.open_table(PROGRESS)?;
@@ -89,14 +96,29 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
                 }
                 Cmd::Save { name, snapshot } => {
-                    let Snapshot { depth, pos, vitals: v, explored: depths, pack, progress: p } =
-                        snapshot;
+                    let Snapshot {
+                        depth,
+                        pos,
+                        vitals: v,
+                        explored: depths,
+                        piles: floors,
+                        pack,
+                        progress: p,
+                    } = snapshot;
                     places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
                     packs.insert(name.as_str(), gloam_protocol::codec::encode(pack).as_slice())?;
                     progress.insert(name.as_str(), gloam_protocol::codec::encode(p).as_slice())?;
                     vitals.insert(name.as_str(), (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
                     for (depth, bits) in depths {
                         explored.insert((name.as_str(), *depth), bits.as_slice())?;
+                    }
+                    for (depth, floor) in floors {
+                        let key = (name.as_str(), *depth);
+                        if floor.is_empty() {
+                            piles.remove(key)?;
+                        } else {
+                            piles.insert(key, gloam_protocol::codec::encode(floor).as_slice())?;
+                        }
                     }
                 }
                 Cmd::Bury { record } => {
@@ -106,6 +128,7 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     packs.remove(name)?;
                     progress.remove(name)?;
                     explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
+                    piles.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
                     let DeathRecord { depth, rounds, kills, when, level, .. } = *record;
                     let grave = (name, when, depth, rounds, kills, record.killed_by.as_str());
                     if record.escaped {
@@ -156,6 +179,18 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
             depths.push((key.value().1, bits.value().to_vec()));
         }
     }
+    let mut floors = Vec::new();
+    match txn.open_table(PILES) {
+        Ok(table) => {
+            for entry in table.range((name, 0)..=(name, u16::MAX))? {
+                let (key, bytes) = entry?;
+                let depth = key.value().1;
+                floors.push((depth, decode_piles(name, depth, bytes.value())));
+            }
+        }
+        Err(TableError::TableDoesNotExist(_)) => {}
+        Err(e) => return Err(e.into()),
+    }
     let vitals = match txn.open_table(VITALS) {
         Ok(table) => table.get(name)?.map(|v| v.value()),
         Err(TableError::TableDoesNotExist(_)) => None,
@@ -176,7 +211,18 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
         Err(e) => return Err(e.into()),
     };
     let progress = progress.unwrap_or_default();
-    Ok(Some(Snapshot { depth, pos: Pos { x, y }, vitals, explored: depths, pack, progress }))
+    let pos = Pos { x, y };
+    let piles = floors;
+    Ok(Some(Snapshot { depth, pos, vitals, explored: depths, piles, pack, progress }))
+}
+
+/// The stored piles of one depth; a list that does not decode is reported
+/// and forgotten (the piles are seen again when in sight).
+fn decode_piles(name: &str, depth: u16, bytes: &[u8]) -> Vec<KeptPile> {
+    gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
+        tracing::error!(player = name, depth, error = %e, "stored piles do not decode: forgotten");
+        Vec::new()
+    })
 }
 
 /// A stored progress; one that does not decode is reported and read as a

@@ -4,19 +4,19 @@
 //! is in the world at most once: a second connection with the right token
 //! takes over and the first is closed.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{CellSet, PlayerId, Refusal, Token};
+use gloam_protocol::{CellSet, Lying, PlayerId, Refusal, Token};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tracing::{error, warn};
 
-use crate::character::{Credential, Memory, Player, Progress};
+use crate::character::{Credential, KeptPile, Memory, Player, Progress};
 use crate::items::{Catalogue, Class, Item, Pack};
 use crate::store::StoreHandle;
 
@@ -298,13 +298,7 @@ impl Characters {
                     player.vitals = s.vitals;
                     player.pack = self.unpack(name, &s.pack, s.progress);
                     player.xp = s.progress.xp;
-                    player.memories = s
-                        .explored
-                        .into_iter()
-                        .map(|(depth, bits)| {
-                            (depth, Memory::from_explored(CellSet::from_bytes(&bits)))
-                        })
-                        .collect();
+                    player.memories = self.remembered(name, s.explored, s.piles);
                     Saved { depth: s.depth, player }
                 });
                 Ok(Claim { id, new_token: None, saved, kicked })
@@ -317,6 +311,31 @@ impl Characters {
                 Err(Refusal::Unavailable { reason: "the server cannot load characters".into() })
             }
         }
+    }
+
+    /// A stored memory of every depth: the cells explored and the piles
+    /// remembered there; a pile of a kind the items file no longer has is
+    /// forgotten, and the host's log says so.
+    fn remembered(
+        &self,
+        name: &str,
+        explored: Vec<(u16, Vec<u8>)>,
+        piles: Vec<(u16, Vec<KeptPile>)>,
+    ) -> BTreeMap<u16, Memory> {
+        let mut floors: BTreeMap<u16, Vec<KeptPile>> = piles.into_iter().collect();
+        let mut memories = BTreeMap::new();
+        for (depth, bits) in explored {
+            let mut floor = BTreeMap::new();
+            for pile in floors.remove(&depth).unwrap_or_default() {
+                let Some(kind) = self.items.find(&pile.top) else {
+                    warn!(player = name, depth, kind = %pile.top, "a remembered pile of a kind no longer known is forgotten");
+                    continue;
+                };
+                floor.insert(pile.at, Lying { kind, count: pile.count, more: pile.more });
+            }
+            memories.insert(depth, Memory::from_kept(CellSet::from_bytes(&bits), floor));
+        }
+        memories
     }
 
     /// A stored pack, its weapon wielded and armour worn as they were; a

@@ -223,6 +223,11 @@ impl Watcher {
         self.id
     }
 
+    /// The watcher's own name.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
     /// The watched player's name.
     pub(crate) fn player_name(&self) -> &str {
         self.audience.player()

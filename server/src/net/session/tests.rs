@@ -324,10 +324,13 @@ fn stands(m: &Message) -> Option<gloam_protocol::Pos> {
 
 /// The game's messages read until the server's close (within
 /// [`PATIENCE`]), without the connection's own (chat, who watches, the
-/// graveyard), and the close's reason.
+/// graveyard, a watcher's note that its watching ends), and the close's
+/// reason.
 async fn game_until_close(ws: &mut Client) -> (Vec<ServerMsg>, String) {
-    let own = |m: &ServerMsg| {
-        matches!(m, ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_))
+    let own = |m: &ServerMsg| match m {
+        ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_) => true,
+        ServerMsg::Others(note) => note.starts_with("You stop watching "),
+        _ => false,
     };
     let reading = async {
         let mut game = Vec::new();

@@ -1,6 +1,8 @@
 //! A watcher's session: what its player's client is sent, passed on as
 //! it comes (see `world::watch`), beside the chat said where that player
-//! is; the watcher may talk and ask for the graveyard, never act.
+//! is; the watcher may talk and ask for the graveyard, never act. When
+//! the watching ends, the watcher is told so in its own words ("You stop
+//! watching ann."), never in the words its player hears of it.
 
 use gloam_protocol::{Action, ChatTo, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -43,7 +45,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 Some(line) = heard.next() => self.conn.write(line.into()).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
-                    self.conn.send(&ServerMsg::Watchers(names)).await
+                    match seen_by_watcher(watcher.name(), names) {
+                        Some(msg) => self.conn.send(&msg).await,
+                        None => Ok(()),
+                    }
                 }
                 msg = self.conn.next_msg() => match msg.map(rules::play) {
                     Err(ending) => Err(ending),
@@ -96,7 +101,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         };
         let frames = batches.iter().flat_map(|b| b.iter().cloned());
         self.conn.write_all(frames).await?;
-        ending.map_or(Ok(()), Err)
+        let Some(ending) = ending else { return Ok(()) };
+        // Not a note: a watcher's client tells its player's notes in the
+        // third person ("ann drinks..."), and lines of who watches whom
+        // (`Watchers`) are of others. (A watcher's transcript leaves it out
+        // as the connection's own: see `tests/src/sim.rs`.)
+        let note = format!("You stop watching {}.", watcher.player_name());
+        self.conn.send(&ServerMsg::Others(note)).await?;
+        Err(ending)
     }
 
     /// A watcher's client tried to play: told once, then ignored.
@@ -104,7 +116,34 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         if std::mem::replace(told, true) {
             return Ok(());
         }
+        // Others, not a note, as when the watching ends (see `pass_feed`):
+        // its client would tell a note as its player's ("ann is watching").
         let note = format!("You are watching {}: you cannot act.", watcher.player_name());
-        self.conn.send(&ServerMsg::Note(note)).await
+        self.conn.send(&ServerMsg::Others(note)).await
+    }
+}
+
+/// What a watcher is told of a change among those watching its player:
+/// the list, unless the list no longer holds the watcher itself. Then its
+/// seat is gone and its feed is ending, which tells it in the second
+/// person; the list would have its client say "bob stopped watching ann."
+/// to bob.
+fn seen_by_watcher(me: &str, names: Vec<String>) -> Option<ServerMsg> {
+    names.iter().any(|n| n == me).then_some(ServerMsg::Watchers(names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watcher_is_not_shown_the_list_it_left() {
+        let list = |names: &[&str]| names.iter().map(|&n| n.to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            seen_by_watcher("bob", list(&["bob", "cy"])),
+            Some(ServerMsg::Watchers(list(&["bob", "cy"])))
+        );
+        assert_eq!(seen_by_watcher("bob", list(&["cy"])), None);
+        assert_eq!(seen_by_watcher("bob", Vec::new()), None);
     }
 }
