@@ -8,7 +8,6 @@ use gloam_protocol::{CellSet, FloorChange, MonsterId, PlayerId, Pos, SightDiff};
 
 use super::Rules;
 use super::flow::Leaving;
-use super::using::Use;
 use crate::bestiary::KindId;
 use crate::items::{Gear, Item, ItemKindId};
 
@@ -123,6 +122,13 @@ pub enum Refusal {
     NotInSight,
     /// A throw further than the missile flies.
     OutOfRange,
+}
+
+/// How a potion or scroll is used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Use {
+    Quaff,
+    Read,
 }
 
 /// How a blow went.

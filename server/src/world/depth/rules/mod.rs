@@ -21,7 +21,7 @@ mod occupancy;
 mod parties;
 mod restock;
 pub(crate) mod throwing;
-pub(super) mod using;
+mod using;
 mod walks;
 
 use std::collections::BTreeMap;
@@ -45,11 +45,11 @@ use crate::level::Level;
 use crate::mapgen::LevelRng;
 use crate::seeds::DepthSeeds;
 use clock::Clock;
-use events::{Event, Observer, Refusal, Sight};
+use events::{Event, Observer, Refusal, Sight, Use};
 use floor::Floor;
 pub(crate) use occupancy::{CellHasher, CellMap, Monsters, Occupancy, Search};
 use parties::Parties;
-use using::Use;
+
 use walks::Walks;
 
 /// How the host set the depth's rules.

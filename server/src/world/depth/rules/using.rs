@@ -7,15 +7,8 @@
 use gloam_protocol::{PlayerId, Pos};
 
 use super::Rules;
-use super::events::{Event, Observer, Refusal};
+use super::events::{Event, Observer, Refusal, Use};
 use crate::items::{Class, Gear, Item};
-
-/// How a potion or scroll is used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Use {
-    Quaff,
-    Read,
-}
 
 impl Rules {
     /// Picks up the top item of the pile on `pos`.

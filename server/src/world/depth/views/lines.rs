@@ -9,8 +9,8 @@ use crate::bestiary::capitalised;
 use crate::items::{Class, Gear, Item, ItemKindId};
 use crate::world::depth::Outcome;
 use crate::world::depth::orders::{Balk, Order};
-use crate::world::depth::rules::events::{Blow, Event, Refusal};
-use crate::world::depth::rules::using::Use;
+use crate::world::depth::rules::events::{Blow, Event, Refusal, Use};
+
 use crate::world::depth::rules::{End, Killer, Leaving, Notice, Rules};
 
 /// Tells the lines `event` is worded as. Every event is named here, so a
