@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::tuning::{self, Dice, Source};
 
-pub use pack::{Gear, Pack, stack_onto};
+pub use pack::{Gear, Pack, joins, pile_onto, stack_onto, top_of};
 
 mod file;
 mod pack;

@@ -142,17 +142,35 @@ impl Pack {
 
     /// The slot of a stack `item` may join.
     fn stack_of(&self, item: Item, stacks: bool) -> Option<usize> {
-        if !stacks {
-            return None;
-        }
-        self.items.iter().position(|i| i.kind == item.kind)
+        self.items.iter().position(|&i| joins(i, item, stacks))
     }
+}
+
+/// Whether `item` joins the stack `onto`: it is of the same kind, and of
+/// a kind that `stacks`. The one rule of stacking, in a pack and a pile.
+pub fn joins(onto: Item, item: Item, stacks: bool) -> bool {
+    stacks && onto.kind == item.kind
 }
 
 /// Adds `item` to the stack `onto`, of the same kind.
 pub fn stack_onto(onto: &mut Item, item: Item) {
     debug_assert_eq!(onto.kind, item.kind);
     onto.count = onto.count.saturating_add(item.count);
+}
+
+/// Puts `item` on top of `pile`: onto the top's own stack when it
+/// [`joins`] it, else on its own.
+pub fn pile_onto(pile: &mut Vec<Item>, item: Item, stacks: bool) {
+    match pile.last_mut() {
+        Some(top) if joins(*top, item, stacks) => stack_onto(top, item),
+        _ => pile.push(item),
+    }
+}
+
+/// The top of `pile`, as a player who sees it is told.
+pub fn top_of(pile: &[Item]) -> Option<gloam_protocol::Lying> {
+    let top = pile.last()?;
+    Some(gloam_protocol::Lying { kind: top.kind, count: top.count, more: pile.len() > 1 })
 }
 
 #[cfg(test)]
@@ -162,6 +180,32 @@ mod tests {
     const DART: Item = Item { kind: 1, count: 5 };
     const SWORD: Item = Item { kind: 2, count: 1 };
     const MAIL: Item = Item { kind: 3, count: 1 };
+
+    #[test]
+    fn a_pile_and_a_pack_stack_by_the_one_rule() {
+        let mut pile = Vec::new();
+        pile_onto(&mut pile, DART, true);
+        pile_onto(&mut pile, DART, true);
+        pile_onto(&mut pile, SWORD, false);
+        pile_onto(&mut pile, SWORD, false);
+        pile_onto(&mut pile, DART, true);
+        // Onto the top's stack only: the darts under the swords stay apart.
+        let counts: Vec<(u16, u16)> = pile.iter().map(|i| (i.kind, i.count)).collect();
+        assert_eq!(counts, [(1, 10), (2, 1), (2, 1), (1, 5)]);
+        let top = top_of(&pile).unwrap();
+        assert_eq!((top.kind, top.count, top.more), (1, 5, true));
+        assert_eq!(top_of(&[]), None);
+        // A pack joins a stack wherever it stands, by the same rule.
+        let mut pack = Pack::default();
+        for (item, stacks) in [(DART, true), (SWORD, false), (DART, true), (SWORD, false)] {
+            let slot = pack.add(item, stacks).unwrap();
+            let joined = pack.items().iter().filter(|&&i| joins(i, item, stacks)).count();
+            assert!(joined <= 1, "one stack a stacking kind");
+            assert!(usize::from(slot) < pack.items().len());
+        }
+        let counts: Vec<(u16, u16)> = pack.items().iter().map(|i| (i.kind, i.count)).collect();
+        assert_eq!(counts, [(1, 10), (2, 1), (2, 1)]);
+    }
 
     #[test]
     fn what_stacks_joins_its_stack_and_the_rest_takes_a_letter() {

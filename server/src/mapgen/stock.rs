@@ -109,13 +109,8 @@ pub fn piles(
 ) -> std::collections::BTreeMap<Pos, Vec<Item>> {
     let mut piles: std::collections::BTreeMap<Pos, Vec<Item>> = Default::default();
     for (pos, item) in placed(level, items, seeds, depth, bottom) {
-        let pile = piles.entry(pos).or_default();
-        match pile.last_mut() {
-            Some(top) if top.kind == item.kind && items.kind(item.kind).stacks() => {
-                crate::items::stack_onto(top, item);
-            }
-            _ => pile.push(item),
-        }
+        let stacks = items.kind(item.kind).stacks();
+        crate::items::pile_onto(piles.entry(pos).or_default(), item, stacks);
     }
     piles
 }
@@ -132,12 +127,7 @@ pub fn tops(
 ) -> std::collections::BTreeMap<Pos, gloam_protocol::Lying> {
     piles(level, items, seeds, depth, bottom)
         .into_iter()
-        .filter_map(|(pos, pile)| {
-            let top = pile.last()?;
-            let lying =
-                gloam_protocol::Lying { kind: top.kind, count: top.count, more: pile.len() > 1 };
-            Some((pos, lying))
-        })
+        .filter_map(|(pos, pile)| Some((pos, crate::items::top_of(&pile)?)))
         .collect()
 }
 

@@ -15,19 +15,13 @@ pub(crate) struct Floor {
 impl Floor {
     /// The top of the pile on `pos`, as a player sees it.
     pub fn top(&self, pos: Pos) -> Option<Lying> {
-        let pile = self.piles.get(&pos)?;
-        let top = pile.last()?;
-        Some(Lying { kind: top.kind, count: top.count, more: pile.len() > 1 })
+        crate::items::top_of(self.piles.get(&pos)?)
     }
 
     /// Puts `item` on top of the pile on `pos`; onto the top's own stack
     /// when it is of the same kind and `stacks`.
     pub fn put(&mut self, pos: Pos, item: Item, stacks: bool) {
-        let pile = self.piles.entry(pos).or_default();
-        match pile.last_mut() {
-            Some(top) if stacks && top.kind == item.kind => crate::items::stack_onto(top, item),
-            _ => pile.push(item),
-        }
+        crate::items::pile_onto(self.piles.entry(pos).or_default(), item, stacks);
     }
 
     /// Takes the top item of the pile on `pos`.
