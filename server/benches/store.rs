@@ -15,7 +15,7 @@ fn snapshot(i: u16) -> Snapshot {
     Snapshot {
         depth: 1 + i % 4,
         pos: Pos { x: 10 + i % 60, y: 5 + i % 30 },
-        vitals: gloam_server::world::Vitals::default(),
+        vitals: gloam_server::character::Vitals::default(),
         explored: vec![(1 + i % 4, bits)],
         piles: vec![(1 + i % 4, (0..3).map(pile).collect())],
         pack: vec![("potion of healing".into(), 2), ("dart".into(), 12)],

@@ -1,15 +1,21 @@
 //! The game world, as a connection sees it: [`World::enter`] claims a
 //! character and puts it on its depth, giving the connection a
-//! [`Presence`] with three verbs: `act`, `reply` (what the world has to say
-//! to this player, one [`Reply`] per command) and `leave`. Everything else
-//! is inside: one task per depth (`task`) owns that depth's level and
-//! players and applies their commands one at a time, in arrival order (see
-//! [`depth`] for the order of one action); the registry (`registry`)
-//! starts and retires those tasks, and the stairs hand a player from one
-//! depth's task to the next's without the connection carrying it.
+//! [`Presence`] whose verbs are `act`, `try_reply` (what the world has to
+//! say to this player, one [`Reply`] per command), `say` and `heard` (its
+//! chat), and `leave`; the rest of it (`depth`, `audience`, `kicked`,
+//! `new_token`) tells the connection where its player is, who watches it,
+//! whether it was taken over and its next key. [`World::watch`] gives a
+//! [`Watcher`] the same way. Everything else is inside: one task per depth
+//! (`task`) owns that depth's level and players and applies their commands
+//! one at a time, in arrival order (see `depth` for the order of one
+//! action, from key to pixels); the registry (`registry`) starts and
+//! retires those tasks, and the stairs hand a player from one depth's task
+//! to the next's without the connection carrying it.
 //!
 //! [`DepthState`] is the same rules without tasks or channels, for
-//! benchmarks and for test fixtures that play a level directly.
+//! benchmarks and for test fixtures that play a level directly, with the
+//! few types they name (an [`Arrival`], a [`Death`] and its [`End`], how a
+//! player [`Leaving`] went, a depth's history as [`Entry`]s).
 
 mod absence;
 mod build;
@@ -34,20 +40,20 @@ use gloam_protocol::{Refusal, Token};
 use tokio::sync::mpsc;
 use tracing::info;
 
-pub use crate::character::{Player, Vitals};
+pub use crate::character::Player;
 pub use build::fresh_depth;
 /// Who hits and for how much, and the line a missile flies: what a
 /// player weighing its weapons and its throws reckons with.
 pub(crate) use depth::rules::{combat, throwing};
 pub use depth::{
-    Arrival, Command, Death, DepthState, End, Entry, HostRules, Leaving, LogPart, Monster, Outcome,
-    Outgoing, Phase, decode_history, may_start_order,
+    Arrival, Command, Death, DepthState, End, Entry, Leaving, Monster, Outgoing, decode_history,
+    may_start_order,
 };
 /// The rules of a depth alone, for the balance run to play with nobody
 /// listening.
 pub(crate) use depth::{Killer, Nobody, Rules};
 pub use presence::{ActError, Presence, Reply, Watcher};
-pub use talk::{Ear, Heard, Talkers};
+pub use talk::Talkers;
 pub use watch::{Audience, Feed};
 
 use crate::character::Credential;
