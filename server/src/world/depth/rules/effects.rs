@@ -8,9 +8,9 @@ use super::Rules;
 use super::events::{Event, Observer};
 use crate::items::Effect;
 
-/// How many of its turns a monster put to sleep by magic sleeps before
+/// How many rounds a monster put to sleep by magic sleeps before
 /// it may wake by itself.
-pub const SLUMBER_TURNS: u16 = 20;
+pub const SLUMBER_ROUNDS: u16 = 20;
 
 /// How many cells a teleport draws before it gives up (on a level nearly
 /// full of players and monsters, or nearly all rock): the player stays.
@@ -53,7 +53,7 @@ impl Rules {
                 for m in &sleepers {
                     if let Some(m) = self.monsters.get_mut(m) {
                         m.awake = false;
-                        m.dozing = SLUMBER_TURNS;
+                        m.dozing = SLUMBER_ROUNDS;
                         m.prey = None;
                         m.goal = None;
                     }

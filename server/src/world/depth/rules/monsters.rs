@@ -91,12 +91,13 @@ impl Rules {
                 if !self.monsters.contains_key(&id) {
                     break;
                 }
-                self.monster_turn(id, party, &mut map, obs);
+                self.monster_action(id, party, &mut map, obs);
             }
         }
     }
 
-    fn monster_turn(
+    /// One action of monster `id` (a fast one acts more than once a round).
+    fn monster_action(
         &mut self,
         id: MonsterId,
         party: &[PlayerId],
