@@ -135,3 +135,17 @@ test("a frame on a level known whole reads only the cells the camera shows, and 
     assert.ok(counted.reads() <= most, `${counted.reads()} cells read for a ${view[0]} x ${view[1]} viewport (at most ${most})`);
   });
 });
+
+test("a frame builds the party panel once", () => {
+  withFakeDocument(() => {
+    const s = knownWhole(32);
+    const party = s.state.party;
+    assert.equal(party.length, 3);
+    let built = 0;
+    // The panel is built from the party, read once each time.
+    Object.defineProperty(s.state, "party", { get: () => (built++, party) });
+    const layout = layoutAt(1280, 720, 16, 8);
+    drawFrame(fakeContext([]), new Atlas(16, { fontPx: 13, textPx: 8 }, 1), s.scene(), DEFAULT, layout);
+    assert.equal(built, 1);
+  });
+});

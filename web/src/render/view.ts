@@ -174,9 +174,8 @@ function panelPlace(panel: HudLine[], width: number): [number, number] {
   return [Math.max(width - columns * column, PANEL_GAP), column];
 }
 
-/** The letters a row of messages holds in a HUD row of `cols` letters. */
-export function messageCols(state: ClientState, cols: number): number {
-  const panel = partyPanel(state);
+/** The letters a row of messages holds beside `panel` in a HUD row of `cols` letters. */
+function messageCols(panel: HudLine[], cols: number): number {
   return panel.length === 0 ? cols : panelPlace(panel, cols)[0] - PANEL_GAP;
 }
 
@@ -202,16 +201,21 @@ function lineGlyphs(line: HudLine, row: number, col: number, room: number, colou
   return glyphs;
 }
 
-/** The HUD's glyphs from `firstRow` down, `width` letters wide, with the party panel right of the messages. */
+/**
+ * The HUD's glyphs from `firstRow` down, `width` letters wide, with the
+ * party panel right of the messages (built once: it sets both where the
+ * messages stop and what stands beside them).
+ */
 export function hudGlyphs(scene: Scene, palette: Palette, firstRow: number, width: number): Glyph[] {
   const colours = playerColours(scene.state, palette);
   const colour = (t: Tone) => toneColour(t, palette, colours);
   const panel = partyPanel(scene.state);
   const firstMessage = HUD_ROWS - MESSAGE_ROWS;
   const [left, column] = panelPlace(panel, width);
+  const besidePanel = messageCols(panel, width);
   const glyphs: Glyph[] = [];
-  hud(scene, width, messageCols(scene.state, width)).forEach((line, i) => {
-    const room = i >= firstMessage && panel.length > 0 ? left - PANEL_GAP : width;
+  hud(scene, width, besidePanel).forEach((line, i) => {
+    const room = i >= firstMessage ? besidePanel : width;
     glyphs.push(...lineGlyphs(line, firstRow + i, 0, room, colour));
   });
   if (panel.length === 0) return glyphs;
