@@ -2,8 +2,9 @@
 // the Session and what it asks for to the server; server messages update
 // it; a change asks for one frame, drawn on the next animation frame. The
 // name is asked on a first visit (a plain form in the page), kept with the
-// character's token per server, and sent in the hello; `?watch=NAME` in
-// the address watches that player instead.
+// character's token per server, and sent in the hello; `?name=NAME` in
+// the address answers the form on a first visit (a host hands out links),
+// and `?watch=NAME` watches that player instead of playing.
 //
 // One key, from press to pixels: keydown -> keyboard.ts's keyOf ->
 // Session.onKey (session/) -> a ClientMsg sent by net.ts -> the server's
@@ -46,6 +47,11 @@ function keptZoom(storage: Storage | null): number | null {
   return kept !== null && ZOOM_STEPS.includes(cell) ? cell : null;
 }
 
+/** Why the page will not join as `name` (the form's own rules), or null. */
+function nameFault(name: string): string | null {
+  return name === "" || charCount(name) > MAX_NAME_CHARS ? `A name is 1 to ${MAX_NAME_CHARS} characters.` : null;
+}
+
 /** Refusals that a new name answers. */
 const ASK_AGAIN = new Set(["NameTaken", "WrongToken", "NameInvalid"]);
 
@@ -63,6 +69,8 @@ export class App {
   private readonly tokens: TokenStore;
   private readonly storage: Storage | null;
   private readonly watch: string | null;
+  /** The name the address gives (`?name=`), trimmed as the form trims; null when none. */
+  private readonly addressName: string | null;
   private readonly palette: Palette;
 
   constructor(
@@ -80,35 +88,46 @@ export class App {
     this.storage = storage;
     this.zoom = keptZoom(storage);
     this.watch = params.get("watch");
+    this.addressName = params.get("name")?.trim() || null;
     this.palette = named(params.get("palette"));
   }
 
-  /** Joins with the name kept for this server, or asks for one. */
+  /**
+   * Joins with the name kept for this server, else the address's, else
+   * asks for one. The kept name wins: it holds the character's key, and a
+   * link handed out must not take a player away from their own character.
+   */
   start(): void {
     const kept = this.tokens.load();
-    if (kept === null) this.askName(null);
-    else this.connect(kept.name);
+    if (kept !== null) this.connect(kept.name);
+    else if (this.addressName !== null) this.join(this.addressName);
+    else this.askName(null);
     void loadFont().then(() => this.requestFrame());
     this.requestFrame();
   }
 
-  /** Shows the name form, with why a name is asked again. */
-  private askName(why: string | null): void {
+  /** Shows the name form, filled with `name`, with why a name is asked again. */
+  private askName(why: string | null, name = this.name ?? this.tokens.load()?.name ?? ""): void {
     const { form, nameInput } = this.page;
     // At ?watch=NAME the name is the watcher's own: say whom it will watch.
     const said = why ?? (this.watch !== null ? `You will watch ${this.watch}, under a name of your own.` : null);
     this.page.why.textContent = said ?? "";
     this.page.why.hidden = said === null;
     form.hidden = false;
-    nameInput.value = this.name ?? this.tokens.load()?.name ?? "";
+    nameInput.value = name;
     nameInput.focus();
   }
 
   /** The name form was sent. */
   submitName(): void {
-    const name = this.page.nameInput.value.trim();
-    if (name === "" || charCount(name) > MAX_NAME_CHARS) {
-      this.askName(`A name is 1 to ${MAX_NAME_CHARS} characters.`);
+    this.join(this.page.nameInput.value.trim());
+  }
+
+  /** Joins as `name` when the form's rules take it; else asks again, the name left to mend. */
+  private join(name: string): void {
+    const fault = nameFault(name);
+    if (fault !== null) {
+      this.askName(fault, name);
       return;
     }
     this.page.form.hidden = true;

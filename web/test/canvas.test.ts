@@ -1,17 +1,19 @@
 // The drawing function over a fake 2D context: every glyph of the scene is
 // one copy from the atlas, at the cell the camera puts it in, each glyph
 // drawn into the atlas once per colour; the cursor framed; nothing drawn
-// outside the canvas.
+// outside the canvas. A frame's cost follows the viewport, not the level:
+// it reads only the cells the camera shows, and builds the party panel
+// once.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Atlas, drawFrame } from "../src/render/canvas";
-import { layoutAt } from "../src/render/layout";
+import { layoutAt, toView } from "../src/render/layout";
 import { DEFAULT } from "../src/render/palette";
-import { hudGlyphs, mapGlyphs } from "../src/render/view";
+import { camera, hudGlyphs, mapGlyphs, mapInView } from "../src/render/view";
 import { sideGlyphs } from "../src/render/side";
-import { applyAll, inARoom, playing } from "./fixtures";
+import { applyAll, inARoom, knownWhole, playing } from "./fixtures";
 
 type Call = [string, ...unknown[]];
 
@@ -94,5 +96,56 @@ test("a character outside printable ASCII is drawn as ?, as the window's atlas d
     atlas.draw(fakeContext([]), "é", [1, 2, 3], 0, 0, 16);
     const texts = atlasCalls.filter(([name]) => name === "fillText").map((c) => c[1]);
     assert.deepEqual(texts, ["?"]);
+  });
+});
+
+/** `known` behind a proxy that counts the cells read from it. */
+function countingReads(known: Uint8Array): { known: Uint8Array; reads: () => number } {
+  let reads = 0;
+  const proxy = new Proxy(known, {
+    get(target, key) {
+      if (typeof key === "string" && /^[0-9]+$/.test(key)) reads++;
+      const v: unknown = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { known: proxy, reads: () => reads };
+}
+
+test("a frame on a level known whole reads only the cells the camera shows, and draws what the whole map's glyphs put there", () => {
+  withFakeDocument(() => {
+    const s = knownWhole(256);
+    const scene = s.scene();
+    const layout = layoutAt(1280, 720, 16, 8);
+    const view: [number, number] = [layout.mapCols, layout.mapRows];
+    const shown: unknown[] = [];
+    mapInView(scene, DEFAULT, layout, (g, col, row) => shown.push({ ...g, col, row }));
+    const cam = camera(scene, layout);
+    const whole = mapGlyphs(s.state, DEFAULT).flatMap((g) => {
+      const cell = toView(cam, g.col, g.row, view);
+      return cell === null ? [] : [{ ...g, col: cell[0], row: cell[1] }];
+    });
+    assert.ok(whole.length > 1000);
+    assert.deepEqual(shown, whole, "the same glyphs, in the same order, as the whole map's through the camera");
+    const counted = countingReads(s.state.known);
+    s.state.known = counted.known;
+    drawFrame(fakeContext([]), new Atlas(16, { fontPx: 13, textPx: 8 }, 1), scene, DEFAULT, layout);
+    // A cell and its eight neighbours (whether a wall is rock) at most.
+    const most = 9 * view[0] * view[1];
+    assert.ok(counted.reads() <= most, `${counted.reads()} cells read for a ${view[0]} x ${view[1]} viewport (at most ${most})`);
+  });
+});
+
+test("a frame builds the party panel once", () => {
+  withFakeDocument(() => {
+    const s = knownWhole(32);
+    const party = s.state.party;
+    assert.equal(party.length, 3);
+    let built = 0;
+    // The panel is built from the party, read once each time.
+    Object.defineProperty(s.state, "party", { get: () => (built++, party) });
+    const layout = layoutAt(1280, 720, 16, 8);
+    drawFrame(fakeContext([]), new Atlas(16, { fontPx: 13, textPx: 8 }, 1), s.scene(), DEFAULT, layout);
+    assert.equal(built, 1);
   });
 });

@@ -91,3 +91,36 @@ export function playing(): Session {
   }
   return s;
 }
+
+/**
+ * A session on a `size` x `size` level known whole (the largest a mirror
+ * holds at 256): rooms of floor walled every 8 cells, a remembered pile
+ * every 5 cells of floor, the player in the middle seeing the cells
+ * within 8 of it, and a party of three. What a frame costs most on.
+ */
+export function knownWhole(size = 256): Session {
+  const s = new Session("ws://here/", NO_TOKENS);
+  const msgs: ServerMsg[] = [
+    welcome(1, size, size),
+    enterLevel(1, size, size),
+    { ItemKinds: [{ name: "potion", glyph: "!", colour: [200, 80, 220], class: "Potion" }] },
+    { Party: [1, 2, 3].map((id) => ({ id, name: `p${id}`, hp: 10, max: 30, level: 2 })) },
+  ];
+  for (const m of msgs) {
+    const why = s.onMessage(m);
+    if (why !== null) throw new Error(why);
+  }
+  const state = s.state;
+  const middle = size >> 1;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const i = y * size + x;
+      const wall = x % 8 === 0 || y % 8 === 0;
+      state.known[i] = wall ? 1 : 2;
+      if (Math.max(Math.abs(x - middle), Math.abs(y - middle)) <= 8) state.visible[i] = 1;
+      if (!wall && i % 61 === 0) state.floor.set(i, { at: { x, y }, top: { kind: 0, count: 1, more: false } });
+    }
+  }
+  state.at = { x: middle, y: middle };
+  return s;
+}

@@ -3,7 +3,9 @@
 // the page's own host, says hello with it, keeps the token the welcome
 // gives under the page's origin, draws frames as messages come, takes
 // keys, and shows a message that does not fit as the reason, closing the
-// socket. A reload then says hello with the kept token.
+// socket. A reload then says hello with the kept token. An address with
+// `?name=` joins at once on a first visit, unless a name is kept or the
+// form's rules refuse it.
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -94,8 +96,8 @@ class FakeSocket {
   }
 }
 
-/** A fake browser's globals, and what the page does with them. */
-function browser(storage: Map<string, string>) {
+/** A fake browser's globals at an address whose query is `search`, and what the page does with them. */
+function browser(storage: Map<string, string>, search = "") {
   const canvas = new FakeCanvas();
   // The form starts hidden, as index.html has it.
   const form = Object.assign(new FakeElement(), { hidden: true });
@@ -115,7 +117,7 @@ function browser(storage: Map<string, string>) {
       fonts: { add: () => {} },
     },
     window: { devicePixelRatio: 1, localStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v) }, addEventListener: () => {} },
-    location: { protocol: "http:", host: "game.test:8080", origin: "http://game.test:8080", search: "" },
+    location: { protocol: "http:", host: "game.test:8080", origin: "http://game.test:8080", search },
     WebSocket: FakeSocket,
     FontFace: class {
       load(): Promise<never> {
@@ -188,4 +190,51 @@ test("a reload resumes the character: the hello carries the kept name and token"
   const socket = FakeSocket.all[0]!;
   socket.open();
   assert.deepEqual(socket.sent, [{ Hello: { version: 11, name: "ann", token: Array.from({ length: 16 }, (_, i) => i) } }]);
+});
+
+test("an address with ?name= joins at once on a first visit, as the form would, and keeps the name", async () => {
+  const storage = new Map<string, string>();
+  const page = browser(storage, "?name=%20ann%20");
+  await load();
+  assert.equal(page.parts["join"]?.hidden, true, "no name is asked");
+  const socket = FakeSocket.all[0]!;
+  socket.open();
+  assert.deepEqual(socket.sent, [{ Hello: { version: 11, name: "ann", token: null } }], "trimmed as the form trims");
+  assert.match(storage.get("http://game.test:8080") ?? "", /"name":"ann"/);
+});
+
+test("a name kept in the browser wins over the address's", async () => {
+  const storage = new Map([["http://game.test:8080", JSON.stringify({ name: "bob", token: "000102030405060708090a0b0c0d0e0f" })]]);
+  const page = browser(storage, "?name=ann");
+  await load();
+  assert.equal(page.parts["join"]?.hidden, true);
+  const socket = FakeSocket.all[0]!;
+  socket.open();
+  assert.deepEqual(socket.sent, [{ Hello: { version: 11, name: "bob", token: Array.from({ length: 16 }, (_, i) => i) } }]);
+});
+
+test("an address's name the form refuses shows the form filled with it and the reason, and joins nobody", async () => {
+  const long = "a".repeat(17);
+  const page = browser(new Map(), `?name=${long}`);
+  await load();
+  assert.equal(page.parts["join"]?.hidden, false, "the form is shown");
+  assert.equal(page.parts["name"]?.value, long, "filled with the address's name, to mend");
+  assert.equal(page.parts["join-why"]?.textContent, "A name is 1 to 16 characters.");
+  assert.equal(page.parts["join-why"]?.hidden, false);
+  assert.equal(FakeSocket.all.length, 0, "nothing is sent");
+  // An empty name in the address is no name: the plain form of a first visit.
+  const plain = browser(new Map(), "?name=%20");
+  await load();
+  assert.equal(plain.parts["join"]?.hidden, false);
+  assert.equal(plain.parts["join-why"]?.hidden, true, "no reason: nothing was refused");
+  assert.equal(FakeSocket.all.length, 0);
+});
+
+test("?watch= with ?name= watches at once under the address's name", async () => {
+  const page = browser(new Map(), "?watch=ann&name=cat");
+  await load();
+  assert.equal(page.parts["join"]?.hidden, true);
+  const socket = FakeSocket.all[0]!;
+  socket.open();
+  assert.deepEqual(socket.sent, [{ Watch: { version: 11, name: "cat", token: null, player: "ann" } }]);
 });

@@ -136,36 +136,56 @@ function likeTerrain(p: Palette, c: Rgb): boolean {
   return [p.wall, p.floor, p.stairs, p.floor_remembered, p.stairs_remembered].some((t) => tooClose(c, t));
 }
 
-const creatures = new Map<string, Rgb>();
+/**
+ * Colours worked out once per palette and colour the server names, which
+ * is all they depend on: the map asks for them on every frame. At most
+ * `most` are kept, so a hostile server naming every colour cannot grow
+ * it without end; past that, a colour is worked out each time it is asked.
+ */
+export class KeptColours {
+  private readonly kept = new Map<string, Rgb>();
+
+  constructor(private readonly most: number) {}
+
+  /** The colour `work` gives for `c` in `p`, worked out on the first ask. */
+  of(p: Palette, c: Rgb, work: () => Rgb): Rgb {
+    const key = `${p.name}:${c[0]},${c[1]},${c[2]}`;
+    const known = this.kept.get(key);
+    if (known !== undefined) return known;
+    const worked = work();
+    if (this.kept.size < this.most) this.kept.set(key, worked);
+    return worked;
+  }
+
+  /** How many colours are kept. */
+  get size(): number {
+    return this.kept.size;
+  }
+}
+
+const creatures = new KeptColours(4096);
+const rememberedColours = new KeptColours(4096);
 
 /**
  * A monster's (or an item's) colour as the map draws it: the nearest
  * colour, darker or lighter, that reaches MIN_CONTRAST and is not like the
- * terrain's (the colour itself when it already is). Kept once worked out:
- * the map asks for it on every frame.
+ * terrain's (the colour itself when it already is).
  */
 export function creature(p: Palette, c: Rgb): Rgb {
-  const key = `${p.name}:${c[0]},${c[1]},${c[2]}`;
-  const known = creatures.get(key);
-  if (known !== undefined) return known;
-  let found: Rgb | null = null;
-  for (let i = 0; i <= 16 && found === null; i++) {
-    for (const towards of [[255, 255, 255], [0, 0, 0]] as const) {
-      const tried = blend(c, towards, i * 0.06);
-      if (contrast(tried, BACKGROUND) >= MIN_CONTRAST && !likeTerrain(p, tried)) {
-        found = tried;
-        break;
+  return creatures.of(p, c, () => {
+    for (let i = 0; i <= 16; i++) {
+      for (const towards of [[255, 255, 255], [0, 0, 0]] as const) {
+        const tried = blend(c, towards, i * 0.06);
+        if (contrast(tried, BACKGROUND) >= MIN_CONTRAST && !likeTerrain(p, tried)) return tried;
       }
     }
-  }
-  const drawn = found ?? lift(c);
-  if (creatures.size < 4096) creatures.set(key, drawn);
-  return drawn;
+    return lift(c);
+  });
 }
 
 /** A pile's colour out of sight: its kind's, greyed towards the remembered floor. */
 export function remembered(p: Palette, c: Rgb): Rgb {
-  return lift(blend(creature(p, c), p.floor_remembered, 0.55));
+  return rememberedColours.of(p, c, () => lift(blend(creature(p, c), p.floor_remembered, 0.55)));
 }
 
 /** The colours players are drawn in: the palette's not too close to any monster's nor the terrain's. */

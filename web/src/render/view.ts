@@ -4,7 +4,7 @@
 // them.
 
 import { TERRAINS, type Pos, type Terrain } from "../protocol";
-import { posOf, terrainOf, type ClientState } from "../state";
+import { terrainOf, type ClientState } from "../state";
 import type { Scene } from "../session/scene";
 import { glyphRows, textGlyphs, type Glyph } from "./glyph";
 import { HUD_ROWS, MESSAGE_ROWS, hud, partyPanel, type HudLine, type Tone } from "./hud";
@@ -65,40 +65,72 @@ export function playerColours(state: ClientState, palette: Palette): PlayerColou
   return colours;
 }
 
+/** A rectangle of the map's cells: `cols` x `rows` from (x, y), which may reach past the map. */
+export interface Area {
+  x: number;
+  y: number;
+  cols: number;
+  rows: number;
+}
+
+/** The whole map of `state`. */
+function wholeMap(state: ClientState): Area {
+  return { x: 0, y: 0, cols: state.width, rows: state.height };
+}
+
+function inArea(a: Area, p: Pos): boolean {
+  return p.x >= a.x && p.y >= a.y && p.x < a.x + a.cols && p.y < a.y + a.rows;
+}
+
 /**
- * The map's glyphs: known terrain (bright in sight, dim remembered; never
- * the unexplored nor solid rock), then the top item of every pile seen,
- * then the monsters in sight, then the other players, then the player's
- * own `@` on top, each player in its own colour.
+ * The map's glyphs in `area` (the whole map unless told): known terrain
+ * (bright in sight, dim remembered; never the unexplored nor solid rock),
+ * then the top item of every pile seen, then the monsters in sight, then
+ * the other players, then the player's own `@` on top, each player in its
+ * own colour. A frame asks only for the camera's area: a level known whole
+ * is 65536 cells, a viewport a few thousand.
  */
-export function mapGlyphs(state: ClientState, palette: Palette): Glyph[] {
+export function mapGlyphs(state: ClientState, palette: Palette, area: Area = wholeMap(state)): Glyph[] {
   const colours = playerColours(state, palette);
-  const glyphs: Glyph[] = [];
-  const wall = 1 + TERRAINS.indexOf("Wall");
-  for (let i = 0; i < state.known.length; i++) {
-    const code = state.known[i] ?? 0;
-    if (code === 0) continue;
-    const { x, y } = posOf(state, i);
-    if (code === wall && isRock(state, x, y)) continue;
-    const t = terrainOf(state, i) ?? "Wall";
-    glyphs.push({ col: x, row: y, ch: GLYPH[t], color: terrainColour(palette, t, state.visible[i] === 1) });
-  }
+  const glyphs = terrainGlyphs(state, palette, area);
   for (const [i, pile] of state.floor) {
+    if (!inArea(area, pile.at)) continue;
     const kind = state.itemKind(pile.top.kind);
     const seen = state.visible[i] === 1;
     const colour = kind === undefined ? palette.alert : seen ? creature(palette, fromColour(kind.colour)) : remembered(palette, fromColour(kind.colour));
     glyphs.push({ col: pile.at.x, row: pile.at.y, ch: kind?.glyph ?? "?", color: colour });
   }
   for (const [, m] of byId(state.monsters)) {
+    if (!inArea(area, m.at)) continue;
     const kind = state.kindOf(m);
     const color = kind === undefined ? palette.alert : creature(palette, fromColour(kind.colour));
     glyphs.push({ col: m.at.x, row: m.at.y, ch: kind?.glyph ?? "?", color });
   }
   for (const [id, other] of byId(state.others)) {
-    glyphs.push({ col: other.at.x, row: other.at.y, ch: "@", color: colours.of(id) });
+    if (inArea(area, other.at)) glyphs.push({ col: other.at.x, row: other.at.y, ch: "@", color: colours.of(id) });
   }
-  if (state.at !== null && state.me !== null) {
+  if (state.at !== null && state.me !== null && inArea(area, state.at)) {
     glyphs.push({ col: state.at.x, row: state.at.y, ch: "@", color: colours.of(state.me) });
+  }
+  return glyphs;
+}
+
+/** The known terrain of the map's cells in `area`, row by row. */
+function terrainGlyphs(state: ClientState, palette: Palette, area: Area): Glyph[] {
+  const glyphs: Glyph[] = [];
+  const wall = 1 + TERRAINS.indexOf("Wall");
+  const [left, top] = [Math.max(area.x, 0), Math.max(area.y, 0)];
+  const right = Math.min(area.x + area.cols, state.width);
+  const bottom = Math.min(area.y + area.rows, state.height);
+  for (let y = top; y < bottom; y++) {
+    for (let x = left; x < right; x++) {
+      const i = y * state.width + x;
+      const code = state.known[i] ?? 0;
+      if (code === 0) continue;
+      if (code === wall && isRock(state, x, y)) continue;
+      const t = terrainOf(state, i) ?? "Wall";
+      glyphs.push({ col: x, row: y, ch: GLYPH[t], color: terrainColour(palette, t, state.visible[i] === 1) });
+    }
   }
   return glyphs;
 }
@@ -142,9 +174,8 @@ function panelPlace(panel: HudLine[], width: number): [number, number] {
   return [Math.max(width - columns * column, PANEL_GAP), column];
 }
 
-/** The letters a row of messages holds in a HUD row of `cols` letters. */
-export function messageCols(state: ClientState, cols: number): number {
-  const panel = partyPanel(state);
+/** The letters a row of messages holds beside `panel` in a HUD row of `cols` letters. */
+function messageCols(panel: HudLine[], cols: number): number {
   return panel.length === 0 ? cols : panelPlace(panel, cols)[0] - PANEL_GAP;
 }
 
@@ -170,16 +201,21 @@ function lineGlyphs(line: HudLine, row: number, col: number, room: number, colou
   return glyphs;
 }
 
-/** The HUD's glyphs from `firstRow` down, `width` letters wide, with the party panel right of the messages. */
+/**
+ * The HUD's glyphs from `firstRow` down, `width` letters wide, with the
+ * party panel right of the messages (built once: it sets both where the
+ * messages stop and what stands beside them).
+ */
 export function hudGlyphs(scene: Scene, palette: Palette, firstRow: number, width: number): Glyph[] {
   const colours = playerColours(scene.state, palette);
   const colour = (t: Tone) => toneColour(t, palette, colours);
   const panel = partyPanel(scene.state);
   const firstMessage = HUD_ROWS - MESSAGE_ROWS;
   const [left, column] = panelPlace(panel, width);
+  const besidePanel = messageCols(panel, width);
   const glyphs: Glyph[] = [];
-  hud(scene, width, messageCols(scene.state, width)).forEach((line, i) => {
-    const room = i >= firstMessage && panel.length > 0 ? left - PANEL_GAP : width;
+  hud(scene, width, besidePanel).forEach((line, i) => {
+    const room = i >= firstMessage ? besidePanel : width;
     glyphs.push(...lineGlyphs(line, firstRow + i, 0, room, colour));
   });
   if (panel.length === 0) return glyphs;
@@ -222,7 +258,7 @@ export function pageTextGlyphs(scene: Scene, palette: Palette, width: number, ro
 export function mapInView(scene: Scene, palette: Palette, layout: Layout, see: (g: Glyph, col: number, row: number) => void): void {
   const view: [number, number] = [layout.mapCols, layout.mapRows];
   const cam = camera(scene, layout);
-  for (const g of mapGlyphs(scene.state, palette)) {
+  for (const g of mapGlyphs(scene.state, palette, { x: cam.x, y: cam.y, cols: view[0], rows: view[1] })) {
     const cell = toView(cam, g.col, g.row, view);
     if (cell !== null) see(g, cell[0], cell[1]);
   }
