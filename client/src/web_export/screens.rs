@@ -733,6 +733,9 @@ fn dying(r: &mut Recorder) {
     r.msg(ServerMsg::Died(DeathRecord { when: u64::MAX, ..record("ann", false) }));
     r.msg(ServerMsg::Graveyard(vec![record("ann", false), record("bob", true)]));
     r.msg(ServerMsg::Note("You die...".into()));
+    // A full graveyard: on a short page it gives way to the keys to go on.
+    let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
+    r.msg(ServerMsg::Graveyard(many));
     r.step(Input::Closed("your character died".into()));
     r.key(Key::Up);
     r.shifted(Key::Char('g'));
