@@ -202,15 +202,18 @@ pub(crate) fn look_key(key: Key, shift: bool) -> Option<AimKey> {
 /// Whether a key press becomes an action now. A fresh press always does; a
 /// held key's repeat only once the last action was answered and the
 /// server's pace allows another, so holding a key never queues up moves
-/// the player cannot take back (or gets the client closed for flooding).
+/// the player cannot take back (or gets the client closed for flooding),
+/// and never once a monster came into view since the key went down
+/// (`monster_came`): the player is stopped, as a standing order is.
 pub(crate) fn should_send(
     repeat: bool,
+    monster_came: bool,
     unanswered: u32,
     since_last: Duration,
     actions_per_second: u16,
 ) -> bool {
     let pace = Duration::from_secs_f64(1.0 / f64::from(actions_per_second.max(1)));
-    !repeat || (unanswered == 0 && since_last >= pace)
+    !repeat || (!monster_came && unanswered == 0 && since_last >= pace)
 }
 
 /// The most letters a row of the HUD holds in a 1280-pixel window.
@@ -399,13 +402,20 @@ mod tests {
     fn a_held_key_repeats_at_the_servers_pace_once_answered() {
         let ms = Duration::from_millis;
         // A fresh press goes at once, whatever is in flight.
-        assert!(should_send(false, 3, ms(0), 20));
+        assert!(should_send(false, false, 3, ms(0), 20));
         // A repeat waits for the answer...
-        assert!(!should_send(true, 1, ms(500), 20));
+        assert!(!should_send(true, false, 1, ms(500), 20));
         // ...and for the pace: 20 a second is one every 50 ms.
-        assert!(!should_send(true, 0, ms(30), 20));
-        assert!(should_send(true, 0, ms(50), 20));
-        assert!(should_send(true, 0, ms(34), 30));
+        assert!(!should_send(true, false, 0, ms(30), 20));
+        assert!(should_send(true, false, 0, ms(50), 20));
+        assert!(should_send(true, false, 0, ms(34), 30));
+    }
+
+    #[test]
+    fn a_held_key_stops_repeating_once_a_monster_came_into_view() {
+        let ms = Duration::from_millis;
+        assert!(!should_send(true, true, 0, ms(500), 20), "a repeat is ignored");
+        assert!(should_send(false, true, 0, ms(0), 20), "a fresh press goes");
     }
 
     #[test]

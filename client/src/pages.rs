@@ -35,7 +35,7 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
         Page::Help => crate::reading::help_lines(),
         Page::Pack => pack_lines(scene.state),
         Page::Choose(item_use) => choose_lines(scene.state, item_use),
-        Page::End => end_lines(scene.state, scene.graveyard),
+        Page::End => end_lines(scene.state, scene.graveyard, rows.min(PAGE_LINES)),
     };
     lines.truncate(PAGE_LINES);
     lines
@@ -105,8 +105,10 @@ fn item_line(state: &ClientState, slot: u8) -> PageLine {
 }
 
 /// The end of a game: how it ended, the character's record, then the
-/// hall of the living and the graveyard.
-fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
+/// hall of the living and the graveyard, in at most `rows` lines. The keys
+/// to go on are the last line and are never cut: on a short page the
+/// graveyard, then the record, give way to them.
+fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>, rows: usize) -> Vec<PageLine> {
     let Some(d) = state.ending() else { return Vec::new() };
     let who = if state.watched().is_some() { d.name.as_str() } else { "You" };
     let (headline, colour, when) = if d.escaped {
@@ -125,9 +127,12 @@ fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<Page
         (format!("  {when:<22} {}", d.when_utc()), palette::TEXT),
         blank(),
     ];
-    let tables = PAGE_LINES - lines.len() - 2;
+    let tables = rows.saturating_sub(lines.len() + 2);
     lines.extend(graveyard_tables(graveyard, tables));
-    lines.push(blank());
+    lines.truncate(rows.saturating_sub(2));
+    if rows >= 2 {
+        lines.push(blank());
+    }
     let keys = match state.watched() {
         Some(_) => format!("  {WATCHER_END}"),
         None => format!("  Enter: a new character named {}    Esc: quit", d.name),
@@ -202,9 +207,13 @@ mod tests {
     }
 
     fn text(state: &ClientState, page: Page) -> Vec<String> {
+        text_in(state, page, 40)
+    }
+
+    fn text_in(state: &ClientState, page: Page, rows: usize) -> Vec<String> {
         let (chat, link) = (Chat::default(), Link::Playing);
         let scene = Scene::new(state, &chat, &link, page);
-        page_lines(&scene, (120, 40)).into_iter().map(|(t, _)| t).collect()
+        page_lines(&scene, (120, rows)).into_iter().map(|(t, _)| t).collect()
     }
 
     fn position(lines: &[String], part: &str) -> usize {
@@ -263,6 +272,20 @@ mod tests {
         position(&lines, "Died:                  1970-01-01 00:00 UTC");
         position(&lines, "ann                  5     3     321    12  an ogre");
         position(&lines, "Enter: a new character named ann");
+    }
+
+    #[test]
+    fn a_short_end_page_keeps_its_keys_on_the_last_line() {
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let ann = record("ann", 5, 3, "an ogre", false);
+        s.apply(&ServerMsg::Died(ann.clone())).unwrap();
+        s.apply(&ServerMsg::Graveyard(vec![ann; 30])).unwrap();
+        for rows in [1, 2, 5, 12, 20, 30, 39] {
+            let lines = text_in(&s, Page::End, rows);
+            assert!(lines.len() <= rows, "{rows} rows: {lines:#?}");
+            let last = lines.last().expect("a line");
+            assert!(last.contains("Enter: a new character named ann"), "{rows} rows: {lines:#?}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import type { Action, ChatTo, ClientMsg, ServerMsg } from "../src/protocol";
+import type { Action, ChatTo, ClientMsg, MonsterChange, ServerMsg } from "../src/protocol";
 import { readIntent, table, type Key } from "../src/session/keys";
 import { Session, type KeyOutcome } from "../src/session/session";
 import { NO_TOKENS, appeared, enterLevel, idx, kind, playing, record, sight } from "./fixtures";
@@ -221,6 +221,26 @@ test("a held key repeats only once answered and at the server's pace", () => {
   feed(s, sight({ x: 1, y: 1 }));
   assert.equal(s.onKey("Up", false, true, 10), "Ignore", "faster than 20 a second");
   assert.deepEqual(s.onKey("Up", false, true, 1000), { send: step });
+});
+
+test("a held key stops repeating when a monster comes into view, until pressed again", () => {
+  const s = feed(playing(), { Kinds: [kind("kobold", "k")] });
+  const step: ClientMsg = { Act: { Move: "N" } };
+  const answer = (...monsters: MonsterChange[]) => feed(s, sight({ x: 5, y: 5 }, { monsters }));
+  assert.deepEqual(s.onKey("Up", false, false, 0), { send: step });
+  s.sent(step, 0);
+  answer();
+  assert.deepEqual(s.onKey("Up", false, true, 100), { send: step }, "held");
+  s.sent(step, 100);
+  answer(appeared(4, 0, { x: 7, y: 5 }, true));
+  assert.equal(s.onKey("Up", false, true, 300), "Ignore", "a kobold came");
+  // Gone again, it still stopped the key that was held when it came.
+  feed(s, { Monsters: [{ Vanished: { id: 4 } }] });
+  assert.equal(s.onKey("Up", false, true, 300), "Ignore", "still stopped");
+  assert.deepEqual(s.onKey("Up", false, false, 300), { send: step }, "pressed again");
+  s.sent(step, 300);
+  answer();
+  assert.deepEqual(s.onKey("Up", false, true, 400), { send: step }, "held again");
 });
 
 test("after a death Enter starts again and nothing else is sent; a watcher never acts", () => {

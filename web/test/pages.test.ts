@@ -85,6 +85,16 @@ test("the end page after a death gives the record, then the graveyard; after an 
   assert.equal(text(watched, "End").at(-1), "  Enter: watch ann again");
 });
 
+test("a short end page keeps its keys on the last line", () => {
+  const ann = rec("ann", 5, 3, "an ogre", false);
+  const s = applyAll(onLevel(), { Died: ann }, { Graveyard: Array.from({ length: 30 }, () => ann) });
+  for (const rows of [1, 2, 5, 12, 20, 30, 39]) {
+    const lines = pageLines(sceneOf(s, "Playing", "End"), DEFAULT, 120, rows).map(([t]) => t);
+    assert.ok(lines.length <= rows, `${rows} rows: ${lines.join("\n")}`);
+    assert.match(lines.at(-1) ?? "", /Enter: a new character named ann/, `${rows} rows`);
+  }
+});
+
 test("dates are told in UTC as the window tells them", () => {
   assert.equal(whenUtc(0n), "1970-01-01 00:00 UTC");
   assert.equal(whenUtc(1_700_000_000n), "2023-11-14 22:13 UTC");

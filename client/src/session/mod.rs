@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{Action, ClientMsg, Pos, ServerMsg};
+use gloam_protocol::{Action, ClientMsg, MonsterChange, Pos, ServerMsg};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
@@ -86,6 +86,9 @@ pub struct Session {
     /// so holding a key never queues up moves the player cannot stop.
     in_flight: u32,
     last_sent: Option<Instant>,
+    /// A monster came into view since the last fresh press of an action
+    /// key: that key's repeats are ignored until it is pressed again.
+    monster_came: bool,
     /// The colours the scene is drawn in.
     palette: &'static Palette,
     /// The full-screen log, when open: how many rows it is scrolled back.
@@ -110,6 +113,7 @@ impl Session {
             token,
             in_flight: 0,
             last_sent: None,
+            monster_came: false,
             palette: &crate::palette::DEFAULT,
             log: None,
             ordering: false,
@@ -274,8 +278,12 @@ impl Session {
         if self.refuse_a_watcher() {
             return KeyOutcome::Redraw;
         }
+        if !repeat {
+            self.monster_came = false;
+        }
         let since = self.last_sent.map_or(Duration::MAX, |t| now.saturating_duration_since(t));
-        if should_send(repeat, self.in_flight, since, self.state.actions_per_second) {
+        let pace = self.state.actions_per_second;
+        if should_send(repeat, self.monster_came, self.in_flight, since, pace) {
             KeyOutcome::Send(ClientMsg::Act(action))
         } else {
             KeyOutcome::Ignore
@@ -453,6 +461,9 @@ impl Session {
             self.link = Link::Lost(format!("the server is broken or hostile: {e}"));
             return;
         }
+        if a_monster_appears(msg) {
+            self.monster_came = true;
+        }
         match msg {
             ServerMsg::Welcome { token, .. } => {
                 self.link = Link::Playing;
@@ -497,6 +508,17 @@ impl Session {
     pub fn note(&mut self, text: String) {
         self.state.own_note(&text);
     }
+}
+
+/// Whether `msg` brings a monster into view (one newly in sight, or seen
+/// again after it was out of sight).
+fn a_monster_appears(msg: &ServerMsg) -> bool {
+    let changes = match msg {
+        ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => &diff.monsters,
+        ServerMsg::Monsters(changes) => changes,
+        _ => return false,
+    };
+    changes.iter().any(|c| matches!(c, MonsterChange::Appeared { .. }))
 }
 
 #[cfg(test)]
@@ -708,6 +730,43 @@ mod tests {
         let soon = t0 + Duration::from_millis(10);
         assert_eq!(s.on_key(Key::Up, false, true, soon), KeyOutcome::Ignore, "faster than 20/s");
         assert_eq!(s.on_key(Key::Up, false, true, later), KeyOutcome::Send(STEP));
+    }
+
+    #[test]
+    fn a_held_key_stops_repeating_when_a_monster_comes_into_view_until_pressed_again() {
+        let mut s = playing();
+        let kobold = gloam_protocol::KindInfo { name: "kobold".into(), glyph: 'k', colour: [9; 3] };
+        s.on_net(NetEvent::Msg(ServerMsg::Kinds(vec![kobold])));
+        let t0 = Instant::now();
+        let step = Duration::from_millis(100);
+        let answer = |s: &mut Session, monsters| {
+            let sight = SightDiff { at: Pos::new(5, 5), monsters, ..SightDiff::default() };
+            s.on_net(NetEvent::Msg(ServerMsg::Sight(sight)));
+        };
+        assert_eq!(s.on_key(Key::Up, false, false, t0), KeyOutcome::Send(STEP));
+        s.sent(&STEP, t0);
+        answer(&mut s, vec![]);
+        assert_eq!(s.on_key(Key::Up, false, true, t0 + step), KeyOutcome::Send(STEP), "held");
+        s.sent(&STEP, t0 + step);
+        let kobold = MonsterChange::Appeared {
+            id: gloam_protocol::MonsterId(4),
+            kind: 0,
+            at: Pos::new(7, 5),
+            wound: gloam_protocol::Wound::Unhurt,
+            asleep: true,
+        };
+        answer(&mut s, vec![kobold]);
+        let later = t0 + 3 * step;
+        assert_eq!(s.on_key(Key::Up, false, true, later), KeyOutcome::Ignore, "a kobold came");
+        // Gone again, it still stopped the key that was held when it came.
+        let gone = MonsterChange::Vanished { id: gloam_protocol::MonsterId(4) };
+        s.on_net(NetEvent::Msg(ServerMsg::Monsters(vec![gone])));
+        assert_eq!(s.on_key(Key::Up, false, true, later), KeyOutcome::Ignore, "still stopped");
+        assert_eq!(s.on_key(Key::Up, false, false, later), KeyOutcome::Send(STEP), "pressed again");
+        s.sent(&STEP, later);
+        answer(&mut s, vec![]);
+        let then = later + step;
+        assert_eq!(s.on_key(Key::Up, false, true, then), KeyOutcome::Send(STEP), "held again");
     }
 
     fn record() -> gloam_protocol::DeathRecord {

@@ -343,6 +343,11 @@ impl Recorder {
     /// The world's answer to a key: a step where the player can go, else
     /// a plain sight (the round passed).
     fn answer(&mut self, outcome: &KeyOutcome) {
+        self.answer_with(outcome, Vec::new());
+    }
+
+    /// [`Self::answer`], with `monsters` coming into view.
+    fn answer_with(&mut self, outcome: &KeyOutcome, monsters: Vec<MonsterChange>) {
         let KeyOutcome::Send(ClientMsg::Act(action)) = outcome else { return };
         let Some(at) = self.at else { return };
         let to = match action {
@@ -352,7 +357,7 @@ impl Recorder {
             _ => None,
         };
         let to = to.unwrap_or(at);
-        self.msg(ServerMsg::Sight(sight(Some(at), to)));
+        self.msg(ServerMsg::Sight(SightDiff { monsters, ..sight(Some(at), to) }));
         self.at = Some(to);
     }
 
@@ -485,6 +490,35 @@ fn walking(r: &mut Recorder) {
     r.msg(ServerMsg::Displaced(sight(r.at, Pos::new(3, 4))));
     r.msg(enter_level(2));
     r.msg(ServerMsg::Sight(sight(None, Pos::new(12, 6))));
+}
+
+/// A key held down along the corridor: its repeats stop when a rat comes
+/// into view, even once the rat is gone, until the key is pressed again.
+fn holding(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 3));
+    let held = |r: &mut Recorder| r.step(Input::Key(Key::Char('l'), false, true));
+    let first = r.ch('l');
+    r.answer(&first);
+    let repeat = held(r);
+    r.answer(&repeat);
+    let repeat = held(r);
+    r.answer_with(&repeat, vec![monster(7, 0, Pos::new(9, 3), false)]);
+    r.ms += 100;
+    assert_eq!(held(r), KeyOutcome::Ignore, "the rat stops the key");
+    r.msg(ServerMsg::Monsters(vec![MonsterChange::Vanished { id: MonsterId(7) }]));
+    r.ms += 100;
+    assert_eq!(held(r), KeyOutcome::Ignore, "until it is pressed again");
+    let fresh = r.ch('l');
+    r.answer(&fresh);
+    let repeat = held(r);
+    r.answer(&repeat);
+    // A monster already in view at the fresh press does not stop it.
+    r.msg(ServerMsg::Monsters(vec![monster(9, 1, Pos::new(12, 3), true)]));
+    let fresh = r.ch('l');
+    r.answer(&fresh);
+    let repeat = held(r);
+    assert!(matches!(repeat, KeyOutcome::Send(_)), "the sleeping orc was in view at the press");
+    r.answer(&repeat);
 }
 
 fn talking(r: &mut Recorder) {
@@ -699,6 +733,9 @@ fn dying(r: &mut Recorder) {
     r.msg(ServerMsg::Died(DeathRecord { when: u64::MAX, ..record("ann", false) }));
     r.msg(ServerMsg::Graveyard(vec![record("ann", false), record("bob", true)]));
     r.msg(ServerMsg::Note("You die...".into()));
+    // A full graveyard: on a short page it gives way to the keys to go on.
+    let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
+    r.msg(ServerMsg::Graveyard(many));
     r.step(Input::Closed("your character died".into()));
     r.key(Key::Up);
     r.shifted(Key::Char('g'));
@@ -973,7 +1010,7 @@ fn random_messages(r: &mut Recorder, runner: &mut TestRunner, welcomed: bool, st
 
 /// Every session, in order.
 fn sessions() -> Vec<Recorder> {
-    let scripts: [(&str, Script); 16] = [
+    let scripts: [(&str, Script); 17] = [
         ("arrival", arrival),
         ("walking", walking),
         ("talking", talking),
@@ -990,6 +1027,7 @@ fn sessions() -> Vec<Recorder> {
         ("lost", lost),
         ("refused", refused),
         ("every key", every_key),
+        ("holding", holding),
     ];
     let mut all = Vec::new();
     for (i, (name, script)) in scripts.into_iter().enumerate() {

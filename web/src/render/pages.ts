@@ -28,7 +28,7 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
   else if (page === "Graveyard") lines = graveyardLines(scene.graveyard);
   else if (page === "Help") lines = helpLines(scene.state.words);
   else if (page === "Pack") lines = packLines(scene.state);
-  else if (page === "End") lines = endLines(scene.state, scene.graveyard);
+  else if (page === "End") lines = endLines(scene.state, scene.graveyard, Math.min(rows, PAGE_LINES));
   else lines = chooseLines(scene.state, page.choose);
   return lines.slice(0, PAGE_LINES);
 }
@@ -70,8 +70,13 @@ function itemLine(state: ClientState, slot: number): PageLine {
   return [`  ${letter(slot)}) ${name}${count}${equipped}`, colour];
 }
 
-/** The end of a game: how it ended, the character's record, then the hall of the living and the graveyard. */
-function endLines(state: ClientState, graveyard: DeathRecord[] | null): PageLine[] {
+/**
+ * The end of a game: how it ended, the character's record, then the hall of
+ * the living and the graveyard, in at most `rows` lines. The keys to go on
+ * are the last line and are never cut: on a short page the graveyard, then
+ * the record, give way to them.
+ */
+function endLines(state: ClientState, graveyard: DeathRecord[] | null, rows: number): PageLine[] {
   const d = state.ending();
   if (d === null) return [];
   const who = state.watched() !== null ? d.name : "You";
@@ -89,8 +94,9 @@ function endLines(state: ClientState, graveyard: DeathRecord[] | null): PageLine
     [`  ${when.padEnd(22)} ${whenUtc(d.when)}`, TEXT],
     blank(),
   ];
-  lines.push(...graveyardTables(graveyard, PAGE_LINES - lines.length - 2));
-  lines.push(blank());
+  lines.push(...graveyardTables(graveyard, Math.max(0, rows - (lines.length + 2))));
+  lines.length = Math.min(lines.length, Math.max(0, rows - 2));
+  if (rows >= 2) lines.push(blank());
   // A page cannot close itself: a watcher's way on is to watch again (the
   // player may have started anew under the same name).
   const watched = state.watched();

@@ -149,11 +149,19 @@ export function lookKey(key: Key, shift: boolean): AimKey | null {
 /**
  * Whether a key press becomes an action now: a fresh press always does; a
  * held key's repeat only once the last action was answered and the
- * server's pace allows another.
+ * server's pace allows another, and never once a monster came into view
+ * since the key went down (`monsterCame`): the player is stopped, as a
+ * standing order is.
  */
-export function shouldSend(repeat: boolean, unanswered: number, sinceLastMs: number, actionsPerSecond: number): boolean {
+export function shouldSend(
+  repeat: boolean,
+  monsterCame: boolean,
+  unanswered: number,
+  sinceLastMs: number,
+  actionsPerSecond: number,
+): boolean {
   const pace = 1000 / Math.max(actionsPerSecond, 1);
-  return !repeat || (unanswered === 0 && sinceLastMs >= pace);
+  return !repeat || (!monsterCame && unanswered === 0 && sinceLastMs >= pace);
 }
 
 /** The keys row of the HUD, the window's own. */

@@ -6,7 +6,7 @@
 // scroll, the names muted, the page shown, and an item prompt, a throw
 // being aimed or a look (the item keys are in items.ts).
 
-import type { Action, ClientMsg, Pos, ServerMsg, Token } from "../protocol";
+import type { Action, ClientMsg, MonsterChange, Pos, ServerMsg, Token } from "../protocol";
 import { GAME_LINES, gameLines } from "../render/hud";
 import { logScrollMost } from "../render/reading";
 import { ClientState, PAGE_WORDS, note, refusalText, terrainAt, type Words } from "../state";
@@ -54,6 +54,8 @@ export class Session {
   /** Actions sent and not yet answered: a held key's repeats wait for the answer. */
   inFlight = 0;
   lastSent: number | null = null;
+  /** A monster came into view since the last fresh press of an action key: its repeats are ignored until pressed again. */
+  monsterCame = false;
   /** The full-screen log, when open: how many rows it is scrolled back. */
   log: number | null = null;
   /** A standing order sent (explore, travel, rest) may be under way until Stopped: Esc stops it. */
@@ -200,8 +202,10 @@ export class Session {
   act(action: Action, repeat: boolean, now: number): KeyOutcome {
     if (!this.playing) return "Ignore";
     if (this.refuseAWatcher()) return "Redraw";
+    if (!repeat) this.monsterCame = false;
     const since = this.lastSent === null ? Infinity : now - this.lastSent;
-    return shouldSend(repeat, this.inFlight, since, this.state.actionsPerSecond) ? { send: { Act: action } } : "Ignore";
+    const pace = this.state.actionsPerSecond;
+    return shouldSend(repeat, this.monsterCame, this.inFlight, since, pace) ? { send: { Act: action } } : "Ignore";
   }
 
   /** A key while looking: the cursor moves, or the look ends. */
@@ -374,6 +378,7 @@ export class Session {
   }
 
   private afterMessage(msg: ServerMsg): void {
+    if (aMonsterAppears(msg)) this.monsterCame = true;
     if (msg === "Stopped") {
       this.ordering = false;
     } else if ("Welcome" in msg) {
@@ -407,4 +412,14 @@ export class Session {
   note(text: string): void {
     note(this.state, "Note", text);
   }
+}
+
+/** Whether `msg` brings a monster into view (one newly in sight, or seen again after it was out of sight). */
+function aMonsterAppears(msg: ServerMsg): boolean {
+  if (typeof msg !== "object") return false;
+  let changes: MonsterChange[] = [];
+  if ("Sight" in msg) changes = msg.Sight.monsters;
+  else if ("Displaced" in msg) changes = msg.Displaced.monsters;
+  else if ("Monsters" in msg) changes = msg.Monsters;
+  return changes.some((c) => "Appeared" in c);
 }
