@@ -37,11 +37,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
                 if down { "There are stairs down here." } else { "There are stairs up here." };
             outcome.tell(id, ServerMsg::Note(note.into()));
         }
-        Event::Swapped { mover, other } => {
-            let (mover_name, other_name) = (rules.name_of(mover), rules.name_of(other));
-            outcome.tell(mover, ServerMsg::Note(format!("You swap places with {other_name}.")));
-            outcome.tell(other, ServerMsg::Others(format!("{mover_name} swaps places with you.")));
-        }
+        Event::Swapped { mover, other } => say_swapped(rules, mover, other, outcome),
         Event::OnPile { id, at } => say_pile(rules, id, at, outcome),
         Event::PickedUp { id, item, slot } => {
             let what = rules.items.kind(item.kind).described(item.count);
@@ -76,32 +72,60 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             say_blow(rules, attacker, kind, at, blow, missile, outcome)
         }
         Event::MonsterStruck { kind, target, at, blow } => {
-            let kind = rules.bestiary.kind(kind);
-            let the = capitalised(&kind.the());
-            match blow {
-                Blow::Missed => {
-                    outcome.tell(target, ServerMsg::Combat(format!("{the} misses you.")))
-                }
-                Blow::Hit(damage) | Blow::Killed(damage) => {
-                    let text = format!("{the} {} you ({damage}).", kind.verb);
-                    outcome.tell(target, ServerMsg::Combat(text));
-                    let seen = format!("{the} {} {}.", kind.verb, rules.name_of(target));
-                    tell_seers(rules, at, &[target], &seen, outcome);
-                }
-            }
+            say_bitten(rules, kind, target, at, blow, outcome)
         }
         Event::PlayerStruckPlayer { attacker, target, blow } => {
-            let (name, victim) = (rules.name_of(attacker), rules.name_of(target));
-            let (to_attacker, to_target) = match blow {
-                Blow::Missed => (format!("You miss {victim}."), format!("{name} misses you.")),
-                Blow::Hit(d) | Blow::Killed(d) => {
-                    (format!("You hit {victim} ({d})."), format!("{name} hits you ({d})."))
-                }
-            };
-            outcome.tell(attacker, ServerMsg::Combat(to_attacker));
-            outcome.tell(target, ServerMsg::Combat(to_target));
+            say_duel(rules, attacker, target, blow, outcome)
         }
     }
+}
+
+fn say_swapped(rules: &Rules, mover: PlayerId, other: PlayerId, outcome: &mut Outcome) {
+    let (mover_name, other_name) = (rules.name_of(mover), rules.name_of(other));
+    outcome.tell(mover, ServerMsg::Note(format!("You swap places with {other_name}.")));
+    outcome.tell(other, ServerMsg::Others(format!("{mover_name} swaps places with you.")));
+}
+
+/// The lines of a monster of `kind` striking at `target`, on `at`: to it,
+/// and to those who see it bitten.
+fn say_bitten(
+    rules: &Rules,
+    kind: crate::bestiary::KindId,
+    target: PlayerId,
+    at: Pos,
+    blow: Blow,
+    outcome: &mut Outcome,
+) {
+    let kind = rules.bestiary.kind(kind);
+    let the = capitalised(&kind.the());
+    match blow {
+        Blow::Missed => outcome.tell(target, ServerMsg::Combat(format!("{the} misses you."))),
+        Blow::Hit(damage) | Blow::Killed(damage) => {
+            let text = format!("{the} {} you ({damage}).", kind.verb);
+            outcome.tell(target, ServerMsg::Combat(text));
+            let seen = format!("{the} {} {}.", kind.verb, rules.name_of(target));
+            tell_seers(rules, at, &[target], &seen, outcome);
+        }
+    }
+}
+
+/// With `--pvp`: the lines of a player's blow at another, to both.
+fn say_duel(
+    rules: &Rules,
+    attacker: PlayerId,
+    target: PlayerId,
+    blow: Blow,
+    outcome: &mut Outcome,
+) {
+    let (name, victim) = (rules.name_of(attacker), rules.name_of(target));
+    let (to_attacker, to_target) = match blow {
+        Blow::Missed => (format!("You miss {victim}."), format!("{name} misses you.")),
+        Blow::Hit(d) | Blow::Killed(d) => {
+            (format!("You hit {victim} ({d})."), format!("{name} hits you ({d})."))
+        }
+    };
+    outcome.tell(attacker, ServerMsg::Combat(to_attacker));
+    outcome.tell(target, ServerMsg::Combat(to_target));
 }
 
 /// The lines of a player's blow or missile reaching a monster of `kind` on
