@@ -4,8 +4,8 @@
 
 use gloam_protocol::{DeathRecord, Pos};
 use redb::{
-    Database, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition,
-    TableError,
+    Database, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable, Table,
+    TableDefinition, TableError, WriteTransaction,
 };
 
 use super::command::Cmd;
@@ -74,74 +74,18 @@ pub(super) const DEPTH_SUM: TableDefinition<u16, (u64, u64)> = TableDefinition::
 pub type DepthHistory = (Vec<Vec<u8>>, Option<(u64, u64)>);
 
 /// Writes `writes` (the commands that change the store) in one
-/// transaction; the others are passed over.
+/// transaction, in their order; the others are passed over.
 pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
     let txn = db.begin_write()?;
     {
-        let mut tokens = txn.open_table(TOKENS)?;
-        let mut places = txn.open_table(PLACES)?;
-        let mut explored = txn.open_table(EXPLORED)?;
-        let mut piles = txn.open_table(PILES)?;
-        let mut vitals = txn.open_table(VITALS)?;
-        let mut packs = txn.open_table(PACKS)?;
-        let mut progress = txn.open_table(PROGRESS)?;
-        let mut graves = txn.open_table(GRAVES)?;
-        let mut grave_levels = txn.open_table(GRAVE_LEVELS)?;
-        let mut living = txn.open_table(LIVING)?;
-        let mut next_grave = graves.last()?.map_or(0, |(number, _)| number.value() + 1);
-        let mut next_living = living.last()?.map_or(0, |(number, _)| number.value() + 1);
+        let mut open = Open::of(&txn)?;
         for cmd in writes {
             match cmd {
                 Cmd::Create { known, .. } => {
-                    tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
+                    open.tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
                 }
-                Cmd::Save { name, snapshot } => {
-                    let Snapshot {
-                        depth,
-                        pos,
-                        vitals: v,
-                        explored: depths,
-                        piles: floors,
-                        pack,
-                        progress: p,
-                    } = snapshot;
-                    places.insert(name.as_str(), (*depth, pos.x, pos.y))?;
-                    packs.insert(name.as_str(), gloam_protocol::codec::encode(pack).as_slice())?;
-                    progress.insert(name.as_str(), gloam_protocol::codec::encode(p).as_slice())?;
-                    vitals.insert(name.as_str(), (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
-                    for (depth, bits) in depths {
-                        explored.insert((name.as_str(), *depth), bits.as_slice())?;
-                    }
-                    for (depth, floor) in floors {
-                        let key = (name.as_str(), *depth);
-                        if floor.is_empty() {
-                            piles.remove(key)?;
-                        } else {
-                            piles.insert(key, gloam_protocol::codec::encode(floor).as_slice())?;
-                        }
-                    }
-                }
-                Cmd::Bury { record } => {
-                    let name = record.name.as_str();
-                    places.remove(name)?;
-                    vitals.remove(name)?;
-                    packs.remove(name)?;
-                    progress.remove(name)?;
-                    explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
-                    piles.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
-                    let DeathRecord { depth, rounds, kills, when, level, .. } = *record;
-                    let grave = (name, when, depth, rounds, kills, record.killed_by.as_str());
-                    if record.escaped {
-                        let (name, when, depth, rounds, kills, with) = grave;
-                        living
-                            .insert(next_living, (name, when, depth, rounds, kills, with, level))?;
-                        next_living += 1;
-                    } else {
-                        graves.insert(next_grave, grave)?;
-                        grave_levels.insert(next_grave, level)?;
-                        next_grave += 1;
-                    }
-                }
+                Cmd::Save { name, snapshot } => open.save(name, snapshot)?,
+                Cmd::Bury { record } => open.bury(record)?,
                 Cmd::AppendLog { depth, first, entries, checksum } => {
                     let mut log = txn.open_table(DEPTH_LOG)?;
                     for (i, entry) in entries.iter().enumerate() {
@@ -161,6 +105,92 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
     }
     txn.commit()?;
     Ok(())
+}
+
+/// The tables a write transaction's saves and burials change, opened once
+/// for all its commands.
+struct Open<'t> {
+    tokens: Table<'t, &'static str, &'static [u8]>,
+    places: Table<'t, &'static str, (u16, u16, u16)>,
+    explored: Table<'t, (&'static str, u16), &'static [u8]>,
+    piles: Table<'t, (&'static str, u16), &'static [u8]>,
+    vitals: Table<'t, &'static str, (u16, u16, u32, u64, u16)>,
+    packs: Table<'t, &'static str, &'static [u8]>,
+    progress: Table<'t, &'static str, &'static [u8]>,
+    graves: Table<'t, u64, (&'static str, u64, u16, u64, u32, &'static str)>,
+    grave_levels: Table<'t, u64, u8>,
+    living: Table<'t, u64, Escape>,
+    next_grave: u64,
+    next_living: u64,
+}
+
+impl<'t> Open<'t> {
+    fn of(txn: &'t WriteTransaction) -> Result<Self, redb::Error> {
+        let graves = txn.open_table(GRAVES)?;
+        let living = txn.open_table(LIVING)?;
+        let next_grave = graves.last()?.map_or(0, |(number, _)| number.value() + 1);
+        let next_living = living.last()?.map_or(0, |(number, _)| number.value() + 1);
+        Ok(Self {
+            tokens: txn.open_table(TOKENS)?,
+            places: txn.open_table(PLACES)?,
+            explored: txn.open_table(EXPLORED)?,
+            piles: txn.open_table(PILES)?,
+            vitals: txn.open_table(VITALS)?,
+            packs: txn.open_table(PACKS)?,
+            progress: txn.open_table(PROGRESS)?,
+            graves,
+            grave_levels: txn.open_table(GRAVE_LEVELS)?,
+            living,
+            next_grave,
+            next_living,
+        })
+    }
+
+    /// A character's save: its place, vitals, pack, progress, and each
+    /// depth's explored cells and remembered piles.
+    fn save(&mut self, name: &str, snapshot: &Snapshot) -> Result<(), redb::Error> {
+        let Snapshot { depth, pos, vitals: v, explored: depths, piles: floors, pack, progress: p } =
+            snapshot;
+        self.places.insert(name, (*depth, pos.x, pos.y))?;
+        self.packs.insert(name, gloam_protocol::codec::encode(pack).as_slice())?;
+        self.progress.insert(name, gloam_protocol::codec::encode(p).as_slice())?;
+        self.vitals.insert(name, (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
+        for (depth, bits) in depths {
+            self.explored.insert((name, *depth), bits.as_slice())?;
+        }
+        for (depth, floor) in floors {
+            let key = (name, *depth);
+            if floor.is_empty() {
+                self.piles.remove(key)?;
+            } else {
+                self.piles.insert(key, gloam_protocol::codec::encode(floor).as_slice())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A character's end: everything of it goes, and its record joins the
+    /// graveyard, or the hall of the living when it escaped.
+    fn bury(&mut self, record: &DeathRecord) -> Result<(), redb::Error> {
+        let name = record.name.as_str();
+        self.places.remove(name)?;
+        self.vitals.remove(name)?;
+        self.packs.remove(name)?;
+        self.progress.remove(name)?;
+        self.explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
+        self.piles.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
+        let DeathRecord { depth, rounds, kills, when, level, .. } = *record;
+        let by = record.killed_by.as_str();
+        if record.escaped {
+            self.living.insert(self.next_living, (name, when, depth, rounds, kills, by, level))?;
+            self.next_living += 1;
+        } else {
+            self.graves.insert(self.next_grave, (name, when, depth, rounds, kills, by))?;
+            self.grave_levels.insert(self.next_grave, level)?;
+            self.next_grave += 1;
+        }
+        Ok(())
+    }
 }
 
 pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::Error> {

@@ -272,9 +272,9 @@ impl DepthState {
             return one;
         }
         // Hurt, it needs no line: the blow's says so.
-        let noticed = one.flow.notices.iter().filter(|(to, _)| *to == id).map(|&(_, n)| n);
-        let notice: Option<Notice> =
-            noticed.clone().find(|&n| n == Notice::Hurt).or(noticed.clone().next());
+        let noticed: Vec<Notice> =
+            one.flow.notices.iter().filter(|(to, _)| *to == id).map(|&(_, n)| n).collect();
+        let notice = noticed.iter().find(|&&n| n == Notice::Hurt).or(noticed.first()).copied();
         match notice {
             Some(notice) => {
                 if let Some(line) = views::lines::notice(&self.rules, notice) {
