@@ -63,13 +63,13 @@ pub(super) fn periods(away: u64, every: u64) -> u32 {
 /// What one depth's task tells the [`Absences`] after each command: the
 /// rounds its depth closed, and when it came to stand empty.
 #[derive(Debug)]
-pub(super) struct Tally {
+pub(super) struct PlayedRounds {
     rounds: u64,
     empty: bool,
 }
 
-impl Tally {
-    /// A task's tally from its depth as built (its history replayed: those
+impl PlayedRounds {
+    /// The rounds a task counts from its depth as built (its history replayed: those
     /// rounds were played before, and are not counted again).
     pub fn of(state: &DepthState) -> Self {
         Self { rounds: state.rounds(), empty: state.is_empty() }

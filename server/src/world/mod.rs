@@ -1,7 +1,7 @@
 //! The game world, as a connection sees it: [`World::enter`] claims a
 //! character and puts it on its depth, giving the connection a
 //! [`Presence`] whose verbs are `act`, `try_reply` (what the world has to
-//! say to this player, one [`Reply`] per command), `say` and `heard` (its
+//! say to this player, one [`Reply`] per command), `say` and `inbox` (its
 //! chat), and `leave`; the rest of it (`depth`, `audience`, `kicked`,
 //! `new_token`) tells the connection where its player is, who watches it,
 //! whether it was taken over and its next key. [`World::watch`] gives a
@@ -54,7 +54,7 @@ pub use depth::{
 pub(crate) use depth::{Killer, Nobody, Rules};
 pub use presence::{ActError, Presence, Reply, Watcher};
 pub use talk::Talkers;
-pub use watch::{Audience, Feed};
+pub use watch::{Audience, StreamPart};
 
 use crate::character::Credential;
 use crate::config::Config;
@@ -118,17 +118,17 @@ impl World {
             Arc::new(Audience::new(name, c.watchers_allowed, c.max_watchers, c.outbox_capacity));
         let (conn, replies) = mpsc::channel(c.outbox_capacity.max(1));
         // Among those who can be spoken to before the others hear it arrive.
-        let (ear, heard) = self.talkers.join(name, id, depth, audience.clone());
-        let link = Link { conn, audience: audience.clone(), depth: ear.depth() };
+        let (listener, inbox) = self.talkers.join(name, id, depth, audience.clone());
+        let link = Link { conn, audience: audience.clone(), depth: listener.depth() };
         let arrive = DepthCmd::Arrive { player, via, link };
         let Some(here) = self.depths.arrive(depth, arrive).await else {
-            self.talkers.leave(name, &ear);
+            self.talkers.leave(name, &listener);
             self.characters.release(name);
             return Err(Refusal::Unavailable { reason: "the server is shutting down".into() });
         };
         info!(player = name, %id, returning = new_token.is_none(), depth, "enters");
         let (name, world) = (name.to_owned(), self.clone());
-        let heard = Some(heard);
+        let inbox = Some(inbox);
         // The arrival is the first reply awaited.
         Ok(Presence {
             id,
@@ -138,8 +138,8 @@ impl World {
             here,
             replies,
             awaiting: true,
-            ear,
-            heard,
+            listener,
+            inbox,
             audience,
             world,
         })
@@ -149,7 +149,7 @@ impl World {
     /// plays, then the name as a join would (a new name becomes a
     /// character that has not played yet; one in the game cannot watch),
     /// takes a seat in the player's audience, and asks the player's depth
-    /// for its whole view, which is the watcher's first feed.
+    /// for its whole view, which is the watcher's first stream.
     pub async fn watch(
         self: &Arc<Self>,
         name: &str,
@@ -168,41 +168,41 @@ impl World {
         }
         let claim = self.characters.claim_to_watch(name, token, from)?;
         let id = claim.id;
-        let seated = match self.talkers.join_watching(name, id, player) {
-            Ok(seated) => seated,
+        let joined = match self.talkers.join_watching(name, id, player) {
+            Ok(joined) => joined,
             Err(reason) => {
                 self.characters.abandon(name, &claim);
                 return Err(cannot(reason));
             }
         };
-        let serial = seated.ear.serial();
-        let begun = match seated.audience.sit(name, serial) {
-            Ok(feed) => match self.characters.keep(name, &claim).await {
-                Ok(new_token) => Ok((feed, new_token)),
+        let serial = joined.listener.serial();
+        let begun = match joined.audience.sit(name, serial) {
+            Ok(stream) => match self.characters.keep(name, &claim).await {
+                Ok(new_token) => Ok((stream, new_token)),
                 Err(refusal) => {
-                    seated.audience.stand(serial);
+                    joined.audience.stand(serial);
                     Err(refusal)
                 }
             },
             Err(reason) => Err(cannot(reason)),
         };
-        let (feed, new_token) = match begun {
+        let (stream, new_token) = match begun {
             Ok(begun) => begun,
             Err(refusal) => {
-                self.talkers.leave(name, &seated.ear);
+                self.talkers.leave(name, &joined.listener);
                 self.characters.abandon(name, &claim);
                 return Err(refusal);
             }
         };
         let kicked = claim.kicked.clone();
-        // Seated first, then the player's depth read: a depth it arrives
+        // Joined first, then the player's depth read: a depth it arrives
         // on later finds the seat fresh and gives it the view itself.
-        let depth = seated.ear.depth().load(std::sync::atomic::Ordering::SeqCst);
+        let depth = joined.listener.depth().load(std::sync::atomic::Ordering::SeqCst);
         if let Some(here) = self.depths.lock().get(&depth) {
-            let _ = here.tx.try_send(DepthCmd::Resync(seated.player));
+            let _ = here.tx.try_send(DepthCmd::Resync(joined.player));
         }
         info!(watcher = name, player, "watches");
-        Ok(Watcher::new((name, id), new_token, kicked, seated, feed, self.clone()))
+        Ok(Watcher::new((name, id), new_token, kicked, joined, stream, self.clone()))
     }
 
     /// Those playing now: the list a watcher picks from (see `Talkers::playing`).

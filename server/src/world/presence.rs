@@ -10,9 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::World;
 
-use super::talk::{Ear, Heard, Seated};
+use super::talk::{Inbox, JoinedWatching, Listener};
 use super::task::{DepthCmd, DepthHandle, ToConn};
-use super::watch::{Audience, Feed};
+use super::watch::{Audience, StreamPart};
 
 /// What the world said to one player for one command: encoded messages in
 /// the order they are to be written.
@@ -56,9 +56,9 @@ pub struct Presence {
     /// A command (or the arrival) was sent whose reply has not come.
     pub(super) awaiting: bool,
     /// Its place among those who can be spoken to.
-    pub(super) ear: Ear,
+    pub(super) listener: Listener,
     /// The lines of chat said to it, until the connection takes them.
-    pub(super) heard: Option<Heard>,
+    pub(super) inbox: Option<Inbox>,
     /// Those watching it.
     pub(super) audience: Arc<Audience>,
     pub(super) world: Arc<World>,
@@ -126,8 +126,8 @@ impl Presence {
 
     /// The lines of chat said to this player, for its connection to pass
     /// on beside the replies; given once.
-    pub fn heard(&mut self) -> Option<Heard> {
-        self.heard.take()
+    pub fn inbox(&mut self) -> Option<Inbox> {
+        self.inbox.take()
     }
 
     /// Says a line (already cleaned) to those `to` names, without waiting
@@ -174,7 +174,7 @@ impl Presence {
         while let Some(reply) = self.try_reply() {
             untaken.extend(reply.frames);
         }
-        self.world.talkers.leave(&self.name, &self.ear);
+        self.world.talkers.leave(&self.name, &self.listener);
         self.world.release(&self.name);
         untaken
     }
@@ -192,9 +192,9 @@ pub struct Watcher {
     /// The watched player.
     player: PlayerId,
     audience: Arc<Audience>,
-    feed: mpsc::Receiver<Feed>,
-    ear: Ear,
-    heard: Option<Heard>,
+    stream: mpsc::Receiver<StreamPart>,
+    listener: Listener,
+    inbox: Option<Inbox>,
     world: Arc<World>,
 }
 
@@ -203,14 +203,14 @@ impl Watcher {
         (name, id): (&str, PlayerId),
         new_token: Option<Token>,
         kicked: CancellationToken,
-        seated: Seated,
-        feed: mpsc::Receiver<Feed>,
+        joined: JoinedWatching,
+        stream: mpsc::Receiver<StreamPart>,
         world: Arc<World>,
     ) -> Self {
-        let Seated { ear, heard, player, audience } = seated;
+        let JoinedWatching { listener, inbox, player, audience } = joined;
         let name = name.to_owned();
-        let heard = Some(heard);
-        Self { name, id, new_token, kicked, player, audience, feed, ear, heard, world }
+        let inbox = Some(inbox);
+        Self { name, id, new_token, kicked, player, audience, stream, listener, inbox, world }
     }
 
     /// The watched player's id: the watcher's client sees through its eyes.
@@ -243,15 +243,15 @@ impl Watcher {
         self.kicked.clone()
     }
 
-    /// The next part of the feed; `None` once the watcher lost its seat
+    /// The next part of the stream; `None` once the watcher lost its seat
     /// for falling behind.
-    pub(crate) async fn next(&mut self) -> Option<Feed> {
-        self.feed.recv().await
+    pub(crate) async fn next(&mut self) -> Option<StreamPart> {
+        self.stream.recv().await
     }
 
-    /// A part of the feed already waiting, if there is one.
-    pub(crate) fn try_next(&mut self) -> Option<Feed> {
-        self.feed.try_recv().ok()
+    /// A part of the stream already waiting, if there is one.
+    pub(crate) fn try_next(&mut self) -> Option<StreamPart> {
+        self.stream.try_recv().ok()
     }
 
     /// The names of those watching the same player, as they change.
@@ -260,8 +260,8 @@ impl Watcher {
     }
 
     /// The lines of chat said to this watcher; given once.
-    pub fn heard(&mut self) -> Option<Heard> {
-        self.heard.take()
+    pub fn inbox(&mut self) -> Option<Inbox> {
+        self.inbox.take()
     }
 
     /// Says a line (already cleaned), as a player would, where its player is.
@@ -271,8 +271,8 @@ impl Watcher {
 
     /// Leaves the seat and the game.
     pub(crate) fn leave(self) {
-        self.audience.stand(self.ear.serial());
-        self.world.talkers.leave(&self.name, &self.ear);
+        self.audience.stand(self.listener.serial());
+        self.world.talkers.leave(&self.name, &self.listener);
         self.world.release(&self.name);
     }
 }

@@ -10,7 +10,7 @@ use tracing::{info, warn};
 
 use super::absence::Absences;
 use super::build::{built, resume};
-use super::task::{DepthCmd, DepthHandle, DepthTask, Surroundings};
+use super::task::{DepthCmd, DepthHandle, DepthHost, DepthTask};
 use crate::config::Config;
 use crate::store::StoreHandle;
 
@@ -169,7 +169,7 @@ impl Depths {
     }
 }
 
-impl Surroundings for Depths {
+impl DepthHost for Depths {
     fn config(&self) -> &Config {
         &self.config
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use gloam_protocol::{Action, Dir, ServerMsg, codec};
 
 use super::depth::{Command, decode_history};
-use super::task::Surroundings;
+use super::task::DepthHost;
 use super::*;
 use crate::bestiary::Bestiary;
 use crate::config::Placement;

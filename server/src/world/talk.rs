@@ -15,7 +15,7 @@ use super::watch::Audience;
 
 /// Lines queued for one listener. One that lets this many pile up misses
 /// the next (its connection is behind on everything else too).
-const HEARD_QUEUE: usize = 64;
+const INBOX_QUEUE: usize = 64;
 
 /// Everyone in the game, by name.
 #[derive(Debug, Default)]
@@ -37,16 +37,16 @@ struct Talker {
 
 /// A player's place among the talkers: which joining it is, and where.
 #[derive(Debug)]
-pub struct Ear {
+pub struct Listener {
     serial: u64,
     depth: Arc<AtomicU16>,
 }
 
 /// The lines said to one player, for its connection to pass on.
 #[derive(Debug)]
-pub struct Heard(mpsc::Receiver<Vec<u8>>);
+pub struct Inbox(mpsc::Receiver<Vec<u8>>);
 
-impl Heard {
+impl Inbox {
     /// The next line said to this player (encoded), `None` once it left.
     pub(crate) async fn next(&mut self) -> Option<Vec<u8>> {
         self.0.recv().await
@@ -58,7 +58,7 @@ impl Heard {
     }
 }
 
-impl Ear {
+impl Listener {
     /// Which joining this is.
     pub(crate) fn serial(&self) -> u64 {
         self.serial
@@ -73,9 +73,9 @@ impl Ear {
 
 /// What joining to watch a player gave.
 #[derive(Debug)]
-pub(crate) struct Seated {
-    pub ear: Ear,
-    pub heard: Heard,
+pub(crate) struct JoinedWatching {
+    pub listener: Listener,
+    pub inbox: Inbox,
     /// The watched player's id and audience.
     pub player: PlayerId,
     pub audience: Arc<Audience>,
@@ -90,7 +90,7 @@ impl Talkers {
         id: PlayerId,
         depth: u16,
         audience: Arc<Audience>,
-    ) -> (Ear, Heard) {
+    ) -> (Listener, Inbox) {
         let depth = Arc::new(AtomicU16::new(depth));
         self.insert(name, id, depth, Some(audience))
     }
@@ -103,7 +103,7 @@ impl Talkers {
         name: &str,
         id: PlayerId,
         watched: &str,
-    ) -> Result<Seated, String> {
+    ) -> Result<JoinedWatching, String> {
         let (player, depth, audience) = {
             let talkers = self.lock();
             match talkers.get(watched) {
@@ -113,8 +113,8 @@ impl Talkers {
                 _ => return Err(format!("nobody called {watched} is playing")),
             }
         };
-        let (ear, heard) = self.insert(name, id, depth, None);
-        Ok(Seated { ear, heard, player, audience })
+        let (listener, inbox) = self.insert(name, id, depth, None);
+        Ok(JoinedWatching { listener, inbox, player, audience })
     }
 
     /// Whether `name` is playing (a watcher is not).
@@ -128,24 +128,24 @@ impl Talkers {
         id: PlayerId,
         depth: Arc<AtomicU16>,
         audience: Option<Arc<Audience>>,
-    ) -> (Ear, Heard) {
+    ) -> (Listener, Inbox) {
         let serial = self.joined.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = mpsc::channel(HEARD_QUEUE);
+        let (tx, rx) = mpsc::channel(INBOX_QUEUE);
         let talker = Talker { serial, id, depth: depth.clone(), tx, audience };
         self.lock().insert(name.to_owned(), talker);
-        (Ear { serial, depth }, Heard(rx))
+        (Listener { serial, depth }, Inbox(rx))
     }
 
-    /// The player who joined with `ear` has left.
-    pub fn leave(&self, name: &str, ear: &Ear) {
+    /// The player who joined with `listener` has left.
+    pub fn leave(&self, name: &str, listener: &Listener) {
         let mut talkers = self.lock();
-        if talkers.get(name).is_some_and(|t| t.serial == ear.serial) {
+        if talkers.get(name).is_some_and(|t| t.serial == listener.serial) {
             talkers.remove(name);
         }
     }
 
     /// Says `text` (already cleaned) from `name` to those `to` names, the
-    /// speaker included; gives how many heard it, or the note for a
+    /// speaker included; gives how many inbox it, or the note for a
     /// speaker whose listener is not in the game.
     pub fn say(&self, name: &str, to: &ChatTo, text: &str) -> Result<usize, String> {
         let talkers = self.lock();
@@ -169,14 +169,14 @@ impl Talkers {
             text: text.to_owned(),
         };
         let frame = codec::encode(&line);
-        let mut heard = 0;
+        let mut inbox = 0;
         for listener in listeners {
             match listener.tx.try_send(frame.clone()) {
-                Ok(()) => heard += 1,
-                Err(e) => debug!(from = name, to = %listener.id, error = %e, "a line not heard"),
+                Ok(()) => inbox += 1,
+                Err(e) => debug!(from = name, to = %listener.id, error = %e, "a line not inbox"),
             }
         }
-        Ok(heard)
+        Ok(inbox)
     }
 
     /// Those playing now (not those watching), by name, the first

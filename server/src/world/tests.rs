@@ -612,13 +612,15 @@ async fn a_reply_its_player_never_took_is_not_shown_to_its_watchers() {
     let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
     until_done(&mut ann).await;
     let mut bob = world.watch("bob", None, LOCAL, "ann").await.unwrap();
-    assert!(matches!(bob.next().await, Some(Feed::Frames(_))), "bob's first view");
+    assert!(matches!(bob.next().await, Some(StreamPart::Frames(_))), "bob's first view");
     let tell = world.depths.handle(1).unwrap().tx;
     // Ann's connection takes nothing more: two lines fill her queue (bob
     // reads them as they come), and the third finds it full.
     for line in ["one", "two"] {
         tell.send(DepthCmd::Tell(line.into())).await.unwrap();
-        let Some(Feed::Frames(frames)) = bob.next().await else { panic!("bob is shown {line}") };
+        let Some(StreamPart::Frames(frames)) = bob.next().await else {
+            panic!("bob is shown {line}")
+        };
         assert_eq!(decoded(&frames), [ServerMsg::Note(line.into())]);
     }
     tell.send(DepthCmd::Tell("three".into())).await.unwrap();
@@ -626,7 +628,7 @@ async fn a_reply_its_player_never_took_is_not_shown_to_its_watchers() {
     let untaken = decoded(&ann.leave().await);
     assert_eq!(untaken, ["one", "two"].map(|l| ServerMsg::Note(l.into())));
     match bob.next().await {
-        Some(Feed::End(why)) => assert_eq!(why, "ann left the game"),
+        Some(StreamPart::End(why)) => assert_eq!(why, "ann left the game"),
         other => panic!("bob was shown what ann never took: {other:?}"),
     }
 }

@@ -2,7 +2,7 @@
 //! what each seat is fed.
 //!
 //! A watcher's client must end up holding exactly what its player's client
-//! holds, so the feed is cut from the very replies the player's depth
+//! holds, so the stream is cut from the very replies the player's depth
 //! sends it: whatever the player's connection takes from the depth, the
 //! depth then hands to the player's [`Audience`] too ([`Audience::relay`]),
 //! under the same order; a reply the connection did not take (it fell
@@ -25,7 +25,7 @@ use tracing::{debug, info};
 
 /// What a watcher is fed.
 #[derive(Debug)]
-pub enum Feed {
+pub enum StreamPart {
     /// Messages of its player's game, encoded, in the order the player's
     /// client gets them: copied once per delivery, shared by every watcher.
     Frames(Arc<[Bytes]>),
@@ -61,7 +61,7 @@ struct Seat {
     name: String,
     /// Which watching this is (one name may watch again after leaving).
     serial: u64,
-    tx: mpsc::Sender<Feed>,
+    tx: mpsc::Sender<StreamPart>,
     /// Not yet given the player's whole view.
     fresh: bool,
 }
@@ -86,9 +86,9 @@ impl Audience {
         &self.player
     }
 
-    /// Seats watcher `name` (its `serial`-th watching): its feed, or why
+    /// Seats watcher `name` (its `serial`-th watching): its stream, or why
     /// it cannot watch. It is fresh until its depth gives it the view.
-    pub fn sit(&self, name: &str, serial: u64) -> Result<mpsc::Receiver<Feed>, String> {
+    pub fn sit(&self, name: &str, serial: u64) -> Result<mpsc::Receiver<StreamPart>, String> {
         let mut seats = self.lock();
         let player = &self.player;
         if seats.closed {
@@ -164,7 +164,7 @@ impl Audience {
     /// Hands a watcher what the player's connection just took from the
     /// depth: its `frames`, or to a fresh seat the player's whole `view`
     /// (made only if a seat needs it; `None` when the player is not on the
-    /// depth, and the seat stays fresh). A watcher whose feed is full or
+    /// depth, and the seat stays fresh). A watcher whose stream is full or
     /// gone loses its seat.
     pub fn relay(&self, frames: Vec<Vec<u8>>, view: impl FnOnce() -> Option<Vec<Vec<u8>>>) {
         if !self.is_watched() {
@@ -193,7 +193,7 @@ impl Audience {
             } else {
                 changes.get_or_insert_with(|| shared(frames.take().unwrap_or_default())).clone()
             };
-            match seat.tx.try_send(Feed::Frames(batch)) {
+            match seat.tx.try_send(StreamPart::Frames(batch)) {
                 Ok(()) => true,
                 Err(e) => {
                     debug!(player = %self.player, watcher = %seat.name, error = %e, "a watcher loses its seat");
@@ -215,7 +215,7 @@ impl Audience {
             if !which(seat) {
                 return true;
             }
-            let _ = seat.tx.try_send(Feed::End(why.to_owned()));
+            let _ = seat.tx.try_send(StreamPart::End(why.to_owned()));
             false
         });
         let gone = before - seats.list.len();
@@ -241,9 +241,9 @@ impl Audience {
 mod tests {
     use super::*;
 
-    fn frames(feed: Option<Feed>) -> Vec<Vec<u8>> {
-        match feed {
-            Some(Feed::Frames(f)) => f.iter().map(|b| b.to_vec()).collect(),
+    fn frames(stream: Option<StreamPart>) -> Vec<Vec<u8>> {
+        match stream {
+            Some(StreamPart::Frames(f)) => f.iter().map(|b| b.to_vec()).collect(),
             other => panic!("expected frames, got {other:?}"),
         }
     }
@@ -294,14 +294,18 @@ mod tests {
         assert!(audience.sit("dan", 3).unwrap_err().contains("already has 2 watchers"));
         assert!(audience.kick("bob"));
         assert!(!audience.kick("nobody"));
-        assert!(matches!(bob.try_recv(), Ok(Feed::End(why)) if why == "ann sent you away"));
+        assert!(matches!(bob.try_recv(), Ok(StreamPart::End(why)) if why == "ann sent you away"));
         audience.set_open(false);
-        assert!(matches!(cat.try_recv(), Ok(Feed::End(why)) if why.contains("stopped letting")));
+        assert!(
+            matches!(cat.try_recv(), Ok(StreamPart::End(why)) if why.contains("stopped letting"))
+        );
         assert!(audience.sit("dan", 4).unwrap_err().contains("does not let anyone watch"));
         audience.set_open(true);
         let mut dan = audience.sit("dan", 5).unwrap();
         audience.close("ann has left the game");
-        assert!(matches!(dan.try_recv(), Ok(Feed::End(why)) if why == "ann has left the game"));
+        assert!(
+            matches!(dan.try_recv(), Ok(StreamPart::End(why)) if why == "ann has left the game")
+        );
         assert!(audience.sit("eve", 6).unwrap_err().contains("not playing"));
         assert!(audience.names().borrow().is_empty());
     }

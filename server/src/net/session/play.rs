@@ -30,7 +30,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let (per_second, burst) = (config.actions_per_second, config.action_burst);
         let mut pacer = Pacer::new(config.action_queue, per_second, burst, Instant::now());
         let mut chat = ChatGuard::new(Instant::now());
-        let Some(mut heard) = presence.heard() else {
+        let Some(mut inbox) = presence.inbox() else {
             return Ending::new(CloseCode::Error, "the player is already being served");
         };
         let stop = self.stop.clone();
@@ -62,7 +62,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 reply = presence.reply() => {
                     self.pass_on(reply, presence, &mut pacer, &mut standing).await
                 }
-                Some(line) = heard.next() => self.hear(line, &mut standing, &mut pacer).await,
+                Some(line) = inbox.next() => self.hear(line, &mut standing, &mut pacer).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
                     self.conn.send(&ServerMsg::Watchers(names)).await

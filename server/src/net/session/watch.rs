@@ -14,15 +14,15 @@ use super::play::REPLIES_PER_WRITE;
 use super::rules::{self, Request};
 use crate::net::chat::ChatGuard;
 use crate::net::connection::Ending;
-use crate::world::{Feed, Watcher};
+use crate::world::{StreamPart, Watcher};
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     /// The loop of one watcher: whatever comes first of the server
-    /// stopping, its name claimed to play, its feed, a line of chat, a
+    /// stopping, its name claimed to play, its stream, a line of chat, a
     /// change among those watching, a message from its client, and a ping.
     pub(super) async fn watch(&mut self, watcher: &mut Watcher) -> Ending {
         let mut chat = ChatGuard::new(Instant::now());
-        let Some(mut heard) = watcher.heard() else {
+        let Some(mut inbox) = watcher.inbox() else {
             return Ending::new(CloseCode::Error, "the watcher is already being served");
         };
         let (stop, kicked) = (self.stop.clone(), watcher.kicked());
@@ -41,8 +41,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                     CloseCode::Policy,
                     "this name is now being played: it cannot watch meanwhile",
                 )),
-                feed = watcher.next() => self.pass_feed(feed, watcher).await,
-                Some(line) = heard.next() => self.conn.write(line.into()).await,
+                stream = watcher.next() => self.pass_stream(stream, watcher).await,
+                Some(line) = inbox.next() => self.conn.write(line.into()).await,
                 Ok(()) = watchers.changed() => {
                     let names = watchers.borrow_and_update().clone();
                     match seen_by_watcher(watcher.name(), names) {
@@ -76,16 +76,20 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         }
     }
 
-    /// Writes what the player's client was sent (with the rest of the feed
+    /// Writes what the player's client was sent (with the rest of the stream
     /// already waiting, in one write); the end of the watching ends the
     /// connection, with its reason.
-    async fn pass_feed(&mut self, feed: Option<Feed>, watcher: &mut Watcher) -> Result<(), Ending> {
+    async fn pass_stream(
+        &mut self,
+        stream: Option<StreamPart>,
+        watcher: &mut Watcher,
+    ) -> Result<(), Ending> {
         let mut batches = Vec::new();
-        let mut next = feed;
+        let mut next = stream;
         let ending = loop {
             match next {
-                Some(Feed::Frames(frames)) => batches.push(frames),
-                Some(Feed::End(why)) => break Some(Ending::new(CloseCode::Normal, why)),
+                Some(StreamPart::Frames(frames)) => batches.push(frames),
+                Some(StreamPart::End(why)) => break Some(Ending::new(CloseCode::Normal, why)),
                 None => {
                     let why = "too slow: the game went on without you";
                     break Some(Ending::new(CloseCode::Policy, why));
@@ -95,7 +99,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 break None;
             }
             match watcher.try_next() {
-                Some(feed) => next = Some(feed),
+                Some(stream) => next = Some(stream),
                 None => break None,
             }
         };
@@ -116,7 +120,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         if std::mem::replace(told, true) {
             return Ok(());
         }
-        // Others, not a note, as when the watching ends (see `pass_feed`):
+        // Others, not a note, as when the watching ends (see `pass_stream`):
         // its client would tell a note as its player's ("ann is watching").
         let note = format!("You are watching {}: you cannot act.", watcher.player_name());
         self.conn.send(&ServerMsg::Others(note)).await
@@ -125,7 +129,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
 
 /// What a watcher is told of a change among those watching its player:
 /// the list, unless the list no longer holds the watcher itself. Then its
-/// seat is gone and its feed is ending, which tells it in the second
+/// seat is gone and its stream is ending, which tells it in the second
 /// person; the list would have its client say "bob stopped watching ann."
 /// to bob.
 fn seen_by_watcher(me: &str, names: Vec<String>) -> Option<ServerMsg> {

@@ -39,7 +39,7 @@ use tokio::time::MissedTickBehavior;
 use tracing::{debug, info};
 
 use self::metrics::DepthMetrics;
-use super::absence::{self, Absences, Tally};
+use super::absence::{self, Absences, PlayedRounds};
 use super::depth::{
     Arrival, Death, Departure, DepthState, Flow, Leaving, Outcome, Outgoing, StillSchedule,
 };
@@ -83,7 +83,7 @@ pub(super) struct DepthHandle {
 
 /// What a depth's task asks of the world around it (the registry of
 /// depths answers): the host's settings, the store, the other depths.
-pub(super) trait Surroundings: std::fmt::Debug + Send + Sync + 'static {
+pub(super) trait DepthHost: std::fmt::Debug + Send + Sync + 'static {
     fn config(&self) -> &Config;
     fn store(&self) -> &StoreHandle;
     /// The rounds played in the world, and when each depth was left.
@@ -144,23 +144,23 @@ pub(super) struct DepthTask {
     /// Players whose round waits for others, since when.
     waiting_since: HashMap<PlayerId, tokio::time::Instant>,
     metrics: DepthMetrics,
-    depths: Arc<dyn Surroundings>,
+    depths: Arc<dyn DepthHost>,
     /// The shift of those who stood still to be told of the movers next,
     /// and when (see `depth::still`).
     still: StillSchedule<tokio::time::Instant>,
     /// The rounds this depth closed and when it stood empty, told to the
     /// world's absences (see `world::absence`).
-    tally: Tally,
+    played: PlayedRounds,
 }
 
 impl DepthTask {
     pub(super) fn new(
         state: DepthState,
         me: mpsc::WeakSender<DepthCmd>,
-        depths: Arc<dyn Surroundings>,
+        depths: Arc<dyn DepthHost>,
     ) -> Self {
         let metrics = DepthMetrics::of(state.depth(), state.rounds());
-        let tally = Tally::of(&state);
+        let played = PlayedRounds::of(&state);
         Self {
             state,
             me,
@@ -170,7 +170,7 @@ impl DepthTask {
             metrics,
             depths,
             still: StillSchedule::starting(tokio::time::Instant::now()),
-            tally,
+            played,
         }
     }
 
@@ -389,7 +389,7 @@ impl DepthTask {
     fn finish(&mut self, outcome: Outcome, now_on: Option<(PlayerId, DepthHandle)>) {
         let Outcome { out, flow, going_on } = outcome;
         let Flow { answered, departures, deaths, .. } = flow;
-        self.tally.note(&self.state, self.depths.absences());
+        self.played.note(&self.state, self.depths.absences());
         for id in &answered {
             self.acted.insert(*id);
         }
