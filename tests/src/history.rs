@@ -210,7 +210,7 @@ fn truth_of(
             let now: Monsters = state
                 .monsters()
                 .filter(|m| sight.contains(&m.pos))
-                .map(|m| (m.id, (m.kind, m.pos, m.wound(), !m.awake)))
+                .map(|m| (m.id, (m.kind, m.pos, m.wound(), !m.is_awake())))
                 .collect();
             let seen = saw.entry(player).or_default();
             if seen.last() != Some(&now) {

@@ -38,7 +38,7 @@ fn put(rules: &mut Rules, id: PlayerId, name: &str, at: Pos) -> Flow {
 fn awake(rules: &mut Rules, name: &str, at: Pos) -> MonsterId {
     let kind = rules.bestiary.find(name).unwrap();
     let id = rules.spawn(kind, at, &mut Recorder::default()).unwrap();
-    rules.monsters.get_mut(&id).unwrap().awake = true;
+    rules.monsters.wake(id).unwrap();
     id
 }
 
@@ -126,8 +126,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Whatever players come, step, swap, go, and whatever monsters are
-    /// put down and struck down, each index of who stands where agrees
-    /// with the other after every command.
+    /// put down, woken, lulled and struck down, each index of who stands
+    /// where agrees with the other after every command, and the parties
+    /// kept from before are the parties found afresh: nobody has to tell
+    /// them of a change.
     #[test]
     fn who_stands_where_agrees_by_id_and_by_cell(
         commands in proptest::collection::vec((0u8..12, 1u32..9, 0u8..8), 1..80)
@@ -158,12 +160,27 @@ proptest! {
                         r.monsters.remove(m);
                     }
                 }
+                9 => {
+                    if let Some(&m) = r.monsters.keys().nth(usize::from(dir % 2)) {
+                        r.monsters.wake(m);
+                    }
+                }
+                10 => {
+                    if let Some(&m) = r.monsters.keys().nth(usize::from(dir % 2)) {
+                        r.monsters.lull(m);
+                    }
+                }
                 _ => {
                     r.act(id, Action::Wait, heard);
                 }
             }
             prop_assert!(r.occupancy.agrees(), "players: {:?}", r.players());
             prop_assert!(r.monsters.agrees(), "monsters: {:?}", r.monsters.by_id());
+            let ids: Vec<PlayerId> = r.players().keys().copied().collect();
+            let kept: Vec<_> = ids.iter().map(|&p| r.party_of(p)).collect();
+            r.parties.forget();
+            let afresh: Vec<_> = ids.iter().map(|&p| r.party_of(p)).collect();
+            prop_assert_eq!(kept, afresh, "monsters: {:?}", r.monsters.by_id());
         }
     }
 }

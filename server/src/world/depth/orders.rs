@@ -137,7 +137,7 @@ impl Order {
 /// The kind of an awake monster in `player`'s sight, if one is.
 fn awake_in_view(rules: &Rules, player: &Player) -> Option<KindId> {
     let memory = player.memory(rules.depth)?;
-    let m = rules.monsters.values().find(|m| m.awake && memory.sees(m.pos))?;
+    let m = rules.monsters.values().find(|m| m.is_awake() && memory.sees(m.pos))?;
     Some(m.kind)
 }
 

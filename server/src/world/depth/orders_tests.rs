@@ -136,12 +136,12 @@ fn a_monster_coming_into_view_stops_exploring_and_is_said() {
     let mut d = rooms();
     let jackal = d.rules.bestiary.find("jackal").unwrap();
     let id = d.spawn(jackal, Pos::new(17, 5)).unwrap();
-    d.rules.monsters.get_mut(&id).unwrap().awake = false;
+    d.rules.monsters.lull(id).unwrap();
     let turns = standing(&mut d, Action::Explore, 200);
     let last = turns.last().unwrap();
     assert_eq!(notes(last), ["A jackal comes into view, asleep."]);
     // Awake in view, nothing starts.
-    d.rules.monsters.get_mut(&id).unwrap().awake = true;
+    d.rules.monsters.wake(id).unwrap();
     let turn = d.play(ANN, Action::Explore);
     assert_eq!(notes(&turn), ["Not with a jackal in view."]);
     assert!(matches!(turn.out.last().map(|o| &o.msg), Some(ServerMsg::Sight(_))));
@@ -202,7 +202,7 @@ fn a_monster_coming_into_view_stops_resting() {
     // A kobold wanders in while ann rests.
     let kobold = d.rules.bestiary.find("kobold").unwrap();
     let id = d.spawn(kobold, Pos::new(4, 3)).unwrap();
-    d.rules.monsters.get_mut(&id).unwrap().awake = false;
+    d.rules.monsters.lull(id).unwrap();
     let turn = d.play(ANN, Action::Rest);
     assert!(!turn.going_on.contains(&ANN));
     // Said as it came into view, whether or not it woke later in the round.
@@ -273,10 +273,10 @@ fn a_monster_waking_in_view_stops_the_order_with_the_line_that_says_so() {
     let mut d = rooms();
     let kobold = d.rules.bestiary.find("kobold").unwrap();
     let id = d.spawn(kobold, Pos::new(4, 3)).unwrap();
-    d.rules.monsters.get_mut(&id).unwrap().awake = false;
+    d.rules.monsters.lull(id).unwrap();
     // Its client was told of it, asleep.
     let mut watch = super::rules::flow::Watch::of(&d.rules, ANN, vec![(id, false)]);
-    d.rules.monsters.get_mut(&id).unwrap().awake = true;
+    d.rules.monsters.wake(id).unwrap();
     watch.look(&d.rules);
     assert_eq!(watch.notices(), [(ANN, Notice::Woke)]);
     assert_eq!(

@@ -53,7 +53,7 @@ fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos) {
 /// An awake monster of `name` on `at`.
 fn awake(d: &mut DepthState, name: &str, at: Pos) -> MonsterId {
     let id = d.spawn(kind(d, name), at).unwrap();
-    d.rules.monsters.get_mut(&id).unwrap().awake = true;
+    d.rules.monsters.wake(id).unwrap();
     id
 }
 
@@ -422,7 +422,7 @@ proptest! {
             .filter_map(|&(x, y)| d.spawn(kind(&d, "orc"), Pos::new(x, y)))
             .collect();
         for &m in &alive {
-            d.rules.monsters.get_mut(&m).unwrap().awake = true;
+            d.rules.monsters.wake(m).unwrap();
         }
         for death in deaths {
             if alive.is_empty() {
@@ -432,9 +432,8 @@ proptest! {
             let _ = d.party_of(ids.first().copied().unwrap_or(ANN));
             let m = alive.remove(death.index(alive.len()));
             d.rules.monsters.remove(m).unwrap();
-            d.rules.parties.lose(m);
             let regrouped: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
-            d.rules.parties.stir();
+            d.rules.parties.forget();
             let afresh: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
             prop_assert_eq!(regrouped, afresh);
         }
@@ -651,18 +650,24 @@ fn a_sleeper_in_sight_wakes_by_chance_and_one_out_of_sight_sleeps_on() {
     let mut d = walled_room();
     let unseen = d.spawn(kind(&d, "kobold"), Pos::new(8, 2)).unwrap();
     let seen = d.spawn(kind(&d, "kobold"), Pos::new(4, 3)).unwrap();
-    assert!(!d.rules.monsters[&seen].awake && !d.rules.monsters[&unseen].awake, "kobolds sleep");
+    assert!(
+        !d.rules.monsters[&seen].is_awake() && !d.rules.monsters[&unseen].is_awake(),
+        "kobolds sleep"
+    );
     put(&mut d, ANN, "ann", Pos::new(1, 1));
     let mut woke_after = None;
     for round in 1..=40 {
         let turn = d.play(ANN, Action::Wait);
-        if woke_after.is_none() && d.rules.monsters[&seen].awake {
+        if woke_after.is_none() && d.rules.monsters[&seen].is_awake() {
             assert!(said(&turn, ANN, "The kobold wakes up."), "told as it wakes");
             woke_after = Some(round);
         }
     }
     woke_after.expect("a kobold in sight for 40 rounds wakes");
-    assert!(!d.rules.monsters[&unseen].awake, "behind the wall, nobody to notice: it sleeps on");
+    assert!(
+        !d.rules.monsters[&unseen].is_awake(),
+        "behind the wall, nobody to notice: it sleeps on"
+    );
     assert_ne!(d.rules.monsters[&seen].pos, Pos::new(4, 3), "awake, it came");
 }
 

@@ -147,12 +147,12 @@ fn slumber_puts_the_monsters_in_sight_to_sleep_and_not_those_behind_a_wall() {
     let near = d.spawn(kind(&d, "kobold"), Pos::new(4, 2)).unwrap();
     let hidden = d.spawn(kind(&d, "kobold"), Pos::new(10, 2)).unwrap();
     for id in [near, hidden] {
-        d.rules.monsters.get_mut(&id).unwrap().awake = true;
+        d.rules.monsters.wake(id).unwrap();
     }
     assert!(!d.player(ANN).unwrap().memory(2).unwrap().sees(Pos::new(10, 2)), "behind the pillar");
     let turn = d.play(ANN, Action::Read(0));
     assert!(said(&turn, ANN, "The monster you see falls asleep."), "{:?}", lines(&turn, ANN));
-    let awake = |d: &DepthState, id: MonsterId| d.rules.monsters.get(&id).map(|m| m.awake);
+    let awake = |d: &DepthState, id: MonsterId| d.rules.monsters.get(&id).map(|m| m.is_awake());
     assert_eq!(awake(&d, near), Some(false));
     assert_eq!(awake(&d, hidden), Some(true));
 }
@@ -228,7 +228,7 @@ fn a_thrown_dart_flies_at_a_monster_in_sight_and_falls_where_it_stops() {
         Some(1),
         "it lies under the ogre"
     );
-    assert!(d.rules.monsters[&ogre].awake, "and woke it");
+    assert!(d.rules.monsters[&ogre].is_awake(), "and woke it");
     let far = d.play(ANN, Action::Throw { slot: 0, at: Pos::new(9, 1) });
     assert!(said(&far, ANN, "That is out of range."));
     let hidden = d.play(ANN, Action::Throw { slot: 0, at: Pos::new(9, 2) });
@@ -270,7 +270,7 @@ fn a_kill_gives_experience_shared_by_the_party_and_levels_raise_hit_points() {
     put(&mut d, ANN, "ann", Pos::new(2, 1), vec![]);
     put(&mut d, BOB, "bob", Pos::new(2, 2), vec![]);
     let ogre = d.spawn(kind(&d, "ogre"), Pos::new(3, 1)).unwrap();
-    d.rules.monsters.get_mut(&ogre).unwrap().awake = true;
+    d.rules.monsters.wake(ogre).unwrap();
     assert_eq!(d.party_of(ANN), vec![ANN, BOB], "they share the ogre's danger");
     // Bob waits each round, so that ann's rounds close.
     let turn = kill(&mut d, ANN, ogre, Dir::E, &[BOB]);
@@ -307,7 +307,7 @@ fn a_dead_player_leaves_its_pack_where_it_fell() {
     let mut d = hall(2);
     put(&mut d, ANN, "ann", Pos::new(2, 1), vec![item("dart", 4), item("dagger", 1)]);
     let troll = d.spawn(kind(&d, "troll"), Pos::new(3, 1)).unwrap();
-    d.rules.monsters.get_mut(&troll).unwrap().awake = true;
+    d.rules.monsters.wake(troll).unwrap();
     player(&mut d, ANN).vitals.hp = 1;
     let mut dead = false;
     for _ in 0..200 {
@@ -369,7 +369,7 @@ fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
     let quiet = d.play(ANN, Action::Wait);
     assert_eq!(party_of(&quiet, ANN), None, "alone, nothing is told");
     let ogre = d.spawn(kind(&d, "ogre"), Pos::new(4, 1)).unwrap();
-    d.rules.monsters.get_mut(&ogre).unwrap().awake = true;
+    d.rules.monsters.wake(ogre).unwrap();
     let turn = d.play(ANN, Action::Wait);
     let told = party_of(&turn, ANN).expect("ann is told her party");
     let names: Vec<(&str, u16)> = told.iter().map(|m| (m.name.as_str(), m.hp)).collect();
@@ -378,7 +378,6 @@ fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
     assert_eq!(bobs[0].name, "bob");
     player(&mut d, BOB).vitals.hp = 12;
     d.rules.monsters.remove(ogre);
-    d.rules.parties.stir();
     let mut turn = d.play(BOB, Action::Wait);
     turn.append(d.play(ANN, Action::Wait));
     assert_eq!(party_of(&turn, ANN), Some(vec![]), "the danger gone, she is alone again");

@@ -69,16 +69,13 @@ impl Rules {
         obs: &mut dyn Observer,
     ) {
         let attacker_pos = self.player(attacker).map(|p| p.pos);
-        let Some(m) = self.monsters.get_mut(&id) else { return };
-        let (kind, at, woke) = (m.kind, m.pos, !m.awake);
-        m.awake = true;
+        let woke = self.monsters.get(&id).is_some_and(|m| !m.is_awake());
+        let Some(m) = self.monsters.wake(id) else { return };
+        let (kind, at) = (m.kind, m.pos);
         m.dozing = 0;
         m.prey = Some(attacker);
         m.goal = attacker_pos;
         if woke {
-            // Only an awake monster links players (its prey and goal do
-            // not): a blow at one already awake leaves the parties be.
-            self.parties.stir();
             obs.observe(self, Event::Stirred { monster: id, at });
         }
         let struck = |blow| Event::PlayerStruck { attacker, kind, at, blow, missile };
@@ -98,7 +95,6 @@ impl Rules {
         // Those who fought it: the killer's party while it still stood.
         let fought = self.party_of(attacker);
         self.monsters.remove(id);
-        self.parties.lose(id);
         if let Some(p) = self.occupancy.get_mut(attacker) {
             p.vitals.kills += 1;
         }

@@ -51,14 +51,12 @@ impl Rules {
                 let sleepers: Vec<_> =
                     self.monsters.values().filter(|m| sees(m.pos)).map(|m| m.id).collect();
                 for m in &sleepers {
-                    if let Some(m) = self.monsters.get_mut(m) {
-                        m.awake = false;
+                    if let Some(m) = self.monsters.lull(*m) {
                         m.dozing = SLUMBER_ROUNDS;
                         m.prey = None;
                         m.goal = None;
                     }
                 }
-                self.parties.stir();
                 for &m in &sleepers {
                     let at = self.monsters[&m].pos;
                     obs.observe(self, Event::Stirred { monster: m, at });

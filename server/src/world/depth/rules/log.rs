@@ -243,7 +243,7 @@ impl Rules {
             sum.u64(u64::from(m.kind));
             sum.pos(m.pos);
             sum.u64(u64::from(m.hp));
-            sum.u64(u64::from(m.awake));
+            sum.u64(u64::from(m.is_awake()));
             sum.u64(m.prey.map_or(u64::MAX, |p| u64::from(p.0)));
             sum.pos(m.goal.unwrap_or(Pos::new(u16::MAX, u16::MAX)));
             sum.u64(m.rounds);

@@ -153,20 +153,8 @@ impl Rules {
         let k = self.bestiary.kind(kind);
         let id = MonsterId(self.next_monster);
         self.next_monster += 1;
-        let monster = Monster {
-            id,
-            kind,
-            pos,
-            hp: k.hp,
-            max_hp: k.hp,
-            awake: !k.asleep,
-            prey: None,
-            goal: None,
-            rounds: 0,
-            dozing: 0,
-        };
+        let monster = Monster::new(id, kind, pos, k.hp, !k.asleep);
         self.monsters.insert(monster);
-        self.parties.stir();
         // Those who see the cell are told with the next command.
         obs.observe(self, Event::Stirred { monster: id, at: pos });
         Some(id)
@@ -391,7 +379,6 @@ impl Rules {
     /// Takes a player off the level, with no more.
     fn take_off(&mut self, id: PlayerId, how: Leaving, obs: &mut dyn Observer) -> Option<Player> {
         let player = self.occupancy.remove(id)?;
-        self.parties.stir();
         self.clock.leave(id);
         self.walks.forget(id);
         self.flow.gone(id, how);
@@ -506,12 +493,10 @@ impl Rules {
             return;
         }
         let fov = self.fov_from(pos);
-        let Some(player) = self.occupancy.get_mut(id) else { return };
-        let memory = player.memory_mut(self.depth);
+        let Some(memory) = self.occupancy.sight_mut(id, self.depth) else { return };
         let mut diff = memory.update_sight(&self.level, &self.disc, fov);
         let floor = &self.floor;
         diff.floor = memory.see_floor(floor.cells(), |p| floor.top(p));
-        self.parties.stir();
         let sight = Sight::New { was: seen_from, diff };
         obs.observe(self, Event::Saw { id, answers, sight });
         self.look_out(id);

@@ -4,38 +4,13 @@
 //! seed and the order of what was applied.
 
 use gloam_protocol::walk::{DistanceMap, UNREACHED};
-use gloam_protocol::{Dir, MonsterId, PlayerId, Pos, Wound};
+use gloam_protocol::{Dir, MonsterId, PlayerId, Pos};
 use rand::RngExt;
 
 use super::Rules;
 use super::events::{Event, Observer};
-use crate::bestiary::{Behaviour, KindId};
-
-/// A monster on a depth.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Monster {
-    pub id: MonsterId,
-    pub kind: KindId,
-    pub pos: Pos,
-    pub hp: u16,
-    pub max_hp: u16,
-    pub awake: bool,
-    /// The player it is after.
-    pub prey: Option<PlayerId>,
-    /// Where it last saw its prey.
-    pub goal: Option<Pos>,
-    /// Rounds it has been offered (a slow monster acts on every other).
-    pub rounds: u64,
-    /// Turns of magic sleep left, in which it does not wake by itself
-    /// (a blow still wakes it).
-    pub dozing: u16,
-}
-
-impl Monster {
-    pub fn wound(&self) -> Wound {
-        Wound::of(self.hp, self.max_hp)
-    }
-}
+pub use super::occupancy::Monster;
+use crate::bestiary::Behaviour;
 
 /// The chance in a round, one in this, that a sleeper who notices someone wakes.
 pub const WAKE_ONE_IN: u32 = 3;
@@ -108,7 +83,7 @@ impl Rules {
         let Some(m) = self.monsters.get(&id).cloned() else { return };
         let kind = self.bestiary.kind(m.kind);
         let (behaviour, flees_below) = (kind.behaviour, kind.flees_below);
-        if !m.awake {
+        if !m.is_awake() {
             if m.dozing > 0 {
                 if let Some(m) = self.monsters.get_mut(&id) {
                     m.dozing -= 1;
@@ -172,10 +147,8 @@ impl Rules {
     }
 
     fn wake(&mut self, id: MonsterId, obs: &mut dyn Observer) {
-        let Some(m) = self.monsters.get_mut(&id) else { return };
-        m.awake = true;
+        let Some(m) = self.monsters.wake(id) else { return };
         let (kind, at) = (m.kind, m.pos);
-        self.parties.stir();
         // Those who see it are told it woke.
         obs.observe(self, Event::Stirred { monster: id, at });
         obs.observe(self, Event::Woke { kind, at });
@@ -261,7 +234,6 @@ impl Rules {
     fn move_monster(&mut self, id: MonsterId, to: Pos, obs: &mut dyn Observer) {
         let Some(from) = self.monsters.get(&id).map(|m| m.pos) else { return };
         self.monsters.step(id, to);
-        self.parties.stir();
         obs.observe(self, Event::Stirred { monster: id, at: from });
         obs.observe(self, Event::Stirred { monster: id, at: to });
     }

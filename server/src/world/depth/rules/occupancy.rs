@@ -1,16 +1,21 @@
 //! Who stands where on a depth: the players, by id and by cell; the
-//! monsters, by id and by cell; and the one place that decides how to find the players near some cells, by a
-//! look at each cell or by a walk over the players, whichever costs less
-//! for a depth of this many players.
+//! monsters, by id and by cell; and the one place that decides how to find
+//! the players near some cells, by a look at each cell or by a walk over
+//! the players, whichever costs less for a depth of this many players.
+//!
+//! Each of the two owners counts its changes that could change who shares
+//! a danger with whom (a place, a sight, a monster waking or falling
+//! asleep, one coming or going), so the parties found from them know when
+//! they are stale without being told (`parties.rs`).
 
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use gloam_protocol::{Disc, MonsterId, PlayerId, Pos};
+use gloam_protocol::{Disc, MonsterId, PlayerId, Pos, Wound};
 
-use super::Monster;
-use crate::character::Player;
+use crate::bestiary::KindId;
+use crate::character::{Memory, Player};
 
 /// A map keyed by cell (or player id), hashed by a multiply rather than
 /// SipHash: the keys are the server's own (cells and player ids, never a
@@ -58,17 +63,34 @@ pub(crate) enum Search {
 /// The players on a depth, by id and by the cell each stands on. It owns
 /// the two indexes and keeps them agreeing: every player's cell names a
 /// player who stands there. A player's place changes only through
-/// [`step`](Self::step) and [`swap`](Self::swap); the rest of a player
-/// (its hit points, pack, memory) is anyone's to change.
+/// [`step`](Self::step) and [`swap`](Self::swap), and what it sees only
+/// through [`sight_mut`](Self::sight_mut); the rest of a player (its hit
+/// points, pack, what it explored) is anyone's to change.
 #[derive(Debug, Default)]
 pub(crate) struct Occupancy {
     players: BTreeMap<PlayerId, Player>,
     /// Who stands on each cell (one of them, when players share one: only
     /// when every open cell is taken does an arrival stack).
     cells: CellMap<PlayerId>,
+    /// How many times a player came, went, moved or saw anew.
+    changes: u64,
 }
 
 impl Occupancy {
+    /// A count that grows with every arrival, leaving, step, swap and
+    /// change of sight: the same count, the same players where they were
+    /// seeing what they saw.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// A player's memory of `depth`, to change what it sees now.
+    pub fn sight_mut(&mut self, id: PlayerId, depth: u16) -> Option<&mut Memory> {
+        let player = self.players.get_mut(&id)?;
+        self.changes += 1;
+        Some(player.memory_mut(depth))
+    }
+
     /// The players, by id.
     pub fn players(&self) -> &BTreeMap<PlayerId, Player> {
         &self.players
@@ -98,6 +120,7 @@ impl Occupancy {
 
     /// Puts a newcomer on the cell it stands on.
     pub fn insert(&mut self, player: Player) {
+        self.changes += 1;
         self.cells.insert(player.pos, player.id);
         self.players.insert(player.id, player);
     }
@@ -105,6 +128,7 @@ impl Occupancy {
     /// Takes a player off its cell and the depth.
     pub fn remove(&mut self, id: PlayerId) -> Option<Player> {
         let player = self.players.remove(&id)?;
+        self.changes += 1;
         self.free(player.pos, id);
         Some(player)
     }
@@ -112,6 +136,7 @@ impl Occupancy {
     /// Moves a player onto `to`, off the cell it stood on.
     pub fn step(&mut self, id: PlayerId, to: Pos) {
         let Some(p) = self.players.get_mut(&id) else { return };
+        self.changes += 1;
         let from = std::mem::replace(&mut p.pos, to);
         self.free(from, id);
         self.cells.insert(to, id);
@@ -123,6 +148,7 @@ impl Occupancy {
         else {
             return;
         };
+        self.changes += 1;
         for (id, to) in [(a, at_b), (b, at_a)] {
             if let Some(p) = self.players.get_mut(&id) {
                 p.pos = to;
@@ -223,15 +249,61 @@ impl Occupancy {
     }
 }
 
+/// A monster on a depth.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Monster {
+    pub id: MonsterId,
+    pub kind: KindId,
+    pub pos: Pos,
+    pub hp: u16,
+    pub max_hp: u16,
+    /// Changed only by [`Monsters::wake`] and [`Monsters::lull`]: an awake
+    /// monster links those who notice it into a party.
+    awake: bool,
+    /// The player it is after.
+    pub prey: Option<PlayerId>,
+    /// Where it last saw its prey.
+    pub goal: Option<Pos>,
+    /// Rounds it has been offered (a slow monster acts on every other).
+    pub rounds: u64,
+    /// Rounds of magic sleep left, in which it does not wake by itself
+    /// (a blow still wakes it).
+    pub dozing: u16,
+}
+
+impl Monster {
+    /// A monster of `kind` at full health, not yet offered a round.
+    pub fn new(id: MonsterId, kind: KindId, pos: Pos, hp: u16, awake: bool) -> Self {
+        Self { id, kind, pos, hp, max_hp: hp, awake, prey: None, goal: None, rounds: 0, dozing: 0 }
+    }
+
+    pub fn wound(&self) -> Wound {
+        Wound::of(self.hp, self.max_hp)
+    }
+
+    pub fn is_awake(&self) -> bool {
+        self.awake
+    }
+}
+
 /// The monsters on a depth, by id and by the cell each stands on (one a
 /// cell). It owns both indexes and keeps them agreeing: a monster comes,
 /// moves and goes through [`insert`](Self::insert), [`step`](Self::step)
-/// and [`remove`](Self::remove); the rest of a monster (its hit points,
-/// prey, sleep) is anyone's to change through [`get_mut`](Self::get_mut).
+/// and [`remove`](Self::remove), and wakes or sleeps through
+/// [`wake`](Self::wake) and [`lull`](Self::lull); the rest of a monster
+/// (its hit points, prey, goal) is anyone's to change through
+/// [`get_mut`](Self::get_mut).
 #[derive(Debug, Default)]
 pub(crate) struct Monsters {
     by_id: BTreeMap<MonsterId, Monster>,
     at: CellMap<MonsterId>,
+    /// How many times a monster came, moved, woke or fell asleep.
+    changes: u64,
+    /// The monsters removed since `changes` last grew, in order: the
+    /// parties found since need only lose them.
+    fallen: Vec<MonsterId>,
+    /// How many monsters were ever removed.
+    removed: u64,
 }
 
 impl Monsters {
@@ -270,6 +342,42 @@ impl Monsters {
         self.by_id.values_mut()
     }
 
+    /// A count that grows with every monster that came, moved, woke or
+    /// fell asleep (not with one removed: see [`fallen`](Self::fallen)).
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// The monsters removed since [`changes`](Self::changes) last grew.
+    pub fn fallen(&self) -> &[MonsterId] {
+        &self.fallen
+    }
+
+    /// A count that grows with every change, a removal included.
+    pub fn removals_and_changes(&self) -> u64 {
+        self.changes + self.removed
+    }
+
+    /// Wakes monster `id`; gives it, or none when no such monster is here.
+    pub fn wake(&mut self, id: MonsterId) -> Option<&mut Monster> {
+        self.set_awake(id, true)
+    }
+
+    /// Puts monster `id` to sleep; gives it, or none when none is here.
+    pub fn lull(&mut self, id: MonsterId) -> Option<&mut Monster> {
+        self.set_awake(id, false)
+    }
+
+    fn set_awake(&mut self, id: MonsterId, awake: bool) -> Option<&mut Monster> {
+        let m = self.by_id.get_mut(&id)?;
+        if m.awake != awake {
+            m.awake = awake;
+            self.changes += 1;
+            self.fallen.clear();
+        }
+        Some(m)
+    }
+
     /// The monster on `pos`, if one is.
     pub fn at(&self, pos: Pos) -> Option<MonsterId> {
         self.at.get(&pos).copied()
@@ -292,6 +400,7 @@ impl Monsters {
         }
         self.at.insert(monster.pos, monster.id);
         self.by_id.insert(monster.id, monster);
+        self.changed();
         true
     }
 
@@ -299,6 +408,8 @@ impl Monsters {
     pub fn remove(&mut self, id: MonsterId) -> Option<Monster> {
         let monster = self.by_id.remove(&id)?;
         self.at.remove(&monster.pos);
+        self.fallen.push(id);
+        self.removed += 1;
         Some(monster)
     }
 
@@ -309,6 +420,12 @@ impl Monsters {
         self.at.remove(&m.pos);
         m.pos = to;
         self.at.insert(to, id);
+        self.changed();
+    }
+
+    fn changed(&mut self) {
+        self.changes += 1;
+        self.fallen.clear();
     }
 
     /// Whether the two indexes agree: each monster's cell names it, and

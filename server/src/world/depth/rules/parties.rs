@@ -14,60 +14,61 @@ use super::{CellHasher, Rules, Search};
 use crate::character::Player;
 
 /// The parties as they stand, found when first asked for after a change.
+/// Whether a change came is not anyone's to tell: the parties found carry
+/// the change counts of the players and monsters they were found from
+/// ([`Occupancy::changes`](super::Occupancy::changes),
+/// [`Monsters::changes`](super::Monsters::changes)), and are found afresh
+/// when those grew; monsters only removed since are lost from them.
 #[derive(Debug, Default)]
 pub(crate) struct Parties {
     found: RefCell<Option<Found>>,
-    /// How many times they were stirred: unchanged, so are the parties.
-    stirs: u64,
 }
 
 impl Parties {
-    /// Something moved, woke, came or went: parties are found afresh when
-    /// next asked for.
-    pub fn stir(&mut self) {
+    /// Forgets the parties found, as if something changed (for tests that
+    /// compare a regrouping with a finding afresh).
+    #[cfg(test)]
+    pub fn forget(&mut self) {
         self.found.get_mut().take();
-        self.stirs += 1;
     }
+}
 
+/// The change counts the parties were found at.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    players: u64,
+    monsters: u64,
+}
+
+impl Found {
     /// Monster `id` died, and nothing else changed: it links no one any
-    /// more. Parties found before are regrouped from the links they were
-    /// found with, without looking at the depth again (a death can only
-    /// split a party); unchanged when it linked no one.
-    pub fn lose(&mut self, id: MonsterId) {
-        let Some(found) = self.found.get_mut() else {
-            self.stirs += 1;
-            return;
-        };
-        if found.pairs.is_empty() {
+    /// more. Regrouped from the links they were found with, without
+    /// looking at the depth again (a death can only split a party);
+    /// unchanged when it linked no one.
+    fn lose(&mut self, id: MonsterId) {
+        if self.pairs.is_empty() {
             // Counted at the first death, not at every finding.
-            for link in &found.links {
-                *found.pairs.entry((link.a, link.b)).or_default() += 1;
+            for link in &self.links {
+                *self.pairs.entry((link.a, link.b)).or_default() += 1;
             }
         }
         let mut split = false;
-        found.links.retain(|link| {
+        self.links.retain(|link| {
             if link.monster != Some(id) {
                 return true;
             }
             // A pair that other monsters link as well stays linked.
-            let count = found.pairs.get_mut(&(link.a, link.b)).expect("every link counted");
+            let count = self.pairs.get_mut(&(link.a, link.b)).expect("every link counted");
             *count -= 1;
             split |= *count == 0;
             false
         });
         if split {
-            *found = Found::grouped(
-                std::mem::take(&mut found.players),
-                std::mem::take(&mut found.links),
-            );
-            self.stirs += 1;
+            let (stamp, lost) = (self.stamp, self.lost);
+            *self =
+                Found::grouped(std::mem::take(&mut self.players), std::mem::take(&mut self.links));
+            (self.stamp, self.lost) = (stamp, lost);
         }
-    }
-
-    /// A count that changes whenever the parties may have: a view that
-    /// saw the same count last time has nothing new to tell of them.
-    pub fn stirs(&self) -> u64 {
-        self.stirs
     }
 }
 
@@ -85,6 +86,10 @@ struct Found {
     of: HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>>,
     /// Each party's players, in id order.
     members: Vec<Vec<PlayerId>>,
+    /// The change counts they were found at.
+    stamp: Stamp,
+    /// How many of the monsters fallen since were lost from them.
+    lost: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -130,16 +135,37 @@ impl Rules {
     /// two links them, and with `--pvp` so does seeing each other.
     pub fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
         let mut cache = self.parties.found.borrow_mut();
+        let stamp = Stamp { players: self.occupancy.changes(), monsters: self.monsters.changes() };
+        match cache.as_mut() {
+            Some(found) if found.stamp == stamp => {
+                let fallen = self.monsters.fallen();
+                for &m in &fallen[found.lost..] {
+                    found.lose(m);
+                }
+                found.lost = fallen.len();
+            }
+            _ => *cache = None,
+        }
         if cache.is_none() && self.in_no_danger(id) {
             // The common case, a player alone or in a quiet crowd, costs a
             // look at the monsters, not the whole depth's parties.
             return vec![id];
         }
-        let parties = cache.get_or_insert_with(|| self.find_parties());
+        let parties = cache.get_or_insert_with(|| {
+            let mut found = self.find_parties();
+            (found.stamp, found.lost) = (stamp, self.monsters.fallen().len());
+            found
+        });
         match parties.of.get(&id) {
             Some(&i) => parties.members[i].clone(),
             None => vec![id],
         }
+    }
+
+    /// A count that grows whenever the parties may have changed: a view
+    /// that saw the same count last time has nothing new to tell of them.
+    pub fn parties_stamp(&self) -> u64 {
+        self.occupancy.changes() + self.monsters.removals_and_changes()
     }
 
     /// True when no awake monster notices `id` (and players are no danger
@@ -149,7 +175,7 @@ impl Rules {
         let Some(memory) = player.memory(self.depth) else { return true };
         !self.host.pvp
             && !self.monsters.values().any(|m| {
-                m.awake
+                m.is_awake()
                     && memory.sees(m.pos)
                     && monsters::within(player.pos, m.pos, self.bestiary.kind(m.kind).sight)
             })
@@ -166,7 +192,7 @@ impl Rules {
         let ask_each = self.occupancy.search(self.disc.len(), 2) != Search::Cells;
         let memories: Vec<_> = players.iter().map(|p| p.memory(self.depth)).collect();
         let mut noticing = Vec::with_capacity(players.len());
-        for m in self.monsters.values().filter(|m| m.awake) {
+        for m in self.monsters.values().filter(|m| m.is_awake()) {
             let sight = self.bestiary.kind(m.kind).sight;
             noticing.clear();
             if ask_each {

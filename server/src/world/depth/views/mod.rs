@@ -51,8 +51,8 @@ pub(crate) struct Views {
     news: NewsLog,
     /// Players whose client was last told a party of more than itself.
     in_parties: BTreeSet<PlayerId>,
-    /// The parties' count of stirs when they were last told (see
-    /// `Parties::stirs`).
+    /// The parties' stamp when they were last told (see
+    /// `Rules::parties_stamp`).
     parties_told_at: Option<u64>,
     /// Piles that changed in this command in the sight of players who did
     /// not change them, by player.

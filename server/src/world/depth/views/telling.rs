@@ -30,8 +30,8 @@ impl Views {
         let vitals_changed = std::mem::take(&mut self.vitals_changed);
         // A party panel changes only with the parties or a member's hit
         // points (a level comes with new most hit points).
-        let stirs = rules.parties.stirs();
-        let parties_may_change = self.parties_told_at != Some(stirs) || !vitals_changed.is_empty();
+        let stamp = rules.parties_stamp();
+        let parties_may_change = self.parties_told_at != Some(stamp) || !vitals_changed.is_empty();
         let mut concerned = answered.to_vec();
         concerned.extend(&vitals_changed);
         let moved: BTreeSet<PlayerId> =
@@ -58,7 +58,7 @@ impl Views {
         self.tell_waiting(rules, turn);
         if parties_may_change {
             self.tell_parties(rules, concerned, turn);
-            self.parties_told_at = Some(stirs);
+            self.parties_told_at = Some(stamp);
         }
         diffs_last(turn);
         // After the diffs: a pile may have changed in a sight its player

@@ -21,7 +21,7 @@ pub(crate) struct Glimpse {
 
 impl Glimpse {
     pub fn of(m: &Monster) -> Self {
-        Self { at: m.pos, wound: m.wound(), asleep: !m.awake }
+        Self { at: m.pos, wound: m.wound(), asleep: !m.is_awake() }
     }
 }
 
