@@ -5,7 +5,7 @@
 use gloam_protocol::{Action, Dir, PlayerId, Pos, ServerMsg};
 use proptest::prelude::*;
 
-use super::testing::Told;
+use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::*;
 

@@ -5,7 +5,7 @@ use gloam_protocol::{
     Action, Carried, Dir, FloorChange, Lying, PACK_SLOTS, PlayerId, Pos, ServerMsg,
 };
 
-use super::testing::Told;
+use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::*;
 use crate::items::{Catalogue, Item, Pack};

@@ -15,19 +15,26 @@
 //! listening.
 //!
 //! # One action, from key to pixels
-//! 1. The client sends `ClientMsg::Act`. The player's connection task
-//!    (`net::session`) decodes it into its action queue; its pacer lets
-//!    one action go at a time, at the player's allowed rate, once the last
-//!    one was answered; `Presence::act` hands it to the depth's task.
-//! 2. The depth's task (`world::task`) takes commands in arrival order,
-//!    the actions queued behind one another as one batch, and calls
-//!    [`DepthState::act_all`], which gives each action in turn to the
-//!    rules (`rules`), which:
+//! This is the one telling of the pipeline; README's "The order of one
+//! action" and the task's phases (`world::task`) point here.
+//!
+//! 1. The window turns a key into an action (`Session::on_key`) and the
+//!    connection task sends `ClientMsg::Act`.
+//! 2. The server's connection task (`net::session`) decodes it into its
+//!    `Pacer`, which lets it go once the previous action was answered and
+//!    the player's rate allows (at once when it does: not by a timer set
+//!    for now, which tokio fires on its next millisecond);
+//!    `Presence::act` hands it to the player's depth.
+//! 3. The depth's task (`world::task`) takes commands in arrival order,
+//!    the actions queued behind one another (up to 64) as one batch, and
+//!    calls [`DepthState::act_all`], which gives each action in turn to
+//!    the rules (`rules`), which:
 //!    - hold the action if the player already acted in its party's current
 //!      round (it is applied when that round closes), else apply it: a
-//!      step (into a wall: nothing; into a monster: an attack; into a
-//!      player: the two swap, or with `--pvp` an attack), waiting, or the
-//!      stairs (the player is removed here and handed on);
+//!      step (into a wall: nothing, the round spent; into a monster: an
+//!      attack; into a player: the two swap, or with `--pvp` an attack),
+//!      waiting, an item's use, or the stairs (the player is removed here
+//!      and handed on);
 //!    - recompute sight for whoever moved and record newly seen cells in
 //!      their memories;
 //!    - close every round that has all it waits for (`rules::clock`): the
@@ -37,20 +44,46 @@
 //!    The views (`views`) hear each event as it happens: a player's new
 //!    sight is diffed against what its client was told, with the players
 //!    and monsters seen from there at that moment. At the end of each
-//!    command they work out once for every player what changed since among
-//!    the monsters it sees, its hit points and whom its round waits for,
-//!    riding in its last sight diff when it has one. Those who stood still
-//!    hear of the other players' moves when the task tells their shift
-//!    (`views::still`), in one list.
-//! 3. The task encodes the messages and sends each player all of its own
-//!    from the batch as one reply; those whose action was applied are
-//!    marked done (their `Sight` comes last). A player whose reply does
-//!    not fit its queue is dropped, saved first. A player who took the
-//!    stairs is saved and sent to the next depth's task, whose arrival
-//!    answers the action; one who died goes to the graveyard and its
-//!    connection is closed.
-//! 4. The connection writes the frames in order; the client's
-//!    `ClientState::apply` mirrors them and the window redraws.
+//!    command (`Views::tell_changes`) they
+//!    work out once, for every player the command may have changed
+//!    something for, what changed since among the monsters it sees, its
+//!    hit points and whom its round waits for, riding in its last sight
+//!    diff when it has one. Those near a monster that changed are found by
+//!    their cells, and only those who wait or were told they wait are asked
+//!    whom for, so a command in a crowd does not look at every player.
+//! 4. Those who stood still (the still) hear what the movers did in one
+//!    list, at most every 50 ms: in five shifts by player id told 10 ms
+//!    apart, with a batch when a shift's time has come, else by the depth's
+//!    timer; beyond a hundred players on a depth less often, up to 250 ms
+//!    (`views::still`). So a watcher in a crowd gets one message for many
+//!    moves, and the answer to any action of its own (a wait too) shows the
+//!    others as they stand then. Arrivals and departures are told the same
+//!    way (`views::comings`): a leaver vanishes, a newcomer appears, and a
+//!    burst of them is one line ("ann, bob and 12 others arrive on this
+//!    depth.") and one roster change for each player.
+//! 5. The task encodes the messages and sends each player all of its own
+//!    from the batch as one reply; a reply that answers the player's action
+//!    ends with its `Sight` and is marked done. A player whose reply does
+//!    not fit its queue is dropped (and saved). Then the task acts on the
+//!    [`Flow`]: a player who took the stairs is saved and handed to the
+//!    next depth's task, whose arrival answers the action; one who died
+//!    goes to the graveyard, gets its record and the graveyard, and is
+//!    closed.
+//! 6. Once the player's queue has taken them, the depth hands the same
+//!    frames to the player's audience: each watcher's connection writes
+//!    them too (a watcher too far behind loses its seat). A reply the full
+//!    queue turned back reaches no watcher; and when a player leaves (a
+//!    quit, bad input), what its depth sent it until it was off the level
+//!    is written to it before its close, so that a watcher never sees what
+//!    its player did not.
+//! 7. The connection writes the frames (one flush for the reply); the
+//!    client's `ClientState::apply` mirrors each, and the window redraws.
+//!
+//! Sight diffs name cells by their index in the radius-8 sight disc (197
+//! cells), and their lists of cells travel packed as bits
+//! (`protocol/src/packed.rs`: the first index of a list in a byte, then the
+//! gaps between rising indices in Rice code), a few bits a cell; a cell's
+//! terrain is sent only the first time it is seen.
 
 mod orders;
 pub(crate) mod rules;
@@ -185,7 +218,7 @@ impl DepthState {
 
     /// Runs one command of the rules with the views listening, telling
     /// into `outcome`. When the command hands back a flow (it changed the
-    /// depth), the views settle what each player is told of it and the
+    /// depth), the views work out what each player is told of it and the
     /// flow joins the outcome; a command that hands back none leaves what
     /// it did to be told with the next.
     fn run<T>(
@@ -196,7 +229,7 @@ impl DepthState {
         let mut telling = Telling { views: &mut self.views, outcome };
         let (value, flow) = command(&mut self.rules, &mut telling);
         if let Some(flow) = flow {
-            self.views.settle(&self.rules, &flow.answered, outcome);
+            self.views.tell_changes(&self.rules, &flow.answered, outcome);
             outcome.flow.append(flow);
         }
         value

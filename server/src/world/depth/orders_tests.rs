@@ -3,7 +3,7 @@
 
 use gloam_protocol::Terrain;
 
-use super::testing::Told;
+use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::*;
 use crate::seeds::DepthSeeds;
@@ -38,8 +38,9 @@ fn rooms() -> DepthState {
     d
 }
 
-fn notes(turn: &Outcome) -> Vec<&str> {
-    turn.out
+fn notes(outcome: &Outcome) -> Vec<&str> {
+    outcome
+        .out
         .iter()
         .filter(|o| o.to == ANN)
         .filter_map(|o| match &o.msg {
@@ -63,9 +64,9 @@ fn pos(d: &DepthState) -> Pos {
 fn standing(d: &mut DepthState, action: Action, limit: usize) -> Vec<Outcome> {
     let mut turns = Vec::new();
     for _ in 0..limit {
-        let turn = d.play(ANN, action);
-        let goes_on = turn.going_on.contains(&ANN);
-        turns.push(turn);
+        let outcome = d.play(ANN, action);
+        let goes_on = outcome.going_on.contains(&ANN);
+        turns.push(outcome);
         if !goes_on {
             return turns;
         }
@@ -79,15 +80,15 @@ fn exploring_walks_only_over_remembered_cells_until_nothing_is_left() {
     let mut steps = 0;
     loop {
         let from = pos(&d);
-        let turn = d.play(ANN, Action::Explore);
+        let outcome = d.play(ANN, Action::Explore);
         let to = pos(&d);
-        assert!(turn.flow.answered.contains(&ANN), "every step is answered");
+        assert!(outcome.flow.answered.contains(&ANN), "every step is answered");
         if to != from {
             steps += 1;
             assert!(chebyshev(from, to) == 1, "one step at a time");
         }
-        if !turn.going_on.contains(&ANN) {
-            assert_eq!(notes(&turn), ["Nothing left to explore."], "at {to:?}");
+        if !outcome.going_on.contains(&ANN) {
+            assert_eq!(notes(&outcome), ["Nothing left to explore."], "at {to:?}");
             break;
         }
         assert!(steps < 200, "exploring ends");
@@ -108,9 +109,9 @@ fn exploring_walks_only_over_remembered_cells_until_nothing_is_left() {
 #[test]
 fn the_stairs_key_away_from_stairs_travels_to_the_nearest_known_and_stops_on_them() {
     let mut d = rooms();
-    let turn = d.play(ANN, Action::Descend);
-    assert_eq!(notes(&turn), ["You know of no stairs down."]);
-    assert!(!turn.going_on.contains(&ANN));
+    let outcome = d.play(ANN, Action::Descend);
+    assert_eq!(notes(&outcome), ["You know of no stairs down."]);
+    assert!(!outcome.going_on.contains(&ANN));
     standing(&mut d, Action::Explore, 200);
     standing(&mut d, Action::Travel(Pos::new(1, 1)), 100);
     let turns = standing(&mut d, Action::Descend, 100);
@@ -123,8 +124,8 @@ fn the_stairs_key_away_from_stairs_travels_to_the_nearest_known_and_stops_on_the
 fn travel_goes_to_a_remembered_cell_and_refuses_an_unknown_one() {
     let mut d = rooms();
     let far = Pos::new(27, 9);
-    let turn = d.play(ANN, Action::Travel(far));
-    assert_eq!(notes(&turn), ["You do not know the way there."]);
+    let outcome = d.play(ANN, Action::Travel(far));
+    assert_eq!(notes(&outcome), ["You do not know the way there."]);
     let near = Pos::new(5, 4);
     assert!(remembers(&d, near));
     standing(&mut d, Action::Travel(near), 20);
@@ -142,16 +143,16 @@ fn a_monster_coming_into_view_stops_exploring_and_is_said() {
     assert_eq!(notes(last), ["A jackal comes into view, asleep."]);
     // Awake in view, nothing starts.
     d.rules.monsters.wake(id).unwrap();
-    let turn = d.play(ANN, Action::Explore);
-    assert_eq!(notes(&turn), ["Not with a jackal in view."]);
-    assert!(matches!(turn.out.last().map(|o| &o.msg), Some(ServerMsg::Sight(_))));
+    let outcome = d.play(ANN, Action::Explore);
+    assert_eq!(notes(&outcome), ["Not with a jackal in view."]);
+    assert!(matches!(outcome.out.last().map(|o| &o.msg), Some(ServerMsg::Sight(_))));
 }
 
 #[test]
 fn resting_waits_until_healed_and_not_when_whole() {
     let mut d = rooms();
-    let turn = d.play(ANN, Action::Rest);
-    assert_eq!(notes(&turn), ["You are at full health."]);
+    let outcome = d.play(ANN, Action::Rest);
+    assert_eq!(notes(&outcome), ["You are at full health."]);
     let rounds = d.rounds();
     d.rules.occupancy.get_mut(ANN).unwrap().vitals.hp = 5;
     let turns = standing(&mut d, Action::Rest, 2000);
@@ -188,8 +189,8 @@ fn travel_never_takes_a_way_the_player_does_not_know() {
     let mut ann = Player::new(ANN, "ann".into());
     *ann.memory_mut(3) = crate::character::Memory::from_explored(known);
     d.come(ann, Arrival::Resume(Pos::new(4, 1)));
-    let turn = d.play(ANN, Action::Travel(Pos::new(1, 3)));
-    assert!(turn.going_on.contains(&ANN));
+    let outcome = d.play(ANN, Action::Travel(Pos::new(1, 3)));
+    assert!(outcome.going_on.contains(&ANN));
     assert_eq!(pos(&d), Pos::new(5, 1), "round by the right, the way ann knows");
 }
 
@@ -203,10 +204,10 @@ fn a_monster_coming_into_view_stops_resting() {
     let kobold = d.rules.bestiary.find("kobold").unwrap();
     let id = d.spawn(kobold, Pos::new(4, 3)).unwrap();
     d.rules.monsters.lull(id).unwrap();
-    let turn = d.play(ANN, Action::Rest);
-    assert!(!turn.going_on.contains(&ANN));
+    let outcome = d.play(ANN, Action::Rest);
+    assert!(!outcome.going_on.contains(&ANN));
     // Said as it came into view, whether or not it woke later in the round.
-    assert_eq!(notes(&turn), ["A kobold comes into view, asleep."]);
+    assert_eq!(notes(&outcome), ["A kobold comes into view, asleep."]);
 }
 
 /// What ann notices of the changes `change` makes to the depth, as the

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use gloam_protocol::{Dir, SIGHT_RADIUS, Terrain};
 
-use super::testing::Told;
+use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::*;
 use crate::config::Config;

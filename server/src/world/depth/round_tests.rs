@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use gloam_protocol::Dir;
 
 use super::rules::combat;
-use super::testing::Told;
+use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::views::still::{SHIFTS, shift_of};
 use super::*;
@@ -57,12 +57,12 @@ fn awake(d: &mut DepthState, name: &str, at: Pos) -> MonsterId {
     id
 }
 
-fn to(turn: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
-    turn.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
+fn to(outcome: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
+    outcome.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
 }
 
-fn said(turn: &Outcome, id: PlayerId, text: &str) -> bool {
-    to(turn, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
+fn said(outcome: &Outcome, id: PlayerId, text: &str) -> bool {
+    to(outcome, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
 }
 
 #[test]
@@ -71,8 +71,8 @@ fn alone_every_action_is_answered_at_once_and_closes_the_round() {
     put(&mut d, ANN, "ann", Pos::new(2, 2));
     let orc = awake(&mut d, "orc", Pos::new(7, 2));
     let before = d.rounds();
-    let turn = d.play(ANN, Action::Wait);
-    assert_eq!(turn.flow.answered, [ANN]);
+    let outcome = d.play(ANN, Action::Wait);
+    assert_eq!(outcome.flow.answered, [ANN]);
     assert_eq!(d.phase(ANN), Phase::Ready, "the round closed: ann may act again");
     assert_eq!(d.rounds(), before + 1);
     assert_eq!(d.rules.monsters[&orc].rounds, 1, "the orc had its round");
@@ -111,18 +111,18 @@ fn a_missed_deadline_counts_the_absent_away_until_they_act() {
     let orc = awake(&mut d, "orc", Pos::new(8, 3));
     d.play(ANN, Action::Wait);
     assert_eq!(d.waiting(), [ANN]);
-    let turn = d.time_out(ANN);
+    let outcome = d.time_out(ANN);
     assert_eq!(d.phase(BOB), Phase::Away);
     assert_eq!(d.rules.monsters[&orc].rounds, 1, "the round closed without bob");
-    assert!(to(&turn, ANN).contains(&&ServerMsg::Waiting(vec![])));
-    assert!(said(&turn, ANN, "bob is away."), "the party is told");
+    assert!(to(&outcome, ANN).contains(&&ServerMsg::Waiting(vec![])));
+    assert!(said(&outcome, ANN, "bob is away."), "the party is told");
     let counted = "You were counted away: the round went on without you.";
-    assert!(said(&turn, BOB, counted), "and so is bob");
+    assert!(said(&outcome, BOB, counted), "and so is bob");
     // Ann now plays at her own pace: each action is a round.
     for round in 2..5 {
-        let turn = d.play(ANN, Action::Wait);
-        assert!(!said(&turn, BOB, counted), "once");
-        assert_eq!(turn.flow.answered, [ANN]);
+        let outcome = d.play(ANN, Action::Wait);
+        assert!(!said(&outcome, BOB, counted), "once");
+        assert_eq!(outcome.flow.answered, [ANN]);
         assert_eq!(d.rules.monsters[&orc].rounds, round);
     }
     // Bob is back with his next action, and the round waits for him again.
@@ -159,28 +159,28 @@ fn ann_beside_bob_with_pvp() -> DepthState {
 fn with_pvp_players_who_see_each_other_share_rounds_and_bumping_strikes() {
     let mut d = ann_beside_bob_with_pvp();
     assert_eq!(d.party_of(ANN), [ANN, BOB]);
-    let turn = d.play(ANN, Action::Move(Dir::E));
+    let outcome = d.play(ANN, Action::Move(Dir::E));
     assert_eq!(d.rules.occupancy.players()[&ANN].pos, Pos::new(2, 2), "no swap: a blow");
     let landed = d.rules.occupancy.players()[&BOB].vitals.hp < player::START_HP;
     let text = if landed { "You hit bob" } else { "You miss bob." };
     assert!(
-        to(&turn, ANN).iter().any(|m| matches!(m, ServerMsg::Combat(t) if t.starts_with(text))),
-        "{turn:?}"
+        to(&outcome, ANN).iter().any(|m| matches!(m, ServerMsg::Combat(t) if t.starts_with(text))),
+        "{outcome:?}"
     );
     assert_eq!(d.phase(ANN), Phase::Acted, "bob's turn before ann's next");
 }
 
-/// A blow from a player (no monster stirs) still tells the one it hurt
+/// A blow from a player (no monster changes) still tells the one it hurt
 /// its hit points, in the same command.
 #[test]
 fn a_player_hurt_by_another_is_told_its_hit_points() {
     let mut d = ann_beside_bob_with_pvp();
     for _ in 0..20 {
-        let turn = d.play(ANN, Action::Move(Dir::E));
+        let outcome = d.play(ANN, Action::Move(Dir::E));
         let hp = d.rules.occupancy.players()[&BOB].vitals.hp;
         if hp < player::START_HP {
             let told = ServerMsg::Vitals { hp, max: player::START_HP };
-            assert!(to(&turn, BOB).contains(&&told), "{:?}", to(&turn, BOB));
+            assert!(to(&outcome, BOB).contains(&&told), "{:?}", to(&outcome, BOB));
             return;
         }
         d.play(BOB, Action::Wait);
@@ -204,20 +204,20 @@ fn bumping_a_monster_fights_it_until_it_dies_and_the_kill_is_counted() {
     );
     let mut killed = None;
     for _ in 0..40 {
-        let turn = d.play(ANN, Action::Move(Dir::E));
+        let outcome = d.play(ANN, Action::Move(Dir::E));
         d.play(BOB, Action::Wait);
-        if said(&turn, ANN, "You kill the rat.") {
-            killed = Some(turn);
+        if said(&outcome, ANN, "You kill the rat.") {
+            killed = Some(outcome);
             break;
         }
         assert!(d.rules.monsters.contains_key(&rat), "alive until the kill is told");
     }
-    let turn = killed.expect("the rat dies within forty blows");
-    assert!(said(&turn, BOB, "ann kills the rat."), "bob saw it");
+    let outcome = killed.expect("the rat dies within forty blows");
+    assert!(said(&outcome, BOB, "ann kills the rat."), "bob saw it");
     assert!(!d.rules.monsters.contains_key(&rat) && !d.rules.monsters.is_at(Pos::new(3, 2)));
     assert_eq!(d.rules.occupancy.players()[&ANN].vitals.kills, 1);
     let vanished = |id| {
-        to(&turn, id).iter().any(|m| match m {
+        to(&outcome, id).iter().any(|m| match m {
             ServerMsg::Sight(s) | ServerMsg::Displaced(s) => {
                 s.monsters.contains(&MonsterChange::Vanished { id: rat })
             }
@@ -240,14 +240,14 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
         if !d.rules.occupancy.players().contains_key(&ANN) {
             break;
         }
-        let mut turn = d.play(ANN, Action::Wait);
+        let mut outcome = d.play(ANN, Action::Wait);
         let bob = d.play(BOB, Action::Wait);
-        turn.out.extend(bob.out);
-        turn.flow.deaths.extend(bob.flow.deaths);
-        if let Some(dead) = turn.flow.deaths.pop() {
-            assert!(said(&turn, BOB, "ann dies."), "{:?}", to(&turn, BOB));
+        outcome.out.extend(bob.out);
+        outcome.flow.deaths.extend(bob.flow.deaths);
+        if let Some(dead) = outcome.flow.deaths.pop() {
+            assert!(said(&outcome, BOB, "ann dies."), "{:?}", to(&outcome, BOB));
             assert!(
-                to(&turn, ANN).iter().any(
+                to(&outcome, ANN).iter().any(
                     |m| matches!(m, ServerMsg::Combat(t) if t.starts_with("The ogre clubs you"))
                 )
             );
@@ -276,7 +276,7 @@ fn hit_points_come_back_while_monsters_out_of_sight_wander() {
     for &id in &others {
         d.come(Player::new(id, format!("p{}", id.0)), Arrival::Join);
     }
-    let (mut told, mut stirred) = (Vec::new(), 0);
+    let (mut told, mut changed) = (Vec::new(), 0);
     for _ in 0..(combat::REGEN_EVERY * 2) {
         for &id in &others {
             d.play(id, Action::Wait);
@@ -285,12 +285,12 @@ fn hit_points_come_back_while_monsters_out_of_sight_wander() {
         for o in d.play(ANN, Action::Wait).out {
             if let (ANN, ServerMsg::Vitals { hp, .. }) = (o.to, o.msg) {
                 told.push(hp);
-                stirred += usize::from(d.rules.monsters.values().map(|m| m.pos).ne(before.clone()));
+                changed += usize::from(d.rules.monsters.values().map(|m| m.pos).ne(before.clone()));
             }
         }
     }
     assert_eq!(told, [11, 12], "one point every {} rounds", combat::REGEN_EVERY);
-    assert!(stirred > 0, "monsters wandered as ann's hit points came back");
+    assert!(changed > 0, "monsters wandered as ann's hit points came back");
 }
 
 #[test]
@@ -657,9 +657,9 @@ fn a_sleeper_in_sight_wakes_by_chance_and_one_out_of_sight_sleeps_on() {
     put(&mut d, ANN, "ann", Pos::new(1, 1));
     let mut woke_after = None;
     for round in 1..=40 {
-        let turn = d.play(ANN, Action::Wait);
+        let outcome = d.play(ANN, Action::Wait);
         if woke_after.is_none() && d.rules.monsters[&seen].is_awake() {
-            assert!(said(&turn, ANN, "The kobold wakes up."), "told as it wakes");
+            assert!(said(&outcome, ANN, "The kobold wakes up."), "told as it wakes");
             woke_after = Some(round);
         }
     }

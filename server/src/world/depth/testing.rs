@@ -7,7 +7,7 @@ use gloam_protocol::{Action, PlayerId};
 use super::{Arrival, DepthState, Leaving, Outcome, Outgoing};
 use crate::character::Player;
 
-pub(super) trait Told {
+pub(super) trait PlayAndTell {
     /// [`DepthState::act`], then everyone told.
     fn play(&mut self, id: PlayerId, action: Action) -> Outcome;
     /// [`DepthState::arrive`], then everyone told.
@@ -22,7 +22,7 @@ pub(super) trait Told {
     fn tell_shift(&mut self, shift: usize) -> Vec<Outgoing>;
 }
 
-impl Told for DepthState {
+impl PlayAndTell for DepthState {
     fn play(&mut self, id: PlayerId, action: Action) -> Outcome {
         let mut outcome = self.act(id, action);
         self.tell_the_still(&mut outcome, None);

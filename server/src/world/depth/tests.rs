@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use gloam_protocol::{Dir, Terrain};
 
-use super::testing::Told;
+use super::testing::PlayAndTell;
 use super::*;
 use crate::level::Grid;
 use gloam_protocol::PlayerChange;
@@ -73,8 +73,8 @@ fn every_action_is_answered_with_sight_as_the_last_message() {
         Action::Descend,      // not on stairs
         Action::Ascend,       // not on stairs any more
     ] {
-        let turn = d.play(ANN, action);
-        let mine = to(&turn.out, ANN);
+        let outcome = d.play(ANN, action);
+        let mine = to(&outcome.out, ANN);
         assert!(matches!(mine.last(), Some(ServerMsg::Sight(_))), "{action:?}: {mine:?}");
         assert_eq!(mine.iter().filter(|m| matches!(m, ServerMsg::Sight(_))).count(), 1);
     }
@@ -113,10 +113,10 @@ fn stepping_into_a_player_swaps_the_two() {
     let mut d = depth_with(&["ann", "bob"]);
     teleport(&mut d, ANN, Pos::new(2, 2));
     teleport(&mut d, BOB, Pos::new(3, 2));
-    let turn = d.play(ANN, Action::Move(Dir::E));
+    let outcome = d.play(ANN, Action::Move(Dir::E));
     assert_eq!(d.player(ANN).unwrap().pos, Pos::new(3, 2));
     assert_eq!(d.player(BOB).unwrap().pos, Pos::new(2, 2));
-    let bob_msgs = to(&turn.out, BOB);
+    let bob_msgs = to(&outcome.out, BOB);
     assert!(
         bob_msgs.iter().any(|m| matches!(m, ServerMsg::Displaced(s) if s.at == Pos::new(2, 2)))
     );
@@ -146,12 +146,14 @@ fn players_out_of_sight_are_not_reported_and_vanish_when_they_leave_it() {
 fn stairs_hand_the_player_on_and_tell_the_others() {
     let mut d = depth_with(&["ann", "bob"]);
     teleport(&mut d, ANN, Pos::new(12, 3));
-    let turn = d.play(ANN, Action::Descend);
-    let departure = turn.flow.departures.into_iter().next().expect("ann leaves");
+    let outcome = d.play(ANN, Action::Descend);
+    let departure = outcome.flow.departures.into_iter().next().expect("ann leaves");
     assert_eq!((departure.depth, departure.via, departure.player.id), (3, Arrival::FromAbove, ANN));
     assert!(!d.contains(ANN));
-    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Others("ann goes down the stairs.".into())));
-    assert!(to(&turn.out, BOB).contains(&&ServerMsg::Left(vec!["ann".into()])));
+    assert!(
+        to(&outcome.out, BOB).contains(&&ServerMsg::Others("ann goes down the stairs.".into()))
+    );
+    assert!(to(&outcome.out, BOB).contains(&&ServerMsg::Left(vec!["ann".into()])));
     // Up from depth 2 leads to depth 1.
     teleport(&mut d, BOB, Pos::new(1, 1));
     let up = d.play(BOB, Action::Ascend).flow.departures.into_iter().next().expect("bob leaves");
@@ -159,7 +161,7 @@ fn stairs_hand_the_player_on_and_tell_the_others() {
 }
 
 /// The lines and roster changes `out` holds for `id`.
-fn news_to(out: &[Outgoing], id: PlayerId) -> Vec<&ServerMsg> {
+fn comings_to(out: &[Outgoing], id: PlayerId) -> Vec<&ServerMsg> {
     let news = |m: &&ServerMsg| {
         matches!(m, ServerMsg::Others(_) | ServerMsg::Joined(_) | ServerMsg::Left(_))
     };
@@ -175,36 +177,36 @@ fn a_burst_of_comings_and_goings_is_heard_in_one_line_and_one_roster_change() {
     for (id, name) in [(BOB, "bob"), (cat, "cat"), (dan, "dan")] {
         out.extend(d.arrive(Player::new(id, name.into()), Arrival::FromAbove).out);
     }
-    assert!(news_to(&out, ANN).is_empty(), "untold until the news is told");
+    assert!(comings_to(&out, ANN).is_empty(), "untold until the news is told");
     assert!(to(&out, dan).contains(&&ServerMsg::Roster(names(&["ann", "bob", "cat"]))));
     let out = d.tell_all();
     let came = |n: &[&str]| ServerMsg::Joined(names(n));
     let line = |l: &str| ServerMsg::Others(l.into());
     assert_eq!(
-        news_to(&out, ANN),
+        comings_to(&out, ANN),
         [&line("bob, cat and dan arrive on this depth."), &came(&["bob", "cat", "dan"])]
     );
     // Each newcomer hears of those who came after it, its roster held the rest.
     assert_eq!(
-        news_to(&out, BOB),
+        comings_to(&out, BOB),
         [&line("cat and dan arrive on this depth."), &came(&["cat", "dan"])]
     );
-    assert_eq!(news_to(&out, cat), [&line("dan arrives on this depth."), &came(&["dan"])]);
-    assert!(news_to(&out, dan).is_empty());
+    assert_eq!(comings_to(&out, cat), [&line("dan arrives on this depth."), &came(&["dan"])]);
+    assert!(comings_to(&out, dan).is_empty());
 
     // Two leave; ann's answer to her own action (in a batch left untold)
     // finds her up to date, dan hears with the others.
     let mut out = d.leave(BOB, Leaving::Quit).1.out;
     out.extend(d.leave(cat, Leaving::Quit).1.out);
-    assert!(news_to(&out, ANN).is_empty());
+    assert!(comings_to(&out, ANN).is_empty());
     let answer = d.act_all([(ANN, Action::Wait)]).out;
-    assert!(news_to(&answer, dan).is_empty());
+    assert!(comings_to(&answer, dan).is_empty());
     let went = ServerMsg::Left(names(&["bob", "cat"]));
-    assert_eq!(news_to(&answer, ANN), [&line("bob and cat have left the game."), &went]);
+    assert_eq!(comings_to(&answer, ANN), [&line("bob and cat have left the game."), &went]);
     assert!(matches!(to(&answer, ANN).last(), Some(ServerMsg::Sight(_))), "the sight comes last");
     let out = d.tell_all();
-    assert!(news_to(&out, ANN).is_empty(), "heard once");
-    assert_eq!(news_to(&out, dan), [&line("bob and cat have left the game."), &went]);
+    assert!(comings_to(&out, ANN).is_empty(), "heard once");
+    assert_eq!(comings_to(&out, dan), [&line("bob and cat have left the game."), &went]);
 }
 
 /// With every cell taken, a newcomer stands on another (no cell is free):

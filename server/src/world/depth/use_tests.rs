@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use gloam_protocol::{Action, Dir, MonsterId, PlayerId, Pos, ServerMsg};
 
-use super::testing::Told;
+use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::*;
 use crate::bestiary::{Bestiary, KindId};
@@ -57,16 +57,16 @@ fn player(d: &mut DepthState, id: PlayerId) -> &mut Player {
     d.rules.occupancy.get_mut(id).unwrap()
 }
 
-fn to(turn: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
-    turn.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
+fn to(outcome: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
+    outcome.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
 }
 
-fn said(turn: &Outcome, id: PlayerId, text: &str) -> bool {
-    to(turn, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
+fn said(outcome: &Outcome, id: PlayerId, text: &str) -> bool {
+    to(outcome, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
 }
 
-fn lines(turn: &Outcome, id: PlayerId) -> Vec<String> {
-    to(turn, id)
+fn lines(outcome: &Outcome, id: PlayerId) -> Vec<String> {
+    to(outcome, id)
         .into_iter()
         .filter_map(|m| match m {
             ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) => Some(t.clone()),
@@ -81,16 +81,16 @@ fn a_potion_of_healing_heals_and_is_used_up() {
     let potions = item("potion of healing", 2);
     put(&mut d, ANN, "ann", Pos::new(2, 1), vec![potions]);
     player(&mut d, ANN).vitals.hp = 5;
-    let turn = d.play(ANN, Action::Quaff(0));
-    assert!(said(&turn, ANN, "You drink a potion of healing."), "{:?}", lines(&turn, ANN));
+    let outcome = d.play(ANN, Action::Quaff(0));
+    assert!(said(&outcome, ANN, "You drink a potion of healing."), "{:?}", lines(&outcome, ANN));
     let hp = d.player(ANN).unwrap().vitals.hp;
     assert!((5 + 4..=5 + 16).contains(&hp), "healed by 4d4: {hp}");
-    assert!(to(&turn, ANN).contains(&&ServerMsg::Vitals { hp, max: 30 }));
+    assert!(to(&outcome, ANN).contains(&&ServerMsg::Vitals { hp, max: 30 }));
     assert_eq!(d.player(ANN).unwrap().pack.items(), &[item("potion of healing", 1)]);
-    let turn = d.play(ANN, Action::Read(0));
-    assert!(said(&turn, ANN, "You cannot read that."));
-    let turn = d.play(ANN, Action::Quaff(5));
-    assert!(said(&turn, ANN, "You have no such item."));
+    let outcome = d.play(ANN, Action::Read(0));
+    assert!(said(&outcome, ANN, "You cannot read that."));
+    let outcome = d.play(ANN, Action::Quaff(5));
+    assert!(said(&outcome, ANN, "You have no such item."));
     assert_eq!(d.player(ANN).unwrap().pack.items(), &[item("potion of healing", 1)]);
 }
 
@@ -100,8 +100,8 @@ fn magic_mapping_shows_the_reader_the_level_and_nobody_else() {
     put(&mut d, ANN, "ann", Pos::new(1, 1), vec![item("scroll of magic mapping", 1)]);
     put(&mut d, BOB, "bob", Pos::new(2, 1), vec![]);
     let before = d.player(BOB).unwrap().memory(2).unwrap().explored().iter().count();
-    let turn = d.play(ANN, Action::Read(0));
-    let mapped = to(&turn, ANN).into_iter().find_map(|m| match m {
+    let outcome = d.play(ANN, Action::Read(0));
+    let mapped = to(&outcome, ANN).into_iter().find_map(|m| match m {
         ServerMsg::Mapped { remembered, terrain } => Some((remembered.clone(), terrain.clone())),
         _ => None,
     });
@@ -117,7 +117,7 @@ fn magic_mapping_shows_the_reader_the_level_and_nobody_else() {
     let known = d.player(ANN).unwrap().memory(2).unwrap().explored();
     let open_known = grid.iter().filter(|(p, t)| t.is_open() && known.contains(grid.index(*p)));
     assert_eq!(open_known.count(), all, "every open cell is remembered");
-    assert!(to(&turn, BOB).iter().all(|m| !matches!(m, ServerMsg::Mapped { .. })));
+    assert!(to(&outcome, BOB).iter().all(|m| !matches!(m, ServerMsg::Mapped { .. })));
     assert_eq!(d.player(BOB).unwrap().memory(2).unwrap().explored().iter().count(), before);
 }
 
@@ -127,11 +127,11 @@ fn teleportation_sets_the_reader_down_on_another_open_cell() {
     put(&mut d, ANN, "ann", Pos::new(1, 1), vec![item("scroll of teleportation", 3)]);
     let mut places = std::collections::BTreeSet::new();
     for _ in 0..3 {
-        let turn = d.play(ANN, Action::Read(0));
-        assert!(said(&turn, ANN, "The world twists, and you are elsewhere."));
+        let outcome = d.play(ANN, Action::Read(0));
+        assert!(said(&outcome, ANN, "The world twists, and you are elsewhere."));
         let at = d.player(ANN).unwrap().pos;
         assert!(d.level().terrain(at).is_open());
-        let told = to(&turn, ANN)
+        let told = to(&outcome, ANN)
             .into_iter()
             .any(|m| matches!(m, ServerMsg::Sight(diff) if diff.at == at));
         assert!(told, "its answer sees from where it landed");
@@ -150,8 +150,8 @@ fn slumber_puts_the_monsters_in_sight_to_sleep_and_not_those_behind_a_wall() {
         d.rules.monsters.wake(id).unwrap();
     }
     assert!(!d.player(ANN).unwrap().memory(2).unwrap().sees(Pos::new(10, 2)), "behind the pillar");
-    let turn = d.play(ANN, Action::Read(0));
-    assert!(said(&turn, ANN, "The monster you see falls asleep."), "{:?}", lines(&turn, ANN));
+    let outcome = d.play(ANN, Action::Read(0));
+    assert!(said(&outcome, ANN, "The monster you see falls asleep."), "{:?}", lines(&outcome, ANN));
     let awake = |d: &DepthState, id: MonsterId| d.rules.monsters.get(&id).map(|m| m.is_awake());
     assert_eq!(awake(&d, near), Some(false));
     assert_eq!(awake(&d, hidden), Some(true));
@@ -163,9 +163,9 @@ fn wielding_and_wearing_mark_the_pack_and_change_the_odds() {
     let gear = vec![item("dagger", 1), item("greatsword", 1), item("leather armour", 1)];
     put(&mut d, ANN, "ann", Pos::new(2, 1), gear);
     assert_eq!(d.rules.weapon_of(ANN), None);
-    let turn = d.play(ANN, Action::Wield(1));
-    assert!(said(&turn, ANN, "You wield the greatsword."));
-    let told = to(&turn, ANN).into_iter().find_map(|m| match m {
+    let outcome = d.play(ANN, Action::Wield(1));
+    assert!(said(&outcome, ANN, "You wield the greatsword."));
+    let told = to(&outcome, ANN).into_iter().find_map(|m| match m {
         ServerMsg::Pack(pack) => Some(pack.iter().map(|c| c.equipped).collect::<Vec<_>>()),
         _ => None,
     });
@@ -200,8 +200,8 @@ fn a_wielded_weapon_deals_its_own_dice() {
             m.hp = m.max_hp;
         }
         player(&mut d, ANN).vitals.hp = 30;
-        let turn = d.play(ANN, Action::Move(Dir::E));
-        for line in lines(&turn, ANN) {
+        let outcome = d.play(ANN, Action::Move(Dir::E));
+        for line in lines(&outcome, ANN) {
             if let Some(n) = line.strip_prefix("You hit the ogre (") {
                 hits.push(n.trim_end_matches(").").parse::<u16>().unwrap());
             }
@@ -216,12 +216,12 @@ fn a_thrown_dart_flies_at_a_monster_in_sight_and_falls_where_it_stops() {
     let mut d = hall(2);
     put(&mut d, ANN, "ann", Pos::new(2, 1), vec![item("dart", 3), item("dagger", 1)]);
     let ogre = d.spawn(kind(&d, "ogre"), Pos::new(6, 1)).unwrap();
-    let turn = d.play(ANN, Action::Throw { slot: 0, at: Pos::new(6, 1) });
-    assert!(said(&turn, ANN, "You throw a dart."), "{:?}", lines(&turn, ANN));
-    let reached = lines(&turn, ANN)
+    let outcome = d.play(ANN, Action::Throw { slot: 0, at: Pos::new(6, 1) });
+    assert!(said(&outcome, ANN, "You throw a dart."), "{:?}", lines(&outcome, ANN));
+    let reached = lines(&outcome, ANN)
         .iter()
         .any(|l| l.starts_with("The dart hits the ogre") || l == "The dart misses the ogre.");
-    assert!(reached, "{:?}", lines(&turn, ANN));
+    assert!(reached, "{:?}", lines(&outcome, ANN));
     assert_eq!(d.player(ANN).unwrap().pack.get(0), Some(item("dart", 2)));
     assert_eq!(
         d.rules.floor.top(Pos::new(6, 1)).map(|l| l.count),
@@ -273,7 +273,7 @@ fn a_kill_gives_experience_shared_by_the_party_and_levels_raise_hit_points() {
     d.rules.monsters.wake(ogre).unwrap();
     assert_eq!(d.party_of(ANN), vec![ANN, BOB], "they share the ogre's danger");
     // Bob waits each round, so that ann's rounds close.
-    let turn = kill(&mut d, ANN, ogre, Dir::E, &[BOB]);
+    let outcome = kill(&mut d, ANN, ogre, Dir::E, &[BOB]);
     let worth = d.rules.bestiary.kind(kind(&d, "ogre")).xp();
     assert_eq!(worth, 40 * 7);
     for id in [ANN, BOB] {
@@ -284,8 +284,8 @@ fn a_kill_gives_experience_shared_by_the_party_and_levels_raise_hit_points() {
         assert_eq!(p.vitals.max_hp, experience::max_hp_at(3));
         let next = experience::next_after(3);
         let told = ServerMsg::Experience { level, xp: worth / 2, next };
-        assert!(to(&turn, id).contains(&&told), "{} is told", p.name);
-        assert!(said(&turn, id, "Welcome to level 3!"));
+        assert!(to(&outcome, id).contains(&&told), "{} is told", p.name);
+        assert!(said(&outcome, id, "Welcome to level 3!"));
     }
 }
 
@@ -311,8 +311,8 @@ fn a_dead_player_leaves_its_pack_where_it_fell() {
     player(&mut d, ANN).vitals.hp = 1;
     let mut dead = false;
     for _ in 0..200 {
-        let turn = d.play(ANN, Action::Wait);
-        if !turn.flow.deaths.is_empty() {
+        let outcome = d.play(ANN, Action::Wait);
+        if !outcome.flow.deaths.is_empty() {
             dead = true;
             break;
         }
@@ -330,14 +330,14 @@ fn carrying_the_artifact_up_to_the_first_depth_wins() {
     let stone = Item { kind: Catalogue::built_in().artifact(), count: 1 };
     let mut ann = Player::new(ANN, "ann".into());
     ann.pack = Pack::of(vec![stone]);
-    let turn = d.arrive(ann, Arrival::FromBelow);
-    assert_eq!(turn.flow.deaths.len(), 1);
-    let won = &turn.flow.deaths[0];
+    let outcome = d.arrive(ann, Arrival::FromBelow);
+    assert_eq!(outcome.flow.deaths.len(), 1);
+    let won = &outcome.flow.deaths[0];
     assert_eq!(won.end, End::Escaped(Catalogue::built_in().artifact()));
     assert_eq!(d.end_in_words(&won.end), "the Gloamstone");
-    assert!(said(&turn, ANN, "You escape the Gloam with the Gloamstone!"));
+    assert!(said(&outcome, ANN, "You escape the Gloam with the Gloamstone!"));
     assert!(d.player(ANN).is_none(), "ann left the game");
-    let mut told = turn;
+    let mut told = outcome;
     told.out.extend(d.tell_all());
     assert!(said(&told, BOB, "ann escapes the Gloam, and wins!"), "{:?}", lines(&told, BOB));
     let mut again = hall(1);
@@ -360,8 +360,8 @@ fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
     let mut d = hall(2);
     put(&mut d, ANN, "ann", Pos::new(2, 1), vec![]);
     put(&mut d, BOB, "bob", Pos::new(2, 2), vec![]);
-    let party_of = |turn: &Outcome, id| {
-        to(turn, id).into_iter().rev().find_map(|m| match m {
+    let party_of = |outcome: &Outcome, id| {
+        to(outcome, id).into_iter().rev().find_map(|m| match m {
             ServerMsg::Party(members) => Some(members.clone()),
             _ => None,
         })
@@ -370,16 +370,16 @@ fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
     assert_eq!(party_of(&quiet, ANN), None, "alone, nothing is told");
     let ogre = d.spawn(kind(&d, "ogre"), Pos::new(4, 1)).unwrap();
     d.rules.monsters.wake(ogre).unwrap();
-    let turn = d.play(ANN, Action::Wait);
-    let told = party_of(&turn, ANN).expect("ann is told her party");
+    let outcome = d.play(ANN, Action::Wait);
+    let told = party_of(&outcome, ANN).expect("ann is told her party");
     let names: Vec<(&str, u16)> = told.iter().map(|m| (m.name.as_str(), m.hp)).collect();
     assert_eq!(names, [("ann", 30), ("bob", 30)], "herself first");
-    let bobs = party_of(&turn, BOB).expect("and bob his");
+    let bobs = party_of(&outcome, BOB).expect("and bob his");
     assert_eq!(bobs[0].name, "bob");
     player(&mut d, BOB).vitals.hp = 12;
     d.rules.monsters.remove(ogre);
-    let mut turn = d.play(BOB, Action::Wait);
-    turn.append(d.play(ANN, Action::Wait));
-    assert_eq!(party_of(&turn, ANN), Some(vec![]), "the danger gone, she is alone again");
-    assert_eq!(party_of(&turn, BOB), Some(vec![]));
+    let mut outcome = d.play(BOB, Action::Wait);
+    outcome.append(d.play(ANN, Action::Wait));
+    assert_eq!(party_of(&outcome, ANN), Some(vec![]), "the danger gone, she is alone again");
+    assert_eq!(party_of(&outcome, BOB), Some(vec![]));
 }

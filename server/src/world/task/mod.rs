@@ -294,13 +294,13 @@ impl DepthTask {
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
-                let (player, turn) = self.state.leave(id, Leaving::Quit);
+                let (player, outcome) = self.state.leave(id, Leaving::Quit);
                 if let Some(player) = player {
                     info!(player = %player.name, depth = self.state.depth(), "leaves the game");
                     self.save(&player, Keep::All);
                 }
                 let _ = saved.send(());
-                self.finish(turn, None);
+                self.finish(outcome, None);
             }
             DepthCmd::Tell(text) => {
                 let out = self.state.tell_everyone(&text);

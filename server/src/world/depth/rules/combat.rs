@@ -76,7 +76,7 @@ impl Rules {
         m.prey = Some(attacker);
         m.goal = attacker_pos;
         if woke {
-            obs.observe(self, Event::Stirred { monster: id, at });
+            obs.observe(self, Event::MonsterChanged { monster: id, at });
         }
         let struck = |blow| Event::PlayerStruck { attacker, kind, at, blow, missile };
         if self.dice.random_range(1..=100u8) > to_hit {
@@ -87,7 +87,7 @@ impl Rules {
         let Some(m) = self.monsters.get_mut(&id) else { return };
         m.hp = m.hp.saturating_sub(damage);
         let alive = m.hp > 0;
-        obs.observe(self, Event::Stirred { monster: id, at });
+        obs.observe(self, Event::MonsterChanged { monster: id, at });
         if alive {
             obs.observe(self, struck(Blow::Hit(damage)));
             return;

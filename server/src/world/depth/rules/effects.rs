@@ -59,7 +59,7 @@ impl Rules {
                 }
                 for &m in &sleepers {
                     let at = self.monsters[&m].pos;
-                    obs.observe(self, Event::Stirred { monster: m, at });
+                    obs.observe(self, Event::MonsterChanged { monster: m, at });
                 }
                 obs.observe(self, Event::Slept { id, count: sleepers.len() });
             }

@@ -31,7 +31,7 @@ pub enum Event {
     /// round goes on without them.
     CountedAway { away: Vec<PlayerId>, party: Vec<PlayerId> },
     /// A monster moved, was hurt or died standing on `at`, or was put there.
-    Stirred { monster: MonsterId, at: Pos },
+    MonsterChanged { monster: MonsterId, at: Pos },
     /// A sleeping monster woke up on `at`.
     Woke { kind: KindId, at: Pos },
     /// A player struck at a monster of `kind` standing on `at`: with a

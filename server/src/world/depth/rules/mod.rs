@@ -156,7 +156,7 @@ impl Rules {
         let monster = Monster::new(id, kind, pos, k.hp, !k.asleep);
         self.monsters.insert(monster);
         // Those who see the cell are told with the next command.
-        obs.observe(self, Event::Stirred { monster: id, at: pos });
+        obs.observe(self, Event::MonsterChanged { monster: id, at: pos });
         Some(id)
     }
 

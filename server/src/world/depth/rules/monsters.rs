@@ -150,7 +150,7 @@ impl Rules {
         let Some(m) = self.monsters.wake(id) else { return };
         let (kind, at) = (m.kind, m.pos);
         // Those who see it are told it woke.
-        obs.observe(self, Event::Stirred { monster: id, at });
+        obs.observe(self, Event::MonsterChanged { monster: id, at });
         obs.observe(self, Event::Woke { kind, at });
     }
 
@@ -234,7 +234,7 @@ impl Rules {
     fn move_monster(&mut self, id: MonsterId, to: Pos, obs: &mut dyn Observer) {
         let Some(from) = self.monsters.get(&id).map(|m| m.pos) else { return };
         self.monsters.step(id, to);
-        obs.observe(self, Event::Stirred { monster: id, at: from });
-        obs.observe(self, Event::Stirred { monster: id, at: to });
+        obs.observe(self, Event::MonsterChanged { monster: id, at: from });
+        obs.observe(self, Event::MonsterChanged { monster: id, at: to });
     }
 }

@@ -15,62 +15,62 @@ use crate::world::depth::rules::{Leaving, Rules};
 
 /// A coming or going the others have not heard of yet.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum News {
+pub(super) enum Coming {
     Came(String),
     Went(String, Leaving),
 }
 
-impl News {
+impl Coming {
     fn name(&self) -> &str {
         match self {
-            News::Came(name) | News::Went(name, _) => name,
+            Coming::Came(name) | Coming::Went(name, _) => name,
         }
     }
 }
 
 /// Comings and goings not yet told to everyone, numbered from the
-/// depth's start; each player's [`Told`] holds how far it has heard.
+/// depth's start; each player's [`View`] holds how far it has heard.
 #[derive(Debug, Default)]
-pub(super) struct NewsLog {
-    /// The number of `news[0]`: everyone has heard all before it.
+pub(super) struct Comings {
+    /// The number of `list[0]`: everyone has heard all before it.
     first: u64,
-    news: Vec<News>,
+    list: Vec<Coming>,
 }
 
-impl NewsLog {
-    pub fn push(&mut self, news: News) {
-        self.news.push(news);
+impl Comings {
+    pub fn push(&mut self, news: Coming) {
+        self.list.push(news);
     }
 
     pub fn is_empty(&self) -> bool {
-        self.news.is_empty()
+        self.list.is_empty()
     }
 
     /// The number the next news will take.
     pub fn end(&self) -> u64 {
-        self.first + self.news.len() as u64
+        self.first + self.list.len() as u64
     }
 
     /// The news after the first `heard`.
-    fn since(&self, heard: u64) -> &[News] {
+    fn since(&self, heard: u64) -> &[Coming] {
         let from = heard.saturating_sub(self.first) as usize;
-        self.news.get(from..).unwrap_or_default()
+        self.list.get(from..).unwrap_or_default()
     }
 }
 
 /// What `news` is told as: for each run of the same news (arrivals, or
 /// goings the same way), a line and a roster change.
-fn told_as(news: &[News]) -> Vec<ServerMsg> {
+fn told_as(news: &[Coming]) -> Vec<ServerMsg> {
     let mut told = Vec::new();
-    let same_sort = |a: &News, b: &News| match (a, b) {
-        (News::Came(_), News::Came(_)) => true,
-        (News::Went(_, x), News::Went(_, y)) => x == y,
+    let same_sort = |a: &Coming, b: &Coming| match (a, b) {
+        (Coming::Came(_), Coming::Came(_)) => true,
+        (Coming::Went(_, x), Coming::Went(_, y)) => x == y,
         _ => false,
     };
     for run in news.chunk_by(same_sort) {
         let names: Vec<String> = run.iter().map(|n| n.name().to_owned()).collect();
         match &run[0] {
-            News::Came(_) => {
+            Coming::Came(_) => {
                 told.push(ServerMsg::Others(tidings(
                     &names,
                     "arrives on this depth.",
@@ -78,7 +78,7 @@ fn told_as(news: &[News]) -> Vec<ServerMsg> {
                 )));
                 told.push(ServerMsg::Joined(names));
             }
-            News::Went(_, how) => {
+            Coming::Went(_, how) => {
                 let (one, many) = super::lines::farewell(*how);
                 told.push(ServerMsg::Others(tidings(&names, one, many)));
                 told.push(ServerMsg::Left(names));
@@ -116,11 +116,11 @@ impl Views {
     /// shown, so that it holds what its player's client holds.
     pub(super) fn roster_heard_by(&self, rules: &Rules, id: PlayerId) -> Vec<String> {
         let mut names = super::roster_for(rules, id);
-        let heard = self.told.get(&id).map_or(self.news.end(), |t| t.news_heard);
-        for news in self.news.since(heard).iter().rev() {
+        let heard = self.told.get(&id).map_or(self.comings.end(), |t| t.comings_heard);
+        for news in self.comings.since(heard).iter().rev() {
             match news {
-                News::Came(name) => names.retain(|n| n != name),
-                News::Went(name, _) => names.push(name.clone()),
+                Coming::Came(name) => names.retain(|n| n != name),
+                Coming::Went(name, _) => names.push(name.clone()),
             }
         }
         names.sort();
@@ -128,28 +128,28 @@ impl Views {
     }
 
     /// Tells player `id` the comings and goings it has not heard of.
-    pub(super) fn tell_news_to(&mut self, id: PlayerId, out: &mut Vec<Outgoing>) {
+    pub(super) fn tell_comings_to(&mut self, id: PlayerId, out: &mut Vec<Outgoing>) {
         let Some(told) = self.told.get_mut(&id) else { return };
-        let unheard = self.news.since(told.news_heard);
+        let unheard = self.comings.since(told.comings_heard);
         if !unheard.is_empty() {
             out.extend(told_as(unheard).into_iter().map(|msg| Outgoing { to: id, msg }));
         }
-        told.news_heard = self.news.end();
+        told.comings_heard = self.comings.end();
     }
 
     /// Tells everyone here (or those of one shift, see
     /// [`shift_of`]) the comings and goings it has not
     /// heard of: most have heard the same and get the same few messages.
-    pub(super) fn tell_news(
+    pub(super) fn tell_comings(
         &mut self,
         rules: &Rules,
         out: &mut Vec<Outgoing>,
         shift: Option<usize>,
     ) {
-        if self.news.news.is_empty() {
+        if self.comings.list.is_empty() {
             return;
         }
-        let end = self.news.end();
+        let end = self.comings.end();
         // What those who heard up to a mark are told, for each mark met.
         let mut said: Vec<(u64, Vec<ServerMsg>)> = Vec::new();
         for &to in rules.players().keys() {
@@ -157,21 +157,21 @@ impl Views {
                 continue;
             }
             let Some(told) = self.told.get_mut(&to) else { continue };
-            let heard = std::mem::replace(&mut told.news_heard, end);
+            let heard = std::mem::replace(&mut told.comings_heard, end);
             if heard >= end {
                 continue;
             }
             let at = said.iter().position(|(mark, _)| *mark == heard).unwrap_or_else(|| {
-                said.push((heard, told_as(self.news.since(heard))));
+                said.push((heard, told_as(self.comings.since(heard))));
                 said.len() - 1
             });
             out.extend(said[at].1.iter().map(|msg| Outgoing { to, msg: msg.clone() }));
         }
         // What everyone has heard is forgotten.
-        let heard = self.told.values().map(|t| t.news_heard).min().unwrap_or(end);
-        let heard = heard.clamp(self.news.first, end);
-        self.news.news.drain(..(heard - self.news.first) as usize);
-        self.news.first = heard;
+        let heard = self.told.values().map(|t| t.comings_heard).min().unwrap_or(end);
+        let heard = heard.clamp(self.comings.first, end);
+        self.comings.list.drain(..(heard - self.comings.first) as usize);
+        self.comings.first = heard;
     }
 }
 

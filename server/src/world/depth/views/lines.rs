@@ -20,7 +20,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         // Told by the views as the pictures they are, in no words.
         Event::Arrived { .. }
         | Event::Saw { .. }
-        | Event::Stirred { .. }
+        | Event::MonsterChanged { .. }
         | Event::Vitals { .. }
         | Event::PackChanged { .. }
         | Event::FloorSeen { .. }

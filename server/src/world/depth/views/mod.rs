@@ -13,7 +13,7 @@ mod party;
 mod seen;
 pub(crate) mod still;
 mod telling;
-mod told;
+mod view;
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
@@ -24,15 +24,15 @@ use super::Outcome;
 use super::rules::events::{Event, Observer, Sight};
 use super::rules::{CellHasher, Rules};
 use crate::character::experience;
-use comings::{News, NewsLog};
-use told::{Stirred, Told, Unsettled};
+use comings::{Coming, Comings};
+use view::{ChangedMonsters, RecentMoves, View};
 
 /// What every player on the depth was told, and what the rules did in the
 /// command being observed that some may yet have to hear.
 #[derive(Debug, Default)]
 pub(crate) struct Views {
     /// For each player on the depth, what its client was told.
-    pub(super) told: HashMap<PlayerId, Told, BuildHasherDefault<CellHasher>>,
+    pub(super) told: HashMap<PlayerId, View, BuildHasherDefault<CellHasher>>,
     /// Players whose client was last told its round waits for someone
     /// (and maybe some who left since): with those who wait now, the only
     /// ones whose "waiting for" can change (see `tell_waiting`).
@@ -41,14 +41,14 @@ pub(crate) struct Views {
     moved: Vec<PlayerId>,
     /// Players who moved, with each cell they stood on, not yet told to
     /// every shift of those who stood still.
-    unsettled: Unsettled,
+    recent_moves: RecentMoves,
     /// Monsters that moved, were hurt or died in this command, and where.
-    stirred: Stirred,
+    changed_monsters: ChangedMonsters,
     /// Players whose hit points may have changed in this command (or who
     /// arrived): their own are told at its end.
     vitals_changed: Vec<PlayerId>,
     /// Comings and goings not yet told to everyone.
-    news: NewsLog,
+    comings: Comings,
     /// Players whose client was last told a party of more than itself.
     in_parties: BTreeSet<PlayerId>,
     /// The parties' stamp when they were last told (see
@@ -77,7 +77,7 @@ impl Views {
         match event {
             Event::Arrived { id } => self.arrived(rules, id, outcome),
             Event::Saw { id, answers, sight } => self.saw(rules, id, answers, sight, outcome),
-            Event::Stirred { monster, at } => self.stirred.note(monster, at),
+            Event::MonsterChanged { monster, at } => self.changed_monsters.note(monster, at),
             Event::Vitals { id } => self.vitals_changed.push(id),
             Event::PackChanged { id } => outcome.tell(id, pack_of(rules, id)),
             Event::Gained { id, level } => {
@@ -104,8 +104,8 @@ impl Views {
                 self.told.remove(&id);
                 self.floor_seen.remove(&id);
                 self.moved.retain(|&m| m != id);
-                self.unsettled.push(id, at);
-                self.news.push(News::Went(name, how));
+                self.recent_moves.push(id, at);
+                self.comings.push(Coming::Went(name, how));
             }
             Event::Escaped { id, .. } | Event::Died { id } => {
                 // Its last action is answered by its end, not by a sight
@@ -142,8 +142,8 @@ impl Views {
         let Some(player) = rules.player(id) else { return };
         // Its roster holds everyone here, those the others have not heard
         // of yet too: it hears only of the news after its own.
-        self.news.push(News::Came(player.name.clone()));
-        self.told.insert(id, Told { news_heard: self.news.end(), ..Told::default() });
+        self.comings.push(Coming::Came(player.name.clone()));
+        self.told.insert(id, View { comings_heard: self.comings.end(), ..View::default() });
         if let Some(memory) = player.memory(rules.depth) {
             outcome.tell(id, telling::enter_level(rules, memory));
             let floor = memory.recall_floor();
@@ -170,7 +170,7 @@ impl Views {
     ) {
         if answers {
             // Its answer finds it up to date on who came and went too.
-            self.tell_news_to(id, &mut outcome.out);
+            self.tell_comings_to(id, &mut outcome.out);
         }
         let diff = match sight {
             Sight::Same { at, floor } => {
@@ -185,7 +185,7 @@ impl Views {
             }
             Sight::New { was, mut diff } => {
                 if let Some(was) = was {
-                    self.unsettled.push(id, was);
+                    self.recent_moves.push(id, was);
                 }
                 if !self.moved.contains(&id) {
                     self.moved.push(id);
@@ -212,13 +212,13 @@ impl Views {
     /// and goings they have not heard of.
     pub fn tell_untold(&mut self, rules: &Rules, outcome: &mut Outcome, shift: Option<usize>) {
         self.tell_movers(rules, outcome, shift);
-        self.tell_news(rules, &mut outcome.out, shift);
+        self.tell_comings(rules, &mut outcome.out, shift);
     }
 
     /// True when some movers are not yet told to some of those who stood
     /// still, or some comings and goings to anyone.
     pub fn has_untold(&self) -> bool {
-        !self.unsettled.is_empty() || !self.news.is_empty()
+        !self.recent_moves.is_empty() || !self.comings.is_empty()
     }
 
     /// The monsters `id`'s client was told are in its view, by id, and

@@ -18,7 +18,7 @@ impl Views {
         &mut self,
         rules: &Rules,
         mut ids: Vec<PlayerId>,
-        turn: &mut Outcome,
+        outcome: &mut Outcome,
     ) {
         ids.extend(self.in_parties.iter().copied());
         ids.sort_unstable();
@@ -31,13 +31,19 @@ impl Views {
             let party = rules.party_of(id);
             for &member in &party {
                 done.insert(member);
-                self.tell_party(rules, member, &party, turn);
+                self.tell_party(rules, member, &party, outcome);
             }
         }
     }
 
     /// Tells `id` its party, `party`, if its client was told otherwise.
-    fn tell_party(&mut self, rules: &Rules, id: PlayerId, party: &[PlayerId], turn: &mut Outcome) {
+    fn tell_party(
+        &mut self,
+        rules: &Rules,
+        id: PlayerId,
+        party: &[PlayerId],
+        outcome: &mut Outcome,
+    ) {
         let Some(told) = self.told.get_mut(&id) else {
             self.in_parties.remove(&id);
             return;
@@ -45,7 +51,7 @@ impl Views {
         if !is_told(&told.party, rules, id, party) {
             let now = members(rules, id, party);
             told.party.clone_from(&now);
-            turn.tell(id, ServerMsg::Party(now));
+            outcome.tell(id, ServerMsg::Party(now));
         }
         if told.party.is_empty() {
             self.in_parties.remove(&id);

@@ -8,13 +8,13 @@ use std::hash::BuildHasherDefault;
 
 use gloam_protocol::{MonsterChange, MonsterId, PlayerChange, PlayerId, Pos};
 
-use super::told::{Glimpse, Stirred, Told};
+use super::view::{ChangedMonsters, Glimpse, View};
 use crate::character::Player;
 use crate::world::depth::rules::{CellHasher, Monster};
 
 /// The depth as one command left it, for working out what each viewer
-/// must be told (see [`DepthState::settle`]).
-pub(super) struct Moment<'a> {
+/// must be told (see [`Views::tell_changes`]).
+pub(super) struct DepthAfter<'a> {
     pub(super) depth: u16,
     pub(super) players: &'a BTreeMap<PlayerId, Player>,
     pub(super) monsters: &'a BTreeMap<MonsterId, Monster>,
@@ -25,24 +25,24 @@ pub(super) struct Moment<'a> {
     /// holds every move of the last quarter second).
     pub(super) movers: std::cell::OnceCell<Vec<(PlayerId, Pos)>>,
     /// Monsters that moved, were hurt or died in the command.
-    pub(super) stirred: Stirred,
+    pub(super) changed_monsters: ChangedMonsters,
 }
 
-impl Moment<'_> {
+impl DepthAfter<'_> {
     /// What `viewer` must be told of the players and monsters since it was
-    /// last told, updating `told` to match: the monsters that stirred, and
+    /// last told, updating `told` to match: the monsters that changed, and
     /// with news of them the batch's movers.
     pub(super) fn changes(
         &self,
         viewer: &Player,
-        told: &mut Told,
+        told: &mut View,
     ) -> (Vec<PlayerChange>, Vec<MonsterChange>) {
-        if self.stirred.is_empty() {
+        if self.changed_monsters.is_empty() {
             return (Vec::new(), Vec::new());
         }
-        let stirred = self.stirred.ids.iter().copied();
+        let changed = self.changed_monsters.ids.iter().copied();
         let monsters =
-            monsters_seen(viewer, self.depth, stirred, &mut told.monsters, self.monsters);
+            monsters_seen(viewer, self.depth, changed, &mut told.monsters, self.monsters);
         let candidates = if monsters.is_empty() {
             &[][..]
         } else {

@@ -14,9 +14,9 @@ use std::hash::BuildHasherDefault;
 use gloam_protocol::{MonsterChange, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff};
 
 use super::Views;
-use super::seen::{Moment, NOWHERE, around, monsters_seen_anew, players_seen, reaches};
+use super::seen::{DepthAfter, NOWHERE, around, monsters_seen_anew, players_seen, reaches};
 use super::still::shift_of;
-use super::told::Told;
+use super::view::View;
 use crate::character::{Memory, Player};
 use crate::world::depth::rules::{CellHasher, Occupancy, Phase, Rules};
 use crate::world::depth::{Outcome, Outgoing};
@@ -24,9 +24,9 @@ use crate::world::depth::{Outcome, Outgoing};
 impl Views {
     /// Tells every player what this command changed for it (see the
     /// module doc); `answered` are those whose action it applied.
-    pub fn settle(&mut self, rules: &Rules, answered: &[PlayerId], turn: &mut Outcome) {
+    pub fn tell_changes(&mut self, rules: &Rules, answered: &[PlayerId], outcome: &mut Outcome) {
         let moved = std::mem::take(&mut self.moved);
-        let stirred = std::mem::take(&mut self.stirred);
+        let changed = std::mem::take(&mut self.changed_monsters);
         let vitals_changed = std::mem::take(&mut self.vitals_changed);
         // A party panel changes only with the parties or a member's hit
         // points (a level comes with new most hit points).
@@ -37,34 +37,34 @@ impl Views {
         let moved: BTreeSet<PlayerId> =
             moved.into_iter().filter(|&id| rules.player(id).is_some()).collect();
         for &id in &moved {
-            self.unsettled.push(id, rules.players()[&id].pos);
+            self.recent_moves.push(id, rules.players()[&id].pos);
         }
         // A viewer who moved was told what it sees with its diff
         // (`tell_now`). What changed since, for it and for those who stood
-        // still: the monsters that stirred, and with news of them the
+        // still: the monsters that changed, and with news of them the
         // players who moved in this batch (else they wait for its end). So
         // a crowd costs each action O(crowd), not O(crowd²).
-        let moment = Moment {
+        let after = DepthAfter {
             depth: rules.depth,
             players: rules.players(),
             monsters: rules.monsters.by_id(),
-            held: self.unsettled.all(),
+            held: self.recent_moves.all(),
             movers: std::cell::OnceCell::new(),
-            stirred,
+            changed_monsters: changed,
         };
         let radius = u16::from(rules.radius);
         let occupancy = &rules.occupancy;
-        tell_moment(&moment, &mut self.told, occupancy, radius, vitals_changed, turn);
-        self.tell_waiting(rules, turn);
+        tell_depth_after(&after, &mut self.told, occupancy, radius, vitals_changed, outcome);
+        self.tell_waiting(rules, outcome);
         if parties_may_change {
-            self.tell_parties(rules, concerned, turn);
+            self.tell_parties(rules, concerned, outcome);
             self.parties_told_at = Some(stamp);
         }
-        diffs_last(turn);
+        diffs_last(outcome);
         // After the diffs: a pile may have changed in a sight its player
         // came to earlier in the command.
         for (id, changes) in std::mem::take(&mut self.floor_seen) {
-            turn.tell(id, ServerMsg::Floor(changes));
+            outcome.tell(id, ServerMsg::Floor(changes));
         }
     }
 
@@ -75,9 +75,14 @@ impl Views {
     /// that came within sight range of it: a client is only ever told of a
     /// player on a cell its player sees, so one too far from every cell a
     /// mover stood on since has nothing to hear of it.
-    pub(super) fn tell_movers(&mut self, rules: &Rules, turn: &mut Outcome, shift: Option<usize>) {
-        let mut held = self.unsettled.since(shift).to_vec();
-        self.unsettled.told(shift);
+    pub(super) fn tell_movers(
+        &mut self,
+        rules: &Rules,
+        outcome: &mut Outcome,
+        shift: Option<usize>,
+    ) {
+        let mut held = self.recent_moves.since(shift).to_vec();
+        self.recent_moves.told(shift);
         if held.is_empty() {
             return;
         }
@@ -85,7 +90,7 @@ impl Views {
         held.dedup();
         let movers = reaches(&held, rules.players(), rules.radius);
         let mut last: HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>> = HashMap::default();
-        for (i, o) in turn.out.iter().enumerate() {
+        for (i, o) in outcome.out.iter().enumerate() {
             last.insert(o.to, i);
         }
         let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
@@ -103,8 +108,8 @@ impl Views {
             let players =
                 players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
             if !players.is_empty() {
-                let diff = last.get(&viewer.id).copied().filter(|&i| is_diff(&turn.out[i]));
-                attach(turn, diff, (viewer.id, viewer.pos), players, Vec::new());
+                let diff = last.get(&viewer.id).copied().filter(|&i| is_diff(&outcome.out[i]));
+                attach(outcome, diff, (viewer.id, viewer.pos), players, Vec::new());
             }
         }
     }
@@ -186,7 +191,7 @@ impl Views {
 
     /// Tells those whose round waits whom it waits for, and those whose
     /// round closed that it waits no more.
-    fn tell_waiting(&mut self, rules: &Rules, turn: &mut Outcome) {
+    fn tell_waiting(&mut self, rules: &Rules, outcome: &mut Outcome) {
         let mut now: BTreeMap<PlayerId, Vec<String>> = BTreeMap::new();
         for id in rules.clock.waiting().collect::<Vec<_>>() {
             let party = rules.party_of(id);
@@ -206,7 +211,7 @@ impl Views {
             let names = now.remove(&id).unwrap_or_default();
             if told.waiting != names {
                 told.waiting = names.clone();
-                turn.tell(id, ServerMsg::Waiting(names));
+                outcome.tell(id, ServerMsg::Waiting(names));
             }
             if told.waiting.is_empty() {
                 self.told_waiting.remove(&id);
@@ -232,7 +237,7 @@ pub(super) fn enter_level(rules: &Rules, memory: &Memory) -> ServerMsg {
 
 /// A sight diff from nothing: the cells seen from `at` (those of the disc
 /// `sees` holds for, on the map), with every player and monster `told` holds.
-fn seen_from(rules: &Rules, told: &Told, at: Pos, sees: impl Fn(i32, i32) -> bool) -> SightDiff {
+fn seen_from(rules: &Rules, told: &View, at: Pos, sees: impl Fn(i32, i32) -> bool) -> SightDiff {
     let in_sight = |&(_, (dx, dy)): &(usize, (i32, i32))| {
         sees(dx, dy) && at.offset(dx, dy).is_some_and(|p| rules.level.grid.contains(p))
     };
@@ -258,55 +263,55 @@ fn seen_from(rules: &Rules, told: &Told, at: Pos, sees: impl Fn(i32, i32) -> boo
     }
 }
 
-/// Tells each player what `moment` changed for it: those within sight of a
-/// cell a stirred monster stood on, what they see of it; those whose hit
+/// Tells each player what `after` changed for it: those within sight of a
+/// cell a changed monster stood on, what they see of it; those whose hit
 /// points changed (`vitals_changed`), their hit points. Nobody else can
 /// have anything to hear, and in a crowd a look at each of a thousand
 /// players was most of a command's time: the players near the monsters are
 /// found by their cells (`occupant`) when that is cheaper.
-fn tell_moment(
-    moment: &Moment,
-    told: &mut HashMap<PlayerId, Told, BuildHasherDefault<CellHasher>>,
+fn tell_depth_after(
+    after: &DepthAfter,
+    told: &mut HashMap<PlayerId, View, BuildHasherDefault<CellHasher>>,
     occupancy: &Occupancy,
     radius: u16,
     vitals_changed: Vec<PlayerId>,
-    turn: &mut Outcome,
+    outcome: &mut Outcome,
 ) {
-    let stirred = &moment.stirred;
-    let (mut ids, last_diff) = match around(stirred.cells.iter().copied(), radius) {
+    let changed = &after.changed_monsters;
+    let (mut ids, last_diff) = match around(changed.cells.iter().copied(), radius) {
         None => (Vec::new(), HashMap::default()),
         Some((x, y)) => {
             let cells = (y.0..=y.1).flat_map(move |y| (x.0..=x.1).map(move |x| Pos { x, y }));
             let area = (usize::from(x.1 - x.0) + 1) * (usize::from(y.1 - y.0) + 1);
-            // The other ways test every stirred cell a player: about four
+            // The other ways test every changed cell a player: about four
             // times a look at a cell, as measured.
             let search = occupancy.search(area, 4);
-            let near = occupancy.near(search, cells, |p| stirred.near(p, radius));
-            (near.into_iter().map(|(id, _)| id).collect(), last_diffs(&turn.out))
+            let near = occupancy.near(search, cells, |p| changed.near(p, radius));
+            (near.into_iter().map(|(id, _)| id).collect(), last_diffs(&outcome.out))
         }
     };
     ids.extend(vitals_changed);
     ids.sort_unstable();
     ids.dedup();
     for id in ids {
-        let (Some(viewer), Some(told)) = (moment.players.get(&id), told.get_mut(&id)) else {
+        let (Some(viewer), Some(told)) = (after.players.get(&id), told.get_mut(&id)) else {
             continue;
         };
-        if stirred.near(viewer.pos, radius) {
-            let (players, monsters) = moment.changes(viewer, told);
+        if changed.near(viewer.pos, radius) {
+            let (players, monsters) = after.changes(viewer, told);
             let diff = last_diff.get(&id).copied();
-            attach(turn, diff, (id, viewer.pos), players, monsters);
+            attach(outcome, diff, (id, viewer.pos), players, monsters);
         }
-        tell_vitals(viewer, told, turn);
+        tell_vitals(viewer, told, outcome);
     }
 }
 
 /// Tells `viewer` its hit points when they are not what it was told.
-fn tell_vitals(viewer: &Player, told: &mut Told, turn: &mut Outcome) {
+fn tell_vitals(viewer: &Player, told: &mut View, outcome: &mut Outcome) {
     let hp = (viewer.vitals.hp, viewer.vitals.max_hp);
     if told.hp != Some(hp) {
         told.hp = Some(hp);
-        turn.tell(viewer.id, ServerMsg::Vitals { hp: hp.0, max: hp.1 });
+        outcome.tell(viewer.id, ServerMsg::Vitals { hp: hp.0, max: hp.1 });
     }
 }
 
@@ -331,14 +336,14 @@ pub(super) fn last_diffs(
 /// player stepped where a monster was killed, or a monster where a player
 /// stood).
 pub(super) fn attach(
-    turn: &mut Outcome,
+    outcome: &mut Outcome,
     diff: Option<usize>,
     (to, at): (PlayerId, Pos),
     players: Vec<PlayerChange>,
     monsters: Vec<MonsterChange>,
 ) {
     if let Some(i) = diff
-        && let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) = &mut turn.out[i].msg
+        && let ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) = &mut outcome.out[i].msg
     {
         diff.players.extend(players);
         diff.monsters.extend(monsters);
@@ -346,23 +351,23 @@ pub(super) fn attach(
     }
     if !players.is_empty() && !monsters.is_empty() {
         let both = SightDiff { at, players, monsters, ..SightDiff::default() };
-        turn.out.push(Outgoing { to, msg: ServerMsg::Displaced(both) });
+        outcome.out.push(Outgoing { to, msg: ServerMsg::Displaced(both) });
         return;
     }
     if !players.is_empty() {
-        turn.out.push(Outgoing { to, msg: ServerMsg::Players(players) });
+        outcome.out.push(Outgoing { to, msg: ServerMsg::Players(players) });
     }
     if !monsters.is_empty() {
-        turn.out.push(Outgoing { to, msg: ServerMsg::Monsters(monsters) });
+        outcome.out.push(Outgoing { to, msg: ServerMsg::Monsters(monsters) });
     }
 }
 
 /// Each player's sight diffs come last in its reply (in their order), the
 /// answer to its own action last of all; the rest keeps its order.
-fn diffs_last(turn: &mut Outcome) {
+fn diffs_last(outcome: &mut Outcome) {
     let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
     let (diffs, mut rest): (Vec<Outgoing>, Vec<Outgoing>) =
-        std::mem::take(&mut turn.out).into_iter().partition(is_diff);
+        std::mem::take(&mut outcome.out).into_iter().partition(is_diff);
     rest.extend(diffs);
-    turn.out = rest;
+    outcome.out = rest;
 }

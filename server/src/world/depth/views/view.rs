@@ -1,6 +1,6 @@
 //! What one client was told of the depth beyond its own sight, and what
 //! the rules did in a command or a batch that some may yet have to hear:
-//! the monsters that stirred, and the players who moved.
+//! the monsters that changed, and the players who moved.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
@@ -30,13 +30,13 @@ impl Glimpse {
 /// neither see one of them now nor have been told of one (what it was told
 /// is where a monster stood when told, which is one of those cells).
 #[derive(Debug, Default)]
-pub(super) struct Stirred {
+pub(super) struct ChangedMonsters {
     pub ids: BTreeSet<MonsterId>,
     pub cells: Vec<Pos>,
 }
 
-impl Stirred {
-    /// Monster `id` stirred, standing on `at` (before or after a step: both
+impl ChangedMonsters {
+    /// Monster `id` changed, standing on `at` (before or after a step: both
     /// are noted).
     pub fn note(&mut self, id: MonsterId, at: Pos) {
         self.ids.insert(id);
@@ -50,7 +50,7 @@ impl Stirred {
     }
 
     /// Whether a player on `p` with sight `radius` may see, or have been
-    /// told of, any monster that stirred.
+    /// told of, any monster that changed.
     pub fn near(&self, p: Pos, radius: u16) -> bool {
         self.cells.iter().any(|c| c.x.abs_diff(p.x) <= radius && c.y.abs_diff(p.y) <= radius)
     }
@@ -60,7 +60,7 @@ impl Stirred {
 /// of those who stood still was last told (see [`SHIFTS`]), numbered from
 /// the depth's start; what every shift has heard is forgotten.
 #[derive(Debug, Default)]
-pub(super) struct Unsettled {
+pub(super) struct RecentMoves {
     /// The number of `moves[0]`.
     first: u64,
     moves: Vec<(PlayerId, Pos)>,
@@ -68,7 +68,7 @@ pub(super) struct Unsettled {
     heard: [u64; SHIFTS],
 }
 
-impl Unsettled {
+impl RecentMoves {
     pub fn push(&mut self, id: PlayerId, at: Pos) {
         self.moves.push((id, at));
     }
@@ -103,7 +103,7 @@ impl Unsettled {
 
 /// What one client was told of the depth beyond its own sight.
 #[derive(Debug, Default)]
-pub(crate) struct Told {
+pub(crate) struct View {
     /// The other players in its sight, and where. A hash map: in a crowd
     /// every command looks up each mover in every viewer's, and a tree of
     /// hundreds of players per viewer was a chain of cache misses each time.
@@ -115,5 +115,5 @@ pub(crate) struct Told {
     /// Its party as it was told (empty: alone).
     pub party: Vec<gloam_protocol::Member>,
     /// The comings and goings it has heard of, by number (see `comings`).
-    pub news_heard: u64,
+    pub comings_heard: u64,
 }
