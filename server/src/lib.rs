@@ -7,6 +7,7 @@
 //! synchronous code that knows nothing of sockets. `mapgen` builds levels
 //! from seeds and `fov` computes sight.
 
+#![warn(unreachable_pub)]
 pub mod balance;
 pub mod bestiary;
 pub mod character;
@@ -20,7 +21,7 @@ pub mod net;
 pub mod seeds;
 pub mod store;
 pub mod telemetry;
-pub mod tuning;
+pub(crate) mod tuning;
 pub mod world;
 
 pub use config::Config;

@@ -23,13 +23,13 @@ pub struct DepthSeeds {
 
 /// What each stream's seed is split from its depth's level seed by.
 mod split {
-    pub const GENERATOR: u64 = 0x006d_6978;
-    pub const MONSTERS: u64 = 0x6d6f_6e73_7465_7273;
-    pub const ITEMS: u64 = 0x0069_7465_6d73;
-    pub const DICE: u64 = 0x726f_756e_6473;
-    pub const RESTOCK: u64 = 0x0072_6573_746f_636b;
+    pub(super) const GENERATOR: u64 = 0x006d_6978;
+    pub(super) const MONSTERS: u64 = 0x6d6f_6e73_7465_7273;
+    pub(super) const ITEMS: u64 = 0x0069_7465_6d73;
+    pub(super) const DICE: u64 = 0x726f_756e_6473;
+    pub(super) const RESTOCK: u64 = 0x0072_6573_746f_636b;
     /// Split from the world seed itself: which depth of each block is a maze.
-    pub const MAZE_SLOTS: u64 = 0x6d61_7a65;
+    pub(super) const MAZE_SLOTS: u64 = 0x6d61_7a65;
 }
 
 impl Seeds {

@@ -57,11 +57,11 @@ pub struct TuningError {
 }
 
 /// What is wrong with one entry: the field, and what is wrong with it.
-pub type Fault = (&'static str, String);
+pub(crate) type Fault = (&'static str, String);
 
 /// One entry of a file as read (a `[[monster]]`, an `[[item]]`), which
 /// checks into what the game uses.
-pub trait Entry {
+pub(crate) trait Entry {
     type Checked;
 
     /// Its name as written.
@@ -72,7 +72,7 @@ pub trait Entry {
 }
 
 /// Reads the file at `path`: its text, and its name for errors.
-pub fn read(path: &Path) -> Result<(String, String), TuningError> {
+pub(crate) fn read(path: &Path) -> Result<(String, String), TuningError> {
     let file = path.display().to_string();
     match std::fs::read_to_string(path) {
         Ok(text) => Ok((text, file)),
@@ -82,20 +82,20 @@ pub fn read(path: &Path) -> Result<(String, String), TuningError> {
 
 /// A file's text with the name it goes by in errors.
 #[derive(Debug, Clone, Copy)]
-pub struct Source<'a> {
+pub(crate) struct Source<'a> {
     pub text: &'a str,
     pub file: &'a str,
 }
 
 impl Source<'_> {
     /// An error at a byte offset of the text.
-    pub fn error(&self, offset: usize, what: String) -> TuningError {
+    pub(crate) fn error(&self, offset: usize, what: String) -> TuningError {
         TuningError { file: self.file.to_owned(), line: line_of(self.text, offset), what }
     }
 
     /// The text as TOML of shape `T`; a mistake of syntax, type or name is
     /// one error at its line, naming the field when the TOML reader did not.
-    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, TuningError> {
+    pub(crate) fn deserialize<T: DeserializeOwned>(&self) -> Result<T, TuningError> {
         toml::from_str(self.text).map_err(|e| {
             let at = e.span().map(|s| s.start).unwrap_or(0);
             let what = e.message().trim();
@@ -111,7 +111,7 @@ impl Source<'_> {
     /// An error in `field` of the entry (a `noun` called `name`) whose span
     /// is `span`: at the field's line, or where it is missing, at the line
     /// of the entry's `class` (if it has one) or its header.
-    pub fn field_error(
+    pub(crate) fn field_error(
         &self,
         span: Range<usize>,
         noun: &str,
@@ -127,7 +127,7 @@ impl Source<'_> {
 
     /// Checks every entry, in order; the first mistake, or a name listed
     /// twice, is the error.
-    pub fn check_entries<E: Entry>(
+    pub(crate) fn check_entries<E: Entry>(
         &self,
         noun: &str,
         entries: &[Spanned<E>],
@@ -150,7 +150,7 @@ impl Source<'_> {
 }
 
 /// A name of 1 to `most` characters, trimmed.
-pub fn name(raw: &str, most: usize) -> Result<&str, Fault> {
+pub(crate) fn name(raw: &str, most: usize) -> Result<&str, Fault> {
     let name = raw.trim();
     if name.is_empty() || name.chars().count() > most {
         return Err(("name", format!("give a name of 1 to {most} characters")));
@@ -159,7 +159,7 @@ pub fn name(raw: &str, most: usize) -> Result<&str, Fault> {
 }
 
 /// One visible ASCII character.
-pub fn glyph(raw: &str) -> Result<char, Fault> {
+pub(crate) fn glyph(raw: &str) -> Result<char, Fault> {
     let mut glyph = raw.chars();
     match (glyph.next(), glyph.next()) {
         (Some(c), None) if c.is_ascii_graphic() => Ok(c),
@@ -168,12 +168,12 @@ pub fn glyph(raw: &str) -> Result<char, Fault> {
 }
 
 /// A colour written `"#rrggbb"`.
-pub fn colour(raw: &str) -> Result<[u8; 3], Fault> {
+pub(crate) fn colour(raw: &str) -> Result<[u8; 3], Fault> {
     parse_colour(raw).ok_or(("colour", format!("{raw:?} is not \"#rrggbb\"")))
 }
 
 /// `[shallowest, deepest]`, from depth 1.
-pub fn depths((top, bottom): (u16, u16)) -> Result<(u16, u16), Fault> {
+pub(crate) fn depths((top, bottom): (u16, u16)) -> Result<(u16, u16), Fault> {
     if top == 0 || top > bottom {
         return Err(("depths", format!("[{top}, {bottom}]: give [shallowest, deepest], from 1")));
     }
@@ -181,7 +181,7 @@ pub fn depths((top, bottom): (u16, u16)) -> Result<(u16, u16), Fault> {
 }
 
 /// 1 (common) to 10 (very rare).
-pub fn rarity(rarity: u8) -> Result<u8, Fault> {
+pub(crate) fn rarity(rarity: u8) -> Result<u8, Fault> {
     if !(1..=10).contains(&rarity) {
         return Err(("rarity", format!("{rarity}: give 1 (common) to 10 (very rare)")));
     }
@@ -190,13 +190,13 @@ pub fn rarity(rarity: u8) -> Result<u8, Fault> {
 
 /// How likely a kind of rarity `rarity` is drawn against the others
 /// allowed where it is.
-pub fn weight(rarity: u8) -> u32 {
+pub(crate) fn weight(rarity: u8) -> u32 {
     2520 / u32::from(rarity.max(1))
 }
 
 /// The kind a `roll` below the weights' sum falls on, each kind taking a
 /// share of the rolls as large as its weight (the last for a roll past them).
-pub fn pick<K: Copy + Default>(kinds: &[(K, u32)], mut roll: u32) -> K {
+pub(crate) fn pick<K: Copy + Default>(kinds: &[(K, u32)], mut roll: u32) -> K {
     for &(id, weight) in kinds {
         if roll < weight {
             return id;
@@ -250,7 +250,7 @@ fn field_offset(text: &str, span: Range<usize>, field: &str) -> Option<usize> {
 #[cfg(test)]
 pub(crate) mod testing {
     /// The 1-based line of the first line of `text` holding `needle`.
-    pub fn line_with(text: &str, needle: &str) -> usize {
+    pub(crate) fn line_with(text: &str, needle: &str) -> usize {
         text.lines().position(|l| l.contains(needle)).unwrap() + 1
     }
 }

@@ -22,7 +22,7 @@ pub(super) struct Known {
 impl Known {
     /// Takes in what it has explored of `level` now; true when that is
     /// more than before.
-    pub fn update(&mut self, level: &Level, explored: &CellSet) -> bool {
+    pub(super) fn update(&mut self, level: &Level, explored: &CellSet) -> bool {
         if *explored == self.explored && !self.open.is_empty() {
             return false;
         }
@@ -50,12 +50,12 @@ impl Known {
     }
 
     /// The cells of the edge.
-    pub fn edge(&self) -> impl Iterator<Item = Pos> + '_ {
+    pub(super) fn edge(&self) -> impl Iterator<Item = Pos> + '_ {
         self.edge.iter().copied()
     }
 
     /// Walking distances from `from` over the open cells it knows.
-    pub fn walk_from(&self, level: &Level, from: Pos) -> DistanceMap {
+    pub(super) fn walk_from(&self, level: &Level, from: Pos) -> DistanceMap {
         let (w, h) = (level.width(), level.height());
         if w <= ROWS_MAX_WIDTH && h <= ROWS_MAX_HEIGHT {
             return DistanceMap::over_rows(w, h, &self.open, &[from]);

@@ -102,7 +102,7 @@ pub(super) struct Policy {
 
 impl Policy {
     /// The action for this moment.
-    pub fn choose(&mut self, look: &Look) -> Action {
+    pub(super) fn choose(&mut self, look: &Look) -> Action {
         self.note(look);
         let here = self
             .drink(look)

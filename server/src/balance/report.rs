@@ -154,7 +154,7 @@ impl Report {
 
 /// The median, the 90th percentile and the greatest of `values` (the
 /// lower middle of an even count).
-pub fn spread(mut values: Vec<u64>) -> (u64, u64, u64) {
+pub(super) fn spread(mut values: Vec<u64>) -> (u64, u64, u64) {
     values.sort_unstable();
     let at = |share: usize| values[(values.len() * share).div_ceil(100).saturating_sub(1)];
     if values.is_empty() { (0, 0, 0) } else { (at(50), at(90), values[values.len() - 1]) }

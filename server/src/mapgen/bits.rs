@@ -14,7 +14,7 @@ pub(crate) struct Count {
 impl Count {
     /// The set neighbours of each cell of `row`, between `above` and `below`
     /// (cells off either end of a row count as unset).
-    pub fn around(above: u128, row: u128, below: u128) -> Count {
+    pub(crate) fn around(above: u128, row: u128, below: u128) -> Count {
         let (a, b, c) = (above, row, below);
         // Each neighbour moved onto the cell's own bit: x − 1 by a left shift.
         let [n0, n1, n2, n3, n4, n5, n6, n7] =
@@ -30,7 +30,7 @@ impl Count {
     }
 
     /// The cells with `n` or more set neighbours.
-    pub fn at_least(&self, n: u8) -> u128 {
+    pub(crate) fn at_least(&self, n: u8) -> u128 {
         match n {
             0 => u128::MAX,
             1 => self.ones | self.twos | self.fours | self.eights,
@@ -46,7 +46,7 @@ impl Count {
     }
 
     /// The cells with exactly `n` set neighbours.
-    pub fn exactly(&self, n: u8) -> u128 {
+    pub(crate) fn exactly(&self, n: u8) -> u128 {
         self.at_least(n) & !self.at_least(n.saturating_add(1))
     }
 }

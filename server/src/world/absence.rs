@@ -27,12 +27,12 @@ pub(super) struct Absences {
 
 impl Absences {
     /// `rounds` more closed on some depth.
-    pub fn played(&self, rounds: u64) {
+    pub(super) fn played(&self, rounds: u64) {
         self.played.fetch_add(rounds, Ordering::Relaxed);
     }
 
     /// The last player on `depth` is gone: its absence starts now.
-    pub fn emptied(&self, depth: u16) {
+    pub(super) fn emptied(&self, depth: u16) {
         let now = self.played.load(Ordering::Relaxed);
         self.lock().insert(depth, now);
     }
@@ -40,7 +40,7 @@ impl Absences {
     /// Someone comes to `depth`, which stands empty: the rounds played
     /// since it was left (since the server started if it was not), and
     /// its absence counted afresh from now.
-    pub fn end(&self, depth: u16) -> u64 {
+    pub(super) fn end(&self, depth: u16) -> u64 {
         let now = self.played.load(Ordering::Relaxed);
         let since = self.lock().insert(depth, now).unwrap_or(0);
         now.saturating_sub(since)
@@ -71,13 +71,13 @@ pub(super) struct PlayedRounds {
 impl PlayedRounds {
     /// The rounds a task counts from its depth as built (its history replayed: those
     /// rounds were played before, and are not counted again).
-    pub fn of(state: &DepthState) -> Self {
+    pub(super) fn of(state: &DepthState) -> Self {
         Self { rounds: state.rounds(), empty: state.is_empty() }
     }
 
     /// Counts the rounds `state` closed since last noted, and notes when
     /// its last player went.
-    pub fn note(&mut self, state: &DepthState, absences: &Absences) {
+    pub(super) fn note(&mut self, state: &DepthState, absences: &Absences) {
         let rounds = state.rounds();
         absences.played(rounds.saturating_sub(self.rounds));
         self.rounds = rounds;

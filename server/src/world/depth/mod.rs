@@ -95,11 +95,9 @@ use gloam_protocol::{Action, MonsterId, PlayerId, Pos, ServerMsg};
 
 pub use orders::may_start as may_start_order;
 pub(crate) use rules::events::Nobody;
-pub use rules::{
-    Command, Death, Departure, End, Entry, Flow, HostRules, Killer, Leaving, LogPart, Monster,
-    Notice, Phase, Rules, decode_history,
-};
-pub use views::still::StillSchedule;
+pub use rules::{Command, Death, End, Entry, Leaving, Monster, decode_history};
+pub(crate) use rules::{Departure, Flow, HostRules, Killer, LogPart, Notice, Phase, Rules};
+pub(crate) use views::still::StillSchedule;
 
 use crate::bestiary::{Bestiary, KindId};
 use crate::character::Player;

@@ -78,7 +78,7 @@ impl Order {
     /// The order `action` gives player `id`, if it is one: exploring,
     /// travelling and resting are; so are the stairs' actions away from
     /// stairs of their kind.
-    pub fn of(rules: &Rules, id: PlayerId, action: Action) -> Option<Order> {
+    pub(super) fn of(rules: &Rules, id: PlayerId, action: Action) -> Option<Order> {
         let here = rules.player(id).map(|p| rules.level.terrain(p.pos));
         match action {
             Action::Explore => Some(Order::Explore),
@@ -96,7 +96,7 @@ impl Order {
 
     /// The action that carries the order one step further for `id`, or
     /// why it cannot.
-    pub fn step(self, rules: &Rules, id: PlayerId) -> Result<Action, Balk> {
+    pub(super) fn step(self, rules: &Rules, id: PlayerId) -> Result<Action, Balk> {
         let player = rules.player(id).ok_or(Balk::Gone)?;
         if let Some(kind) = awake_in_view(rules, player) {
             return Err(Balk::AwakeInView(kind));
@@ -123,7 +123,7 @@ impl Order {
     }
 
     /// True when the order is carried out for `id` as it stands now.
-    pub fn is_done(self, rules: &Rules, id: PlayerId) -> bool {
+    pub(super) fn is_done(self, rules: &Rules, id: PlayerId) -> bool {
         let Some(player) = rules.player(id) else { return true };
         match self {
             Order::Explore => false,

@@ -34,24 +34,24 @@ pub(crate) struct Clock {
 }
 
 impl Clock {
-    pub fn join(&mut self, id: PlayerId) {
+    pub(crate) fn join(&mut self, id: PlayerId) {
         self.phase.insert(id, Phase::Ready);
         self.quiet_pending.insert(id);
     }
 
-    pub fn leave(&mut self, id: PlayerId) {
+    pub(crate) fn leave(&mut self, id: PlayerId) {
         self.phase.remove(&id);
         self.acted.remove(&id);
         self.held.remove(&id);
         self.quiet_pending.remove(&id);
     }
 
-    pub fn phase(&self, id: PlayerId) -> Phase {
+    pub(crate) fn phase(&self, id: PlayerId) -> Phase {
         self.phase.get(&id).copied().unwrap_or(Phase::Away)
     }
 
     /// The player's action was applied in the current round.
-    pub fn acted(&mut self, id: PlayerId) {
+    pub(crate) fn acted(&mut self, id: PlayerId) {
         if let Some(phase) = self.phase.get_mut(&id) {
             *phase = Phase::Acted;
             self.acted.insert(id);
@@ -59,29 +59,32 @@ impl Clock {
     }
 
     /// Keeps an action of a player who already acted this round, for the next.
-    pub fn hold(&mut self, id: PlayerId, action: Action) {
+    pub(crate) fn hold(&mut self, id: PlayerId, action: Action) {
         self.held.insert(id, action);
     }
 
     /// The players who acted and wait for their round to close.
-    pub fn waiting(&self) -> impl Iterator<Item = PlayerId> + '_ {
+    pub(crate) fn waiting(&self) -> impl Iterator<Item = PlayerId> + '_ {
         self.acted.iter().copied()
     }
 
     /// A round closes once someone in it acted and nobody it waits for is left.
-    pub fn is_complete(&self, party: &[PlayerId]) -> bool {
+    pub(crate) fn is_complete(&self, party: &[PlayerId]) -> bool {
         party.iter().any(|&id| self.phase(id) == Phase::Acted)
             && party.iter().all(|&id| self.phase(id) != Phase::Ready)
     }
 
     /// Those of `party` the round still waits for.
-    pub fn ready<'a>(&'a self, party: &'a [PlayerId]) -> impl Iterator<Item = PlayerId> + 'a {
+    pub(crate) fn ready<'a>(
+        &'a self,
+        party: &'a [PlayerId],
+    ) -> impl Iterator<Item = PlayerId> + 'a {
         party.iter().copied().filter(|&id| self.phase(id) == Phase::Ready)
     }
 
     /// The deadline passed: those of `party` who have not acted are away
     /// (those who were not already: given).
-    pub fn count_away(&mut self, party: &[PlayerId]) -> Vec<PlayerId> {
+    pub(crate) fn count_away(&mut self, party: &[PlayerId]) -> Vec<PlayerId> {
         let mut away = Vec::new();
         for &id in party {
             if let Some(phase @ Phase::Ready) = self.phase.get_mut(&id) {
@@ -96,7 +99,7 @@ impl Clock {
     /// Closes `party`'s round: those who acted may act again. Gives the
     /// held actions to apply first in the new round, in player order, and
     /// whether a quiet round is due.
-    pub fn close(&mut self, party: &[PlayerId]) -> (Vec<(PlayerId, Action)>, bool) {
+    pub(crate) fn close(&mut self, party: &[PlayerId]) -> (Vec<(PlayerId, Action)>, bool) {
         self.rounds += 1;
         for id in party {
             if let Some(phase @ Phase::Acted) = self.phase.get_mut(id) {

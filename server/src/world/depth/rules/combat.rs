@@ -15,24 +15,24 @@ use crate::mapgen::stock::Draw;
 
 /// A bare-handed player's blow: its chance to land at level 1, in
 /// percent, and its damage.
-pub const PLAYER_TO_HIT: u8 = 80;
-pub const PLAYER_DAMAGE: Dice = Dice { count: 2, sides: 4 };
+pub(crate) const PLAYER_TO_HIT: u8 = 80;
+pub(crate) const PLAYER_DAMAGE: Dice = Dice { count: 2, sides: 4 };
 /// A player gets back one hit point every this many rounds.
-pub const REGEN_EVERY: u64 = 5;
+pub(crate) const REGEN_EVERY: u64 = 5;
 /// No blow is ever surer than this, or less sure than `LEAST_TO_HIT`.
-pub const MOST_TO_HIT: i32 = 95;
-pub const LEAST_TO_HIT: i32 = 5;
+pub(crate) const MOST_TO_HIT: i32 = 95;
+pub(crate) const LEAST_TO_HIT: i32 = 5;
 
 /// A player's chance to land a blow at `level`, with a weapon adding
 /// `bonus` percent points.
-pub fn to_hit(level: u8, bonus: i8) -> u8 {
+pub(crate) fn to_hit(level: u8, bonus: i8) -> u8 {
     let levels = i32::from(TO_HIT_PER_LEVEL) * i32::from(level.max(1) - 1);
     (i32::from(PLAYER_TO_HIT) + levels + i32::from(bonus)).clamp(LEAST_TO_HIT, MOST_TO_HIT) as u8
 }
 
 /// A monster's chance to land a blow of `to_hit` percent on a player whose
 /// armour takes `armour` points off it.
-pub fn to_hit_against(to_hit: u8, armour: i8) -> u8 {
+pub(crate) fn to_hit_against(to_hit: u8, armour: i8) -> u8 {
     (i32::from(to_hit) - i32::from(armour)).clamp(LEAST_TO_HIT, MOST_TO_HIT) as u8
 }
 

@@ -10,7 +10,7 @@ use crate::items::Effect;
 
 /// How many rounds a monster put to sleep by magic sleeps before
 /// it may wake by itself.
-pub const SLUMBER_ROUNDS: u16 = 20;
+pub(super) const SLUMBER_ROUNDS: u16 = 20;
 
 /// How many cells a teleport draws before it gives up (on a level nearly
 /// full of players and monsters, or nearly all rock): the player stays.

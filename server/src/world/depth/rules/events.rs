@@ -13,7 +13,7 @@ use crate::items::{Gear, Item, ItemKindId};
 
 /// One thing that happened.
 #[derive(Debug)]
-pub enum Event {
+pub(crate) enum Event {
     /// A player was put on the depth (its sight follows).
     Arrived { id: PlayerId },
     /// A player's sight after it acted (`answers`) or was moved.
@@ -91,7 +91,7 @@ pub enum Event {
 
 /// What a player's sight did.
 #[derive(Debug)]
-pub enum Sight {
+pub(crate) enum Sight {
     /// It sees from where it saw from before, `at`: nothing changed but
     /// who stands around it and the piles in `floor`.
     Same { at: Pos, floor: Vec<FloorChange> },
@@ -102,7 +102,7 @@ pub enum Sight {
 
 /// Why an action could not be done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     NoStairsDown,
     NoStairsUp,
     /// Nothing lies underfoot to pick up.
@@ -126,27 +126,27 @@ pub enum Refusal {
 
 /// How a potion or scroll is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Use {
+pub(crate) enum Use {
     Quaff,
     Read,
 }
 
 /// How a blow went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Blow {
+pub(crate) enum Blow {
     Missed,
     Hit(u16),
     Killed(u16),
 }
 
 /// Whoever hears what happened, as it happens.
-pub trait Observer {
+pub(crate) trait Observer {
     fn observe(&mut self, rules: &Rules, event: Event);
 }
 
 /// Nobody: what a replay tells.
 #[derive(Debug, Default)]
-pub struct Nobody;
+pub(crate) struct Nobody;
 
 impl Observer for Nobody {
     fn observe(&mut self, _: &Rules, _: Event) {}

@@ -14,18 +14,18 @@ pub(crate) struct Floor {
 
 impl Floor {
     /// The top of the pile on `pos`, as a player sees it.
-    pub fn top(&self, pos: Pos) -> Option<Lying> {
+    pub(crate) fn top(&self, pos: Pos) -> Option<Lying> {
         crate::items::top_of(self.piles.get(&pos)?)
     }
 
     /// Puts `item` on top of the pile on `pos`; onto the top's own stack
     /// when it is of the same kind and `stacks`.
-    pub fn put(&mut self, pos: Pos, item: Item, stacks: bool) {
+    pub(crate) fn put(&mut self, pos: Pos, item: Item, stacks: bool) {
         crate::items::pile_onto(self.piles.entry(pos).or_default(), item, stacks);
     }
 
     /// Takes the top item of the pile on `pos`.
-    pub fn take_top(&mut self, pos: Pos) -> Option<Item> {
+    pub(crate) fn take_top(&mut self, pos: Pos) -> Option<Item> {
         let pile = self.piles.get_mut(&pos)?;
         let item = pile.pop();
         if pile.is_empty() {
@@ -35,12 +35,12 @@ impl Floor {
     }
 
     /// The cells with a pile, in no particular order.
-    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+    pub(crate) fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
         self.piles.keys().copied()
     }
 
     /// Every pile, sorted by cell: for the checksum.
-    pub fn sorted(&self) -> Vec<(Pos, &[Item])> {
+    pub(crate) fn sorted(&self) -> Vec<(Pos, &[Item])> {
         let mut piles: Vec<(Pos, &[Item])> =
             self.piles.iter().map(|(&p, pile)| (p, pile.as_slice())).collect();
         piles.sort_unstable_by_key(|&(p, _)| (p.y, p.x));

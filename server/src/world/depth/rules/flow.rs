@@ -142,7 +142,7 @@ impl Watch {
     /// What `id` knows now on `rules`' depth, with `told`, the monsters its
     /// client was told are in its view (and whether each is awake): one
     /// put there since it was last told is news to it.
-    pub fn of(rules: &super::Rules, id: PlayerId, told: Vec<(MonsterId, bool)>) -> Self {
+    pub(crate) fn of(rules: &super::Rules, id: PlayerId, told: Vec<(MonsterId, bool)>) -> Self {
         let player = rules.player(id);
         Self {
             id,
@@ -155,7 +155,7 @@ impl Watch {
 
     /// Looks again: hurt, then the monsters that came into view or woke
     /// (by id), then the items it learnt of (by place), each noticed once.
-    pub fn look(&mut self, rules: &super::Rules) {
+    pub(crate) fn look(&mut self, rules: &super::Rules) {
         let Some(player) = rules.player(self.id) else { return };
         if player.vitals.hp < self.hp {
             self.noticed.push(Notice::Hurt);
@@ -184,7 +184,7 @@ impl Watch {
     }
 
     /// Everything noticed, in the order it was.
-    pub fn notices(self) -> Vec<(PlayerId, Notice)> {
+    pub(crate) fn notices(self) -> Vec<(PlayerId, Notice)> {
         self.noticed.into_iter().map(|n| (self.id, n)).collect()
     }
 }

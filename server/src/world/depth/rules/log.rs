@@ -108,7 +108,7 @@ pub(super) struct Log {
 
 impl Log {
     /// Notes a command applied in round `round`, when the log is kept.
-    pub fn record(&mut self, round: u64, what: Command) {
+    pub(super) fn record(&mut self, round: u64, what: Command) {
         if let Some(log) = &mut self.entries {
             log.push(Entry { round, what });
         }
@@ -119,20 +119,20 @@ impl Rules {
     /// Keeps the log of every command from now on. Off by default: until
     /// the store keeps the log (and the depth hands its entries over as it
     /// saves), a live depth would only pile them up in memory.
-    pub fn keep_log(&mut self) {
+    pub(crate) fn keep_log(&mut self) {
         self.log.entries = Some(Vec::new());
     }
 
     /// What this depth has applied since [`keep_log`](Self::keep_log) and
     /// not yet handed over with [`take_log`](Self::take_log), in order.
-    pub fn log(&self) -> &[Entry] {
+    pub(crate) fn log(&self) -> &[Entry] {
         self.log.entries.as_deref().unwrap_or_default()
     }
 
     /// Hands over the entries not yet handed over, with the number of the
     /// first (counting from the depth's first ever) and the checksum of the
     /// depth after the last; `None` when there are none.
-    pub fn take_log(&mut self) -> Option<LogPart> {
+    pub(crate) fn take_log(&mut self) -> Option<LogPart> {
         let entries = std::mem::take(self.log.entries.as_mut()?);
         if entries.is_empty() {
             return None;
@@ -143,7 +143,7 @@ impl Rules {
     }
 
     /// Numbers the next entry after `count` others (a history set aside).
-    pub fn skip_log(&mut self, count: u64) {
+    pub(crate) fn skip_log(&mut self, count: u64) {
         self.log.logged = count;
     }
 
@@ -151,7 +151,7 @@ impl Rules {
     /// next entry handed over is numbered after the last replayed. Players
     /// the history leaves on the depth (a crash took them out of the game
     /// without a word) are taken off, and that is logged too.
-    pub fn resume(&mut self, history: &[Entry]) -> Result<(), String> {
+    pub(crate) fn resume(&mut self, history: &[Entry]) -> Result<(), String> {
         self.replay(history)?;
         self.log.entries = Some(Vec::new());
         self.log.logged = history.len() as u64;
@@ -167,7 +167,7 @@ impl Rules {
     /// nothing that happens next. Fails at the first entry that falls in
     /// another round than it did live: the depth is not the one the log
     /// was made on.
-    pub fn replay(&mut self, log: &[Entry]) -> Result<(), String> {
+    pub(crate) fn replay(&mut self, log: &[Entry]) -> Result<(), String> {
         for (i, entry) in log.iter().enumerate() {
             if entry.round != self.clock.rounds {
                 return Err(format!(
@@ -218,7 +218,7 @@ impl Rules {
     /// rounds, every player's place, hit points and round state, every
     /// monster whole, every item on the floor and in a pack, who is walking
     /// which way, and where the depth's random streams stand.
-    pub fn checksum(&self) -> u64 {
+    pub(crate) fn checksum(&self) -> u64 {
         let mut sum = Fnv::default();
         sum.u64(u64::from(self.depth));
         sum.u64(self.clock.rounds);

@@ -31,9 +31,11 @@ use std::sync::Arc;
 use gloam_protocol::walk::DistanceMap;
 use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, Terrain};
 
-pub use clock::Phase;
-pub use flow::{Death, Departure, End, Flow, Killer, Leaving, Notice};
-pub use log::{Command, Entry, LogPart, decode_history};
+pub(crate) use clock::Phase;
+pub use flow::{Death, End, Leaving};
+pub(crate) use flow::{Departure, Flow, Killer, Notice};
+pub(crate) use log::LogPart;
+pub use log::{Command, Entry, decode_history};
 pub use monsters::Monster;
 
 use super::Arrival;
@@ -62,7 +64,7 @@ pub struct HostRules {
 /// A depth as its rules hold it: its level, the players and monsters on
 /// it, its clock and its dice, and the log of what it applied.
 #[derive(Debug)]
-pub struct Rules {
+pub(crate) struct Rules {
     pub(crate) depth: u16,
     pub(crate) level: Arc<Level>,
     pub(crate) disc: Disc,
@@ -95,7 +97,7 @@ pub struct Rules {
 impl Rules {
     /// A depth with nobody on it yet, whose monsters will be of
     /// `bestiary`'s kinds, rolling dice from its `seeds`.
-    pub fn new(
+    pub(crate) fn new(
         depth: u16,
         level: Arc<Level>,
         sight_radius: u8,
@@ -145,7 +147,12 @@ impl Rules {
 
     /// Puts a monster of `kind` on `pos` (an open cell nobody stands on),
     /// asleep if its kind sleeps. Gives its id, or `None` if the cell is taken.
-    pub fn spawn(&mut self, kind: KindId, pos: Pos, obs: &mut dyn Observer) -> Option<MonsterId> {
+    pub(crate) fn spawn(
+        &mut self,
+        kind: KindId,
+        pos: Pos,
+        obs: &mut dyn Observer,
+    ) -> Option<MonsterId> {
         let open = self.level.terrain(pos).is_open();
         if !open || self.monsters.is_at(pos) || self.occupancy.at(pos).is_some() {
             return None;
@@ -162,12 +169,12 @@ impl Rules {
 
     /// The kinds of item this depth's items are of (the built-in ones
     /// unless the host gave its own).
-    pub fn set_items(&mut self, items: Arc<Catalogue>) {
+    pub(crate) fn set_items(&mut self, items: Arc<Catalogue>) {
         self.items = items;
     }
 
     /// Lays `item` on the pile on `pos` (a level being built: nobody is told).
-    pub fn lay(&mut self, pos: Pos, item: Item) {
+    pub(crate) fn lay(&mut self, pos: Pos, item: Item) {
         let stacks = self.items.kind(item.kind).stacks();
         self.floor.put(pos, item, stacks);
     }
@@ -175,7 +182,12 @@ impl Rules {
     /// Puts a player on this level: where `via` says, or the nearest free
     /// cell to it. Its arrival answers what brought it (its joining, or
     /// the stairs).
-    pub fn arrive(&mut self, mut player: Player, via: Arrival, obs: &mut dyn Observer) -> Flow {
+    pub(crate) fn arrive(
+        &mut self,
+        mut player: Player,
+        via: Arrival,
+        obs: &mut dyn Observer,
+    ) -> Flow {
         let (id, name, vitals, xp) = (player.id, player.name.clone(), player.vitals, player.xp);
         let pack = player.pack.clone();
         self.log.record(self.clock.rounds, Command::Entered { id, name, vitals, via, pack, xp });
@@ -208,7 +220,7 @@ impl Rules {
 
     /// Whether player `id`, who just came `via`, has won: it came up to
     /// the first depth carrying the artifact.
-    pub fn wins(&self, id: PlayerId, via: Arrival) -> bool {
+    pub(crate) fn wins(&self, id: PlayerId, via: Arrival) -> bool {
         let artifact = self.items.artifact();
         let carries =
             self.player(id).is_some_and(|p| p.pack.items().iter().any(|i| i.kind == artifact));
@@ -217,7 +229,7 @@ impl Rules {
 
     /// A player who [`wins`](Self::wins) escapes: it leaves the game with
     /// the artifact, for the hall of the living.
-    pub fn escape(&mut self, id: PlayerId, obs: &mut dyn Observer) -> Flow {
+    pub(crate) fn escape(&mut self, id: PlayerId, obs: &mut dyn Observer) -> Flow {
         if self.player(id).is_none() {
             return Flow::default();
         }
@@ -235,7 +247,12 @@ impl Rules {
     /// its party's round, else held until that round closes. Then every
     /// round that has all it waits for closes. `None` when nothing was
     /// applied (the player is not here, or its action is held).
-    pub fn act(&mut self, id: PlayerId, action: Action, obs: &mut dyn Observer) -> Option<Flow> {
+    pub(crate) fn act(
+        &mut self,
+        id: PlayerId,
+        action: Action,
+        obs: &mut dyn Observer,
+    ) -> Option<Flow> {
         self.player(id)?;
         self.log.record(self.clock.rounds, Command::Act { id, action });
         if self.clock.phase(id) == Phase::Acted {
@@ -251,7 +268,7 @@ impl Rules {
     /// holds what the player noticed that should stop the order, against
     /// `told`, the monsters its client knows to be in its view (and
     /// whether each is awake).
-    pub fn act_watched(
+    pub(crate) fn act_watched(
         &mut self,
         id: PlayerId,
         action: Action,
@@ -277,7 +294,7 @@ impl Rules {
     /// The deadline of the round `id` acted in has passed: those it still
     /// waits for are counted away and it closes without them. `None` when
     /// `id` waited for nothing.
-    pub fn deadline(&mut self, id: PlayerId, obs: &mut dyn Observer) -> Option<Flow> {
+    pub(crate) fn deadline(&mut self, id: PlayerId, obs: &mut dyn Observer) -> Option<Flow> {
         if self.clock.phase(id) != Phase::Acted {
             return None;
         }
@@ -294,7 +311,7 @@ impl Rules {
     /// Takes a player off this level (it left the game, or is being moved):
     /// returns the player with its memories; a round that waited only for
     /// it closes.
-    pub fn leave(
+    pub(crate) fn leave(
         &mut self,
         id: PlayerId,
         how: Leaving,

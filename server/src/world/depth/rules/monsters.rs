@@ -13,7 +13,7 @@ pub use super::occupancy::Monster;
 use crate::bestiary::Behaviour;
 
 /// The chance in a round, one in this, that a sleeper who notices someone wakes.
-pub const WAKE_ONE_IN: u32 = 3;
+pub(crate) const WAKE_ONE_IN: u32 = 3;
 /// How far a monster that keeps its distance stays from healthy prey.
 const KEEP_OFF: u16 = 3;
 /// How far the round's map of the way to the players reaches, in steps:

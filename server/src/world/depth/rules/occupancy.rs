@@ -80,53 +80,53 @@ impl Occupancy {
     /// A count that grows with every arrival, leaving, step, swap and
     /// change of sight: the same count, the same players where they were
     /// seeing what they saw.
-    pub fn changes(&self) -> u64 {
+    pub(crate) fn changes(&self) -> u64 {
         self.changes
     }
 
     /// A player's memory of `depth`, to change what it sees now.
-    pub fn sight_mut(&mut self, id: PlayerId, depth: u16) -> Option<&mut Memory> {
+    pub(crate) fn sight_mut(&mut self, id: PlayerId, depth: u16) -> Option<&mut Memory> {
         let player = self.players.get_mut(&id)?;
         self.changes += 1;
         Some(player.memory_mut(depth))
     }
 
     /// The players, by id.
-    pub fn players(&self) -> &BTreeMap<PlayerId, Player> {
+    pub(crate) fn players(&self) -> &BTreeMap<PlayerId, Player> {
         &self.players
     }
 
     /// A player, to change anything of it but its place.
-    pub fn get_mut(&mut self, id: PlayerId) -> Option<&mut Player> {
+    pub(crate) fn get_mut(&mut self, id: PlayerId) -> Option<&mut Player> {
         self.players.get_mut(&id)
     }
 
     /// Every cell a player stands on.
-    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+    pub(crate) fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
         self.cells.keys().copied()
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.players.len()
     }
 
-    pub fn get(&self, id: PlayerId) -> Option<&Player> {
+    pub(crate) fn get(&self, id: PlayerId) -> Option<&Player> {
         self.players.get(&id)
     }
 
-    pub fn at(&self, pos: Pos) -> Option<PlayerId> {
+    pub(crate) fn at(&self, pos: Pos) -> Option<PlayerId> {
         self.cells.get(&pos).copied()
     }
 
     /// Puts a newcomer on the cell it stands on.
-    pub fn insert(&mut self, player: Player) {
+    pub(crate) fn insert(&mut self, player: Player) {
         self.changes += 1;
         self.cells.insert(player.pos, player.id);
         self.players.insert(player.id, player);
     }
 
     /// Takes a player off its cell and the depth.
-    pub fn remove(&mut self, id: PlayerId) -> Option<Player> {
+    pub(crate) fn remove(&mut self, id: PlayerId) -> Option<Player> {
         let player = self.players.remove(&id)?;
         self.changes += 1;
         self.free(player.pos, id);
@@ -134,7 +134,7 @@ impl Occupancy {
     }
 
     /// Moves a player onto `to`, off the cell it stood on.
-    pub fn step(&mut self, id: PlayerId, to: Pos) {
+    pub(crate) fn step(&mut self, id: PlayerId, to: Pos) {
         let Some(p) = self.players.get_mut(&id) else { return };
         self.changes += 1;
         let from = std::mem::replace(&mut p.pos, to);
@@ -143,7 +143,7 @@ impl Occupancy {
     }
 
     /// Two players trade places.
-    pub fn swap(&mut self, a: PlayerId, b: PlayerId) {
+    pub(crate) fn swap(&mut self, a: PlayerId, b: PlayerId) {
         let (Some(at_a), Some(at_b)) = (self.get(a).map(|p| p.pos), self.get(b).map(|p| p.pos))
         else {
             return;
@@ -174,7 +174,7 @@ impl Occupancy {
     /// Whether the two indexes agree: every player's cell names a player
     /// standing there, and every cell named is one a player stands on.
     #[cfg(test)]
-    pub fn agrees(&self) -> bool {
+    pub(crate) fn agrees(&self) -> bool {
         let named = |p: &Player| self.cells.get(&p.pos).and_then(|id| self.players.get(id));
         self.players.values().all(|p| named(p).is_some_and(|o| o.pos == p.pos))
             && self.cells.iter().all(|(c, id)| self.players.get(id).is_some_and(|p| p.pos == *c))
@@ -184,7 +184,7 @@ impl Occupancy {
     /// tests each player `per_player` times: by the cells when a look at
     /// each (which costs about two tests at a player) is cheaper than the
     /// walk; else by the cells' map, unless some players share a cell.
-    pub fn search(&self, cells: usize, per_player: usize) -> Search {
+    pub(crate) fn search(&self, cells: usize, per_player: usize) -> Search {
         if 2 * cells < per_player * self.players.len() {
             Search::Cells
         } else if self.cells.len() == self.players.len() {
@@ -196,7 +196,7 @@ impl Occupancy {
 
     /// The players standing on `cells` or on a cell `within` holds for,
     /// searched for as `search` says (see [`Occupancy::search`]).
-    pub fn near(
+    pub(crate) fn near(
         &self,
         search: Search,
         cells: impl Iterator<Item = Pos>,
@@ -217,7 +217,7 @@ impl Occupancy {
     /// at who stands on each cell of a sight disc around it when they are
     /// more than its cells (a player is asked about twice as fast as a
     /// cell is looked at), else by asking each player.
-    pub fn seers_that(
+    pub(crate) fn seers_that(
         &self,
         depth: u16,
         disc: &Disc,
@@ -240,7 +240,7 @@ impl Occupancy {
 
     /// The first by id of the players who see `pos` (as
     /// [`seers_that`](Self::seers_that), without gathering them all).
-    pub fn first_seer(&self, depth: u16, disc: &Disc, pos: Pos) -> Option<PlayerId> {
+    pub(crate) fn first_seer(&self, depth: u16, disc: &Disc, pos: Pos) -> Option<PlayerId> {
         if self.search(disc.len(), 2) != Search::Cells {
             let sees = |p: &&Player| p.memory(depth).is_some_and(|m| m.sees(pos));
             return self.players.values().find(sees).map(|p| p.id);
@@ -308,63 +308,63 @@ pub(crate) struct Monsters {
 
 impl Monsters {
     /// The monsters, by id.
-    pub fn by_id(&self) -> &BTreeMap<MonsterId, Monster> {
+    pub(crate) fn by_id(&self) -> &BTreeMap<MonsterId, Monster> {
         &self.by_id
     }
 
-    pub fn values(&self) -> std::collections::btree_map::Values<'_, MonsterId, Monster> {
+    pub(crate) fn values(&self) -> std::collections::btree_map::Values<'_, MonsterId, Monster> {
         self.by_id.values()
     }
 
-    pub fn keys(&self) -> std::collections::btree_map::Keys<'_, MonsterId, Monster> {
+    pub(crate) fn keys(&self) -> std::collections::btree_map::Keys<'_, MonsterId, Monster> {
         self.by_id.keys()
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.by_id.len()
     }
 
-    pub fn contains_key(&self, id: &MonsterId) -> bool {
+    pub(crate) fn contains_key(&self, id: &MonsterId) -> bool {
         self.by_id.contains_key(id)
     }
 
-    pub fn get(&self, id: &MonsterId) -> Option<&Monster> {
+    pub(crate) fn get(&self, id: &MonsterId) -> Option<&Monster> {
         self.by_id.get(id)
     }
 
     /// A monster, to change anything of it but its place.
-    pub fn get_mut(&mut self, id: &MonsterId) -> Option<&mut Monster> {
+    pub(crate) fn get_mut(&mut self, id: &MonsterId) -> Option<&mut Monster> {
         self.by_id.get_mut(id)
     }
 
     /// Every monster, to change anything of them but their places.
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Monster> {
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut Monster> {
         self.by_id.values_mut()
     }
 
     /// A count that grows with every monster that came, moved, woke or
     /// fell asleep (not with one removed: see [`fallen`](Self::fallen)).
-    pub fn changes(&self) -> u64 {
+    pub(crate) fn changes(&self) -> u64 {
         self.changes
     }
 
     /// The monsters removed since [`changes`](Self::changes) last grew.
-    pub fn fallen(&self) -> &[MonsterId] {
+    pub(crate) fn fallen(&self) -> &[MonsterId] {
         &self.fallen
     }
 
     /// A count that grows with every change, a removal included.
-    pub fn removals_and_changes(&self) -> u64 {
+    pub(crate) fn removals_and_changes(&self) -> u64 {
         self.changes + self.removed
     }
 
     /// Wakes monster `id`; gives it, or none when no such monster is here.
-    pub fn wake(&mut self, id: MonsterId) -> Option<&mut Monster> {
+    pub(crate) fn wake(&mut self, id: MonsterId) -> Option<&mut Monster> {
         self.set_awake(id, true)
     }
 
     /// Puts monster `id` to sleep; gives it, or none when none is here.
-    pub fn lull(&mut self, id: MonsterId) -> Option<&mut Monster> {
+    pub(crate) fn lull(&mut self, id: MonsterId) -> Option<&mut Monster> {
         self.set_awake(id, false)
     }
 
@@ -379,22 +379,22 @@ impl Monsters {
     }
 
     /// The monster on `pos`, if one is.
-    pub fn at(&self, pos: Pos) -> Option<MonsterId> {
+    pub(crate) fn at(&self, pos: Pos) -> Option<MonsterId> {
         self.at.get(&pos).copied()
     }
 
-    pub fn is_at(&self, pos: Pos) -> bool {
+    pub(crate) fn is_at(&self, pos: Pos) -> bool {
         self.at.contains_key(&pos)
     }
 
     /// Every cell a monster stands on.
-    pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
+    pub(crate) fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
         self.at.keys().copied()
     }
 
     /// Puts `monster` on its cell; false (and nothing changes) when a
     /// monster stands there, or one of its id is here.
-    pub fn insert(&mut self, monster: Monster) -> bool {
+    pub(crate) fn insert(&mut self, monster: Monster) -> bool {
         if self.at.contains_key(&monster.pos) || self.by_id.contains_key(&monster.id) {
             return false;
         }
@@ -405,7 +405,7 @@ impl Monsters {
     }
 
     /// Takes a monster off its cell and the depth.
-    pub fn remove(&mut self, id: MonsterId) -> Option<Monster> {
+    pub(crate) fn remove(&mut self, id: MonsterId) -> Option<Monster> {
         let monster = self.by_id.remove(&id)?;
         self.at.remove(&monster.pos);
         self.fallen.push(id);
@@ -414,7 +414,7 @@ impl Monsters {
     }
 
     /// Moves a monster onto `to` (a cell no monster stands on), off its own.
-    pub fn step(&mut self, id: MonsterId, to: Pos) {
+    pub(crate) fn step(&mut self, id: MonsterId, to: Pos) {
         let Some(m) = self.by_id.get_mut(&id) else { return };
         debug_assert!(!self.at.contains_key(&to), "a monster steps onto another");
         self.at.remove(&m.pos);
@@ -431,7 +431,7 @@ impl Monsters {
     /// Whether the two indexes agree: each monster's cell names it, and
     /// no other cell is named.
     #[cfg(test)]
-    pub fn agrees(&self) -> bool {
+    pub(crate) fn agrees(&self) -> bool {
         self.at.len() == self.by_id.len()
             && self.by_id.values().all(|m| self.at(m.pos) == Some(m.id))
     }

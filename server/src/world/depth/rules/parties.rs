@@ -28,7 +28,7 @@ impl Parties {
     /// Forgets the parties found, as if something changed (for tests that
     /// compare a regrouping with a finding afresh).
     #[cfg(test)]
-    pub fn forget(&mut self) {
+    pub(crate) fn forget(&mut self) {
         self.found.get_mut().take();
     }
 }
@@ -133,7 +133,7 @@ impl Rules {
     /// The players who share a danger with `id`, directly or through
     /// others, `id` included, in id order: an awake monster that notices
     /// two links them, and with `--pvp` so does seeing each other.
-    pub fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
+    pub(crate) fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
         let mut cache = self.parties.found.borrow_mut();
         let stamp = Stamp { players: self.occupancy.changes(), monsters: self.monsters.changes() };
         match cache.as_mut() {
@@ -164,7 +164,7 @@ impl Rules {
 
     /// A count that grows whenever the parties may have changed: a view
     /// that saw the same count last time has nothing new to tell of them.
-    pub fn parties_stamp(&self) -> u64 {
+    pub(crate) fn parties_stamp(&self) -> u64 {
         self.occupancy.changes() + self.monsters.removals_and_changes()
     }
 

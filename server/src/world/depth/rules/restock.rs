@@ -23,7 +23,7 @@ use crate::seeds::{DepthSeeds, LevelRng};
 
 /// Of the monsters a depth misses, one in this many comes back each
 /// period of absence (at least one).
-pub const SHARE: usize = 4;
+pub(super) const SHARE: usize = 4;
 
 /// Groups drawn at most per monster a restock brings back: a group whose
 /// leader's cell is taken places nothing, and a full level none at all.
@@ -42,14 +42,14 @@ pub(super) struct Restocking {
 }
 
 impl Restocking {
-    pub fn new(seeds: DepthSeeds) -> Self {
+    pub(super) fn new(seeds: DepthSeeds) -> Self {
         Self { rng: seeds.restock(), full: 0, done: 0 }
     }
 
     /// Where the restocks stand, as numbers for the depth's checksum:
     /// nothing before the first, so that the checksum of a depth that never
     /// had one (every log older than restocks) is what it always was.
-    pub fn numbers(&self) -> impl Iterator<Item = u64> {
+    pub(super) fn numbers(&self) -> impl Iterator<Item = u64> {
         let now = (self.done > 0).then(|| [self.done, self.rng.clone().next_u64()]);
         now.into_iter().flatten()
     }
@@ -57,7 +57,7 @@ impl Restocking {
 
 /// How many of `missing` monsters `periods` periods of absence bring
 /// back: each period [`SHARE`]'s part of those still missing, at least one.
-pub fn returning(missing: usize, periods: u32) -> usize {
+pub(super) fn returning(missing: usize, periods: u32) -> usize {
     let mut left = missing;
     // Each period brings at least one back: at most `missing` of them count.
     for _ in 0..periods {
@@ -72,7 +72,7 @@ pub fn returning(missing: usize, periods: u32) -> usize {
 impl Rules {
     /// The depth as it stands is full: a restock never brings it past this
     /// many monsters. Called once its first monsters are placed.
-    pub fn mark_full(&mut self) {
+    pub(crate) fn mark_full(&mut self) {
         self.restocking.full = self.monsters.len();
     }
 
@@ -80,7 +80,7 @@ impl Rules {
     /// monsters (see the module). Logged only when it draws from its
     /// stream, so a depth that misses nothing, or whose level has no room
     /// or no kind for them, logs nothing. Gives how many came.
-    pub fn restock(&mut self, periods: u32, obs: &mut dyn Observer) -> usize {
+    pub(crate) fn restock(&mut self, periods: u32, obs: &mut dyn Observer) -> usize {
         let missing = self.restocking.full.saturating_sub(self.monsters.len());
         let wanted = returning(missing, periods);
         if wanted == 0 {

@@ -35,20 +35,20 @@ pub(crate) struct Walks {
 
 impl Walks {
     /// `id` acts: numbers its action, and gives the one before it, if any.
-    pub fn acts(&mut self, id: PlayerId) -> Option<Last> {
+    pub(super) fn acts(&mut self, id: PlayerId) -> Option<Last> {
         self.count += 1;
         self.last.insert(id, Last { number: self.count, ..Last::default() })
     }
 
     /// `id`'s action was a step `dir` that moved it.
-    pub fn stepped(&mut self, id: PlayerId, dir: Dir) {
+    pub(super) fn stepped(&mut self, id: PlayerId, dir: Dir) {
         if let Some(last) = self.last.get_mut(&id) {
             last.stepped = Some(dir);
         }
     }
 
     /// `id`'s action was spent a step behind `other`.
-    pub fn followed(&mut self, id: PlayerId, other: PlayerId) {
+    pub(super) fn followed(&mut self, id: PlayerId, other: PlayerId) {
         if let Some(last) = self.last.get_mut(&id) {
             last.followed = Some(other);
         }
@@ -58,7 +58,7 @@ impl Walks {
     /// this one was `previous`, follows it rather than swapping: `other`'s
     /// last action was a step much the same way, and this player did not
     /// already follow it since.
-    pub fn follows(&self, previous: Option<Last>, other: PlayerId, dir: Dir) -> bool {
+    pub(super) fn follows(&self, previous: Option<Last>, other: PlayerId, dir: Dir) -> bool {
         let Some(theirs) = self.last.get(&other) else { return false };
         let walking = theirs.stepped.is_some_and(|went| same_way(went, dir));
         let waited_already = previous
@@ -67,7 +67,7 @@ impl Walks {
     }
 
     /// Everything above as numbers, in a fixed order, for the depth's checksum.
-    pub fn numbers(&self) -> impl Iterator<Item = u64> + '_ {
+    pub(super) fn numbers(&self) -> impl Iterator<Item = u64> + '_ {
         let last = self.last.iter().flat_map(|(id, last)| {
             let stepped = last.stepped.map_or(u64::MAX, |d| d as u64);
             let followed = last.followed.map_or(u64::MAX, |p| u64::from(p.0));
@@ -77,7 +77,7 @@ impl Walks {
     }
 
     /// Forgets a player who left the depth.
-    pub fn forget(&mut self, id: PlayerId) {
+    pub(super) fn forget(&mut self, id: PlayerId) {
         self.last.remove(&id);
     }
 }

@@ -38,16 +38,16 @@ pub(super) struct Comings {
 }
 
 impl Comings {
-    pub fn push(&mut self, news: Coming) {
+    pub(super) fn push(&mut self, news: Coming) {
         self.list.push(news);
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
     /// The number the next news will take.
-    pub fn end(&self) -> u64 {
+    pub(super) fn end(&self) -> u64 {
         self.first + self.list.len() as u64
     }
 

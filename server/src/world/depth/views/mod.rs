@@ -203,27 +203,32 @@ impl Views {
     }
 
     /// A line for everyone on this depth.
-    pub fn tell_everyone(rules: &Rules, text: &str) -> Vec<super::Outgoing> {
+    pub(crate) fn tell_everyone(rules: &Rules, text: &str) -> Vec<super::Outgoing> {
         let note = ServerMsg::Note(text.to_owned());
         rules.players().keys().map(|&to| super::Outgoing { to, msg: note.clone() }).collect()
     }
 
     /// Tells everyone (or those of one shift) the movers and the comings
     /// and goings they have not heard of.
-    pub fn tell_untold(&mut self, rules: &Rules, outcome: &mut Outcome, shift: Option<usize>) {
+    pub(crate) fn tell_untold(
+        &mut self,
+        rules: &Rules,
+        outcome: &mut Outcome,
+        shift: Option<usize>,
+    ) {
         self.tell_movers(rules, outcome, shift);
         self.tell_comings(rules, &mut outcome.out, shift);
     }
 
     /// True when some movers are not yet told to some of those who stood
     /// still, or some comings and goings to anyone.
-    pub fn has_untold(&self) -> bool {
+    pub(crate) fn has_untold(&self) -> bool {
         !self.recent_moves.is_empty() || !self.comings.is_empty()
     }
 
     /// The monsters `id`'s client was told are in its view, by id, and
     /// whether each seemed awake.
-    pub fn monsters_told(&self, id: PlayerId) -> Vec<(gloam_protocol::MonsterId, bool)> {
+    pub(crate) fn monsters_told(&self, id: PlayerId) -> Vec<(gloam_protocol::MonsterId, bool)> {
         let Some(told) = self.told.get(&id) else { return Vec::new() };
         told.monsters.iter().map(|(&m, seen)| (m, !seen.asleep)).collect()
     }

@@ -13,10 +13,10 @@ use gloam_protocol::PlayerId;
 /// player id), one after another: a depth's task tells one every fifth
 /// of its still period (50 ms; longer in a crowd), so each player hears at
 /// most once a period and a crowd's watchers are told a fifth at a time.
-pub const SHIFTS: usize = 5;
+pub(crate) const SHIFTS: usize = 5;
 
 /// The shift player `id` is told in (see [`SHIFTS`]).
-pub fn shift_of(id: PlayerId) -> usize {
+pub(crate) fn shift_of(id: PlayerId) -> usize {
     id.0 as usize % SHIFTS
 }
 
@@ -27,7 +27,7 @@ pub fn shift_of(id: PlayerId) -> usize {
 /// and news of monsters never wait for it. They are told in shifts (see
 /// [`SHIFTS`]), one every `TELL_THE_STILL / SHIFTS`. A crowd hears
 /// less often (see [`still_period`]).
-pub const TELL_THE_STILL: Duration = Duration::from_millis(50);
+pub(crate) const TELL_THE_STILL: Duration = Duration::from_millis(50);
 
 /// How many times a second at most a depth tells its still, all shifts
 /// together, once its crowd is too large to tell each every
@@ -47,37 +47,37 @@ const SLOWEST_NEWS: Duration = Duration::from_millis(250);
 /// sight to find), and the number of watchers grows with the crowd, so
 /// without this a crowd of a thousand took the server's core. A player
 /// who acts still hears of everyone in its own answer, at once.
-pub fn still_period(players: usize) -> Duration {
+pub(crate) fn still_period(players: usize) -> Duration {
     let spread = 1_000_000u64.saturating_mul(players as u64) / STILL_TOLD_PER_SECOND;
     Duration::from_micros(spread).clamp(TELL_THE_STILL, SLOWEST_NEWS)
 }
 
 /// Which shift of the still is told next, and when at the soonest.
 #[derive(Debug, Clone, Copy)]
-pub struct StillSchedule<I> {
+pub(crate) struct StillSchedule<I> {
     next: usize,
     due: I,
 }
 
 impl<I: Copy + Ord + std::ops::Add<Duration, Output = I>> StillSchedule<I> {
     /// The first shift, due at `now`.
-    pub fn starting(now: I) -> Self {
+    pub(crate) fn starting(now: I) -> Self {
         Self { next: 0, due: now }
     }
 
     /// When the next shift is due.
-    pub fn due(&self) -> I {
+    pub(crate) fn due(&self) -> I {
         self.due
     }
 
     /// True when the next shift is due at `now`.
-    pub fn is_due(&self, now: I) -> bool {
+    pub(crate) fn is_due(&self, now: I) -> bool {
         now >= self.due
     }
 
     /// The shift to tell now; the one after it is due a step later (a
     /// longer one on a depth of many `players`: see [`still_period`]).
-    pub fn take(&mut self, now: I, players: usize) -> usize {
+    pub(crate) fn take(&mut self, now: I, players: usize) -> usize {
         let shift = self.next;
         self.next = (self.next + 1) % SHIFTS;
         self.due = now + still_period(players) / SHIFTS as u32;

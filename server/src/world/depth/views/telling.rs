@@ -24,7 +24,12 @@ use crate::world::depth::{Outcome, Outgoing};
 impl Views {
     /// Tells every player what this command changed for it (see the
     /// module doc); `answered` are those whose action it applied.
-    pub fn tell_changes(&mut self, rules: &Rules, answered: &[PlayerId], outcome: &mut Outcome) {
+    pub(crate) fn tell_changes(
+        &mut self,
+        rules: &Rules,
+        answered: &[PlayerId],
+        outcome: &mut Outcome,
+    ) {
         let moved = std::mem::take(&mut self.moved);
         let changed = std::mem::take(&mut self.changed_monsters);
         let vitals_changed = std::mem::take(&mut self.vitals_changed);
@@ -161,7 +166,7 @@ impl Views {
     /// here, its sight with every player and monster it was told of, its
     /// hit points and whom its round waits for. What a watcher who comes
     /// in the middle is sent first (`None`: the player is not here).
-    pub fn view_of(&self, rules: &Rules, id: PlayerId) -> Option<Vec<ServerMsg>> {
+    pub(crate) fn view_of(&self, rules: &Rules, id: PlayerId) -> Option<Vec<ServerMsg>> {
         let player = rules.player(id)?;
         let told = self.told.get(&id)?;
         let memory = player.memory(rules.depth)?;

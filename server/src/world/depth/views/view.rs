@@ -20,7 +20,7 @@ pub(crate) struct Glimpse {
 }
 
 impl Glimpse {
-    pub fn of(m: &Monster) -> Self {
+    pub(crate) fn of(m: &Monster) -> Self {
         Self { at: m.pos, wound: m.wound(), asleep: !m.is_awake() }
     }
 }
@@ -38,20 +38,20 @@ pub(super) struct ChangedMonsters {
 impl ChangedMonsters {
     /// Monster `id` changed, standing on `at` (before or after a step: both
     /// are noted).
-    pub fn note(&mut self, id: MonsterId, at: Pos) {
+    pub(super) fn note(&mut self, id: MonsterId, at: Pos) {
         self.ids.insert(id);
         if !self.cells.contains(&at) {
             self.cells.push(at);
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }
 
     /// Whether a player on `p` with sight `radius` may see, or have been
     /// told of, any monster that changed.
-    pub fn near(&self, p: Pos, radius: u16) -> bool {
+    pub(super) fn near(&self, p: Pos, radius: u16) -> bool {
         self.cells.iter().any(|c| c.x.abs_diff(p.x) <= radius && c.y.abs_diff(p.y) <= radius)
     }
 }
@@ -69,27 +69,27 @@ pub(super) struct RecentMoves {
 }
 
 impl RecentMoves {
-    pub fn push(&mut self, id: PlayerId, at: Pos) {
+    pub(super) fn push(&mut self, id: PlayerId, at: Pos) {
         self.moves.push((id, at));
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
 
     /// Every move some shift has not heard of.
-    pub fn all(&self) -> &[(PlayerId, Pos)] {
+    pub(super) fn all(&self) -> &[(PlayerId, Pos)] {
         &self.moves
     }
 
     /// The moves `shift` has not heard of (all: those some shift has not).
-    pub fn since(&self, shift: Option<usize>) -> &[(PlayerId, Pos)] {
+    pub(super) fn since(&self, shift: Option<usize>) -> &[(PlayerId, Pos)] {
         let heard = shift.map_or(self.first, |s| self.heard[s]);
         &self.moves[(heard - self.first) as usize..]
     }
 
     /// `shift` (or every shift) has heard every move.
-    pub fn told(&mut self, shift: Option<usize>) {
+    pub(super) fn told(&mut self, shift: Option<usize>) {
         let end = self.first + self.moves.len() as u64;
         match shift {
             Some(s) => self.heard[s] = end,
