@@ -188,7 +188,7 @@ impl SimClient {
     /// the lists of the connection's own (watchers, graveyard).
     pub fn view(&self) -> ClientState {
         let mut view = self.state.clone();
-        view.log.clear();
+        view.clear_log();
         view.watching = None;
         view.watchers.clear();
         view.graveyard = None;

@@ -428,6 +428,8 @@ impl Session {
     /// The message [`on_key`](Self::on_key) asked for went out at `now`.
     pub fn sent(&mut self, msg: &ClientMsg, now: Instant) {
         if let ClientMsg::Act(action) = msg {
+            // What was said before this action is old news now.
+            self.state.age_log();
             self.in_flight += 1;
             self.last_sent = Some(now);
             // The orders the server always says the end of (the stairs'
@@ -715,6 +717,24 @@ mod tests {
             KeyOutcome::Quit,
             "a watcher leaves"
         );
+    }
+
+    /// An action sent makes the game's lines said so far old (the HUD dims
+    /// them); a line of chat sent is no action.
+    #[test]
+    fn sending_an_action_makes_what_was_said_before_it_old() {
+        let mut s = playing();
+        s.on_net(NetEvent::Msg(ServerMsg::Note("You see a dagger here.".into())));
+        let dagger = |s: &Session| {
+            let hud = crate::hud::hud(&s.scene());
+            hud.into_iter().find(|r| r.text == "You see a dagger here.").expect("shown").tone
+        };
+        let now = Instant::now();
+        let said = ClientMsg::Chat { to: ChatTo::Depth, text: "a dagger".into() };
+        s.sent(&said, now);
+        assert_eq!(dagger(&s), crate::hud::Tone::Bright, "talking is no action");
+        s.sent(&STEP, now);
+        assert_eq!(dagger(&s), crate::hud::Tone::Dim);
     }
 
     #[test]

@@ -102,6 +102,14 @@ pub struct ClientState {
     pub waiting: Vec<String>,
     /// The message log, oldest first.
     pub log: VecDeque<LogLine>,
+    /// Lines said since the welcome (a repeat counts): the next line's
+    /// [`LogLine::said`].
+    said: u64,
+    /// The first line (by `said`) that is news: the player acted since
+    /// those before it were said (see `log.rs`).
+    news_from: u64,
+    /// `said` when the last answer to an action ended.
+    last_answer: u64,
     /// Set when the server turned the handshake down.
     pub refused: Option<Refusal>,
     /// Set when the character died.
@@ -140,7 +148,11 @@ impl ClientState {
                 self.enter_level(&Level { depth, width, height, remembered, terrain })?
             }
             ServerMsg::Mapped { remembered, terrain } => self.add_mapped(remembered, terrain)?,
-            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => self.apply_sight(diff)?,
+            ServerMsg::Sight(diff) => {
+                self.apply_sight(diff)?;
+                self.answered();
+            }
+            ServerMsg::Displaced(diff) => self.apply_sight(diff)?,
             ServerMsg::Players(changes) => self.apply_players(changes)?,
             ServerMsg::Monsters(changes) => self.apply_monsters(changes)?,
             ServerMsg::Kinds(kinds) => self.name_kinds(kinds)?,

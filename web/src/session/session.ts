@@ -9,7 +9,7 @@
 import type { Action, ClientMsg, MonsterChange, Pos, ServerMsg, Token } from "../protocol";
 import { GAME_LINES, gameLines } from "../render/hud";
 import { logScrollMost } from "../render/reading";
-import { ClientState, PAGE_WORDS, note, refusalText, terrainAt, type Words } from "../state";
+import { ClientState, PAGE_WORDS, ageLog, note, refusalText, terrainAt, type Words } from "../state";
 import { lookWith, startCursor, type Aim, type Cursor } from "./aim";
 import { Line, parse, type Command } from "./chat";
 import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
@@ -344,6 +344,8 @@ export class Session {
   /** The message `onKey` asked for went out at `now`. */
   sent(msg: ClientMsg, now: number): void {
     if (typeof msg === "object" && "Act" in msg) {
+      // What was said before this action is old news now.
+      ageLog(this.state);
       this.inFlight++;
       this.lastSent = now;
       // The orders the server always says the end of.
