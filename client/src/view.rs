@@ -197,8 +197,7 @@ pub fn cell_under(scene: &Scene<'_>, layout: &Layout, (x, y): (f32, f32)) -> Opt
 /// pack, the end of the game, the log), in `rows` rows of `width` letters
 /// from the top.
 pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> {
-    let size = (usize::from(width), usize::from(rows.saturating_sub(1)));
-    text_glyphs(&pages::page_lines(scene, size), 1, width)
+    text_glyphs(&pages::page_lines(scene, pages::page_size((width, rows))), 1, width)
 }
 
 /// The text of the scene as a window laid out as `layout` shows it, row

@@ -275,6 +275,8 @@ export class App {
     const map: [number, number] = session !== null && session.state.width > 0 ? [session.state.width, session.state.height] : [80, 40];
     const layout = layoutFit(width, height, this.zoom ?? zoomFor(width, height, map, letters), letters);
     this.layout = layout;
+    // Every resize asks for a frame: the session learns the page's size here.
+    session?.resize(layout.pageCols, layout.mapRows);
     this.atlas = atlasFor(this.ctx, this.atlas, layout.cellPx, scale);
     if (session !== null) drawFrame(this.ctx, this.atlas, session.scene(), this.palette, layout);
     // Only the last frame's time is kept (a measure a frame would pile up).

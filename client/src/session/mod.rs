@@ -96,6 +96,12 @@ pub struct Session {
     /// A standing order sent (explore, travel, rest) may be under way, until
     /// the server says it stopped: Esc stops it rather than quitting.
     ordering: bool,
+    /// The place of a page above the HUD, in letters a row and rows, as
+    /// the window last told it ([`resize`](Self::resize)).
+    page_area: (u16, u16),
+    /// How many lines the graveyard, pack or help page is scrolled down,
+    /// when it does not fit.
+    page_scroll: usize,
 }
 
 impl Session {
@@ -117,7 +123,35 @@ impl Session {
             palette: &crate::palette::DEFAULT,
             log: None,
             ordering: false,
+            page_area: crate::layout::DEFAULT_PAGE,
+            page_scroll: 0,
         }
+    }
+
+    /// The place of a page above the HUD (the map's and the side panel's)
+    /// is now `cols` letters by `rows` rows: the window tells on every
+    /// resize, and the log and the pages that do not fit scroll by it.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.page_area = (cols, rows);
+        if let Some(scroll) = self.log {
+            self.log = Some(scroll.min(self.log_most()));
+        }
+        self.page_scroll = self.page_scroll.min(self.page_most());
+    }
+
+    /// The letters a row and the lines a page has.
+    fn page_size(&self) -> (usize, usize) {
+        crate::pages::page_size(self.page_area)
+    }
+
+    /// How far back the log page scrolls.
+    fn log_most(&self) -> usize {
+        crate::reading::log_scroll_most(&self.state, self.page_size())
+    }
+
+    /// How far down the page shown scrolls (0 when it fits).
+    fn page_most(&self) -> usize {
+        crate::pages::scroll_most(&self.scene(), self.page_size().1)
     }
 
     /// The session drawn in `palette`'s colours.
@@ -158,6 +192,7 @@ impl Session {
         }
         scene.asking_to_quit = self.mode == Mode::AskingToQuit;
         scene.log_scroll = self.log.unwrap_or(0);
+        scene.page_scroll = self.page_scroll;
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -211,7 +246,11 @@ impl Session {
             }
             Mode::Map => {}
         }
+        let paged = matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help);
         match intent {
+            Some(Intent::ScrollBack | Intent::ScrollForward) if paged && self.page_most() > 0 => {
+                return self.scroll_page(intent == Some(Intent::ScrollBack));
+            }
             Some(Intent::ScrollBack) => return self.scroll(true),
             Some(Intent::ScrollForward) => return self.scroll(false),
             Some(Intent::Enter) if self.page() == Page::Map && self.link == Link::Playing => {
@@ -220,11 +259,12 @@ impl Session {
             }
             _ => {}
         }
-        if matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help) {
+        if paged {
             // Any key puts the page away, Esc too (it does not quit from here).
             self.graveyard = Graveyard::Away;
             self.pack_shown = false;
             self.help_shown = false;
+            self.page_scroll = 0;
             return KeyOutcome::Redraw;
         }
         self.on_map_intent(intent, repeat, now)
@@ -405,13 +445,22 @@ impl Session {
         KeyOutcome::Redraw
     }
 
-    /// A key while the full-screen log is open: it scrolls (a page, or a
-    /// row), and Esc closes it.
+    /// PgUp (`back`) or PgDn on a page that does not fit: a page of it up
+    /// or down.
+    fn scroll_page(&mut self, back: bool) -> KeyOutcome {
+        let step = crate::pages::scroll_step(self.page_size().1);
+        self.page_scroll = match back {
+            true => self.page_scroll.saturating_sub(step),
+            false => (self.page_scroll + step).min(self.page_most()),
+        };
+        KeyOutcome::Redraw
+    }
+
+    /// A key while the full-screen log is open: it scrolls (a page of the
+    /// page's real size, or a row), and Esc closes it.
     fn on_log_key(&mut self, scroll: usize, key: Key) -> KeyOutcome {
-        // As far back as a page of 80 letters and 20 rows goes; a larger
-        // page shows its oldest rows a little sooner.
-        let most = crate::reading::log_scroll_most(&self.state, (80, 20));
-        let page = 10;
+        let most = self.log_most();
+        let page = crate::reading::log_room(self.page_size().1);
         self.log = match key {
             Key::Escape | Key::Enter => None,
             Key::PageUp => Some((scroll + page).min(most)),
@@ -488,6 +537,7 @@ impl Session {
             }
             ServerMsg::Graveyard(_) if self.graveyard == Graveyard::Awaited => {
                 self.graveyard = Graveyard::Shown;
+                self.page_scroll = 0;
             }
             _ => {}
         }
@@ -677,6 +727,9 @@ mod tests {
         for i in 0..40 {
             s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
         }
+        // A page of 13 lines: the title, a blank, 10 of the log's, and one
+        // saying how many are below.
+        s.resize(160, 14);
         let now = Instant::now();
         assert_eq!(s.on_key(Key::Ctrl('p'), false, false, now), KeyOutcome::Redraw);
         assert_eq!(s.page(), Page::Log);
@@ -693,6 +746,73 @@ mod tests {
         s.on_key(Key::Ctrl('p'), false, false, now);
         s.on_key(Key::Ctrl('p'), false, false, now);
         assert_eq!(s.page(), Page::Map, "Ctrl+P again closes it too");
+    }
+
+    /// The log page scrolls by the page the window has: PgUp and PgDn a
+    /// page of it, Home to the oldest line, End to the newest, and a
+    /// window made taller shows as much as it holds.
+    #[test]
+    fn the_log_page_scrolls_by_the_real_page_and_its_end_shows_the_newest() {
+        let mut s = playing();
+        for i in 0..40 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
+        }
+        let shown = |s: &Session| {
+            let scene = s.scene();
+            let lines = crate::pages::page_lines(&scene, crate::pages::page_size(s.page_area));
+            lines.into_iter().map(|(t, _)| t).collect::<Vec<_>>()
+        };
+        let now = Instant::now();
+        s.resize(120, 12);
+        s.on_key(Key::Ctrl('p'), false, false, now);
+        assert_eq!(shown(&s)[2..], (32..40).map(|i| format!("  line {i}")).collect::<Vec<_>>());
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!(s.scene().log_scroll, 8, "a page of the log's 8 rows");
+        assert_eq!(shown(&s)[2], "  line 24");
+        s.on_key(Key::Home, false, false, now);
+        assert_eq!((s.scene().log_scroll, shown(&s)[2].as_str()), (32, "  line 0"));
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!(s.scene().log_scroll, 24);
+        s.resize(120, 40);
+        assert_eq!(s.scene().log_scroll, 4, "as far back as the taller page goes");
+        s.on_key(Key::End, false, false, now);
+        let lines = shown(&s);
+        assert_eq!(lines.last().unwrap(), "  line 39", "the newest last: {lines:#?}");
+    }
+
+    /// The help on a short window scrolls with PgUp and PgDn (which on a
+    /// page that fits scroll the HUD's messages, as on the map); any other
+    /// key puts it away, and it opens again at its top.
+    #[test]
+    fn a_page_that_does_not_fit_scrolls_with_page_up_and_down() {
+        let mut s = playing();
+        for i in 0..30 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
+        }
+        let now = Instant::now();
+        s.on_key(Key::Char('?'), false, false, now);
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!((s.page(), s.scene().page_scroll, s.chat.scroll), (Page::Help, 0, GAME_LINES));
+        s.on_key(Key::PageDown, false, false, now);
+        s.resize(120, 12);
+        let step = 11 - 2;
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!((s.page(), s.scene().page_scroll), (Page::Help, step));
+        for _ in 0..10 {
+            s.on_key(Key::PageDown, false, false, now);
+        }
+        let most = crate::reading::HELP.len() - step;
+        assert_eq!(s.scene().page_scroll, most, "no further than its last line");
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!(s.scene().page_scroll, most - step);
+        s.resize(120, 40);
+        assert_eq!(s.scene().page_scroll, 0, "it fits now");
+        s.resize(120, 12);
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!(s.on_key(Key::Char('x'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map);
+        s.on_key(Key::Char('?'), false, false, now);
+        assert_eq!((s.page(), s.scene().page_scroll), (Page::Help, 0));
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! The scripted sessions walk through the game's screens: the arrival,
 //! walking, talking, the item prompts and aiming, looking, the log, the
 //! help, the quit question, the end pages, the graveyard, a lost link,
-//! every key the window is given, and hostile messages, one a session.
+//! every key the window is given, and hostile messages, one a session;
+//! and at a short window, where the pages do not fit.
 //! The random ones are seeded (so the file is the same each run): random
 //! keys over a level with monsters and a pack, and random messages from
 //! the protocol's own strategies ([`gloam_protocol::arbitrary`]). Time is
@@ -44,6 +45,10 @@ use crate::view::{cell_under, screen_text};
 /// window is never so small, but the page may be).
 const LAYOUTS: [(u32, u32, u32, u32); 4] =
     [(1280, 720, 16, 9), (800, 600, 14, 8), (480, 360, 12, 6), (360, 300, 10, 5)];
+
+/// A short window: 640 x 360 at a large zoom, whose map has 13 rows (the
+/// least a window fits its cells to is 12), so a page has 12 lines.
+const SHORT: (u32, u32, u32, u32) = (640, 360, 16, 6);
 
 /// What the session's token slot says of a new key: it has no store.
 const TOKEN_NOTE: &str = "No config directory: your character's key is not kept.";
@@ -199,6 +204,8 @@ enum Input {
     Click(u32, u32),
     Msg(ServerMsg),
     Closed(String),
+    /// The window is resized to `(width, height, cell, letter)`.
+    Resize((u32, u32, u32, u32)),
 }
 
 /// One session being played and written down.
@@ -220,8 +227,10 @@ struct Recorder {
 impl Recorder {
     fn new(name: &str, size: (u32, u32, u32, u32)) -> Self {
         let slot = TokenSlot { store: None, server: "ws://here".into(), name: "ann".into() };
-        let session = Session::new("ws://here".into(), slot);
+        let mut session = Session::new("ws://here".into(), slot);
         let layout = Layout::at(size.0, size.1, size.2, size.3);
+        // As the window tells its session on every resize (`app.rs`).
+        session.resize(layout.page_cols, layout.map_rows);
         let mut r = Self {
             name: name.into(),
             session,
@@ -283,6 +292,12 @@ impl Recorder {
             Input::Closed(reason) => {
                 step.insert("closed".into(), json!(reason));
                 self.session.on_net(NetEvent::Closed(reason.clone()));
+                None
+            }
+            &Input::Resize(size) => {
+                step.insert("resize".into(), json!([size.0, size.1, size.2, size.3]));
+                self.layout = Layout::at(size.0, size.1, size.2, size.3);
+                self.session.resize(self.layout.page_cols, self.layout.map_rows);
                 None
             }
         };
@@ -774,6 +789,50 @@ fn graveyard(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// The pages that do not fit a short window: the log scrolls by the page
+/// it has, the graveyard, the help and the pack scroll under their keys,
+/// and a window made taller, then short again, shows what it can.
+fn short_pages(r: &mut Recorder) {
+    r.arrive_equipped();
+    for i in 0..40 {
+        let line = format!("line {i} of the log, long enough to wrap on a narrow page of the log");
+        r.msg(if i % 3 == 0 { ServerMsg::Combat(line) } else { ServerMsg::Note(line) });
+    }
+    r.key(Key::Ctrl('p'));
+    for key in [Key::PageUp, Key::PageUp, Key::Up, Key::Home, Key::PageDown, Key::End] {
+        r.key(key);
+    }
+    r.key(Key::Home);
+    r.step(Input::Resize(LAYOUTS[0]));
+    r.key(Key::PageDown);
+    r.step(Input::Resize(SHORT));
+    r.key(Key::Escape);
+    r.ch('?');
+    for key in [Key::PageDown, Key::PageDown, Key::PageDown, Key::PageDown, Key::PageUp] {
+        r.key(key);
+    }
+    r.step(Input::Resize(LAYOUTS[0]));
+    r.key(Key::PageDown);
+    r.step(Input::Resize(SHORT));
+    r.key(Key::PageDown);
+    r.key(Key::Up);
+    r.shifted(Key::Char('g'));
+    let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
+    r.msg(ServerMsg::Graveyard(many));
+    for key in [Key::PageDown, Key::PageDown, Key::PageDown, Key::PageDown, Key::PageUp] {
+        r.key(key);
+    }
+    r.key(Key::Escape);
+    let carried = |kind| gloam_protocol::Carried { kind, count: 1, equipped: false };
+    r.msg(ServerMsg::Pack((0..26).map(|i| carried(i % 5)).collect()));
+    r.ch('i');
+    r.key(Key::PageDown);
+    r.key(Key::PageDown);
+    r.key(Key::Escape);
+    r.ch('q');
+    r.key(Key::Escape);
+}
+
 fn watching(r: &mut Recorder) {
     r.arrive(Pos::new(2, 2));
     r.msg(ServerMsg::Watching { player: "bob".into(), you: PlayerId(7) });
@@ -1038,6 +1097,19 @@ fn sessions() -> Vec<Recorder> {
             all.push(r);
         }
     }
+    // At a short window, where the pages do not fit.
+    let short: [(&str, Script); 5] = [
+        ("short pages", short_pages),
+        ("log", log_page),
+        ("help", help_page),
+        ("graveyard", graveyard),
+        ("dying", dying),
+    ];
+    for (name, script) in short {
+        let mut r = Recorder::new(&format!("{name} at a short {}x{}", SHORT.0, SHORT.1), SHORT);
+        script(&mut r);
+        all.push(r);
+    }
     for (i, msg) in hostile().into_iter().enumerate() {
         let mut r = Recorder::new(&format!("hostile {i} ({})", variant(&msg)), LAYOUTS[i % 4]);
         r.arrive_equipped();
@@ -1096,6 +1168,9 @@ mod tests {
             "Look: ",
             "Throw ",
             "ann died on depth 3",
+            "\"resize\":[",
+            "PgUp PgDn scroll (lines",
+            "at a short 640x360",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

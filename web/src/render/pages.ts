@@ -1,7 +1,9 @@
 // The pages of text that take the map's place (client/src/pages.rs), as
 // lines with their colours: the graveyard (the hall of the living above
 // the dead), the pack, the end of a game (a death or an escape, with the
-// graveyard), the item prompts, the log and the help.
+// graveyard), the item prompts, the log and the help. Each is laid out
+// for the rows it has; the graveyard, the pack and the help scroll when
+// they do not fit, their keys always the last line.
 
 import type { DeathRecord, ItemClass } from "../protocol";
 import { charCount, type ClientState } from "../state";
@@ -12,29 +14,69 @@ import type { PageLine } from "./glyph";
 import { ALERT, GOOD, TEXT, TEXT_DIM, TEXT_MIDDLE, fromColour, type Palette } from "./palette";
 import { helpLines, logLines } from "./reading";
 
-/** The most lines a page has: the rows above the HUD, but the first. */
-const PAGE_LINES = 39;
-/** The most of the hall of the living a page lists. */
+/** The most of the hall of the living the end page lists (the graveyard's page, which scrolls, lists all). */
 const MOST_LIVING = 6;
 
 const blank = (): PageLine => ["", TEXT];
 
+/** What the last line of a page says when the page fits. */
+const LEAVE_KEYS = "  Any key returns to the map.";
+
+/** The lines a page has in its place above the HUD, `rows` rows: the first row is left blank. */
+export function pageSize(rows: number): number {
+  return Math.max(rows - 1, 0);
+}
+
 /** The lines of the scene's page (none on the map), in `rows` rows of `cols` letters. */
 export function pageLines(scene: Scene, palette: Palette, cols: number, rows: number): PageLine[] {
   const page = scene.page;
-  let lines: PageLine[];
   if (page === "Log") return logLines(scene.state, palette, cols, rows, scene.logScroll);
-  else if (page === "Map") lines = [];
-  else if (page === "Graveyard") lines = graveyardLines(scene.graveyard);
-  else if (page === "Help") lines = helpLines(scene.state.words);
-  else if (page === "Pack") lines = packLines(scene.state);
-  else if (page === "End") lines = endLines(scene.state, scene.graveyard, Math.min(rows, PAGE_LINES));
-  else lines = chooseLines(scene.state, page.choose);
-  return lines.slice(0, PAGE_LINES);
+  if (page === "Map") return [];
+  if (page === "End") return endLines(scene.state, scene.graveyard, rows);
+  if (page === "Graveyard" || page === "Pack" || page === "Help") return scrolled(bodyLines(scene), rows, scene.pageScroll);
+  return chooseLines(scene.state, page.choose).slice(0, rows);
 }
 
-function graveyardLines(graveyard: DeathRecord[] | null): PageLine[] {
-  return [...graveyardTables(graveyard, PAGE_LINES - 2), blank(), ["  Any key returns to the map.", TEXT_DIM]];
+/** The body of a page that scrolls when it does not fit: the graveyard, the pack, the help. */
+function bodyLines(scene: Scene): PageLine[] {
+  if (scene.page === "Graveyard") return graveyardTables(scene.graveyard, Infinity, Infinity);
+  if (scene.page === "Pack") return packLines(scene.state);
+  if (scene.page === "Help") return helpLines(scene.state.words);
+  return [];
+}
+
+/** How many of a page's `rows` lines its body has: all but a blank line and the keys under it. */
+const bodyRows = (rows: number) => Math.max(rows - 2, 0);
+
+/** How far the scene's page scrolls in `rows` lines: 0 when its body fits (or it is no page that scrolls). */
+export function scrollMost(scene: Scene, rows: number): number {
+  const room = bodyRows(rows);
+  return room === 0 ? 0 : Math.max(bodyLines(scene).length - room, 0);
+}
+
+/** How far PgUp and PgDn scroll a page of `rows` lines. */
+export function scrollStep(rows: number): number {
+  return Math.max(bodyRows(rows), 1);
+}
+
+/**
+ * `body` in `rows` lines, `scroll` lines down, then a blank line and the
+ * keys: which key leaves and, when the body does not fit, which scroll it
+ * and which of its lines show. The keys are always the last line.
+ */
+function scrolled(body: PageLine[], rows: number, scroll: number): PageLine[] {
+  if (rows === 0) return [];
+  const room = bodyRows(rows);
+  const total = body.length;
+  scroll = Math.min(scroll, Math.max(total - room, 0));
+  const keys =
+    total <= room || room === 0
+      ? LEAVE_KEYS
+      : `  PgUp PgDn scroll (lines ${scroll + 1}-${scroll + room} of ${total}); any other key returns to the map.`;
+  const lines = body.slice(scroll, scroll + room);
+  if (rows >= 2) lines.push(blank());
+  lines.push([keys, TEXT_DIM]);
+  return lines;
 }
 
 /** The pack's page: what the player carries, by letter, the wielded weapon and the armour worn marked. */
@@ -47,9 +89,7 @@ export function packLines(state: ClientState): PageLine[] {
       watched === null ? "  You carry nothing. 'g' or ',' picks up what lies underfoot." : `  ${watched} carries nothing.`;
     lines.push([nothing, TEXT_DIM]);
   }
-  lines.push(blank());
-  if (watched === null) lines.push([`  On the map: ${ITEM_KEYS}`, TEXT_MIDDLE]);
-  lines.push(["  Any key returns to the map.", TEXT_DIM]);
+  if (watched === null) lines.push(blank(), [`  On the map: ${ITEM_KEYS}`, TEXT_MIDDLE]);
   return lines;
 }
 
@@ -94,7 +134,7 @@ function endLines(state: ClientState, graveyard: DeathRecord[] | null, rows: num
     [`  ${when.padEnd(22)} ${whenUtc(d.when)}`, TEXT],
     blank(),
   ];
-  lines.push(...graveyardTables(graveyard, Math.max(0, rows - (lines.length + 2))));
+  lines.push(...graveyardTables(graveyard, Math.max(0, rows - (lines.length + 2)), MOST_LIVING));
   lines.length = Math.min(lines.length, Math.max(0, rows - 2));
   if (rows >= 2) lines.push(blank());
   // A page cannot close itself: a watcher's way on is to watch again (the
@@ -122,16 +162,22 @@ export function whenUtc(when: bigint): string {
   return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)} ${two(Math.floor(secs / 3600))}:${two(Math.floor((secs % 3600) / 60))} UTC`;
 }
 
-/** The hall of the living (at most MOST_LIVING), then the dead, in at most `rows` lines. */
-function graveyardTables(graveyard: DeathRecord[] | null, rows: number): PageLine[] {
+/**
+ * The hall of the living (at most `mostLiving`), then the dead, in at most
+ * `rows` lines: on a short page the living take at most half the rows the
+ * records have, and the dead the rest.
+ */
+function graveyardTables(graveyard: DeathRecord[] | null, rows: number, mostLiving: number): PageLine[] {
   if (graveyard === null) return [["  The graveyard is not known yet.", TEXT_DIM]];
   const living = graveyard.filter((r) => r.escaped);
   const dead = graveyard.filter((r) => !r.escaped);
+  // Not records: two titles, two headers (or "Nobody..."), a blank line.
+  const room = Math.max(rows - 5, 0);
+  const livingShown = Math.min(mostLiving, living.length, room - Math.min(dead.length, Math.ceil(room / 2)));
   const lines: PageLine[] = [["  The hall of the living", GOOD]];
-  lines.push(...recordTable(living, "escaped with", MOST_LIVING, "Nobody has escaped yet."));
+  lines.push(...recordTable(living, "escaped with", livingShown, "Nobody has escaped yet."));
   lines.push(blank(), ["  The graveyard", TEXT]);
-  const room = Math.max(rows - (lines.length + 1), 1);
-  lines.push(...recordTable(dead, "killed by", room, "Nobody has died in this world yet."));
+  lines.push(...recordTable(dead, "killed by", Math.max(room - livingShown, 1), "Nobody has died in this world yet."));
   return lines;
 }
 
