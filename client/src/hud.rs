@@ -99,6 +99,11 @@ pub(crate) const QUIT_QUESTION: &str = "Really quit? (y/n)";
 /// The keys line after a death or an escape.
 const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
+/// The keys line of a watcher whose player's game ended: nothing is left
+/// to watch, talk to or ask for (the page says its own: see
+/// `web_export/keys.rs`, `WORDS`).
+pub(crate) const WATCHER_END_KEYS: &str = "leave: Esc";
+
 /// The keys line of a watcher, who never acts.
 const WATCHER_KEYS: &str =
     "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
@@ -239,8 +244,12 @@ fn experience_text(e: Experience) -> String {
 fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: usize) -> HudLine {
     let (text, tone) = if let Some(line) = typing {
         return typing_row(line, cols);
-    } else if state.ending().is_some() && state.watching.is_none() {
-        (END_KEYS.to_owned(), Tone::Dim)
+    } else if state.ending().is_some() {
+        let keys = match state.watched() {
+            Some(_) => WATCHER_END_KEYS,
+            None => END_KEYS,
+        };
+        (keys.to_owned(), Tone::Dim)
     } else if !state.waiting.is_empty() {
         (waiting_text(&state.waiting, cols), Tone::Warn)
     } else if scroll > 0 {
@@ -796,9 +805,17 @@ mod tests {
             level: 1,
             escaped: false,
         };
-        s.apply(&ServerMsg::Died(record)).unwrap();
+        s.apply(&ServerMsg::Died(record.clone())).unwrap();
         let closed = Link::Lost("the server closed the connection: your character died".into());
         let rows = hud_of(&s, &closed);
+        let mut watcher = playing(2, &[], &[]);
+        watcher.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        watcher.apply(&ServerMsg::Died(record)).unwrap();
+        assert_eq!(
+            hud_of(&watcher, &closed)[1].text,
+            WATCHER_END_KEYS,
+            "nothing offered that a watcher at the end cannot do (G, talk)"
+        );
         assert_eq!(rows[0], HudLine::new("ann died. The game is over.", Tone::Middle));
         assert_eq!(rows[1].text, END_KEYS);
     }

@@ -22,7 +22,7 @@ import { cellUnder, screenText } from "./render/view";
 import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
 import { Session, type KeyOutcome } from "./session/session";
 import { TokenStore } from "./session/tokens";
-import { MAX_NAME_CHARS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
+import { MAX_NAME_CHARS, PAGE_WORDS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
 
 /** The parts of the page the app drives. */
 export interface PageParts {
@@ -139,7 +139,7 @@ export class App {
   private connect(name: string): void {
     this.name = name;
     this.connection?.close("closed");
-    const session = new Session(this.url, this.tokens);
+    const session = new Session(this.url, this.tokens, PAGE_WORDS, name);
     this.session = session;
     const token = this.tokens.load()?.token ?? null;
     const hello: ClientMsg =

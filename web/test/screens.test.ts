@@ -39,6 +39,8 @@ interface Step {
 
 interface Recorded {
   name: string;
+  /** The name the session joins under. */
+  who: string;
   layout: [number, number, number, number];
   start: string[];
   steps: Step[];
@@ -111,7 +113,7 @@ function play(s: Session, step: Step, layout: Layout): { out?: KeyOutcome; refus
 function replay(recorded: Recorded): void {
   const [w, h, cell, letter] = recorded.layout;
   let layout = layoutAt(w, h, cell, letter);
-  const s = new Session("ws://here", { keep: () => file.token_note }, WINDOW_WORDS);
+  const s = new Session("ws://here", { keep: () => file.token_note }, WINDOW_WORDS, recorded.who);
   // As the page tells its session on every resize, and the window's harness did.
   s.resize(layout.pageCols, layout.mapRows);
   const screenOf = () => screenText(s.scene(), DEFAULT, layout).split("\n").slice(0, -1);

@@ -109,7 +109,7 @@ impl Session {
     pub fn new(url: String, token: TokenSlot) -> Self {
         let link = Link::Connecting(url);
         Self {
-            state: ClientState::new(),
+            state: ClientState::named(&token.name),
             link,
             chat: Chat::default(),
             graveyard: Graveyard::Away,

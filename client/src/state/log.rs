@@ -97,14 +97,15 @@ impl ClientState {
     }
 
     /// A line the server wrote to the player: a watcher reads it of its
-    /// player by name, not as "you".
+    /// player by name, not as "you", but for the server's words to the
+    /// watcher itself (see [`super::person::to_the_watcher`]).
     pub(super) fn told(&mut self, topic: Topic, text: &str) {
         match &self.watching {
-            Some((name, _)) => {
+            Some((name, _)) if !super::person::to_the_watcher(text) => {
                 let line = super::person::third_person(text, name);
                 self.note(topic, &line);
             }
-            None => self.note(topic, text),
+            _ => self.note(topic, text),
         }
     }
 

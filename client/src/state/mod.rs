@@ -123,11 +123,20 @@ pub struct ClientState {
     pub watching: Option<(String, PlayerId)>,
     /// Who watches the player (this one, or the one watched).
     pub watchers: Vec<String>,
+    /// The name this client joined under, as its hello said (a watcher's
+    /// own, not its player's): a watcher finds itself among its player's
+    /// watchers by it.
+    pub name: Option<String>,
 }
 
 impl ClientState {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A mirror for a client that joins under `name`.
+    pub fn named(name: &str) -> Self {
+        Self { name: Some(name.to_owned()), ..Self::default() }
     }
 
     /// Updates the mirror with one message from the server. A message that
@@ -202,6 +211,7 @@ impl ClientState {
             height,
             disc: Some(Disc::new(sight_radius)),
             actions_per_second,
+            name: self.name.take(),
             ..ClientState::default()
         };
         Ok(())

@@ -211,6 +211,8 @@ enum Input {
 /// One session being played and written down.
 struct Recorder {
     name: String,
+    /// The name the session joins under.
+    who: String,
     session: Session,
     layout: Layout,
     size: (u32, u32, u32, u32),
@@ -226,13 +228,19 @@ struct Recorder {
 
 impl Recorder {
     fn new(name: &str, size: (u32, u32, u32, u32)) -> Self {
-        let slot = TokenSlot { store: None, server: "ws://here".into(), name: "ann".into() };
+        Self::joining_as(name, size, "ann")
+    }
+
+    /// A session joining under `who`.
+    fn joining_as(name: &str, size: (u32, u32, u32, u32), who: &str) -> Self {
+        let slot = TokenSlot { store: None, server: "ws://here".into(), name: who.into() };
         let mut session = Session::new("ws://here".into(), slot);
         let layout = Layout::at(size.0, size.1, size.2, size.3);
         // As the window tells its session on every resize (`app.rs`).
         session.resize(layout.page_cols, layout.map_rows);
         let mut r = Self {
             name: name.into(),
+            who: who.into(),
             session,
             layout,
             size,
@@ -411,8 +419,9 @@ impl Recorder {
     fn json(&self) -> String {
         let (w, h, cell, letter) = self.size;
         format!(
-            "{{\"name\":{},\"layout\":[{w},{h},{cell},{letter}],\"start\":{},\"steps\":[\n{}\n]}}",
+            "{{\"name\":{},\"who\":{},\"layout\":[{w},{h},{cell},{letter}],\"start\":{},\"steps\":[\n{}\n]}}",
             json!(self.name),
+            json!(self.who),
             json!(self.start),
             self.steps.join(",\n")
         )
@@ -845,6 +854,54 @@ fn watching(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// A watcher, dan, joins ann's audience: it reads "You are watching ann."
+/// once and of the others who watch, never of itself; the server's words
+/// to it about its watching are its own, its player's are told of her.
+fn watcher_joining(r: &mut Recorder) {
+    r.msg(welcome(None));
+    r.msg(kinds());
+    r.msg(item_kinds());
+    r.msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) });
+    r.msg(ServerMsg::Watchers(vec!["cy".into(), "dan".into()]));
+    r.msg(enter_level(1));
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(2, 2))));
+    r.at = Some(Pos::new(2, 2));
+    r.msg(ServerMsg::Note("You see a dagger here.".into()));
+    r.msg(ServerMsg::Watchers(vec!["cy".into(), "dan".into(), "eve".into()]));
+    r.key(Key::Up);
+    r.msg(ServerMsg::Note("You are watching ann: you cannot act.".into()));
+    r.msg(ServerMsg::Sight(sight(Some(Pos::new(2, 2)), Pos::new(3, 2))));
+    r.msg(ServerMsg::Combat("You miss the rat.".into()));
+    r.msg(ServerMsg::Sight(sight(Some(Pos::new(3, 2)), Pos::new(3, 2))));
+    r.msg(ServerMsg::Watchers(vec!["dan".into()]));
+    r.say("hello ann");
+    r.msg(chat(7, "dan", ChatTo::Depth, "hello ann"));
+    r.msg(ServerMsg::Note("You stop watching ann.".into()));
+    r.step(Input::Closed("ann sent you away".into()));
+    r.key(Key::Escape);
+}
+
+/// A watcher at its player's death: the page speaks of her, its keys are
+/// the watcher's (G is not offered, nor taken), and the graveyard the
+/// server shows it as the watching ends is listed.
+fn watcher_at_the_death(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) });
+    r.msg(ServerMsg::Watchers(vec!["dan".into()]));
+    r.msg(ServerMsg::Combat("The orc hits you.".into()));
+    r.msg(ServerMsg::Died(record("ann", false)));
+    r.msg(ServerMsg::Note("You die...".into()));
+    r.shifted(Key::Char('g'));
+    let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
+    r.msg(ServerMsg::Graveyard(many));
+    r.msg(ServerMsg::Note("You stop watching ann.".into()));
+    r.step(Input::Closed("ann left the game".into()));
+    r.shifted(Key::Char('g'));
+    r.key(Key::PageDown);
+    r.key(Key::Enter);
+    r.key(Key::Escape);
+}
+
 fn lost(r: &mut Recorder) {
     r.arrive(Pos::new(2, 2));
     r.say("before");
@@ -1109,6 +1166,17 @@ fn sessions() -> Vec<Recorder> {
         let mut r = Recorder::new(&format!("{name} at a short {}x{}", SHORT.0, SHORT.1), SHORT);
         script(&mut r);
         all.push(r);
+    }
+    // A watcher, dan.
+    let watchers: [(&str, Script); 2] =
+        [("a watcher joining", watcher_joining), ("a watcher at the death", watcher_at_the_death)];
+    for (name, script) in watchers {
+        for size in [LAYOUTS[0], SHORT] {
+            let mut r =
+                Recorder::joining_as(&format!("{name} at {}x{}", size.0, size.1), size, "dan");
+            script(&mut r);
+            all.push(r);
+        }
     }
     for (i, msg) in hostile().into_iter().enumerate() {
         let mut r = Recorder::new(&format!("hostile {i} ({})", variant(&msg)), LAYOUTS[i % 4]);

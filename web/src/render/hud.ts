@@ -146,7 +146,8 @@ function experienceText(e: Experience): string {
 export function secondRow(state: ClientState, scroll: number, cols: number): HudLine {
   let text: string;
   let tone: Tone;
-  if (state.ending() !== null && state.watching === null) [text, tone] = [END_KEYS, "Dim"];
+  const watched = state.watched();
+  if (state.ending() !== null) [text, tone] = [watched === null ? END_KEYS : state.words.watcherEndKeys.replace("{player}", watched), "Dim"];
   else if (state.waiting.length > 0) [text, tone] = [waitingText(state.waiting, cols), "Warn"];
   else if (scroll > 0) [text, tone] = [`${scroll} newer ${scroll === 1 ? "line" : "lines"} below (PgDn)`, "Warn"];
   else if (state.watching !== null) [text, tone] = [WATCHER_KEYS, "Dim"];

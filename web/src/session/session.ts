@@ -67,14 +67,16 @@ export class Session {
   /** How many lines the graveyard, pack or help page is scrolled down, when it does not fit. */
   pageScroll = 0;
 
-  /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay. */
+  /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay; `name`: the name the hello gives. */
   constructor(
     url: string,
     private readonly tokens: TokenKeeper,
     words: Words = PAGE_WORDS,
+    name: string | null = null,
   ) {
     this.link = { connecting: url };
     this.state.words = words;
+    this.state.name = name;
   }
 
   get playing(): boolean {

@@ -20,7 +20,7 @@ import { fail } from "./errors";
 import { LOG_LINES, MAX_CHAT_CHARS, MAX_NOTE_CHARS, checkName } from "./limits";
 import { sightDisc } from "./map";
 import type { ClientState } from "./mirror";
-import { thirdPerson } from "./person";
+import { thirdPerson, toTheWatcher } from "./person";
 import { charCount, hasControl, takeChars } from "./text";
 
 /** What a line of the log is about, for its colour. */
@@ -51,12 +51,12 @@ export function note(s: ClientState, topic: Topic, text: string): void {
   logLine(s, { topic, text: takeChars(text, MAX_NOTE_CHARS), speaker: null, repeats: 1, said: 0 });
 }
 
-/** A line the server wrote to the player: a watcher reads it of its player by name. */
+/** A line the server wrote to the player: a watcher reads it of its player by name, but for the server's words to the watcher itself (toTheWatcher). */
 export function told(s: ClientState, topic: Topic, text: string): void {
   const watched = s.watched();
   // Cut before turning it, so a hostile line costs no more than a kept one.
   const line = takeChars(text, MAX_NOTE_CHARS);
-  note(s, topic, watched === null ? line : thirdPerson(line, watched));
+  note(s, topic, watched === null || toTheWatcher(line) ? line : thirdPerson(line, watched));
 }
 
 function sameSpeaker(a: LogLine["speaker"], b: LogLine["speaker"]): boolean {

@@ -121,6 +121,8 @@ export class ClientState {
   watching: { player: string; you: PlayerId } | null = null;
   /** Who watches the player (this one, or the one watched). */
   watchers: string[] = [];
+  /** The name this client joined under, as its hello said (a watcher's own, not its player's): a watcher finds itself among its player's watchers by it. */
+  name: string | null = null;
 
   /**
    * Updates the mirror with one message from the server. Gives null, or
@@ -205,8 +207,8 @@ export class ClientState {
   }): void {
     if (w.sight_radius > MAX_SIGHT_RADIUS) fail(REASONS.sight_radius_too_large);
     checkSize(w.width, w.height);
-    // A fresh mirror, in the same words.
-    Object.assign(this, new ClientState(), { words: this.words });
+    // A fresh mirror, in the same words, under the same name.
+    Object.assign(this, new ClientState(), { words: this.words, name: this.name });
     this.me = w.you;
     this.width = w.width;
     this.height = w.height;
