@@ -162,9 +162,11 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
 fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
     if let Some(end) = state.ending() {
         // The server closes the connection after a death: that is the end
-        // of a game, not a fault of the network.
+        // of a game, not a fault of the network. Said to the player as the
+        // end page says it ("You died on depth 3..."), of it to a watcher.
         let how = if end.escaped { "escaped" } else { "died" };
-        return HudLine::new(format!("{} {how}. The game is over.", end.name), Tone::Middle);
+        let who = if state.watched().is_some() { end.name.as_str() } else { "You" };
+        return HudLine::new(format!("{who} {how}. The game is over."), Tone::Middle);
     }
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
@@ -816,8 +818,10 @@ mod tests {
             WATCHER_END_KEYS,
             "nothing offered that a watcher at the end cannot do (G, talk)"
         );
-        assert_eq!(rows[0], HudLine::new("ann died. The game is over.", Tone::Middle));
+        assert_eq!(rows[0], HudLine::new("You died. The game is over.", Tone::Middle));
         assert_eq!(rows[1].text, END_KEYS);
+        let watched = hud_of(&watcher, &closed);
+        assert_eq!(watched[0].text, "ann died. The game is over.", "of its player, to a watcher");
     }
 
     /// A friend's warning stays in the chat rows while a fight fills the

@@ -2,9 +2,10 @@
 //! colours: the graveyard (the hall of the living above the dead), the
 //! pack, the end of a game (a death or an escape, with the graveyard) and
 //! the item prompts. Each is laid out for the rows it has above the HUD:
-//! the graveyard, the pack and the help scroll when they do not fit (PgUp,
-//! PgDn), the end page cuts its graveyard, then the record, and each
-//! keeps its keys (which go on, which leave) on its last line.
+//! the graveyard, the pack, the help and the end of a game scroll when
+//! they do not fit (PgUp, PgDn), each with its keys (which go on, which
+//! leave) always on its last line; an item prompt is cut (its question
+//! names the letters that suit).
 
 use gloam_protocol::{DeathRecord, ItemClass};
 
@@ -18,10 +19,6 @@ pub(crate) use crate::reading::PageLine;
 /// The end page's keys for a watcher whose player's game ended (the page
 /// says its own: see `web_export/keys.rs`, `WORDS`).
 pub(crate) const WATCHER_END: &str = "Esc: leave";
-
-/// The most of the hall of the living the end page lists (the graveyard's
-/// page, which scrolls, lists all).
-const MOST_LIVING: usize = 6;
 
 /// What the last line of a page says when the page fits.
 const LEAVE_KEYS: &str = "  Any key returns to the map.";
@@ -40,9 +37,11 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
             crate::reading::log_lines(scene.state, scene.palette, (cols, rows), scene.log_scroll)
         }
         Page::Map => Vec::new(),
-        Page::End => end_lines(scene.state, scene.graveyard, rows),
+        Page::End => {
+            scrolled(body_lines(scene), rows, scene.page_scroll, Leave::Keys(end_keys(scene.state)))
+        }
         Page::Graveyard | Page::Pack | Page::Help => {
-            scrolled(body_lines(scene), rows, scene.page_scroll)
+            scrolled(body_lines(scene), rows, scene.page_scroll, Leave::AnyKey)
         }
         Page::Choose(item_use) => {
             let mut lines = choose_lines(scene.state, item_use);
@@ -53,10 +52,11 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
 }
 
 /// The body of a page that scrolls when it does not fit: the graveyard,
-/// the pack, the help.
+/// the pack, the help, the end of a game.
 fn body_lines(scene: &Scene<'_>) -> Vec<PageLine> {
     match scene.page {
-        Page::Graveyard => graveyard_tables(scene.graveyard, usize::MAX, usize::MAX),
+        Page::Graveyard => graveyard_tables(scene.graveyard),
+        Page::End => end_body(scene.state, scene.graveyard),
         Page::Pack => pack_lines(scene.state),
         Page::Help => crate::reading::help_lines(),
         _ => Vec::new(),
@@ -83,28 +83,42 @@ pub(crate) fn scroll_step(rows: usize) -> usize {
     body_rows(rows).max(1)
 }
 
+/// Which keys leave a page, as its last line says.
+enum Leave {
+    /// Any key returns to the map (the graveyard, the pack, the help).
+    AnyKey,
+    /// These keys, and no others, go on (the end of a game).
+    Keys(String),
+}
+
 /// `body` in `rows` lines, `scroll` lines down, then a blank line and the
-/// keys: which key leaves and, when the body does not fit, which scroll
-/// it and which of its lines show. The keys are always the last line.
-fn scrolled(body: Vec<PageLine>, rows: usize, scroll: usize) -> Vec<PageLine> {
+/// keys: which leave and, when the body does not fit, which scroll it and
+/// which of its lines show. The keys are always the last line.
+fn scrolled(body: Vec<PageLine>, rows: usize, scroll: usize, leave: Leave) -> Vec<PageLine> {
     if rows == 0 {
         return Vec::new();
     }
     let (room, total) = (body_rows(rows), body.len());
     let scroll = scroll.min(total.saturating_sub(room));
-    let keys = if total <= room || room == 0 {
-        LEAVE_KEYS.to_owned()
-    } else {
-        let (first, last) = (scroll + 1, scroll + room);
-        format!(
-            "  PgUp PgDn scroll (lines {first}-{last} of {total}); any other key returns to the map."
-        )
+    // Which lines show comes last: a narrow page cuts that first.
+    let shown = format!("(lines {}-{} of {total})", scroll + 1, scroll + room);
+    let scrolls = total > room && room > 0;
+    let keys = match (leave, scrolls) {
+        (Leave::AnyKey, false) => (LEAVE_KEYS.to_owned(), palette::TEXT_DIM),
+        (Leave::AnyKey, true) => {
+            let keys = format!("  PgUp PgDn scroll, any other key returns to the map {shown}.");
+            (keys, palette::TEXT_DIM)
+        }
+        (Leave::Keys(keys), false) => (format!("  {keys}"), palette::TEXT),
+        (Leave::Keys(keys), true) => {
+            (format!("  {keys}    PgUp PgDn scroll {shown}"), palette::TEXT)
+        }
     };
     let mut lines: Vec<PageLine> = body.into_iter().skip(scroll).take(room).collect();
     if rows >= 2 {
         lines.push(blank());
     }
-    lines.push((keys, palette::TEXT_DIM));
+    lines.push(keys);
     lines
 }
 
@@ -162,17 +176,16 @@ fn item_line(state: &ClientState, slot: u8) -> PageLine {
     (format!("  {}) {name}{count}{equipped}", letter(slot)), colour)
 }
 
-/// The end of a game: how it ended, the character's record, then the
-/// hall of the living and the graveyard, in at most `rows` lines. The keys
-/// to go on are the last line and are never cut: on a short page the
-/// graveyard, then the record, give way to them.
-fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>, rows: usize) -> Vec<PageLine> {
+/// The end of a game: how it ended (to the player, "You died...", to a
+/// watcher, "ann died..."), the character's record, then the hall of the
+/// living and the graveyard.
+fn end_body(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
     let Some(d) = state.ending() else { return Vec::new() };
     let who = if state.watched().is_some() { d.name.as_str() } else { "You" };
     let (headline, colour, when) = if d.escaped {
         (format!("  {who} escaped with {}!", d.killed_by), palette::GOOD, "Escaped:")
     } else {
-        let how = format!("  {} died on depth {}, killed by {}.", d.name, d.depth, d.killed_by);
+        let how = format!("  {who} died on depth {}, killed by {}.", d.depth, d.killed_by);
         (how, palette::ALERT, "Died:")
     };
     let mut lines = vec![
@@ -185,58 +198,37 @@ fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>, rows: usize
         (format!("  {when:<22} {}", d.when_utc()), palette::TEXT),
         blank(),
     ];
-    let tables = rows.saturating_sub(lines.len() + 2);
-    lines.extend(graveyard_tables(graveyard, tables, MOST_LIVING));
-    lines.truncate(rows.saturating_sub(2));
-    if rows >= 2 {
-        lines.push(blank());
-    }
-    let keys = match state.watched() {
-        Some(_) => format!("  {WATCHER_END}"),
-        None => format!("  Enter: a new character named {}    Esc: quit", d.name),
-    };
-    lines.push((keys, palette::TEXT));
+    lines.extend(graveyard_tables(graveyard));
     lines
 }
 
-/// The hall of the living (those who escaped, at most `most_living`),
-/// then the dead, as tables in at most `rows` lines: on a short page the
-/// living take at most half the rows the records have, the dead the rest.
-fn graveyard_tables(
-    graveyard: Option<&[DeathRecord]>,
-    rows: usize,
-    most_living: usize,
-) -> Vec<PageLine> {
+/// The keys that go on from the end of a game: a new character, or for a
+/// watcher whose player's game ended, leaving.
+fn end_keys(state: &ClientState) -> String {
+    match (state.watched(), state.ending()) {
+        (Some(_), _) => WATCHER_END.to_owned(),
+        (None, Some(d)) => format!("Enter: a new character named {}    Esc: quit", d.name),
+        (None, None) => String::new(),
+    }
+}
+
+/// The hall of the living (those who escaped), then the dead, as tables.
+fn graveyard_tables(graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
     let Some(records) = graveyard else {
         return vec![("  The graveyard is not known yet.".into(), palette::TEXT_DIM)];
     };
     let (living, dead): (Vec<&DeathRecord>, Vec<&DeathRecord>) =
         records.iter().partition(|r| r.escaped);
-    // Not records: two titles, two headers (or "Nobody..."), a blank line.
-    let room = rows.saturating_sub(5);
-    let living_shown = most_living.min(living.len()).min(room - dead.len().min(room.div_ceil(2)));
     let mut lines = vec![("  The hall of the living".to_string(), palette::GOOD)];
-    lines.extend(record_table(&living, "escaped with", living_shown, "Nobody has escaped yet."));
+    lines.extend(record_table(&living, "escaped with", "Nobody has escaped yet."));
     lines.push(blank());
     lines.push(("  The graveyard".to_string(), palette::TEXT));
-    let dead_shown = (room - living_shown).max(1);
-    lines.extend(record_table(
-        &dead,
-        "killed by",
-        dead_shown,
-        "Nobody has died in this world yet.",
-    ));
+    lines.extend(record_table(&dead, "killed by", "Nobody has died in this world yet."));
     lines
 }
 
-/// Records as a table under a header, at most `most` of them; `none` when
-/// there are none.
-fn record_table(
-    records: &[&DeathRecord],
-    last_column: &str,
-    most: usize,
-    none: &str,
-) -> Vec<PageLine> {
+/// Records as a table under a header; `none` when there are none.
+fn record_table(records: &[&DeathRecord], last_column: &str, none: &str) -> Vec<PageLine> {
     if records.is_empty() {
         return vec![(format!("  {none}"), palette::TEXT_DIM)];
     }
@@ -245,7 +237,7 @@ fn record_table(
         "name", "depth", "level", "rounds", "kills"
     );
     let mut rows = vec![(header, palette::TEXT_MIDDLE)];
-    for r in records.iter().take(most) {
+    for r in records {
         let text = format!(
             "  {:<16} {:>5} {:>5} {:>7} {:>5}  {}",
             r.name, r.depth, r.level, r.rounds, r.kills, r.killed_by
@@ -341,7 +333,7 @@ mod tests {
         assert_eq!(lines[0], "  The hall of the living");
         let total = 5 + 20 + 200;
         let keys = format!(
-            "  PgUp PgDn scroll (lines 1-10 of {total}); any other key returns to the map."
+            "  PgUp PgDn scroll, any other key returns to the map (lines 1-10 of {total})."
         );
         assert_eq!(lines[10..], ["".to_string(), keys]);
         let end = scrolled_to(&s, Page::Graveyard, 12, usize::MAX);
@@ -354,23 +346,27 @@ mod tests {
         assert_eq!(all.iter().filter(|l| l.contains("zed")).count(), 20, "every one of the living");
     }
 
-    /// The end page does not scroll: on a short page its graveyard gives
-    /// way, the living to at most half of it, its keys the last line.
+    /// The end page scrolls too: its record first, then everyone in the
+    /// graveyard, the keys to go on always the last line.
     #[test]
-    fn the_end_pages_graveyard_gives_the_living_at_most_half_of_its_rows() {
+    fn a_short_end_page_scrolls_under_the_keys_to_go_on() {
         let mut s = long_graveyard();
         s.apply(&ServerMsg::Died(record("ann", 3, 2, "a rat", false))).unwrap();
-        let lines = text(&s, Page::End);
-        assert!(lines.len() <= 40, "{}", lines.len());
-        assert_eq!(lines.iter().filter(|l| l.contains("zed")).count(), MOST_LIVING);
-        assert!(lines.iter().filter(|l| l.contains("bob")).count() >= 10, "{lines:#?}");
-        assert!(lines.last().unwrap().contains("Enter"), "{lines:#?}");
-        let short = text_in(&s, Page::End, 20);
-        let (living, dead) = (
-            short.iter().filter(|l| l.contains("zed")).count(),
-            short.iter().filter(|l| l.contains("bob")).count(),
-        );
-        assert_eq!((living, dead), (2, 3), "{short:#?}");
+        let keys = "Enter: a new character named ann    Esc: quit";
+        let tall = text(&s, Page::End);
+        assert!(tall.len() <= 40, "{}", tall.len());
+        let total = 8 + 5 + 20 + 200;
+        let shown = format!("  {keys}    PgUp PgDn scroll (lines 1-38 of {total})");
+        assert_eq!(tall.last().unwrap(), &shown);
+        let short = text_in(&s, Page::End, 12);
+        assert_eq!(short[0], "  You died on depth 3, killed by a rat.");
+        assert_eq!(short[8], "  The hall of the living");
+        let end = scrolled_to(&s, Page::End, 12, usize::MAX);
+        assert_eq!(end[9], "  bob199               7     5     321    12  an ogre", "{end:#?}");
+        assert!(end[11].starts_with(&format!("  {keys}    PgUp PgDn")), "{end:#?}");
+        s.apply(&ServerMsg::Graveyard(vec![])).unwrap();
+        let fits = text(&s, Page::End);
+        assert_eq!(fits.last().unwrap(), &format!("  {keys}"), "it fits: {fits:#?}");
     }
 
     /// The help fits a tall page whole; on a short one it scrolls, its keys
@@ -385,7 +381,7 @@ mod tests {
         let short = text_in(&s, Page::Help, 11);
         assert_eq!(short[0], "  Keys");
         let keys =
-            format!("  PgUp PgDn scroll (lines 1-9 of {help}); any other key returns to the map.");
+            format!("  PgUp PgDn scroll, any other key returns to the map (lines 1-9 of {help}).");
         assert_eq!(short[9..], ["".to_string(), keys]);
         let end = scrolled_to(&s, Page::Help, 11, 100);
         assert_eq!(end[8], "    Talking costs no time and waits for nobody.");
@@ -408,7 +404,7 @@ mod tests {
         let lines = text_in(&s, Page::Pack, 12);
         assert_eq!(lines.len(), 12);
         assert_eq!((lines[0].as_str(), lines[2].as_str()), ("  Your pack", "  a) dart (2)"));
-        assert!(lines[11].starts_with("  PgUp PgDn scroll (lines 1-10 of 30)"), "{lines:#?}");
+        assert!(lines[11].ends_with("map (lines 1-10 of 30)."), "{lines:#?}");
         let end = scrolled_to(&s, Page::Pack, 12, 100);
         assert_eq!(end[7], "  z) dart (2)");
         assert!(end[9].starts_with("  On the map: d drop"), "{end:#?}");
@@ -421,7 +417,7 @@ mod tests {
         s.apply(&ServerMsg::Died(ann.clone())).unwrap();
         s.apply(&ServerMsg::Graveyard(vec![ann])).unwrap();
         let lines = text(&s, Page::End);
-        assert_eq!(lines[0], "  ann died on depth 5, killed by an ogre.");
+        assert_eq!(lines[0], "  You died on depth 5, killed by an ogre.");
         position(&lines, "Experience level:      3");
         position(&lines, "Monsters killed:       12");
         position(&lines, "Died:                  1970-01-01 00:00 UTC");
@@ -441,6 +437,41 @@ mod tests {
             let last = lines.last().expect("a line");
             assert!(last.contains("Enter: a new character named ann"), "{rows} rows: {lines:#?}");
         }
+    }
+
+    /// The dying player reads of its death in the second person, on the
+    /// page as in the HUD and the log; a watcher reads of its player.
+    #[test]
+    fn the_death_page_speaks_to_the_dead_and_to_a_watcher_of_its_player() {
+        let (chat, closed) = (Chat::default(), Link::Lost("your character died".into()));
+        let ann = record("ann", 5, 3, "an ogre", false);
+        let mut player = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let mut watcher = player.clone();
+        watcher.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        let mut read = Vec::new();
+        for s in [&mut player, &mut watcher] {
+            s.apply(&ServerMsg::Died(ann.clone())).unwrap();
+            s.apply(&ServerMsg::Note("You die...".into())).unwrap();
+            let scene = Scene::new(s, &chat, &closed, Page::End);
+            let hud = crate::hud::hud(&scene);
+            let page = page_lines(&scene, (120, 40));
+            read.push((page[0].0.clone(), hud[0].text.clone(), s.log.back().unwrap().text.clone()));
+        }
+        assert_eq!(
+            read,
+            [
+                (
+                    "  You died on depth 5, killed by an ogre.".into(),
+                    "You died. The game is over.".into(),
+                    "You die...".into()
+                ),
+                (
+                    "  ann died on depth 5, killed by an ogre.".into(),
+                    "ann died. The game is over.".into(),
+                    "ann dies...".into()
+                ),
+            ]
+        );
     }
 
     #[test]

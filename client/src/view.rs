@@ -478,7 +478,7 @@ mod tests {
         assert!(page_glyphs(&scene).is_empty(), "no map under the page");
         let g = page_text_glyphs(&scene, 120, 40);
         let first: String = g.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
-        assert_eq!(first, "anndiedondepth5,killedbyanogre.");
+        assert_eq!(first, "Youdiedondepth5,killedbyanogre.");
         assert!(g.iter().all(|g| g.row < 40), "above the HUD");
     }
 

@@ -902,7 +902,7 @@ async fn a_small_window_scrolls_the_help_that_no_longer_fits() {
     let window = found.lines().next().expect("the window exists").to_owned();
     xdotool(&xvfb.display, &["windowsize", "--sync", &window, "640", "400"]);
     xdotool(&xvfb.display, &["key", "question"]);
-    let foot = "PgUp PgDn scroll (lines ";
+    let foot = "PgUp PgDn scroll, any other key returns to the map (lines ";
     // Until the window drew the help at its new size (the resize and the
     // key may be taken in either order).
     let mut text = screen_text(&xvfb, dir.path());

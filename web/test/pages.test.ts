@@ -8,7 +8,7 @@ import { test } from "node:test";
 import type { DeathRecord } from "../src/protocol";
 import { sceneOf, type Page } from "../src/session/scene";
 import type { ClientState } from "../src/state";
-import { GAME_LINES } from "../src/render/hud";
+import { GAME_LINES, hud } from "../src/render/hud";
 import { pageLines, pageSize, whenUtc } from "../src/render/pages";
 import { logScrollMost } from "../src/render/reading";
 import { DEFAULT } from "../src/render/palette";
@@ -78,7 +78,7 @@ test("a long graveyard page scrolls under its keys", () => {
   const lines = scrolledTo(s, "Graveyard", 12, 0);
   assert.equal(lines[0], "  The hall of the living");
   const total = 5 + 20 + 200;
-  assert.deepEqual(lines.slice(10), ["", `  PgUp PgDn scroll (lines 1-10 of ${total}); any other key returns to the map.`]);
+  assert.deepEqual(lines.slice(10), ["", `  PgUp PgDn scroll, any other key returns to the map (lines 1-10 of ${total}).`]);
   const end = scrolledTo(s, "Graveyard", 12, Number.MAX_SAFE_INTEGER);
   assert.equal(end[9], "  bob199               7     5     321    12  an ogre");
   assert.ok(end[11]?.includes(`lines ${total - 9}-${total} of ${total}`));
@@ -87,15 +87,21 @@ test("a long graveyard page scrolls under its keys", () => {
   assert.equal(all.filter((l) => l.includes("zed")).length, 20, "every one of the living");
 });
 
-test("the end page's graveyard gives the living at most half of its rows", () => {
+test("a short end page scrolls under the keys to go on", () => {
   const s = applyAll(longGraveyard(), { Died: rec("ann", 3, 2, "a rat", false) });
-  const lines = text(s, "End");
-  assert.ok(lines.length <= 40, `${lines.length}`);
-  assert.equal(lines.filter((l) => l.includes("zed")).length, 6);
-  assert.ok(lines.filter((l) => l.includes("bob")).length >= 10);
-  assert.match(lines.at(-1) ?? "", /Enter/);
-  const short = scrolledTo(s, "End", 20, 0);
-  assert.deepEqual([short.filter((l) => l.includes("zed")).length, short.filter((l) => l.includes("bob")).length], [2, 3]);
+  const keys = "Enter: a new character named ann    Esc: quit";
+  const tall = text(s, "End");
+  assert.ok(tall.length <= 40, `${tall.length}`);
+  const total = 8 + 5 + 20 + 200;
+  assert.equal(tall.at(-1), `  ${keys}    PgUp PgDn scroll (lines 1-38 of ${total})`);
+  const short = scrolledTo(s, "End", 12, 0);
+  assert.equal(short[0], "  You died on depth 3, killed by a rat.");
+  assert.equal(short[8], "  The hall of the living");
+  const end = scrolledTo(s, "End", 12, Number.MAX_SAFE_INTEGER);
+  assert.equal(end[9], "  bob199               7     5     321    12  an ogre");
+  assert.ok(end[11]?.startsWith(`  ${keys}    PgUp PgDn`));
+  applyAll(s, { Graveyard: [] });
+  assert.equal(text(s, "End").at(-1), `  ${keys}`, "it fits");
 });
 
 test("a short help page scrolls and keeps its keys on the last line", () => {
@@ -106,7 +112,7 @@ test("a short help page scrolls and keeps its keys on the last line", () => {
   assert.deepEqual(tall.slice(help), ["", "  Any key returns to the map."]);
   const short = scrolledTo(s, "Help", 11, 0);
   assert.equal(short[0], "  Keys");
-  assert.deepEqual(short.slice(9), ["", `  PgUp PgDn scroll (lines 1-9 of ${help}); any other key returns to the map.`]);
+  assert.deepEqual(short.slice(9), ["", `  PgUp PgDn scroll, any other key returns to the map (lines 1-9 of ${help}).`]);
   assert.equal(scrolledTo(s, "Help", 11, 100)[8], "    Talking costs no time and waits for nobody.");
 });
 
@@ -119,7 +125,7 @@ test("a full pack on a short page scrolls", () => {
   const lines = scrolledTo(s, "Pack", 12, 0);
   assert.equal(lines.length, 12);
   assert.deepEqual([lines[0], lines[2]], ["  Your pack", "  a) dart (2)"]);
-  assert.ok(lines[11]?.startsWith("  PgUp PgDn scroll (lines 1-10 of 30)"), lines.join("\n"));
+  assert.ok(lines[11]?.endsWith("map (lines 1-10 of 30)."), lines.join("\n"));
   const end = scrolledTo(s, "Pack", 12, 100);
   assert.equal(end[7], "  z) dart (2)");
   assert.ok(end[9]?.startsWith("  On the map: d drop"));
@@ -128,7 +134,7 @@ test("a full pack on a short page scrolls", () => {
 test("the end page after a death gives the record, then the graveyard; after an escape what it escaped with", () => {
   const s = applyAll(onLevel(), { Died: rec("ann", 5, 3, "an ogre", false) }, { Graveyard: [rec("ann", 5, 3, "an ogre", false)] });
   const lines = text(s, "End");
-  assert.equal(lines[0], "  ann died on depth 5, killed by an ogre.");
+  assert.equal(lines[0], "  You died on depth 5, killed by an ogre.");
   position(lines, "Experience level:      3");
   position(lines, "Monsters killed:       12");
   position(lines, "Died:                  1970-01-01 00:00 UTC");
@@ -243,4 +249,29 @@ test("a page that does not fit scrolls with PgUp and PgDn; any other key puts it
   assert.equal(s.page(), "Map");
   s.onKey({ char: "?" }, false, false, 0);
   assert.deepEqual([s.page(), s.scene().pageScroll], ["Help", 0]);
+});
+
+test("the death page speaks to the dead, and to a watcher of its player", () => {
+  const ann = rec("ann", 5, 3, "an ogre", false);
+  const read = [onLevel(), applyAll(onLevel(), { Watching: { player: "ann", you: 9 } })].map((s) => {
+    applyAll(s, { Died: ann }, { Note: "You die..." });
+    const scene = sceneOf(s, { lost: "your character died" }, "End");
+    return [pageLines(scene, DEFAULT, 120, 40)[0]?.[0], hud(scene, 120, 120)[0]?.text, s.log.at(-1)?.text];
+  });
+  assert.deepEqual(read, [
+    ["  You died on depth 5, killed by an ogre.", "You died. The game is over.", "You die..."],
+    ["  ann died on depth 5, killed by an ogre.", "ann died. The game is over.", "ann dies..."],
+  ]);
+});
+
+test("a short end page scrolls with PgDn, and Enter still starts again", () => {
+  const s = playing();
+  s.resize(120, 12);
+  s.onMessage({ Died: record("ann") });
+  s.onMessage({ Graveyard: Array.from({ length: 30 }, () => record("ann")) });
+  s.onClosed("your character died");
+  assert.equal(s.onKey("PageDown", false, false, 0), "Redraw");
+  assert.deepEqual([s.page(), s.scene().pageScroll], ["End", 11 - 2]);
+  assert.equal(s.onKey("Up", false, false, 0), "Ignore");
+  assert.equal(s.onKey("Enter", false, false, 0), "Again");
 });

@@ -227,6 +227,9 @@ impl Session {
         let intent = intent(key, shift);
         if self.page() == Page::End {
             return match intent {
+                Some(Intent::ScrollBack | Intent::ScrollForward) if self.page_most() > 0 => {
+                    self.scroll_page(intent == Some(Intent::ScrollBack))
+                }
                 Some(Intent::Quit) => KeyOutcome::Quit,
                 // A watcher's player died: there is no character to start again.
                 Some(Intent::Enter) if self.state.watching.is_none() => KeyOutcome::Again,
@@ -539,6 +542,8 @@ impl Session {
                 self.graveyard = Graveyard::Shown;
                 self.page_scroll = 0;
             }
+            // The end page opens at its top.
+            ServerMsg::Died(_) | ServerMsg::Escaped(_) => self.page_scroll = 0,
             _ => {}
         }
     }
@@ -985,6 +990,22 @@ mod tests {
         assert_eq!(s.on_key(Key::Char('g'), true, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    /// On a short window the end page scrolls its graveyard with PgUp and
+    /// PgDn; Enter still starts again, and other keys do nothing.
+    #[test]
+    fn a_short_end_page_scrolls_and_enter_still_starts_again() {
+        let mut s = playing();
+        s.resize(120, 12);
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
+        s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record(); 30])));
+        s.on_net(NetEvent::Closed("your character died".into()));
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::PageDown, false, false, now), KeyOutcome::Redraw);
+        assert_eq!((s.page(), s.scene().page_scroll), (Page::End, 11 - 2));
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
     }
 
     #[test]

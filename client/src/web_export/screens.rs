@@ -757,12 +757,15 @@ fn dying(r: &mut Recorder) {
     r.msg(ServerMsg::Died(DeathRecord { when: u64::MAX, ..record("ann", false) }));
     r.msg(ServerMsg::Graveyard(vec![record("ann", false), record("bob", true)]));
     r.msg(ServerMsg::Note("You die...".into()));
-    // A full graveyard: on a short page it gives way to the keys to go on.
+    // A full graveyard: on a short page it scrolls under the keys to go on.
     let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
     r.msg(ServerMsg::Graveyard(many));
     r.step(Input::Closed("your character died".into()));
     r.key(Key::Up);
     r.shifted(Key::Char('g'));
+    r.key(Key::PageDown);
+    r.key(Key::PageDown);
+    r.key(Key::PageUp);
     r.ch('i');
     r.key(Key::Ctrl('p'));
     r.key(Key::Ctrl('p'));
@@ -1235,9 +1238,11 @@ mod tests {
             "Quaff which?",
             "Look: ",
             "Throw ",
-            "ann died on depth 3",
+            "You died on depth 3",
+            "bob died on depth 3",
             "\"resize\":[",
-            "PgUp PgDn scroll (lines",
+            "PgUp PgDn scroll, any other key returns to the map (lines",
+            "Esc: quit    PgUp PgDn scroll (lines",
             "at a short 640x360",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");

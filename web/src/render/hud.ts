@@ -101,8 +101,11 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
 function statusRow(state: ClientState, link: Link, cols: number): HudLine {
   const end = state.ending();
   if (end !== null) {
-    // The server closes the connection after a death: that is the end of a game, not a fault.
-    return hudLine(`${end.name} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
+    // The server closes the connection after a death: that is the end of a
+    // game, not a fault. Said to the player as the end page says it, of it
+    // to a watcher.
+    const who = state.watched() !== null ? end.name : "You";
+    return hudLine(`${who} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
   }
   if (typeof link === "object" && "connecting" in link) return hudLine(`Connecting to ${link.connecting}...`, "Middle");
   if (typeof link === "object") return hudLine(fit(`Disconnected: ${link.lost}  ${state.words.lostKeys}`, cols, "  "), "Alert");

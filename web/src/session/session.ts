@@ -154,6 +154,9 @@ export class Session {
     if (this.chat.line !== null) return this.edit(key);
     const meant = intent(key, shift);
     if (this.page() === "End") {
+      if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
+        return this.scrollPage(meant === "ScrollBack");
+      }
       if (meant === "Quit") return "Quit";
       // A player starts a new character; a watcher, whose player died,
       // watches again (the page cannot close itself as the window does).
@@ -440,6 +443,9 @@ export class Session {
       if (typeof this.mode === "object" && ("aiming" in this.mode || "looking" in this.mode)) this.mode = "Map";
     } else if ("Graveyard" in msg && this.graveyard === "Awaited") {
       this.graveyard = "Shown";
+      this.pageScroll = 0;
+    } else if ("Died" in msg || "Escaped" in msg) {
+      // The end page opens at its top.
       this.pageScroll = 0;
     }
   }
