@@ -61,7 +61,7 @@ pub struct Scene<'a> {
     pub asking_to_quit: bool,
     /// How many rows the log page is scrolled back from the newest.
     pub log_scroll: usize,
-    /// How many lines the graveyard, pack or help page is scrolled down
+    /// How many lines the graveyard, pack, help or end page is scrolled down
     /// (when it does not fit).
     pub page_scroll: usize,
 }

@@ -99,7 +99,7 @@ pub struct Session {
     /// The place of a page above the HUD, in letters a row and rows, as
     /// the window last told it ([`resize`](Self::resize)).
     page_area: (u16, u16),
-    /// How many lines the graveyard, pack or help page is scrolled down,
+    /// How many lines the graveyard, pack, help or end page is scrolled down,
     /// when it does not fit.
     page_scroll: usize,
 }

@@ -37,7 +37,7 @@ export interface Scene {
   askingToQuit: boolean;
   /** How many rows the log page is scrolled back from the newest. */
   logScroll: number;
-  /** How many lines the graveyard, pack or help page is scrolled down (when it does not fit). */
+  /** How many lines the graveyard, pack, help or end page is scrolled down (when it does not fit). */
   pageScroll: number;
 }
 

@@ -64,7 +64,7 @@ export class Session {
   ordering = false;
   /** The place of a page above the HUD, [letters a row, rows], as the app last told it (`resize`). */
   pageArea: [number, number] = [DEFAULT_PAGE[0], DEFAULT_PAGE[1]];
-  /** How many lines the graveyard, pack or help page is scrolled down, when it does not fit. */
+  /** How many lines the graveyard, pack, help or end page is scrolled down, when it does not fit. */
   pageScroll = 0;
 
   /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay; `name`: the name the hello gives. */
