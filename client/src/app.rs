@@ -253,10 +253,11 @@ impl Screen<'_> {
         Ok(())
     }
 
-    fn on_window(&mut self, event: WindowEvent) -> anyhow::Result<Flow> {
+    fn on_window(&mut self, event: WindowEvent, session: &mut Session) -> anyhow::Result<Flow> {
         Ok(match event {
             WindowEvent::PixelSizeChanged(..) | WindowEvent::Resized(..) => {
                 self.refit()?;
+                self.fit(session);
                 Flow::Redraw
             }
             WindowEvent::Exposed | WindowEvent::Shown | WindowEvent::Restored => Flow::Redraw,
@@ -277,6 +278,18 @@ impl Screen<'_> {
         Ok(())
     }
 
+    /// The layout of the window as it is now.
+    fn layout(&self) -> Layout {
+        let (w, h) = self.canvas.output_size().unwrap_or((1280, 720));
+        Layout::at(w, h, self.atlas.cell_px(), self.atlas.text_px())
+    }
+
+    /// Tells `session` the size of a page above the HUD now.
+    fn fit(&self, session: &mut Session) {
+        let layout = self.layout();
+        session.resize(layout.page_cols, layout.map_rows);
+    }
+
     /// Ctrl `+` or `-`: the next zoom, kept for the next run.
     fn zoom(&mut self, by: i8, session: &mut Session) -> anyhow::Result<Flow> {
         self.zoom = crate::zoom::step(self.zoom, by);
@@ -286,6 +299,7 @@ impl Screen<'_> {
             session.note(format!("The zoom is not kept: {e}"));
         }
         self.refit()?;
+        self.fit(session);
         if self.atlas.cell_px() < self.zoom {
             session.note(format!("Zoom {} px: the window is too small for more.", self.zoom));
         }
@@ -304,8 +318,8 @@ impl Screen<'_> {
 
     /// F12: the frame as a PNG, and a line in the log saying where.
     fn screenshot(&self, session: &mut Session) -> Flow {
-        let size = self.canvas.output_size().unwrap_or((1280, 720));
-        let layout = Layout::at(size.0, size.1, self.atlas.cell_px(), self.atlas.text_px());
+        let layout = self.layout();
+        let size = (layout.width, layout.height);
         let note = match save_screenshot(self.font, (size, layout), session) {
             Ok(path) => format!("Screenshot saved to {}.", path.display()),
             Err(e) => format!("No screenshot: {e}"),
@@ -354,7 +368,7 @@ fn on_event(
             let cell = screen.cell_under(session, (x, y));
             carry_out(session.on_click(cell, Instant::now()), session, connection)
         }
-        Event::Window { win_event, .. } => screen.on_window(win_event)?,
+        Event::Window { win_event, .. } => screen.on_window(win_event, session)?,
         e if e.is_user_event() => {
             // Frees the boxed payload.
             let _ = e.as_user_event_type::<Wake>();
@@ -477,6 +491,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         let hello = net::hello(slot.name.clone(), slot.load(), options.watch.clone());
         let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
         let mut session = Session::new(url.clone(), slot).with_palette(options.palette);
+        screen.fit(&mut session);
         let played = play(&mut pump, &mut session, &mut screen, &connection);
         // Esc, the window closed, a death: a goodbye and a closing handshake.
         connection.quit();

@@ -1,7 +1,9 @@
 //! The rows under the map, as data: where the player is, its hit points
 //! and who else is on this depth; the keys (or whom the round waits for,
-//! or a prompt); and the last messages (newest brightest, fights in their
-//! own colour). Each row is made to fit the window's width (see
+//! or a prompt); and the last messages: the game's lines said since the
+//! player last acted bright (fights and others' doings in their own
+//! colours), older ones dim (see `state/log.rs` for when a line grows
+//! old), and the lines of chat newest brightest. Each row is made to fit the window's width (see
 //! [`crate::fit`]): nothing is cut off at the edge.
 
 use gloam_protocol::{PlayerId, Pos};
@@ -97,6 +99,11 @@ pub(crate) const QUIT_QUESTION: &str = "Really quit? (y/n)";
 /// The keys line after a death or an escape.
 const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
+/// The keys line of a watcher whose player's game ended: nothing is left
+/// to watch, talk to or ask for (the page says its own: see
+/// `web_export/keys.rs`, `WORDS`).
+pub(crate) const WATCHER_END_KEYS: &str = "leave: Esc";
+
 /// The keys line of a watcher, who never acts.
 const WATCHER_KEYS: &str =
     "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
@@ -139,8 +146,10 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
     };
     let mut rows = vec![status_row(state, scene.link, cols), second];
     let game = state.log.iter().filter(|l| !l.is_chat());
-    rows.extend(pad(message_rows(game, scroll, message_cols, GAME_LINES), GAME_LINES));
-    let chat = message_rows(state.log.iter().filter(|l| l.is_chat()), 0, message_cols, CHAT_LINES);
+    let tone = |line: &LogLine, _| game_tone(state, line);
+    rows.extend(pad(message_rows(game, scroll, message_cols, GAME_LINES, tone), GAME_LINES));
+    let chat = state.log.iter().filter(|l| l.is_chat());
+    let chat = message_rows(chat, 0, message_cols, CHAT_LINES, |_, age| chat_tone(age));
     if chat.is_empty() {
         rows.push(HudLine::new(fit(NO_CHAT_YET, message_cols, ": "), Tone::Dim));
     }
@@ -153,9 +162,11 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
 fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
     if let Some(end) = state.ending() {
         // The server closes the connection after a death: that is the end
-        // of a game, not a fault of the network.
+        // of a game, not a fault of the network. Said to the player as the
+        // end page says it ("You died on depth 3..."), of it to a watcher.
         let how = if end.escaped { "escaped" } else { "died" };
-        return HudLine::new(format!("{} {how}. The game is over.", end.name), Tone::Middle);
+        let who = if state.watched().is_some() { end.name.as_str() } else { "You" };
+        return HudLine::new(format!("{who} {how}. The game is over."), Tone::Middle);
     }
     match link {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
@@ -235,8 +246,12 @@ fn experience_text(e: Experience) -> String {
 fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: usize) -> HudLine {
     let (text, tone) = if let Some(line) = typing {
         return typing_row(line, cols);
-    } else if state.ending().is_some() && state.watching.is_none() {
-        (END_KEYS.to_owned(), Tone::Dim)
+    } else if state.ending().is_some() {
+        let keys = match state.watched() {
+            Some(_) => WATCHER_END_KEYS,
+            None => END_KEYS,
+        };
+        (keys.to_owned(), Tone::Dim)
     } else if !state.waiting.is_empty() {
         (waiting_text(&state.waiting, cols), Tone::Warn)
     } else if scroll > 0 {
@@ -338,20 +353,22 @@ fn pad(mut rows: Vec<HudLine>, count: usize) -> Vec<HudLine> {
 }
 
 /// The last `count` rows of `lines` (oldest first), `scroll` lines back
-/// from the newest, each wrapped to `cols` letters: the newest lowest, a
-/// speaker's name in its colour.
+/// from the newest, each wrapped to `cols` letters in the tone `tone`
+/// gives it (and its age, 0 the newest): the newest lowest, a speaker's
+/// name in its colour.
 fn message_rows<'a>(
     lines: impl DoubleEndedIterator<Item = &'a LogLine>,
     scroll: usize,
     cols: usize,
     count: usize,
+    tone: impl Fn(&LogLine, usize) -> Tone,
 ) -> Vec<HudLine> {
     let mut rows: Vec<HudLine> = Vec::with_capacity(count);
     for (age, line) in lines.rev().skip(scroll).enumerate() {
         if rows.len() >= count {
             break;
         }
-        let wrapped = line_rows(line, age, cols);
+        let wrapped = line_rows(line, tone(line, age), cols);
         rows.splice(0..0, wrapped);
     }
     let extra = rows.len().saturating_sub(count);
@@ -359,16 +376,28 @@ fn message_rows<'a>(
     rows
 }
 
-/// One line of the log as rows of at most `cols` letters, in its tone
-/// (by topic, and for notes by `age`: the newest brightest).
-pub(crate) fn line_rows(line: &LogLine, age: usize, cols: usize) -> Vec<HudLine> {
-    let tone = match (line.topic, age) {
-        (Topic::Combat, _) => Tone::Combat,
-        (Topic::Others, _) => Tone::Others,
-        (_, 0) => Tone::Bright,
-        (_, 1) => Tone::Middle,
+/// A game's line: dim once the player acted since it was said, else
+/// bright, a fight's or another player's in its own colour.
+fn game_tone(state: &ClientState, line: &LogLine) -> Tone {
+    match line.topic {
+        _ if !state.is_news(line) => Tone::Dim,
+        Topic::Combat => Tone::Combat,
+        Topic::Others => Tone::Others,
+        Topic::Note | Topic::Chat => Tone::Bright,
+    }
+}
+
+/// A line of chat `age` lines back: the newest brightest.
+fn chat_tone(age: usize) -> Tone {
+    match age {
+        0 => Tone::Bright,
+        1 => Tone::Middle,
         _ => Tone::Dim,
-    };
+    }
+}
+
+/// One line of the log as rows of at most `cols` letters, in `tone`.
+fn line_rows(line: &LogLine, tone: Tone, cols: usize) -> Vec<HudLine> {
     wrap(&line.shown(), cols)
         .into_iter()
         .map(|(start, text)| {
@@ -489,16 +518,86 @@ mod tests {
     }
 
     #[test]
-    fn the_last_three_messages_show_newest_brightest_at_the_bottom() {
+    fn the_last_messages_show_at_the_bottom_newest_lowest() {
         let notes: Vec<String> = (0..20).map(|i| format!("note {i}")).collect();
         let notes: Vec<&str> = notes.iter().map(String::as_str).collect();
         let rows = hud_of(&playing(1, &[], &notes), &Link::Playing);
         assert_eq!(rows.len(), usize::from(HUD_ROWS));
         let last = 2 + GAME_LINES - 1;
-        assert_eq!(rows[last - 2], HudLine::new("note 17", Tone::Dim));
-        assert_eq!(rows[last - 1], HudLine::new("note 18", Tone::Middle));
         assert_eq!(rows[last], HudLine::new("note 19", Tone::Bright));
+        assert_eq!(rows[last - 1], HudLine::new("note 18", Tone::Bright), "news, all of it");
         assert_eq!(rows[2].text, format!("note {}", 20 - GAME_LINES), "more than three lines");
+    }
+
+    /// The answer to an action: a sight where the player stands.
+    fn answered(s: &mut ClientState) {
+        let sight = gloam_protocol::SightDiff { at: Pos::new(2, 2), ..Default::default() };
+        s.apply(&ServerMsg::Sight(sight)).unwrap();
+    }
+
+    /// The game's rows as (text, tone), oldest first, blank ones left out.
+    fn game_rows(s: &ClientState) -> Vec<(String, Tone)> {
+        let rows = hud_of(s, &Link::Playing);
+        rows[2..2 + GAME_LINES]
+            .iter()
+            .filter(|r| !r.text.is_empty())
+            .map(|r| (r.text.clone(), r.tone))
+            .collect()
+    }
+
+    /// "You see a dagger here." reads as news until the player acts again,
+    /// then dims, a fight's lines too; a line said again is news again,
+    /// still counted on its row.
+    #[test]
+    fn the_games_lines_said_before_the_players_last_action_are_dimmed() {
+        let mut s = playing(1, &[], &[]);
+        s.apply(&ServerMsg::Note("You see a dagger here.".into())).unwrap();
+        answered(&mut s);
+        assert_eq!(game_rows(&s), [("You see a dagger here.".into(), Tone::Bright)]);
+        s.age_log();
+        assert_eq!(game_rows(&s), [("You see a dagger here.".into(), Tone::Dim)], "it walked on");
+        answered(&mut s);
+        s.apply(&ServerMsg::Combat("The jackal bites you (2).".into())).unwrap();
+        for _ in 0..2 {
+            s.apply(&ServerMsg::Combat("You miss the jackal.".into())).unwrap();
+        }
+        answered(&mut s);
+        assert_eq!(
+            game_rows(&s)[1..],
+            [
+                ("The jackal bites you (2).".into(), Tone::Combat),
+                ("You miss the jackal. (x2)".into(), Tone::Combat)
+            ]
+        );
+        s.age_log();
+        s.apply(&ServerMsg::Combat("You miss the jackal.".into())).unwrap();
+        assert_eq!(
+            game_rows(&s),
+            [
+                ("You see a dagger here.".into(), Tone::Dim),
+                ("The jackal bites you (2).".into(), Tone::Dim),
+                ("You miss the jackal. (x3)".into(), Tone::Combat)
+            ]
+        );
+    }
+
+    /// A watcher sends no action: its player's lines grow old when the
+    /// answer to the player's next action comes.
+    #[test]
+    fn a_watcher_reads_its_players_lines_as_old_once_its_next_action_is_answered() {
+        let mut s = playing(1, &[], &[]);
+        s.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        s.apply(&ServerMsg::Note("You see a dagger here.".into())).unwrap();
+        answered(&mut s);
+        let dagger = "ann sees a dagger here.".to_string();
+        assert_eq!(game_rows(&s)[1], (dagger.clone(), Tone::Bright));
+        s.apply(&ServerMsg::Others("bob goes down the stairs.".into())).unwrap();
+        answered(&mut s);
+        assert_eq!(
+            game_rows(&s)[1..],
+            [(dagger, Tone::Dim), ("bob goes down the stairs.".into(), Tone::Others)],
+            "said after the answer that told of the dagger"
+        );
     }
 
     #[test]
@@ -533,7 +632,7 @@ mod tests {
         let rows = hud_of(&s, &Link::Playing);
         assert_eq!(rows[1], HudLine::new("Waiting for bob, cy...", Tone::Warn));
         assert_eq!(rows[3], HudLine::new("The orc hits you (4).", Tone::Combat));
-        assert_eq!(rows[2].tone, Tone::Middle, "a note keeps its tone by age");
+        assert_eq!(rows[2].tone, Tone::Bright, "a note said since the player acted");
         s.apply(&ServerMsg::Waiting(vec![])).unwrap();
         assert_eq!(hud_of(&s, &Link::Playing)[1].text, KEYS_HELP);
         s.apply(&ServerMsg::Others("cy goes down the stairs.".into())).unwrap();
@@ -708,11 +807,21 @@ mod tests {
             level: 1,
             escaped: false,
         };
-        s.apply(&ServerMsg::Died(record)).unwrap();
+        s.apply(&ServerMsg::Died(record.clone())).unwrap();
         let closed = Link::Lost("the server closed the connection: your character died".into());
         let rows = hud_of(&s, &closed);
-        assert_eq!(rows[0], HudLine::new("ann died. The game is over.", Tone::Middle));
+        let mut watcher = playing(2, &[], &[]);
+        watcher.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        watcher.apply(&ServerMsg::Died(record)).unwrap();
+        assert_eq!(
+            hud_of(&watcher, &closed)[1].text,
+            WATCHER_END_KEYS,
+            "nothing offered that a watcher at the end cannot do (G, talk)"
+        );
+        assert_eq!(rows[0], HudLine::new("You died. The game is over.", Tone::Middle));
         assert_eq!(rows[1].text, END_KEYS);
+        let watched = hud_of(&watcher, &closed);
+        assert_eq!(watched[0].text, "ann died. The game is over.", "of its player, to a watcher");
     }
 
     /// A friend's warning stays in the chat rows while a fight fills the

@@ -27,6 +27,10 @@ pub const SIDE_COLS: u16 = 22;
 pub const MIN_CELL_PX: u32 = 8;
 /// The smallest window, in pixels.
 pub const MIN_WINDOW: (u32, u32) = (640, 400);
+/// A page's place above the HUD in the window's first size (a map of 80 x
+/// 40 shown whole), in letters a row and rows: the session's until the
+/// window tells it the real one.
+pub const DEFAULT_PAGE: (u16, u16) = (160, 40);
 
 /// Where everything goes, in pixels from the window's top-left corner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

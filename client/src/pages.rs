@@ -1,7 +1,11 @@
 //! The pages of text that take the map's place, as lines with their
 //! colours: the graveyard (the hall of the living above the dead), the
 //! pack, the end of a game (a death or an escape, with the graveyard) and
-//! the item prompts. Each fits the rows above the HUD.
+//! the item prompts. Each is laid out for the rows it has above the HUD:
+//! the graveyard, the pack, the help and the end of a game scroll when
+//! they do not fit (PgUp, PgDn), each with its keys (which go on, which
+//! leave) always on its last line; an item prompt is cut (its question
+//! names the letters that suit).
 
 use gloam_protocol::{DeathRecord, ItemClass};
 
@@ -16,41 +20,110 @@ pub(crate) use crate::reading::PageLine;
 /// says its own: see `web_export/keys.rs`, `WORDS`).
 pub(crate) const WATCHER_END: &str = "Esc: leave";
 
-/// The most lines a page has: the rows above the HUD, but the first.
-const PAGE_LINES: usize = 39;
+/// What the last line of a page says when the page fits.
+const LEAVE_KEYS: &str = "  Any key returns to the map.";
 
-/// The most of the hall of the living a page lists.
-const MOST_LIVING: usize = 6;
+/// The letters a row and the lines a page has in its place above the HUD,
+/// `cols` x `rows`: the first row is left blank.
+pub(crate) fn page_size((cols, rows): (u16, u16)) -> (usize, usize) {
+    (usize::from(cols), usize::from(rows.saturating_sub(1)))
+}
 
 /// The lines of the scene's page (none on the map), in `rows` rows of
 /// `cols` letters.
 pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec<PageLine> {
-    let mut lines = match scene.page {
+    match scene.page {
         Page::Log => {
-            let size = (cols, rows);
-            return crate::reading::log_lines(scene.state, scene.palette, size, scene.log_scroll);
+            crate::reading::log_lines(scene.state, scene.palette, (cols, rows), scene.log_scroll)
         }
         Page::Map => Vec::new(),
-        Page::Graveyard => graveyard_lines(scene.graveyard),
-        Page::Help => crate::reading::help_lines(),
+        Page::End => {
+            scrolled(body_lines(scene), rows, scene.page_scroll, Leave::Keys(end_keys(scene.state)))
+        }
+        Page::Graveyard | Page::Pack | Page::Help => {
+            scrolled(body_lines(scene), rows, scene.page_scroll, Leave::AnyKey)
+        }
+        Page::Choose(item_use) => {
+            let mut lines = choose_lines(scene.state, item_use);
+            lines.truncate(rows);
+            lines
+        }
+    }
+}
+
+/// The body of a page that scrolls when it does not fit: the graveyard,
+/// the pack, the help, the end of a game.
+fn body_lines(scene: &Scene<'_>) -> Vec<PageLine> {
+    match scene.page {
+        Page::Graveyard => graveyard_tables(scene.graveyard),
+        Page::End => end_body(scene.state, scene.graveyard),
         Page::Pack => pack_lines(scene.state),
-        Page::Choose(item_use) => choose_lines(scene.state, item_use),
-        Page::End => end_lines(scene.state, scene.graveyard, rows.min(PAGE_LINES)),
+        Page::Help => crate::reading::help_lines(),
+        _ => Vec::new(),
+    }
+}
+
+/// How many of a page's `rows` lines its body has: all but a blank line
+/// and the keys under it.
+fn body_rows(rows: usize) -> usize {
+    rows.saturating_sub(2)
+}
+
+/// How far the scene's page scrolls in `rows` lines: 0 when its body fits
+/// (or it is no page that scrolls).
+pub(crate) fn scroll_most(scene: &Scene<'_>, rows: usize) -> usize {
+    match body_rows(rows) {
+        0 => 0,
+        room => body_lines(scene).len().saturating_sub(room),
+    }
+}
+
+/// How far PgUp and PgDn scroll a page of `rows` lines.
+pub(crate) fn scroll_step(rows: usize) -> usize {
+    body_rows(rows).max(1)
+}
+
+/// Which keys leave a page, as its last line says.
+enum Leave {
+    /// Any key returns to the map (the graveyard, the pack, the help).
+    AnyKey,
+    /// These keys, and no others, go on (the end of a game).
+    Keys(String),
+}
+
+/// `body` in `rows` lines, `scroll` lines down, then a blank line and the
+/// keys: which leave and, when the body does not fit, which scroll it and
+/// which of its lines show. The keys are always the last line.
+fn scrolled(body: Vec<PageLine>, rows: usize, scroll: usize, leave: Leave) -> Vec<PageLine> {
+    if rows == 0 {
+        return Vec::new();
+    }
+    let (room, total) = (body_rows(rows), body.len());
+    let scroll = scroll.min(total.saturating_sub(room));
+    // Which lines show comes last: a narrow page cuts that first.
+    let shown = format!("(lines {}-{} of {total})", scroll + 1, scroll + room);
+    let scrolls = total > room && room > 0;
+    let keys = match (leave, scrolls) {
+        (Leave::AnyKey, false) => (LEAVE_KEYS.to_owned(), palette::TEXT_DIM),
+        (Leave::AnyKey, true) => {
+            let keys = format!("  PgUp PgDn scroll, any other key returns to the map {shown}.");
+            (keys, palette::TEXT_DIM)
+        }
+        (Leave::Keys(keys), false) => (format!("  {keys}"), palette::TEXT),
+        (Leave::Keys(keys), true) => {
+            (format!("  {keys}    PgUp PgDn scroll {shown}"), palette::TEXT)
+        }
     };
-    lines.truncate(PAGE_LINES);
+    let mut lines: Vec<PageLine> = body.into_iter().skip(scroll).take(room).collect();
+    if rows >= 2 {
+        lines.push(blank());
+    }
+    lines.push(keys);
     lines
 }
 
 fn blank() -> PageLine {
     (String::new(), palette::TEXT)
-}
-
-/// The graveyard page: the hall of the living, then the dead.
-fn graveyard_lines(graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
-    let mut lines = graveyard_tables(graveyard, PAGE_LINES - 2);
-    lines.push(blank());
-    lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
-    lines
 }
 
 /// The pack's page: what the player carries, by letter, the wielded
@@ -69,11 +142,10 @@ fn pack_lines(state: &ClientState) -> Vec<PageLine> {
         };
         lines.push((nothing, palette::TEXT_DIM));
     }
-    lines.push(blank());
     if state.watched().is_none() {
+        lines.push(blank());
         lines.push((format!("  On the map: {}", crate::input::ITEM_KEYS), palette::TEXT_MIDDLE));
     }
-    lines.push(("  Any key returns to the map.".into(), palette::TEXT_DIM));
     lines
 }
 
@@ -104,17 +176,16 @@ fn item_line(state: &ClientState, slot: u8) -> PageLine {
     (format!("  {}) {name}{count}{equipped}", letter(slot)), colour)
 }
 
-/// The end of a game: how it ended, the character's record, then the
-/// hall of the living and the graveyard, in at most `rows` lines. The keys
-/// to go on are the last line and are never cut: on a short page the
-/// graveyard, then the record, give way to them.
-fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>, rows: usize) -> Vec<PageLine> {
+/// The end of a game: how it ended (to the player, "You died...", to a
+/// watcher, "ann died..."), the character's record, then the hall of the
+/// living and the graveyard.
+fn end_body(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
     let Some(d) = state.ending() else { return Vec::new() };
     let who = if state.watched().is_some() { d.name.as_str() } else { "You" };
     let (headline, colour, when) = if d.escaped {
         (format!("  {who} escaped with {}!", d.killed_by), palette::GOOD, "Escaped:")
     } else {
-        let how = format!("  {} died on depth {}, killed by {}.", d.name, d.depth, d.killed_by);
+        let how = format!("  {who} died on depth {}, killed by {}.", d.depth, d.killed_by);
         (how, palette::ALERT, "Died:")
     };
     let mut lines = vec![
@@ -127,46 +198,37 @@ fn end_lines(state: &ClientState, graveyard: Option<&[DeathRecord]>, rows: usize
         (format!("  {when:<22} {}", d.when_utc()), palette::TEXT),
         blank(),
     ];
-    let tables = rows.saturating_sub(lines.len() + 2);
-    lines.extend(graveyard_tables(graveyard, tables));
-    lines.truncate(rows.saturating_sub(2));
-    if rows >= 2 {
-        lines.push(blank());
-    }
-    let keys = match state.watched() {
-        Some(_) => format!("  {WATCHER_END}"),
-        None => format!("  Enter: a new character named {}    Esc: quit", d.name),
-    };
-    lines.push((keys, palette::TEXT));
+    lines.extend(graveyard_tables(graveyard));
     lines
 }
 
-/// The hall of the living (those who escaped, at most [`MOST_LIVING`]),
-/// then the dead, as tables in at most `rows` lines.
-fn graveyard_tables(graveyard: Option<&[DeathRecord]>, rows: usize) -> Vec<PageLine> {
+/// The keys that go on from the end of a game: a new character, or for a
+/// watcher whose player's game ended, leaving.
+fn end_keys(state: &ClientState) -> String {
+    match (state.watched(), state.ending()) {
+        (Some(_), _) => WATCHER_END.to_owned(),
+        (None, Some(d)) => format!("Enter: a new character named {}    Esc: quit", d.name),
+        (None, None) => String::new(),
+    }
+}
+
+/// The hall of the living (those who escaped), then the dead, as tables.
+fn graveyard_tables(graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
     let Some(records) = graveyard else {
         return vec![("  The graveyard is not known yet.".into(), palette::TEXT_DIM)];
     };
     let (living, dead): (Vec<&DeathRecord>, Vec<&DeathRecord>) =
         records.iter().partition(|r| r.escaped);
     let mut lines = vec![("  The hall of the living".to_string(), palette::GOOD)];
-    lines.extend(record_table(&living, "escaped with", MOST_LIVING, "Nobody has escaped yet."));
+    lines.extend(record_table(&living, "escaped with", "Nobody has escaped yet."));
     lines.push(blank());
     lines.push(("  The graveyard".to_string(), palette::TEXT));
-    // The title, the blank line above it and the table's header are counted.
-    let room = rows.saturating_sub(lines.len() + 1).max(1);
-    lines.extend(record_table(&dead, "killed by", room, "Nobody has died in this world yet."));
+    lines.extend(record_table(&dead, "killed by", "Nobody has died in this world yet."));
     lines
 }
 
-/// Records as a table under a header, at most `most` of them; `none` when
-/// there are none.
-fn record_table(
-    records: &[&DeathRecord],
-    last_column: &str,
-    most: usize,
-    none: &str,
-) -> Vec<PageLine> {
+/// Records as a table under a header; `none` when there are none.
+fn record_table(records: &[&DeathRecord], last_column: &str, none: &str) -> Vec<PageLine> {
     if records.is_empty() {
         return vec![(format!("  {none}"), palette::TEXT_DIM)];
     }
@@ -175,7 +237,7 @@ fn record_table(
         "name", "depth", "level", "rounds", "kills"
     );
     let mut rows = vec![(header, palette::TEXT_MIDDLE)];
-    for r in records.iter().take(most) {
+    for r in records {
         let text = format!(
             "  {:<16} {:>5} {:>5} {:>7} {:>5}  {}",
             r.name, r.depth, r.level, r.rounds, r.kills, r.killed_by
@@ -240,23 +302,112 @@ mod tests {
         position(&text(&s, Page::Graveyard), "Nobody has escaped yet.");
     }
 
-    #[test]
-    fn a_long_graveyard_fits_above_the_hud() {
+    /// The text of `page` in `rows` lines, scrolled `scroll` lines down.
+    fn scrolled_to(state: &ClientState, page: Page, rows: usize, scroll: usize) -> Vec<String> {
+        let (chat, link) = (Chat::default(), Link::Playing);
+        let mut scene = Scene::new(state, &chat, &link, page);
+        scene.page_scroll = scroll;
+        page_lines(&scene, (120, rows)).into_iter().map(|(t, _)| t).collect()
+    }
+
+    fn long_graveyard() -> ClientState {
         let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
         let mut records: Vec<_> = (0..20).map(|_| record("zed", 9, 11, "it", true)).collect();
-        records.extend((0..200).map(|_| record("bob", 7, 5, "an ogre", false)));
+        records.extend((0..200).map(|i| record(&format!("bob{i}"), 7, 5, "an ogre", false)));
         s.apply(&ServerMsg::Graveyard(records)).unwrap();
-        for page in [Page::Graveyard, Page::End] {
-            if page == Page::End {
-                s.apply(&ServerMsg::Died(record("ann", 3, 2, "a rat", false))).unwrap();
-            }
-            let lines = text(&s, page);
-            assert!(lines.len() <= PAGE_LINES, "{page:?}: {}", lines.len());
-            let living = lines.iter().filter(|l| l.contains("zed")).count();
-            assert_eq!(living, MOST_LIVING, "{page:?}");
-            assert!(lines.iter().filter(|l| l.contains("bob")).count() >= 10, "{page:?}");
-            assert!(lines.last().unwrap().contains("Enter") == (page == Page::End), "{lines:#?}");
+        s
+    }
+
+    /// The graveyard's page lists everyone it was sent, a page at a time:
+    /// its keys say how to scroll and stay the last line, however short.
+    #[test]
+    fn a_long_graveyard_page_scrolls_under_its_keys() {
+        let s = long_graveyard();
+        for rows in [1, 2, 3, 5, 12, 20, 39] {
+            let lines = text_in(&s, Page::Graveyard, rows);
+            assert!(lines.len() <= rows, "{rows} rows: {lines:#?}");
+            let last = lines.last().expect("a line");
+            assert!(last.contains("returns to the map"), "{rows} rows: {lines:#?}");
         }
+        let lines = text_in(&s, Page::Graveyard, 12);
+        assert_eq!(lines[0], "  The hall of the living");
+        let total = 5 + 20 + 200;
+        let keys = format!(
+            "  PgUp PgDn scroll, any other key returns to the map (lines 1-10 of {total})."
+        );
+        assert_eq!(lines[10..], ["".to_string(), keys]);
+        let end = scrolled_to(&s, Page::Graveyard, 12, usize::MAX);
+        assert_eq!(end[9], "  bob199               7     5     321    12  an ogre", "{end:#?}");
+        assert!(end[11].contains(&format!("lines {}-{total} of {total}", total - 9)));
+        let all: Vec<String> = (0..total)
+            .step_by(10)
+            .flat_map(|at| scrolled_to(&s, Page::Graveyard, 12, at))
+            .collect();
+        assert_eq!(all.iter().filter(|l| l.contains("zed")).count(), 20, "every one of the living");
+    }
+
+    /// The end page scrolls too: its record first, then everyone in the
+    /// graveyard, the keys to go on always the last line.
+    #[test]
+    fn a_short_end_page_scrolls_under_the_keys_to_go_on() {
+        let mut s = long_graveyard();
+        s.apply(&ServerMsg::Died(record("ann", 3, 2, "a rat", false))).unwrap();
+        let keys = "Enter: a new character named ann    Esc: quit";
+        let tall = text(&s, Page::End);
+        assert!(tall.len() <= 40, "{}", tall.len());
+        let total = 8 + 5 + 20 + 200;
+        let shown = format!("  {keys}    PgUp PgDn scroll (lines 1-38 of {total})");
+        assert_eq!(tall.last().unwrap(), &shown);
+        let short = text_in(&s, Page::End, 12);
+        assert_eq!(short[0], "  You died on depth 3, killed by a rat.");
+        assert_eq!(short[8], "  The hall of the living");
+        let end = scrolled_to(&s, Page::End, 12, usize::MAX);
+        assert_eq!(end[9], "  bob199               7     5     321    12  an ogre", "{end:#?}");
+        assert!(end[11].starts_with(&format!("  {keys}    PgUp PgDn")), "{end:#?}");
+        s.apply(&ServerMsg::Graveyard(vec![])).unwrap();
+        let fits = text(&s, Page::End);
+        assert_eq!(fits.last().unwrap(), &format!("  {keys}"), "it fits: {fits:#?}");
+    }
+
+    /// The help fits a tall page whole; on a short one it scrolls, its keys
+    /// under it.
+    #[test]
+    fn a_short_help_page_scrolls_and_keeps_its_keys_on_the_last_line() {
+        let s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let help = crate::reading::HELP.len();
+        let tall = text(&s, Page::Help);
+        assert_eq!(tall.len(), help + 2);
+        assert_eq!(tall[help..], ["".to_string(), LEAVE_KEYS.to_string()]);
+        let short = text_in(&s, Page::Help, 11);
+        assert_eq!(short[0], "  Keys");
+        let keys =
+            format!("  PgUp PgDn scroll, any other key returns to the map (lines 1-9 of {help}).");
+        assert_eq!(short[9..], ["".to_string(), keys]);
+        let end = scrolled_to(&s, Page::Help, 11, 100);
+        assert_eq!(end[8], "    Talking costs no time and waits for nobody.");
+    }
+
+    /// A full pack on a short page: its items scroll, the keys stay.
+    #[test]
+    fn a_full_pack_on_a_short_page_scrolls() {
+        use gloam_protocol::{Carried, ItemInfo};
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let kind = ItemInfo {
+            name: "dart".into(),
+            glyph: '(',
+            colour: [1, 2, 3],
+            class: ItemClass::Missile,
+        };
+        s.apply(&ServerMsg::ItemKinds(vec![kind])).unwrap();
+        let pack = vec![Carried { kind: 0, count: 2, equipped: false }; 26];
+        s.apply(&ServerMsg::Pack(pack)).unwrap();
+        let lines = text_in(&s, Page::Pack, 12);
+        assert_eq!(lines.len(), 12);
+        assert_eq!((lines[0].as_str(), lines[2].as_str()), ("  Your pack", "  a) dart (2)"));
+        assert!(lines[11].ends_with("map (lines 1-10 of 30)."), "{lines:#?}");
+        let end = scrolled_to(&s, Page::Pack, 12, 100);
+        assert_eq!(end[7], "  z) dart (2)");
+        assert!(end[9].starts_with("  On the map: d drop"), "{end:#?}");
     }
 
     #[test]
@@ -266,7 +417,7 @@ mod tests {
         s.apply(&ServerMsg::Died(ann.clone())).unwrap();
         s.apply(&ServerMsg::Graveyard(vec![ann])).unwrap();
         let lines = text(&s, Page::End);
-        assert_eq!(lines[0], "  ann died on depth 5, killed by an ogre.");
+        assert_eq!(lines[0], "  You died on depth 5, killed by an ogre.");
         position(&lines, "Experience level:      3");
         position(&lines, "Monsters killed:       12");
         position(&lines, "Died:                  1970-01-01 00:00 UTC");
@@ -286,6 +437,41 @@ mod tests {
             let last = lines.last().expect("a line");
             assert!(last.contains("Enter: a new character named ann"), "{rows} rows: {lines:#?}");
         }
+    }
+
+    /// The dying player reads of its death in the second person, on the
+    /// page as in the HUD and the log; a watcher reads of its player.
+    #[test]
+    fn the_death_page_speaks_to_the_dead_and_to_a_watcher_of_its_player() {
+        let (chat, closed) = (Chat::default(), Link::Lost("your character died".into()));
+        let ann = record("ann", 5, 3, "an ogre", false);
+        let mut player = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let mut watcher = player.clone();
+        watcher.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        let mut read = Vec::new();
+        for s in [&mut player, &mut watcher] {
+            s.apply(&ServerMsg::Died(ann.clone())).unwrap();
+            s.apply(&ServerMsg::Note("You die...".into())).unwrap();
+            let scene = Scene::new(s, &chat, &closed, Page::End);
+            let hud = crate::hud::hud(&scene);
+            let page = page_lines(&scene, (120, 40));
+            read.push((page[0].0.clone(), hud[0].text.clone(), s.log.back().unwrap().text.clone()));
+        }
+        assert_eq!(
+            read,
+            [
+                (
+                    "  You died on depth 5, killed by an ogre.".into(),
+                    "You died. The game is over.".into(),
+                    "You die...".into()
+                ),
+                (
+                    "  ann died on depth 5, killed by an ogre.".into(),
+                    "ann died. The game is over.".into(),
+                    "ann dies...".into()
+                ),
+            ]
+        );
     }
 
     #[test]

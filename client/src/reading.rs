@@ -23,7 +23,7 @@ pub(crate) fn log_lines(
     scroll: usize,
 ) -> Vec<PageLine> {
     let all = log_rows(state, palette, cols.saturating_sub(4));
-    let room = rows.saturating_sub(3).max(1);
+    let room = log_room(rows);
     let scroll = scroll.min(all.len().saturating_sub(room));
     let end = all.len() - scroll;
     let mut lines = vec![(LOG_TITLE.to_owned(), palette::TEXT), (String::new(), palette::TEXT)];
@@ -34,10 +34,17 @@ pub(crate) fn log_lines(
     lines
 }
 
+/// How many of the log's rows a page of `rows` lines shows (the others
+/// are its title, a blank line and how many rows are below): what PgUp and
+/// PgDn scroll by.
+pub(crate) fn log_room(rows: usize) -> usize {
+    rows.saturating_sub(3).max(1)
+}
+
 /// How far back the log can be scrolled in `rows` rows of `cols` letters.
 pub(crate) fn log_scroll_most(state: &ClientState, (cols, rows): (usize, usize)) -> usize {
     let all = log_rows(state, &palette::DEFAULT, cols.saturating_sub(4)).len();
-    all.saturating_sub(rows.saturating_sub(3).max(1))
+    all.saturating_sub(log_room(rows))
 }
 
 /// Every line of the log, wrapped to `cols` and indented, in its colour.
@@ -59,7 +66,7 @@ fn log_rows(state: &ClientState, palette: &Palette, cols: usize) -> Vec<PageLine
 }
 
 /// The help page: the keys, then the rules of the clock (docs/turns.md
-/// in short).
+/// in short); the page adds which keys leave it (`pages.rs`).
 pub(crate) const HELP: &[&str] = &[
     "Keys",
     "  move or attack          arrows (4 ways), h j k l y u b n or the numpad (8 ways)",
@@ -90,8 +97,6 @@ pub(crate) const HELP: &[&str] = &[
     "    waited for, until they act again. The HUD says whom a round waits for.",
     "  Players who share no danger never wait for each other.",
     "  Talking costs no time and waits for nobody.",
-    "",
-    "Any key returns to the map.",
 ];
 
 /// The help page's lines.

@@ -61,6 +61,9 @@ pub struct Scene<'a> {
     pub asking_to_quit: bool,
     /// How many rows the log page is scrolled back from the newest.
     pub log_scroll: usize,
+    /// How many lines the graveyard, pack, help or end page is scrolled down
+    /// (when it does not fit).
+    pub page_scroll: usize,
 }
 
 impl<'a> Scene<'a> {
@@ -77,6 +80,7 @@ impl<'a> Scene<'a> {
             palette: &palette::DEFAULT,
             asking_to_quit: false,
             log_scroll: 0,
+            page_scroll: 0,
         }
     }
 }

@@ -197,8 +197,7 @@ pub fn cell_under(scene: &Scene<'_>, layout: &Layout, (x, y): (f32, f32)) -> Opt
 /// pack, the end of the game, the log), in `rows` rows of `width` letters
 /// from the top.
 pub fn page_text_glyphs(scene: &Scene<'_>, width: u16, rows: u16) -> Vec<Glyph> {
-    let size = (usize::from(width), usize::from(rows.saturating_sub(1)));
-    text_glyphs(&pages::page_lines(scene, size), 1, width)
+    text_glyphs(&pages::page_lines(scene, pages::page_size((width, rows))), 1, width)
 }
 
 /// The text of the scene as a window laid out as `layout` shows it, row
@@ -479,7 +478,7 @@ mod tests {
         assert!(page_glyphs(&scene).is_empty(), "no map under the page");
         let g = page_text_glyphs(&scene, 120, 40);
         let first: String = g.iter().filter(|g| g.row == 1).map(|g| g.ch).collect();
-        assert_eq!(first, "anndiedondepth5,killedbyanogre.");
+        assert_eq!(first, "Youdiedondepth5,killedbyanogre.");
         assert!(g.iter().all(|g| g.row < 40), "above the HUD");
     }
 

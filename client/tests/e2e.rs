@@ -888,6 +888,39 @@ async fn looking_names_the_monster_under_the_cursor() {
     xvfb.quit_window(gloam);
 }
 
+/// A window made small tells its session the page's size: the help,
+/// which no longer fits, says it scrolls, and PgDn scrolls it (a session
+/// left thinking the page as tall as at first would take the help to fit,
+/// and scroll the HUD's messages instead).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_window_scrolls_the_help_that_no_longer_fits() {
+    let xvfb = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(Config::quiet(SEED)).await.unwrap();
+    let (gloam, _eye) = window_watched(&xvfb, &server, "e2e", dir.path()).await;
+    let found = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - e2e"]);
+    let window = found.lines().next().expect("the window exists").to_owned();
+    xdotool(&xvfb.display, &["windowsize", "--sync", &window, "640", "400"]);
+    xdotool(&xvfb.display, &["key", "question"]);
+    let foot = "PgUp PgDn scroll, any other key returns to the map (lines ";
+    // Until the window drew the help at its new size (the resize and the
+    // key may be taken in either order).
+    let mut text = screen_text(&xvfb, dir.path());
+    for _ in 0..50 {
+        if text.contains(foot) {
+            break;
+        }
+        text = screen_text(&xvfb, dir.path());
+    }
+    assert!(line_starting(&text, &format!("  {foot}")).contains("(lines 1-"), "{text}");
+    xdotool(&xvfb.display, &["key", "Next"]);
+    let scrolled = screen_text(&xvfb, dir.path());
+    let line = line_starting(&scrolled, &format!("  {foot}"));
+    assert!(!line.contains("(lines 1-"), "PgDn scrolled the help: {scrolled}");
+    xdotool(&xvfb.display, &["key", "Escape"]);
+    xvfb.quit_window(gloam);
+}
+
 /// A bestiary of one kind, in `dir`: a slow biter that always lands a
 /// weak blow and cannot be killed in a test's few blows, awake and after
 /// whoever it sees; slow, so a player walking away leaves it behind.

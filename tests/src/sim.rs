@@ -168,7 +168,7 @@ impl SimClient {
         Ok(SimClient {
             name: name.to_owned(),
             ws: connect_raw(url).await?,
-            state: ClientState::new(),
+            state: ClientState::named(name),
             oracle,
             stats: WireStats::default(),
             last_frame_len: 0,
@@ -188,10 +188,11 @@ impl SimClient {
     /// the lists of the connection's own (watchers, graveyard).
     pub fn view(&self) -> ClientState {
         let mut view = self.state.clone();
-        view.log.clear();
+        view.clear_log();
         view.watching = None;
         view.watchers.clear();
         view.graveyard = None;
+        view.name = None;
         view
     }
 
@@ -523,7 +524,7 @@ impl SimClient {
 fn connection_own(msg: &ServerMsg) -> bool {
     match msg {
         ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_) => true,
-        ServerMsg::Others(line) => {
+        ServerMsg::Note(line) => {
             line.starts_with("You stop watching ") || line.starts_with("You are watching ")
         }
         _ => false,

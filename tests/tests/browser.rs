@@ -232,7 +232,7 @@ async fn death_shows_the_death_page() {
     let towards = Dir::ALL.into_iter().find(|&d| arrival.step(d) == Some(cells[0])).unwrap();
     browser.key(page, vi_key(towards)).await.unwrap();
     let screen = shown(&mut browser, page, "killed by a giant").await;
-    assert!(screen.contains("webby died on depth 1"), "{screen}");
+    assert!(screen.contains("You died on depth 1"), "{screen}");
     assert!(!screen.contains("Disconnected"), "a death is not a network error: {screen}");
     let blow = screen.contains("You miss the giant.") || screen.contains("You hit the giant.");
     assert!(blow, "the key towards the giant was a blow: {screen}");

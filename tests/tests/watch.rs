@@ -154,6 +154,19 @@ async fn a_watcher_sees_exactly_what_its_player_sees() {
         bob.recv().await.unwrap();
     }
     assert!(bob.state.log.iter().any(|l| l.text == "cy is watching ann."));
+    // A watcher reads of the others who watch, never of itself but as
+    // "you", once.
+    while cy.state.watchers.len() < 2 {
+        cy.recv().await.unwrap();
+    }
+    for (sim, other) in [(&bob, "cy"), (&cy, "bob")] {
+        let me = &sim.name;
+        let log: Vec<&str> = sim.state.log.iter().map(|l| l.text.as_str()).collect();
+        let mine = log.iter().filter(|l| **l == "You are watching ann.").count();
+        assert_eq!(mine, 1, "{me}: {log:?}");
+        assert!(!log.contains(&format!("{me} is watching ann.").as_str()), "{me}: {log:?}");
+        assert!(log.contains(&format!("{other} is watching ann.").as_str()), "{me}: {log:?}");
+    }
     // Watchers talk with each other and with ann, on her depth.
     cy.send(&ClientMsg::Chat { to: ChatTo::Depth, text: "she saw the stairs".into() })
         .await
@@ -229,8 +242,9 @@ async fn a_player_refuses_and_kicks_watchers_within_the_hosts_limit() {
     assert_eq!(heard_by_ann.as_deref(), Some("bob: nice dodge"));
     let notes = notes_until_chat(&mut bob).await;
     assert_eq!(notes, ["You are watching ann: you cannot act."]);
-    // Told as "you" (it was once a note, which bob's client told as
-    // ann's: "ann is watching ann: ann cannot act.").
+    // Told as "you" (a note in the second person about watching is the
+    // watcher's own: its client does not tell it as ann's, "ann is
+    // watching ann: ann cannot act.").
     assert!(
         bob.state.log.iter().any(|l| l.text == "You are watching ann: you cannot act."),
         "{:?}",
@@ -350,7 +364,7 @@ async fn a_watcher_that_stops_reading_is_dropped_alone() {
 }
 
 /// A player's death, watched: the watcher is shown the very blow and the
-/// record ann's client gets, then closed.
+/// record ann's client gets, then the graveyard, then closed.
 #[tokio::test]
 async fn a_watcher_sees_its_player_die() {
     let arena = gloam_tests::ARENA_BESTIARY;
@@ -378,4 +392,8 @@ async fn a_watcher_sees_its_player_die() {
     };
     assert_eq!(Some(seen), ann.state.death, "bob saw ann's record");
     assert_eq!(bob.transcript, ann.transcript, "every message up to her death");
+    // Shown the graveyard she joined, for its death page, and told as you.
+    let graves = bob.state.graveyard.as_deref().unwrap_or_default();
+    assert!(graves.iter().any(|r| r.name == "ann"), "{graves:?}");
+    told_in_the_second_person(&bob, "ann");
 }

@@ -22,7 +22,7 @@ import { cellUnder, screenText } from "./render/view";
 import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
 import { Session, type KeyOutcome } from "./session/session";
 import { TokenStore } from "./session/tokens";
-import { MAX_NAME_CHARS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
+import { MAX_NAME_CHARS, PAGE_WORDS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
 
 /** The parts of the page the app drives. */
 export interface PageParts {
@@ -139,7 +139,7 @@ export class App {
   private connect(name: string): void {
     this.name = name;
     this.connection?.close("closed");
-    const session = new Session(this.url, this.tokens);
+    const session = new Session(this.url, this.tokens, PAGE_WORDS, name);
     this.session = session;
     const token = this.tokens.load()?.token ?? null;
     const hello: ClientMsg =
@@ -275,6 +275,8 @@ export class App {
     const map: [number, number] = session !== null && session.state.width > 0 ? [session.state.width, session.state.height] : [80, 40];
     const layout = layoutFit(width, height, this.zoom ?? zoomFor(width, height, map, letters), letters);
     this.layout = layout;
+    // Every resize asks for a frame: the session learns the page's size here.
+    session?.resize(layout.pageCols, layout.mapRows);
     this.atlas = atlasFor(this.ctx, this.atlas, layout.cellPx, scale);
     if (session !== null) drawFrame(this.ctx, this.atlas, session.scene(), this.palette, layout);
     // Only the last frame's time is kept (a measure a frame would pile up).

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import type { ServerMsg } from "../src/protocol";
 import { KEYS_HELP } from "../src/session/keys";
 import { sceneOf, type Link } from "../src/session/scene";
-import type { ClientState } from "../src/state";
+import { ageLog, type ClientState } from "../src/state";
 import { GAME_LINES, HUD_ROWS, NO_CHAT_YET, WATCHER_KEYS, hud, partyPanel, secondRow, waitingText, type HudLine } from "../src/render/hud";
 import { layoutAt, READABLE_CELL_PX, zoomFor } from "../src/render/layout";
 import { DEFAULT, PlayerColours } from "../src/render/palette";
@@ -46,19 +46,68 @@ test("hit points show with a bar that turns colour when low, then the level", ()
   }
 });
 
-test("the last game lines show newest brightest, fights in their colour, chat in rows of its own", () => {
+test("the last game lines show newest lowest, fights in their colour, chat in rows of its own", () => {
   const s = state(1, ["bob"]);
   for (let i = 0; i < 20; i++) applyAll(s, { Note: `note ${i}` });
   let r = rows(s);
   const last = 2 + GAME_LINES - 1;
-  assert.deepEqual([r[last - 2]?.text, r[last - 2]?.tone], ["note 17", "Dim"]);
-  assert.deepEqual([r[last - 1]?.text, r[last - 1]?.tone], ["note 18", "Middle"]);
+  assert.deepEqual([r[last - 1]?.text, r[last - 1]?.tone], ["note 18", "Bright"], "news, all of it");
   assert.deepEqual([r[last]?.text, r[last]?.tone], ["note 19", "Bright"]);
   assert.equal(r[HUD_ROWS - 2]?.text, NO_CHAT_YET);
   applyAll(s, { Chat: { from: 2, name: "bob", to: "Depth", text: "troll coming, run" } }, { Combat: "The troll hits you (4)." });
   r = rows(s);
   assert.deepEqual(r[last], { text: "The troll hits you (4).", tone: "Combat", accents: [] });
   assert.deepEqual(r[2 + GAME_LINES], { text: "bob: troll coming, run", tone: "Bright", accents: [[0, 3, { player: 2 }]] });
+});
+
+/** The game's rows as [text, tone], oldest first, blank ones left out. */
+function gameRows(s: ClientState): [string, unknown][] {
+  return rows(s)
+    .slice(2, 2 + GAME_LINES)
+    .filter((r) => r.text !== "")
+    .map((r) => [r.text, r.tone]);
+}
+
+const answer: ServerMsg = sight({ x: 2, y: 2 });
+
+test("the game's lines said before the player's last action are dimmed; a line said again is news again", () => {
+  const s = state(1, []);
+  applyAll(s, { Note: "You see a dagger here." }, answer);
+  assert.deepEqual(gameRows(s), [["You see a dagger here.", "Bright"]]);
+  ageLog(s);
+  assert.deepEqual(gameRows(s), [["You see a dagger here.", "Dim"]], "it walked on");
+  applyAll(s, answer, { Combat: "The jackal bites you (2)." }, { Combat: "You miss the jackal." }, { Combat: "You miss the jackal." }, answer);
+  assert.deepEqual(gameRows(s).slice(1), [
+    ["The jackal bites you (2).", "Combat"],
+    ["You miss the jackal. (x2)", "Combat"],
+  ]);
+  ageLog(s);
+  applyAll(s, { Combat: "You miss the jackal." });
+  assert.deepEqual(gameRows(s), [
+    ["You see a dagger here.", "Dim"],
+    ["The jackal bites you (2).", "Dim"],
+    ["You miss the jackal. (x3)", "Combat"],
+  ]);
+});
+
+test("a watcher reads its player's lines as old once the player's next action is answered", () => {
+  const s = state(1, [], { Watching: { player: "ann", you: 9 } }, { Note: "You see a dagger here." }, answer);
+  assert.deepEqual(gameRows(s)[1], ["ann sees a dagger here.", "Bright"]);
+  applyAll(s, { Others: "bob goes down the stairs." }, answer);
+  assert.deepEqual(gameRows(s).slice(1), [
+    ["ann sees a dagger here.", "Dim"],
+    ["bob goes down the stairs.", "Others"],
+  ]);
+});
+
+test("sending an action makes what was said before it old; a line of chat is no action", () => {
+  const s = playing();
+  s.onMessage({ Note: "You see a dagger here." });
+  const dagger = () => rows(s.state).find((r) => r.text === "You see a dagger here.")?.tone;
+  s.sent({ Chat: { to: "Depth", text: "a dagger" } }, 0);
+  assert.equal(dagger(), "Bright", "talking is no action");
+  s.sent({ Act: { Move: "N" } }, 0);
+  assert.equal(dagger(), "Dim");
 });
 
 test("whom the round waits for replaces the keys; a watcher is told whom it watches", () => {
@@ -75,8 +124,11 @@ test("a lost link says why, and the end of a game is no network fault", () => {
   assert.equal(lost[0]?.text, "Disconnected: server shutting down  (Enter joins again)");
   const dead = state(2, [], { Died: record("ann", false, "a rat") });
   const r = rows(dead, { lost: "the server closed the connection: your character died" });
-  assert.deepEqual([r[0]?.text, r[0]?.tone], ["ann died. The game is over.", "Middle"]);
+  assert.deepEqual([r[0]?.text, r[0]?.tone], ["You died. The game is over.", "Middle"]);
   assert.equal(r[1]?.text, "a new character: Enter   quit: Esc");
+  const watcher = state(2, [], { Watching: { player: "ann", you: 9 } }, { Died: record("ann", false, "a rat") });
+  assert.equal(rows(watcher, { lost: "ann left the game" })[1]?.text, "watch ann again: Enter", "nothing a watcher at the end cannot do (G, talk)");
+  assert.equal(rows(watcher, { lost: "ann left the game" })[0]?.text, "ann died. The game is over.", "of its player, to a watcher");
   assert.equal(rows(new (dead.constructor as new () => ClientState)(), { connecting: "ws://here/" })[0]?.text, "Connecting to ws://here/...");
 });
 

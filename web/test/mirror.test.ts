@@ -19,6 +19,7 @@ import {
   record,
   sight,
   snapshot,
+  welcome,
   welcomed,
 } from "./fixtures";
 
@@ -212,6 +213,25 @@ test("a watcher reads the server's lines of its player by name, and hears who co
   const player = onLevel();
   applyAll(player, { Combat: "You miss the jackal." });
   assert.equal(player.log[0]?.text, "You miss the jackal.", "the player's own");
+});
+
+test("a watcher reads the server's words to it about its watching as its own", () => {
+  const s = onLevel();
+  applyAll(s, { Watching: { player: "ann", you: 9 } });
+  for (const line of ["You are watching ann: you cannot act.", "You pick up a dagger (b).", "You stop watching ann."]) applyAll(s, { Note: line });
+  assert.deepEqual(s.log.map((l) => l.text), ["You are watching ann.", "You are watching ann: you cannot act.", "ann picks up a dagger (b).", "You stop watching ann."]);
+});
+
+test("a watcher reads of the others who watch, never of itself; its player reads of it", () => {
+  const dan = new ClientState();
+  dan.name = "dan";
+  applyAll(dan, welcome(1, 20, 10), { Watching: { player: "ann", you: 9 } }, { Watchers: ["cy", "dan"] }, { Watchers: ["dan", "eve"] });
+  assert.deepEqual(dan.log.map((l) => l.text), ["You are watching ann.", "cy is watching ann.", "eve is watching ann.", "cy stopped watching ann."]);
+  const ann = new ClientState();
+  ann.name = "ann";
+  applyAll(ann, welcome(1, 20, 10), { Watchers: ["dan"] });
+  assert.equal(ann.log.at(-1)?.text, "dan is watching you.");
+  assert.equal(ann.name, "ann", "a welcome keeps the name");
 });
 
 test("/who is listed in lines a row holds", () => {

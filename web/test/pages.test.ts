@@ -8,10 +8,11 @@ import { test } from "node:test";
 import type { DeathRecord } from "../src/protocol";
 import { sceneOf, type Page } from "../src/session/scene";
 import type { ClientState } from "../src/state";
-import { pageLines, whenUtc } from "../src/render/pages";
+import { GAME_LINES, hud } from "../src/render/hud";
+import { pageLines, pageSize, whenUtc } from "../src/render/pages";
 import { logScrollMost } from "../src/render/reading";
 import { DEFAULT } from "../src/render/palette";
-import { applyAll, onLevel, record } from "./fixtures";
+import { applyAll, onLevel, playing, record } from "./fixtures";
 
 function text(s: ClientState, page: Page): string[] {
   return pageLines(sceneOf(s, "Playing", page), DEFAULT, 120, 40).map(([t]) => t);
@@ -55,23 +56,85 @@ test("the graveyard lists the living above the dead, with their levels", () => {
   position(text(s, "Graveyard"), "Nobody has escaped yet.");
 });
 
-test("a long graveyard fits above the HUD", () => {
-  const records = [...new Array(20).fill(rec("zed", 9, 11, "it", true)), ...new Array(200).fill(rec("bob", 7, 5, "an ogre", false))];
-  const s = applyAll(onLevel(), { Graveyard: records });
-  for (const page of ["Graveyard", "End"] as const) {
-    if (page === "End") applyAll(s, { Died: rec("ann", 3, 2, "a rat", false) });
-    const lines = text(s, page);
-    assert.ok(lines.length <= 39, `${page}: ${lines.length}`);
-    assert.equal(lines.filter((l) => l.includes("zed")).length, 6, page);
-    assert.ok(lines.filter((l) => l.includes("bob")).length >= 10, page);
-    assert.equal(lines.at(-1)?.includes("Enter"), page === "End");
+/** The text of `page` in `rows` lines, scrolled `scroll` lines down. */
+function scrolledTo(s: ClientState, page: Page, rows: number, scroll: number): string[] {
+  const scene = sceneOf(s, "Playing", page);
+  scene.pageScroll = scroll;
+  return pageLines(scene, DEFAULT, 120, rows).map(([t]) => t);
+}
+
+function longGraveyard(): ClientState {
+  const records = [...new Array(20).fill(rec("zed", 9, 11, "it", true)), ...Array.from({ length: 200 }, (_, i) => rec(`bob${i}`, 7, 5, "an ogre", false))];
+  return applyAll(onLevel(), { Graveyard: records });
+}
+
+test("a long graveyard page scrolls under its keys", () => {
+  const s = longGraveyard();
+  for (const rows of [1, 2, 3, 5, 12, 20, 39]) {
+    const lines = scrolledTo(s, "Graveyard", rows, 0);
+    assert.ok(lines.length <= rows, `${rows} rows: ${lines.join("\n")}`);
+    assert.match(lines.at(-1) ?? "", /returns to the map/, `${rows} rows`);
   }
+  const lines = scrolledTo(s, "Graveyard", 12, 0);
+  assert.equal(lines[0], "  The hall of the living");
+  const total = 5 + 20 + 200;
+  assert.deepEqual(lines.slice(10), ["", `  PgUp PgDn scroll, any other key returns to the map (lines 1-10 of ${total}).`]);
+  const end = scrolledTo(s, "Graveyard", 12, Number.MAX_SAFE_INTEGER);
+  assert.equal(end[9], "  bob199               7     5     321    12  an ogre");
+  assert.ok(end[11]?.includes(`lines ${total - 9}-${total} of ${total}`));
+  const all: string[] = [];
+  for (let at = 0; at < total; at += 10) all.push(...scrolledTo(s, "Graveyard", 12, at));
+  assert.equal(all.filter((l) => l.includes("zed")).length, 20, "every one of the living");
+});
+
+test("a short end page scrolls under the keys to go on", () => {
+  const s = applyAll(longGraveyard(), { Died: rec("ann", 3, 2, "a rat", false) });
+  const keys = "Enter: a new character named ann    Esc: quit";
+  const tall = text(s, "End");
+  assert.ok(tall.length <= 40, `${tall.length}`);
+  const total = 8 + 5 + 20 + 200;
+  assert.equal(tall.at(-1), `  ${keys}    PgUp PgDn scroll (lines 1-38 of ${total})`);
+  const short = scrolledTo(s, "End", 12, 0);
+  assert.equal(short[0], "  You died on depth 3, killed by a rat.");
+  assert.equal(short[8], "  The hall of the living");
+  const end = scrolledTo(s, "End", 12, Number.MAX_SAFE_INTEGER);
+  assert.equal(end[9], "  bob199               7     5     321    12  an ogre");
+  assert.ok(end[11]?.startsWith(`  ${keys}    PgUp PgDn`));
+  applyAll(s, { Graveyard: [] });
+  assert.equal(text(s, "End").at(-1), `  ${keys}`, "it fits");
+});
+
+test("a short help page scrolls and keeps its keys on the last line", () => {
+  const s = onLevel();
+  const help = s.words.help.length;
+  const tall = text(s, "Help");
+  assert.equal(tall.length, help + 2);
+  assert.deepEqual(tall.slice(help), ["", "  Any key returns to the map."]);
+  const short = scrolledTo(s, "Help", 11, 0);
+  assert.equal(short[0], "  Keys");
+  assert.deepEqual(short.slice(9), ["", `  PgUp PgDn scroll, any other key returns to the map (lines 1-9 of ${help}).`]);
+  assert.equal(scrolledTo(s, "Help", 11, 100)[8], "    Talking costs no time and waits for nobody.");
+});
+
+test("a full pack on a short page scrolls", () => {
+  const s = applyAll(
+    onLevel(),
+    { ItemKinds: [{ name: "dart", glyph: "(", colour: [1, 2, 3], class: "Missile" }] },
+    { Pack: Array.from({ length: 26 }, () => ({ kind: 0, count: 2, equipped: false })) },
+  );
+  const lines = scrolledTo(s, "Pack", 12, 0);
+  assert.equal(lines.length, 12);
+  assert.deepEqual([lines[0], lines[2]], ["  Your pack", "  a) dart (2)"]);
+  assert.ok(lines[11]?.endsWith("map (lines 1-10 of 30)."), lines.join("\n"));
+  const end = scrolledTo(s, "Pack", 12, 100);
+  assert.equal(end[7], "  z) dart (2)");
+  assert.ok(end[9]?.startsWith("  On the map: d drop"));
 });
 
 test("the end page after a death gives the record, then the graveyard; after an escape what it escaped with", () => {
   const s = applyAll(onLevel(), { Died: rec("ann", 5, 3, "an ogre", false) }, { Graveyard: [rec("ann", 5, 3, "an ogre", false)] });
   const lines = text(s, "End");
-  assert.equal(lines[0], "  ann died on depth 5, killed by an ogre.");
+  assert.equal(lines[0], "  You died on depth 5, killed by an ogre.");
   position(lines, "Experience level:      3");
   position(lines, "Monsters killed:       12");
   position(lines, "Died:                  1970-01-01 00:00 UTC");
@@ -140,4 +203,75 @@ test("the help names every key the page reads", () => {
   for (const key of ["h j k l y u b n", "> (or .)", "  o:", "click a cell", "g or ,", "q / r", "w / W / T", "t (choose", "f (the first", "Enter", "PgUp PgDn", "Ctrl+P", "Esc (then y)", "?watch=NAME"]) {
     assert.ok(help.includes(key), key);
   }
+});
+
+test("the log page scrolls by the page the session was told, and its end shows the newest", () => {
+  const s = playing();
+  for (let i = 0; i < 40; i++) s.onMessage({ Note: `line ${i}` });
+  const shown = () => pageLines(s.scene(), DEFAULT, s.pageArea[0], pageSize(s.pageArea[1])).map(([t]) => t);
+  s.resize(120, 12);
+  s.onKey({ ctrl: "p" }, false, false, 0);
+  assert.deepEqual(shown().slice(2), Array.from({ length: 8 }, (_, i) => `  line ${32 + i}`));
+  s.onKey("PageUp", false, false, 0);
+  assert.equal(s.scene().logScroll, 8, "a page of the log's 8 rows");
+  assert.equal(shown()[2], "  line 24");
+  s.onKey("Home", false, false, 0);
+  assert.deepEqual([s.scene().logScroll, shown()[2]], [32, "  line 0"]);
+  s.onKey("PageDown", false, false, 0);
+  assert.equal(s.scene().logScroll, 24);
+  s.resize(120, 40);
+  assert.equal(s.scene().logScroll, 4, "as far back as the taller page goes");
+  s.onKey("End", false, false, 0);
+  assert.equal(shown().at(-1), "  line 39", "the newest last");
+});
+
+test("a page that does not fit scrolls with PgUp and PgDn; any other key puts it away", () => {
+  const s = playing();
+  for (let i = 0; i < 30; i++) s.onMessage({ Note: `line ${i}` });
+  s.onKey({ char: "?" }, false, false, 0);
+  s.onKey("PageUp", false, false, 0);
+  assert.deepEqual([s.page(), s.scene().pageScroll, s.chat.scroll], ["Help", 0, GAME_LINES], "it fits: PgUp scrolls the HUD");
+  s.onKey("PageDown", false, false, 0);
+  s.resize(120, 12);
+  const step = 11 - 2;
+  s.onKey("PageDown", false, false, 0);
+  assert.deepEqual([s.page(), s.scene().pageScroll], ["Help", step]);
+  for (let i = 0; i < 10; i++) s.onKey("PageDown", false, false, 0);
+  const most = s.state.words.help.length - step;
+  assert.equal(s.scene().pageScroll, most, "no further than its last line");
+  s.onKey("PageUp", false, false, 0);
+  assert.equal(s.scene().pageScroll, most - step);
+  s.resize(120, 40);
+  assert.equal(s.scene().pageScroll, 0, "it fits now");
+  s.resize(120, 12);
+  s.onKey("PageDown", false, false, 0);
+  assert.equal(s.onKey({ char: "x" }, false, false, 0), "Redraw");
+  assert.equal(s.page(), "Map");
+  s.onKey({ char: "?" }, false, false, 0);
+  assert.deepEqual([s.page(), s.scene().pageScroll], ["Help", 0]);
+});
+
+test("the death page speaks to the dead, and to a watcher of its player", () => {
+  const ann = rec("ann", 5, 3, "an ogre", false);
+  const read = [onLevel(), applyAll(onLevel(), { Watching: { player: "ann", you: 9 } })].map((s) => {
+    applyAll(s, { Died: ann }, { Note: "You die..." });
+    const scene = sceneOf(s, { lost: "your character died" }, "End");
+    return [pageLines(scene, DEFAULT, 120, 40)[0]?.[0], hud(scene, 120, 120)[0]?.text, s.log.at(-1)?.text];
+  });
+  assert.deepEqual(read, [
+    ["  You died on depth 5, killed by an ogre.", "You died. The game is over.", "You die..."],
+    ["  ann died on depth 5, killed by an ogre.", "ann died. The game is over.", "ann dies..."],
+  ]);
+});
+
+test("a short end page scrolls with PgDn, and Enter still starts again", () => {
+  const s = playing();
+  s.resize(120, 12);
+  s.onMessage({ Died: record("ann") });
+  s.onMessage({ Graveyard: Array.from({ length: 30 }, () => record("ann")) });
+  s.onClosed("your character died");
+  assert.equal(s.onKey("PageDown", false, false, 0), "Redraw");
+  assert.deepEqual([s.page(), s.scene().pageScroll], ["End", 11 - 2]);
+  assert.equal(s.onKey("Up", false, false, 0), "Ignore");
+  assert.equal(s.onKey("Enter", false, false, 0), "Again");
 });

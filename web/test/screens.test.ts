@@ -30,6 +30,8 @@ interface Step {
   msg?: string;
   variant?: string;
   closed?: string;
+  /** The window resized to [width, height, cell, letter]. */
+  resize?: [number, number, number, number];
   out?: Json;
   refused?: string | null;
   screen?: string[];
@@ -37,6 +39,8 @@ interface Step {
 
 interface Recorded {
   name: string;
+  /** The name the session joins under. */
+  who: string;
   layout: [number, number, number, number];
   start: string[];
   steps: Step[];
@@ -88,6 +92,7 @@ function what(step: Step): string {
   if (step.text !== undefined) return `text ${JSON.stringify(step.text)}`;
   if (step.click !== undefined) return `click at ${step.click.join(", ")}`;
   if (step.msg !== undefined) return `message ${step.variant ?? ""} ${step.msg.slice(0, 40)}`;
+  if (step.resize !== undefined) return `resized to ${step.resize.join(", ")}`;
   return `closed: ${step.closed ?? ""}`;
 }
 
@@ -107,8 +112,10 @@ function play(s: Session, step: Step, layout: Layout): { out?: KeyOutcome; refus
 
 function replay(recorded: Recorded): void {
   const [w, h, cell, letter] = recorded.layout;
-  const layout = layoutAt(w, h, cell, letter);
-  const s = new Session("ws://here", { keep: () => file.token_note }, WINDOW_WORDS);
+  let layout = layoutAt(w, h, cell, letter);
+  const s = new Session("ws://here", { keep: () => file.token_note }, WINDOW_WORDS, recorded.who);
+  // As the page tells its session on every resize, and the window's harness did.
+  s.resize(layout.pageCols, layout.mapRows);
   const screenOf = () => screenText(s.scene(), DEFAULT, layout).split("\n").slice(0, -1);
   let want = recorded.start;
   const before = firstDifference(want, screenOf());
@@ -117,7 +124,11 @@ function replay(recorded: Recorded): void {
     const where = `${recorded.name}, step ${i} (${what(step)})`;
     // Which of the listed states the session was in before the step.
     const was = new Set(Object.entries(WHEN).flatMap(([name, holds]) => (holds(s) ? [name] : [])));
-    const done = play(s, step, layout);
+    if (step.resize !== undefined) {
+      layout = layoutAt(...step.resize);
+      s.resize(layout.pageCols, layout.mapRows);
+    }
+    const done = step.resize !== undefined ? {} : play(s, step, layout);
     if (done.out !== undefined) {
       const got = outcomeJson(done.out);
       if (!intended(step, step.out, got, (name) => was.has(name))) assert.deepEqual(got, step.out, `${where}: the outcome differs`);

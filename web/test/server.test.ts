@@ -20,7 +20,7 @@ import { screenText } from "../src/render/view";
 import type { Key } from "../src/session/keys";
 import { Session, type KeyOutcome } from "../src/session/session";
 import { TokenStore } from "../src/session/tokens";
-import { PROTOCOL_VERSION } from "../src/state";
+import { PAGE_WORDS, PROTOCOL_VERSION } from "../src/state";
 
 const binary = process.env["GLOAM_SERVER"];
 const skip = binary === undefined || typeof (globalThis as { WebSocket?: unknown }).WebSocket !== "function";
@@ -53,7 +53,7 @@ class Player {
     const store = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v) };
     const tokens = new TokenStore(store, "http://test");
     tokens.keepName(name);
-    this.session = new Session(url, tokens);
+    this.session = new Session(url, tokens, PAGE_WORDS, name);
     const token = tokens.load()?.token ?? null;
     const hello: ClientMsg =
       watch === null ? { Hello: { version: PROTOCOL_VERSION, name, token } } : { Watch: { version: PROTOCOL_VERSION, name, token, player: watch } };
@@ -180,6 +180,7 @@ test("a reload resumes the character with its kept token; a watcher sees it play
   const cy = new Player(new Map(), "cy", "bob");
   await cy.until("watching bob", () => cy.session.state.watching !== null && cy.session.state.at !== null);
   assert.match(cy.session.state.log.map((l) => l.text).join("\n"), /You are watching bob\./);
+  assert.doesNotMatch(cy.session.state.log.map((l) => l.text).join("\n"), /cy is watching bob/, "a watcher reads of itself as you");
   assert.equal(cy.press("Up"), "Redraw", "a watcher cannot act");
   again.press({ char: "o" });
   const seen = cy.heardOf("Sight");

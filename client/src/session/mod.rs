@@ -96,6 +96,12 @@ pub struct Session {
     /// A standing order sent (explore, travel, rest) may be under way, until
     /// the server says it stopped: Esc stops it rather than quitting.
     ordering: bool,
+    /// The place of a page above the HUD, in letters a row and rows, as
+    /// the window last told it ([`resize`](Self::resize)).
+    page_area: (u16, u16),
+    /// How many lines the graveyard, pack, help or end page is scrolled down,
+    /// when it does not fit.
+    page_scroll: usize,
 }
 
 impl Session {
@@ -103,7 +109,7 @@ impl Session {
     pub fn new(url: String, token: TokenSlot) -> Self {
         let link = Link::Connecting(url);
         Self {
-            state: ClientState::new(),
+            state: ClientState::named(&token.name),
             link,
             chat: Chat::default(),
             graveyard: Graveyard::Away,
@@ -117,7 +123,35 @@ impl Session {
             palette: &crate::palette::DEFAULT,
             log: None,
             ordering: false,
+            page_area: crate::layout::DEFAULT_PAGE,
+            page_scroll: 0,
         }
+    }
+
+    /// The place of a page above the HUD (the map's and the side panel's)
+    /// is now `cols` letters by `rows` rows: the window tells on every
+    /// resize, and the log and the pages that do not fit scroll by it.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self.page_area = (cols, rows);
+        if let Some(scroll) = self.log {
+            self.log = Some(scroll.min(self.log_most()));
+        }
+        self.page_scroll = self.page_scroll.min(self.page_most());
+    }
+
+    /// The letters a row and the lines a page has.
+    fn page_size(&self) -> (usize, usize) {
+        crate::pages::page_size(self.page_area)
+    }
+
+    /// How far back the log page scrolls.
+    fn log_most(&self) -> usize {
+        crate::reading::log_scroll_most(&self.state, self.page_size())
+    }
+
+    /// How far down the page shown scrolls (0 when it fits).
+    fn page_most(&self) -> usize {
+        crate::pages::scroll_most(&self.scene(), self.page_size().1)
     }
 
     /// The session drawn in `palette`'s colours.
@@ -158,6 +192,7 @@ impl Session {
         }
         scene.asking_to_quit = self.mode == Mode::AskingToQuit;
         scene.log_scroll = self.log.unwrap_or(0);
+        scene.page_scroll = self.page_scroll;
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -192,6 +227,9 @@ impl Session {
         let intent = intent(key, shift);
         if self.page() == Page::End {
             return match intent {
+                Some(Intent::ScrollBack | Intent::ScrollForward) if self.page_most() > 0 => {
+                    self.scroll_page(intent == Some(Intent::ScrollBack))
+                }
                 Some(Intent::Quit) => KeyOutcome::Quit,
                 // A watcher's player died: there is no character to start again.
                 Some(Intent::Enter) if self.state.watching.is_none() => KeyOutcome::Again,
@@ -211,7 +249,11 @@ impl Session {
             }
             Mode::Map => {}
         }
+        let paged = matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help);
         match intent {
+            Some(Intent::ScrollBack | Intent::ScrollForward) if paged && self.page_most() > 0 => {
+                return self.scroll_page(intent == Some(Intent::ScrollBack));
+            }
             Some(Intent::ScrollBack) => return self.scroll(true),
             Some(Intent::ScrollForward) => return self.scroll(false),
             Some(Intent::Enter) if self.page() == Page::Map && self.link == Link::Playing => {
@@ -220,11 +262,12 @@ impl Session {
             }
             _ => {}
         }
-        if matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help) {
+        if paged {
             // Any key puts the page away, Esc too (it does not quit from here).
             self.graveyard = Graveyard::Away;
             self.pack_shown = false;
             self.help_shown = false;
+            self.page_scroll = 0;
             return KeyOutcome::Redraw;
         }
         self.on_map_intent(intent, repeat, now)
@@ -405,13 +448,22 @@ impl Session {
         KeyOutcome::Redraw
     }
 
-    /// A key while the full-screen log is open: it scrolls (a page, or a
-    /// row), and Esc closes it.
+    /// PgUp (`back`) or PgDn on a page that does not fit: a page of it up
+    /// or down.
+    fn scroll_page(&mut self, back: bool) -> KeyOutcome {
+        let step = crate::pages::scroll_step(self.page_size().1);
+        self.page_scroll = match back {
+            true => self.page_scroll.saturating_sub(step),
+            false => (self.page_scroll + step).min(self.page_most()),
+        };
+        KeyOutcome::Redraw
+    }
+
+    /// A key while the full-screen log is open: it scrolls (a page of the
+    /// page's real size, or a row), and Esc closes it.
     fn on_log_key(&mut self, scroll: usize, key: Key) -> KeyOutcome {
-        // As far back as a page of 80 letters and 20 rows goes; a larger
-        // page shows its oldest rows a little sooner.
-        let most = crate::reading::log_scroll_most(&self.state, (80, 20));
-        let page = 10;
+        let most = self.log_most();
+        let page = crate::reading::log_room(self.page_size().1);
         self.log = match key {
             Key::Escape | Key::Enter => None,
             Key::PageUp => Some((scroll + page).min(most)),
@@ -428,6 +480,8 @@ impl Session {
     /// The message [`on_key`](Self::on_key) asked for went out at `now`.
     pub fn sent(&mut self, msg: &ClientMsg, now: Instant) {
         if let ClientMsg::Act(action) = msg {
+            // What was said before this action is old news now.
+            self.state.age_log();
             self.in_flight += 1;
             self.last_sent = Some(now);
             // The orders the server always says the end of (the stairs'
@@ -486,7 +540,10 @@ impl Session {
             }
             ServerMsg::Graveyard(_) if self.graveyard == Graveyard::Awaited => {
                 self.graveyard = Graveyard::Shown;
+                self.page_scroll = 0;
             }
+            // The end page opens at its top.
+            ServerMsg::Died(_) | ServerMsg::Escaped(_) => self.page_scroll = 0,
             _ => {}
         }
     }
@@ -675,6 +732,9 @@ mod tests {
         for i in 0..40 {
             s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
         }
+        // A page of 13 lines: the title, a blank, 10 of the log's, and one
+        // saying how many are below.
+        s.resize(160, 14);
         let now = Instant::now();
         assert_eq!(s.on_key(Key::Ctrl('p'), false, false, now), KeyOutcome::Redraw);
         assert_eq!(s.page(), Page::Log);
@@ -691,6 +751,73 @@ mod tests {
         s.on_key(Key::Ctrl('p'), false, false, now);
         s.on_key(Key::Ctrl('p'), false, false, now);
         assert_eq!(s.page(), Page::Map, "Ctrl+P again closes it too");
+    }
+
+    /// The log page scrolls by the page the window has: PgUp and PgDn a
+    /// page of it, Home to the oldest line, End to the newest, and a
+    /// window made taller shows as much as it holds.
+    #[test]
+    fn the_log_page_scrolls_by_the_real_page_and_its_end_shows_the_newest() {
+        let mut s = playing();
+        for i in 0..40 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
+        }
+        let shown = |s: &Session| {
+            let scene = s.scene();
+            let lines = crate::pages::page_lines(&scene, crate::pages::page_size(s.page_area));
+            lines.into_iter().map(|(t, _)| t).collect::<Vec<_>>()
+        };
+        let now = Instant::now();
+        s.resize(120, 12);
+        s.on_key(Key::Ctrl('p'), false, false, now);
+        assert_eq!(shown(&s)[2..], (32..40).map(|i| format!("  line {i}")).collect::<Vec<_>>());
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!(s.scene().log_scroll, 8, "a page of the log's 8 rows");
+        assert_eq!(shown(&s)[2], "  line 24");
+        s.on_key(Key::Home, false, false, now);
+        assert_eq!((s.scene().log_scroll, shown(&s)[2].as_str()), (32, "  line 0"));
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!(s.scene().log_scroll, 24);
+        s.resize(120, 40);
+        assert_eq!(s.scene().log_scroll, 4, "as far back as the taller page goes");
+        s.on_key(Key::End, false, false, now);
+        let lines = shown(&s);
+        assert_eq!(lines.last().unwrap(), "  line 39", "the newest last: {lines:#?}");
+    }
+
+    /// The help on a short window scrolls with PgUp and PgDn (which on a
+    /// page that fits scroll the HUD's messages, as on the map); any other
+    /// key puts it away, and it opens again at its top.
+    #[test]
+    fn a_page_that_does_not_fit_scrolls_with_page_up_and_down() {
+        let mut s = playing();
+        for i in 0..30 {
+            s.on_net(NetEvent::Msg(ServerMsg::Note(format!("line {i}"))));
+        }
+        let now = Instant::now();
+        s.on_key(Key::Char('?'), false, false, now);
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!((s.page(), s.scene().page_scroll, s.chat.scroll), (Page::Help, 0, GAME_LINES));
+        s.on_key(Key::PageDown, false, false, now);
+        s.resize(120, 12);
+        let step = 11 - 2;
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!((s.page(), s.scene().page_scroll), (Page::Help, step));
+        for _ in 0..10 {
+            s.on_key(Key::PageDown, false, false, now);
+        }
+        let most = crate::reading::HELP.len() - step;
+        assert_eq!(s.scene().page_scroll, most, "no further than its last line");
+        s.on_key(Key::PageUp, false, false, now);
+        assert_eq!(s.scene().page_scroll, most - step);
+        s.resize(120, 40);
+        assert_eq!(s.scene().page_scroll, 0, "it fits now");
+        s.resize(120, 12);
+        s.on_key(Key::PageDown, false, false, now);
+        assert_eq!(s.on_key(Key::Char('x'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map);
+        s.on_key(Key::Char('?'), false, false, now);
+        assert_eq!((s.page(), s.scene().page_scroll), (Page::Help, 0));
     }
 
     #[test]
@@ -715,6 +842,24 @@ mod tests {
             KeyOutcome::Quit,
             "a watcher leaves"
         );
+    }
+
+    /// An action sent makes the game's lines said so far old (the HUD dims
+    /// them); a line of chat sent is no action.
+    #[test]
+    fn sending_an_action_makes_what_was_said_before_it_old() {
+        let mut s = playing();
+        s.on_net(NetEvent::Msg(ServerMsg::Note("You see a dagger here.".into())));
+        let dagger = |s: &Session| {
+            let hud = crate::hud::hud(&s.scene());
+            hud.into_iter().find(|r| r.text == "You see a dagger here.").expect("shown").tone
+        };
+        let now = Instant::now();
+        let said = ClientMsg::Chat { to: ChatTo::Depth, text: "a dagger".into() };
+        s.sent(&said, now);
+        assert_eq!(dagger(&s), crate::hud::Tone::Bright, "talking is no action");
+        s.sent(&STEP, now);
+        assert_eq!(dagger(&s), crate::hud::Tone::Dim);
     }
 
     #[test]
@@ -845,6 +990,22 @@ mod tests {
         assert_eq!(s.on_key(Key::Char('g'), true, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    /// On a short window the end page scrolls its graveyard with PgUp and
+    /// PgDn; Enter still starts again, and other keys do nothing.
+    #[test]
+    fn a_short_end_page_scrolls_and_enter_still_starts_again() {
+        let mut s = playing();
+        s.resize(120, 12);
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
+        s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record(); 30])));
+        s.on_net(NetEvent::Closed("your character died".into()));
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::PageDown, false, false, now), KeyOutcome::Redraw);
+        assert_eq!((s.page(), s.scene().page_scroll), (Page::End, 11 - 2));
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
     }
 
     #[test]

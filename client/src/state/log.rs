@@ -3,6 +3,17 @@
 //! colour; at most [`LOG_LINES`], the oldest dropped first. A line that
 //! repeats the last of its stream (the game's, or chat) is counted on it
 //! instead of kept again: "You miss the jackal. (x3)".
+//!
+//! A line is news until the player acts again, then old: the HUD dims
+//! the game's old lines (as Brogue dims older messages), so that "You see
+//! a dagger here." does not read as current once the player walked on.
+//! Exactly: every line said so far becomes old when this client sends an
+//! action ([`ClientState::age_log`], from the session's `sent`), and at
+//! the latest when the answer to the player's next action ends (its
+//! `Sight`): then every line said before the previous answer ended is
+//! old ([`ClientState::answered`]). A watcher, which never sends an
+//! action, learns of its player's so. A line said again is news again,
+//! counted on its row.
 
 use gloam_protocol::{ChatTo, MAX_CHAT_CHARS, PlayerId};
 
@@ -33,6 +44,9 @@ pub struct LogLine {
     pub speaker: Option<(PlayerId, usize, usize)>,
     /// How many times it was said in a row (at least 1).
     pub repeats: u32,
+    /// When it was last said, counted in lines said since the welcome:
+    /// news while at least the state's `news_from`.
+    pub said: u64,
 }
 
 impl LogLine {
@@ -73,7 +87,7 @@ impl ClientState {
     /// A line about `topic`, cut at [`MAX_NOTE_CHARS`].
     pub(super) fn note(&mut self, topic: Topic, text: &str) {
         let text = text.chars().take(MAX_NOTE_CHARS).collect();
-        self.log_line(LogLine { topic, text, speaker: None, repeats: 1 });
+        self.log_line(LogLine { topic, text, speaker: None, repeats: 1, said: 0 });
     }
 
     /// A line of the client's own for the log (never turned into the
@@ -83,29 +97,63 @@ impl ClientState {
     }
 
     /// A line the server wrote to the player: a watcher reads it of its
-    /// player by name, not as "you".
+    /// player by name, not as "you", but for the server's words to the
+    /// watcher itself (see [`super::person::to_the_watcher`]).
     pub(super) fn told(&mut self, topic: Topic, text: &str) {
         match &self.watching {
-            Some((name, _)) => {
+            Some((name, _)) if !super::person::to_the_watcher(text) => {
                 let line = super::person::third_person(text, name);
                 self.note(topic, &line);
             }
-            None => self.note(topic, text),
+            _ => self.note(topic, text),
         }
     }
 
-    fn log_line(&mut self, line: LogLine) {
+    /// Keeps `line` (said now), or counts it on the last of its stream
+    /// when it repeats that one.
+    fn log_line(&mut self, mut line: LogLine) {
+        let said = self.said;
+        self.said += 1;
         let same_stream = self.log.iter_mut().rev().find(|l| l.is_chat() == line.is_chat());
         if let Some(last) = same_stream
             && (last.topic, &last.text, last.speaker) == (line.topic, &line.text, line.speaker)
         {
             last.repeats += 1;
+            last.said = said;
             return;
         }
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
+        line.said = said;
         self.log.push_back(line);
+    }
+
+    /// Forgets the log, and how many lines were said (for a comparison of
+    /// two mirrors apart from their logs: a watcher's holds its own lines
+    /// too).
+    pub fn clear_log(&mut self) {
+        self.log.clear();
+        (self.said, self.news_from, self.last_answer) = (0, 0, 0);
+    }
+
+    /// Whether `line` is news: said since the player last acted.
+    pub fn is_news(&self, line: &LogLine) -> bool {
+        line.said >= self.news_from
+    }
+
+    /// The player acts: every line said so far is old.
+    pub fn age_log(&mut self) {
+        self.news_from = self.said;
+    }
+
+    /// An action of the player's was answered (the `Sight` that ends the
+    /// answer came): what was said before the last answer ended was said
+    /// before this action was taken, and is old; what came since is news
+    /// until the next answer (or the next action this client sends).
+    pub(super) fn answered(&mut self) {
+        self.news_from = self.news_from.max(self.last_answer);
+        self.last_answer = self.said;
     }
 
     /// Checks a line of chat as [`apply`](Self::apply) would, without
@@ -141,7 +189,7 @@ impl ClientState {
             ChatTo::Depth => (format!("{name}: {text}"), Some(from)),
         };
         let speaker = speaker.map(|id| (id, 0, name.chars().count()));
-        self.log_line(LogLine { topic: Topic::Chat, text, speaker, repeats: 1 });
+        self.log_line(LogLine { topic: Topic::Chat, text, speaker, repeats: 1, said: 0 });
         Ok(())
     }
 }

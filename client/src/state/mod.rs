@@ -102,6 +102,14 @@ pub struct ClientState {
     pub waiting: Vec<String>,
     /// The message log, oldest first.
     pub log: VecDeque<LogLine>,
+    /// Lines said since the welcome (a repeat counts): the next line's
+    /// [`LogLine::said`].
+    said: u64,
+    /// The first line (by `said`) that is news: the player acted since
+    /// those before it were said (see `log.rs`).
+    news_from: u64,
+    /// `said` when the last answer to an action ended.
+    last_answer: u64,
     /// Set when the server turned the handshake down.
     pub refused: Option<Refusal>,
     /// Set when the character died.
@@ -115,11 +123,20 @@ pub struct ClientState {
     pub watching: Option<(String, PlayerId)>,
     /// Who watches the player (this one, or the one watched).
     pub watchers: Vec<String>,
+    /// The name this client joined under, as its hello said (a watcher's
+    /// own, not its player's): a watcher finds itself among its player's
+    /// watchers by it.
+    pub name: Option<String>,
 }
 
 impl ClientState {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A mirror for a client that joins under `name`.
+    pub fn named(name: &str) -> Self {
+        Self { name: Some(name.to_owned()), ..Self::default() }
     }
 
     /// Updates the mirror with one message from the server. A message that
@@ -140,7 +157,11 @@ impl ClientState {
                 self.enter_level(&Level { depth, width, height, remembered, terrain })?
             }
             ServerMsg::Mapped { remembered, terrain } => self.add_mapped(remembered, terrain)?,
-            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => self.apply_sight(diff)?,
+            ServerMsg::Sight(diff) => {
+                self.apply_sight(diff)?;
+                self.answered();
+            }
+            ServerMsg::Displaced(diff) => self.apply_sight(diff)?,
             ServerMsg::Players(changes) => self.apply_players(changes)?,
             ServerMsg::Monsters(changes) => self.apply_monsters(changes)?,
             ServerMsg::Kinds(kinds) => self.name_kinds(kinds)?,
@@ -190,6 +211,7 @@ impl ClientState {
             height,
             disc: Some(Disc::new(sight_radius)),
             actions_per_second,
+            name: self.name.take(),
             ..ClientState::default()
         };
         Ok(())

@@ -3,6 +3,15 @@
 //! watcher sees through that player's eyes, so its log names the player
 //! instead ("ann misses the jackal.", "The jackal bites ann (2).").
 
+/// Whether `line` is the server's word to a watcher about its own watching
+/// ("You are watching ann: you cannot act.", "You stop watching ann.",
+/// from `server/src/net/session/watch.rs`), not its player's: a player
+/// never watches, so a line in the second person about watching can only
+/// be to the watcher, and is not retold of its player.
+pub fn to_the_watcher(line: &str) -> bool {
+    ["You are watching ", "You stop watching "].iter().any(|head| line.starts_with(head))
+}
+
 /// `line`, written to player `name`, told of it in the third person.
 pub fn third_person(line: &str, name: &str) -> String {
     let mut words: Vec<String> = Vec::new();
@@ -75,6 +84,61 @@ mod tests {
         for (line, told) in cases {
             assert_eq!(third_person(line, "ann"), told, "{line}");
         }
+    }
+
+    /// The server's words to a watcher about its own watching are its own,
+    /// read as they were written; its player's lines are told of her.
+    #[test]
+    fn a_watcher_reads_the_servers_words_to_it_as_its_own() {
+        use gloam_protocol::{PlayerId, ServerMsg};
+        let mut s = crate::testing::welcomed(PlayerId(1), 20, 10);
+        s.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        for line in [
+            "You are watching ann: you cannot act.",
+            "You pick up a dagger (b).",
+            "You stop watching ann.",
+        ] {
+            s.apply(&ServerMsg::Note(line.into())).unwrap();
+        }
+        let log: Vec<&str> = s.log.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            log,
+            [
+                "You are watching ann.",
+                "You are watching ann: you cannot act.",
+                "ann picks up a dagger (b).",
+                "You stop watching ann."
+            ]
+        );
+    }
+
+    /// A watcher, dan, reads of the others who watch its player as they
+    /// come and go, never of itself: it was told "You are watching ann."
+    /// once; its player reads of dan.
+    #[test]
+    fn a_watcher_reads_of_the_others_who_watch_never_of_itself() {
+        use gloam_protocol::{PlayerId, ServerMsg};
+        let watchers =
+            |names: &[&str]| ServerMsg::Watchers(names.iter().map(|&n| n.into()).collect());
+        let mut dan = crate::state::ClientState::named("dan");
+        dan.apply(&crate::testing::welcome(PlayerId(1), 20, 10)).unwrap();
+        dan.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        dan.apply(&watchers(&["cy", "dan"])).unwrap();
+        dan.apply(&watchers(&["dan", "eve"])).unwrap();
+        let log: Vec<&str> = dan.log.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            log,
+            [
+                "You are watching ann.",
+                "cy is watching ann.",
+                "eve is watching ann.",
+                "cy stopped watching ann."
+            ]
+        );
+        let mut ann = crate::state::ClientState::named("ann");
+        ann.apply(&crate::testing::welcome(PlayerId(1), 20, 10)).unwrap();
+        ann.apply(&watchers(&["dan"])).unwrap();
+        assert_eq!(ann.log.back().unwrap().text, "dan is watching you.");
     }
 
     #[test]

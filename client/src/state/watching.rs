@@ -1,7 +1,8 @@
 //! Watching: whom this client watches (when it watches rather than plays),
 //! who watches its player, and the answer to `/who`, everyone playing and
 //! whether they may be watched. A watcher coming or going is a line of the
-//! log.
+//! log, but for a watcher itself: it was told "You are watching ann." as
+//! it came, and is told its own leaving by the server, as "you".
 
 use gloam_protocol::{MAX_WHO, PlayerId, Playing};
 
@@ -39,10 +40,12 @@ impl ClientState {
             Some((player, _)) => player.clone(),
             None => "you".to_owned(),
         };
+        let me = self.name.as_deref();
+        let news = |n: &&String| Some(n.as_str()) != me;
         let came: Vec<String> =
-            names.iter().filter(|n| !self.watchers.contains(n)).cloned().collect();
+            names.iter().filter(|n| !self.watchers.contains(n)).filter(news).cloned().collect();
         let went: Vec<String> =
-            self.watchers.iter().filter(|n| !names.contains(n)).cloned().collect();
+            self.watchers.iter().filter(|n| !names.contains(n)).filter(news).cloned().collect();
         for name in came {
             self.note(Topic::Others, &format!("{name} is watching {whom}."));
         }

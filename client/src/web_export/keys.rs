@@ -152,6 +152,12 @@ pub(crate) const WORDS: &[(&str, &str, &str, &str)] = &[
         "Enter: watch {player} again",
         "a page cannot close itself: a watcher whose player's game ended watches again",
     ),
+    (
+        "watcher_end_keys",
+        crate::hud::WATCHER_END_KEYS,
+        "watch {player} again: Enter",
+        "the HUD's keys row at the end, as the end page's last line says",
+    ),
 ];
 
 /// Keys whose outcome the page gives differently: `(key, the window's,

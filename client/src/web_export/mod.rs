@@ -191,7 +191,7 @@ fn render_palette() -> String {
 fn render_limits() -> String {
     use crate::layout;
     use crate::state::limits;
-    let numbers: [(&str, usize); 23] = [
+    let numbers: [(&str, usize); 25] = [
         ("protocol_version", gloam_protocol::PROTOCOL_VERSION as usize),
         ("max_name_chars", gloam_protocol::MAX_NAME_CHARS),
         ("max_chat_chars", gloam_protocol::MAX_CHAT_CHARS),
@@ -214,6 +214,8 @@ fn render_limits() -> String {
         ("min_map_rows", usize::from(layout::MIN_MAP_ROWS)),
         ("side_cols", usize::from(layout::SIDE_COLS)),
         ("min_cell_px", layout::MIN_CELL_PX as usize),
+        ("default_page_cols", usize::from(layout::DEFAULT_PAGE.0)),
+        ("default_page_rows", usize::from(layout::DEFAULT_PAGE.1)),
         ("default_zoom", crate::zoom::DEFAULT as usize),
     ];
     let mut s = String::from("{\n");

@@ -12,7 +12,8 @@
 //! The scripted sessions walk through the game's screens: the arrival,
 //! walking, talking, the item prompts and aiming, looking, the log, the
 //! help, the quit question, the end pages, the graveyard, a lost link,
-//! every key the window is given, and hostile messages, one a session.
+//! every key the window is given, and hostile messages, one a session;
+//! and at a short window, where the pages do not fit.
 //! The random ones are seeded (so the file is the same each run): random
 //! keys over a level with monsters and a pack, and random messages from
 //! the protocol's own strategies ([`gloam_protocol::arbitrary`]). Time is
@@ -44,6 +45,10 @@ use crate::view::{cell_under, screen_text};
 /// window is never so small, but the page may be).
 const LAYOUTS: [(u32, u32, u32, u32); 4] =
     [(1280, 720, 16, 9), (800, 600, 14, 8), (480, 360, 12, 6), (360, 300, 10, 5)];
+
+/// A short window: 640 x 360 at a large zoom, whose map has 13 rows (the
+/// least a window fits its cells to is 12), so a page has 12 lines.
+const SHORT: (u32, u32, u32, u32) = (640, 360, 16, 6);
 
 /// What the session's token slot says of a new key: it has no store.
 const TOKEN_NOTE: &str = "No config directory: your character's key is not kept.";
@@ -199,11 +204,15 @@ enum Input {
     Click(u32, u32),
     Msg(ServerMsg),
     Closed(String),
+    /// The window is resized to `(width, height, cell, letter)`.
+    Resize((u32, u32, u32, u32)),
 }
 
 /// One session being played and written down.
 struct Recorder {
     name: String,
+    /// The name the session joins under.
+    who: String,
     session: Session,
     layout: Layout,
     size: (u32, u32, u32, u32),
@@ -219,11 +228,19 @@ struct Recorder {
 
 impl Recorder {
     fn new(name: &str, size: (u32, u32, u32, u32)) -> Self {
-        let slot = TokenSlot { store: None, server: "ws://here".into(), name: "ann".into() };
-        let session = Session::new("ws://here".into(), slot);
+        Self::joining_as(name, size, "ann")
+    }
+
+    /// A session joining under `who`.
+    fn joining_as(name: &str, size: (u32, u32, u32, u32), who: &str) -> Self {
+        let slot = TokenSlot { store: None, server: "ws://here".into(), name: who.into() };
+        let mut session = Session::new("ws://here".into(), slot);
         let layout = Layout::at(size.0, size.1, size.2, size.3);
+        // As the window tells its session on every resize (`app.rs`).
+        session.resize(layout.page_cols, layout.map_rows);
         let mut r = Self {
             name: name.into(),
+            who: who.into(),
             session,
             layout,
             size,
@@ -283,6 +300,12 @@ impl Recorder {
             Input::Closed(reason) => {
                 step.insert("closed".into(), json!(reason));
                 self.session.on_net(NetEvent::Closed(reason.clone()));
+                None
+            }
+            &Input::Resize(size) => {
+                step.insert("resize".into(), json!([size.0, size.1, size.2, size.3]));
+                self.layout = Layout::at(size.0, size.1, size.2, size.3);
+                self.session.resize(self.layout.page_cols, self.layout.map_rows);
                 None
             }
         };
@@ -396,8 +419,9 @@ impl Recorder {
     fn json(&self) -> String {
         let (w, h, cell, letter) = self.size;
         format!(
-            "{{\"name\":{},\"layout\":[{w},{h},{cell},{letter}],\"start\":{},\"steps\":[\n{}\n]}}",
+            "{{\"name\":{},\"who\":{},\"layout\":[{w},{h},{cell},{letter}],\"start\":{},\"steps\":[\n{}\n]}}",
             json!(self.name),
+            json!(self.who),
             json!(self.start),
             self.steps.join(",\n")
         )
@@ -733,12 +757,15 @@ fn dying(r: &mut Recorder) {
     r.msg(ServerMsg::Died(DeathRecord { when: u64::MAX, ..record("ann", false) }));
     r.msg(ServerMsg::Graveyard(vec![record("ann", false), record("bob", true)]));
     r.msg(ServerMsg::Note("You die...".into()));
-    // A full graveyard: on a short page it gives way to the keys to go on.
+    // A full graveyard: on a short page it scrolls under the keys to go on.
     let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
     r.msg(ServerMsg::Graveyard(many));
     r.step(Input::Closed("your character died".into()));
     r.key(Key::Up);
     r.shifted(Key::Char('g'));
+    r.key(Key::PageDown);
+    r.key(Key::PageDown);
+    r.key(Key::PageUp);
     r.ch('i');
     r.key(Key::Ctrl('p'));
     r.key(Key::Ctrl('p'));
@@ -774,6 +801,50 @@ fn graveyard(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// The pages that do not fit a short window: the log scrolls by the page
+/// it has, the graveyard, the help and the pack scroll under their keys,
+/// and a window made taller, then short again, shows what it can.
+fn short_pages(r: &mut Recorder) {
+    r.arrive_equipped();
+    for i in 0..40 {
+        let line = format!("line {i} of the log, long enough to wrap on a narrow page of the log");
+        r.msg(if i % 3 == 0 { ServerMsg::Combat(line) } else { ServerMsg::Note(line) });
+    }
+    r.key(Key::Ctrl('p'));
+    for key in [Key::PageUp, Key::PageUp, Key::Up, Key::Home, Key::PageDown, Key::End] {
+        r.key(key);
+    }
+    r.key(Key::Home);
+    r.step(Input::Resize(LAYOUTS[0]));
+    r.key(Key::PageDown);
+    r.step(Input::Resize(SHORT));
+    r.key(Key::Escape);
+    r.ch('?');
+    for key in [Key::PageDown, Key::PageDown, Key::PageDown, Key::PageDown, Key::PageUp] {
+        r.key(key);
+    }
+    r.step(Input::Resize(LAYOUTS[0]));
+    r.key(Key::PageDown);
+    r.step(Input::Resize(SHORT));
+    r.key(Key::PageDown);
+    r.key(Key::Up);
+    r.shifted(Key::Char('g'));
+    let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
+    r.msg(ServerMsg::Graveyard(many));
+    for key in [Key::PageDown, Key::PageDown, Key::PageDown, Key::PageDown, Key::PageUp] {
+        r.key(key);
+    }
+    r.key(Key::Escape);
+    let carried = |kind| gloam_protocol::Carried { kind, count: 1, equipped: false };
+    r.msg(ServerMsg::Pack((0..26).map(|i| carried(i % 5)).collect()));
+    r.ch('i');
+    r.key(Key::PageDown);
+    r.key(Key::PageDown);
+    r.key(Key::Escape);
+    r.ch('q');
+    r.key(Key::Escape);
+}
+
 fn watching(r: &mut Recorder) {
     r.arrive(Pos::new(2, 2));
     r.msg(ServerMsg::Watching { player: "bob".into(), you: PlayerId(7) });
@@ -782,6 +853,54 @@ fn watching(r: &mut Recorder) {
     r.say("go left");
     r.say("/kick eve");
     r.msg(ServerMsg::Died(record("bob", false)));
+    r.key(Key::Enter);
+    r.key(Key::Escape);
+}
+
+/// A watcher, dan, joins ann's audience: it reads "You are watching ann."
+/// once and of the others who watch, never of itself; the server's words
+/// to it about its watching are its own, its player's are told of her.
+fn watcher_joining(r: &mut Recorder) {
+    r.msg(welcome(None));
+    r.msg(kinds());
+    r.msg(item_kinds());
+    r.msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) });
+    r.msg(ServerMsg::Watchers(vec!["cy".into(), "dan".into()]));
+    r.msg(enter_level(1));
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(2, 2))));
+    r.at = Some(Pos::new(2, 2));
+    r.msg(ServerMsg::Note("You see a dagger here.".into()));
+    r.msg(ServerMsg::Watchers(vec!["cy".into(), "dan".into(), "eve".into()]));
+    r.key(Key::Up);
+    r.msg(ServerMsg::Note("You are watching ann: you cannot act.".into()));
+    r.msg(ServerMsg::Sight(sight(Some(Pos::new(2, 2)), Pos::new(3, 2))));
+    r.msg(ServerMsg::Combat("You miss the rat.".into()));
+    r.msg(ServerMsg::Sight(sight(Some(Pos::new(3, 2)), Pos::new(3, 2))));
+    r.msg(ServerMsg::Watchers(vec!["dan".into()]));
+    r.say("hello ann");
+    r.msg(chat(7, "dan", ChatTo::Depth, "hello ann"));
+    r.msg(ServerMsg::Note("You stop watching ann.".into()));
+    r.step(Input::Closed("ann sent you away".into()));
+    r.key(Key::Escape);
+}
+
+/// A watcher at its player's death: the page speaks of her, its keys are
+/// the watcher's (G is not offered, nor taken), and the graveyard the
+/// server shows it as the watching ends is listed.
+fn watcher_at_the_death(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) });
+    r.msg(ServerMsg::Watchers(vec!["dan".into()]));
+    r.msg(ServerMsg::Combat("The orc hits you.".into()));
+    r.msg(ServerMsg::Died(record("ann", false)));
+    r.msg(ServerMsg::Note("You die...".into()));
+    r.shifted(Key::Char('g'));
+    let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
+    r.msg(ServerMsg::Graveyard(many));
+    r.msg(ServerMsg::Note("You stop watching ann.".into()));
+    r.step(Input::Closed("ann left the game".into()));
+    r.shifted(Key::Char('g'));
+    r.key(Key::PageDown);
     r.key(Key::Enter);
     r.key(Key::Escape);
 }
@@ -1038,6 +1157,30 @@ fn sessions() -> Vec<Recorder> {
             all.push(r);
         }
     }
+    // At a short window, where the pages do not fit.
+    let short: [(&str, Script); 5] = [
+        ("short pages", short_pages),
+        ("log", log_page),
+        ("help", help_page),
+        ("graveyard", graveyard),
+        ("dying", dying),
+    ];
+    for (name, script) in short {
+        let mut r = Recorder::new(&format!("{name} at a short {}x{}", SHORT.0, SHORT.1), SHORT);
+        script(&mut r);
+        all.push(r);
+    }
+    // A watcher, dan.
+    let watchers: [(&str, Script); 2] =
+        [("a watcher joining", watcher_joining), ("a watcher at the death", watcher_at_the_death)];
+    for (name, script) in watchers {
+        for size in [LAYOUTS[0], SHORT] {
+            let mut r =
+                Recorder::joining_as(&format!("{name} at {}x{}", size.0, size.1), size, "dan");
+            script(&mut r);
+            all.push(r);
+        }
+    }
     for (i, msg) in hostile().into_iter().enumerate() {
         let mut r = Recorder::new(&format!("hostile {i} ({})", variant(&msg)), LAYOUTS[i % 4]);
         r.arrive_equipped();
@@ -1095,7 +1238,12 @@ mod tests {
             "Quaff which?",
             "Look: ",
             "Throw ",
-            "ann died on depth 3",
+            "You died on depth 3",
+            "bob died on depth 3",
+            "\"resize\":[",
+            "PgUp PgDn scroll, any other key returns to the map (lines",
+            "Esc: quit    PgUp PgDn scroll (lines",
+            "at a short 640x360",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

@@ -1,12 +1,14 @@
 // The rows under the map, as data (client/src/hud.rs): where the player
 // is, its hit points and who else is on this depth; the keys (or whom the
-// round waits for, or a prompt); the game's last lines (newest brightest,
-// fights in their own colour) and the last lines of chat. Each row is
+// round waits for, or a prompt); the game's last lines (those said since
+// the player last acted bright, fights and others' doings in their own
+// colours, older ones dim: state/log.ts says when a line grows old) and
+// the last lines of chat (newest brightest). Each row is
 // made to fit the width: nothing is cut off at the edge.
 
 import type { PlayerId, Pos } from "../protocol";
 import { GAME_ROWS, CHAT_ROWS, HUD_ROWS } from "./layout";
-import { charCount, chars, isChat, shown, takeChars, type ClientState, type Experience, type LogLine } from "../state";
+import { charCount, chars, isChat, isNews, shown, takeChars, type ClientState, type Experience, type LogLine } from "../state";
 import { KEYS_HELP } from "../session/keys";
 import type { Aim } from "../session/aim";
 import type { Line } from "../session/chat";
@@ -87,8 +89,9 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
   else if (scene.look !== null) second = lookRow(state, scene.look, cols);
   else second = secondRow(state, scroll, cols);
   const rows = [statusRow(state, scene.link, cols), second];
-  rows.push(...pad(messageRows(state.log.filter((l) => !isChat(l)), scroll, messageCols, GAME_LINES), GAME_LINES));
-  const chat = messageRows(state.log.filter(isChat), 0, messageCols, CHAT_LINES);
+  const game = messageRows(state.log.filter((l) => !isChat(l)), scroll, messageCols, GAME_LINES, (l) => gameTone(state, l));
+  rows.push(...pad(game, GAME_LINES));
+  const chat = messageRows(state.log.filter(isChat), 0, messageCols, CHAT_LINES, (_, age) => chatTone(age));
   if (chat.length === 0) rows.push(hudLine(fit(NO_CHAT_YET, messageCols, ": "), "Dim"));
   rows.push(...chat);
   return pad(rows, HUD_ROWS);
@@ -98,8 +101,11 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
 function statusRow(state: ClientState, link: Link, cols: number): HudLine {
   const end = state.ending();
   if (end !== null) {
-    // The server closes the connection after a death: that is the end of a game, not a fault.
-    return hudLine(`${end.name} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
+    // The server closes the connection after a death: that is the end of a
+    // game, not a fault. Said to the player as the end page says it, of it
+    // to a watcher.
+    const who = state.watched() !== null ? end.name : "You";
+    return hudLine(`${who} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
   }
   if (typeof link === "object" && "connecting" in link) return hudLine(`Connecting to ${link.connecting}...`, "Middle");
   if (typeof link === "object") return hudLine(fit(`Disconnected: ${link.lost}  ${state.words.lostKeys}`, cols, "  "), "Alert");
@@ -143,7 +149,8 @@ function experienceText(e: Experience): string {
 export function secondRow(state: ClientState, scroll: number, cols: number): HudLine {
   let text: string;
   let tone: Tone;
-  if (state.ending() !== null && state.watching === null) [text, tone] = [END_KEYS, "Dim"];
+  const watched = state.watched();
+  if (state.ending() !== null) [text, tone] = [watched === null ? END_KEYS : state.words.watcherEndKeys.replace("{player}", watched), "Dim"];
   else if (state.waiting.length > 0) [text, tone] = [waitingText(state.waiting, cols), "Warn"];
   else if (scroll > 0) [text, tone] = [`${scroll} newer ${scroll === 1 ? "line" : "lines"} below (PgDn)`, "Warn"];
   else if (state.watching !== null) [text, tone] = [WATCHER_KEYS, "Dim"];
@@ -213,20 +220,29 @@ function pad(rows: HudLine[], count: number): HudLine[] {
   return rows;
 }
 
-/** The last `count` rows of `lines`, `scroll` lines back from the newest, wrapped to `cols`. */
-function messageRows(lines: LogLine[], scroll: number, cols: number, count: number): HudLine[] {
+/** The last `count` rows of `lines`, `scroll` lines back from the newest, wrapped to `cols`, each in the tone `tone` gives it (and its age, 0 the newest). */
+function messageRows(lines: LogLine[], scroll: number, cols: number, count: number, tone: (line: LogLine, age: number) => Tone): HudLine[] {
   let rows: HudLine[] = [];
   for (let age = 0, i = lines.length - 1 - scroll; i >= 0 && rows.length < count; age++, i--) {
     const line = lines[i];
-    if (line !== undefined) rows = [...lineRows(line, age, cols), ...rows];
+    if (line !== undefined) rows = [...lineRows(line, tone(line, age), cols), ...rows];
   }
   return rows.slice(Math.max(0, rows.length - count));
 }
 
-/** One line of the log as rows of at most `cols` letters, in its tone (notes by age: the newest brightest). */
-export function lineRows(line: LogLine, age: number, cols: number): HudLine[] {
-  const tone: Tone =
-    line.topic === "Combat" ? "Combat" : line.topic === "Others" ? "Others" : age === 0 ? "Bright" : age === 1 ? "Middle" : "Dim";
+/** A game's line: dim once the player acted since it was said, else bright, a fight's or another player's in its own colour. */
+function gameTone(state: ClientState, line: LogLine): Tone {
+  if (!isNews(state, line)) return "Dim";
+  return line.topic === "Combat" ? "Combat" : line.topic === "Others" ? "Others" : "Bright";
+}
+
+/** A line of chat `age` lines back: the newest brightest. */
+function chatTone(age: number): Tone {
+  return age === 0 ? "Bright" : age === 1 ? "Middle" : "Dim";
+}
+
+/** One line of the log as rows of at most `cols` letters, in `tone`. */
+function lineRows(line: LogLine, tone: Tone, cols: number): HudLine[] {
   return wrap(shown(line), cols).map(([start, text]) => {
     const row = hudLine(text, tone);
     if (line.speaker !== null && start === 0) row.accents.push([line.speaker.from, line.speaker.len, { player: line.speaker.id }]);

@@ -17,6 +17,8 @@ export const MIN_MAP_ROWS: number = limits.min_map_rows;
 export const SIDE_COLS: number = limits.side_cols;
 export const MIN_CELL_PX: number = limits.min_cell_px;
 export const ZOOM_STEPS: readonly number[] = limits.zoom_steps;
+/** A page's place above the HUD in the window's default size, [letters a row, rows]: the session's until told the real one. */
+export const DEFAULT_PAGE: readonly [number, number] = [limits.default_page_cols, limits.default_page_rows];
 
 /** Where everything goes, in pixels from the canvas's top-left corner. */
 export interface Layout {

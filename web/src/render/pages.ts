@@ -1,7 +1,9 @@
 // The pages of text that take the map's place (client/src/pages.rs), as
 // lines with their colours: the graveyard (the hall of the living above
 // the dead), the pack, the end of a game (a death or an escape, with the
-// graveyard), the item prompts, the log and the help.
+// graveyard), the item prompts, the log and the help. Each is laid out
+// for the rows it has; the graveyard, the pack, the help and the end of a
+// game scroll when they do not fit, their keys always the last line.
 
 import type { DeathRecord, ItemClass } from "../protocol";
 import { charCount, type ClientState } from "../state";
@@ -12,29 +14,70 @@ import type { PageLine } from "./glyph";
 import { ALERT, GOOD, TEXT, TEXT_DIM, TEXT_MIDDLE, fromColour, type Palette } from "./palette";
 import { helpLines, logLines } from "./reading";
 
-/** The most lines a page has: the rows above the HUD, but the first. */
-const PAGE_LINES = 39;
-/** The most of the hall of the living a page lists. */
-const MOST_LIVING = 6;
-
 const blank = (): PageLine => ["", TEXT];
+
+/** What the last line of a page says when the page fits. */
+const LEAVE_KEYS = "  Any key returns to the map.";
+
+/** The lines a page has in its place above the HUD, `rows` rows: the first row is left blank. */
+export function pageSize(rows: number): number {
+  return Math.max(rows - 1, 0);
+}
 
 /** The lines of the scene's page (none on the map), in `rows` rows of `cols` letters. */
 export function pageLines(scene: Scene, palette: Palette, cols: number, rows: number): PageLine[] {
   const page = scene.page;
-  let lines: PageLine[];
   if (page === "Log") return logLines(scene.state, palette, cols, rows, scene.logScroll);
-  else if (page === "Map") lines = [];
-  else if (page === "Graveyard") lines = graveyardLines(scene.graveyard);
-  else if (page === "Help") lines = helpLines(scene.state.words);
-  else if (page === "Pack") lines = packLines(scene.state);
-  else if (page === "End") lines = endLines(scene.state, scene.graveyard, Math.min(rows, PAGE_LINES));
-  else lines = chooseLines(scene.state, page.choose);
-  return lines.slice(0, PAGE_LINES);
+  if (page === "Map") return [];
+  if (page === "End") return scrolled(bodyLines(scene), rows, scene.pageScroll, endKeys(scene.state));
+  if (page === "Graveyard" || page === "Pack" || page === "Help") return scrolled(bodyLines(scene), rows, scene.pageScroll, null);
+  return chooseLines(scene.state, page.choose).slice(0, rows);
 }
 
-function graveyardLines(graveyard: DeathRecord[] | null): PageLine[] {
-  return [...graveyardTables(graveyard, PAGE_LINES - 2), blank(), ["  Any key returns to the map.", TEXT_DIM]];
+/** The body of a page that scrolls when it does not fit: the graveyard, the pack, the help, the end of a game. */
+function bodyLines(scene: Scene): PageLine[] {
+  if (scene.page === "Graveyard") return graveyardTables(scene.graveyard);
+  if (scene.page === "End") return endBody(scene.state, scene.graveyard);
+  if (scene.page === "Pack") return packLines(scene.state);
+  if (scene.page === "Help") return helpLines(scene.state.words);
+  return [];
+}
+
+/** How many of a page's `rows` lines its body has: all but a blank line and the keys under it. */
+const bodyRows = (rows: number) => Math.max(rows - 2, 0);
+
+/** How far the scene's page scrolls in `rows` lines: 0 when its body fits (or it is no page that scrolls). */
+export function scrollMost(scene: Scene, rows: number): number {
+  const room = bodyRows(rows);
+  return room === 0 ? 0 : Math.max(bodyLines(scene).length - room, 0);
+}
+
+/** How far PgUp and PgDn scroll a page of `rows` lines. */
+export function scrollStep(rows: number): number {
+  return Math.max(bodyRows(rows), 1);
+}
+
+/**
+ * `body` in `rows` lines, `scroll` lines down, then a blank line and the
+ * keys: which leave (`keys`, or any key when null) and, when the body does
+ * not fit, which scroll it and which of its lines show. The keys are
+ * always the last line.
+ */
+function scrolled(body: PageLine[], rows: number, scroll: number, keys: string | null): PageLine[] {
+  if (rows === 0) return [];
+  const room = bodyRows(rows);
+  const total = body.length;
+  scroll = Math.min(scroll, Math.max(total - room, 0));
+  // Which lines show comes last: a narrow page cuts that first.
+  const shown = `(lines ${scroll + 1}-${scroll + room} of ${total})`;
+  const scrolls = total > room && room > 0;
+  let last: PageLine;
+  if (keys === null) last = [scrolls ? `  PgUp PgDn scroll, any other key returns to the map ${shown}.` : LEAVE_KEYS, TEXT_DIM];
+  else last = [scrolls ? `  ${keys}    PgUp PgDn scroll ${shown}` : `  ${keys}`, TEXT];
+  const lines = body.slice(scroll, scroll + room);
+  if (rows >= 2) lines.push(blank());
+  lines.push(last);
+  return lines;
 }
 
 /** The pack's page: what the player carries, by letter, the wielded weapon and the armour worn marked. */
@@ -47,9 +90,7 @@ export function packLines(state: ClientState): PageLine[] {
       watched === null ? "  You carry nothing. 'g' or ',' picks up what lies underfoot." : `  ${watched} carries nothing.`;
     lines.push([nothing, TEXT_DIM]);
   }
-  lines.push(blank());
-  if (watched === null) lines.push([`  On the map: ${ITEM_KEYS}`, TEXT_MIDDLE]);
-  lines.push(["  Any key returns to the map.", TEXT_DIM]);
+  if (watched === null) lines.push(blank(), [`  On the map: ${ITEM_KEYS}`, TEXT_MIDDLE]);
   return lines;
 }
 
@@ -71,20 +112,19 @@ function itemLine(state: ClientState, slot: number): PageLine {
 }
 
 /**
- * The end of a game: how it ended, the character's record, then the hall of
- * the living and the graveyard, in at most `rows` lines. The keys to go on
- * are the last line and are never cut: on a short page the graveyard, then
- * the record, give way to them.
+ * The end of a game: how it ended (to the player, "You died...", to a
+ * watcher, "ann died..."), the character's record, then the hall of the
+ * living and the graveyard.
  */
-function endLines(state: ClientState, graveyard: DeathRecord[] | null, rows: number): PageLine[] {
+function endBody(state: ClientState, graveyard: DeathRecord[] | null): PageLine[] {
   const d = state.ending();
   if (d === null) return [];
   const who = state.watched() !== null ? d.name : "You";
   const headline: PageLine = d.escaped
     ? [`  ${who} escaped with ${d.killed_by}!`, GOOD]
-    : [`  ${d.name} died on depth ${d.depth}, killed by ${d.killed_by}.`, ALERT];
+    : [`  ${who} died on depth ${d.depth}, killed by ${d.killed_by}.`, ALERT];
   const when = d.escaped ? "Escaped:" : "Died:";
-  const lines: PageLine[] = [
+  return [
     headline,
     blank(),
     [`  Deepest depth reached: ${d.depth}`, TEXT],
@@ -93,15 +133,19 @@ function endLines(state: ClientState, graveyard: DeathRecord[] | null, rows: num
     [`  Monsters killed:       ${d.kills}`, TEXT],
     [`  ${when.padEnd(22)} ${whenUtc(d.when)}`, TEXT],
     blank(),
+    ...graveyardTables(graveyard),
   ];
-  lines.push(...graveyardTables(graveyard, Math.max(0, rows - (lines.length + 2))));
-  lines.length = Math.min(lines.length, Math.max(0, rows - 2));
-  if (rows >= 2) lines.push(blank());
-  // A page cannot close itself: a watcher's way on is to watch again (the
-  // player may have started anew under the same name).
+}
+
+/**
+ * The keys that go on from the end of a game: a new character; for a
+ * watcher, whose page cannot close itself, watching again (the player may
+ * have started anew under the same name).
+ */
+function endKeys(state: ClientState): string {
   const watched = state.watched();
-  lines.push([watched !== null ? `  ${state.words.watcherEnd.replace("{player}", watched)}` : `  Enter: a new character named ${d.name}    Esc: quit`, TEXT]);
-  return lines;
+  if (watched !== null) return state.words.watcherEnd.replace("{player}", watched);
+  return `Enter: a new character named ${state.ending()?.name ?? ""}    Esc: quit`;
 }
 
 /** Seconds since 1970 as `1970-01-01 00:00 UTC` (DeathRecord::when_utc). */
@@ -122,29 +166,30 @@ export function whenUtc(when: bigint): string {
   return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)} ${two(Math.floor(secs / 3600))}:${two(Math.floor((secs % 3600) / 60))} UTC`;
 }
 
-/** The hall of the living (at most MOST_LIVING), then the dead, in at most `rows` lines. */
-function graveyardTables(graveyard: DeathRecord[] | null, rows: number): PageLine[] {
+/** The hall of the living (those who escaped), then the dead, as tables. */
+function graveyardTables(graveyard: DeathRecord[] | null): PageLine[] {
   if (graveyard === null) return [["  The graveyard is not known yet.", TEXT_DIM]];
   const living = graveyard.filter((r) => r.escaped);
   const dead = graveyard.filter((r) => !r.escaped);
-  const lines: PageLine[] = [["  The hall of the living", GOOD]];
-  lines.push(...recordTable(living, "escaped with", MOST_LIVING, "Nobody has escaped yet."));
-  lines.push(blank(), ["  The graveyard", TEXT]);
-  const room = Math.max(rows - (lines.length + 1), 1);
-  lines.push(...recordTable(dead, "killed by", room, "Nobody has died in this world yet."));
-  return lines;
+  return [
+    ["  The hall of the living", GOOD],
+    ...recordTable(living, "escaped with", "Nobody has escaped yet."),
+    blank(),
+    ["  The graveyard", TEXT],
+    ...recordTable(dead, "killed by", "Nobody has died in this world yet."),
+  ];
 }
 
 /** Rust's `{:<16}` and `{:>5}`: padded by characters. */
 const left = (s: string, n: number) => s + " ".repeat(Math.max(0, n - charCount(s)));
 const right = (s: string | number | bigint, n: number) => String(s).padStart(n);
 
-function recordTable(records: DeathRecord[], lastColumn: string, most: number, none: string): PageLine[] {
+function recordTable(records: DeathRecord[], lastColumn: string, none: string): PageLine[] {
   if (records.length === 0) return [[`  ${none}`, TEXT_DIM]];
   const row = (name: string, depth: string | number, level: string | number, rounds: string | bigint, kills: string | number, last: string) =>
     `  ${left(name, 16)} ${right(depth, 5)} ${right(level, 5)} ${right(rounds, 7)} ${right(kills, 5)}  ${last}`;
   return [
     [row("name", "depth", "level", "rounds", "kills", lastColumn), TEXT_MIDDLE],
-    ...records.slice(0, most).map((r): PageLine => [row(r.name, r.depth, r.level, r.rounds, r.kills, r.killed_by), TEXT]),
+    ...records.map((r): PageLine => [row(r.name, r.depth, r.level, r.rounds, r.kills, r.killed_by), TEXT]),
   ];
 }

@@ -9,10 +9,15 @@ import { DEFAULT, TEXT, TEXT_MIDDLE, type Palette } from "./palette";
 
 const LOG_TITLE = "  Messages   PgUp PgDn, Up Down (or k j) scroll   Home End   Esc closes";
 
+/** How many of the log's rows a page of `rows` lines shows (the rest: the title, a blank line, how many are below): what PgUp and PgDn scroll by. */
+export function logRoom(rows: number): number {
+  return Math.max(rows - 3, 1);
+}
+
 /** The full-screen log in `rows` rows of `cols` letters, `scroll` rows back from the newest. */
 export function logLines(state: ClientState, palette: Palette, cols: number, rows: number, scroll: number): PageLine[] {
   const all = logRows(state, palette, Math.max(cols - 4, 0));
-  const room = Math.max(rows - 3, 1);
+  const room = logRoom(rows);
   scroll = Math.min(scroll, Math.max(0, all.length - room));
   const end = all.length - scroll;
   const lines: PageLine[] = [[fit(LOG_TITLE, cols, "   "), TEXT], ["", TEXT]];
@@ -23,7 +28,7 @@ export function logLines(state: ClientState, palette: Palette, cols: number, row
 
 /** How far back the log can be scrolled in `rows` rows of `cols` letters. */
 export function logScrollMost(state: ClientState, cols: number, rows: number): number {
-  return Math.max(0, logRows(state, DEFAULT, Math.max(cols - 4, 0)).length - Math.max(rows - 3, 1));
+  return Math.max(0, logRows(state, DEFAULT, Math.max(cols - 4, 0)).length - logRoom(rows));
 }
 
 function logRows(state: ClientState, palette: Palette, cols: number): PageLine[] {

@@ -9,7 +9,7 @@ import type { Scene } from "../session/scene";
 import { glyphRows, textGlyphs, type Glyph } from "./glyph";
 import { HUD_ROWS, MESSAGE_ROWS, hud, partyPanel, type HudLine, type Tone } from "./hud";
 import { cameraOn, toMap, toView, type Camera, type Layout } from "./layout";
-import { pageLines } from "./pages";
+import { pageLines, pageSize } from "./pages";
 import {
   PlayerColours,
   TEXT,
@@ -251,7 +251,7 @@ export function cellUnder(scene: Scene, layout: Layout, x: number, y: number): P
 
 /** The running text on the scene's page, in `rows` rows of `width` letters from the top. */
 export function pageTextGlyphs(scene: Scene, palette: Palette, width: number, rows: number): Glyph[] {
-  return textGlyphs(pageLines(scene, palette, width, Math.max(rows - 1, 0)), 1, width);
+  return textGlyphs(pageLines(scene, palette, width, pageSize(rows)), 1, width);
 }
 
 /** Each of the map's glyphs the camera shows, with its cell of the viewport. */

@@ -37,6 +37,8 @@ export interface Scene {
   askingToQuit: boolean;
   /** How many rows the log page is scrolled back from the newest. */
   logScroll: number;
+  /** How many lines the graveyard, pack, help or end page is scrolled down (when it does not fit). */
+  pageScroll: number;
 }
 
 /** A scene of `state` on `page`, nothing typed, aimed or scrolled (for tests and the name prompt). */
@@ -51,5 +53,6 @@ export function sceneOf(state: ClientState, link: Link, page: Page): Scene {
     look: null,
     askingToQuit: false,
     logScroll: 0,
+    pageScroll: 0,
   };
 }

@@ -8,8 +8,10 @@
 
 import type { Action, ClientMsg, MonsterChange, Pos, ServerMsg, Token } from "../protocol";
 import { GAME_LINES, gameLines } from "../render/hud";
-import { logScrollMost } from "../render/reading";
-import { ClientState, PAGE_WORDS, note, refusalText, terrainAt, type Words } from "../state";
+import { DEFAULT_PAGE } from "../render/layout";
+import { pageSize, scrollMost, scrollStep } from "../render/pages";
+import { logRoom, logScrollMost } from "../render/reading";
+import { ClientState, PAGE_WORDS, ageLog, note, refusalText, terrainAt, type Words } from "../state";
 import { lookWith, startCursor, type Aim, type Cursor } from "./aim";
 import { Line, parse, type Command } from "./chat";
 import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
@@ -60,15 +62,21 @@ export class Session {
   log: number | null = null;
   /** A standing order sent (explore, travel, rest) may be under way until Stopped: Esc stops it. */
   ordering = false;
+  /** The place of a page above the HUD, [letters a row, rows], as the app last told it (`resize`). */
+  pageArea: [number, number] = [DEFAULT_PAGE[0], DEFAULT_PAGE[1]];
+  /** How many lines the graveyard, pack, help or end page is scrolled down, when it does not fit. */
+  pageScroll = 0;
 
-  /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay. */
+  /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay; `name`: the name the hello gives. */
   constructor(
     url: string,
     private readonly tokens: TokenKeeper,
     words: Words = PAGE_WORDS,
+    name: string | null = null,
   ) {
     this.link = { connecting: url };
     this.state.words = words;
+    this.state.name = name;
   }
 
   get playing(): boolean {
@@ -101,7 +109,29 @@ export class Session {
       look: typeof mode === "object" && "looking" in mode ? mode.looking.at : null,
       askingToQuit: mode === "AskingToQuit",
       logScroll: this.log ?? 0,
+      pageScroll: this.pageScroll,
     };
+  }
+
+  /**
+   * The place of a page above the HUD is now `cols` letters by `rows`
+   * rows (the app tells on every resize): the log and the pages that do
+   * not fit scroll by it.
+   */
+  resize(cols: number, rows: number): void {
+    this.pageArea = [cols, rows];
+    if (this.log !== null) this.log = Math.min(this.log, this.logMost());
+    this.pageScroll = Math.min(this.pageScroll, scrollMost(this.scene(), this.pageLines()));
+  }
+
+  /** How many lines a page has. */
+  private pageLines(): number {
+    return pageSize(this.pageArea[1]);
+  }
+
+  /** How far back the log page scrolls. */
+  private logMost(): number {
+    return logScrollMost(this.state, this.pageArea[0], this.pageLines());
   }
 
   /** True while a line to talk is open (typed text goes to it). */
@@ -124,6 +154,9 @@ export class Session {
     if (this.chat.line !== null) return this.edit(key);
     const meant = intent(key, shift);
     if (this.page() === "End") {
+      if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
+        return this.scrollPage(meant === "ScrollBack");
+      }
       if (meant === "Quit") return "Quit";
       // A player starts a new character; a watcher, whose player died,
       // watches again (the page cannot close itself as the window does).
@@ -140,6 +173,11 @@ export class Session {
       if ("aiming" in mode) return onAimKey(this, mode.aiming, key, shift, now);
       return this.onLookKey(mode.looking, key, shift);
     }
+    const page = this.page();
+    const paged = page === "Graveyard" || page === "Pack" || page === "Help";
+    if (paged && (meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
+      return this.scrollPage(meant === "ScrollBack");
+    }
     if (meant === "ScrollBack") return this.scroll(true);
     if (meant === "ScrollForward") return this.scroll(false);
     if (meant === "Enter" && this.page() === "Map" && this.playing) {
@@ -148,12 +186,12 @@ export class Session {
     }
     // The page's own: a lost link is joined again with Enter.
     if (meant === "Enter" && typeof this.link === "object" && "lost" in this.link) return "Again";
-    const page = this.page();
-    if (page === "Graveyard" || page === "Pack" || page === "Help") {
+    if (paged) {
       // Any key puts the page away, Esc too (it does not quit from here).
       this.graveyard = "Away";
       this.packShown = false;
       this.helpShown = false;
+      this.pageScroll = 0;
       return "Redraw";
     }
     return this.onMapIntent(meant, repeat, now);
@@ -325,10 +363,19 @@ export class Session {
     return "Redraw";
   }
 
-  /** A key while the full-screen log is open: it scrolls, and Esc closes it. */
+  /** PgUp (`back`) or PgDn on a page that does not fit: a page of it up or down. */
+  private scrollPage(back: boolean): KeyOutcome {
+    const rows = this.pageLines();
+    const step = scrollStep(rows);
+    const most = scrollMost(this.scene(), rows);
+    this.pageScroll = back ? Math.max(0, this.pageScroll - step) : Math.min(this.pageScroll + step, most);
+    return "Redraw";
+  }
+
+  /** A key while the full-screen log is open: it scrolls (a page of the page's size, or a row), and Esc closes it. */
   private onLogKey(scroll: number, key: Key): KeyOutcome {
-    const most = logScrollMost(this.state, 80, 20);
-    const page = 10;
+    const most = this.logMost();
+    const page = logRoom(this.pageLines());
     const ch = typeof key === "object" && "char" in key ? key.char : null;
     if (key === "Escape" || key === "Enter") this.log = null;
     else if (key === "PageUp") this.log = Math.min(scroll + page, most);
@@ -344,6 +391,8 @@ export class Session {
   /** The message `onKey` asked for went out at `now`. */
   sent(msg: ClientMsg, now: number): void {
     if (typeof msg === "object" && "Act" in msg) {
+      // What was said before this action is old news now.
+      ageLog(this.state);
       this.inFlight++;
       this.lastSent = now;
       // The orders the server always says the end of.
@@ -394,6 +443,10 @@ export class Session {
       if (typeof this.mode === "object" && ("aiming" in this.mode || "looking" in this.mode)) this.mode = "Map";
     } else if ("Graveyard" in msg && this.graveyard === "Awaited") {
       this.graveyard = "Shown";
+      this.pageScroll = 0;
+    } else if ("Died" in msg || "Escaped" in msg) {
+      // The end page opens at its top.
+      this.pageScroll = 0;
     }
   }
 

@@ -3,6 +3,16 @@
 // its topic for its colour; at most LOG_LINES, the oldest dropped first. A
 // line that repeats the last of its stream (the game's, or chat) is
 // counted on it instead of kept again: "You miss the jackal. (x3)".
+//
+// A line is news until the player acts again, then old: the HUD dims the
+// game's old lines, so that "You see a dagger here." does not read as
+// current once the player walked on. Exactly: every line said so far
+// becomes old when this client sends an action (ageLog, from the
+// session's `sent`), and at the latest when the answer to the player's
+// next action ends (its Sight): then every line said before the previous
+// answer ended is old (answered). A watcher, which never sends an action,
+// learns of its player's so. A line said again is news again, counted on
+// its row.
 
 import { REASONS } from "./reasons";
 import type { ChatTo, PlayerId, Refusal } from "../protocol";
@@ -10,7 +20,7 @@ import { fail } from "./errors";
 import { LOG_LINES, MAX_CHAT_CHARS, MAX_NOTE_CHARS, checkName } from "./limits";
 import { sightDisc } from "./map";
 import type { ClientState } from "./mirror";
-import { thirdPerson } from "./person";
+import { thirdPerson, toTheWatcher } from "./person";
 import { charCount, hasControl, takeChars } from "./text";
 
 /** What a line of the log is about, for its colour. */
@@ -23,6 +33,8 @@ export interface LogLine {
   speaker: { id: PlayerId; from: number; len: number } | null;
   /** How many times it was said in a row (at least 1). */
   repeats: number;
+  /** When it was last said, counted in lines said since the welcome: news while at least the state's `newsFrom`. */
+  said: number;
 }
 
 export function isChat(line: LogLine): boolean {
@@ -36,15 +48,15 @@ export function shown(line: LogLine): string {
 
 /** A line about `topic`, cut at MAX_NOTE_CHARS. */
 export function note(s: ClientState, topic: Topic, text: string): void {
-  logLine(s, { topic, text: takeChars(text, MAX_NOTE_CHARS), speaker: null, repeats: 1 });
+  logLine(s, { topic, text: takeChars(text, MAX_NOTE_CHARS), speaker: null, repeats: 1, said: 0 });
 }
 
-/** A line the server wrote to the player: a watcher reads it of its player by name. */
+/** A line the server wrote to the player: a watcher reads it of its player by name, but for the server's words to the watcher itself (toTheWatcher). */
 export function told(s: ClientState, topic: Topic, text: string): void {
   const watched = s.watched();
   // Cut before turning it, so a hostile line costs no more than a kept one.
   const line = takeChars(text, MAX_NOTE_CHARS);
-  note(s, topic, watched === null ? line : thirdPerson(line, watched));
+  note(s, topic, watched === null || toTheWatcher(line) ? line : thirdPerson(line, watched));
 }
 
 function sameSpeaker(a: LogLine["speaker"], b: LogLine["speaker"]): boolean {
@@ -52,18 +64,43 @@ function sameSpeaker(a: LogLine["speaker"], b: LogLine["speaker"]): boolean {
   return a.id === b.id && a.from === b.from && a.len === b.len;
 }
 
+/** Keeps `line` (said now), or counts it on the last of its stream when it repeats that one. */
 function logLine(s: ClientState, line: LogLine): void {
+  const said = s.said++;
   for (let i = s.log.length - 1; i >= 0; i--) {
     const last = s.log[i];
     if (last === undefined || isChat(last) !== isChat(line)) continue;
     if (last.topic === line.topic && last.text === line.text && sameSpeaker(last.speaker, line.speaker)) {
       last.repeats++;
+      last.said = said;
       return;
     }
     break;
   }
   if (s.log.length >= LOG_LINES) s.log.shift();
+  line.said = said;
   s.log.push(line);
+}
+
+/** Whether `line` is news: said since the player last acted. */
+export function isNews(s: ClientState, line: LogLine): boolean {
+  return line.said >= s.newsFrom;
+}
+
+/** The player acts: every line said so far is old. */
+export function ageLog(s: ClientState): void {
+  s.newsFrom = s.said;
+}
+
+/**
+ * An action of the player's was answered (the Sight that ends the answer
+ * came): what was said before the last answer ended was said before this
+ * action was taken, and is old; what came since is news until the next
+ * answer (or the next action this client sends).
+ */
+export function answered(s: ClientState): void {
+  s.newsFrom = Math.max(s.newsFrom, s.lastAnswer);
+  s.lastAnswer = s.said;
 }
 
 /** Checks a line of chat as `hear` would, without keeping it (a muted speaker's lines). */
@@ -85,13 +122,13 @@ export function hear(s: ClientState, from: PlayerId, name: string, to: ChatTo, t
   const speaker = { id: from, from: 0, len: charCount(name) };
   let line: LogLine;
   if (typeof to === "object" && mine) {
-    line = { topic: "Chat", text: `You whisper to ${to.Player}: ${text}`, speaker: null, repeats: 1 };
+    line = { topic: "Chat", text: `You whisper to ${to.Player}: ${text}`, speaker: null, repeats: 1, said: 0 };
   } else if (typeof to === "object") {
-    line = { topic: "Chat", text: `${name} whispers: ${text}`, speaker, repeats: 1 };
+    line = { topic: "Chat", text: `${name} whispers: ${text}`, speaker, repeats: 1, said: 0 };
   } else if (to === "Everyone") {
-    line = { topic: "Chat", text: `${name} shouts: ${text}`, speaker, repeats: 1 };
+    line = { topic: "Chat", text: `${name} shouts: ${text}`, speaker, repeats: 1, said: 0 };
   } else {
-    line = { topic: "Chat", text: `${name}: ${text}`, speaker, repeats: 1 };
+    line = { topic: "Chat", text: `${name}: ${text}`, speaker, repeats: 1, said: 0 };
   }
   logLine(s, line);
 }

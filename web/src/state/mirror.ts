@@ -34,7 +34,7 @@ import { StateError, fail } from "./errors";
 import { applyMonsters, applyPlayers, nameKinds } from "./in_sight";
 import { applyFloor, nameItemKinds, setPack } from "./items";
 import { die, escape, keepGraveyard, setVitals } from "./life";
-import { checkChat, hear, note, refusalText, told, type LogLine } from "./log";
+import { answered, checkChat, hear, note, refusalText, told, type LogLine } from "./log";
 import { MAX_SIGHT_RADIUS, checkSize } from "./limits";
 import { addMapped, applySight, enterLevel } from "./map";
 import { setParty } from "./party";
@@ -107,6 +107,12 @@ export class ClientState {
   waiting: string[] = [];
   /** The message log, oldest first. */
   log: LogLine[] = [];
+  /** Lines said since the welcome (a repeat counts): the next line's `said`. */
+  said = 0;
+  /** The first line (by `said`) that is news: the player acted since those before it were said (log.ts). */
+  newsFrom = 0;
+  /** `said` when the last answer to an action ended. */
+  lastAnswer = 0;
   refused: Refusal | null = null;
   death: DeathRecord | null = null;
   escape: DeathRecord | null = null;
@@ -115,6 +121,8 @@ export class ClientState {
   watching: { player: string; you: PlayerId } | null = null;
   /** Who watches the player (this one, or the one watched). */
   watchers: string[] = [];
+  /** The name this client joined under, as its hello said (a watcher's own, not its player's): a watcher finds itself among its player's watchers by it. */
+  name: string | null = null;
 
   /**
    * Updates the mirror with one message from the server. Gives null, or
@@ -150,7 +158,10 @@ export class ClientState {
     }
     if ("EnterLevel" in msg) return enterLevel(this, msg.EnterLevel);
     if ("Mapped" in msg) return addMapped(this, msg.Mapped.remembered, msg.Mapped.terrain);
-    if ("Sight" in msg) return applySight(this, msg.Sight);
+    if ("Sight" in msg) {
+      applySight(this, msg.Sight);
+      return answered(this);
+    }
     if ("Displaced" in msg) return applySight(this, msg.Displaced);
     if ("Players" in msg) return applyPlayers(this, msg.Players);
     if ("Monsters" in msg) return applyMonsters(this, msg.Monsters);
@@ -196,8 +207,8 @@ export class ClientState {
   }): void {
     if (w.sight_radius > MAX_SIGHT_RADIUS) fail(REASONS.sight_radius_too_large);
     checkSize(w.width, w.height);
-    // A fresh mirror, in the same words.
-    Object.assign(this, new ClientState(), { words: this.words });
+    // A fresh mirror, in the same words, under the same name.
+    Object.assign(this, new ClientState(), { words: this.words, name: this.name });
     this.me = w.you;
     this.width = w.width;
     this.height = w.height;

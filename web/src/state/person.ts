@@ -3,6 +3,16 @@
 // sees through that player's eyes, so its log names the player instead
 // ("ann misses the jackal.").
 
+/**
+ * Whether `line` is the server's word to a watcher about its own watching
+ * ("You are watching ann: you cannot act.", "You stop watching ann."), not
+ * its player's: a player never watches, so a line in the second person
+ * about watching can only be to the watcher, and is not retold.
+ */
+export function toTheWatcher(line: string): boolean {
+  return ["You are watching ", "You stop watching "].some((head) => line.startsWith(head));
+}
+
 /** `line`, written to player `name`, told of it in the third person. */
 export function thirdPerson(line: string, name: string): string {
   let subjectNext = false;

@@ -1,6 +1,7 @@
 // Watching (client/src/state/watching.rs): whom this client watches, who
 // watches its player, and the answer to `/who`. A watcher coming or going
-// is a line of the log.
+// is a line of the log, but for a watcher itself: it was told "You are
+// watching ann." as it came, and is told its own leaving by the server.
 
 import { REASONS } from "./reasons";
 import type { PlayerId, Playing } from "../protocol";
@@ -28,8 +29,9 @@ export function setWatchers(s: ClientState, names: string[]): void {
   if (names.length > MAX_WATCHERS) fail(REASONS.more_watchers_than_a_client_keeps);
   checkNames(names);
   const whom = s.watching?.player ?? "you";
-  const came = names.filter((n) => !s.watchers.includes(n));
-  const went = s.watchers.filter((n) => !names.includes(n));
+  const news = (n: string) => n !== s.name;
+  const came = names.filter((n) => !s.watchers.includes(n)).filter(news);
+  const went = s.watchers.filter((n) => !names.includes(n)).filter(news);
   for (const name of came) note(s, "Others", `${name} is watching ${whom}.`);
   for (const name of went) note(s, "Others", `${name} stopped watching ${whom}.`);
   s.watchers = [...names];

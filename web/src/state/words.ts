@@ -15,6 +15,8 @@ export interface Words {
   watchWith: string;
   /** The end page's keys for a watcher whose player's game ended (`{player}` is the player). */
   watcherEnd: string;
+  /** The HUD's keys row for a watcher whose player's game ended (`{player}` is the player). */
+  watcherEndKeys: string;
   /** The help page's lines. */
   help: readonly string[];
 }
@@ -25,6 +27,7 @@ export const PAGE_WORDS: Words = {
   lostKeys: words.lost_keys.page,
   watchWith: words.watch_with.page,
   watcherEnd: words.watcher_end.page,
+  watcherEndKeys: words.watcher_end_keys.page,
   help: keys.page_help,
 };
 
@@ -32,5 +35,6 @@ export const WINDOW_WORDS: Words = {
   lostKeys: words.lost_keys.window,
   watchWith: words.watch_with.window,
   watcherEnd: words.watcher_end.window,
+  watcherEndKeys: words.watcher_end_keys.window,
   help: keys.help,
 };

@@ -329,7 +329,7 @@ fn stands(m: &Message) -> Option<gloam_protocol::Pos> {
 async fn game_until_close(ws: &mut Client) -> (Vec<ServerMsg>, String) {
     let own = |m: &ServerMsg| match m {
         ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_) => true,
-        ServerMsg::Others(note) => note.starts_with("You stop watching "),
+        ServerMsg::Note(note) => note.starts_with("You stop watching "),
         _ => false,
     };
     let reading = async {

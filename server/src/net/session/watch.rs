@@ -1,8 +1,12 @@
 //! A watcher's session: what its player's client is sent, passed on as
 //! it comes (see `world::watch`), beside the chat said where that player
 //! is; the watcher may talk and ask for the graveyard, never act. When
-//! the watching ends, the watcher is told so in its own words ("You stop
-//! watching ann."), never in the words its player hears of it.
+//! the watching ends, the watcher is shown the graveyard (its player may
+//! have just joined it: the watcher's death page lists it, as its
+//! player's does) and told so in its own words ("You stop watching
+//! ann."), never in the words its player hears of it. The watcher's own
+//! words are notes: its client tells a note in the second person about
+//! watching as its own, not as its player's (`client/src/state/person.rs`).
 
 use gloam_protocol::{Action, ChatTo, ServerMsg};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -106,12 +110,14 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let frames = batches.iter().flat_map(|b| b.iter().cloned());
         self.conn.write_all(frames).await?;
         let Some(ending) = ending else { return Ok(()) };
-        // Not a note: a watcher's client tells its player's notes in the
-        // third person ("ann drinks..."), and lines of who watches whom
-        // (`Watchers`) are of others. (A watcher's transcript leaves it out
-        // as the connection's own: see `tests/src/sim.rs`.)
+        // Its player's game may have ended: the graveyard it joined, for
+        // the death page (asked a moment ago or not).
+        self.graveyard_shown = None;
+        self.show_graveyard().await?;
+        // (A watcher's transcript leaves it out as the connection's own:
+        // see `tests/src/sim.rs`.)
         let note = format!("You stop watching {}.", watcher.player_name());
-        self.conn.send(&ServerMsg::Others(note)).await?;
+        self.conn.send(&ServerMsg::Note(note)).await?;
         Err(ending)
     }
 
@@ -120,10 +126,8 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         if std::mem::replace(told, true) {
             return Ok(());
         }
-        // Others, not a note, as when the watching ends (see `pass_stream`):
-        // its client would tell a note as its player's ("ann is watching").
         let note = format!("You are watching {}: you cannot act.", watcher.player_name());
-        self.conn.send(&ServerMsg::Others(note)).await
+        self.conn.send(&ServerMsg::Note(note)).await
     }
 }
 
