@@ -139,12 +139,12 @@ async fn run(
                     return dropped("closed".into());
                 };
                 if let Err(e) = ws.send(Message::Binary(codec::encode(&action).into())).await {
-                    return dropped(format!("connection lost: {e}"));
+                    return dropped(format!("the connection broke: {e}"));
                 }
             }
             frame = ws.next() => match frame {
                 None => return dropped("the server went away".into()),
-                Some(Err(e)) => return dropped(format!("connection lost: {e}")),
+                Some(Err(e)) => return dropped(format!("the connection broke: {e}")),
                 Some(Ok(Message::Binary(bytes))) => match codec::decode_server(&bytes) {
                     Ok(msg) => {
                         if events.send(NetEvent::Msg(msg)).is_err() {

@@ -39,7 +39,7 @@ export function serverUrl(location: { protocol: string; host: string }): string 
 export function closeReason(code: number, reason: string, opened: boolean, url: string): string {
   if (!opened) return `cannot connect to ${url}`;
   // 1005: no code was given; 1006: the connection dropped without a close frame.
-  if (code === 1006) return "connection lost";
+  if (code === 1006) return "the connection broke";
   const why = reason === "" ? "the server closed the connection" : `the server closed the connection: ${reason}`;
   return code === 1000 || code === 1001 || code === 1005 || code === 1012 ? why : `${why} (code ${code})`;
 }

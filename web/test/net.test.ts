@@ -90,7 +90,7 @@ test("a close from the server is told with its reason, and its code when it is n
   assert.deepEqual(ends, ["the server closed the connection: your character died"]);
   assert.equal(closeReason(1005, "", true, "ws://x/"), "the server closed the connection");
   assert.equal(closeReason(1008, "too many messages", true, "ws://x/"), "the server closed the connection: too many messages (code 1008)");
-  assert.equal(closeReason(1006, "", true, "ws://x/"), "connection lost");
+  assert.equal(closeReason(1006, "", true, "ws://x/"), "the connection broke");
   assert.equal(closeReason(1006, "", false, "ws://x/"), "cannot connect to ws://x/");
 });
 

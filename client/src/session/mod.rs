@@ -1,7 +1,8 @@
 //! One player's session, apart from any window: what a key press sends,
 //! what a message from the network changes (the state mirror, the link
-//! shown in the HUD, the character's kept token), and when a held key may
-//! repeat. The mirror changes only by what the server says; the window's
+//! shown in the HUD, the character's kept token), when a held key may
+//! repeat, and, after a lost link, when to connect again (`retry.rs`
+//! decides; [`Session::tick`] counts down and says when). The mirror changes only by what the server says; the window's
 //! own state lives here: the line being typed, the scroll of the messages,
 //! the names muted, the page shown, and an item prompt or throw being
 //! aimed (`items.rs`). The window turns its events into calls here and
