@@ -1094,7 +1094,11 @@ async fn measure_the_presses_to_the_stairs_with_the_default_monsters() {
 
 /// The `gloam-server` binary beside `gloam` in the target folder (a
 /// workspace's `cargo test` builds both; on its own this crate's does
-/// not, so it is built first when missing).
+/// not, so it is built first when missing). It serves the page built into
+/// it: run on its own after a change to `web/` or `server/`, this crate's
+/// tests want `cargo build -p gloam-server` first (building it from here
+/// every time would replace it under the server's own tests, which run it
+/// at the same time in a workspace's run).
 fn server_binary() -> std::path::PathBuf {
     let binary = std::path::Path::new(env!("CARGO_BIN_EXE_gloam")).with_file_name("gloam-server");
     if !binary.exists() {
