@@ -3,7 +3,10 @@
 //! rebuild the glyph atlas, and the frame is redrawn only when something
 //! changed. The loop sleeps in `wait_event` between events, so an
 //! idle window costs next to no CPU; the network task wakes it with a user
-//! event when a message arrives.
+//! event when a message arrives. After a lost link the session counts
+//! down to the next try: the loop then sleeps only until its next tick,
+//! and opens a new connection when the session asks (the decisions are
+//! the session's, `session/retry.rs`).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -22,7 +25,7 @@ use crate::input::Key;
 use crate::layout::{Layout, MIN_WINDOW};
 use crate::net;
 use crate::render::{self, Atlas, text_px_for};
-use crate::session::{KeyOutcome, Session};
+use crate::session::{KeyOutcome, Session, Tick};
 use crate::tokens::{TokenSlot, TokenStore};
 
 /// What the player asked for on the command line.
@@ -383,33 +386,80 @@ fn on_event(
     })
 }
 
-/// The event loop: sleeps in `wait_event`, handles everything that came,
-/// and redraws only when something changed. Gives whether the player asked
-/// to play again (after a death) rather than to quit.
+/// The event loop: sleeps in `wait_event` (or until the session's next
+/// tick, while it counts down to trying again), handles everything that
+/// came, and redraws only when something changed. Opens the connection
+/// with `open`, again whenever the session asks (after a lost link), and
+/// closes it at the end. Gives whether the player asked to play again
+/// (after a death) rather than to quit.
 fn play(
     pump: &mut sdl3::EventPump,
     session: &mut Session,
     screen: &mut Screen<'_>,
-    connection: &net::Connection,
+    open: impl Fn(&Session) -> net::Connection,
+) -> anyhow::Result<bool> {
+    let mut connection = open(session);
+    let played = play_on(pump, session, screen, &open, &mut connection);
+    // Esc, the window closed, a death: a goodbye and a closing handshake.
+    connection.quit();
+    played
+}
+
+/// [`play`]'s loop, over `connection` (replaced when the session asks).
+fn play_on(
+    pump: &mut sdl3::EventPump,
+    session: &mut Session,
+    screen: &mut Screen<'_>,
+    open: &impl Fn(&Session) -> net::Connection,
+    connection: &mut net::Connection,
 ) -> anyhow::Result<bool> {
     let mut dirty = true;
     loop {
+        let wait = match session.tick(Instant::now()) {
+            Tick::Idle => None,
+            Tick::Within(wait) => Some(wait),
+            Tick::Connect => {
+                *connection = open(session);
+                dirty = true;
+                None
+            }
+        };
         if dirty {
             screen.draw(session)?;
             dirty = false;
         }
-        let first = pump.wait_event();
-        let mut batch = vec![first];
+        let first = match wait {
+            Some(wait) => pump.wait_event_timeout(wait),
+            None => Some(pump.wait_event()),
+        };
+        // The time given is up: the countdown shown changed.
+        dirty |= first.is_none();
+        let mut batch: Vec<Event> = first.into_iter().collect();
         batch.extend(pump.poll_iter());
+        let mut flow = Flow::Same;
         for event in batch {
             match on_event(event, session, screen, connection)? {
-                Flow::Quit => return Ok(false),
-                Flow::Again => return Ok(true),
                 Flow::Redraw | Flow::Zoom(_) => dirty = true,
                 Flow::Same => {}
+                done @ (Flow::Quit | Flow::Again) => {
+                    flow = done;
+                    break;
+                }
             }
         }
+        match flow {
+            Flow::Quit => return Ok(false),
+            Flow::Again => return Ok(true),
+            _ => {}
+        }
     }
+}
+
+/// A seed for the jitter of this window's tries to connect again, its own
+/// (std's hasher keys are random per process).
+fn jitter_seed() -> u32 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(std::process::id()) as u32
 }
 
 /// The window's title: who plays, or whom this window watches.
@@ -484,17 +534,20 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
     // Once more for every death the player starts again after.
     let played = loop {
-        let sender = events.event_sender();
-        let wake = move || {
-            let _ = sender.push_custom_event(Wake);
+        let (name, watch) = (slot.name.clone(), options.watch.clone());
+        let open = |session: &Session| {
+            let sender = events.event_sender();
+            let wake = move || {
+                let _ = sender.push_custom_event(Wake);
+            };
+            let hello = net::hello(name.clone(), session.token(), watch.clone());
+            net::connect(runtime.handle(), url.clone(), hello, wake)
         };
-        let hello = net::hello(slot.name.clone(), slot.load(), options.watch.clone());
-        let connection = net::connect(runtime.handle(), url.clone(), hello, wake);
-        let mut session = Session::new(url.clone(), slot).with_palette(options.palette);
+        let mut session = Session::new(url.clone(), slot)
+            .with_palette(options.palette)
+            .with_jitter_seed(jitter_seed());
         screen.fit(&mut session);
-        let played = play(&mut pump, &mut session, &mut screen, &connection);
-        // Esc, the window closed, a death: a goodbye and a closing handshake.
-        connection.quit();
+        let played = play(&mut pump, &mut session, &mut screen, open);
         slot = session.into_token_slot();
         match played {
             Ok(true) => continue,

@@ -22,6 +22,10 @@ pub use crate::layout::HUD_ROWS;
 /// `web_export/keys.rs`, `WORDS`).
 pub(crate) const LOST_KEYS: &str = "(Esc quits)";
 
+/// What a link being tried again says it takes (the page stops trying on
+/// Esc, as it cannot close itself).
+pub(crate) const RETRY_KEYS: &str = "(Enter tries now, Esc quits)";
+
 /// How many rows of messages it shows.
 pub(crate) const MESSAGE_ROWS: usize =
     (crate::layout::GAME_ROWS + crate::layout::CHAT_ROWS) as usize;
@@ -172,6 +176,14 @@ fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => {
             HudLine::new(fit(&format!("Disconnected: {why}  {LOST_KEYS}"), cols, "  "), Tone::Alert)
+        }
+        Link::Retrying { why, left } => {
+            let when = match left {
+                Some(s) => format!("Trying again in {s} s..."),
+                None => "Trying again now...".into(),
+            };
+            let row = format!("Connection lost. {when}  {why}  {RETRY_KEYS}");
+            HudLine::new(fit(&row, cols, "  "), Tone::Alert)
         }
         Link::Playing if state.depth == 0 => HudLine::new("Joining...", Tone::Middle),
         Link::Playing => playing_row(state, cols),

@@ -13,24 +13,34 @@ use std::pin::pin;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+pub use crate::session::retry::Ending;
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::{Action, ClientMsg, PROTOCOL_VERSION, ServerMsg, Token, codec};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc as async_mpsc;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// How long closing waits on the server: to answer our close frame, or to
 /// end the stream after answering its own.
 pub const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
+/// How long opening a connection may take (the TCP connection and the
+/// upgrade): a host that does not answer is a failed try, so the tries
+/// again keep to their schedule.
+pub const OPEN_WITHIN: Duration = Duration::from_secs(10);
+
 /// What the connection tells the window.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NetEvent {
     Msg(ServerMsg),
-    /// The connection ended, and why, in words for the HUD.
-    Closed(String),
+    /// The connection ended: why, in words for the HUD, and how (the
+    /// session decides by it whether to try again: `session/retry.rs`).
+    Closed {
+        reason: String,
+        ending: Ending,
+    },
 }
 
 /// The window's end of a connection.
@@ -93,8 +103,8 @@ pub fn connect(
     let (actions, actions_rx) = async_mpsc::unbounded_channel();
     let (events_tx, events) = mpsc::channel();
     runtime.spawn(async move {
-        let ending = run(&url, hello, actions_rx, &events_tx, &wake).await;
-        let _ = events_tx.send(NetEvent::Closed(ending));
+        let (reason, ending) = run(&url, hello, actions_rx, &events_tx, &wake).await;
+        let _ = events_tx.send(NetEvent::Closed { reason, ending });
         wake();
     });
     Connection { actions, events }
@@ -102,21 +112,22 @@ pub fn connect(
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The connection's whole life; gives why it ended.
+/// The connection's whole life; gives why it ended, and how.
 async fn run(
     url: &str,
     hello: ClientMsg,
     mut actions: async_mpsc::UnboundedReceiver<ClientMsg>,
     events: &mpsc::Sender<NetEvent>,
     wake: &(impl Fn() + Send + Sync),
-) -> String {
+) -> (String, Ending) {
+    let dropped = |why: String| (why, Ending::Dropped);
     let (mut ws, queued) = match open(url, &mut actions).await {
         Ok(opened) => opened,
-        Err(why) => return why,
+        Err(why) => return dropped(why),
     };
     for msg in std::iter::once(hello).chain(queued) {
         if let Err(e) = ws.send(Message::Binary(codec::encode(&msg).into())).await {
-            return format!("cannot say hello: {e}");
+            return dropped(format!("cannot say hello: {e}"));
         }
     }
     loop {
@@ -125,35 +136,51 @@ async fn run(
                 let Some(action) = action else {
                     // The window is closing.
                     close(&mut ws).await;
-                    return "closed".into();
+                    return dropped("closed".into());
                 };
                 if let Err(e) = ws.send(Message::Binary(codec::encode(&action).into())).await {
-                    return format!("connection lost: {e}");
+                    return dropped(format!("the connection broke: {e}"));
                 }
             }
             frame = ws.next() => match frame {
-                None => return "the server went away".into(),
-                Some(Err(e)) => return format!("connection lost: {e}"),
+                None => return dropped("the server went away".into()),
+                Some(Err(e)) => return dropped(format!("the connection broke: {e}")),
                 Some(Ok(Message::Binary(bytes))) => match codec::decode_server(&bytes) {
                     Ok(msg) => {
                         if events.send(NetEvent::Msg(msg)).is_err() {
                             close(&mut ws).await;
-                            return "closed".into();
+                            return dropped("closed".into());
                         }
                         wake();
                     }
-                    Err(e) => return format!("the server sent something unreadable: {e}"),
+                    Err(e) => {
+                        let why = format!("the server sent something unreadable: {e}");
+                        return (why, Ending::Unreadable);
+                    }
                 },
                 Some(Ok(Message::Close(frame))) => {
                     answer_close(&mut ws).await;
-                    return match frame {
-                        Some(f) if !f.reason.is_empty() => format!("the server closed the connection: {}", f.reason),
-                        _ => "the server closed the connection".into(),
-                    };
+                    return closed_by_the_server(frame);
                 }
                 Some(Ok(_)) => {}
             }
         }
+    }
+}
+
+/// Why and how the server's close frame ended the connection: its reason
+/// in words, and its code (1005, "no status", when it gave none).
+fn closed_by_the_server(frame: Option<CloseFrame>) -> (String, Ending) {
+    match frame {
+        Some(f) => {
+            let code = Ending::Code(u16::from(f.code));
+            if f.reason.is_empty() {
+                ("the server closed the connection".into(), code)
+            } else {
+                (format!("the server closed the connection: {}", f.reason), code)
+            }
+        }
+        None => ("the server closed the connection".into(), Ending::Code(1005)),
     }
 }
 
@@ -171,8 +198,14 @@ async fn open(
     let mut connecting =
         pin!(tokio_tungstenite::connect_async_with_config(url, Some(config), false));
     let mut queued = Vec::new();
+    let given_up = tokio::time::sleep(OPEN_WITHIN);
+    tokio::pin!(given_up);
     loop {
         tokio::select! {
+            () = &mut given_up => {
+                let s = OPEN_WITHIN.as_secs();
+                return Err(format!("cannot connect to {url}: no answer in {s} s"));
+            }
             connected = &mut connecting => {
                 return match connected {
                     Ok((ws, _)) => Ok((ws, queued)),
@@ -210,7 +243,6 @@ mod tests {
     use gloam_protocol::PlayerId;
     use tokio::net::TcpListener;
     use tokio::runtime::Runtime;
-    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
     use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
     use super::*;
@@ -240,7 +272,7 @@ mod tests {
     /// waits for the end of the stream finds it there.
     fn serve_one(
         server: &Runtime,
-        close_first: Option<&'static str>,
+        close_first: Option<(CloseCode, &'static str)>,
     ) -> (String, mpsc::Receiver<Heard>) {
         let listener = server.block_on(TcpListener::bind("127.0.0.1:0")).unwrap();
         let url = format!("ws://{}", listener.local_addr().unwrap());
@@ -250,10 +282,8 @@ mod tests {
             let mut ws = tokio_tungstenite::accept_async(stream).await.unwrap();
             let welcome = crate::testing::welcome(PlayerId(1), 20, 10);
             ws.send(Message::Binary(codec::encode(&welcome).into())).await.unwrap();
-            if let Some(reason) = close_first {
-                ws.close(Some(CloseFrame { code: CloseCode::Normal, reason: reason.into() }))
-                    .await
-                    .unwrap();
+            if let Some((code, reason)) = close_first {
+                ws.close(Some(CloseFrame { code, reason: reason.into() })).await.unwrap();
             }
             let (mut said, mut closed) = (Vec::new(), false);
             let listening = async {
@@ -309,18 +339,49 @@ mod tests {
     #[test]
     fn a_close_from_the_server_is_answered() {
         let (server, client) = (runtime(), runtime());
-        let (url, heard) = serve_one(&server, Some("your character died"));
+        let (url, heard) = serve_one(&server, Some((CloseCode::Normal, "your character died")));
         let connection = connect(client.handle(), url, ann(), || {});
         assert!(matches!(next_event(&connection), NetEvent::Msg(ServerMsg::Welcome { .. })));
         let ending = next_event(&connection);
-        assert_eq!(
-            ending,
-            NetEvent::Closed("the server closed the connection: your character died".into())
-        );
+        let reason = "the server closed the connection: your character died".to_owned();
+        assert_eq!(ending, NetEvent::Closed { reason, ending: Ending::Code(1000) });
         let heard = heard.recv_timeout(PATIENCE).expect("the stream ended");
         assert!(heard.closed, "the close was answered");
         assert_eq!(heard.ending, Ok(()));
         assert!(connection.quit(), "nothing left to wait for");
+    }
+
+    /// A server that restarts closes with 1012: the code reaches the
+    /// session, which comes back at once on it.
+    #[test]
+    fn the_close_code_of_a_restart_is_told() {
+        let (server, client) = (runtime(), runtime());
+        let restart = CloseCode::from(crate::session::retry::SERVICE_RESTART);
+        let (url, _heard) = serve_one(&server, Some((restart, "The server is restarting")));
+        let connection = connect(client.handle(), url, ann(), || {});
+        assert!(matches!(next_event(&connection), NetEvent::Msg(ServerMsg::Welcome { .. })));
+        match next_event(&connection) {
+            NetEvent::Closed { ending, .. } => assert_eq!(ending, Ending::Code(1012)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A port nobody listens on: the connection cannot be opened, which
+    /// is a drop (tried again), not a close.
+    #[test]
+    fn a_connection_that_cannot_be_opened_is_dropped() {
+        let client = runtime();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("ws://{}", listener.local_addr().unwrap());
+        drop(listener);
+        let connection = connect(client.handle(), url, ann(), || {});
+        match next_event(&connection) {
+            NetEvent::Closed { reason, ending } => {
+                assert_eq!(ending, Ending::Dropped);
+                assert!(reason.starts_with("cannot connect to ws://127.0.0.1:"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     /// A server that takes the TCP connection but never answers the

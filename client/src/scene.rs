@@ -17,6 +17,15 @@ use crate::state::ClientState;
 pub enum Link {
     Connecting(String),
     Playing,
+    /// The link was lost and is tried again by itself: why it was lost,
+    /// and the whole seconds left before the next try (none while a try
+    /// is under way).
+    Retrying {
+        why: String,
+        left: Option<u64>,
+    },
+    /// Lost for good: why (a refusal that will not change, an end the
+    /// server meant, a broken server). Esc quits.
     Lost(String),
 }
 

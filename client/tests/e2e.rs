@@ -12,7 +12,7 @@ use gloam_protocol::{Dir, PlayerChange, PlayerId, Pos, ServerMsg};
 use gloam_server::Config;
 use gloam_server::level::Level;
 use gloam_server::mapgen::{Generator, GeneratorSetting};
-use gloam_tests::process::Running;
+use gloam_tests::process::{Running, ServerProcess};
 use gloam_tests::{Oracle, SimClient, TestServer, vi_key};
 
 const SEED: u64 = 77;
@@ -1089,5 +1089,272 @@ async fn measure_the_presses_to_the_stairs_with_the_default_monsters() {
         explore + blows + rests + descend
     );
     assert_eq!(eye.state.at, Some(stairs));
+    xvfb.quit_window(gloam);
+}
+
+/// The `gloam-server` binary beside `gloam` in the target folder (a
+/// workspace's `cargo test` builds both; on its own this crate's does
+/// not, so it is built first when missing). It serves the page built into
+/// it: run on its own after a change to `web/` or `server/`, this crate's
+/// tests want `cargo build -p gloam-server` first (building it from here
+/// every time would replace it under the server's own tests, which run it
+/// at the same time in a workspace's run).
+fn server_binary() -> std::path::PathBuf {
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_gloam")).with_file_name("gloam-server");
+    if !binary.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let built = Command::new("timeout")
+            .args(["900", &cargo, "build", "-p", "gloam-server", "--bin", "gloam-server"])
+            .status()
+            .expect("cargo runs");
+        assert!(built.success(), "cargo build -p gloam-server: {built:?}");
+    }
+    binary
+}
+
+/// A watcher of `player` on the server at `url` as soon as it plays,
+/// tried every tenth of a second (refused while it is not there), within
+/// the deadline.
+async fn watcher_of(
+    url: &str,
+    eye: &str,
+    player: &str,
+) -> Result<SimClient, gloam_tests::SimError> {
+    let deadline = std::time::Instant::now() + DEADLINE;
+    loop {
+        match SimClient::watch(url, eye, player, None).await {
+            Ok(mut eye) => {
+                until(&mut eye, |s, _| s.at.is_some()).await;
+                return Ok(eye);
+            }
+            Err(gloam_tests::SimError::Refused(_) | gloam_tests::SimError::Timeout(_))
+                if std::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => {
+                eprintln!("{player} does not play: {e}");
+                return Err(e);
+            }
+        }
+    }
+}
+
+/// Where `player` stands and what it carries, as soon as it plays.
+async fn back_again(url: &str, eye: &str, player: &str) -> (Pos, Vec<gloam_protocol::Carried>) {
+    let eye = watcher_of(url, eye, player).await.expect("it plays");
+    (eye.at(), eye.state.pack.clone())
+}
+
+/// The piles of depth 1 of `config`'s world as laid, nearest the arrival
+/// (on foot) first.
+fn piles_of(config: &Config) -> Vec<Pos> {
+    let state = gloam_server::world::fresh_depth(config, 1);
+    let level = state.level();
+    let seeds = gloam_server::seeds::Seeds::of_world(config.seed).depth(1);
+    let tops = gloam_server::mapgen::stock::tops(level, &config.items, seeds, 1, false);
+    let walk = level.grid.walk_from(level.arrival);
+    let mut piles: Vec<Pos> = tops.into_keys().collect();
+    piles.sort_by_key(|p| (walk.get(*p).unwrap_or(u16::MAX), p.y, p.x));
+    piles
+}
+
+/// Kills the server (`signal`: TERM, or KILL with no chance to save),
+/// starts it again on the same folder and port, and checks that the
+/// window's player and the page's are playing again by themselves within
+/// 5 s of its listening, where they stood, with what they carried.
+async fn restart_and_check(
+    server: ServerProcess,
+    signal: &str,
+    (data, args): (&std::path::Path, &[&str]),
+    before: &[(&str, (Pos, Vec<gloam_protocol::Carried>))],
+    (browser, page): (&mut gloam_tests::browser::Browser, gloam_tests::browser::Page),
+    round: usize,
+) -> ServerProcess {
+    let bind = server.url.trim_start_matches("ws://").to_owned();
+    match signal {
+        "KILL" => server.process.kill_hard(),
+        _ => assert!(server.process.signal(signal).success()),
+    }
+    let server = ServerProcess::start_at(server_binary().to_str().unwrap(), &bind, data, args);
+    let listening = std::time::Instant::now();
+    for (i, (player, was)) in before.iter().enumerate() {
+        let eye = format!("eye{round}{i}");
+        let Ok(eye) = watcher_of(&server.url, &eye, player).await else {
+            let screen = browser.eval(page, "window.gloam.screenText()").await;
+            panic!("{player} is not back (SIG{signal}); the page shows {screen:?}");
+        };
+        let took = listening.elapsed();
+        assert!(took < Duration::from_secs(5), "{player} back after {took:?} (SIG{signal})");
+        let now = (eye.at(), eye.state.pack.clone());
+        assert_eq!(&now, was, "{player} back where it stood, with its pack (SIG{signal})");
+        println!("SIG{signal}: {player} playing again {took:?} after the server listened");
+    }
+    server
+}
+
+/// The server is stopped (SIGTERM), then killed (SIGKILL), and each time
+/// started again on the same folder and port: a window and a page, both
+/// left alone, play again by themselves within 5 s, in the same place
+/// with the same pack, and show the game again, not the lost link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_and_a_page_come_back_by_themselves_when_the_server_restarts() {
+    use gloam_tests::browser::Browser;
+    let xvfb = Xvfb::start();
+    let data = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let seed = SEED.to_string();
+    let quiet = gloam_tests::QUIET_BESTIARY;
+    // Keys as fast as the test presses them: no flood.
+    let args = [
+        "--seed",
+        &seed,
+        "--generator",
+        "bsp",
+        "--bestiary",
+        quiet,
+        "--actions-per-second",
+        "1000",
+    ];
+    let server = ServerProcess::start(server_binary().to_str().unwrap(), data.path(), &args);
+    let config = Config {
+        seed: SEED,
+        generator: GeneratorSetting::One(Generator::Bsp),
+        bestiary: std::sync::Arc::new(
+            gloam_server::bestiary::Bestiary::load(std::path::Path::new(
+                gloam_tests::QUIET_BESTIARY,
+            ))
+            .unwrap(),
+        ),
+        ..Config::default()
+    };
+    let level = gloam_server::mapgen::build_level(SEED, 1, config.generator);
+    let piles = piles_of(&config);
+    assert!(piles.len() >= 2, "two piles on depth 1: {piles:?}");
+
+    // The window plays ann; the page plays webby.
+    let mut gloam = xvfb.gloam();
+    gloam
+        .args(["--connect", &server.url, "--name", "ann"])
+        .env("XDG_CONFIG_HOME", home.path())
+        .current_dir(home.path());
+    let gloam = Running::spawn(gloam);
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let page_url = format!("{}/?name=webby", server.url.replacen("ws://", "http://", 1));
+    let page = browser.open(&page_url, 1280, 800).await.unwrap();
+    let playing = "window.gloam.screenText().includes('Depth 1')";
+    browser.wait(page, playing, DEADLINE).await.expect("the page plays");
+
+    // Each walks to a pile and picks its top up: a pack to come back with.
+    let mut ann = watcher_of(&server.url, "eyea", "ann").await.unwrap();
+    xvfb.focus_window_of("ann");
+    let mut keys: Vec<&str> = path(&level, ann.at(), piles[0]).iter().map(|&d| vi_key(d)).collect();
+    keys.push("g");
+    let mut press = vec!["key", "--delay", "40"];
+    press.extend(keys);
+    xdotool(&xvfb.display, &press);
+    until(&mut ann, |s, _| !s.pack.is_empty()).await;
+    let mut webby = watcher_of(&server.url, "eyew", "webby").await.unwrap();
+    for d in path(&level, webby.at(), piles[1]) {
+        browser.key(page, vi_key(d)).await.unwrap();
+    }
+    browser.key(page, "g").await.unwrap();
+    until(&mut webby, |s, _| !s.pack.is_empty()).await;
+    // As they stand now (webby's walk may have swapped places with ann).
+    let mut before = Vec::new();
+    for (player, eye) in [("ann", "eyea0"), ("webby", "eyew0")] {
+        before.push((player, back_again(&server.url, eye, player).await));
+    }
+    drop((ann, webby));
+
+    let world = (data.path(), &args[..]);
+    let server = restart_and_check(server, "TERM", world, &before, (&mut browser, page), 1).await;
+    let server = restart_and_check(server, "KILL", world, &before, (&mut browser, page), 2).await;
+
+    // Both show the game again, the pack they carry among it.
+    let shown = browser.eval(page, "window.gloam.screenText()").await.unwrap();
+    let shown = shown.as_str().unwrap_or_default().to_owned();
+    assert!(shown.contains("Depth 1") && !shown.contains("Connection lost."), "{shown}");
+    let text = screen_text(&xvfb, home.path());
+    assert!(line_starting(&text, "Depth 1").contains("HP "), "{text}");
+    assert!(!text.contains("Connection lost.") && !text.contains("Disconnected"), "{text}");
+    assert!(browser.errors(page).await.unwrap().is_empty());
+    browser.stop().await;
+    xvfb.quit_window(gloam);
+    drop(server);
+}
+
+/// A fake server on loopback for the window's tries again: it welcomes
+/// the first connection and closes it as a restarting server does (1012),
+/// refuses the next with a wrong key; the window comes back at once, shows
+/// the refusal, and makes no third try.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_try_again_is_not_tried_again() {
+    use futures_util::{SinkExt, StreamExt};
+    use gloam_protocol::{Refusal, codec};
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+    let xvfb = Xvfb::start();
+    let home = tempfile::tempdir().unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    let mut gloam = xvfb.gloam();
+    gloam
+        .args(["--connect", &url, "--name", "ann"])
+        .env("XDG_CONFIG_HOME", home.path())
+        .current_dir(home.path());
+    let gloam = Running::spawn(gloam);
+
+    let accept = || async {
+        let (stream, _) = tokio::time::timeout(DEADLINE, listener.accept())
+            .await
+            .expect("the window connects")
+            .unwrap();
+        let mut ws = tokio_tungstenite::accept_async(stream).await.unwrap();
+        let hello = ws.next().await.expect("a hello").unwrap();
+        let hello = codec::decode_client(&hello.into_data()).unwrap();
+        (ws, hello)
+    };
+    let send = |msg: ServerMsg| Message::Binary(codec::encode(&msg).into());
+
+    let (mut first, hello) = accept().await;
+    assert!(matches!(&hello, gloam_protocol::ClientMsg::Hello { name, .. } if name == "ann"));
+    let welcome = ServerMsg::Welcome {
+        you: PlayerId(1),
+        width: 80,
+        height: 40,
+        sight_radius: gloam_protocol::SIGHT_RADIUS,
+        actions_per_second: 20,
+        token: Some([7; 16]),
+    };
+    first.send(send(welcome)).await.unwrap();
+    let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };
+    first.close(Some(restart)).await.unwrap();
+    let closed = std::time::Instant::now();
+    // As a server does: it reads on until the client answers the close.
+    tokio::spawn(async move { while let Some(Ok(_)) = first.next().await {} });
+
+    let (mut second, hello) = accept().await;
+    let came = closed.elapsed();
+    assert!(came < Duration::from_millis(500), "a restart is tried again at once: {came:?}");
+    let kept = gloam_protocol::ClientMsg::Hello {
+        version: gloam_protocol::PROTOCOL_VERSION,
+        name: "ann".into(),
+        token: Some([7; 16]),
+    };
+    assert_eq!(hello, kept, "with the key the first welcome gave");
+    second.send(send(ServerMsg::Refused(Refusal::WrongToken))).await.unwrap();
+    let policy = CloseFrame { code: CloseCode::Policy, reason: "refused".into() };
+    let _ = second.close(Some(policy)).await;
+
+    // A try again would come within 1 s (the first wait): none in 3 s.
+    let third = tokio::time::timeout(Duration::from_secs(3), listener.accept()).await;
+    assert!(third.is_err(), "a wrong key is not tried again");
+    xvfb.focus_window_of("ann");
+    let text = screen_text(&xvfb, home.path());
+    let row = line_starting(&text, "Disconnected: ");
+    assert!(row.contains("refused: that name belongs to another player"), "{row}");
     xvfb.quit_window(gloam);
 }

@@ -161,9 +161,26 @@ impl ServerProcess {
 
     /// Starts the server, or says how it failed to start.
     pub fn try_start(binary: &str, data: &Path, args: &[&str]) -> Result<Self, Failure> {
+        Self::try_start_at(binary, "127.0.0.1:0", data, args)
+    }
+
+    /// Starts the server listening on `bind` (a port it listened on before
+    /// it was stopped, say) and waits until it listens.
+    pub fn start_at(binary: &str, bind: &str, data: &Path, args: &[&str]) -> Self {
+        Self::try_start_at(binary, bind, data, args)
+            .unwrap_or_else(|f| panic!("the server did not start: {f:?}"))
+    }
+
+    /// [`ServerProcess::start_at`], or how it failed to start.
+    pub fn try_start_at(
+        binary: &str,
+        bind: &str,
+        data: &Path,
+        args: &[&str],
+    ) -> Result<Self, Failure> {
         let mut command = Command::new(binary);
         command
-            .args(["--bind", "127.0.0.1:0", "--data"])
+            .args(["--bind", bind, "--data"])
             .arg(data)
             .args(args)
             .env("RUST_LOG", "warn")

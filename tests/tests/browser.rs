@@ -579,3 +579,100 @@ async fn a_friend_on_another_machine_joins_by_the_hosts_address() {
     browser.stop().await;
     host.quit().await.unwrap();
 }
+
+/// A game connection to a fake server: its socket, its hello, and when it
+/// came.
+type Game =
+    (tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>, ClientMsg, std::time::Instant);
+
+/// The next game connection, within the deadline.
+async fn next_game(games: &mut tokio::sync::mpsc::UnboundedReceiver<Game>) -> Game {
+    tokio::time::timeout(SHOWN_WITHIN, games.recv()).await.expect("a connection").unwrap()
+}
+
+/// A fake server that serves the real page (passing page requests through
+/// to `real`) and hands each game connection to the test, with its hello
+/// and when it came: the page's tries again, seen from the server's side.
+async fn game_connections(
+    real: std::net::SocketAddr,
+) -> (std::net::SocketAddr, tokio::sync::mpsc::UnboundedReceiver<Game>) {
+    use futures_util::StreamExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tell, games) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let came = std::time::Instant::now();
+            let tell = tell.clone();
+            tokio::spawn(async move {
+                stream.readable().await.unwrap();
+                let mut head = [0u8; 4096];
+                let n = stream.peek(&mut head).await.unwrap_or(0);
+                let head = String::from_utf8_lossy(&head[..n]).to_ascii_lowercase();
+                if !head.contains("upgrade: websocket") {
+                    let mut page = tokio::net::TcpStream::connect(real).await.unwrap();
+                    let _ = tokio::io::copy_bidirectional(&mut stream, &mut page).await;
+                    return;
+                }
+                let Ok(mut ws) = tokio_tungstenite::accept_async(stream).await else { return };
+                let Some(Ok(hello)) = ws.next().await else { return };
+                let hello = gloam_protocol::codec::decode_client(&hello.into_data()).unwrap();
+                let _ = tell.send((ws, hello, came));
+            });
+        }
+    });
+    (addr, games)
+}
+
+/// The page closed on by a restarting server (1012) comes back at once,
+/// with the key its first welcome gave; refused then with a wrong key, it
+/// shows the refusal and makes no try again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_comes_back_at_once_after_a_restart_and_never_after_a_wrong_key() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+    let server = TestServer::start(quiet()).await.unwrap();
+    let real: std::net::SocketAddr = server.url().trim_start_matches("ws://").parse().unwrap();
+    let (fake, mut games) = game_connections(real).await;
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let page = browser.open(&format!("http://{fake}/?name=webby"), 1280, 800).await.unwrap();
+    let frame = |msg: ServerMsg| Message::Binary(gloam_protocol::codec::encode(&msg).into());
+
+    let (mut first, hello, _) = next_game(&mut games).await;
+    assert!(matches!(hello, ClientMsg::Hello { ref name, token: None, .. } if name == "webby"));
+    let welcome = ServerMsg::Welcome {
+        you: gloam_protocol::PlayerId(1),
+        width: 80,
+        height: 40,
+        sight_radius: gloam_protocol::SIGHT_RADIUS,
+        actions_per_second: 20,
+        token: Some([7; 16]),
+    };
+    first.send(frame(welcome)).await.unwrap();
+    shown(&mut browser, page, "Joining...").await;
+    let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };
+    first.close(Some(restart)).await.unwrap();
+    let closed = std::time::Instant::now();
+    // As a server does: it reads on until the client answers the close.
+    tokio::spawn(async move { while let Some(Ok(_)) = first.next().await {} });
+
+    let (mut second, hello, came) = next_game(&mut games).await;
+    let after = came.saturating_duration_since(closed);
+    assert!(after < Duration::from_millis(500), "a restart is tried again at once: {after:?}");
+    let kept = matches!(hello, ClientMsg::Hello { token: Some(t), .. } if t == [7; 16]);
+    assert!(kept, "with the key the first welcome gave: {hello:?}");
+    let refused = ServerMsg::Refused(gloam_protocol::Refusal::WrongToken);
+    second.send(frame(refused)).await.unwrap();
+    let policy = CloseFrame { code: CloseCode::Policy, reason: "refused".into() };
+    let _ = second.close(Some(policy)).await;
+    let screen = shown(&mut browser, page, "Disconnected: refused: that name belongs").await;
+    assert!(!screen.contains("Trying again"), "{screen}");
+
+    // A try again would come within 1 s (the first wait): none in 3 s.
+    let third = tokio::time::timeout(Duration::from_secs(3), games.recv()).await;
+    assert!(third.is_err(), "a wrong key is not tried again");
+    assert!(browser.errors(page).await.unwrap().is_empty());
+    browser.stop().await;
+}

@@ -12,7 +12,7 @@
 // requestFrame -> drawFrame (render/canvas.ts) from the scene's glyphs
 // (render/view.ts, hud.ts).
 
-import { Connection, type Socket } from "./net";
+import { Connection, OPEN_WITHIN_MS, type Socket } from "./net";
 import type { ClientMsg, ServerMsg } from "./protocol";
 import { atlasFor, drawFrame, type Atlas } from "./render/canvas";
 import { loadFont, metricsFor } from "./render/font";
@@ -20,6 +20,7 @@ import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
 import { named, type Palette } from "./render/palette";
 import { cellUnder, screenText } from "./render/view";
 import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
+import { Jitter, type Ending } from "./session/retry";
 import { Session, type KeyOutcome } from "./session/session";
 import { TokenStore } from "./session/tokens";
 import { MAX_NAME_CHARS, PAGE_WORDS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
@@ -64,6 +65,8 @@ export class App {
   /** The cell size the player chose with Ctrl+ and Ctrl-; null fits the map to the page. */
   private zoom: number | null = null;
   private frameAsked = false;
+  /** The session's next tick, while it counts down to trying again. */
+  private ticking: ReturnType<typeof setTimeout> | null = null;
   private drawnOnce = false;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly tokens: TokenStore;
@@ -79,7 +82,7 @@ export class App {
     params: URLSearchParams,
     storage: Storage | null,
     origin: string,
-    private readonly open?: (url: string) => Socket,
+    private readonly openSocket?: (url: string) => Socket,
   ) {
     const ctx = page.canvas.getContext("2d", { alpha: false });
     if (ctx === null) throw new Error("this browser draws no 2D canvas");
@@ -140,7 +143,15 @@ export class App {
     this.name = name;
     this.connection?.close("closed");
     const session = new Session(this.url, this.tokens, PAGE_WORDS, name);
+    // Pages cut off together come back apart.
+    session.jitter = new Jitter(Math.floor(Math.random() * 2 ** 32));
     this.session = session;
+    this.open(session, name);
+    this.requestFrame();
+  }
+
+  /** Opens a connection for `session` as `name`, with the token kept now (a first welcome may have given one). */
+  private open(session: Session, name: string): void {
     const token = this.tokens.load()?.token ?? null;
     const hello: ClientMsg =
       this.watch === null
@@ -151,12 +162,28 @@ export class App {
       hello,
       {
         message: (msg) => this.onMessage(session, connection, msg),
-        closed: (reason) => this.onClosed(session, reason),
+        closed: (reason, ending) => this.onClosed(session, reason, ending),
       },
-      this.open,
+      this.openSocket,
     );
     this.connection = connection;
-    this.requestFrame();
+    setTimeout(() => connection.giveUpOpening(), OPEN_WITHIN_MS);
+  }
+
+  /**
+   * Ticks the session (the decisions are its own, session/retry.ts): a try
+   * to connect again that is due is made, and while it counts down the
+   * page ticks again when the countdown shown changes.
+   */
+  private tick(): void {
+    if (this.ticking !== null) clearTimeout(this.ticking);
+    this.ticking = null;
+    const session = this.session;
+    if (session === null || this.name === null) return;
+    const tick = session.tick(performance.now());
+    if (tick === "Connect") this.open(session, this.name);
+    else if (typeof tick === "object") this.ticking = setTimeout(() => this.tick(), tick.within);
+    if (tick !== "Idle") this.requestFrame();
   }
 
   private onMessage(session: Session, connection: Connection, msg: ServerMsg): void {
@@ -167,13 +194,14 @@ export class App {
     this.requestFrame();
   }
 
-  private onClosed(session: Session, reason: string): void {
+  private onClosed(session: Session, reason: string, ending: Ending): void {
     if (session !== this.session) return;
-    session.onClosed(reason);
+    session.onClosed(reason, ending);
     const refused = session.state.refused;
     if (refused !== null && ASK_AGAIN.has(typeof refused === "string" ? refused : (Object.keys(refused)[0] ?? ""))) {
       this.askName(`Refused: ${refusalText(refused)}. Choose another name.`);
     }
+    this.tick();
     this.requestFrame();
   }
 
@@ -208,11 +236,16 @@ export class App {
   private carryOut(outcome: KeyOutcome): boolean {
     const session = this.session;
     if (session === null) return true;
-    if (outcome === "Quit") this.connection?.quit();
-    else if (outcome === "Again" && this.name !== null) this.connect(this.name);
+    if (outcome === "Quit") {
+      // The page cannot close itself: it stops trying to connect again.
+      session.giveUp();
+      this.connection?.quit();
+    } else if (outcome === "Again" && this.name !== null) this.connect(this.name);
     else if (typeof outcome === "object" && "send" in outcome) {
       if (this.connection?.send(outcome.send) === true) session.sent(outcome.send, performance.now());
     } else if (typeof outcome === "object") this.zoomBy(outcome.zoom);
+    // Enter may have asked to try again now.
+    if (outcome === "Redraw") this.tick();
     if (outcome !== "Ignore") this.requestFrame();
     return true;
   }

@@ -7,12 +7,13 @@
 // handshake RFC 6455 asks for, which the browser carries out.
 
 import { DecodeError, decodeServer, encodeClient, type ClientMsg, type ServerMsg } from "./protocol";
+import type { Ending } from "./session/retry";
 
 /** What the connection tells the page. */
 export interface NetEvents {
   message(msg: ServerMsg): void;
-  /** The connection ended, and why, in words for the HUD (once). */
-  closed(reason: string): void;
+  /** The connection ended: why, in words for the HUD, and how (the session decides by it whether to try again); once. */
+  closed(reason: string, ending: Ending): void;
 }
 
 /** The part of a WebSocket the connection uses (the browser's, or a test's). */
@@ -38,10 +39,18 @@ export function serverUrl(location: { protocol: string; host: string }): string 
 export function closeReason(code: number, reason: string, opened: boolean, url: string): string {
   if (!opened) return `cannot connect to ${url}`;
   // 1005: no code was given; 1006: the connection dropped without a close frame.
-  if (code === 1006) return "connection lost";
+  if (code === 1006) return "the connection broke";
   const why = reason === "" ? "the server closed the connection" : `the server closed the connection: ${reason}`;
-  return code === 1000 || code === 1001 || code === 1005 ? why : `${why} (code ${code})`;
+  return code === 1000 || code === 1001 || code === 1005 || code === 1012 ? why : `${why} (code ${code})`;
 }
+
+/** How a close event ended the connection: never opened, or cut (1006), is a drop; else the server's code. */
+export function closeEnding(code: number, opened: boolean): Ending {
+  return !opened || code === 1006 ? "Dropped" : { Code: code };
+}
+
+/** How long opening may take before the try counts as failed (the window's OPEN_WITHIN). */
+export const OPEN_WITHIN_MS = 10_000;
 
 export class Connection {
   private readonly socket: Socket;
@@ -64,8 +73,18 @@ export class Connection {
       for (const bytes of this.queued.splice(0)) this.socket.send(bytes);
     };
     this.socket.onmessage = (ev) => this.receive(ev.data);
-    this.socket.onclose = (ev) => this.end(closeReason(ev.code, ev.reason, this.opened, url));
+    this.socket.onclose = (ev) => this.end(closeReason(ev.code, ev.reason, this.opened, url), closeEnding(ev.code, this.opened));
     this.socket.onerror = () => {};
+  }
+
+  /** Gives up opening (the socket closed) when it has not opened by now: the page calls it OPEN_WITHIN_MS after. */
+  giveUpOpening(): void {
+    if (this.opened || this.ended) return;
+    try {
+      this.socket.close();
+    } finally {
+      this.end(`cannot connect to ${this.url}: no answer in ${OPEN_WITHIN_MS / 1000} s`, "Dropped");
+    }
   }
 
   /** Queues or sends a message; false once the connection is gone. */
@@ -83,13 +102,13 @@ export class Connection {
     this.close("you left the game");
   }
 
-  /** Closes with the handshake, saying `reason` as why the connection ended. */
-  close(reason: string): void {
+  /** Closes with the handshake, saying `reason` as why the connection ended (this page's own end: not tried again). */
+  close(reason: string, ending: Ending = { Code: 1000 }): void {
     if (this.ended) return;
     try {
       this.socket.close(1000, "");
     } finally {
-      this.end(reason);
+      this.end(reason, ending);
     }
   }
 
@@ -99,7 +118,7 @@ export class Connection {
   private receive(data: unknown): void {
     if (this.ended) return;
     if (!(data instanceof ArrayBuffer)) {
-      this.close("the server sent a text frame, not a binary message");
+      this.close("the server sent a text frame, not a binary message", "Unreadable");
       return;
     }
     this.received.frames += 1;
@@ -109,15 +128,15 @@ export class Connection {
       msg = decodeServer(new Uint8Array(data));
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
-      this.close(`the server sent something unreadable: ${e.message}`);
+      this.close(`the server sent something unreadable: ${e.message}`, "Unreadable");
       return;
     }
     this.events.message(msg);
   }
 
-  private end(reason: string): void {
+  private end(reason: string, ending: Ending): void {
     if (this.ended) return;
     this.ended = true;
-    this.events.closed(reason);
+    this.events.closed(reason, ending);
   }
 }

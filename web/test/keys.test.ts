@@ -246,7 +246,7 @@ test("a held key stops repeating when a monster comes into view, until pressed a
 test("after a death Enter starts again and nothing else is sent; a watcher never acts", () => {
   const s = playing();
   feed(s, { Died: record("ann") });
-  s.onClosed("the server closed the connection: your character died");
+  s.onClosed("the server closed the connection: your character died", { Code: 1000 });
   assert.equal(s.page(), "End");
   assert.equal(press(s, "Up"), "Ignore");
   assert.equal(press(s, "Enter"), "Again");
@@ -257,17 +257,17 @@ test("after a death Enter starts again and nothing else is sent; a watcher never
   assert.equal(press(w, "Escape"), "Quit", "a watcher leaves at once");
   // The watched player died: Enter watches again (a page cannot close itself).
   feed(w, { Died: record("ann") });
-  w.onClosed("the server closed the connection: ann left the game");
+  w.onClosed("the server closed the connection: ann left the game", { Code: 1000 });
   assert.equal(w.page(), "End");
   assert.equal(press(w, "Enter"), "Again");
 });
 
-test("nothing is sent before the welcome; a lost link is joined again with Enter", () => {
+test("nothing is sent before the welcome; a link lost for good is joined again with Enter", () => {
   const before = new Session("ws://here/", NO_TOKENS);
   for (const key of ["l", "o", "5", ">"] as const) assert.equal(press(before, { char: key }), "Ignore", `${key} before the welcome`);
   const s = feed(playing(), enterLevel(2, 20, 10));
-  s.onClosed("connection reset");
-  assert.deepEqual(s.link, { lost: "connection reset" });
+  s.onClosed("another connection took over this character", { Code: 1008 });
+  assert.deepEqual(s.link, { lost: "another connection took over this character" });
   assert.equal(press(s, "Up"), "Ignore");
   assert.equal(press(s, "Enter"), "Again");
   assert.equal(press(s, "Escape"), "Quit", "nothing to lose");

@@ -96,7 +96,7 @@ test("a session shows the reason, loses the link, and hears nothing more", () =>
   assert.deepEqual(s.link, { lost: `the server is broken or hostile: ${why}` });
   const before = snapshot(s.state);
   assert.equal(s.onMessage({ Note: "and more" }), null);
-  s.onClosed("closed");
+  s.onClosed("closed", { Code: 1000 });
   assert.deepEqual(snapshot(s.state), before, "nothing more is taken from it");
   assert.match(JSON.stringify(s.link), /hostile/);
   assert.equal(s.onKey("Up", false, false, 0), "Ignore");

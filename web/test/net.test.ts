@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Connection, closeReason, serverUrl, type Socket } from "../src/net";
+import { Connection, closeEnding, closeReason, serverUrl, type Socket } from "../src/net";
+import type { Ending } from "../src/session/retry";
 import { decodeClient, encodeServer, type ClientMsg, type ServerMsg } from "../src/protocol";
 import { keyOf, typedChar } from "../src/session/keyboard";
 import { TokenStore } from "../src/session/tokens";
@@ -38,13 +39,14 @@ class FakeSocket implements Socket {
   }
 }
 
-function connected(): { socket: FakeSocket; heard: ServerMsg[]; ends: string[]; c: Connection } {
+function connected(): { socket: FakeSocket; heard: ServerMsg[]; ends: string[]; endings: Ending[]; c: Connection } {
   const socket = new FakeSocket();
   const heard: ServerMsg[] = [];
   const ends: string[] = [];
+  const endings: Ending[] = [];
   const hello: ClientMsg = { Hello: { version: 11, name: "ann", token: null } };
-  const c = new Connection("ws://here/", hello, { message: (m) => heard.push(m), closed: (r) => ends.push(r) }, () => socket);
-  return { socket, heard, ends, c };
+  const c = new Connection("ws://here/", hello, { message: (m) => heard.push(m), closed: (r, e) => { ends.push(r); endings.push(e); } }, () => socket);
+  return { socket, heard, ends, endings, c };
 }
 
 const frame = (msg: ServerMsg) => {
@@ -88,17 +90,41 @@ test("a close from the server is told with its reason, and its code when it is n
   assert.deepEqual(ends, ["the server closed the connection: your character died"]);
   assert.equal(closeReason(1005, "", true, "ws://x/"), "the server closed the connection");
   assert.equal(closeReason(1008, "too many messages", true, "ws://x/"), "the server closed the connection: too many messages (code 1008)");
-  assert.equal(closeReason(1006, "", true, "ws://x/"), "connection lost");
+  assert.equal(closeReason(1006, "", true, "ws://x/"), "the connection broke");
   assert.equal(closeReason(1006, "", false, "ws://x/"), "cannot connect to ws://x/");
 });
 
 test("quitting sends the quit action, then closes with the handshake", () => {
-  const { socket, ends, c } = connected();
+  const { socket, ends, endings, c } = connected();
   socket.open();
   c.quit();
   assert.deepEqual(socket.sent.slice(1), [{ Act: "Quit" }]);
   assert.deepEqual(socket.closedWith, [1000, ""]);
   assert.deepEqual(ends, ["you left the game"]);
+  assert.deepEqual(endings, [{ Code: 1000 }], "the page's own end: not tried again");
+});
+
+test("how a connection ended is told: a drop, the server's code, or an unreadable frame", () => {
+  const restart = connected();
+  restart.socket.open();
+  restart.socket.onclose?.({ code: 1012, reason: "The server is restarting", wasClean: true });
+  assert.deepEqual(restart.endings, [{ Code: 1012 }]);
+  assert.deepEqual(restart.ends, ["the server closed the connection: The server is restarting"]);
+  assert.deepEqual(closeEnding(1006, true), "Dropped", "cut without a close frame");
+  assert.deepEqual(closeEnding(1000, false), "Dropped", "never opened");
+  assert.deepEqual(closeEnding(1008, true), { Code: 1008 });
+  const bad = connected();
+  bad.socket.open();
+  bad.socket.frame("text");
+  assert.deepEqual(bad.endings, ["Unreadable"]);
+  const slow = connected();
+  slow.c.giveUpOpening();
+  assert.deepEqual(slow.endings, ["Dropped"]);
+  assert.match(slow.ends[0] ?? "", /^cannot connect to ws:\/\/here\/: no answer in 10 s$/);
+  const opened = connected();
+  opened.socket.open();
+  opened.c.giveUpOpening();
+  assert.deepEqual(opened.endings, [], "an open connection is kept");
 });
 
 test("the server is the page's own host, over wss from an https page", () => {

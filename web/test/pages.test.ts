@@ -269,7 +269,7 @@ test("a short end page scrolls with PgDn, and Enter still starts again", () => {
   s.resize(120, 12);
   s.onMessage({ Died: record("ann") });
   s.onMessage({ Graveyard: Array.from({ length: 30 }, () => record("ann")) });
-  s.onClosed("your character died");
+  s.onClosed("your character died", { Code: 1000 });
   assert.equal(s.onKey("PageDown", false, false, 0), "Redraw");
   assert.deepEqual([s.page(), s.scene().pageScroll], ["End", 11 - 2]);
   assert.equal(s.onKey("Up", false, false, 0), "Ignore");

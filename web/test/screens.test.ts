@@ -16,6 +16,7 @@ import { layoutAt, type Layout } from "../src/render/layout";
 import { DEFAULT } from "../src/render/palette";
 import { cellUnder, screenText } from "../src/render/view";
 import type { Key } from "../src/session/keys";
+import type { Ending } from "../src/session/retry";
 import { Session, type KeyOutcome } from "../src/session/session";
 import { WINDOW_WORDS } from "../src/state";
 import { asJson, fromHex, parseJson, type Json } from "./json";
@@ -30,6 +31,12 @@ interface Step {
   msg?: string;
   variant?: string;
   closed?: string;
+  /** How the connection ended, with `closed`. */
+  ending?: Ending;
+  /** Time passed (a step with no input). */
+  wait?: boolean;
+  /** The tick after the step asked to connect again. */
+  connect?: boolean;
   /** The window resized to [width, height, cell, letter]. */
   resize?: [number, number, number, number];
   out?: Json;
@@ -93,6 +100,7 @@ function what(step: Step): string {
   if (step.click !== undefined) return `click at ${step.click.join(", ")}`;
   if (step.msg !== undefined) return `message ${step.variant ?? ""} ${step.msg.slice(0, 40)}`;
   if (step.resize !== undefined) return `resized to ${step.resize.join(", ")}`;
+  if (step.wait === true) return `time passes to ${step.at} ms`;
   return `closed: ${step.closed ?? ""}`;
 }
 
@@ -106,7 +114,7 @@ function play(s: Session, step: Step, layout: Layout): { out?: KeyOutcome; refus
     return { out: s.onClick(cellUnder(s.scene(), layout, x, y), now) };
   }
   if (step.msg !== undefined) return { refused: s.onMessage(decodeServer(fromHex(step.msg))) };
-  s.onClosed(step.closed ?? "");
+  if (step.closed !== undefined) s.onClosed(step.closed, step.ending ?? "Dropped");
   return {};
 }
 
@@ -135,6 +143,8 @@ function replay(recorded: Recorded): void {
       if (typeof done.out === "object" && "send" in done.out) s.sent(done.out.send as ClientMsg, step.at);
     }
     if (step.msg !== undefined) assert.equal(done.refused, step.refused, `${where}: the refusal differs`);
+    // As the window ticks after every event.
+    assert.equal(s.tick(step.at) === "Connect", step.connect === true, `${where}: whether to connect again differs`);
     want = step.screen ?? want;
     const differs = firstDifference(want, screenOf());
     assert.equal(differs, null, `${where}: the screen's ${differs}`);

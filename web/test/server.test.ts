@@ -67,9 +67,9 @@ class Player {
           const refused = this.session.onMessage(m);
           if (refused !== null) this.connection.close(`the server is broken or hostile: ${refused}`);
         },
-        closed: (r) => {
+        closed: (r, ending) => {
           this.ended = r;
-          this.session.onClosed(r);
+          this.session.onClosed(r, ending);
         },
       },
       open,

@@ -1,7 +1,8 @@
 //! One player's session, apart from any window: what a key press sends,
 //! what a message from the network changes (the state mirror, the link
-//! shown in the HUD, the character's kept token), and when a held key may
-//! repeat. The mirror changes only by what the server says; the window's
+//! shown in the HUD, the character's kept token), when a held key may
+//! repeat, and, after a lost link, when to connect again (`retry.rs`
+//! decides; [`Session::tick`] counts down and says when). The mirror changes only by what the server says; the window's
 //! own state lives here: the line being typed, the scroll of the messages,
 //! the names muted, the page shown, and an item prompt or throw being
 //! aimed (`items.rs`). The window turns its events into calls here and
@@ -9,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use gloam_protocol::{Action, ClientMsg, MonsterChange, Pos, ServerMsg};
+use gloam_protocol::{Action, ClientMsg, MonsterChange, Pos, ServerMsg, Token};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
@@ -50,6 +51,30 @@ enum Graveyard {
 }
 
 mod items;
+pub mod retry;
+
+use retry::{Ending, Jitter, Next};
+
+/// What the passing of time asks of the window (see [`Session::tick`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tick {
+    /// Nothing is planned: wait for the next event.
+    Idle,
+    /// Call again within this long (the countdown shown changes then, or
+    /// the next try is due).
+    Within(Duration),
+    /// Connect again now (with [`Session::token`]); the session shows the
+    /// try under way.
+    Connect,
+}
+
+/// When the next try to connect again is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NextTry {
+    /// This long after the next tick (the first after the link was lost).
+    After(Duration),
+    At(Instant),
+}
 
 /// What the keys drive besides the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +127,21 @@ pub struct Session {
     /// How many lines the graveyard, pack, help or end page is scrolled down,
     /// when it does not fit.
     page_scroll: usize,
+    /// Tries to connect again since the link was last good (a welcome),
+    /// and of those how many waited their turn (the rest came at once).
+    tries: u32,
+    waits: u32,
+    /// The next try, while the link is being tried again and no try is
+    /// under way.
+    next_try: Option<NextTry>,
+    /// The draws of the waits' jitter.
+    jitter: Jitter,
 }
+
+/// The seed of the jitter's draws unless the window gives another
+/// ([`Session::with_jitter_seed`]): the behaviour vectors and the page's
+/// replay of them play with it.
+pub const JITTER_SEED: u32 = 38;
 
 impl Session {
     /// A session connecting to `url`.
@@ -125,7 +164,23 @@ impl Session {
             ordering: false,
             page_area: crate::layout::DEFAULT_PAGE,
             page_scroll: 0,
+            tries: 0,
+            waits: 0,
+            next_try: None,
+            jitter: Jitter::seeded(JITTER_SEED),
         }
+    }
+
+    /// The session drawing its jitter from `seed` (the window gives one
+    /// of its own, so that clients cut off together come back apart).
+    pub fn with_jitter_seed(mut self, seed: u32) -> Self {
+        self.jitter = Jitter::seeded(seed);
+        self
+    }
+
+    /// The character's kept token, for the hello of a connection.
+    pub fn token(&self) -> Option<Token> {
+        self.token.load()
     }
 
     /// The place of a page above the HUD (the map's and the side panel's)
@@ -258,6 +313,11 @@ impl Session {
             Some(Intent::ScrollForward) => return self.scroll(false),
             Some(Intent::Enter) if self.page() == Page::Map && self.link == Link::Playing => {
                 self.chat.line = Some(Line::default());
+                return KeyOutcome::Redraw;
+            }
+            // Waiting to try again: Enter tries now.
+            Some(Intent::Enter) if self.next_try.is_some() => {
+                self.next_try = Some(NextTry::After(Duration::ZERO));
                 return KeyOutcome::Redraw;
             }
             _ => {}
@@ -494,14 +554,80 @@ impl Session {
     pub fn on_net(&mut self, event: NetEvent) {
         match event {
             NetEvent::Msg(msg) => self.on_message(&msg),
-            NetEvent::Closed(_) if matches!(self.link, Link::Lost(_)) => {}
-            NetEvent::Closed(reason) => {
-                let reason = match &self.state.refused {
-                    Some(refusal) => format!("refused: {refusal}"),
-                    None => reason,
-                };
-                self.link = Link::Lost(reason);
+            NetEvent::Closed { reason, ending } => self.closed(reason, ending),
+        }
+    }
+
+    /// The connection ended: shown, and tried again by itself when what
+    /// ended it may pass (`retry.rs` decides which, and when).
+    fn closed(&mut self, reason: String, ending: Ending) {
+        if matches!(self.link, Link::Lost(_)) {
+            return;
+        }
+        let why = match &self.state.refused {
+            Some(refusal) => format!("refused: {refusal}"),
+            None => reason,
+        };
+        // A game that ended (a death, an escape) shows its end page; a
+        // try again would start a new character behind it.
+        let next = match self.state.ending() {
+            Some(_) => Next::Stop,
+            None => retry::next(self.state.refused.as_ref(), ending, self.tries),
+        };
+        if self.link == Link::Playing && next != Next::Stop {
+            self.note(format!("Connection lost: {why}."));
+        }
+        let wait = match next {
+            Next::Stop => {
+                self.link = Link::Lost(why);
+                return;
             }
+            Next::AtOnce => Duration::ZERO,
+            Next::Backoff => {
+                self.waits += 1;
+                retry::wait(self.waits - 1, self.jitter.draw())
+            }
+        };
+        self.next_try = Some(NextTry::After(wait));
+        self.link = Link::Retrying { why, left: Some(whole_seconds(wait)) };
+    }
+
+    /// Time passed (it is `now`): a try to connect again that is due is
+    /// started, and the countdown shown kept up to date. The window calls
+    /// it after every event and when the time it gave is up.
+    pub fn tick(&mut self, now: Instant) -> Tick {
+        let due = match self.next_try {
+            None => return Tick::Idle,
+            Some(NextTry::After(wait)) => now + wait,
+            Some(NextTry::At(due)) => due,
+        };
+        let Link::Retrying { left, .. } = &mut self.link else {
+            self.next_try = None;
+            return Tick::Idle;
+        };
+        if now >= due {
+            self.next_try = None;
+            *left = None;
+            self.tries += 1;
+            // What refused the last try is not the answer to this one.
+            self.state.refused = None;
+            return Tick::Connect;
+        }
+        self.next_try = Some(NextTry::At(due));
+        let wait = due - now;
+        let seconds = whole_seconds(wait);
+        *left = Some(seconds);
+        // When the countdown shows one second less, or the try is due.
+        let shown_until = Duration::from_secs(seconds.saturating_sub(1));
+        Tick::Within(wait.saturating_sub(shown_until))
+    }
+
+    /// Stops trying to connect again: the link is lost for good (the page
+    /// does so on Esc, as it cannot close itself).
+    pub fn give_up(&mut self) {
+        if let Link::Retrying { why, .. } = &self.link {
+            self.link = Link::Lost(why.clone());
+            self.next_try = None;
         }
     }
 
@@ -521,9 +647,20 @@ impl Session {
         match msg {
             ServerMsg::Welcome { token, .. } => {
                 self.link = Link::Playing;
-                // A fresh log: nothing typed, nothing scrolled back.
+                (self.tries, self.waits) = (0, 0);
+                self.next_try = None;
+                // A fresh world: nothing typed, scrolled back, aimed or
+                // awaited from before; no action in flight, no order
+                // under way (after a lost link, the server forgot them).
                 self.chat.line = None;
                 self.chat.scroll = 0;
+                self.mode = Mode::Map;
+                self.in_flight = 0;
+                self.ordering = false;
+                self.monster_came = false;
+                if self.graveyard == Graveyard::Awaited {
+                    self.graveyard = Graveyard::Away;
+                }
                 // After the welcome is applied, which starts a fresh log.
                 if let Some(fresh) = token {
                     let note = self.token.keep(fresh);
@@ -567,6 +704,11 @@ impl Session {
     }
 }
 
+/// The seconds a countdown shows for `wait`: whole seconds, rounded up.
+fn whole_seconds(wait: Duration) -> u64 {
+    wait.as_millis().div_ceil(1000) as u64
+}
+
 /// Whether `msg` brings a monster into view (one newly in sight, or seen
 /// again after it was out of sight).
 fn a_monster_appears(msg: &ServerMsg) -> bool {
@@ -586,6 +728,16 @@ mod tests {
 
     use super::*;
     use crate::tokens::TokenStore;
+
+    /// The connection dropped without a close frame, saying `why`.
+    fn dropped(why: &str) -> NetEvent {
+        NetEvent::Closed { reason: why.into(), ending: Ending::Dropped }
+    }
+
+    /// The server closed the connection with `code`, saying `why`.
+    fn closed_with(code: u16, why: &str) -> NetEvent {
+        NetEvent::Closed { reason: why.into(), ending: Ending::Code(code) }
+    }
 
     fn session(tokens: Option<TokenStore>) -> Session {
         let slot = TokenSlot { store: tokens, server: "ws://here".into(), name: "ann".into() };
@@ -611,7 +763,7 @@ mod tests {
         s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
         assert_eq!(s.link, Link::Playing);
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Send(STEP));
-        s.on_net(NetEvent::Closed("connection reset".into()));
+        s.on_net(dropped("connection reset"));
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit, "nothing to lose");
     }
 
@@ -983,7 +1135,7 @@ mod tests {
     fn after_a_death_enter_starts_again_and_nothing_else_is_sent() {
         let mut s = playing();
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
-        s.on_net(NetEvent::Closed("your character died".into()));
+        s.on_net(closed_with(1000, "your character died"));
         assert_eq!(s.page(), Page::End);
         let now = Instant::now();
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
@@ -1000,7 +1152,7 @@ mod tests {
         s.resize(120, 12);
         s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
         s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record(); 30])));
-        s.on_net(NetEvent::Closed("your character died".into()));
+        s.on_net(closed_with(1000, "your character died"));
         let now = Instant::now();
         assert_eq!(s.on_key(Key::PageDown, false, false, now), KeyOutcome::Redraw);
         assert_eq!((s.page(), s.scene().page_scroll), (Page::End, 11 - 2));
@@ -1017,7 +1169,7 @@ mod tests {
             ..record()
         };
         s.on_net(NetEvent::Msg(ServerMsg::Escaped(won)));
-        s.on_net(NetEvent::Closed("you escaped".into()));
+        s.on_net(closed_with(1000, "you escaped"));
         assert_eq!(s.page(), Page::End);
         let now = Instant::now();
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
@@ -1074,14 +1226,14 @@ mod tests {
     fn a_refusal_is_the_reason_the_link_was_lost() {
         let mut s = session(None);
         s.on_net(NetEvent::Msg(ServerMsg::Refused(Refusal::WrongToken)));
-        s.on_net(NetEvent::Closed("closed by the server".into()));
+        s.on_net(closed_with(1008, "closed by the server"));
         match &s.link {
             Link::Lost(why) => assert!(why.starts_with("refused: that name belongs"), "{why}"),
             other => panic!("{other:?}"),
         }
         let mut lost = playing();
-        lost.on_net(NetEvent::Closed("connection reset".into()));
-        assert_eq!(lost.link, Link::Lost("connection reset".into()));
+        lost.on_net(closed_with(1000, "the server closed the connection"));
+        assert_eq!(lost.link, Link::Lost("the server closed the connection".into()));
     }
 
     #[test]
@@ -1094,7 +1246,7 @@ mod tests {
         }
         let before = s.state.clone();
         s.on_net(NetEvent::Msg(ServerMsg::Note("and more".into())));
-        s.on_net(NetEvent::Closed("closed".into()));
+        s.on_net(closed_with(1000, "closed"));
         assert_eq!(s.state, before, "nothing more is taken from it");
         assert!(matches!(&s.link, Link::Lost(why) if why.contains("hostile")));
         assert_eq!(s.on_key(Key::Up, false, false, Instant::now()), KeyOutcome::Ignore);
@@ -1253,5 +1405,197 @@ mod tests {
             s.on_key(Key::PageDown, false, false, now);
         }
         assert_eq!(rows(&s), lines(30 - n));
+    }
+
+    /// Lost: the countdown starts at the first tick, a try is made when it
+    /// runs out, and a try that fails waits longer; a welcome ends it.
+    #[test]
+    fn a_lost_link_counts_down_and_tries_again_waiting_longer_each_time() {
+        let mut s = playing();
+        let t0 = Instant::now();
+        s.on_net(dropped("the server went away"));
+        let why = "the server went away".to_owned();
+        assert_eq!(s.link, Link::Retrying { why: why.clone(), left: Some(1) });
+        assert_eq!(s.state.log.back().unwrap().text, "Connection lost: the server went away.");
+        let Tick::Within(first) = s.tick(t0) else { panic!("{:?}", s.link) };
+        assert!(first <= Duration::from_secs(1), "{first:?}");
+        let mut waited = Duration::ZERO;
+        for _ in 0..6 {
+            match s.tick(t0 + waited) {
+                Tick::Within(more) => waited += more,
+                Tick::Connect => break,
+                Tick::Idle => panic!("a try is planned"),
+            }
+        }
+        assert!(waited >= Duration::from_millis(500) && waited <= Duration::from_secs(1));
+        assert_eq!(s.link, Link::Retrying { why, left: None }, "trying now");
+        assert_eq!(s.tick(t0 + waited), Tick::Idle, "one try at a time");
+        s.on_net(dropped("cannot connect to ws://here"));
+        let t1 = t0 + waited;
+        let Tick::Within(_) = s.tick(t1) else { panic!() };
+        let Link::Retrying { left: Some(left), .. } = s.link else { panic!("{:?}", s.link) };
+        assert!((1..=2).contains(&left), "the second wait is 1 to 2 s: {left}");
+        assert_eq!(s.tick(t1 + Duration::from_secs(2)), Tick::Connect);
+        s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        assert_eq!((s.link.clone(), s.tries, s.waits), (Link::Playing, 0, 0));
+        assert_eq!(s.tick(t1 + Duration::from_secs(3)), Tick::Idle);
+    }
+
+    /// The countdown shown goes down a second at a time, and the tick says
+    /// when it next changes.
+    #[test]
+    fn the_countdown_shows_whole_seconds_left() {
+        let mut s = playing();
+        s.tries = 4;
+        s.waits = 4;
+        s.on_net(dropped("connection reset"));
+        let t0 = Instant::now();
+        let mut shown = Vec::new();
+        let mut at = t0;
+        loop {
+            match s.tick(at) {
+                Tick::Within(wait) => {
+                    let Link::Retrying { left: Some(left), .. } = s.link else { panic!() };
+                    shown.push(left);
+                    assert!(wait <= Duration::from_secs(1));
+                    at += wait;
+                }
+                Tick::Connect => break,
+                Tick::Idle => panic!(),
+            }
+        }
+        let first = shown[0];
+        assert!((5..=10).contains(&first), "{shown:?}");
+        assert_eq!(shown, (1..=first).rev().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_refusal_that_will_not_change_is_shown_and_not_tried_again() {
+        let mut s = playing();
+        s.on_net(dropped("connection reset"));
+        let t0 = Instant::now();
+        s.tick(t0);
+        assert_eq!(s.tick(t0 + Duration::from_secs(1)), Tick::Connect);
+        s.on_net(NetEvent::Msg(ServerMsg::Refused(Refusal::WrongToken)));
+        s.on_net(closed_with(1008, "that name belongs to another player"));
+        assert!(matches!(&s.link, Link::Lost(why) if why.starts_with("refused: that name")));
+        assert_eq!(s.tick(t0 + Duration::from_secs(60)), Tick::Idle, "never tried again");
+        assert_eq!(s.on_key(Key::Enter, false, false, t0), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Escape, false, false, t0), KeyOutcome::Quit);
+    }
+
+    /// The player watched is not back yet after the same restart: the
+    /// watcher tries again, and the last refusal is not the next one's.
+    #[test]
+    fn a_refusal_that_may_pass_is_tried_again() {
+        let mut s = playing();
+        s.on_net(dropped("connection reset"));
+        let t0 = Instant::now();
+        s.tick(t0);
+        s.tick(t0 + Duration::from_secs(1));
+        let reason = "ann is not playing".to_owned();
+        s.on_net(NetEvent::Msg(ServerMsg::Refused(Refusal::CannotWatch { reason })));
+        s.on_net(closed_with(1008, "cannot watch"));
+        let Link::Retrying { why, .. } = &s.link else { panic!("{:?}", s.link) };
+        assert_eq!(why, "refused: cannot watch: ann is not playing");
+        assert!(matches!(s.tick(t0 + Duration::from_secs(1)), Tick::Within(_)), "1 to 2 s");
+        assert_eq!(s.tick(t0 + Duration::from_secs(3)), Tick::Connect);
+        assert_eq!(s.state.refused, None, "forgotten for the new try");
+        s.on_net(dropped("connection reset"));
+        assert!(matches!(s.link, Link::Retrying { .. }), "a drop, not the old refusal");
+    }
+
+    /// A restart (1012) is tried again at once, but only the first time: a
+    /// server that keeps closing so is then waited for.
+    #[test]
+    fn a_restart_is_tried_again_at_once() {
+        let mut s = playing();
+        let now = Instant::now();
+        s.on_net(closed_with(1012, "the server closed the connection: The server is restarting"));
+        assert!(matches!(s.link, Link::Retrying { left: Some(0), .. }), "{:?}", s.link);
+        assert_eq!(s.tick(now), Tick::Connect);
+        s.on_net(closed_with(1012, "the server closed the connection"));
+        assert!(matches!(s.tick(now), Tick::Within(_)), "the second waits");
+    }
+
+    /// Esc quits at once while the link is lost; Enter tries now.
+    #[test]
+    fn while_waiting_enter_tries_now_and_esc_quits() {
+        let mut s = playing();
+        s.on_net(dropped("connection reset"));
+        let now = Instant::now();
+        assert!(matches!(s.tick(now), Tick::Within(_)));
+        assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.tick(now), Tick::Connect);
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+        let hud = crate::hud::hud(&s.scene());
+        assert!(hud[0].text.starts_with("Connection lost. Trying again now..."), "{}", hud[0].text);
+    }
+
+    /// The page stops trying on Esc: the link is then lost for good.
+    #[test]
+    fn giving_up_loses_the_link_for_good() {
+        let mut s = playing();
+        s.on_net(dropped("connection reset"));
+        s.give_up();
+        assert_eq!(s.link, Link::Lost("connection reset".into()));
+        assert_eq!(s.tick(Instant::now()), Tick::Idle);
+    }
+
+    /// A death's end page stays: the link dropping after it is no reason
+    /// to come back (that would start a new character).
+    #[test]
+    fn after_a_death_a_dropped_link_is_not_tried_again() {
+        let mut s = playing();
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record())));
+        s.on_net(dropped("connection reset"));
+        assert_eq!(s.link, Link::Lost("connection reset".into()));
+        assert_eq!(s.page(), Page::End);
+    }
+
+    /// Back after a lost link: nothing from before is drawn (monsters,
+    /// players, piles, the pack, the party); the log, the name and the
+    /// names muted are kept, all the log old news.
+    #[test]
+    fn a_welcome_after_a_lost_link_shows_the_world_as_it_is_after() {
+        let mut s = standing();
+        let monster = MonsterChange::Appeared {
+            id: gloam_protocol::MonsterId(3),
+            kind: 0,
+            at: Pos::new(6, 5),
+            wound: gloam_protocol::Wound::Unhurt,
+            asleep: false,
+        };
+        s.on_net(NetEvent::Msg(ServerMsg::Kinds(vec![gloam_protocol::KindInfo {
+            name: "rat".into(),
+            glyph: 'r',
+            colour: [1, 2, 3],
+        }])));
+        s.on_net(NetEvent::Msg(ServerMsg::Monsters(vec![monster])));
+        s.on_net(NetEvent::Msg(ServerMsg::Players(vec![gloam_protocol::PlayerChange::Appeared {
+            id: PlayerId(2),
+            name: "bob".into(),
+            at: Pos::new(7, 5),
+        }])));
+        s.on_net(NetEvent::Msg(ServerMsg::Note("before".into())));
+        s.chat.muted.insert("cy".into());
+        let now = Instant::now();
+        s.on_key(Key::Char('x'), false, false, now);
+        assert!(!s.state.monsters.is_empty() && !s.state.others.is_empty());
+        s.on_net(dropped("connection reset"));
+        s.tick(now);
+        s.tick(now + Duration::from_secs(1));
+        s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        s.on_net(NetEvent::Msg(crate::testing::enter_level(1, 20, 10)));
+        let st = &s.state;
+        assert!(st.monsters.is_empty() && st.others.is_empty() && st.floor.is_empty());
+        assert!(st.kinds.is_empty() && st.pack.is_empty() && st.at.is_none());
+        assert_eq!(st.name.as_deref(), Some("ann"));
+        let log: Vec<&str> = st.log.iter().map(|l| l.text.as_str()).collect();
+        assert!(log.contains(&"before") && log.contains(&"Connection lost: connection reset."));
+        assert!(st.log.iter().all(|l| !st.is_news(l)), "all of it old news");
+        assert!(s.chat.muted.contains("cy"));
+        assert_eq!((s.page(), s.scene().look), (Page::Map, None), "the look ended");
     }
 }

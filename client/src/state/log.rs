@@ -44,7 +44,7 @@ pub struct LogLine {
     pub speaker: Option<(PlayerId, usize, usize)>,
     /// How many times it was said in a row (at least 1).
     pub repeats: u32,
-    /// When it was last said, counted in lines said since the welcome:
+    /// When it was last said, counted in lines said since the session began:
     /// news while at least the state's `news_from`.
     pub said: u64,
 }

@@ -102,7 +102,7 @@ pub struct ClientState {
     pub waiting: Vec<String>,
     /// The message log, oldest first.
     pub log: VecDeque<LogLine>,
-    /// Lines said since the welcome (a repeat counts): the next line's
+    /// Lines said since the session began (a repeat counts): the next line's
     /// [`LogLine::said`].
     said: u64,
     /// The first line (by `said`) that is news: the player acted since
@@ -193,7 +193,7 @@ impl ClientState {
     }
 
     /// A fresh mirror for player `you` on a map of `width` x `height`,
-    /// seeing as far as `sight_radius`.
+    /// seeing as far as `sight_radius`, keeping the log and the name.
     fn welcome(
         &mut self,
         you: PlayerId,
@@ -205,6 +205,14 @@ impl ClientState {
             return Err(StateError::Inconsistent(reasons::SIGHT_RADIUS_TOO_LARGE));
         }
         check_size(width, height)?;
+        // What was live is forgotten: the map, who and what is in sight,
+        // the pack, the vitals, the party, the watching, the graveyard.
+        // After a connection lost and made again the server tells all of
+        // it afresh, and nothing from before may be drawn as if still
+        // there. The log is kept (all of it old news now), so that what
+        // was said before the link was lost can still be read back, and
+        // the name joined under.
+        let said = self.said;
         *self = ClientState {
             me: Some(you),
             width,
@@ -212,6 +220,10 @@ impl ClientState {
             disc: Some(Disc::new(sight_radius)),
             actions_per_second,
             name: self.name.take(),
+            log: std::mem::take(&mut self.log),
+            said,
+            news_from: said,
+            last_answer: said,
             ..ClientState::default()
         };
         Ok(())

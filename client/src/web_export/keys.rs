@@ -141,6 +141,12 @@ pub(crate) const WORDS: &[(&str, &str, &str, &str)] = &[
         "a page joins again with Enter where the window is closed with Esc",
     ),
     (
+        "retry_keys",
+        crate::hud::RETRY_KEYS,
+        "(Enter tries now, Esc stops)",
+        "a page cannot close itself: Esc stops trying again, and Enter then joins again",
+    ),
+    (
         "watch_with",
         crate::state::watching::WATCH_WITH,
         "?watch=NAME",

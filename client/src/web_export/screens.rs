@@ -35,7 +35,8 @@ use super::keys::{key_json, plain_keys};
 use crate::input::Key;
 use crate::layout::Layout;
 use crate::net::NetEvent;
-use crate::session::{KeyOutcome, Session};
+use crate::session::retry::Ending;
+use crate::session::{KeyOutcome, Session, Tick};
 use crate::tokens::TokenSlot;
 use crate::view::{cell_under, screen_text};
 
@@ -203,7 +204,10 @@ enum Input {
     Text(String),
     Click(u32, u32),
     Msg(ServerMsg),
-    Closed(String),
+    /// The connection ended, why and how.
+    Closed(String, Ending),
+    /// Time passes, this many ms more than a step.
+    Wait(u64),
     /// The window is resized to `(width, height, cell, letter)`.
     Resize((u32, u32, u32, u32)),
 }
@@ -271,6 +275,9 @@ impl Recorder {
     /// Plays one step and writes it down; gives what the key did.
     fn step(&mut self, input: Input) -> KeyOutcome {
         self.ms += STEP_MS;
+        if let Input::Wait(ms) = input {
+            self.ms += ms;
+        }
         let now = self.now();
         let mut step = serde_json::Map::new();
         step.insert("at".into(), json!(self.ms));
@@ -297,9 +304,15 @@ impl Recorder {
                 step.insert("refused".into(), json!(refused));
                 None
             }
-            Input::Closed(reason) => {
+            Input::Closed(reason, ending) => {
                 step.insert("closed".into(), json!(reason));
-                self.session.on_net(NetEvent::Closed(reason.clone()));
+                step.insert("ending".into(), ending_json(*ending));
+                let event = NetEvent::Closed { reason: reason.clone(), ending: *ending };
+                self.session.on_net(event);
+                None
+            }
+            Input::Wait(_) => {
+                step.insert("wait".into(), json!(true));
                 None
             }
             &Input::Resize(size) => {
@@ -314,6 +327,11 @@ impl Recorder {
             if let KeyOutcome::Send(msg) = outcome {
                 self.session.sent(msg, now);
             }
+        }
+        // As the window ticks after every event: a try to connect again
+        // may be due.
+        if self.session.tick(now) == Tick::Connect {
+            step.insert("connect".into(), json!(true));
         }
         let screen = self.screen_now();
         if screen != self.screen {
@@ -437,6 +455,15 @@ fn variant(msg: &ServerMsg) -> String {
         Value::String(name) => name,
         Value::Object(map) => map.keys().next().cloned().unwrap_or_default(),
         _ => String::new(),
+    }
+}
+
+/// How a connection ended, as the page's replay reads it.
+fn ending_json(ending: Ending) -> Value {
+    match ending {
+        Ending::Dropped => json!("Dropped"),
+        Ending::Unreadable => json!("Unreadable"),
+        Ending::Code(code) => json!({ "Code": code }),
     }
 }
 
@@ -760,7 +787,7 @@ fn dying(r: &mut Recorder) {
     // A full graveyard: on a short page it scrolls under the keys to go on.
     let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
     r.msg(ServerMsg::Graveyard(many));
-    r.step(Input::Closed("your character died".into()));
+    r.step(Input::Closed("your character died".into(), Ending::Code(1000)));
     r.key(Key::Up);
     r.shifted(Key::Char('g'));
     r.key(Key::PageDown);
@@ -776,7 +803,7 @@ fn dying(r: &mut Recorder) {
 fn escaping(r: &mut Recorder) {
     r.arrive(Pos::new(2, 2));
     r.msg(ServerMsg::Escaped(record("ann", true)));
-    r.step(Input::Closed("you escaped".into()));
+    r.step(Input::Closed("you escaped".into(), Ending::Code(1000)));
     r.key(Key::Up);
     r.key(Key::Enter);
     r.key(Key::Escape);
@@ -880,7 +907,7 @@ fn watcher_joining(r: &mut Recorder) {
     r.say("hello ann");
     r.msg(chat(7, "dan", ChatTo::Depth, "hello ann"));
     r.msg(ServerMsg::Note("You stop watching ann.".into()));
-    r.step(Input::Closed("ann sent you away".into()));
+    r.step(Input::Closed("ann sent you away".into(), Ending::Code(1000)));
     r.key(Key::Escape);
 }
 
@@ -898,20 +925,55 @@ fn watcher_at_the_death(r: &mut Recorder) {
     let many: Vec<DeathRecord> = (0..30).map(|i| record(&format!("hero{i}"), i % 4 == 0)).collect();
     r.msg(ServerMsg::Graveyard(many));
     r.msg(ServerMsg::Note("You stop watching ann.".into()));
-    r.step(Input::Closed("ann left the game".into()));
+    r.step(Input::Closed("ann left the game".into(), Ending::Code(1000)));
     r.shifted(Key::Char('g'));
     r.key(Key::PageDown);
     r.key(Key::Enter);
     r.key(Key::Escape);
 }
 
+/// The server went away: the countdown, tries that fail and wait longer,
+/// Enter trying now, and the way back, the world shown as it is after
+/// (the rat and bob from before gone, the log kept).
 fn lost(r: &mut Recorder) {
-    r.arrive(Pos::new(2, 2));
+    r.arrive_equipped();
+    r.msg(ServerMsg::Players(vec![PlayerChange::Appeared {
+        id: PlayerId(2),
+        name: "bob".into(),
+        at: Pos::new(3, 3),
+    }]));
     r.say("before");
-    r.step(Input::Closed("connection reset".into()));
+    r.step(Input::Closed("the server went away".into(), Ending::Dropped));
     r.key(Key::Up);
-    r.say("after");
-    r.say("/who");
+    r.step(Input::Wait(1000));
+    r.step(Input::Closed("cannot connect to ws://here".into(), Ending::Dropped));
+    r.step(Input::Wait(900));
+    r.step(Input::Wait(1200));
+    r.step(Input::Closed("cannot connect to ws://here".into(), Ending::Dropped));
+    r.key(Key::Enter);
+    r.msg(welcome(None));
+    r.msg(enter_level(1));
+    r.msg(kinds());
+    r.msg(item_kinds());
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(4, 3))));
+    r.key(Key::Up);
+    r.key(Key::Escape);
+}
+
+/// The server restarts (close code 1012): tried again at once; the try
+/// is refused for a while (the watched player is not back), then a wrong
+/// key is refused, which is not tried again.
+fn restarted(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    let restarting = "the server closed the connection: The server is restarting";
+    r.step(Input::Closed(restarting.into(), Ending::Code(1012)));
+    let cannot = Refusal::CannotWatch { reason: "ann is not playing".into() };
+    r.msg(ServerMsg::Refused(cannot));
+    r.step(Input::Closed("the server closed the connection".into(), Ending::Code(1008)));
+    r.step(Input::Wait(1000));
+    r.msg(ServerMsg::Refused(Refusal::WrongToken));
+    r.step(Input::Closed("the server closed the connection".into(), Ending::Code(1008)));
+    r.step(Input::Wait(10_000));
     r.key(Key::Enter);
     r.key(Key::Escape);
 }
@@ -919,7 +981,7 @@ fn lost(r: &mut Recorder) {
 fn refused(r: &mut Recorder) {
     r.key(Key::Enter);
     r.msg(ServerMsg::Refused(Refusal::WrongToken));
-    r.step(Input::Closed("closed by the server".into()));
+    r.step(Input::Closed("closed by the server".into(), Ending::Code(1008)));
     r.key(Key::Up);
     r.key(Key::Escape);
 }
@@ -1129,7 +1191,7 @@ fn random_messages(r: &mut Recorder, runner: &mut TestRunner, welcomed: bool, st
 
 /// Every session, in order.
 fn sessions() -> Vec<Recorder> {
-    let scripts: [(&str, Script); 17] = [
+    let scripts: [(&str, Script); 18] = [
         ("arrival", arrival),
         ("walking", walking),
         ("talking", talking),
@@ -1144,6 +1206,7 @@ fn sessions() -> Vec<Recorder> {
         ("graveyard", graveyard),
         ("watching", watching),
         ("lost", lost),
+        ("restarted", restarted),
         ("refused", refused),
         ("every key", every_key),
         ("holding", holding),
@@ -1244,6 +1307,11 @@ mod tests {
             "PgUp PgDn scroll, any other key returns to the map (lines",
             "Esc: quit    PgUp PgDn scroll (lines",
             "at a short 640x360",
+            "Connection lost. Trying again in 1 s...",
+            "Connection lost. Trying again now...",
+            "\"connect\":true",
+            "\"ending\":{\"Code\":1012}",
+            "Disconnected: refused: that name belongs",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

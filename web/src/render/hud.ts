@@ -108,6 +108,10 @@ function statusRow(state: ClientState, link: Link, cols: number): HudLine {
     return hudLine(`${who} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
   }
   if (typeof link === "object" && "connecting" in link) return hudLine(`Connecting to ${link.connecting}...`, "Middle");
+  if (typeof link === "object" && "retrying" in link) {
+    const when = link.left === null ? "Trying again now..." : `Trying again in ${link.left} s...`;
+    return hudLine(fit(`Connection lost. ${when}  ${link.retrying}  ${state.words.retryKeys}`, cols, "  "), "Alert");
+  }
   if (typeof link === "object") return hudLine(fit(`Disconnected: ${link.lost}  ${state.words.lostKeys}`, cols, "  "), "Alert");
   if (state.depth === 0) return hudLine("Joining...", "Middle");
   return playingRow(state, cols);

@@ -9,7 +9,13 @@ import type { Line } from "./chat";
 import type { ItemUse } from "./prompt";
 
 /** What the connection is doing, as the HUD reports it. */
-export type Link = { connecting: string } | "Playing" | { lost: string };
+export type Link =
+  | { connecting: string }
+  | "Playing"
+  /** Lost, and tried again by itself: why, and the whole seconds left before the next try (null while a try is under way). */
+  | { retrying: string; left: number | null }
+  /** Lost for good: why. */
+  | { lost: string };
 
 /** What the area above the HUD shows. */
 export type Page = "Map" | "Graveyard" | "Pack" | { choose: ItemUse } | "End" | "Log" | "Help";

@@ -17,6 +17,7 @@ import { Line, parse, type Command } from "./chat";
 import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
 import { ctrlIntent, intent, lookKey, shouldSend, type Intent, type Key } from "./keys";
 import type { ItemUse } from "./prompt";
+import { Jitter, next, waitMs, type Ending } from "./retry";
 import type { Chat, Link, Page, Scene } from "./scene";
 
 /** What a key press asks of the page. */
@@ -39,6 +40,23 @@ export type Mode =
   | { looking: Cursor }
   /** Esc was pressed in play: `y` quits, any other key goes back. */
   | "AskingToQuit";
+
+/** What the passing of time asks of the page (see `Session.tick`). */
+export type Tick =
+  /** Nothing is planned. */
+  | "Idle"
+  /** Call again within this many ms (the countdown changes, or the next try is due). */
+  | { within: number }
+  /** Connect again now; the session shows the try under way. */
+  | "Connect";
+
+/** The seed of the jitter's draws unless the page gives another (the window's JITTER_SEED). */
+export const JITTER_SEED = 38;
+
+/** The seconds a countdown shows for `ms`: whole seconds, rounded up. */
+function wholeSeconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
 
 /** Where a new token is kept; says where (or why not) for the log. */
 export interface TokenKeeper {
@@ -66,6 +84,13 @@ export class Session {
   pageArea: [number, number] = [DEFAULT_PAGE[0], DEFAULT_PAGE[1]];
   /** How many lines the graveyard, pack, help or end page is scrolled down, when it does not fit. */
   pageScroll = 0;
+  /** Tries to connect again since the link was last good, and of those how many waited their turn. */
+  tries = 0;
+  waits = 0;
+  /** The next try while the link is tried again and none is under way: ms after the next tick, or the time it is due. */
+  nextTry: { after: number } | { at: number } | null = null;
+  /** The draws of the waits' jitter. */
+  jitter = new Jitter(JITTER_SEED);
 
   /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay; `name`: the name the hello gives. */
   constructor(
@@ -182,6 +207,11 @@ export class Session {
     if (meant === "ScrollForward") return this.scroll(false);
     if (meant === "Enter" && this.page() === "Map" && this.playing) {
       this.chat.line = new Line();
+      return "Redraw";
+    }
+    // Waiting to try again: Enter tries now.
+    if (meant === "Enter" && this.nextTry !== null) {
+      this.nextTry = { after: 0 };
       return "Redraw";
     }
     // The page's own: a lost link is joined again with Enter.
@@ -401,11 +431,58 @@ export class Session {
     }
   }
 
-  /** The connection ended, and why. */
-  onClosed(reason: string): void {
+  /** The connection ended, why and how: shown, and tried again by itself when what ended it may pass (retry.ts). */
+  onClosed(reason: string, ending: Ending): void {
     if (typeof this.link === "object" && "lost" in this.link) return;
     const refused = this.state.refused;
-    this.link = { lost: refused === null ? reason : `refused: ${refusalText(refused)}` };
+    const why = refused === null ? reason : `refused: ${refusalText(refused)}`;
+    // A game that ended shows its end page; a try again would start a new character behind it.
+    const then = this.state.ending() !== null ? "Stop" : next(refused, ending, this.tries);
+    if (this.link === "Playing" && then !== "Stop") this.note(`Connection lost: ${why}.`);
+    if (then === "Stop") {
+      this.link = { lost: why };
+      return;
+    }
+    let wait = 0;
+    if (then === "Backoff") {
+      this.waits++;
+      wait = waitMs(this.waits - 1, this.jitter.draw());
+    }
+    this.nextTry = { after: wait };
+    this.link = { retrying: why, left: wholeSeconds(wait) };
+  }
+
+  /** Time passed (it is `now`, ms): a try that is due is started, and the countdown kept up to date. */
+  tick(now: number): Tick {
+    const planned = this.nextTry;
+    if (planned === null) return "Idle";
+    const link = this.link;
+    if (typeof link !== "object" || !("retrying" in link)) {
+      this.nextTry = null;
+      return "Idle";
+    }
+    const due = "after" in planned ? now + planned.after : planned.at;
+    if (now >= due) {
+      this.nextTry = null;
+      link.left = null;
+      this.tries++;
+      // What refused the last try is not the answer to this one.
+      this.state.refused = null;
+      return "Connect";
+    }
+    this.nextTry = { at: due };
+    const seconds = wholeSeconds(due - now);
+    link.left = seconds;
+    return { within: Math.max(0, due - now - Math.max(0, seconds - 1) * 1000) };
+  }
+
+  /** Stops trying to connect again (Esc, as the page cannot close itself): the link is lost for good. */
+  giveUp(): void {
+    const link = this.link;
+    if (typeof link === "object" && "retrying" in link) {
+      this.link = { lost: link.retrying };
+      this.nextTry = null;
+    }
   }
 
   /** A message from the server. Gives the reason when it broke the protocol (the link is then lost). */
@@ -432,9 +509,17 @@ export class Session {
       this.ordering = false;
     } else if ("Welcome" in msg) {
       this.link = "Playing";
-      // A fresh log: nothing typed, nothing scrolled back.
+      this.tries = 0;
+      this.waits = 0;
+      this.nextTry = null;
+      // A fresh world: nothing typed, scrolled back, aimed or awaited from before; nothing in flight.
       this.chat.line = null;
       this.chat.scroll = 0;
+      this.mode = "Map";
+      this.inFlight = 0;
+      this.ordering = false;
+      this.monsterCame = false;
+      if (this.graveyard === "Awaited") this.graveyard = "Away";
       if (msg.Welcome.token !== null) this.note(this.tokens.keep(msg.Welcome.token));
     } else if ("Sight" in msg) {
       this.inFlight = Math.max(0, this.inFlight - 1);

@@ -33,7 +33,7 @@ export interface LogLine {
   speaker: { id: PlayerId; from: number; len: number } | null;
   /** How many times it was said in a row (at least 1). */
   repeats: number;
-  /** When it was last said, counted in lines said since the welcome: news while at least the state's `newsFrom`. */
+  /** When it was last said, counted in lines said since the session began: news while at least the state's `newsFrom`. */
   said: number;
 }
 

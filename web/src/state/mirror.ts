@@ -107,7 +107,7 @@ export class ClientState {
   waiting: string[] = [];
   /** The message log, oldest first. */
   log: LogLine[] = [];
-  /** Lines said since the welcome (a repeat counts): the next line's `said`. */
+  /** Lines said since the session began (a repeat counts): the next line's `said`. */
   said = 0;
   /** The first line (by `said`) that is news: the player acted since those before it were said (log.ts). */
   newsFrom = 0;
@@ -197,7 +197,7 @@ export class ClientState {
     throw new StateError(`not a server message: ${JSON.stringify(none)}`);
   }
 
-  /** A fresh mirror for player `you`, seeing as far as `sight_radius`. */
+  /** A fresh mirror for player `you`, seeing as far as `sight_radius`, keeping the log and the name. */
   private welcome(w: {
     you: PlayerId;
     width: number;
@@ -207,8 +207,19 @@ export class ClientState {
   }): void {
     if (w.sight_radius > MAX_SIGHT_RADIUS) fail(REASONS.sight_radius_too_large);
     checkSize(w.width, w.height);
-    // A fresh mirror, in the same words, under the same name.
-    Object.assign(this, new ClientState(), { words: this.words, name: this.name });
+    // What was live is forgotten (the map, who and what is in sight, the
+    // pack, the vitals, the party, the watching, the graveyard): after a
+    // connection made again the server tells it all afresh. The words, the
+    // name and the log are kept, all of the log old news now.
+    const said = this.said;
+    Object.assign(this, new ClientState(), {
+      words: this.words,
+      name: this.name,
+      log: this.log,
+      said,
+      newsFrom: said,
+      lastAnswer: said,
+    });
     this.me = w.you;
     this.width = w.width;
     this.height = w.height;

@@ -11,6 +11,8 @@ import keys from "../generated/keys.json";
 export interface Words {
   /** What a lost link's row says to do. */
   lostKeys: string;
+  /** What the row of a link being tried again says to do. */
+  retryKeys: string;
   /** How the answer to `/who` says to watch a player. */
   watchWith: string;
   /** The end page's keys for a watcher whose player's game ended (`{player}` is the player). */
@@ -25,6 +27,7 @@ const words = keys.differences.words;
 
 export const PAGE_WORDS: Words = {
   lostKeys: words.lost_keys.page,
+  retryKeys: words.retry_keys.page,
   watchWith: words.watch_with.page,
   watcherEnd: words.watcher_end.page,
   watcherEndKeys: words.watcher_end_keys.page,
@@ -33,6 +36,7 @@ export const PAGE_WORDS: Words = {
 
 export const WINDOW_WORDS: Words = {
   lostKeys: words.lost_keys.window,
+  retryKeys: words.retry_keys.window,
   watchWith: words.watch_with.window,
   watcherEnd: words.watcher_end.window,
   watcherEndKeys: words.watcher_end_keys.window,
