@@ -19,6 +19,9 @@ import { ctrlIntent, intent, lookKey, shouldSend, type Intent, type Key } from "
 import type { ItemUse } from "./prompt";
 import type { Chat, Link, Page, Scene } from "./scene";
 
+/** Why the link was lost when the server said it is restarting before its close (client/src/session/mod.rs's RESTARTING_LINK). */
+export const RESTARTING_LINK = "the server is restarting: come back in a moment";
+
 /** What a key press asks of the page. */
 export type KeyOutcome =
   /** Send this to the server (then call `sent`). */
@@ -96,6 +99,13 @@ export class Session {
   }
 
   /** What the page draws now. */
+  /** The page's title (the window's too): the world's name, when its host gave one, then who plays, or who watches whom. */
+  title(): string {
+    const me = this.state.name ?? "";
+    const who = this.state.watching === null ? me : `${me} watching ${this.state.watching.player}`;
+    return this.state.world === "" ? `Gloam - ${who}` : `${this.state.world} - Gloam - ${who}`;
+  }
+
   scene(): Scene {
     const mode = this.mode;
     return {
@@ -405,7 +415,8 @@ export class Session {
   onClosed(reason: string): void {
     if (typeof this.link === "object" && "lost" in this.link) return;
     const refused = this.state.refused;
-    this.link = { lost: refused === null ? reason : `refused: ${refusalText(refused)}` };
+    if (refused !== null) this.link = { lost: `refused: ${refusalText(refused)}` };
+    else this.link = { lost: this.state.restarting ? RESTARTING_LINK : reason };
   }
 
   /** A message from the server. Gives the reason when it broke the protocol (the link is then lost). */
@@ -430,6 +441,8 @@ export class Session {
     if (aMonsterAppears(msg)) this.monsterCame = true;
     if (msg === "Stopped") {
       this.ordering = false;
+    } else if (typeof msg === "string") {
+      // Restarting: the mirror keeps it; the close follows.
     } else if ("Welcome" in msg) {
       this.link = "Playing";
       // A fresh log: nothing typed, nothing scrolled back.
