@@ -29,6 +29,7 @@ fn full_state() -> ClientState {
         sight_radius: 8,
         actions_per_second: 20,
         token: None,
+        world: String::new(),
     })
     .unwrap();
     let terrain = level.grid.cells().to_vec();

@@ -121,7 +121,10 @@ fn host(
         store.known().len()
     );
     println!("Friends join in a browser at {}", gloam_server::net::page_url(addr));
-    let config = options.rules.clone().playing(world);
+    // The world goes when this window closes: its friends are told the
+    // server is going away, not restarting.
+    let farewell = gloam_server::config::Farewell::GoingAway;
+    let config = gloam_server::Config { farewell, ..options.rules.clone().playing(world) };
     let (stop, stopped) = oneshot::channel::<()>();
     let shutdown = async move {
         let _ = stopped.await;
@@ -380,6 +383,7 @@ fn on_event(
                 session.on_net(net_event);
                 flow = Flow::Redraw;
             }
+            retitle(screen, session);
             flow
         }
         _ => Flow::Same,
@@ -462,7 +466,18 @@ fn jitter_seed() -> u32 {
     std::collections::hash_map::RandomState::new().hash_one(std::process::id()) as u32
 }
 
-/// The window's title: who plays, or whom this window watches.
+/// Gives the window the session's title once it changed (the welcome
+/// names the world).
+fn retitle(screen: &mut Screen<'_>, session: &Session) {
+    let title = session.title();
+    let window = screen.canvas.window_mut();
+    if window.title() != title && window.set_title(&title).is_err() {
+        tracing::warn!(%title, "cannot set the window's title");
+    }
+}
+
+/// The window's title before the welcome: who plays, or whom this window
+/// watches (then the session's, see [`Session::title`]).
 fn title(options: &Options) -> String {
     match &options.watch {
         Some(player) => format!("Gloam - {} watching {player}", options.name),

@@ -16,6 +16,7 @@ pub fn welcome(you: PlayerId, width: u16, height: u16) -> ServerMsg {
         sight_radius: gloam_protocol::SIGHT_RADIUS,
         actions_per_second: 20,
         token: None,
+        world: String::new(),
     }
 }
 

@@ -150,6 +150,7 @@ fn message() -> impl Strategy<Value = ServerMsg> {
             sight_radius,
             actions_per_second: 20,
             token: None,
+            world: String::new(),
         }),
         2 => (side(), side(), proptest::collection::vec(any::<u8>(), 0..8), proptest::collection::vec(terrain(), 0..12))
             .prop_map(|(width, height, remembered, terrain)| ServerMsg::EnterLevel {

@@ -121,18 +121,22 @@ fn joining_msg() -> impl Strategy<Value = ServerMsg> {
             any::<u16>(),
             any::<u8>(),
             any::<u16>(),
-            any::<Option<[u8; 16]>>()
+            any::<Option<[u8; 16]>>(),
+            ".{0,40}"
         )
-            .prop_map(|(id, width, height, sight_radius, actions_per_second, token)| {
-                ServerMsg::Welcome {
-                    you: PlayerId(id),
-                    width,
-                    height,
-                    sight_radius,
-                    actions_per_second,
-                    token,
+            .prop_map(
+                |(id, width, height, sight_radius, actions_per_second, token, world)| {
+                    ServerMsg::Welcome {
+                        you: PlayerId(id),
+                        width,
+                        height,
+                        sight_radius,
+                        actions_per_second,
+                        token,
+                        world,
+                    }
                 }
-            }),
+            ),
         prop_oneof![
             any::<u32>().prop_map(|server| Refusal::WrongVersion { server }),
             ".{0,40}".prop_map(|reason| Refusal::NameInvalid { reason }),
@@ -140,6 +144,7 @@ fn joining_msg() -> impl Strategy<Value = ServerMsg> {
             Just(Refusal::WrongToken),
             ".{0,40}".prop_map(|reason| Refusal::Unavailable { reason }),
             ".{0,40}".prop_map(|reason| Refusal::CannotWatch { reason }),
+            any::<u32>().prop_map(|players| Refusal::Full { players }),
         ]
         .prop_map(ServerMsg::Refused),
         (
@@ -219,6 +224,7 @@ fn life_msg() -> impl Strategy<Value = ServerMsg> {
         death_record().prop_map(ServerMsg::Escaped),
         vec(name(), 0..4).prop_map(ServerMsg::Waiting),
         Just(ServerMsg::Stopped),
+        Just(ServerMsg::Restarting),
         death_record().prop_map(ServerMsg::Died),
         vec(death_record(), 0..4).prop_map(ServerMsg::Graveyard),
         (name(), any::<u32>())

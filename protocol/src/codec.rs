@@ -101,6 +101,7 @@ mod tests {
                 sight_radius: 8,
                 actions_per_second: 20,
                 token: Some([9; 16]),
+                world: "Ærøhold <b>".into(),
             },
             ServerMsg::Refused(Refusal::NameTaken),
             ServerMsg::Refused(Refusal::WrongToken),

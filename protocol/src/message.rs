@@ -127,6 +127,10 @@ pub enum ServerMsg {
         /// For a character created by this join: the secret to keep and send
         /// with every later hello under this name.
         token: Option<Token>,
+        /// The world's name, as its host gave it (empty: none), for the
+        /// window's and the page's titles; at most
+        /// [`MAX_WORLD_NAME_CHARS`](crate::MAX_WORLD_NAME_CHARS) characters.
+        world: String,
     },
     /// The handshake failed; the server closes the connection after this.
     Refused(Refusal),
@@ -221,6 +225,10 @@ pub enum ServerMsg {
     /// Everyone playing now, by name (the answer to [`ClientMsg::Who`]):
     /// the list to pick whom to watch from. Where they are is not told.
     Who(Vec<Playing>),
+    /// The server is stopping to restart: the player is saved, and the
+    /// connection closes next with close code 1012 (Service Restart). A
+    /// client may come back soon. The last message of a connection.
+    Restarting,
 }
 
 /// One player in the game, as [`ServerMsg::Who`] lists it.
@@ -407,6 +415,12 @@ pub enum Refusal {
     CannotWatch {
         reason: String,
     },
+    /// As many players play as the host allows (`players`): try again
+    /// later. A character already playing may still rejoin, and watchers
+    /// are not counted.
+    Full {
+        players: u32,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -424,6 +438,9 @@ impl std::fmt::Display for Refusal {
                 write!(f, "the server cannot take you now: {reason}")
             }
             Refusal::CannotWatch { reason } => write!(f, "cannot watch: {reason}"),
+            Refusal::Full { players } => {
+                write!(f, "The server is full ({players} players); try again later.")
+            }
         }
     }
 }

@@ -341,6 +341,8 @@ fn refusals() -> Vec<Refusal> {
         Refusal::WrongToken,
         Refusal::Unavailable { reason: "the store failed".into() },
         Refusal::CannotWatch { reason: "ann lets nobody watch".into() },
+        Refusal::Full { players: 8 },
+        Refusal::Full { players: u32::MAX },
     ]
 }
 
@@ -490,6 +492,7 @@ fn joining_samples() -> Vec<ServerMsg> {
             sight_radius: 8,
             actions_per_second: 20,
             token: Some(TOKEN),
+            world: "Gloamhold".into(),
         },
         Welcome {
             you: PlayerId(u32::MAX),
@@ -498,6 +501,7 @@ fn joining_samples() -> Vec<ServerMsg> {
             sight_radius: 255,
             actions_per_second: 65535,
             token: None,
+            world: String::new(),
         },
         EnterLevel { depth: 1, width: 80, height: 40, remembered: vec![], terrain: vec![] },
         EnterLevel {
@@ -590,6 +594,7 @@ fn life_samples() -> Vec<ServerMsg> {
         Waiting(vec![]),
         Waiting(names(&["bob"])),
         Stopped,
+        Restarting,
         Graveyard(vec![]),
         Graveyard(vec![death("ann", 250, 251, true), death("Ærø", 0, 0, false)]),
         Watching { player: "ann".into(), you: PlayerId(12) },

@@ -83,6 +83,30 @@ pub struct HostRules {
     /// it to regain a quarter of the monsters it lost (0: never).
     #[arg(long, default_value_t = crate::config::DEFAULT_RESTOCK_EVERY, global = true)]
     pub restock_every: u64,
+    /// A message of the day: a file of a few lines (10 at most, of 200
+    /// characters each) every player and watcher reads on joining.
+    #[arg(long, value_name = "FILE")]
+    pub motd: Option<std::path::PathBuf>,
+    /// The most players in the game at once: one more is refused ("the
+    /// server is full"). Watchers, and a character already playing that
+    /// joins again, are not counted [default: no limit].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_players: Option<u32>,
+}
+
+/// A world's name as a host gives it (`--name`): 1 to
+/// [`MAX_WORLD_NAME_CHARS`](gloam_protocol::MAX_WORLD_NAME_CHARS)
+/// characters once trimmed, none of them a control character.
+pub fn world_name(text: &str) -> Result<String, String> {
+    let name = text.trim();
+    let most = gloam_protocol::MAX_WORLD_NAME_CHARS;
+    if name.is_empty() || name.chars().count() > most {
+        return Err(format!("a world's name is 1 to {most} characters"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a world's name holds no control characters".into());
+    }
+    Ok(name.to_owned())
 }
 
 /// A host's default for watching (`--watchers`).
@@ -109,6 +133,11 @@ impl HostRules {
             watchers_allowed: self.watchers == Watchers::Allow,
             max_watchers: usize::from(self.max_watchers),
             restock_every: self.restock_every,
+            motd: match &self.motd {
+                Some(file) => crate::motd::read(file).map_err(anyhow::Error::msg)?,
+                None => Vec::new(),
+            },
+            max_players: self.max_players,
             ..config
         };
         config.check().map_err(anyhow::Error::msg)?;

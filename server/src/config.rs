@@ -103,6 +103,32 @@ pub struct Config {
     /// period after which it regains some of the monsters it lost (see
     /// `world::absence`); 0: never.
     pub restock_every: u64,
+    /// The world's name (`--name`; empty: none), told in the welcome for
+    /// the window's and the page's titles, and on `/status`.
+    pub world_name: String,
+    /// The message of the day (`--motd`): lines told to each player and
+    /// watcher on joining, already checked (see `crate::motd`).
+    pub motd: Vec<String>,
+    /// The most players in the game at once (`--max-players`; `None`: no
+    /// limit). Watchers, and a character already playing that joins again,
+    /// are not counted as new players.
+    pub max_players: Option<u32>,
+    /// What the server tells its clients when it stops.
+    pub farewell: Farewell,
+}
+
+/// What a server that stops tells its clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Farewell {
+    /// It is restarting (`gloam-server` stopped by SIGTERM or Ctrl-C, as a
+    /// service manager restarts it): each player and watcher is saved, told
+    /// `ServerMsg::Restarting`, and closed with 1012 (Service Restart), so
+    /// its client may come back soon.
+    #[default]
+    Restart,
+    /// It is gone for good (a window that hosted the world was closed):
+    /// each client is closed with 1001 (Going Away).
+    GoingAway,
 }
 
 /// How often one client address may say hello (to play or to watch): a
@@ -252,6 +278,10 @@ impl Default for Config {
             watchers_allowed: true,
             max_watchers: usize::from(gloam_protocol::DEFAULT_MAX_WATCHERS),
             restock_every: DEFAULT_RESTOCK_EVERY,
+            world_name: String::new(),
+            motd: Vec::new(),
+            max_players: None,
+            farewell: Farewell::Restart,
         }
     }
 }

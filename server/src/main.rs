@@ -47,6 +47,10 @@ struct Args {
     /// keep them.
     #[arg(long, default_value = "gloam-data", global = true)]
     data: PathBuf,
+    /// The world's name, shown in the page's and the window's titles and
+    /// on /status (1 to 40 characters) [default: none].
+    #[arg(long, value_parser = cli::world_name)]
+    name: Option<String>,
     #[command(flatten)]
     rules: cli::HostRules,
 }
@@ -136,6 +140,7 @@ async fn serve() -> anyhow::Result<()> {
         backups_kept: args.backups_kept,
         new_characters_per_address_per_hour: args.new_characters_per_hour,
         max_characters: args.max_characters,
+        world_name: args.name.clone().unwrap_or_default(),
         ..rules.playing(world)
     };
     if let Some(addr) = args.metrics {

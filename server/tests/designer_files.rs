@@ -48,3 +48,26 @@ fn a_sound_items_file_of_the_hosts_own_is_played() {
     let _server = ServerProcess::start(SERVER, &data, &["--items", file.to_str().unwrap()]);
     assert!(data.exists());
 }
+
+/// A message of the day too long, or that cannot be read, stops the server
+/// before it touches the data folder, with one line naming the file.
+#[test]
+fn a_bad_message_of_the_day_stops_the_server_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("motd.txt");
+    std::fs::write(&file, "A line.\n".repeat(11)).unwrap();
+    let data = dir.path().join("world");
+    let args = ["--motd", file.to_str().unwrap()];
+    let failure = ServerProcess::try_start(SERVER, &data, &args).expect_err("refused");
+    assert!(!failure.status.success());
+    assert!(!data.exists(), "the data folder is not touched");
+    let file = file.display();
+    let want =
+        format!("gloam-server: --motd {file}: 11 lines; a message of the day is 10 at most\n");
+    assert_eq!(failure.stderr, want);
+    let missing = dir.path().join("nowhere.txt");
+    let args = ["--motd", missing.to_str().unwrap()];
+    let failure = ServerProcess::try_start(SERVER, &data, &args).expect_err("refused");
+    assert_eq!(failure.stderr.lines().count(), 1, "{}", failure.stderr);
+    assert!(failure.stderr.starts_with(&format!("gloam-server: --motd {}: ", missing.display())));
+}

@@ -134,6 +134,9 @@ pub struct Oracle {
     pub glimpses: Vec<Glimpse>,
     /// How many messages were checked.
     pub checked: u64,
+    /// The server said it is restarting on this connection: nothing more
+    /// may come on it (a welcome starts a new one).
+    restarting: bool,
 }
 
 impl Oracle {
@@ -154,6 +157,7 @@ impl Oracle {
             floor_changes_unseen: false,
             glimpses: Vec::new(),
             checked: 0,
+            restarting: false,
         }
     }
 
@@ -235,6 +239,7 @@ impl Oracle {
     /// every monster is of its true kind.
     pub fn check(&mut self, msg: &ServerMsg, state: &ClientState) -> Result<(), String> {
         self.checked += 1;
+        self.check_restarting(msg, state)?;
         if let ServerMsg::Chat { text, .. } = msg {
             check_chat(text)?;
         }
@@ -284,6 +289,23 @@ impl Oracle {
         self.note_disturbed(depth, msg);
         self.check_floor(depth, &sight, state)?;
         self.glimpse(msg, state);
+        Ok(())
+    }
+
+    /// The server's word that it restarts is the last of a connection, and
+    /// the mirror keeps it.
+    fn check_restarting(&mut self, msg: &ServerMsg, state: &ClientState) -> Result<(), String> {
+        match msg {
+            ServerMsg::Welcome { .. } => self.restarting = false,
+            _ if self.restarting => {
+                return Err(format!("{msg:?} came after the server said it restarts"));
+            }
+            ServerMsg::Restarting if !state.restarting => {
+                return Err("the mirror forgot that the server restarts".into());
+            }
+            ServerMsg::Restarting => self.restarting = true,
+            _ => {}
+        }
         Ok(())
     }
 

@@ -519,11 +519,14 @@ impl SimClient {
 
 /// Whether `msg` is the connection's own rather than its player's game's
 /// (which a watcher's transcript must match): chat, who watches, the
-/// graveyard, and a watcher's words on its own watching (that it ended,
+/// graveyard, the server's word that it restarts, and a watcher's words on its own watching (that it ended,
 /// that a watcher cannot act).
 fn connection_own(msg: &ServerMsg) -> bool {
     match msg {
-        ServerMsg::Chat { .. } | ServerMsg::Watchers(_) | ServerMsg::Graveyard(_) => true,
+        ServerMsg::Chat { .. }
+        | ServerMsg::Watchers(_)
+        | ServerMsg::Graveyard(_)
+        | ServerMsg::Restarting => true,
         ServerMsg::Note(line) => {
             line.starts_with("You stop watching ") || line.starts_with("You are watching ")
         }

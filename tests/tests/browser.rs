@@ -303,6 +303,7 @@ async fn the_page_survives_a_hostile_server() {
         sight_radius: gloam_protocol::SIGHT_RADIUS,
         actions_per_second: 10,
         token: Some([7; 16]),
+        world: String::new(),
     });
     let huge = gloam_protocol::codec::encode(&ServerMsg::EnterLevel {
         depth: 1,
@@ -387,6 +388,37 @@ async fn a_watcher_page_follows_a_player() {
         panic!("the watcher's page never drew the player's map; it shows:\n{theirs}");
     }
     assert!(browser.errors(eye).await.unwrap().is_empty());
+    browser.stop().await;
+}
+
+/// A named world in a real browser: the page's tab is titled with the
+/// world's name (a hostile one, as text); the host's `/status` page opens,
+/// lists the player and makes no element of the hostile name; and a
+/// server that stops tells the page it is restarting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_world_its_status_page_and_its_restart_in_a_browser() {
+    let world_name = "<b>Gloamhold</b>".to_owned();
+    let server = TestServer::start(Config { world_name, ..quiet() }).await.unwrap();
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let page = join(&mut browser, &server, "webby").await;
+    let title = browser.eval(page, "document.title").await.unwrap();
+    assert_eq!(title.as_str(), Some("<b>Gloamhold</b> - Gloam - webby"));
+
+    let status = browser.open(&format!("{}status", page_url(&server)), 1280, 800).await.unwrap();
+    let listed = "document.querySelector('li')?.textContent === 'webby'";
+    browser.wait(status, listed, SHOWN_WITHIN).await.expect("the status lists webby");
+    let title = browser.eval(status, "document.title").await.unwrap();
+    assert_eq!(title.as_str(), Some("Gloam: <b>Gloamhold</b>"));
+    let made = browser.eval(status, "document.querySelectorAll('b, script, img').length").await;
+    assert_eq!(made.unwrap().as_u64(), Some(0), "no element made of a name");
+    let text = browser.eval(status, "document.body.innerText").await.unwrap();
+    let text = text.as_str().unwrap_or_default();
+    assert!(text.contains("Depth 1") && text.contains("Nobody has died yet."), "{text}");
+    assert!(browser.errors(status).await.unwrap().is_empty());
+
+    server.stop(SHOWN_WITHIN).await.expect("the server stops");
+    let screen = shown(&mut browser, page, "the server is restarting: come back in a moment").await;
+    assert!(screen.contains("The server is restarting."), "{screen}");
     browser.stop().await;
 }
 

@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use gloam_protocol::{Action, calendar};
 use gloam_server::Config;
 use gloam_server::mapgen::{Generator, GeneratorSetting};
+use gloam_server::store::Store;
 use gloam_tests::raw::{self, HttpAnswer};
 use gloam_tests::{SimClient, TestServer};
 
@@ -167,4 +168,94 @@ async fn game_connections_play_beside_page_requests() {
     cat.act(Action::Wait).await.unwrap();
     ann.act(Action::Wait).await.unwrap();
     assert!(server.is_running());
+}
+
+/// A grave the store keeps, for `/status` to list.
+fn grave(name: &str, killed_by: &str, when: u64, escaped: bool) -> gloam_protocol::DeathRecord {
+    gloam_protocol::DeathRecord {
+        name: name.into(),
+        depth: 2,
+        rounds: 77,
+        kills: 3,
+        killed_by: killed_by.into(),
+        when,
+        level: 2,
+        escaped,
+    }
+}
+
+/// A world whose store holds hostile names (names a client can never
+/// pick, as a hand-edited or hostile store could hold), a hostile world
+/// name and bestiary words, and ann playing on depth 1.
+async fn hostile_world() -> (TestServer, SimClient, tempfile::TempDir) {
+    let data = tempfile::tempdir().unwrap();
+    {
+        let (writer, _) = Store::open(data.path()).unwrap().start();
+        let handle = writer.handle();
+        handle.bury(grave("<script>alert(1)</script>", "a <b>jackal</b>", 100, false));
+        handle.bury(grave("hero\"'&", "the Gloamstone", 50, true));
+        handle.flush().await;
+        drop(handle);
+        tokio::task::spawn_blocking(move || writer.close()).await.unwrap();
+    }
+    let world_name = "<img src=x onerror=alert(1)>".to_owned();
+    let store = Store::open(data.path()).unwrap();
+    let server = TestServer::start_with_store(Config { world_name, ..config() }, store).await;
+    let server = server.unwrap();
+    let ann = SimClient::join(&server.url(), "ann", None).await.unwrap();
+    (server, ann, data)
+}
+
+/// `/status` is the host's page of the world, made from the live world and
+/// the store: who plays on each depth, the hall of the living, the last
+/// dead; plain HTML that runs and loads nothing, every name and word
+/// escaped; dated, typed and sized as the page's answers, never cached.
+#[tokio::test]
+async fn the_status_page_lists_the_world_with_every_name_escaped() {
+    let (server, _ann, _data) = hostile_world().await;
+    let answer = request(server.addr, "GET", "/status", "").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.header("Content-Type"), Some("text/html; charset=utf-8"));
+    assert_eq!(answer.header("Cache-Control"), Some("no-store"));
+    assert_eq!(answer.header("Content-Length"), Some(answer.body.len().to_string().as_str()));
+    assert_eq!(answer.header("X-Content-Type-Options"), Some("nosniff"));
+    let policy = answer.header("Content-Security-Policy").unwrap();
+    assert!(policy.starts_with("default-src 'none'") && policy.contains("frame-ancestors 'none'"));
+    let html = String::from_utf8(answer.body).unwrap();
+    for part in [
+        "<title>Gloam: &lt;img src=x onerror=alert(1)&gt;</title>",
+        "<h2>Playing now: 1</h2>",
+        "<h3>Depth 1</h3>\n<ul>\n<li>ann</li>\n</ul>",
+        "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>",
+        "<td>a &lt;b&gt;jackal&lt;/b&gt;</td>",
+        "<h2>The hall of the living</h2>",
+        "<td>hero&quot;&#39;&amp;</td>",
+    ] {
+        assert!(html.contains(part), "no {part:?} in {html}");
+    }
+    for hostile in ["<script", "<img", "<b>", "hero\""] {
+        assert!(!html.contains(hostile), "{hostile:?} left unescaped in {html}");
+    }
+}
+
+/// `/status.json` says the same for tools; HEAD gives the headers alone;
+/// any other method is the page's 405.
+#[tokio::test]
+async fn the_status_is_json_for_tools_and_head_gives_its_headers() {
+    let (server, _ann, _data) = hostile_world().await;
+    let answer = request(server.addr, "GET", "/status.json", "").await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.header("Content-Type"), Some("application/json"));
+    assert_eq!(answer.header("Cache-Control"), Some("no-store"));
+    let json: serde_json::Value = serde_json::from_slice(&answer.body).unwrap();
+    assert_eq!(json["world"], "<img src=x onerror=alert(1)>");
+    assert_eq!(json["players"], 1);
+    assert_eq!(json["depths"], serde_json::json!([{ "depth": 1, "players": ["ann"] }]));
+    assert_eq!(json["graveyard"][0]["name"], "<script>alert(1)</script>");
+    assert_eq!(json["living"][0]["name"], "hero\"'&");
+    let head = request(server.addr, "HEAD", "/status", "").await;
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty());
+    assert!(head.header("Content-Length").is_some_and(|n| n != "0"));
+    assert_eq!(request(server.addr, "POST", "/status", "").await.status, 405);
 }

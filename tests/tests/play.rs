@@ -366,7 +366,8 @@ async fn the_server_shuts_down_cleanly_on_request() {
     server.stop(Duration::from_secs(10)).await.expect("run returns Ok");
     for sim in [&mut a, &mut b] {
         let frame = sim.closed().await.unwrap().expect("a close frame");
-        assert_eq!(frame.code, CloseCode::Away);
+        assert_eq!(frame.code, CloseCode::Restart, "come back soon");
+        assert!(sim.state.restarting, "told so before the close");
     }
     assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "nothing listens after shutdown");
 }

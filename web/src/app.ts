@@ -31,6 +31,8 @@ export interface PageParts {
   form: HTMLFormElement;
   nameInput: HTMLInputElement;
   why: HTMLElement;
+  /** Gives the page (the browser's tab) a title: the session's, once the welcome names the world. */
+  retitle?: (title: string) => void;
 }
 
 /** Where the zoom the player chose is kept (as the window keeps it in a file). */
@@ -191,6 +193,7 @@ export class App {
     const why = session.onMessage(msg);
     // A message that does not fit ends the connection: its reason is shown.
     if (why !== null) connection.close(`the server is broken or hostile: ${why}`);
+    if (typeof msg === "object" && ("Welcome" in msg || "Watching" in msg)) this.page.retitle?.(session.title());
     this.requestFrame();
   }
 

@@ -16,6 +16,9 @@ function start(): void {
     form: part("join", HTMLFormElement),
     nameInput: part("name", HTMLInputElement),
     why: part("join-why", HTMLElement),
+    retitle: (title) => {
+      document.title = title;
+    },
   };
   let storage: Storage | null = null;
   try {

@@ -133,7 +133,7 @@ const death: fc.Arbitrary<DeathRecord> = record({
 });
 
 const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
-  Welcome: record({ you: u32, width: u16, height: u16, sight_radius: u8, actions_per_second: u16, token })
+  Welcome: record({ you: u32, width: u16, height: u16, sight_radius: u8, actions_per_second: u16, token, world: text(40) })
     .map((Welcome) => ({ Welcome })),
   Refused: fc
     .oneof(
@@ -142,6 +142,7 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
       text(40).map((reason) => ({ NameInvalid: { reason } })),
       text(40).map((reason) => ({ Unavailable: { reason } })),
       text(40).map((reason) => ({ CannotWatch: { reason } })),
+      u32.map((players) => ({ Full: { players } })),
     )
     .map((Refused) => ({ Refused })),
   EnterLevel: record({ depth: u16, width: u16, height: u16, remembered: fc.array(u8), terrain: fc.array(terrain) })
@@ -169,6 +170,7 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
   Escaped: death.map((Escaped) => ({ Escaped })),
   Waiting: names.map((Waiting) => ({ Waiting })),
   Stopped: fc.constant("Stopped"),
+  Restarting: fc.constant("Restarting"),
   Died: death.map((Died) => ({ Died })),
   Graveyard: list(death).map((Graveyard) => ({ Graveyard })),
   Chat: record({ from: u32, name, to: chatTo, text: text(200) }).map((Chat) => ({ Chat })),

@@ -16,7 +16,7 @@ export function idx(dx: number, dy: number): number {
 }
 
 export function welcome(you: PlayerId, width: number, height: number): ServerMsg {
-  return { Welcome: { you, width, height, sight_radius: 8, actions_per_second: 20, token: null } };
+  return { Welcome: { you, width, height, sight_radius: 8, actions_per_second: 20, token: null, world: "" } };
 }
 
 export function enterLevel(depth: number, width: number, height: number, remembered: number[] = [], terrain: Terrain[] = []): ServerMsg {

@@ -25,7 +25,9 @@ test("a level of 65535 x 65535 is refused before anything is allocated", () => {
   assert.ok(performance.now() - started < 50, "refused at once");
   refused(welcome(1, 0xffff, 10), /larger than the protocol allows/, s);
   refused(welcome(1, 0, 10), /a map with no cells/, s);
-  refused({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 9, actions_per_second: 20, token: null } }, /sight radius/, s);
+  refused({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 9, actions_per_second: 20, token: null, world: "" } }, /sight radius/, s);
+  refused({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "x".repeat(41) } }, /a world name the server would never allow/, s);
+  refused({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "a\u001b[2Jb" } }, /a world name the server would never allow/, s);
   refused(enterLevel(2, 257, 10), /larger than the protocol allows/, s);
 });
 

@@ -90,7 +90,7 @@ const remembered = fc.array(small(255), { maxLength: 13 }).chain((bits) =>
 
 /** Messages that mostly fit a 12 x 8 level, and now and then do not. */
 const plausible: fc.Arbitrary<ServerMsg> = fc.oneof(
-  { weight: 1, arbitrary: fc.record({ you: small(3), width: small(30), height: small(20), sight_radius: small(9), actions_per_second: small(30), token: fc.constant(null) }).map((Welcome) => ({ Welcome })) },
+  { weight: 1, arbitrary: fc.record({ you: small(3), width: small(30), height: small(20), sight_radius: small(9), actions_per_second: small(30), token: fc.constant(null), world: fc.constantFrom("", "Gloamhold", "x".repeat(41)) }).map((Welcome) => ({ Welcome })) },
   { weight: 2, arbitrary: fc.record({ depth: small(5), width: fc.constantFrom(12, 12, 0, 300), height: fc.constantFrom(8, 8, 65535), level: remembered }).map(({ level, ...size }) => ({ EnterLevel: { ...size, ...level } })) },
   { weight: 1, arbitrary: remembered.map((Mapped) => ({ Mapped })) },
   { weight: 8, arbitrary: diff.map((Sight) => ({ Sight })) },
@@ -145,7 +145,7 @@ function checkWithin(s: ClientState): void {
 
 test("random messages never throw out of apply, a refused one changes nothing, and the mirror stays within its limits", () => {
   const start: ServerMsg[] = [
-    { Welcome: { you: 1, width: 12, height: 8, sight_radius: 8, actions_per_second: 20, token: null } },
+    { Welcome: { you: 1, width: 12, height: 8, sight_radius: 8, actions_per_second: 20, token: null, world: "" } },
     { EnterLevel: { depth: 1, width: 12, height: 8, remembered: [], terrain: [] } },
   ];
   let accepted = 0;

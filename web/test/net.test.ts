@@ -44,7 +44,7 @@ function connected(): { socket: FakeSocket; heard: ServerMsg[]; ends: string[]; 
   const heard: ServerMsg[] = [];
   const ends: string[] = [];
   const endings: Ending[] = [];
-  const hello: ClientMsg = { Hello: { version: 11, name: "ann", token: null } };
+  const hello: ClientMsg = { Hello: { version: 12, name: "ann", token: null } };
   const c = new Connection("ws://here/", hello, { message: (m) => heard.push(m), closed: (r, e) => { ends.push(r); endings.push(e); } }, () => socket);
   return { socket, heard, ends, endings, c };
 }
@@ -60,7 +60,7 @@ test("the hello goes first once the socket opens, then what was queued, then eac
   c.send({ Act: "Wait" });
   socket.open();
   c.send("Who");
-  assert.deepEqual(socket.sent, [{ Hello: { version: 11, name: "ann", token: null } }, { Act: "Wait" }, "Who"]);
+  assert.deepEqual(socket.sent, [{ Hello: { version: 12, name: "ann", token: null } }, { Act: "Wait" }, "Who"]);
   socket.frame(frame(welcome(1, 20, 10)));
   assert.deepEqual(heard, [welcome(1, 20, 10)]);
 });

@@ -65,6 +65,7 @@ test("a refusal that will not change stops, one that may is tried again, whateve
     ["WrongToken", "Stop"],
     [{ Unavailable: { reason: "why" } }, "Backoff"],
     [{ CannotWatch: { reason: "why" } }, "Backoff"],
+    [{ Full: { players: 8 } }, "Backoff"],
   ];
   for (const [refusal, want] of cases) {
     for (const ending of [{ Code: 1008 }, { Code: 1012 }, "Dropped"] as Ending[]) {

@@ -42,6 +42,8 @@ interface Step {
   out?: Json;
   refused?: string | null;
   screen?: string[];
+  /** The window's title, when the step changed it. */
+  title?: string;
 }
 
 interface Recorded {
@@ -50,6 +52,8 @@ interface Recorded {
   who: string;
   layout: [number, number, number, number];
   start: string[];
+  /** The window's title before the first step. */
+  title: string;
   steps: Step[];
 }
 
@@ -126,6 +130,8 @@ function replay(recorded: Recorded): void {
   s.resize(layout.pageCols, layout.mapRows);
   const screenOf = () => screenText(s.scene(), DEFAULT, layout).split("\n").slice(0, -1);
   let want = recorded.start;
+  let title = recorded.title;
+  assert.equal(s.title(), title, `${recorded.name}, before the first step: the title differs`);
   const before = firstDifference(want, screenOf());
   assert.equal(before, null, `${recorded.name}, before the first step: ${before}`);
   recorded.steps.forEach((step, i) => {
@@ -148,12 +154,14 @@ function replay(recorded: Recorded): void {
     want = step.screen ?? want;
     const differs = firstDifference(want, screenOf());
     assert.equal(differs, null, `${where}: the screen's ${differs}`);
+    title = step.title ?? title;
+    assert.equal(s.title(), title, `${where}: the title differs`);
   });
 }
 
 test("the vectors hold sessions of every kind", () => {
   const names = file.sessions.map((r) => r.name).join("\n");
-  for (const part of ["arrival", "walking", "talking", "items", "looking", "log", "help", "dying", "graveyard", "quitting", "hostile", "random keys", "random messages", "every key"]) {
+  for (const part of ["arrival", "walking", "talking", "items", "looking", "log", "help", "dying", "graveyard", "quitting", "hostile", "random keys", "random messages", "every key", "restarting", "full", "a watcher told of a restart"]) {
     assert.ok(names.includes(part), `no ${part} session`);
   }
 });

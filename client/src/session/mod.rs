@@ -24,6 +24,10 @@ use crate::scene::{Link, Page, Scene};
 use crate::state::ClientState;
 use crate::tokens::TokenSlot;
 
+/// Why the link was lost when the server said it is restarting before its
+/// close (the HUD's reason; the log has [`crate::state::RESTARTING`]).
+pub const RESTARTING_LINK: &str = "the server is restarting: come back in a moment";
+
 /// What a key press asks of the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyOutcome {
@@ -233,6 +237,20 @@ impl Session {
             Page::Help
         } else {
             Page::Map
+        }
+    }
+
+    /// The window's title (the page's too): the world's name, when its
+    /// host gave one, then who plays, or who watches whom.
+    pub fn title(&self) -> String {
+        let me = self.state.name.as_deref().unwrap_or_default();
+        let who = match &self.state.watching {
+            Some((player, _)) => format!("{me} watching {player}"),
+            None => me.to_owned(),
+        };
+        match self.state.world.as_str() {
+            "" => format!("Gloam - {who}"),
+            world => format!("{world} - Gloam - {who}"),
         }
     }
 
@@ -566,6 +584,7 @@ impl Session {
         }
         let why = match &self.state.refused {
             Some(refusal) => format!("refused: {refusal}"),
+            None if self.state.restarting => RESTARTING_LINK.to_owned(),
             None => reason,
         };
         // A game that ended (a death, an escape) shows its end page; a
@@ -1220,6 +1239,36 @@ mod tests {
         assert_eq!(s.token.load(), Some([7; 16]));
         let last = s.state.log.back().expect("a line about the key");
         assert!(last.starts_with("Your character's key is kept in"), "{last}");
+    }
+
+    #[test]
+    fn a_restart_said_before_the_close_is_the_reason_the_link_was_lost() {
+        let mut s = playing();
+        s.on_net(NetEvent::Msg(ServerMsg::Restarting));
+        let reason = "the server closed the connection: anything".to_owned();
+        s.on_net(NetEvent::Closed { reason, ending: Ending::Code(1012) });
+        assert!(
+            matches!(&s.link, Link::Retrying { why, .. } if why == RESTARTING_LINK),
+            "{:?}",
+            s.link
+        );
+        let mut plain = playing();
+        plain.on_net(NetEvent::Closed {
+            reason: "connection reset".into(),
+            ending: Ending::Dropped,
+        });
+        assert!(matches!(&plain.link, Link::Retrying { why, .. } if why == "connection reset"));
+    }
+
+    #[test]
+    fn the_title_names_the_world_and_who_plays_or_watches() {
+        let mut s = playing();
+        let name = s.state.name.clone().unwrap_or_default();
+        assert_eq!(s.title(), format!("Gloam - {name}"));
+        s.state.world = "Gloamhold".into();
+        assert_eq!(s.title(), format!("Gloamhold - Gloam - {name}"));
+        s.state.watching = Some(("bob".into(), gloam_protocol::PlayerId(9)));
+        assert_eq!(s.title(), format!("Gloamhold - Gloam - {name} watching bob"));
     }
 
     #[test]

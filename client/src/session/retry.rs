@@ -8,7 +8,9 @@
 //! - a refusal the server may lift: [`Refusal::Unavailable`] (too many
 //!   hellos, a store that cannot save, a world full of characters) and
 //!   [`Refusal::CannotWatch`] (the player watched is not back yet, after
-//!   the same restart, or refuses watchers for now). A wrong key, a name
+//!   the same restart, or refuses watchers for now), and [`Refusal::Full`]
+//!   (the host's `--max-players` reached: a place frees when someone
+//!   leaves). A wrong key, a name
 //!   taken or invalid, and another protocol version will not change by
 //!   waiting: they are shown and not tried again;
 //! - a connection that could not be opened, or dropped without a close
@@ -93,7 +95,7 @@ pub fn next(refused: Option<&Refusal>, ending: Ending, tries: u32) -> Next {
 /// Whether a refusal may be lifted by waiting (see the module's list).
 pub fn tried_again(refusal: &Refusal) -> bool {
     match refusal {
-        Refusal::Unavailable { .. } | Refusal::CannotWatch { .. } => true,
+        Refusal::Unavailable { .. } | Refusal::CannotWatch { .. } | Refusal::Full { .. } => true,
         Refusal::WrongVersion { .. }
         | Refusal::NameInvalid { .. }
         | Refusal::NameTaken
@@ -200,6 +202,7 @@ mod tests {
             (Refusal::WrongToken, Next::Stop),
             (Refusal::Unavailable { reason: why() }, Next::Backoff),
             (Refusal::CannotWatch { reason: why() }, Next::Backoff),
+            (Refusal::Full { players: 8 }, Next::Backoff),
         ]
     }
 

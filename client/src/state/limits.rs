@@ -53,6 +53,18 @@ pub(super) fn check_name(name: &str) -> Result<(), StateError> {
     Ok(())
 }
 
+/// A world's name a server could have been given: at most
+/// [`MAX_WORLD_NAME_CHARS`](gloam_protocol::MAX_WORLD_NAME_CHARS)
+/// characters, none of them a control character (empty: none).
+pub(super) fn check_world_name(name: &str) -> Result<(), StateError> {
+    if name.chars().count() > gloam_protocol::MAX_WORLD_NAME_CHARS
+        || name.chars().any(char::is_control)
+    {
+        return Err(StateError::Inconsistent(reasons::WORLD_NAME_THE_SERVER_WOULD_NEVER_ALLOW));
+    }
+    Ok(())
+}
+
 /// Every name of a list, as [`check_name`] checks one.
 pub(super) fn check_names(names: &[String]) -> Result<(), StateError> {
     names.iter().try_for_each(|n| check_name(n))

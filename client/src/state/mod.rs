@@ -127,7 +127,15 @@ pub struct ClientState {
     /// own, not its player's): a watcher finds itself among its player's
     /// watchers by it.
     pub name: Option<String>,
+    /// The world's name, as the welcome gave it (empty: none).
+    pub world: String,
+    /// The server said it is restarting (its close follows): a client
+    /// may come back soon.
+    pub restarting: bool,
 }
+
+/// What the log says when the server says it is restarting.
+pub const RESTARTING: &str = "The server is restarting.";
 
 impl ClientState {
     pub fn new() -> Self {
@@ -145,8 +153,10 @@ impl ClientState {
     /// and no message can make the mirror grow past the protocol's limits.
     pub fn apply(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
         match msg {
-            ServerMsg::Welcome { you, width, height, sight_radius, actions_per_second, .. } => {
-                self.welcome(*you, (*width, *height), *sight_radius, *actions_per_second)?
+            ServerMsg::Welcome { .. } => self.welcome(msg)?,
+            ServerMsg::Restarting => {
+                self.restarting = true;
+                self.own_note(RESTARTING);
             }
             ServerMsg::Refused(refusal) => {
                 self.refused = Some(refusal.clone());
@@ -192,19 +202,20 @@ impl ClientState {
         Ok(())
     }
 
-    /// A fresh mirror for player `you` on a map of `width` x `height`,
-    /// seeing as far as `sight_radius`, keeping the log and the name.
-    fn welcome(
-        &mut self,
-        you: PlayerId,
-        (width, height): (u16, u16),
-        sight_radius: u8,
-        actions_per_second: u16,
-    ) -> Result<(), StateError> {
-        if sight_radius > Disc::MAX_RADIUS {
+    /// A fresh mirror for the welcome's player `you` on a map of `width` x
+    /// `height`, seeing as far as `sight_radius`, in the world it names.
+    fn welcome(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
+        let ServerMsg::Welcome {
+            you, width, height, sight_radius, actions_per_second, world, ..
+        } = msg
+        else {
+            return Ok(());
+        };
+        if *sight_radius > Disc::MAX_RADIUS {
             return Err(StateError::Inconsistent(reasons::SIGHT_RADIUS_TOO_LARGE));
         }
-        check_size(width, height)?;
+        check_size(*width, *height)?;
+        limits::check_world_name(world)?;
         // What was live is forgotten: the map, who and what is in sight,
         // the pack, the vitals, the party, the watching, the graveyard.
         // After a connection lost and made again the server tells all of
@@ -214,16 +225,17 @@ impl ClientState {
         // the name joined under.
         let said = self.said;
         *self = ClientState {
-            me: Some(you),
-            width,
-            height,
-            disc: Some(Disc::new(sight_radius)),
-            actions_per_second,
+            me: Some(*you),
+            width: *width,
+            height: *height,
+            disc: Some(Disc::new(*sight_radius)),
+            actions_per_second: *actions_per_second,
             name: self.name.take(),
             log: std::mem::take(&mut self.log),
             said,
             news_from: said,
             last_answer: said,
+            world: world.clone(),
             ..ClientState::default()
         };
         Ok(())
@@ -253,6 +265,49 @@ mod tests {
         let s = crate::testing::welcomed(PlayerId(1), 20, 10);
         assert_eq!(s.me, Some(PlayerId(1)));
         assert_eq!((s.width, s.height), (20, 10));
+    }
+
+    #[test]
+    fn the_welcome_names_the_world_and_a_name_no_host_could_give_is_refused() {
+        let named = |world: &str| match crate::testing::welcome(PlayerId(1), 20, 10) {
+            ServerMsg::Welcome { you, width, height, sight_radius, actions_per_second, .. } => {
+                let (token, world) = (None, world.to_owned());
+                ServerMsg::Welcome {
+                    you,
+                    width,
+                    height,
+                    sight_radius,
+                    actions_per_second,
+                    token,
+                    world,
+                }
+            }
+            _ => unreachable!("a welcome"),
+        };
+        let mut s = ClientState::new();
+        s.apply(&named("Gloamhold")).unwrap();
+        assert_eq!(s.world, "Gloamhold");
+        for hostile in ["x".repeat(gloam_protocol::MAX_WORLD_NAME_CHARS + 1), "a\u{1b}[2Jb".into()]
+        {
+            let before = s.clone();
+            let refused = s.apply(&named(&hostile));
+            assert_eq!(
+                refused,
+                Err(StateError::Inconsistent(reasons::WORLD_NAME_THE_SERVER_WOULD_NEVER_ALLOW))
+            );
+            assert_eq!(s, before, "a refused welcome changes nothing");
+        }
+    }
+
+    #[test]
+    fn the_server_restarting_is_kept_and_said_until_a_new_welcome() {
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        assert!(!s.restarting);
+        s.apply(&ServerMsg::Restarting).unwrap();
+        assert!(s.restarting);
+        assert_eq!(s.log.back().map(|l| l.text.as_str()), Some(RESTARTING));
+        s.apply(&crate::testing::welcome(PlayerId(1), 20, 10)).unwrap();
+        assert!(!s.restarting, "a new connection's welcome starts afresh");
     }
 
     #[test]

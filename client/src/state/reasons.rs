@@ -53,6 +53,8 @@ pub(crate) const REMEMBERED_CELL_OFF_THE_MAP: &str = "remembered cell off the ma
 pub(crate) const SIGHT_RADIUS_TOO_LARGE: &str = "sight radius too large";
 pub(crate) const WAITING_FOR_MORE_THAN_ANY_DEPTH_HOLDS: &str =
     "waiting for more than any depth holds";
+pub(crate) const WORLD_NAME_THE_SERVER_WOULD_NEVER_ALLOW: &str =
+    "a world name the server would never allow";
 
 /// Every reason above, by its name in `refusals.json`.
 #[cfg(test)]
@@ -97,6 +99,7 @@ pub(crate) const ALL: &[(&str, &str)] = &[
     ("remembered_cell_off_the_map", REMEMBERED_CELL_OFF_THE_MAP),
     ("sight_radius_too_large", SIGHT_RADIUS_TOO_LARGE),
     ("waiting_for_more_than_any_depth_holds", WAITING_FOR_MORE_THAN_ANY_DEPTH_HOLDS),
+    ("world_name_the_server_would_never_allow", WORLD_NAME_THE_SERVER_WOULD_NEVER_ALLOW),
 ];
 
 #[cfg(test)]

@@ -191,9 +191,10 @@ fn render_palette() -> String {
 fn render_limits() -> String {
     use crate::layout;
     use crate::state::limits;
-    let numbers: [(&str, usize); 25] = [
+    let numbers: [(&str, usize); 26] = [
         ("protocol_version", gloam_protocol::PROTOCOL_VERSION as usize),
         ("max_name_chars", gloam_protocol::MAX_NAME_CHARS),
+        ("max_world_name_chars", gloam_protocol::MAX_WORLD_NAME_CHARS),
         ("max_chat_chars", gloam_protocol::MAX_CHAT_CHARS),
         ("pack_slots", gloam_protocol::PACK_SLOTS),
         ("max_who", gloam_protocol::MAX_WHO),

@@ -131,7 +131,17 @@ fn welcome(token: Option<[u8; 16]>) -> ServerMsg {
         sight_radius: gloam_protocol::SIGHT_RADIUS,
         actions_per_second: 20,
         token,
+        world: String::new(),
     }
+}
+
+/// The welcome of a world its host named.
+fn named_welcome(world: &str) -> ServerMsg {
+    let mut msg = welcome(None);
+    if let ServerMsg::Welcome { world: name, .. } = &mut msg {
+        *name = world.to_owned();
+    }
+    msg
 }
 
 fn enter_level(depth: u16) -> ServerMsg {
@@ -228,6 +238,9 @@ struct Recorder {
     /// The screen before the first step.
     start: Vec<String>,
     screen: Vec<String>,
+    /// The title before the first step, and as it is now.
+    start_title: String,
+    title: String,
 }
 
 impl Recorder {
@@ -254,9 +267,13 @@ impl Recorder {
             steps: Vec::new(),
             start: Vec::new(),
             screen: Vec::new(),
+            start_title: String::new(),
+            title: String::new(),
         };
         r.screen = r.screen_now();
         r.start = r.screen.clone();
+        r.title = r.session.title();
+        r.start_title = r.title.clone();
         r
     }
 
@@ -337,6 +354,11 @@ impl Recorder {
         if screen != self.screen {
             step.insert("screen".into(), json!(screen));
             self.screen = screen;
+        }
+        let title = self.session.title();
+        if title != self.title {
+            step.insert("title".into(), json!(title));
+            self.title = title;
         }
         self.steps.push(serde_json::to_string(&Value::Object(step)).unwrap());
         outcome.unwrap_or(KeyOutcome::Ignore)
@@ -437,10 +459,11 @@ impl Recorder {
     fn json(&self) -> String {
         let (w, h, cell, letter) = self.size;
         format!(
-            "{{\"name\":{},\"who\":{},\"layout\":[{w},{h},{cell},{letter}],\"start\":{},\"steps\":[\n{}\n]}}",
+            "{{\"name\":{},\"who\":{},\"layout\":[{w},{h},{cell},{letter}],\"start\":{},\"title\":{},\"steps\":[\n{}\n]}}",
             json!(self.name),
             json!(self.who),
             json!(self.start),
+            json!(self.start_title),
             self.steps.join(",\n")
         )
     }
@@ -978,6 +1001,56 @@ fn restarted(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// A named world with a message of the day; then the server restarts.
+fn restarting(r: &mut Recorder) {
+    r.msg(named_welcome("Gloamhold <the old> & new"));
+    r.msg(kinds());
+    r.msg(item_kinds());
+    r.msg(ServerMsg::Note("Welcome to Gloamhold.".into()));
+    r.msg(ServerMsg::Note("Be kind: the server restarts at 22:00 UTC.".into()));
+    r.msg(enter_level(1));
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(2, 2))));
+    r.at = Some(Pos::new(2, 2));
+    r.msg(ServerMsg::Restarting);
+    r.step(Input::Closed(
+        "the server closed the connection: the server is restarting".into(),
+        Ending::Code(1012),
+    ));
+    r.key(Key::Up);
+    r.key(Key::Escape);
+}
+
+/// As many play as the host allows.
+fn full(r: &mut Recorder) {
+    r.key(Key::Enter);
+    r.msg(ServerMsg::Refused(Refusal::Full { players: 8 }));
+    r.step(Input::Closed(
+        "the server closed the connection: The server is full (8 players); try again later.".into(),
+        Ending::Code(1008),
+    ));
+    r.key(Key::Up);
+    r.key(Key::Escape);
+}
+
+/// A watcher in a named world, told its day's message, then of a restart.
+fn watcher_restarting(r: &mut Recorder) {
+    r.msg(named_welcome("Gloamhold"));
+    r.msg(kinds());
+    r.msg(item_kinds());
+    r.msg(ServerMsg::Note("You will be watched: be kind.".into()));
+    r.msg(ServerMsg::Watching { player: "ann".into(), you: PlayerId(7) });
+    r.msg(ServerMsg::Watchers(vec!["dan".into()]));
+    r.msg(enter_level(1));
+    r.msg(ServerMsg::Sight(sight(None, Pos::new(2, 2))));
+    r.at = Some(Pos::new(2, 2));
+    r.msg(ServerMsg::Restarting);
+    r.step(Input::Closed(
+        "the server closed the connection: the server is restarting".into(),
+        Ending::Code(1012),
+    ));
+    r.key(Key::Escape);
+}
+
 fn refused(r: &mut Recorder) {
     r.key(Key::Enter);
     r.msg(ServerMsg::Refused(Refusal::WrongToken));
@@ -1063,6 +1136,7 @@ fn hostile() -> Vec<ServerMsg> {
             sight_radius: 200,
             actions_per_second: 20,
             token: None,
+            world: String::new(),
         },
     ]
 }
@@ -1189,9 +1263,9 @@ fn random_messages(r: &mut Recorder, runner: &mut TestRunner, welcomed: bool, st
     }
 }
 
-/// Every session, in order.
-fn sessions() -> Vec<Recorder> {
-    let scripts: [(&str, Script); 18] = [
+/// The scripted sessions, each played at two window sizes.
+fn scripts() -> [(&'static str, Script); 20] {
+    [
         ("arrival", arrival),
         ("walking", walking),
         ("talking", talking),
@@ -1208,9 +1282,16 @@ fn sessions() -> Vec<Recorder> {
         ("lost", lost),
         ("restarted", restarted),
         ("refused", refused),
+        ("restarting", restarting),
+        ("full", full),
         ("every key", every_key),
         ("holding", holding),
-    ];
+    ]
+}
+
+/// Every session, in order.
+fn sessions() -> Vec<Recorder> {
+    let scripts = scripts();
     let mut all = Vec::new();
     for (i, (name, script)) in scripts.into_iter().enumerate() {
         // Each at the wide window and one other, in turn.
@@ -1234,8 +1315,11 @@ fn sessions() -> Vec<Recorder> {
         all.push(r);
     }
     // A watcher, dan.
-    let watchers: [(&str, Script); 2] =
-        [("a watcher joining", watcher_joining), ("a watcher at the death", watcher_at_the_death)];
+    let watchers: [(&str, Script); 3] = [
+        ("a watcher joining", watcher_joining),
+        ("a watcher at the death", watcher_at_the_death),
+        ("a watcher told of a restart", watcher_restarting),
+    ];
     for (name, script) in watchers {
         for size in [LAYOUTS[0], SHORT] {
             let mut r =
@@ -1312,6 +1396,11 @@ mod tests {
             "\"connect\":true",
             "\"ending\":{\"Code\":1012}",
             "Disconnected: refused: that name belongs",
+            "The server is restarting.",
+            "the server is restarting: come back in a moment",
+            "The server is full (8 players); try again later.",
+            "\"title\":\"Gloamhold <the old> & new - Gloam - ann\"",
+            "\"title\":\"Gloamhold - Gloam - dan watching ann\"",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

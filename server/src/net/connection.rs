@@ -21,7 +21,7 @@ use tokio_tungstenite::tungstenite::{Bytes, Message};
 use tracing::info;
 
 use super::ping::{Check, PingKeeper};
-use crate::config::Config;
+use crate::config::{Config, Farewell};
 
 /// How long closing may wait on the client: to take our close frame, and
 /// then to answer it.
@@ -51,6 +51,21 @@ impl Ending {
     /// The server is stopping (or the world it served has ended).
     pub(super) fn going_away() -> Self {
         Self::new(CloseCode::Away, "the server is shutting down")
+    }
+
+    /// The server is stopping, as its host's `farewell` says: to restart
+    /// (1012, Service Restart: come back soon), or for good.
+    pub(super) fn stopping(farewell: Farewell) -> Self {
+        match farewell {
+            Farewell::Restart => Self::new(CloseCode::Restart, "the server is restarting"),
+            Farewell::GoingAway => Self::going_away(),
+        }
+    }
+
+    /// Whether this ending is the server's restart, which the client is
+    /// told of before its close.
+    pub(super) fn is_restart(&self) -> bool {
+        self.code == CloseCode::Restart && !self.broken
     }
 }
 

@@ -1,5 +1,7 @@
 //! The network edge: the accept loop, one task per connection, and a clean
-//! shutdown that closes every client with "going away". A connection's
+//! shutdown that saves every player, tells each client the server restarts
+//! and closes it with 1012 (or, for a world that is gone, "going away"; see
+//! `Config::farewell`). A connection's
 //! frames are `connection`'s; what it says, from the hello to the close,
 //! is its session's (`session`); `hellos` paces hellos per address.
 //!
@@ -8,7 +10,8 @@
 //! timeout) and parsed with `httparse`: a WebSocket upgrade (`Upgrade:
 //! websocket`) is a game connection, handed to tungstenite with the same
 //! bytes replayed, so its handshake is checked as before; anything else is
-//! a request for the page (`page`), answered and closed. Either counts
+//! a request for the page (`page`), or for the host's page of the world
+//! (`status`), answered and closed. Either counts
 //! against `max_connections` from its accept to its close; over the cap an
 //! upgrade is closed with "try again later", a page request gets a 503.
 
@@ -20,6 +23,7 @@ mod pacer;
 mod page;
 mod ping;
 mod session;
+mod status;
 
 pub use hellos::Hellos;
 pub use page::page_url;
@@ -52,7 +56,8 @@ pub async fn run(
 }
 
 /// Serves the world on `listener` until `shutdown` completes, then stops
-/// accepting, closes every connection with "going away", and returns once
+/// accepting, saves every player, tells every client the server restarts
+/// and closes it (as `Config::farewell` says), and returns once
 /// they are closed (or the grace period has passed) and every character is
 /// saved in `store`.
 pub async fn run_with_store(
@@ -96,7 +101,7 @@ pub async fn run_with_store(
         }
     }
     drop(listener);
-    info!(connections = tracker.len(), "shutting down");
+    info!(connections = tracker.len(), farewell = ?world.config().farewell, "shutting down");
     stop.cancel();
     tracker.close();
     if tokio::time::timeout(grace, tracker.wait()).await.is_err() {
@@ -144,9 +149,12 @@ pub async fn receive<S>(
                 None => connection::turn_away(stream, peer).await,
             }
         }
-        head::Request::Page(request) => {
-            page::serve(stream, peer, &request, slot.is_none(), send_timeout).await;
-        }
+        head::Request::Page(request) => match status::asked(&request) {
+            Some(form) if slot.is_some() => {
+                status::serve(stream, peer, &request, form, &world, send_timeout).await;
+            }
+            _ => page::serve(stream, peer, &request, slot.is_none(), send_timeout).await,
+        },
     }
     drop(slot);
 }

@@ -163,7 +163,7 @@ pub(super) fn response(answer: Answer, host: Option<&str>, with_body: bool) -> V
     // RFC 9110 asks a server with a clock to date every answer.
     header(&mut head, "Date", &http_date(SystemTime::now()));
     let body = describe(answer, &mut head);
-    guard(host, &mut head);
+    guard(&content_security_policy(host), &mut head);
     head.push_str("\r\n");
     let mut bytes = head.into_bytes();
     if with_body {
@@ -227,13 +227,37 @@ fn describe(answer: Answer, head: &mut String) -> &'static [u8] {
     body
 }
 
+/// The bytes of a page made now from the live world (`/status`): dated,
+/// typed and sized as every answer, never kept by a browser or a proxy
+/// (it is stale a moment later), under `policy` and the other headers
+/// every answer carries; its body unless `with_body` is false (HEAD).
+pub(super) fn live_response(
+    content_type: &str,
+    body: &[u8],
+    policy: &str,
+    with_body: bool,
+) -> Vec<u8> {
+    let mut head = "HTTP/1.1 200 OK\r\n".to_owned();
+    header(&mut head, "Date", &http_date(SystemTime::now()));
+    header(&mut head, "Content-Type", content_type);
+    header(&mut head, "Cache-Control", "no-store");
+    header(&mut head, "Content-Length", &body.len().to_string());
+    guard(policy, &mut head);
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    if with_body {
+        bytes.extend_from_slice(body);
+    }
+    bytes
+}
+
 /// Writes the headers that keep the page (and whoever opens it) safe; every
-/// answer carries them.
-fn guard(host: Option<&str>, head: &mut String) {
+/// answer carries them, with the content security policy `policy`.
+fn guard(policy: &str, head: &mut String) {
     // The page may load only its own files and talk only to this server's
     // WebSocket: injected script, style or a form has nowhere to come from
     // or send to, and no other site may frame the page (clickjacking).
-    header(head, "Content-Security-Policy", &content_security_policy(host));
+    header(head, "Content-Security-Policy", policy);
     // A file is only ever what its Content-Type says (a text file is never
     // run as a script).
     header(head, "X-Content-Type-Options", "nosniff");
@@ -313,7 +337,11 @@ where
 /// it, as a web server's lingering close does: closing a socket with unread
 /// input makes the kernel reset the connection, and the reset can destroy
 /// the answer before the client reads it.
-async fn send_and_close<S>(mut stream: S, bytes: &[u8], send_timeout: Duration) -> io::Result<()>
+pub(super) async fn send_and_close<S>(
+    mut stream: S,
+    bytes: &[u8],
+    send_timeout: Duration,
+) -> io::Result<()>
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {

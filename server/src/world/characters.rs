@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -43,8 +43,19 @@ pub(crate) struct Claim {
 struct Character {
     id: PlayerId,
     token_hash: [u8; 32],
-    online: Option<CancellationToken>,
+    online: Option<Online>,
+    /// A connection with its key is taking it over: the place among the
+    /// players the old one held is kept for it (see `--max-players`).
+    taking_over: bool,
     left: Arc<Notify>,
+}
+
+/// A character's connection: cancelled when another takes it over; and
+/// whether it plays (counted among the players) or watches.
+#[derive(Debug)]
+struct Online {
+    kicked: CancellationToken,
+    playing: bool,
 }
 
 /// What claiming a name to watch gave.
@@ -89,6 +100,8 @@ enum Purpose {
 pub(crate) struct Limits {
     pub(crate) per_address_per_hour: u32,
     pub(crate) total: usize,
+    /// The most players online at once (`None`: no limit).
+    pub(crate) players: Option<u32>,
 }
 
 #[derive(Debug)]
@@ -97,6 +110,9 @@ pub(crate) struct Characters {
     next_id: AtomicU32,
     store: StoreHandle,
     limits: Limits,
+    /// How many characters are online to play (not to watch), kept under
+    /// `by_name`'s lock.
+    playing: AtomicUsize,
     /// The kinds of item, to turn a stored pack's names back into items.
     items: Arc<Catalogue>,
     /// When each client address made its characters of the last hour.
@@ -129,12 +145,14 @@ impl Characters {
             .enumerate()
             .map(|(i, Credential { name, token_hash })| {
                 let id = PlayerId(i as u32 + 1);
-                (name, Character { id, token_hash, online: None, left: Arc::default() })
+                let left = Arc::default();
+                (name, Character { id, token_hash, online: None, taking_over: false, left })
             })
             .collect::<HashMap<_, _>>();
         let next_id = AtomicU32::new(by_name.len() as u32);
         let made_from = Mutex::new(HashMap::new());
-        Self { by_name: Mutex::new(by_name), next_id, store, limits, made_from, items }
+        let playing = AtomicUsize::new(0);
+        Self { by_name: Mutex::new(by_name), next_id, store, limits, playing, made_from, items }
     }
 
     /// Joins as `name`: creates the character (with a fresh token, recorded
@@ -159,6 +177,7 @@ impl Characters {
             // The old connection saves and leaves; look again when it has (or
             // soon, in case its notice came before we listened).
             if tokio::time::Instant::now() >= deadline {
+                self.give_up_takeover(name);
                 return Err(Refusal::NameTaken);
             }
             let _ = tokio::time::timeout(Duration::from_millis(50), waiting.notified()).await;
@@ -223,45 +242,122 @@ impl Characters {
     ) -> Result<Next, Refusal> {
         let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(c) = all.get_mut(name) else {
-            if all.len() >= self.limits.total {
-                return Err(Refusal::Unavailable {
-                    reason: "this world has all the characters it can keep".into(),
-                });
-            }
-            if !self.store.is_saving() {
-                return Err(Refusal::Unavailable {
-                    reason: "the server cannot save new characters right now".into(),
-                });
-            }
-            self.count_new_from(from)?;
-            let mut fresh = [0u8; 16];
-            // Without OS randomness no secret can be made: refuse rather than
-            // hand out a guessable one.
-            getrandom::fill(&mut fresh).map_err(|_| Refusal::Unavailable {
-                reason: "the server cannot make a secret token right now".into(),
-            })?;
-            let id = PlayerId(self.next_id.fetch_add(1, Ordering::Relaxed) + 1);
-            let kicked = CancellationToken::new();
-            let token_hash = hash(&fresh);
-            let character =
-                Character { id, token_hash, online: Some(kicked.clone()), left: Arc::default() };
+            let (next, character) = self.make(all.len(), from, purpose)?;
             all.insert(name.to_owned(), character);
-            return Ok(Next::Create { id, token: fresh, token_hash, kicked });
+            return Ok(next);
         };
         if token.as_ref().map(hash) != Some(c.token_hash) {
             return Err(Refusal::WrongToken);
         }
         match &c.online {
             None => {
+                // A takeover's place was kept for it while the old
+                // connection left.
+                let kept = purpose == Purpose::Play && std::mem::take(&mut c.taking_over);
+                if !kept {
+                    self.take_place(purpose)?;
+                }
                 let kicked = CancellationToken::new();
-                c.online = Some(kicked.clone());
+                c.online =
+                    Some(Online { kicked: kicked.clone(), playing: purpose == Purpose::Play });
                 Ok(Next::Resume { id: c.id, kicked })
             }
             Some(_) if purpose == Purpose::Watch => Err(Refusal::NameTaken),
             Some(old) => {
-                old.cancel();
+                if old.playing {
+                    // The same player again: its place is its own.
+                    c.taking_over = true;
+                } else if !c.taking_over {
+                    // A watcher that comes to play is a new player.
+                    self.check_room()?;
+                }
+                old.kicked.cancel();
                 Ok(Next::Wait(c.left.clone()))
             }
+        }
+    }
+
+    /// A brand-new character, online for `purpose`, in a world that keeps
+    /// `known` characters; or why not. Called under the lock.
+    fn make(
+        &self,
+        known: usize,
+        from: IpAddr,
+        purpose: Purpose,
+    ) -> Result<(Next, Character), Refusal> {
+        if known >= self.limits.total {
+            return Err(Refusal::Unavailable {
+                reason: "this world has all the characters it can keep".into(),
+            });
+        }
+        if !self.store.is_saving() {
+            return Err(Refusal::Unavailable {
+                reason: "the server cannot save new characters right now".into(),
+            });
+        }
+        if purpose == Purpose::Play {
+            self.check_room()?;
+        }
+        self.count_new_from(from)?;
+        let mut fresh = [0u8; 16];
+        // Without OS randomness no secret can be made: refuse rather than
+        // hand out a guessable one.
+        getrandom::fill(&mut fresh).map_err(|_| Refusal::Unavailable {
+            reason: "the server cannot make a secret token right now".into(),
+        })?;
+        self.take_place(purpose)?;
+        let id = PlayerId(self.next_id.fetch_add(1, Ordering::Relaxed) + 1);
+        let kicked = CancellationToken::new();
+        let token_hash = hash(&fresh);
+        let online = Online { kicked: kicked.clone(), playing: purpose == Purpose::Play };
+        let character = Character {
+            id,
+            token_hash,
+            online: Some(online),
+            taking_over: false,
+            left: Arc::default(),
+        };
+        Ok((Next::Create { id, token: fresh, token_hash, kicked }, character))
+    }
+
+    /// Refuses a new player when as many play as the host allows. Called
+    /// under the lock, as every change of the count is.
+    fn check_room(&self) -> Result<(), Refusal> {
+        match self.limits.players {
+            Some(most) if self.playing.load(Ordering::SeqCst) >= most as usize => {
+                Err(Refusal::Full { players: most })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a claim to play among those playing, when there is room.
+    /// Called under the lock.
+    fn take_place(&self, purpose: Purpose) -> Result<(), Refusal> {
+        if purpose == Purpose::Play {
+            self.check_room()?;
+            self.playing.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    /// Gives back the place of a character going offline, unless a
+    /// takeover keeps it. Called under the lock.
+    fn give_place(&self, c: &Character) {
+        if c.online.as_ref().is_some_and(|o| o.playing) && !c.taking_over {
+            self.playing.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// A takeover that gave up waiting: the place kept for it is given
+    /// back, unless the old connection still holds it.
+    fn give_up_takeover(&self, name: &str) {
+        let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(c) = all.get_mut(name)
+            && std::mem::take(&mut c.taking_over)
+            && !c.online.as_ref().is_some_and(|o| o.playing)
+        {
+            self.playing.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
@@ -276,7 +372,10 @@ impl Characters {
         let known = Credential { name: name.to_owned(), token_hash };
         if let Err(e) = self.store.create(known).await {
             error!(player = name, error = %e, "cannot record a new character");
-            self.by_name.lock().unwrap_or_else(PoisonError::into_inner).remove(name);
+            let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(c) = all.remove(name) {
+                self.give_place(&c);
+            }
             return Err(Refusal::Unavailable {
                 reason: "the server cannot save characters".into(),
             });
@@ -399,6 +498,7 @@ impl Characters {
     pub(crate) fn release(&self, name: &str) {
         let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(c) = all.get_mut(name) {
+            self.give_place(c);
             c.online = None;
             c.left.notify_waiters();
         }

@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 #[cfg(test)]
 use gloam_protocol::{Action, PlayerId};
-use gloam_protocol::{Refusal, Token};
+use gloam_protocol::{DeathRecord, Refusal, Token};
 use tokio::sync::mpsc;
 use tracing::info;
 
@@ -71,7 +71,13 @@ pub struct World {
     characters: Characters,
     /// Everyone in the game, for chat.
     talkers: talk::Talkers,
+    /// The whole graveyard as last read for `/status`, and when.
+    graves: std::sync::Mutex<Option<(tokio::time::Instant, Arc<Vec<DeathRecord>>)>>,
 }
+
+/// How long `/status` shows the graveyard it read before reading it again:
+/// a flood of requests costs the store one read a second.
+const GRAVES_KEPT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl World {
     /// A world played under `config`, keeping its characters in `store`,
@@ -80,12 +86,14 @@ impl World {
         let limits = characters::Limits {
             per_address_per_hour: config.new_characters_per_address_per_hour,
             total: config.max_characters,
+            players: config.max_players,
         };
         let characters = Characters::new(store.clone(), known, limits, config.items.clone());
         let saving = store.saving();
         let depths = Arc::new(Depths::new(config, store));
         tokio::spawn(tell_about_saving(saving, Arc::downgrade(&depths)));
-        Self { depths, characters, talkers: talk::Talkers::default() }
+        let graves = std::sync::Mutex::default();
+        Self { depths, characters, talkers: talk::Talkers::default(), graves }
     }
 
     pub(crate) fn config(&self) -> &Config {
@@ -215,6 +223,28 @@ impl World {
     /// fits one message however many have died.
     pub async fn graveyard(&self) -> Result<Vec<gloam_protocol::DeathRecord>, String> {
         self.depths.store().graveyard(gloam_protocol::MAX_GRAVEYARD).await
+    }
+
+    /// Those playing now, by depth (see `Talkers::by_depth`).
+    pub fn players_by_depth(&self) -> std::collections::BTreeMap<u16, Vec<String>> {
+        self.talkers.by_depth()
+    }
+
+    /// Everyone in the graveyard and the hall of the living, in the
+    /// store's order (the living first, then the dead deepest first), read
+    /// again at most once a second.
+    pub async fn all_graves(&self) -> Result<Arc<Vec<DeathRecord>>, String> {
+        let now = tokio::time::Instant::now();
+        let kept = self.graves.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        if let Some((read, graves)) = kept
+            && now.duration_since(read) < GRAVES_KEPT
+        {
+            return Ok(graves);
+        }
+        let graves = Arc::new(self.depths.store().graveyard(usize::MAX).await?);
+        *self.graves.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some((now, graves.clone()));
+        Ok(graves)
     }
 
     /// The character `name` is no longer played (its depth has saved it).

@@ -3,7 +3,7 @@
 //! a depth's clock or costs a turn, so it goes straight from the speaker's
 //! connection to the listeners' (see `net::chat` for what a line may hold).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -195,6 +195,18 @@ impl Talkers {
         all.sort_by(|a, b| a.name.cmp(&b.name));
         all.truncate(gloam_protocol::MAX_WHO);
         all
+    }
+
+    /// Those playing now (not those watching), by depth, each depth's
+    /// names in order.
+    pub fn by_depth(&self) -> BTreeMap<u16, Vec<String>> {
+        let talkers = self.lock();
+        let mut depths: BTreeMap<u16, Vec<String>> = BTreeMap::new();
+        for (name, t) in talkers.iter().filter(|(_, t)| t.audience.is_some()) {
+            depths.entry(t.depth.load(Ordering::SeqCst)).or_default().push(name.clone());
+        }
+        depths.values_mut().for_each(|names| names.sort());
+        depths
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Talker>> {

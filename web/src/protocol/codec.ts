@@ -280,6 +280,7 @@ function writeServerMsg(w: Writer, m: ServerMsg): void {
     w.u8(v.sight_radius);
     w.u16(v.actions_per_second);
     w.option(v.token, writeToken);
+    w.string(v.world);
   } else if ("Refused" in m) {
     tag("Refused");
     writeRefusal(w, m.Refused);
@@ -395,6 +396,7 @@ function readServerMsg(r: Reader): ServerMsg {
           sight_radius: r.u8(),
           actions_per_second: r.u16(),
           token: r.option(readToken),
+          world: r.string(),
         },
       };
     case "Refused":
@@ -452,6 +454,7 @@ function readServerMsg(r: Reader): ServerMsg {
     case "Waiting":
       return { Waiting: r.vec(readString, "names") };
     case "Stopped":
+    case "Restarting":
       return variant;
     case "Died":
       return { Died: readDeathRecord(r) };
@@ -483,6 +486,9 @@ function writeRefusal(w: Writer, v: Refusal): void {
   } else if ("CannotWatch" in v) {
     w.variant(REFUSAL_VARIANTS, "CannotWatch");
     w.string(v.CannotWatch.reason);
+  } else if ("Full" in v) {
+    w.variant(REFUSAL_VARIANTS, "Full");
+    w.u32(v.Full.players);
   } else {
     noVariant(v, "Refusal");
   }
@@ -499,6 +505,8 @@ function readRefusal(r: Reader): Refusal {
       return { Unavailable: { reason: r.string() } };
     case "CannotWatch":
       return { CannotWatch: { reason: r.string() } };
+    case "Full":
+      return { Full: { players: r.u32() } };
     case "NameTaken":
     case "WrongToken":
       return variant;

@@ -143,6 +143,7 @@ export const SERVER_MSG_VARIANTS = [
   "Watching",
   "Watchers",
   "Who",
+  "Restarting",
 ] as const;
 
 export type ServerMsg =
@@ -154,6 +155,8 @@ export type ServerMsg =
         sight_radius: number;
         actions_per_second: number;
         token: Token | null;
+        /** The world's name (empty: none), for the page's title. */
+        world: string;
       };
     }
   | { Refused: Refusal }
@@ -192,7 +195,8 @@ export type ServerMsg =
   | { Chat: { from: PlayerId; name: string; to: ChatTo; text: string } }
   | { Watching: { player: string; you: PlayerId } }
   | { Watchers: string[] }
-  | { Who: Playing[] };
+  | { Who: Playing[] }
+  | "Restarting";
 
 export interface Playing {
   name: string;
@@ -287,6 +291,7 @@ export const REFUSAL_VARIANTS = [
   "WrongToken",
   "Unavailable",
   "CannotWatch",
+  "Full",
 ] as const;
 export type Refusal =
   | { WrongVersion: { server: number } }
@@ -294,7 +299,8 @@ export type Refusal =
   | "NameTaken"
   | "WrongToken"
   | { Unavailable: { reason: string } }
-  | { CannotWatch: { reason: string } };
+  | { CannotWatch: { reason: string } }
+  | { Full: { players: number } };
 
 /** The variant names of an externally tagged union: "Stopped" | "Note" | ... */
 export type VariantOf<T> = T extends string ? T : keyof T;

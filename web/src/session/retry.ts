@@ -4,7 +4,7 @@
 // behaviour vectors cover them. The page only keeps the timer and opens
 // the socket (app.ts).
 //
-// Tried again: a refusal the server may lift (Unavailable, CannotWatch);
+// Tried again: a refusal the server may lift (Unavailable, CannotWatch, Full);
 // a connection that could not be opened or dropped without a close frame;
 // the close codes 1001, 1011, 1013 and 1014 after a wait, and 1012 (the
 // server restarts) at once, the first time. Never: a wrong key, a name
@@ -39,7 +39,7 @@ export const LONGEST_WAIT_MS = 10_000;
 /** Whether a refusal may be lifted by waiting. */
 export function triedAgain(refusal: Refusal): boolean {
   const name = typeof refusal === "string" ? refusal : Object.keys(refusal)[0];
-  return name === "Unavailable" || name === "CannotWatch";
+  return name === "Unavailable" || name === "CannotWatch" || name === "Full";
 }
 
 /** What to do after a connection ended so (`tries`: tries since the link was last good). */

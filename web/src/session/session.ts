@@ -20,6 +20,9 @@ import type { ItemUse } from "./prompt";
 import { Jitter, next, waitMs, type Ending } from "./retry";
 import type { Chat, Link, Page, Scene } from "./scene";
 
+/** Why the link was lost when the server said it is restarting before its close (client/src/session/mod.rs's RESTARTING_LINK). */
+export const RESTARTING_LINK = "the server is restarting: come back in a moment";
+
 /** What a key press asks of the page. */
 export type KeyOutcome =
   /** Send this to the server (then call `sent`). */
@@ -121,6 +124,13 @@ export class Session {
   }
 
   /** What the page draws now. */
+  /** The page's title (the window's too): the world's name, when its host gave one, then who plays, or who watches whom. */
+  title(): string {
+    const me = this.state.name ?? "";
+    const who = this.state.watching === null ? me : `${me} watching ${this.state.watching.player}`;
+    return this.state.world === "" ? `Gloam - ${who}` : `${this.state.world} - Gloam - ${who}`;
+  }
+
   scene(): Scene {
     const mode = this.mode;
     return {
@@ -435,7 +445,7 @@ export class Session {
   onClosed(reason: string, ending: Ending): void {
     if (typeof this.link === "object" && "lost" in this.link) return;
     const refused = this.state.refused;
-    const why = refused === null ? reason : `refused: ${refusalText(refused)}`;
+    const why = refused !== null ? `refused: ${refusalText(refused)}` : this.state.restarting ? RESTARTING_LINK : reason;
     // A game that ended shows its end page; a try again would start a new character behind it.
     const then = this.state.ending() !== null ? "Stop" : next(refused, ending, this.tries);
     if (this.link === "Playing" && then !== "Stop") this.note(`Connection lost: ${why}.`);
@@ -507,6 +517,8 @@ export class Session {
     if (aMonsterAppears(msg)) this.monsterCame = true;
     if (msg === "Stopped") {
       this.ordering = false;
+    } else if (typeof msg === "string") {
+      // Restarting: the mirror keeps it; the close follows.
     } else if ("Welcome" in msg) {
       this.link = "Playing";
       this.tries = 0;

@@ -1,7 +1,7 @@
 // The mirror of what the player knows: ClientState.apply(ServerMsg) and
 // what the HUD and the session read of it.
 
-export { ClientState, type Experience, type OtherPlayer, type Pile, type SeenMonster } from "./mirror";
+export { ClientState, RESTARTING, type Experience, type OtherPlayer, type Pile, type SeenMonster } from "./mirror";
 export { Disc } from "./disc";
 export { PAGE_WORDS, WINDOW_WORDS, type Words } from "./words";
 export { ageLog, isChat, isNews, note, shown, refusalText, type LogLine, type Topic } from "./log";

@@ -11,6 +11,7 @@ import { charCount } from "./text";
 
 export const PROTOCOL_VERSION: number = limits.protocol_version;
 export const MAX_NAME_CHARS: number = limits.max_name_chars;
+export const MAX_WORLD_NAME_CHARS: number = limits.max_world_name_chars;
 export const MAX_CHAT_CHARS: number = limits.max_chat_chars;
 export const PACK_SLOTS: number = limits.pack_slots;
 export const MAX_WHO: number = limits.max_who;
@@ -42,6 +43,13 @@ export function checkSize(width: number, height: number): void {
 export function checkName(name: string): void {
   if (name.length === 0 || charCount(name) > MAX_NAME_CHARS) {
     fail(REASONS.player_name_the_server_would_never_allow);
+  }
+}
+
+/** A world's name a server could have been given (empty: none): not too long, no control character. */
+export function checkWorldName(name: string): void {
+  if (charCount(name) > MAX_WORLD_NAME_CHARS || /\p{Cc}/u.test(name)) {
+    fail(REASONS.world_name_the_server_would_never_allow);
   }
 }
 

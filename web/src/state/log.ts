@@ -140,5 +140,6 @@ export function refusalText(r: Refusal): string {
   if ("WrongVersion" in r) return `wrong protocol version: the server speaks version ${r.WrongVersion.server}`;
   if ("NameInvalid" in r) return `invalid name: ${r.NameInvalid.reason}`;
   if ("Unavailable" in r) return `the server cannot take you now: ${r.Unavailable.reason}`;
+  if ("Full" in r) return `The server is full (${r.Full.players} players); try again later.`;
   return `cannot watch: ${r.CannotWatch.reason}`;
 }

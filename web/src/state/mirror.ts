@@ -35,7 +35,7 @@ import { applyMonsters, applyPlayers, nameKinds } from "./in_sight";
 import { applyFloor, nameItemKinds, setPack } from "./items";
 import { die, escape, keepGraveyard, setVitals } from "./life";
 import { answered, checkChat, hear, note, refusalText, told, type LogLine } from "./log";
-import { MAX_SIGHT_RADIUS, checkSize } from "./limits";
+import { MAX_SIGHT_RADIUS, checkSize, checkWorldName } from "./limits";
 import { addMapped, applySight, enterLevel } from "./map";
 import { setParty } from "./party";
 import { join, leave, setRoster, waitFor } from "./roster";
@@ -70,6 +70,9 @@ export interface Pile {
 }
 
 const NOTHING = new Uint8Array(0);
+
+/** What the log says when the server says it is restarting (client/src/state/mod.rs's RESTARTING). */
+export const RESTARTING = "The server is restarting.";
 
 export class ClientState {
   /** The words the page puts its own way (words.ts): the session sets them. */
@@ -123,6 +126,10 @@ export class ClientState {
   watchers: string[] = [];
   /** The name this client joined under, as its hello said (a watcher's own, not its player's): a watcher finds itself among its player's watchers by it. */
   name: string | null = null;
+  /** The world's name, as the welcome gave it (empty: none). */
+  world = "";
+  /** The server said it is restarting (its close follows): a client may come back soon. */
+  restarting = false;
 
   /**
    * Updates the mirror with one message from the server. Gives null, or
@@ -151,6 +158,10 @@ export class ClientState {
 
   private applyOrThrow(msg: ServerMsg): void {
     if (msg === "Stopped") return;
+    if (msg === "Restarting") {
+      this.restarting = true;
+      return note(this, "Note", RESTARTING);
+    }
     if ("Welcome" in msg) return this.welcome(msg.Welcome);
     if ("Refused" in msg) {
       this.refused = msg.Refused;
@@ -204,9 +215,11 @@ export class ClientState {
     height: number;
     sight_radius: number;
     actions_per_second: number;
+    world: string;
   }): void {
     if (w.sight_radius > MAX_SIGHT_RADIUS) fail(REASONS.sight_radius_too_large);
     checkSize(w.width, w.height);
+    checkWorldName(w.world);
     // What was live is forgotten (the map, who and what is in sight, the
     // pack, the vitals, the party, the watching, the graveyard): after a
     // connection made again the server tells it all afresh. The words, the
@@ -225,6 +238,7 @@ export class ClientState {
     this.height = w.height;
     this.disc = new Disc(w.sight_radius);
     this.actionsPerSecond = w.actions_per_second;
+    this.world = w.world;
   }
 
   /** How the character's game ended, once it has: its death or its escape. */

@@ -16,9 +16,10 @@ mod watch;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use gloam_protocol::{PlayerId, Refusal, ServerMsg, Token};
+use gloam_protocol::{PlayerId, Refusal, ServerMsg, Token, codec};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{Instant, timeout};
+use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span, warn};
@@ -49,19 +50,8 @@ pub async fn serve<S>(
         let mut session = Session { conn, peer, world, hellos, stop, graveyard_shown: None };
         let (ending, joined) = session.greet_and_play().await;
         log_ending(&ending);
-        // Out of the world (and saved) before the close: whoever hears the
-        // close can count on the others having heard the player leave.
-        match joined {
-            Some(Joined::Player(presence)) => {
-                // Its watchers may have been shown these: it is shown them
-                // too, unless its connection failed.
-                let untaken = presence.leave().await;
-                if !ending.broken && !untaken.is_empty() {
-                    let _ = session.conn.write_all(untaken.into_iter().map(Into::into)).await;
-                }
-            }
-            Some(Joined::Watcher(watcher)) => watcher.leave(),
-            None => {}
+        if let Some(joined) = joined {
+            session.part(joined, &ending).await;
         }
         session.conn.close(ending).await;
     }
@@ -86,6 +76,32 @@ struct Session<S> {
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
+    /// Takes the player (or watcher) out of the world, saved, before the
+    /// close: whoever hears the close can count on the others having heard
+    /// the player leave. A player is written what its depth sent that it
+    /// had not taken (its watchers may have been shown it), unless its
+    /// connection failed; then, when the server restarts, everyone is told
+    /// so, once saved.
+    async fn part(&mut self, joined: Joined, ending: &Ending) {
+        match joined {
+            Joined::Player(presence) => {
+                let untaken = presence.leave().await;
+                if !ending.broken && !untaken.is_empty() {
+                    let _ = self.conn.write_all(untaken.into_iter().map(Into::into)).await;
+                }
+            }
+            Joined::Watcher(watcher) => watcher.leave(),
+        }
+        if ending.is_restart() {
+            let _ = self.conn.send(&ServerMsg::Restarting).await;
+        }
+    }
+
+    /// How this connection ends when the server stops.
+    fn stopping(&self) -> Ending {
+        Ending::stopping(self.world.config().farewell)
+    }
+
     /// The hello, then play (or watch); gives why it ended and, once the
     /// player is in the world, who it is there, to be taken out before the
     /// close.
@@ -114,20 +130,25 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     }
 
     /// The welcome, then the kinds of monster and of item its messages
-    /// name, then for a watcher whom it watches.
+    /// name, the host's message of the day, and for a watcher whom it
+    /// watches (after the day's message, which its client then takes as
+    /// said to it, not to its player).
     async fn welcome(
         &mut self,
         you: PlayerId,
         token: Option<Token>,
         watching: Option<ServerMsg>,
     ) -> Result<(), Ending> {
-        self.conn.send(&welcome(you, token, self.world.config())).await?;
-        self.conn.send(&ServerMsg::Kinds(self.world.config().bestiary.kinds_info())).await?;
-        self.conn.send(&ServerMsg::ItemKinds(self.world.config().items.infos())).await?;
-        match watching {
-            Some(watching) => self.conn.send(&watching).await,
-            None => Ok(()),
-        }
+        let config = self.world.config();
+        let mut first = vec![
+            welcome(you, token, config),
+            ServerMsg::Kinds(config.bestiary.kinds_info()),
+            ServerMsg::ItemKinds(config.items.infos()),
+        ];
+        first.extend(config.motd.iter().map(|line| ServerMsg::Note(line.clone())));
+        first.extend(watching);
+        let frames = first.iter().map(|msg| Bytes::from(codec::encode(msg)));
+        self.conn.write_all(frames).await
     }
 
     /// Reads the hello and enters the world, to play or to watch.
@@ -135,7 +156,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let limit = self.world.config().handshake_timeout;
         let stop = self.stop.clone();
         let first = tokio::select! {
-            () = stop.cancelled() => return Err(Ending::going_away()),
+            () = stop.cancelled() => return Err(self.stopping()),
             first = timeout(limit, self.conn.next_msg()) => first,
         };
         let msg = match first {
@@ -184,7 +205,7 @@ fn log_ending(ending: &Ending) {
     metrics::counter!(crate::telemetry::CLOSED, "reason" => close_reason(&ending.code))
         .increment(1);
     match &ending.code {
-        CloseCode::Normal | CloseCode::Away => {
+        CloseCode::Normal | CloseCode::Away | CloseCode::Restart => {
             info!(reason = %ending.reason, "connection closed")
         }
         _ => warn!(code = ?ending.code, reason = %ending.reason, "connection closed"),
@@ -198,6 +219,7 @@ fn close_reason(code: &CloseCode) -> &'static str {
     match code {
         CloseCode::Normal => "normal",
         CloseCode::Away => "away",
+        CloseCode::Restart => "restart",
         CloseCode::Policy => "policy",
         CloseCode::Protocol => "protocol",
         CloseCode::Size => "too_large",
@@ -217,6 +239,7 @@ fn welcome(you: PlayerId, token: Option<Token>, config: &Config) -> ServerMsg {
         sight_radius: config.sight_radius,
         actions_per_second: config.actions_per_second.min(u32::from(u16::MAX)) as u16,
         token,
+        world: config.world_name.clone(),
     }
 }
 

@@ -54,7 +54,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             }
             let next_check = self.conn.next_check();
             let result = tokio::select! {
-                () = stop.cancelled() => Err(Ending::going_away()),
+                () = stop.cancelled() => Err(self.stopping()),
                 () = kicked.cancelled() => Err(Ending::new(
                     CloseCode::Policy,
                     "another connection took over this character",

@@ -157,7 +157,7 @@ async fn a_stalled_depth_leaves_its_connections_answering() {
     }
     ping(&mut ws, b"still there?").await;
     server.stop.cancel();
-    assert_eq!(close_of(&mut ws).await.map(|(code, _)| code), Some(CloseCode::Away));
+    assert_eq!(close_of(&mut ws).await.map(|(code, _)| code), Some(CloseCode::Restart));
     drop(ws);
     let ended = timeout(PATIENCE, task).await;
     assert!(ended.is_ok(), "the connection task ended while its depth stood still");

@@ -40,7 +40,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         loop {
             let next_check = self.conn.next_check();
             let result = tokio::select! {
-                () = stop.cancelled() => Err(Ending::going_away()),
+                () = stop.cancelled() => Err(self.stopping()),
                 () = kicked.cancelled() => Err(Ending::new(
                     CloseCode::Policy,
                     "this name is now being played: it cannot watch meanwhile",
