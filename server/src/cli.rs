@@ -310,9 +310,17 @@ pub fn replay_report(
     config: &crate::Config,
     depth: u16,
 ) -> anyhow::Result<String> {
-    let (stored, live) = store.depth_history(depth)?;
-    let entries =
-        crate::world::decode_history(&stored).map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
+    let stored = store.depth_history(depth)?;
+    let crate::store::DepthHistory { start, rules, entries, live, .. } = stored;
+    if let Some(rules) = rules.filter(|&r| r != crate::world::RULES_VERSION) {
+        return Ok(format!(
+            "depth {depth}: its history ({} commands from command {start}) was recorded under rules {rules}, and this server plays rules {}: the server sets it aside and starts the depth afresh\n",
+            entries.len(),
+            crate::world::RULES_VERSION
+        ));
+    }
+    let entries = crate::world::decode_history(&entries)
+        .map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
     let mut state = crate::world::fresh_depth(config, depth);
     state.replay(&entries).map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
     let sum = state.checksum();
@@ -323,7 +331,7 @@ pub fn replay_report(
         state.monsters().count()
     );
     out.push_str(&match live {
-        Some((kept, live)) if kept == entries.len() as u64 && live == sum => {
+        Some((kept, live)) if kept == start + entries.len() as u64 && live == sum => {
             format!("the live depth's at its last save: {live:016x}: the same\n")
         }
         Some((kept, live)) => {

@@ -1,33 +1,43 @@
 //! A depth's history recorded by an earlier build still replays to the
 //! checksum that build computed: the fixture is the log of a long game on
-//! a seeded depth (four players arriving, leaving, walking, waiting,
-//! fighting the seed's monsters, ten of them dying, and rounds closed by the
-//! deadline), each entry as the store keeps it, and the checksum the live
-//! depth had after the last. Reshaping the rules must not change what a
-//! stored history means.
+//! a seeded depth (four players arriving, leaving, walking into walls and
+//! monsters, waiting, fighting the seed's monsters, ten of them dying, and
+//! rounds closed by the deadline), each entry as the store keeps it, and
+//! the checksum the live depth had after the last. Reshaping the rules
+//! must not change what a stored history means.
 //!
-//! The fixture was made with `GLOAM_WRITE_FIXTURE=1 cargo test -p
-//! gloam-server --test replay_fixture -- --ignored`: rewrite it only when
-//! the rules are meant to change, and say so in the commit.
+//! When the rules are meant to change what a history replays to, raise
+//! `RULES_VERSION` (the server then sets older histories aside instead of
+//! replaying them wrong) and record this build's fixture, named after the
+//! version, with `GLOAM_WRITE_FIXTURE=1 cargo test -p gloam-server --test
+//! replay_fixture -- --ignored`; say so in the commit. The fixtures of
+//! earlier versions stay, to show why they are set aside.
 
 use std::path::PathBuf;
 
 use gloam_protocol::{Action, Dir, PlayerId, codec};
 use gloam_server::Config;
-use gloam_server::world::{Arrival, Leaving, Player, decode_history, fresh_depth};
+use gloam_server::world::{Arrival, Leaving, Player, RULES_VERSION, decode_history, fresh_depth};
 
 const SEED: u64 = 2024;
 const DEPTH: u16 = 7;
 const COMMANDS: usize = 12_000;
 
-fn fixture() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/depth-7-seed-2024.history")
+/// The fixture recorded under rules `version`.
+fn fixture(version: u32) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("tests/fixtures/depth-7-seed-2024.rules-{version}.history"))
 }
 
 /// The fixture's entries, each as the store keeps it, then the checksum:
 /// `u32` lengths and `u64`s little-endian.
-fn read_fixture() -> (Vec<Vec<u8>>, u64) {
-    let bytes = std::fs::read(fixture()).expect("the fixture is in the repository");
+fn read_fixture(version: u32) -> (Vec<Vec<u8>>, u64) {
+    let bytes = std::fs::read(fixture(version)).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (a new RULES_VERSION needs its fixture: see the module doc)",
+            fixture(version).display()
+        )
+    });
     let (body, sum) = bytes.split_at(bytes.len() - 8);
     let mut entries = Vec::new();
     let mut rest = body;
@@ -41,9 +51,22 @@ fn read_fixture() -> (Vec<Vec<u8>>, u64) {
     (entries, u64::from_le_bytes(sum.try_into().unwrap()))
 }
 
+/// Rules 1 spent a round on a refused action (a wall bumped, `>` without
+/// stairs); rules 2 spend nothing. The same log replays to another depth,
+/// which is why a history's rules are stored beside it and an older one
+/// is set aside rather than replayed.
+#[test]
+fn a_history_recorded_under_rules_1_replays_to_another_depth_under_these_rules() {
+    let (stored, live) = read_fixture(1);
+    let entries = decode_history(&stored).expect("every entry decodes");
+    let mut depth = fresh_depth(&Config::with_seed(SEED), DEPTH);
+    let same = depth.replay(&entries).is_ok() && depth.checksum() == live;
+    assert!(!same, "rules 1's history replays as it did: RULES_VERSION need not have changed");
+}
+
 #[test]
 fn a_history_recorded_by_an_earlier_build_replays_to_its_checksum() {
-    let (stored, live) = read_fixture();
+    let (stored, live) = read_fixture(RULES_VERSION);
     assert!(stored.len() > COMMANDS / 2, "a long history: {} entries", stored.len());
     let entries = decode_history(&stored).expect("every entry decodes");
     let mut depth = fresh_depth(&Config::with_seed(SEED), DEPTH);
@@ -122,7 +145,8 @@ fn write_the_fixture() {
         bytes.extend(encoded);
     }
     bytes.extend(depth.checksum().to_le_bytes());
-    std::fs::create_dir_all(fixture().parent().unwrap()).unwrap();
-    std::fs::write(fixture(), bytes).unwrap();
+    let file = fixture(RULES_VERSION);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, bytes).unwrap();
     eprintln!("{} entries, {} rounds, {deaths} deaths, {killed} killed", log.len(), depth.rounds());
 }

@@ -74,8 +74,8 @@ impl Glimpse {
 
 /// Depth `depth`'s log as `store` keeps it.
 pub fn entries(store: &Store, depth: u16) -> Result<Vec<Entry>, String> {
-    let (stored, _) = store.depth_history(depth).map_err(|e| e.to_string())?;
-    decode_history(&stored).map_err(|e| format!("depth {depth}: {e}"))
+    let stored = store.depth_history(depth).map_err(|e| e.to_string())?;
+    decode_history(&stored.entries).map_err(|e| format!("depth {depth}: {e}"))
 }
 
 /// Checks `glimpses` against every depth they saw, each replayed from the

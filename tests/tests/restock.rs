@@ -130,8 +130,7 @@ async fn a_depth_left_alone_regains_monsters_and_its_log_replays() {
     assert_eq!(restocks, [returns[1] - 1], "one restock, just before the second return");
     assert_eq!(commands[restocks[0]], &Command::Restock { periods: 2 });
 
-    let (_, sum) = store.depth_history(1).unwrap();
-    let (kept, live) = sum.expect("depth 1 was played");
+    let (kept, live) = store.depth_history(1).unwrap().live.expect("depth 1 was played");
     assert_eq!(kept, log.len() as u64);
     let mut again = fresh_depth(&config, 1);
     again.replay(&log).unwrap();

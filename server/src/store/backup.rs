@@ -13,8 +13,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
 use super::tables::{
-    DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVES, GRAVES_BY_SECOND, LIVING, META, PACKS,
-    PILES, PLACES, PROGRESS, TOKENS, VITALS,
+    DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVES, GRAVES_BY_SECOND, LIVING,
+    META, PACKS, PILES, PLACES, PROGRESS, TOKENS, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -63,6 +63,7 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, GRAVES_BY_SECOND)?;
     copy_table(&read, &write, DEPTH_LOG)?;
     copy_table(&read, &write, DEPTH_SUM)?;
+    copy_table(&read, &write, DEPTH_HISTORY)?;
     write.commit()?;
     Ok(())
 }

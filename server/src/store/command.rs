@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use gloam_protocol::DeathRecord;
 use tokio::sync::oneshot;
 
+use super::DepthHistory;
 use crate::character::{Credential, Snapshot};
 
 /// Where a load's answer goes.
@@ -46,9 +47,16 @@ pub(super) enum Cmd {
         entries: Vec<Vec<u8>>,
         checksum: u64,
     },
+    /// A new history of the depth begins at entry `start`, recorded under
+    /// rules `rules`; the entries before it are set aside.
+    StartHistory {
+        depth: u16,
+        start: u64,
+        rules: u32,
+    },
     LoadLog {
         depth: u16,
-        reply: mpsc::Sender<Result<Vec<Vec<u8>>, String>>,
+        reply: mpsc::Sender<Result<DepthHistory, String>>,
     },
     Flush {
         done: oneshot::Sender<()>,

@@ -13,6 +13,7 @@ use gloam_protocol::DeathRecord;
 use tokio::sync::oneshot;
 use tracing::{debug, error};
 
+use super::DepthHistory;
 use super::command::Cmd;
 use super::queue::Queue;
 use crate::character::{Credential, Snapshot};
@@ -120,11 +121,20 @@ impl StoreHandle {
         }
     }
 
-    /// A depth's log as kept, in order. Sees every entry sent before it.
+    /// Begins a new history of the depth at entry `start`, recorded under
+    /// rules `rules`: a restart replays from there (see
+    /// [`DepthHistory`]).
+    pub fn start_history(&self, depth: u16, start: u64, rules: u32) {
+        if self.queue.send(Cmd::StartHistory { depth, start, rules }).is_err() {
+            error!(depth, "the store has stopped: a depth's new history was not marked");
+        }
+    }
+
+    /// A depth's history as kept. Sees every entry sent before it.
     /// Blocks the calling thread until the store answers (a read of one
     /// depth's entries): it is called where a depth's level is built,
     /// which blocks as long already.
-    pub fn depth_log(&self, depth: u16) -> Result<Vec<Vec<u8>>, String> {
+    pub fn depth_history(&self, depth: u16) -> Result<DepthHistory, String> {
         let (reply, answer) = mpsc::channel();
         self.queue.send(Cmd::LoadLog { depth, reply }).map_err(|_| CLOSED.to_owned())?;
         answer.recv().map_err(|_| CLOSED.to_owned())?

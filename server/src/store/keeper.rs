@@ -16,7 +16,7 @@ use tracing::{debug, error};
 use super::backup;
 use super::command::{Cmd, GraveyardReply, LoadReply};
 use super::queue::Queue;
-use super::tables::{self, depth_log, graveyard, load};
+use super::tables::{self, depth_history, graveyard, load};
 use crate::character::Snapshot;
 
 /// Commands applied at once, at most: enough to make a burst cheap, few
@@ -176,7 +176,11 @@ impl Keeper {
     /// One command; false when it was the last.
     fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
         match cmd {
-            Cmd::Create { .. } | Cmd::Save { .. } | Cmd::Bury { .. } | Cmd::AppendLog { .. } => {
+            Cmd::Create { .. }
+            | Cmd::Save { .. }
+            | Cmd::Bury { .. }
+            | Cmd::AppendLog { .. }
+            | Cmd::StartHistory { .. } => {
                 // A waiting load sees the writes sent before it, none after.
                 if self.waiting.loads.iter().any(|(name, _)| cmd.concerns(name)) {
                     self.commit(writes);
@@ -201,7 +205,8 @@ impl Keeper {
             }
             Cmd::LoadLog { depth, reply } => {
                 self.commit(writes);
-                let log = self.db().and_then(|db| depth_log(db, depth).map_err(|e| e.to_string()));
+                let log =
+                    self.db().and_then(|db| depth_history(db, depth).map_err(|e| e.to_string()));
                 let _ = reply.send(log);
             }
             Cmd::Flush { done } => {
@@ -278,7 +283,10 @@ impl Keeper {
                 Cmd::Create { done, .. } => {
                     let _ = done.send(result.clone());
                 }
-                save @ (Cmd::Save { .. } | Cmd::Bury { .. } | Cmd::AppendLog { .. })
+                save @ (Cmd::Save { .. }
+                | Cmd::Bury { .. }
+                | Cmd::AppendLog { .. }
+                | Cmd::StartHistory { .. })
                     if result.is_err() =>
                 {
                     self.failed.push(save)

@@ -120,16 +120,9 @@ impl Store {
         self.file.as_deref().unwrap_or(Path::new(MEMORY))
     }
 
-    /// A depth's log as the store holds it now, and how many entries the
-    /// live depth had handed over at its last save with its checksum then.
+    /// A depth's history as the store holds it now (see [`DepthHistory`]).
     pub fn depth_history(&self, depth: u16) -> Result<DepthHistory, StoreError> {
-        let read = || {
-            Ok::<_, redb::Error>((
-                tables::depth_log(&self.db, depth)?,
-                tables::depth_sum(&self.db, depth)?,
-            ))
-        };
-        read().map_err(|e| open::failed(self.path(), e))
+        tables::depth_history(&self.db, depth).map_err(|e| open::failed(self.path(), e))
     }
 
     /// The dead, deepest first, as the store holds them now.

@@ -68,10 +68,34 @@ pub(super) const GRAVES_BY_SECOND: TableDefinition<(u64, &str), (u16, u64, u32, 
 pub(super) const DEPTH_LOG: TableDefinition<(u16, u64), &[u8]> = TableDefinition::new("depth-log");
 /// Depth to (entries kept, the depth's checksum after the last of them).
 pub(super) const DEPTH_SUM: TableDefinition<u16, (u64, u64)> = TableDefinition::new("depth-sum");
+/// Depth to (the number of the first entry of its current history, the
+/// version of the rules that history was recorded under). Entries before
+/// the first belong to a history set aside: kept, never replayed. A depth
+/// with no such row began its log at entry 0, under rules 1 (a store
+/// written before rules versions has no such table).
+pub(super) const DEPTH_HISTORY: TableDefinition<u16, (u64, u32)> =
+    TableDefinition::new("depth-history");
 
-/// A depth's stored log (its encoded entries, in order) and, if it was
-/// ever played, (entries kept, the live depth's checksum after them).
-pub type DepthHistory = (Vec<Vec<u8>>, Option<(u64, u64)>);
+/// The rules version of a history recorded before versions were stored.
+pub(crate) const FIRST_RULES: u32 = 1;
+
+/// A depth's stored history, as the store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DepthHistory {
+    /// The number of its first entry (those before were set aside).
+    pub start: u64,
+    /// The version of the rules it was recorded under; `None` when no
+    /// history was ever started on the depth.
+    pub rules: Option<u32>,
+    /// Its encoded entries, in order, from `start` without a gap.
+    pub entries: Vec<Vec<u8>>,
+    /// The number the next entry kept on the depth takes: after every
+    /// entry stored, replayable or not, so a new history overwrites none.
+    pub next: u64,
+    /// If the depth was ever played: entries kept, counted from the
+    /// depth's first ever, and the live depth's checksum after them.
+    pub live: Option<(u64, u64)>,
+}
 
 /// Writes `writes` (the commands that change the store) in one
 /// transaction, in their order; the others are passed over.
@@ -93,6 +117,9 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     }
                     let mut sums = txn.open_table(DEPTH_SUM)?;
                     sums.insert(*depth, (first + entries.len() as u64, *checksum))?;
+                }
+                Cmd::StartHistory { depth, start, rules } => {
+                    txn.open_table(DEPTH_HISTORY)?.insert(*depth, (*start, *rules))?;
                 }
                 Cmd::Load { .. }
                 | Cmd::Graveyard { .. }
@@ -273,35 +300,39 @@ fn decode_pack(name: &str, bytes: &[u8]) -> Vec<(String, u16)> {
     })
 }
 
-/// A depth's log, in order: the entries numbered from 0 without a gap
-/// (after a gap nothing can be replayed, so nothing after one is given).
-pub(super) fn depth_log(db: &Database, depth: u16) -> Result<Vec<Vec<u8>>, redb::Error> {
+/// A depth's stored history: the entries of its current history, from
+/// its first without a gap (after a gap nothing can be replayed, so
+/// nothing after one is given), the rules it was made under, and its
+/// checksum at the last save.
+pub(super) fn depth_history(db: &Database, depth: u16) -> Result<DepthHistory, redb::Error> {
     let txn = db.begin_read()?;
-    let table = match txn.open_table(DEPTH_LOG) {
-        Ok(t) => t,
-        Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
-        Err(e) => return Err(e.into()),
+    let header = match open_if_there(&txn, DEPTH_HISTORY)? {
+        Some(table) => table.get(depth)?.map(|v| v.value()),
+        None => None,
     };
-    let mut entries = Vec::new();
-    for entry in table.range((depth, 0)..=(depth, u64::MAX))? {
+    let live = match open_if_there(&txn, DEPTH_SUM)? {
+        Some(table) => table.get(depth)?.map(|v| v.value()),
+        None => None,
+    };
+    let start = header.map_or(0, |(start, _)| start);
+    let rules = header.map(|(_, rules)| rules);
+    let mut history = DepthHistory { start, rules, entries: Vec::new(), next: start, live };
+    let Some(table) = open_if_there(&txn, DEPTH_LOG)? else { return Ok(history) };
+    let mut all = table.range((depth, 0)..=(depth, u64::MAX))?;
+    if let Some(last) = all.next_back() {
+        history.next = history.next.max(last?.0.value().1 + 1);
+    }
+    for entry in table.range((depth, start)..=(depth, u64::MAX))? {
         let (key, bytes) = entry?;
-        if key.value().1 != entries.len() as u64 {
+        if key.value().1 != start + history.entries.len() as u64 {
             break;
         }
-        entries.push(bytes.value().to_vec());
+        history.entries.push(bytes.value().to_vec());
     }
-    Ok(entries)
-}
-
-/// How many of a depth's entries are kept, and the depth's checksum after
-/// the last of them.
-pub(super) fn depth_sum(db: &Database, depth: u16) -> Result<Option<(u64, u64)>, redb::Error> {
-    let txn = db.begin_read()?;
-    match txn.open_table(DEPTH_SUM) {
-        Ok(t) => Ok(t.get(depth)?.map(|v| v.value())),
-        Err(TableError::TableDoesNotExist(_)) => Ok(None),
-        Err(e) => Err(e.into()),
+    if history.rules.is_none() && !history.entries.is_empty() {
+        history.rules = Some(FIRST_RULES);
     }
+    Ok(history)
 }
 
 /// The hall of the living, first to escape first; then the dead, deepest

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use tracing::{info, warn};
 
-use super::depth::{DepthState, HostRules, decode_history};
+use super::depth::{DepthState, HostRules, RULES_VERSION, decode_history};
 use crate::config::Config;
 use crate::mapgen::{self, Generator};
 use crate::seeds::{DepthSeeds, Seeds};
-use crate::store::StoreHandle;
+use crate::store::{DepthHistory, StoreHandle};
 
 /// Depth `depth` of the world `c` plays, as its seed makes it: its level
 /// (the last has no stairs down), its monsters, the host's rules. The
@@ -30,34 +30,57 @@ pub(super) fn built(c: &Config, depth: u16) -> (DepthState, Generator) {
 }
 
 /// Takes up a depth's stored history: replays it, so its monsters are where
-/// they were. A history that does not fit (the host changed the bestiary or
-/// the rules) is set aside with a warning, and the depth starts afresh from
-/// its seed. Reads the store where the level is built, before the depth's
-/// task starts, so the task never waits on it.
+/// they were. A history recorded under other rules ([`RULES_VERSION`]), or
+/// that does not fit (the host changed the bestiary or the placements), is
+/// set aside with a warning: the depth starts afresh from its seed, and a
+/// new history begins after every entry stored, so the next restart
+/// replays the new one alone. Reads the store where the level is built,
+/// before the depth's task starts, so the task never waits on it.
 pub(super) fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
     let depth = state.depth();
-    let stored = match store.depth_log(depth) {
+    let stored = match store.depth_history(depth) {
         Ok(stored) => stored,
         Err(e) => {
             warn!(depth, error = %e, "cannot read the depth's history: it starts afresh");
             return;
         }
     };
-    if stored.is_empty() {
+    let Some(rules) = stored.rules else {
+        // Nothing was ever kept here: its history starts now.
+        state.skip_log(stored.next);
+        store.start_history(depth, stored.next, RULES_VERSION);
         return;
+    };
+    if rules != RULES_VERSION {
+        let why =
+            format!("recorded under rules {rules}, and this server plays rules {RULES_VERSION}");
+        return set_aside(state, store, c, &stored, &why);
     }
     let started = std::time::Instant::now();
-    match decode_history(&stored).and_then(|entries| state.resume(&entries)) {
+    match decode_history(&stored.entries).and_then(|e| state.resume(stored.start, &e)) {
         Ok(()) => {
-            let (count, rounds, took) = (stored.len(), state.rounds(), started.elapsed());
+            let (count, rounds, took) = (stored.entries.len(), state.rounds(), started.elapsed());
             info!(depth, entries = count, rounds, ?took, "depth history replayed");
         }
-        Err(e) => {
-            warn!(depth, error = %e, "the depth's history does not fit this world: it starts afresh from its seed");
-            *state = fresh_depth(c, depth);
-            state.skip_log(stored.len() as u64);
-        }
+        Err(e) => set_aside(state, store, c, &stored, &format!("it does not fit this world: {e}")),
     }
+}
+
+/// Sets a depth's stored history aside (kept, never replayed again) and
+/// starts the depth afresh from its seed, with a new history after it.
+fn set_aside(
+    state: &mut DepthState,
+    store: &StoreHandle,
+    c: &Config,
+    stored: &DepthHistory,
+    why: &str,
+) {
+    let depth = state.depth();
+    let entries = stored.entries.len();
+    warn!(depth, entries, why, "the depth's history is set aside: it starts afresh from its seed");
+    *state = fresh_depth(c, depth);
+    state.skip_log(stored.next);
+    store.start_history(depth, stored.next, RULES_VERSION);
 }
 
 /// The depth's state as its level's seed leaves it: its monsters placed,
@@ -96,4 +119,96 @@ fn populated(
     }
     state.mark_full();
     state
+}
+
+#[cfg(test)]
+mod tests {
+    use gloam_protocol::{Action, PlayerId, codec};
+
+    use super::*;
+    use crate::character::Player;
+    use crate::store::Store;
+    use crate::world::depth::Arrival;
+
+    const DEPTH: u16 = 2;
+    const ANN: PlayerId = PlayerId(1);
+
+    /// Ann arrives on `state` and waits `rounds` rounds; the entries it
+    /// logged are handed to `store` as a depth's task hands them over.
+    fn play(state: &mut DepthState, store: &StoreHandle, rounds: usize) {
+        state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+        for _ in 0..rounds {
+            state.act(ANN, Action::Wait);
+        }
+        state.leave(ANN, crate::world::Leaving::Quit);
+        let part = state.take_log().expect("entries were logged");
+        let entries = part.entries.iter().map(codec::encode).collect();
+        store.append_log(state.depth(), part.first, entries, part.checksum);
+    }
+
+    /// The depth as the server builds it after a restart.
+    fn restarted(c: &Config, store: &StoreHandle) -> DepthState {
+        let mut state = fresh_depth(c, DEPTH);
+        resume(&mut state, store, c);
+        state
+    }
+
+    #[test]
+    fn a_history_is_replayed_after_a_restart_and_goes_on_where_it_stopped() {
+        let c = Config::with_seed(11);
+        let (writer, _) = Store::in_memory().start();
+        let store = writer.handle();
+        let mut first = restarted(&c, &store);
+        play(&mut first, &store, 5);
+        let history = store.depth_history(DEPTH).unwrap();
+        assert_eq!((history.start, history.rules), (0, Some(RULES_VERSION)));
+        let mut second = restarted(&c, &store);
+        assert_eq!(second.rounds(), 5);
+        assert_eq!(second.checksum(), first.checksum());
+        play(&mut second, &store, 3);
+        let third = restarted(&c, &store);
+        assert_eq!(third.rounds(), 8, "both sessions' rounds, replayed in one history");
+    }
+
+    #[test]
+    fn a_history_recorded_under_other_rules_is_set_aside_and_a_new_one_replays_alone() {
+        let c = Config::with_seed(11);
+        let (writer, _) = Store::in_memory().start();
+        let store = writer.handle();
+        // A history as a server before rules versions left it: no version
+        // stored, so rules 1, which the fresh depth would replay wrong.
+        let mut old = fresh_depth(&c, DEPTH);
+        play(&mut old, &store, 4);
+        let kept = store.depth_history(DEPTH).unwrap();
+        assert_eq!((kept.rules, kept.entries.len()), (Some(1), 6), "came, 4 waits, left");
+
+        let mut state = restarted(&c, &store);
+        assert_eq!(state.rounds(), 0, "set aside: the depth starts afresh from its seed");
+        let history = store.depth_history(DEPTH).unwrap();
+        assert_eq!((history.start, history.rules), (6, Some(RULES_VERSION)), "a new one after it");
+        assert!(history.entries.is_empty());
+        play(&mut state, &store, 2);
+        let history = store.depth_history(DEPTH).unwrap();
+        assert_eq!((history.start, history.entries.len(), history.next), (6, 4, 10));
+        let again = restarted(&c, &store);
+        assert_eq!(again.rounds(), 2, "the new history alone is replayed");
+        assert_eq!(again.checksum(), state.checksum());
+    }
+
+    #[test]
+    fn a_history_that_does_not_fit_is_set_aside_and_the_next_restart_keeps_the_new_one() {
+        let c = Config::with_seed(11);
+        let (writer, _) = Store::in_memory().start();
+        let store = writer.handle();
+        store.start_history(DEPTH, 0, RULES_VERSION);
+        store.append_log(DEPTH, 0, vec![vec![0xff; 3], vec![0xfe]], 0);
+        let mut state = restarted(&c, &store);
+        assert_eq!(state.rounds(), 0);
+        play(&mut state, &store, 3);
+        // Before the history's start was stored, this restart read the
+        // damaged entries again, set everything aside and lost these rounds.
+        let again = restarted(&c, &store);
+        assert_eq!(again.rounds(), 3, "the rounds played since are replayed");
+        assert_eq!(again.checksum(), state.checksum());
+    }
 }

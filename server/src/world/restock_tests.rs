@@ -63,8 +63,8 @@ async fn strike_until_killed(p: &mut Presence, dir: Dir) {
 
 /// What depth 1's log holds, as the store keeps it.
 fn depth_1_log(store: &crate::store::StoreHandle) -> Vec<Command> {
-    let stored = store.depth_log(1).expect("the store answers");
-    decode_history(&stored).unwrap().into_iter().map(|e| e.what).collect()
+    let stored = store.depth_history(1).expect("the store answers");
+    decode_history(&stored.entries).unwrap().into_iter().map(|e| e.what).collect()
 }
 
 /// Ann kills the moth placed beside the arrival of depth 1 and leaves the

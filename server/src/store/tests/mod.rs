@@ -451,6 +451,9 @@ fn a_backup_restores_everything_the_store_keeps() {
         handle.save("ann", snapshot(2, 4));
         handle.bury(dee);
         handle.bury(eve);
+        handle.append_log(3, 0, vec![vec![1], vec![2]], 77);
+        handle.start_history(3, 2, 9);
+        handle.append_log(3, 2, vec![vec![3]], 78);
         let kept = handle.load("ann").await.unwrap().unwrap();
         (kept, handle.graveyard(10).await.unwrap(), handle.backup(1).await.unwrap())
     });
@@ -459,6 +462,9 @@ fn a_backup_restores_everything_the_store_keeps() {
     std::fs::copy(made, restored.path().join(STORE_FILE)).unwrap();
     let store = Store::open(restored.path()).unwrap();
     assert_eq!(store.graveyard().unwrap(), dead, "the same dead and living, with their levels");
+    let history = store.depth_history(3).unwrap();
+    assert_eq!((history.start, history.rules, history.entries), (2, Some(9), vec![vec![3]]));
+    assert_eq!(history.live, Some((3, 78)), "depth 3's history, set aside and new");
     let (writer, _) = store.start();
     let ann = rt.block_on(writer.handle().load("ann")).unwrap().expect("ann is in the backup");
     assert_eq!(ann, kept, "ann as she was: pack, experience, piles and all");
@@ -596,5 +602,31 @@ fn a_gathered_save_is_committed_without_being_asked() {
     // Committed: a load finds it with nothing pending.
     let ann = runtime().block_on(handle.load("ann")).unwrap().expect("ann was saved");
     assert_eq!((ann.depth, ann.pos.x), (2, 5));
+    writer.close();
+}
+
+/// A depth's history: entries kept before any start was marked are a
+/// history of rules 1 from entry 0; a new history marked after them is
+/// read alone, from its start; a gap ends what can be replayed, but the
+/// next entry is numbered after everything stored.
+#[test]
+fn a_depth_history_is_read_from_its_start_under_its_rules() {
+    let (writer, _) = Store::in_memory().start();
+    let handle = writer.handle();
+    let nothing = handle.depth_history(4).unwrap();
+    assert_eq!((nothing.rules, nothing.entries.len(), nothing.next), (None, 0, 0));
+    handle.append_log(4, 0, vec![vec![1], vec![2], vec![3]], 7);
+    let old = handle.depth_history(4).unwrap();
+    assert_eq!((old.start, old.rules, old.next), (0, Some(1), 3), "before versions: rules 1");
+    assert_eq!(old.entries, [vec![1], vec![2], vec![3]]);
+    handle.start_history(4, 3, 2);
+    let new = handle.depth_history(4).unwrap();
+    assert_eq!((new.start, new.rules, new.entries.len(), new.next), (3, Some(2), 0, 3));
+    handle.append_log(4, 3, vec![vec![4]], 8);
+    handle.append_log(4, 5, vec![vec![6]], 9);
+    let gap = handle.depth_history(4).unwrap();
+    assert_eq!(gap.entries, [vec![4]], "nothing after the gap");
+    assert_eq!((gap.next, gap.live), (6, Some((6, 9))));
+    assert_eq!(handle.depth_history(5).unwrap().rules, None, "other depths are apart");
     writer.close();
 }

@@ -31,10 +31,10 @@
 //!    the rules (`rules`), which:
 //!    - hold the action if the player already acted in its party's current
 //!      round (it is applied when that round closes), else apply it: a
-//!      step (into a wall: nothing, the round spent; into a monster: an
-//!      attack; into a player: the two swap, or with `--pvp` an attack),
-//!      waiting, an item's use, or the stairs (the player is removed here
-//!      and handed on);
+//!      step (into a monster: an attack; into a player: the two swap, or
+//!      with `--pvp` an attack), waiting, an item's use, or the stairs (the
+//!      player is removed here and handed on); or refuse it (a wall, no
+//!      stairs, nothing to pick up: nothing happens and no time passes);
 //!    - recompute sight for whoever moved and record newly seen cells in
 //!      their memories;
 //!    - close every round that has all it waits for (`rules::clock`): the
@@ -95,7 +95,7 @@ use gloam_protocol::{Action, MonsterId, PlayerId, Pos, ServerMsg};
 
 pub use orders::may_start as may_start_order;
 pub(crate) use rules::events::Nobody;
-pub use rules::{Command, Death, End, Entry, Leaving, Monster, decode_history};
+pub use rules::{Command, Death, End, Entry, Leaving, Monster, RULES_VERSION, decode_history};
 pub(crate) use rules::{Departure, Flow, HostRules, Killer, LogPart, Notice, Phase, Rules};
 pub(crate) use views::still::StillSchedule;
 
@@ -299,7 +299,8 @@ impl DepthState {
         let mut one = Outcome::default();
         let told = self.views.monsters_told(id);
         self.run(&mut one, |rules, obs| ((), rules.act_watched(id, action, told, obs)));
-        if !one.flow.answered.contains(&id) {
+        // A step refused would be refused again, at no cost, for ever.
+        if !one.flow.answered.contains(&id) || one.flow.refused.contains(&id) {
             return one;
         }
         // Hurt, it needs no line: the blow's says so.
@@ -473,10 +474,10 @@ impl DepthState {
         self.rules.replay(log)
     }
 
-    /// Replays a depth's stored history and takes its place in it (see
-    /// `rules::log`).
-    pub fn resume(&mut self, history: &[Entry]) -> Result<(), String> {
-        self.rules.resume(history)
+    /// Replays a depth's stored history, whose first entry is numbered
+    /// `first`, and takes its place in it (see `rules::log`).
+    pub fn resume(&mut self, first: u64, history: &[Entry]) -> Result<(), String> {
+        self.rules.resume(first, history)
     }
 
     /// A checksum of everything that decides what happens next.

@@ -80,6 +80,72 @@ fn alone_every_action_is_answered_at_once_and_closes_the_round() {
     assert!(d.waiting().is_empty());
 }
 
+/// Ann, alone at the hall's north-west corner with an orc awake in view,
+/// and the depth's clock before anything she does.
+fn ann_in_the_corner_with_an_orc() -> (DepthState, MonsterId, u64) {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(1, 1));
+    let orc = awake(&mut d, "orc", Pos::new(7, 2));
+    let before = d.rounds();
+    (d, orc, before)
+}
+
+#[test]
+fn a_refused_action_is_answered_and_costs_nothing() {
+    let (mut d, orc, before) = ann_in_the_corner_with_an_orc();
+    let refused = [
+        Action::Move(Dir::N),  // a wall
+        Action::Move(Dir::NW), // a wall
+        Action::PickUp,        // nothing lies here
+        Action::Quaff(0),      // an empty pack
+        Action::Throw { slot: 0, at: Pos::new(3, 3) },
+    ];
+    for action in refused {
+        let outcome = d.play(ANN, action);
+        assert_eq!(outcome.flow.answered, [ANN], "{action:?} is answered");
+        assert_eq!(outcome.flow.refused, [ANN], "{action:?} is refused");
+        assert_eq!(d.phase(ANN), Phase::Ready, "{action:?}: ann may act again this round");
+        assert_eq!(d.rounds(), before, "{action:?} spent no round");
+        assert_eq!(d.rules.monsters[&orc].rounds, 0, "{action:?}: the orc did not act");
+        assert!(d.waiting().is_empty());
+    }
+    let moved = d.play(ANN, Action::Move(Dir::E));
+    assert!(moved.flow.refused.is_empty());
+    assert_eq!((d.rounds(), d.rules.monsters[&orc].rounds), (before + 1, 1), "a step spends it");
+}
+
+#[test]
+fn a_refused_action_leaves_the_round_waiting_for_its_player() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 1));
+    put(&mut d, BOB, "bob", Pos::new(2, 3));
+    let orc = awake(&mut d, "orc", Pos::new(8, 3));
+    assert_eq!(d.party_of(ANN), [ANN, BOB]);
+    d.play(BOB, Action::Wait);
+    let bumped = d.play(ANN, Action::Move(Dir::N));
+    assert_eq!(bumped.flow.answered, [ANN], "answered, not held");
+    assert_eq!(d.rules.monsters[&orc].rounds, 0, "the round still waits for ann");
+    assert_eq!((d.phase(ANN), d.phase(BOB)), (Phase::Ready, Phase::Acted));
+    // Her next action is applied in the same round, not held for the next.
+    let closed = d.play(ANN, Action::Move(Dir::E));
+    assert_eq!(closed.flow.answered, [ANN]);
+    assert_eq!(d.rules.occupancy.players()[&ANN].pos, Pos::new(3, 1));
+    assert_eq!(d.rules.monsters[&orc].rounds, 1, "the round closed with it");
+}
+
+#[test]
+fn an_away_player_whose_action_is_refused_stays_away() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 3));
+    put(&mut d, BOB, "bob", Pos::new(2, 1));
+    awake(&mut d, "orc", Pos::new(8, 3));
+    d.play(ANN, Action::Wait);
+    d.time_out(ANN);
+    assert_eq!(d.phase(BOB), Phase::Away);
+    d.play(BOB, Action::Move(Dir::N));
+    assert_eq!(d.phase(BOB), Phase::Away, "a wall bumped is not coming back");
+}
+
 #[test]
 fn sharing_a_danger_the_fast_player_waits_for_the_other_and_the_monster_acts_once() {
     let mut d = hall();

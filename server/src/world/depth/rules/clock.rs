@@ -58,6 +58,17 @@ impl Clock {
         }
     }
 
+    /// The player's action was refused: it is back in the phase it had
+    /// `before`, as if it had not acted.
+    pub(crate) fn take_back(&mut self, id: PlayerId, before: Phase) {
+        if let Some(phase) = self.phase.get_mut(&id) {
+            *phase = before;
+            if before != Phase::Acted {
+                self.acted.remove(&id);
+            }
+        }
+    }
+
     /// Keeps an action of a player who already acted this round, for the next.
     pub(crate) fn hold(&mut self, id: PlayerId, action: Action) {
         self.held.insert(id, action);

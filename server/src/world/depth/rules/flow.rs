@@ -17,6 +17,9 @@ use crate::world::depth::Arrival;
 pub struct Flow {
     /// Players whose action (or arrival) was applied: their next may come.
     pub answered: Vec<PlayerId>,
+    /// Players whose action was refused (a wall bumped, no stairs, nothing
+    /// to pick up): it changed nothing and cost nothing.
+    pub refused: Vec<PlayerId>,
     /// Players put on the depth.
     pub arrivals: Vec<PlayerId>,
     /// Players taken off the depth, and how they went; those who took the
@@ -39,6 +42,7 @@ impl Flow {
     /// What `then` did, after this.
     pub fn append(&mut self, then: Flow) {
         self.answered.extend(then.answered);
+        self.refused.extend(then.refused);
         self.arrivals.extend(then.arrivals);
         self.left.extend(then.left);
         self.departures.extend(then.departures);

@@ -13,6 +13,14 @@ use crate::character::{Player, Vitals};
 use crate::items::{Item, Pack};
 use crate::world::depth::Arrival;
 
+/// The version of these rules, stored beside each depth's history: a
+/// history recorded under other rules could replay to something else than
+/// what was played, so it is set aside, never replayed. Raise it whenever
+/// the same log would replay differently (and re-record the replay
+/// fixture). 1: a refused action spent its round; 2: it costs nothing
+/// (`docs/turns.md`).
+pub const RULES_VERSION: u32 = 2;
+
 /// One command as the depth applied it, with the round it fell in.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
@@ -147,14 +155,15 @@ impl Rules {
         self.log.logged = count;
     }
 
-    /// Replays a depth's stored history and takes its place in it: the
-    /// next entry handed over is numbered after the last replayed. Players
-    /// the history leaves on the depth (a crash took them out of the game
-    /// without a word) are taken off, and that is logged too.
-    pub(crate) fn resume(&mut self, history: &[Entry]) -> Result<(), String> {
+    /// Replays a depth's stored history, whose first entry is numbered
+    /// `first`, and takes its place in it: the next entry handed over is
+    /// numbered after the last replayed. Players the history leaves on the
+    /// depth (a crash took them out of the game without a word) are taken
+    /// off, and that is logged too.
+    pub(crate) fn resume(&mut self, first: u64, history: &[Entry]) -> Result<(), String> {
         self.replay(history)?;
         self.log.entries = Some(Vec::new());
-        self.log.logged = history.len() as u64;
+        self.log.logged = first + history.len() as u64;
         let stranded: Vec<PlayerId> = self.players().keys().copied().collect();
         for id in stranded {
             self.leave(id, Leaving::Quit, &mut Nobody);

@@ -35,7 +35,7 @@ pub(crate) use clock::Phase;
 pub use flow::{Death, End, Leaving};
 pub(crate) use flow::{Departure, Flow, Killer, Notice};
 pub(crate) use log::LogPart;
-pub use log::{Command, Entry, decode_history};
+pub use log::{Command, Entry, RULES_VERSION, decode_history};
 pub use monsters::Monster;
 
 use super::Arrival;
@@ -326,11 +326,31 @@ impl Rules {
     }
 
     /// Applies one action of a player on this level.
+    /// One that is refused costs nothing (`docs/turns.md`): the player may
+    /// act again in the same round.
     fn apply(&mut self, id: PlayerId, action: Action, obs: &mut dyn Observer) {
         let Some(pos) = self.player(id).map(|p| p.pos) else { return };
+        let before = self.clock.phase(id);
         self.clock.acted(id);
         let previous = self.walks.acts(id);
         self.flow.answered.push(id);
+        let refusals = self.flow.refused.len();
+        self.carry_out(id, pos, action, previous, obs);
+        if self.flow.refused.len() > refusals {
+            self.clock.take_back(id, before);
+            self.walks.take_back(id, previous);
+        }
+    }
+
+    /// What `action` does, from `pos`.
+    fn carry_out(
+        &mut self,
+        id: PlayerId,
+        pos: Pos,
+        action: Action,
+        previous: Option<walks::Last>,
+        obs: &mut dyn Observer,
+    ) {
         let here = self.level.terrain(pos);
         match action {
             Action::Move(dir) => self.step(id, pos, dir, previous, obs),
@@ -358,8 +378,11 @@ impl Rules {
         }
     }
 
+    /// The action cannot be done: it changes nothing and costs nothing,
+    /// and the player is told why.
     fn refuse(&mut self, id: PlayerId, why: Refusal, obs: &mut dyn Observer) {
         obs.observe(self, Event::Refused { id, why });
+        self.flow.refused.push(id);
         self.see(id, true, obs);
     }
 
@@ -415,7 +438,8 @@ impl Rules {
         obs: &mut dyn Observer,
     ) {
         let Some(to) = from.step(dir).filter(|&p| self.level.terrain(p).is_open()) else {
-            // Bumping a wall costs the action and changes nothing.
+            // Bumping a wall is refused without a word, as in DCSS.
+            self.flow.refused.push(id);
             self.see(id, true, obs);
             return;
         };

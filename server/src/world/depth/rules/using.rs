@@ -1,7 +1,6 @@
 //! What a player does with items: picks them up and drops them, drinks
 //! and reads them, wields and wears them. Each is one action on the clock;
-//! one that cannot be done is refused, costs the action and changes
-//! nothing. Throwing is `throwing`, and what a potion or scroll does is
+//! one that cannot be done is refused, changes nothing and costs nothing. Throwing is `throwing`, and what a potion or scroll does is
 //! `effects`.
 
 use gloam_protocol::{PlayerId, Pos};

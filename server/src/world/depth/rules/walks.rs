@@ -40,6 +40,15 @@ impl Walks {
         self.last.insert(id, Last { number: self.count, ..Last::default() })
     }
 
+    /// `id`'s action was refused: its last action is again `previous`
+    /// (the number given to the refused one is not given again).
+    pub(super) fn take_back(&mut self, id: PlayerId, previous: Option<Last>) {
+        match previous {
+            Some(last) => self.last.insert(id, last),
+            None => self.last.remove(&id),
+        };
+    }
+
     /// `id`'s action was a step `dir` that moved it.
     pub(super) fn stepped(&mut self, id: PlayerId, dir: Dir) {
         if let Some(last) = self.last.get_mut(&id) {
