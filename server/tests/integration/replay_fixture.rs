@@ -7,8 +7,8 @@
 //! stored history means.
 //!
 //! The fixture was made with `GLOAM_WRITE_FIXTURE=1 cargo test -p
-//! gloam-server --test replay_fixture -- --ignored`: rewrite it only when
-//! the rules are meant to change, and say so in the commit.
+//! gloam-server --test integration replay_fixture:: -- --ignored`: rewrite
+//! it only when the rules are meant to change, and say so in the commit.
 
 use std::path::PathBuf;
 
