@@ -1,6 +1,10 @@
 //! The window's connection against a real server: quitting is a goodbye
 //! and a closing handshake, which the server logs as a normal close, not
 //! as "Connection reset without closing handshake".
+//!
+//! A test binary of its own, outside `tests/integration/`: it sets the
+//! process's tracing subscriber, once, to read the server's log, which
+//! beside the other tests would also hold what their servers log.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

@@ -2,6 +2,10 @@
 //! keeps playing. For every kind: the server neither panics nor exits, the
 //! offender is closed (with a reason wherever the protocol allows one), and
 //! the canary's actions keep being answered.
+//!
+//! A test binary of its own, outside `tests/integration/`: the panic hook
+//! below counts every panic in the process as the server's, so beside the
+//! other scenarios any failed assertion of theirs would fail this too.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};

@@ -69,10 +69,10 @@ fn depth_1_log(store: &crate::store::StoreHandle) -> Vec<Command> {
 
 /// Ann kills the moth placed beside the arrival of depth 1 and leaves the
 /// game. Rounds played elsewhere (counted straight into the world's
-/// absences here; tests/tests/restock.rs plays them) while depth 1 stands
-/// empty long enough for its task to retire: when she comes back, the
-/// depth is rebuilt from its log and regains a moth before her arrival.
-/// Short of a period, it does not.
+/// absences here; tests/tests/integration/restock.rs plays them) while
+/// depth 1 stands empty long enough for its task to retire: when she comes
+/// back, the depth is rebuilt from its log and regains a moth before her
+/// arrival. Short of a period, it does not.
 #[tokio::test(start_paused = true)]
 async fn a_depth_regains_monsters_after_its_task_retired_and_not_before_a_period() {
     let mut config = Config {

@@ -10,7 +10,7 @@
 //! `RULES_VERSION` (the server then sets older histories aside instead of
 //! replaying them wrong) and record this build's fixture, named after the
 //! version, with `GLOAM_WRITE_FIXTURE=1 cargo test -p gloam-server --test
-//! replay_fixture -- --ignored`; say so in the commit. The fixtures of
+//! integration replay_fixture:: -- --ignored`; say so in the commit. The fixtures of
 //! earlier versions stay, to show why they are set aside.
 
 use std::path::PathBuf;

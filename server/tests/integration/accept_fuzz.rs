@@ -1,13 +1,13 @@
 //! The `connection` fuzz target's body run for a bounded time under `cargo
 //! test` (cargo-fuzz needs nightly, see README): hand-made inputs that take
 //! each way through the accept path, then a few hundred drawn ones. Each
-//! runs in paused time, so the whole file takes about a second.
-
-mod accept;
+//! runs in paused time, so the whole module takes about a second.
 
 use std::time::Duration;
 
 use proptest::prelude::*;
+
+use crate::accept;
 
 const UPGRADE: &[u8] =
     b"GET / HTTP/1.1\r\nHost: fuzz\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\

@@ -2,9 +2,8 @@
 //! so a change in how the map looks shows up in review. SDL's software
 //! renderer draws into a surface: no window, no display.
 //!
-//! To accept a deliberate change: `GLOAM_BLESS=1 cargo test -p gloam-client --test render`.
-
-mod common;
+//! To accept a deliberate change:
+//! `GLOAM_BLESS=1 cargo test -p gloam-client --test integration render::`.
 
 use std::path::PathBuf;
 
@@ -12,6 +11,8 @@ use gloam_client::chat::Chat;
 use gloam_client::layout::Layout;
 use gloam_client::render::{RgbaImage, render_offscreen};
 use gloam_client::scene::{Link, Page, Scene};
+
+use crate::common;
 
 fn golden_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/frame.png")

@@ -3,8 +3,8 @@
 //! stairs and the floor are told apart at a glance from every monster and
 //! every player. The kinds of monster and item are read from the asset
 //! files the server reads, so a kind added there is checked here too.
-//! The ratios are printed: `cargo test -p gloam-client --test contrast --
-//! --nocapture`.
+//! The ratios are printed: `cargo test -p gloam-client --test integration
+//! contrast:: -- --nocapture`.
 
 use std::path::PathBuf;
 

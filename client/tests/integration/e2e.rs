@@ -1328,6 +1328,7 @@ async fn a_refused_try_again_is_not_tried_again() {
         sight_radius: gloam_protocol::SIGHT_RADIUS,
         actions_per_second: 20,
         token: Some([7; 16]),
+        world: String::new(),
     };
     first.send(send(welcome)).await.unwrap();
     let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };

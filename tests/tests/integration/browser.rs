@@ -681,6 +681,7 @@ async fn the_page_comes_back_at_once_after_a_restart_and_never_after_a_wrong_key
         sight_radius: gloam_protocol::SIGHT_RADIUS,
         actions_per_second: 20,
         token: Some([7; 16]),
+        world: String::new(),
     };
     first.send(frame(welcome)).await.unwrap();
     shown(&mut browser, page, "Joining...").await;

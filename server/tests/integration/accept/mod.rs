@@ -1,5 +1,5 @@
 //! The body of the `connection` fuzz target (`server/fuzz`), shared with
-//! its bounded run under `cargo test` (`tests/accept_fuzz.rs`): bytes fed
+//! its bounded run under `cargo test` (`tests/integration/accept_fuzz.rs`): bytes fed
 //! to the server's accept path from the first byte, as the accept loop
 //! feeds it a socket (the request head read and told apart, then the page
 //! answered or the WebSocket handshake and the game), over an in-memory

@@ -1,0 +1,23 @@
+//! The server's integration tests in one binary, a module each (one link
+//! instead of one per file, as ripgrep keeps them): the generators and
+//! sight over many seeds, the accept path fuzzed for a bounded time, a
+//! stored history replayed, and the real `gloam-server` run as a child
+//! process (its tools, persistence across restarts and kills, signals,
+//! metrics, designer files and load). Fixtures are in `tests/fixtures/`,
+//! the snapshots beside this file (`snapshots/integration__MODULE__NAME.snap`).
+
+mod accept;
+mod accept_fuzz;
+mod designer_files;
+mod graveyard;
+mod levels;
+mod load;
+mod mapgen_cli;
+mod metrics;
+mod old_graves;
+mod old_world;
+mod persist;
+mod replay;
+mod replay_fixture;
+mod sight;
+mod signal;
