@@ -281,15 +281,7 @@ impl Session {
     /// A key pressed (`repeat` when held down) at `now`.
     pub fn on_key(&mut self, key: Key, shift: bool, repeat: bool, now: Instant) -> KeyOutcome {
         if let Key::Ctrl(c) = key {
-            // Whatever is open: Ctrl keys are the window's.
-            return match crate::input::ctrl_intent(c) {
-                Some(Intent::Zoom(by)) => KeyOutcome::Zoom(by),
-                Some(Intent::Log) => {
-                    self.log = if self.log.is_some() { None } else { Some(0) };
-                    KeyOutcome::Redraw
-                }
-                _ => KeyOutcome::Ignore,
-            };
+            return self.on_ctrl_key(c);
         }
         if let Some(scroll) = self.log {
             return self.on_log_key(scroll, key);
@@ -349,6 +341,18 @@ impl Session {
             return KeyOutcome::Redraw;
         }
         self.on_map_intent(intent, repeat, now)
+    }
+
+    /// Ctrl and a key: whatever is open, Ctrl keys are the window's.
+    fn on_ctrl_key(&mut self, c: char) -> KeyOutcome {
+        match crate::input::ctrl_intent(c) {
+            Some(Intent::Zoom(by)) => KeyOutcome::Zoom(by),
+            Some(Intent::Log) => {
+                self.log = if self.log.is_some() { None } else { Some(0) };
+                KeyOutcome::Redraw
+            }
+            _ => KeyOutcome::Ignore,
+        }
     }
 
     /// A key on the map.

@@ -345,8 +345,15 @@ impl Recorder {
                 self.session.sent(msg, now);
             }
         }
-        // As the window ticks after every event: a try to connect again
-        // may be due.
+        self.tick_and_look(&mut step, now);
+        self.steps.push(serde_json::to_string(&Value::Object(step)).unwrap());
+        outcome.unwrap_or(KeyOutcome::Ignore)
+    }
+
+    /// What follows a step as the window does it: the tick after every
+    /// event (a try to connect again may be due), then the screen and the
+    /// title, each written into `step` when it changed.
+    fn tick_and_look(&mut self, step: &mut serde_json::Map<String, Value>, now: Instant) {
         if self.session.tick(now) == Tick::Connect {
             step.insert("connect".into(), json!(true));
         }
@@ -360,8 +367,6 @@ impl Recorder {
             step.insert("title".into(), json!(title));
             self.title = title;
         }
-        self.steps.push(serde_json::to_string(&Value::Object(step)).unwrap());
-        outcome.unwrap_or(KeyOutcome::Ignore)
     }
 
     /// Gives the session `msg`; the reason it was refused, if it was.
