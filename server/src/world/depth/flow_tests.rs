@@ -129,7 +129,7 @@ proptest! {
     /// put down, woken, lulled and struck down, each index of who stands
     /// where agrees with the other after every command, and the parties
     /// kept from before are the parties found afresh: nobody has to tell
-    /// them of a change.
+    /// them of a change. Their stamp grows whenever they changed.
     #[test]
     fn who_stands_where_agrees_by_id_and_by_cell(
         commands in proptest::collection::vec((0u8..12, 1u32..9, 0u8..8), 1..80)
@@ -138,6 +138,7 @@ proptest! {
         let mut r = Rules::new(3, level_from(CLOSET), 8, bestiary, DepthSeeds::from_level_seed(1));
         let rat = r.bestiary.find("rat").or_else(|| r.bestiary.find("jackal")).unwrap();
         let heard = &mut Recorder::default();
+        let mut told = (r.parties_stamp(), Vec::new());
         for (what, who, dir) in commands {
             let id = PlayerId(who);
             let here = r.player(id).is_some();
@@ -177,9 +178,14 @@ proptest! {
             prop_assert!(r.occupancy.agrees(), "players: {:?}", r.players());
             prop_assert!(r.monsters.agrees(), "monsters: {:?}", r.monsters.by_id());
             let ids: Vec<PlayerId> = r.players().keys().copied().collect();
-            let kept: Vec<_> = ids.iter().map(|&p| r.party_of(p)).collect();
+            let stamp = r.parties_stamp();
+            let kept: Vec<_> = ids.iter().map(|&p| (p, r.party_of(p))).collect();
+            // The stamp never goes back, and grows when the parties changed.
+            prop_assert!(stamp >= told.0);
+            prop_assert!(kept == told.1 || stamp > told.0, "{:?} then {kept:?}", told.1);
+            told = (r.parties_stamp(), kept.clone());
             r.parties.forget();
-            let afresh: Vec<_> = ids.iter().map(|&p| r.party_of(p)).collect();
+            let afresh: Vec<_> = ids.iter().map(|&p| (p, r.party_of(p))).collect();
             prop_assert_eq!(kept, afresh, "monsters: {:?}", r.monsters.by_id());
         }
     }

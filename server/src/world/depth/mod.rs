@@ -147,9 +147,9 @@ impl Outcome {
 
     /// What `then` produced, after this.
     pub fn append(&mut self, then: Outcome) {
-        self.out.extend(then.out);
+        rules::flow::join(&mut self.out, then.out);
         self.flow.append(then.flow);
-        self.going_on.extend(then.going_on);
+        rules::flow::join(&mut self.going_on, then.going_on);
     }
 }
 

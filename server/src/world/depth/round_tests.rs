@@ -494,16 +494,46 @@ proptest! {
             if alive.is_empty() {
                 break;
             }
-            // Parties found, then a death regroups them.
+            // Parties found, then a death regroups them; the stamp grows
+            // whenever they changed.
             let _ = d.party_of(ids.first().copied().unwrap_or(ANN));
+            let before: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
+            let stamp = d.rules.parties_stamp();
             let m = alive.remove(death.index(alive.len()));
             d.rules.monsters.remove(m).unwrap();
+            let stamp_after = d.rules.parties_stamp();
             let regrouped: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
+            prop_assert!(stamp_after >= stamp);
+            prop_assert!(regrouped == before || stamp_after > stamp, "{before:?} {regrouped:?}");
             d.rules.parties.forget();
             let afresh: Vec<_> = ids.iter().map(|&p| d.party_of(p)).collect();
             prop_assert_eq!(regrouped, afresh);
         }
     }
+}
+
+/// A kill that splits no party leaves the parties' stamp as it was, so the
+/// views tell no party panels for it (every kill in a fight did, before);
+/// one that splits a party makes it grow.
+#[test]
+fn only_a_death_that_splits_a_party_changes_the_parties_stamp() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(2, 1));
+    put(&mut d, BOB, "bob", Pos::new(2, 3));
+    // Three orcs, each seen by both: each links them.
+    let last = awake(&mut d, "orc", Pos::new(8, 3));
+    let second = awake(&mut d, "orc", Pos::new(9, 1));
+    let first = awake(&mut d, "orc", Pos::new(9, 2));
+    assert_eq!(d.party_of(ANN), [ANN, BOB]);
+    let before = d.rules.parties_stamp();
+    d.rules.monsters.remove(first).unwrap();
+    assert_eq!(d.party_of(ANN), [ANN, BOB]);
+    assert_eq!(d.rules.parties_stamp(), before, "the party stands: nothing to tell");
+    d.rules.monsters.remove(second).unwrap();
+    assert_eq!(d.rules.parties_stamp(), before);
+    d.rules.monsters.remove(last).unwrap();
+    assert!(d.rules.parties_stamp() > before, "the last link gone: the party split");
+    assert_eq!(d.party_of(ANN), [ANN]);
 }
 
 /// The hall of `play_out` with its monsters, keeping its log, before anyone came.

@@ -41,19 +41,29 @@ impl Flow {
 
     /// What `then` did, after this.
     pub fn append(&mut self, then: Flow) {
-        self.answered.extend(then.answered);
-        self.refused.extend(then.refused);
-        self.arrivals.extend(then.arrivals);
-        self.left.extend(then.left);
-        self.departures.extend(then.departures);
-        self.deaths.extend(then.deaths);
-        self.notices.extend(then.notices);
+        join(&mut self.answered, then.answered);
+        join(&mut self.refused, then.refused);
+        join(&mut self.arrivals, then.arrivals);
+        join(&mut self.left, then.left);
+        join(&mut self.departures, then.departures);
+        join(&mut self.deaths, then.deaths);
+        join(&mut self.notices, then.notices);
     }
 
     /// `id` is no longer on the depth: its action is no longer answered.
     pub(super) fn gone(&mut self, id: PlayerId, how: Leaving) {
         self.answered.retain(|&a| a != id);
         self.left.push((id, how));
+    }
+}
+
+/// `more` after what `into` holds; moved, not copied, into an empty one
+/// (most commands hand back one flow, joined to an empty outcome).
+pub(crate) fn join<T>(into: &mut Vec<T>, more: Vec<T>) {
+    if into.is_empty() {
+        *into = more;
+    } else {
+        into.extend(more);
     }
 }
 

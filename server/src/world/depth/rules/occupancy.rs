@@ -353,9 +353,9 @@ impl Monsters {
         &self.fallen
     }
 
-    /// A count that grows with every change, a removal included.
-    pub(crate) fn removals_and_changes(&self) -> u64 {
-        self.changes + self.removed
+    /// How many monsters were ever removed.
+    pub(crate) fn removed(&self) -> u64 {
+        self.removed
     }
 
     /// Wakes monster `id`; gives it, or none when no such monster is here.

@@ -64,10 +64,12 @@ impl Found {
             false
         });
         if split {
-            let (stamp, lost) = (self.stamp, self.lost);
+            let (stamp, lost, removed_before) = (self.stamp, self.lost, self.removed_before);
+            let splits = self.splits + 1;
             *self =
                 Found::grouped(std::mem::take(&mut self.players), std::mem::take(&mut self.links));
-            (self.stamp, self.lost) = (stamp, lost);
+            (self.stamp, self.lost, self.removed_before, self.splits) =
+                (stamp, lost, removed_before, splits);
         }
     }
 }
@@ -90,6 +92,10 @@ struct Found {
     stamp: Stamp,
     /// How many of the monsters fallen since were lost from them.
     lost: usize,
+    /// How many monsters were ever removed when they were found.
+    removed_before: u64,
+    /// How many of the monsters lost since split a party.
+    splits: u64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -135,17 +141,7 @@ impl Rules {
     /// two links them, and with `--pvp` so does seeing each other.
     pub(crate) fn party_of(&self, id: PlayerId) -> Vec<PlayerId> {
         let mut cache = self.parties.found.borrow_mut();
-        let stamp = Stamp { players: self.occupancy.changes(), monsters: self.monsters.changes() };
-        match cache.as_mut() {
-            Some(found) if found.stamp == stamp => {
-                let fallen = self.monsters.fallen();
-                for &m in &fallen[found.lost..] {
-                    found.lose(m);
-                }
-                found.lost = fallen.len();
-            }
-            _ => *cache = None,
-        }
+        self.keep_or_forget(&mut cache);
         if cache.is_none() && self.in_no_danger(id) {
             // The common case, a player alone or in a quiet crowd, costs a
             // look at the monsters, not the whole depth's parties.
@@ -153,7 +149,9 @@ impl Rules {
         }
         let parties = cache.get_or_insert_with(|| {
             let mut found = self.find_parties();
-            (found.stamp, found.lost) = (stamp, self.monsters.fallen().len());
+            found.stamp = self.stamp();
+            found.lost = self.monsters.fallen().len();
+            found.removed_before = self.monsters.removed();
             found
         });
         match parties.of.get(&id) {
@@ -164,8 +162,42 @@ impl Rules {
 
     /// A count that grows whenever the parties may have changed: a view
     /// that saw the same count last time has nothing new to tell of them.
+    /// A monster removed counts only when it split a party found before
+    /// (a kill in a fight mostly splits none), or when none were found.
     pub(crate) fn parties_stamp(&self) -> u64 {
-        self.occupancy.changes() + self.monsters.removals_and_changes()
+        let mut cache = self.parties.found.borrow_mut();
+        self.keep_or_forget(&mut cache);
+        match cache.as_ref() {
+            // Never above the count below: the splits are at most the
+            // removals since, and a change afterwards makes it grow.
+            Some(found) => {
+                self.occupancy.changes()
+                    + self.monsters.changes()
+                    + found.removed_before
+                    + found.splits
+            }
+            None => self.occupancy.changes() + self.monsters.changes() + self.monsters.removed(),
+        }
+    }
+
+    /// The change counts of players and monsters now.
+    fn stamp(&self) -> Stamp {
+        Stamp { players: self.occupancy.changes(), monsters: self.monsters.changes() }
+    }
+
+    /// Keeps the parties found when nothing but removals came since,
+    /// losing the monsters fallen; forgets them after any other change.
+    fn keep_or_forget(&self, cache: &mut Option<Found>) {
+        match cache.as_mut() {
+            Some(found) if found.stamp == self.stamp() => {
+                let fallen = self.monsters.fallen();
+                for &m in &fallen[found.lost..] {
+                    found.lose(m);
+                }
+                found.lost = fallen.len();
+            }
+            _ => *cache = None,
+        }
     }
 
     /// True when no awake monster notices `id` (and players are no danger
