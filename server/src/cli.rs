@@ -16,7 +16,7 @@ use crate::level::Level;
 use crate::mapgen::populate::populate;
 use crate::mapgen::stock::piles;
 use crate::mapgen::{
-    Generator, GeneratorSetting, Mix, Steps, build_recorded, generator_with, level_seed,
+    Generator, GeneratorSetting, Mix, Steps, Vaults, build_recorded, generator_with, level_seed,
     make_bottom,
 };
 use crate::seeds::Seeds;
@@ -61,6 +61,10 @@ pub struct HostRules {
     /// The kinds of item [default: the built-in assets/items.toml].
     #[arg(long, global = true)]
     pub items: Option<std::path::PathBuf>,
+    /// A folder of vaults, one `*.txt` each [default: the built-in
+    /// assets/vaults/].
+    #[arg(long, global = true)]
+    pub vaults: Option<std::path::PathBuf>,
     /// How long a round waits for the players it concerns before counting
     /// those who have not acted as away (see docs/turns.md).
     #[arg(long, default_value_t = crate::config::DEFAULT_TURN_DEADLINE.as_millis() as u64)]
@@ -123,10 +127,14 @@ impl HostRules {
     /// file is one error naming it), every monster placed by hand of a
     /// known kind.
     pub fn apply(&self, config: crate::Config) -> anyhow::Result<crate::Config> {
+        let bestiary = bestiary(self.bestiary.as_deref())?;
+        let items = items(self.items.as_deref())?;
+        let vaults = vaults(self.vaults.as_deref(), &bestiary, &items)?;
         let config = crate::Config {
             max_depth: self.max_depth,
-            bestiary: std::sync::Arc::new(bestiary(self.bestiary.as_deref())?),
-            items: std::sync::Arc::new(items(self.items.as_deref())?),
+            bestiary: std::sync::Arc::new(bestiary),
+            items: std::sync::Arc::new(items),
+            vaults: std::sync::Arc::new(vaults),
             placements: self.placements.clone(),
             turn_deadline: std::time::Duration::from_millis(self.turn_deadline_ms.max(1)),
             pvp: self.pvp,
@@ -189,6 +197,33 @@ pub fn items(file: Option<&std::path::Path>) -> Result<Catalogue, ItemsError> {
     file.map_or_else(|| Ok(Catalogue::built_in()), Catalogue::load)
 }
 
+/// The vaults a host named (every name in them known to `bestiary` and
+/// `items`), or the built-in ones, a name they lack only warned of (its
+/// glyph holds any monster or item of the depth).
+pub fn vaults(
+    dir: Option<&std::path::Path>,
+    bestiary: &Bestiary,
+    items: &Catalogue,
+) -> Result<Vaults, crate::tuning::TuningError> {
+    let Some(dir) = dir else {
+        let vaults = Vaults::built_in().clone();
+        let unknown = vaults.unknown_names(bestiary, items);
+        if let Some(first) = unknown.first() {
+            tracing::info!(
+                "the built-in vaults name {} monsters or items this world lacks ({first}, ...): \
+                 their cells hold any of the depth instead",
+                unknown.len()
+            );
+        }
+        return Ok(vaults);
+    };
+    let vaults = Vaults::load(dir)?;
+    match vaults.unknown_names(bestiary, items).into_iter().next() {
+        Some(unknown) => Err(unknown),
+        None => Ok(vaults),
+    }
+}
+
 /// The level those arguments name, with its steps when asked for: as the
 /// server builds it, the bottom one without stairs down.
 pub fn build(args: &MapgenArgs) -> (Generator, Level, Steps) {
@@ -233,6 +268,10 @@ pub fn report(args: &MapgenArgs) -> Result<String, BestiaryError> {
     for row in map {
         out.extend(row);
         out.push('\n');
+    }
+    if let Some(vault) = &level.vault {
+        let (x, y) = (vault.corner.x, vault.corner.y);
+        out.push_str(&format!("a vault, {}, its top left at {:?}\n", vault.name, (x, y)));
     }
     out.push_str(&format!("{} monsters:\n", monsters.len()));
     for m in &monsters {

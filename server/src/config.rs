@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::bestiary::Bestiary;
 use crate::items::Catalogue;
-use crate::mapgen::{GeneratorSetting, Mix};
+use crate::mapgen::{GeneratorSetting, Mix, Vaults};
 
 /// What a world is built from: the same spec builds the same levels.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +13,9 @@ pub struct WorldSpec {
     pub seed: u64,
     pub generator: GeneratorSetting,
     pub mix: Mix,
+    /// Whether its levels hold vaults: a world made before there were
+    /// vaults keeps the levels its players know.
+    pub vaults: bool,
 }
 
 /// What a host asked for of a world; each part left out is taken from the
@@ -86,6 +89,8 @@ pub struct Config {
     pub bestiary: Arc<Bestiary>,
     /// The kinds of item.
     pub items: Arc<Catalogue>,
+    /// The hand-drawn rooms levels may hold (`--vaults DIR`).
+    pub vaults: Arc<Vaults>,
     /// Monsters put on levels besides those their seeds place (for tests
     /// and for designing levels).
     pub placements: Vec<Placement>,
@@ -239,7 +244,8 @@ impl Config {
 
     /// This configuration, playing `world`.
     pub fn playing(self, world: WorldSpec) -> Self {
-        Self { seed: world.seed, generator: world.generator, mix: world.mix, ..self }
+        let vaults = if world.vaults { self.vaults } else { Arc::new(Vaults::none()) };
+        Self { seed: world.seed, generator: world.generator, mix: world.mix, vaults, ..self }
     }
 }
 
@@ -272,6 +278,7 @@ impl Default for Config {
             depth_idle: Duration::from_secs(180),
             bestiary: Arc::new(Bestiary::default()),
             items: Arc::new(Catalogue::built_in()),
+            vaults: Arc::new(Vaults::built_in().clone()),
             placements: Vec::new(),
             turn_deadline: DEFAULT_TURN_DEADLINE,
             pvp: false,

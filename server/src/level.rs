@@ -184,6 +184,8 @@ pub struct Level {
     ///
     /// [`CLEAR_STEPS`]: ../mapgen/populate/constant.CLEAR_STEPS.html
     pub walk: RowWalk,
+    /// The vault cut into it, if any, with what lies in it.
+    pub vault: Option<crate::mapgen::PlacedVault>,
 }
 
 impl Level {

@@ -28,6 +28,9 @@ mod split {
     pub(super) const ITEMS: u64 = 0x0069_7465_6d73;
     pub(super) const DICE: u64 = 0x726f_756e_6473;
     pub(super) const RESTOCK: u64 = 0x0072_6573_746f_636b;
+    pub(super) const VAULTS: u64 = 0x7661_756c_7473;
+    pub(super) const GUARDS: u64 = 0x6775_6172_6473;
+    pub(super) const LOOT: u64 = 0x6c6f_6f74;
     /// Split from the world seed itself: which depth of each block is a maze.
     pub(super) const MAZE_SLOTS: u64 = 0x6d61_7a65;
 }
@@ -84,6 +87,21 @@ impl DepthSeeds {
     /// The depth's dice: every roll of its monsters and fights in play.
     pub fn dice(&self) -> LevelRng {
         LevelRng::seed_from_u64(self.level ^ split::DICE)
+    }
+
+    /// Whether the level holds a vault, which, and where.
+    pub fn vaults(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::VAULTS)
+    }
+
+    /// The kinds of a vault's guardians drawn from those living there.
+    pub fn vault_guards(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::GUARDS)
+    }
+
+    /// The items of a vault's loot drawn from those lying there.
+    pub fn vault_loot(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::LOOT)
     }
 
     /// The monsters a depth left alone regains: their kinds and places,

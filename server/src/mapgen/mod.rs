@@ -12,8 +12,10 @@ pub mod maze;
 pub mod populate;
 pub(crate) mod steps;
 pub mod stock;
+pub mod vaults;
 
 pub use steps::Steps;
+pub use vaults::{PlacedVault, Vaults};
 
 use gloam_protocol::{Pos, Terrain};
 use rand::RngExt;
@@ -268,16 +270,29 @@ pub fn build_level_with(
     build(generator, level_seed(world_seed, depth), depth)
 }
 
-/// One level from one generator and seed.
+/// One level from one generator and seed, with the built-in vaults.
 pub fn build(generator: Generator, seed: u64, depth: u16) -> Level {
-    build_recorded(generator, seed, depth, None)
+    build_with(generator, seed, depth, Vaults::built_in(), None)
 }
 
-/// One level, recording every step into `steps` when given.
+/// One level with the built-in vaults, recording every step into `steps`
+/// when given.
 pub fn build_recorded(
     generator: Generator,
     seed: u64,
     depth: u16,
+    steps: Option<&mut Steps>,
+) -> Level {
+    build_with(generator, seed, depth, Vaults::built_in(), steps)
+}
+
+/// One level, its vault (if any) drawn from `vaults`, recording every
+/// step into `steps` when given.
+pub fn build_with(
+    generator: Generator,
+    seed: u64,
+    depth: u16,
+    vaults: &Vaults,
     mut steps: Option<&mut Steps>,
 ) -> Level {
     let mut rng = DepthSeeds::from_level_seed(seed).layout();
@@ -303,7 +318,14 @@ pub fn build_recorded(
             drunkard::carve(&mut rng, w, h, drunkard::WINDING, steps.as_deref_mut())
         }
     };
-    let level = finish(grid, start, depth);
+    let mut grid = grid;
+    let mut vault_rng = DepthSeeds::from_level_seed(seed).vaults();
+    let vault = vaults.place(&mut grid, start, depth, &mut vault_rng);
+    if let Some(v) = &vault {
+        steps::snap(&mut steps, &grid, || format!("a vault cut in: {}", v.name));
+    }
+    let mut level = finish(grid, start, depth);
+    level.vault = vault;
     steps::snap(&mut steps, &level.grid, || "finished: unreachable culled, stairs placed".into());
     level
 }
@@ -327,5 +349,5 @@ pub(crate) fn finish(mut grid: Grid, arrival: Pos, depth: u16) -> Level {
         grid.set(arrival, Terrain::StairsUp);
     }
     grid.set(stairs_down, Terrain::StairsDown);
-    Level { grid, arrival, stairs_down, walk }
+    Level { grid, arrival, stairs_down, walk, vault: None }
 }

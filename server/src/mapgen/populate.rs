@@ -14,6 +14,7 @@ use gloam_protocol::{Dir, Pos, SIGHT_RADIUS};
 use rand::RngExt;
 
 use super::bits::Count;
+use super::vaults::{Content, PlacedVault};
 use crate::bestiary::{Bestiary, KindId};
 use crate::level::{Grid, Level};
 use crate::seeds::{DepthSeeds, LevelRng};
@@ -38,6 +39,9 @@ pub fn populate(level: &Level, bestiary: &Bestiary, seeds: DepthSeeds, depth: u1
     let mut rng = seeds.monsters();
     let mut habitat = Habitat::of(level, bestiary, depth);
     let mut placed = Vec::new();
+    if let Some(vault) = &level.vault {
+        habitat.place_guardians(vault, &mut seeds.vault_guards(), &mut placed);
+    }
     if habitat.is_barren() {
         return placed;
     }
@@ -110,6 +114,33 @@ impl<'a> Habitat<'a> {
         if self.level.grid.contains(pos) {
             let i = usize::from(pos.y) * usize::from(self.level.width()) + usize::from(pos.x);
             self.taken[i] = true;
+        }
+    }
+
+    /// Places the monsters a vault's drawing names on their cells (a kind
+    /// not in the bestiary, or `any`, drawn by weight from those living at
+    /// the depth), on those of its cells the rules allow.
+    pub fn place_guardians(
+        &mut self,
+        vault: &PlacedVault,
+        rng: &mut LevelRng,
+        placed: &mut Vec<Placed>,
+    ) {
+        for (pos, content) in &vault.contents {
+            let Content::Monster(name) = content else { continue };
+            let named = name.as_deref().and_then(|n| self.bestiary.find(n));
+            let kind = match named {
+                Some(kind) => kind,
+                None if self.total > 0 => {
+                    crate::tuning::pick(&self.kinds, rng.random_range(0..self.total))
+                }
+                None => continue,
+            };
+            let i = self.level.grid.index(*pos);
+            if self.allowed[i] && !self.taken[i] {
+                self.taken[i] = true;
+                placed.push(Placed { kind, pos: *pos });
+            }
         }
     }
 
@@ -232,8 +263,9 @@ mod tests {
         #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
         /// Every monster stands on open floor, off the stairs, out of sight of
-        /// the arrival and away from it, one to a cell; the same seed places
-        /// the same monsters.
+        /// the arrival and away from it, one to a cell, of a kind living at
+        /// the depth (or one a vault names); the same seed places the same
+        /// monsters.
         #[test]
         fn monsters_are_placed_fairly_and_deterministically(seed: u64, depth in 1u16..16, generator in generator()) {
             let bestiary = Bestiary::default();
@@ -245,7 +277,9 @@ mod tests {
                 prop_assert_eq!(level.terrain(m.pos), Terrain::Floor);
                 prop_assert!(!sight.sees(m.pos), "{:?} is in sight of the arrival", m);
                 prop_assert!(cells.insert(m.pos), "two monsters on {:?}", m.pos);
-                prop_assert!(bestiary.kind(m.kind).lives_at(depth));
+                // A vault's drawing may name a kind from another depth.
+                let named = level.vault.as_ref().is_some_and(|v| v.covers(m.pos));
+                prop_assert!(named || bestiary.kind(m.kind).lives_at(depth));
             }
             prop_assert!(!placed.is_empty(), "a level holds monsters");
             prop_assert_eq!(&placed, &populate(&level, &bestiary, DepthSeeds::from_level_seed(level_seed(seed, depth)), depth));

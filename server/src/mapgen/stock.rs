@@ -13,6 +13,7 @@ use rand::RngExt;
 
 use crate::items::{Catalogue, Class, Item, ItemKindId};
 use crate::level::Level;
+use crate::mapgen::vaults::{Content, PlacedVault};
 use crate::seeds::DepthSeeds;
 
 /// How many items a level at `depth` holds.
@@ -35,6 +36,25 @@ pub fn stock(level: &Level, items: &Catalogue, seeds: DepthSeeds, depth: u16) ->
         placed.push((pos, item));
     }
     placed
+}
+
+/// The items a vault's drawing names, on their cells: a kind not in the
+/// catalogue, or `any`, drawn by rarity from those lying at the depth.
+/// Drawn from a stream of their own, so the stock is the same with or
+/// without a vault.
+fn loot(vault: &PlacedVault, items: &Catalogue, seeds: DepthSeeds, depth: u16) -> Vec<(Pos, Item)> {
+    let mut rng = seeds.vault_loot();
+    let draw = Draw::at(items, depth);
+    let mut loot = Vec::new();
+    for (pos, content) in &vault.contents {
+        let Content::Item(name) = content else { continue };
+        let item = match name.as_deref().and_then(|n| items.find(n)) {
+            Some(kind) => Some(Draw { kinds: vec![(kind, 1)], total: 1 }.one(items, &mut rng)),
+            None => draw.maybe_one(items, &mut rng),
+        };
+        loot.extend(item.map(|item| (*pos, item)));
+    }
+    loot
 }
 
 /// The kinds of item that lie at one depth, weighed by rarity, to draw
@@ -92,6 +112,9 @@ pub fn placed(
     bottom: bool,
 ) -> Vec<(Pos, Item)> {
     let mut placed = stock(level, items, seeds, depth);
+    if let Some(vault) = &level.vault {
+        placed.extend(loot(vault, items, seeds, depth));
+    }
     if bottom && let Some(at) = artifact_cell(level) {
         placed.push((at, Item { kind: items.artifact(), count: 1 }));
     }

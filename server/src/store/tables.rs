@@ -17,7 +17,8 @@ use crate::character::{Credential, KeptPile, Progress, Snapshot, Vitals};
 /// it was and the version stays.
 pub(crate) const STORE_VERSION: u32 = 1;
 
-/// `version`, `world-id`, then the world: `seed`, `generator`, `mix`.
+/// `version`, `world-id`, then the world: `seed`, `generator`, `mix`,
+/// `vaults` (`1`, or missing in a world made before them).
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Name to the SHA-256 of the character's secret token.
 pub(super) const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("tokens");

@@ -22,7 +22,7 @@ pub fn fresh_depth(c: &Config, depth: u16) -> DepthState {
 pub(super) fn built(c: &Config, depth: u16) -> (DepthState, Generator) {
     let seeds = Seeds::of_world(c.seed).depth(depth);
     let generator = mapgen::generator_with(c.generator, &c.mix, c.seed, depth);
-    let mut level = mapgen::build(generator, seeds.level_seed(), depth);
+    let mut level = mapgen::build_with(generator, seeds.level_seed(), depth, &c.vaults, None);
     if depth >= c.bottom() {
         mapgen::make_bottom(&mut level);
     }

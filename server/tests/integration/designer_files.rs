@@ -1,4 +1,4 @@
-//! A host's own bestiary or items file with a mistake stops the real
+//! A host's own bestiary, items file or vaults with a mistake stops the real
 //! binary before it touches the data folder, with one line naming the
 //! file, the line and the field; a sound one is played.
 
@@ -36,6 +36,33 @@ fn a_bad_items_file_stops_the_server_with_one_line() {
 fn a_bad_bestiary_stops_the_server_with_one_line() {
     let what = "monster \"kobold\", field `hp`: a monster needs at least 1 hit point";
     refused("--bestiary", gloam_server::bestiary::BUILT_IN, "hp = 7", "hp = 0", what);
+}
+
+/// A host's folder of vaults with a mistake in one file, or naming a
+/// monster the world lacks, stops the server with that file and line; a
+/// sound folder is played.
+#[test]
+fn a_bad_vault_stops_the_server_with_one_line_and_a_sound_folder_is_played() {
+    let room = "name = a test room\ndepths = 2-9\no = monster orc\n---\n#####\n#o..#\n##.##\n";
+    for (text, line, what) in [
+        (room.replace("#o..#", "#o.x#"), 6, "'x' is not `#`, `.`, a space or in the legend"),
+        (room.replace("monster orc", "monster urk"), 3, "no monster \"urk\" in the bestiary"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("room.txt");
+        std::fs::write(&file, text).unwrap();
+        let data = dir.path().join("world");
+        let args = ["--vaults", dir.path().to_str().unwrap()];
+        let failure = ServerProcess::try_start(SERVER, &data, &args).expect_err("refused");
+        assert!(!data.exists(), "the data folder is not touched");
+        let file = file.display();
+        assert_eq!(failure.stderr, format!("gloam-server: {file}:{line}: {what}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("room.txt"), room).unwrap();
+    let data = dir.path().join("world");
+    let _server = ServerProcess::start(SERVER, &data, &["--vaults", dir.path().to_str().unwrap()]);
+    assert!(data.exists());
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::{Generator, GeneratorSetting, Mix};
 
 fn spec(seed: u64) -> WorldSpec {
-    WorldSpec { seed, generator: GeneratorSetting::Mixed, mix: Mix::default() }
+    WorldSpec { seed, generator: GeneratorSetting::Mixed, mix: Mix::default(), vaults: true }
 }
 
 fn seed(seed: u64) -> WorldWish {
@@ -629,4 +629,23 @@ fn a_depth_history_is_read_from_its_start_under_its_rules() {
     assert_eq!((gap.next, gap.live), (6, Some((6, 9))));
     assert_eq!(handle.depth_history(5).unwrap().rules, None, "other depths are apart");
     writer.close();
+}
+
+/// A world made before vaults (its meta has no `vaults`) keeps the levels
+/// its players know: it plays with none; a new world has them.
+#[test]
+fn a_world_made_before_vaults_keeps_its_levels_without_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let new = store.settle_world(&WorldWish::default(), || 7).unwrap();
+    assert!(new.vaults, "a new world's levels hold vaults");
+    let txn = store.db.begin_write().unwrap();
+    txn.open_table(META).unwrap().remove("vaults").unwrap();
+    txn.commit().unwrap();
+    let old = store.settle_world(&WorldWish::default(), || 8).unwrap();
+    assert_eq!((old.seed, old.vaults), (7, false));
+    let config = crate::Config::default().playing(old);
+    assert!(config.vaults.all().is_empty(), "an old world plays without vaults");
+    let config = crate::Config::default().playing(new);
+    assert_eq!(config.vaults.all().len(), crate::mapgen::Vaults::built_in().all().len());
 }

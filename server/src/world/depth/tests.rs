@@ -41,7 +41,7 @@ pub(super) fn level_from(rows: &[&str]) -> Arc<Level> {
     }
     let walk =
         grid.walk_rows_from(&grid.open_rows(), arrival, crate::mapgen::populate::CLEAR_STEPS);
-    Arc::new(Level { grid, arrival, stairs_down, walk })
+    Arc::new(Level { grid, arrival, stairs_down, walk, vault: None })
 }
 
 fn depth_with(names: &[&str]) -> DepthState {
