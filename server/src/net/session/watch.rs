@@ -22,7 +22,7 @@ use crate::world::{StreamPart, Watcher};
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     /// The loop of one watcher: whatever comes first of the server
-    /// stopping, its name claimed to play, its stream, a line of chat, a
+    /// stopping, its name claimed by another connection, its stream, a line of chat, a
     /// change among those watching, a message from its client, and a ping.
     pub(super) async fn watch(&mut self, watcher: &mut Watcher) -> Ending {
         let mut chat = ChatGuard::new(Instant::now());
@@ -43,7 +43,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 () = stop.cancelled() => Err(self.stopping()),
                 () = kicked.cancelled() => Err(Ending::new(
                     CloseCode::Policy,
-                    "this name is now being played: it cannot watch meanwhile",
+                    "another connection took this name over, to play or to watch",
                 )),
                 stream = watcher.next() => self.pass_stream(stream, watcher).await,
                 Some(line) = inbox.next() => self.conn.write(line.into()).await,
