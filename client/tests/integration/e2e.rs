@@ -1453,16 +1453,7 @@ async fn a_refused_try_again_is_not_tried_again() {
 
     let (mut first, hello) = accept().await;
     assert!(matches!(&hello, gloam_protocol::ClientMsg::Hello { name, .. } if name == "ann"));
-    let welcome = ServerMsg::Welcome {
-        you: PlayerId(1),
-        width: 80,
-        height: 40,
-        sight_radius: gloam_protocol::SIGHT_RADIUS,
-        actions_per_second: 20,
-        token: Some([7; 16]),
-        world: String::new(),
-    };
-    first.send(send(welcome)).await.unwrap();
+    first.send(send(gloam_tests::fake_welcome(20))).await.unwrap();
     let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };
     first.close(Some(restart)).await.unwrap();
     let closed = std::time::Instant::now();
@@ -1475,7 +1466,7 @@ async fn a_refused_try_again_is_not_tried_again() {
     let kept = gloam_protocol::ClientMsg::Hello {
         version: gloam_protocol::PROTOCOL_VERSION,
         name: "ann".into(),
-        token: Some([7; 16]),
+        token: Some(gloam_tests::FAKE_KEY),
     };
     assert_eq!(hello, kept, "with the key the first welcome gave");
     second.send(send(ServerMsg::Refused(Refusal::WrongToken))).await.unwrap();
