@@ -1237,10 +1237,20 @@ struct Window {
 
 impl Window {
     fn open(xvfb: &Xvfb, url: &str, name: &'static str) -> Self {
+        Self::open_with(xvfb, url, name, &[])
+    }
+
+    /// A window of `name` watching `player`.
+    fn watching(xvfb: &Xvfb, url: &str, name: &'static str, player: &str) -> Self {
+        Self::open_with(xvfb, url, name, &["--watch", player])
+    }
+
+    fn open_with(xvfb: &Xvfb, url: &str, name: &'static str, more: &[&str]) -> Self {
         let home = tempfile::tempdir().unwrap();
         let mut gloam = xvfb.gloam();
         gloam
             .args(["--connect", url, "--name", name])
+            .args(more)
             .env("XDG_CONFIG_HOME", home.path())
             .current_dir(home.path());
         Self { name, home, gloam: Running::spawn(gloam) }
@@ -1298,13 +1308,13 @@ fn screenshot(xvfb: &Xvfb, dir: &std::path::Path) -> (String, Vec<u8>) {
 
 /// Each player back by itself after the server was killed with `signal`
 /// and started again: playing within 5 s of its listening, where it
-/// stood, with what it carried.
+/// stood, with what it carried. Gives when the server listened.
 async fn back_by_themselves(
     url: &str,
     signal: &str,
     before: &[(&str, (Pos, Vec<gloam_protocol::Carried>))],
     (browser, page): (&mut gloam_tests::browser::Browser, gloam_tests::browser::Page),
-) {
+) -> std::time::Instant {
     let listening = std::time::Instant::now();
     for (i, (player, was)) in before.iter().enumerate() {
         let eye = format!("eye{signal}{i}");
@@ -1318,6 +1328,21 @@ async fn back_by_themselves(
         assert_eq!(&now, was, "{player} back where it stood, with its pack (SIG{signal})");
         println!("SIG{signal}: {player} playing again {took:?} after the server listened");
     }
+    listening
+}
+
+/// Waits (within the deadline) until `watcher` watches `player` again, as
+/// `eye`, a watcher of `player`'s own, sees among its watchers; says
+/// how long that took since `since`.
+async fn watches_again(
+    url: &str,
+    (watcher, player): (&str, &str),
+    eye: &str,
+    since: std::time::Instant,
+) {
+    let mut eye = watcher_of(url, eye, player).await.expect("it plays");
+    until(&mut eye, |s, _| s.watchers.iter().any(|n| n == watcher)).await;
+    println!("{watcher} watching {player} again {:?} after the server listened", since.elapsed());
 }
 
 /// Where the restart test leaves its screenshots to be looked at.
@@ -1344,7 +1369,9 @@ fn keep_shot(window: &Window, when: &str) {
 /// The server is stopped (SIGTERM), then killed (SIGKILL), and each time
 /// started again on the same folder and port: two windows and a page,
 /// all left alone, play again by themselves within 5 s, in the same place
-/// with the same pack, and show the game again, not the lost link: each
+/// with the same pack, a third window watching ann watches her again
+/// (waiting while she is not back), and all show the game again, not the
+/// lost link: each
 /// window draws the same map after either restart (a player's colour
 /// follows its number, which a restart may change, so the map before is
 /// not the one after). The screenshots are kept in the test's target
@@ -1385,16 +1412,20 @@ async fn two_windows_and_a_page_come_back_by_themselves_when_the_server_restarts
         window.settled(&xvfb, None);
         keep_shot(window, "before");
     }
+    let cy = Window::watching(&xvfb, &url, "cy", "ann");
+    watches_again(&url, ("cy", "ann"), "eyecy", std::time::Instant::now()).await;
 
     hosted = hosted.restart("TERM");
-    back_by_themselves(&url, "TERM", &before, (&mut browser, page)).await;
+    let listening = back_by_themselves(&url, "TERM", &before, (&mut browser, page)).await;
+    watches_again(&url, ("cy", "ann"), "eyecyTERM", listening).await;
     let mut drawn = Vec::new();
     for window in &windows {
         drawn.push(window.settled(&xvfb, None).1);
         keep_shot(window, "after-TERM");
     }
     hosted = hosted.restart("KILL");
-    back_by_themselves(&url, "KILL", &before, (&mut browser, page)).await;
+    let listening = back_by_themselves(&url, "KILL", &before, (&mut browser, page)).await;
+    watches_again(&url, ("cy", "ann"), "eyecyKILL", listening).await;
 
     // All show the game again, the same map in each window as after the
     // clean stop, the pack they carry among it.
@@ -1404,13 +1435,18 @@ async fn two_windows_and_a_page_come_back_by_themselves_when_the_server_restarts
         assert!(line_starting(&text, "Depth 1").contains("HP "), "{text}");
         assert!(!text.contains("Connection lost.") && !text.contains("Disconnected"), "{text}");
     }
+    xvfb.focus_window_of("cy");
+    let (text, _) = screenshot(&xvfb, cy.home.path());
+    keep_shot(&cy, "after-KILL");
+    assert!(line_starting(&text, "Watching ann").contains("Depth 1"), "{text}");
+    assert!(!text.contains("Connection lost.") && !text.contains("Disconnected"), "{text}");
     browser.screenshot(page, &restart_shots().join("webby-after-KILL.png")).await.unwrap();
     let shown = browser.eval(page, "window.gloam.screenText()").await.unwrap();
     let shown = shown.as_str().unwrap_or_default().to_owned();
     assert!(shown.contains("Depth 1") && !shown.contains("Connection lost."), "{shown}");
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;
-    for window in windows {
+    for window in windows.into_iter().chain([cy]) {
         window.quit(&xvfb);
     }
     drop(hosted);
