@@ -1345,6 +1345,22 @@ async fn watches_again(
     println!("{watcher} watching {player} again {:?} after the server listened", since.elapsed());
 }
 
+/// The page, playing webby, walks to `pile` by keys and picks its top up,
+/// as a watcher sees.
+async fn page_picks_up(
+    (browser, page): (&mut gloam_tests::browser::Browser, gloam_tests::browser::Page),
+    url: &str,
+    level: &Level,
+    pile: Pos,
+) {
+    let mut webby = watcher_of(url, "eyewebby", "webby").await.unwrap();
+    for d in path(level, webby.at(), pile) {
+        browser.key(page, vi_key(d)).await.unwrap();
+    }
+    browser.key(page, "g").await.unwrap();
+    until(&mut webby, |s, _| !s.pack.is_empty()).await;
+}
+
 /// Where the restart test leaves its screenshots to be looked at.
 fn restart_shots() -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("restart");
@@ -1396,13 +1412,7 @@ async fn two_windows_and_a_page_come_back_by_themselves_when_the_server_restarts
     for (window, &pile) in windows.iter().zip(&hosted.piles) {
         window.pick_up(&xvfb, &url, &hosted.level, pile).await;
     }
-    let mut webby = watcher_of(&url, "eyewebby", "webby").await.unwrap();
-    for d in path(&hosted.level, webby.at(), hosted.piles[2]) {
-        browser.key(page, vi_key(d)).await.unwrap();
-    }
-    browser.key(page, "g").await.unwrap();
-    until(&mut webby, |s, _| !s.pack.is_empty()).await;
-    drop(webby);
+    page_picks_up((&mut browser, page), &url, &hosted.level, hosted.piles[2]).await;
     // As they stand now (a walk may have swapped places with another).
     let mut before = Vec::new();
     for player in ["ann", "bob", "webby"] {
