@@ -29,6 +29,23 @@ pub const ARENA_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/ar
 /// and depth 2 none.
 pub const MOTH_BESTIARY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/moth-bestiary.toml");
 
+/// The key a fake server's welcome gives (see [`fake_welcome`]).
+pub const FAKE_KEY: gloam_protocol::Token = [7; 16];
+
+/// What a fake server in a test says first: welcome, player 1, on an
+/// 80 x 40 map, at `actions_per_second`, with the key [`FAKE_KEY`].
+pub fn fake_welcome(actions_per_second: u16) -> gloam_protocol::ServerMsg {
+    gloam_protocol::ServerMsg::Welcome {
+        you: gloam_protocol::PlayerId(1),
+        width: 80,
+        height: 40,
+        sight_radius: gloam_protocol::SIGHT_RADIUS,
+        actions_per_second,
+        token: Some(FAKE_KEY),
+        world: String::new(),
+    }
+}
+
 /// The arrival of depth 1 of the world `seed` builds with `setting`, and
 /// the floor cells in its sight `far` steps from it (as the king walks), in
 /// position order: where the scenarios put the monsters they need.

@@ -12,7 +12,11 @@
 //!   (the host's `--max-players` reached: a place frees when someone
 //!   leaves). A wrong key, a name
 //!   taken or invalid, and another protocol version will not change by
-//!   waiting: they are shown and not tried again;
+//!   waiting: they are shown and not tried again. A name taken is never
+//!   this client's own old connection, which the server may still hold
+//!   after a broken link: it hands a name over to its key, a watcher's
+//!   as a player's (`server/src/world/characters.rs`), so a watcher that
+//!   comes back is not refused its own name;
 //! - a connection that could not be opened, or dropped without a close
 //!   frame (a crash, a reboot, the network);
 //! - the close codes that say the server or the network is at fault:

@@ -338,7 +338,13 @@ fn newest_map(dir: &std::path::Path) -> Option<Vec<u8>> {
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "png"))
         .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?;
-    let image = gloam_client::render::RgbaImage::load_png(&newest.path()).ok()?;
+    map_of(&newest.path())
+}
+
+/// The map area (the rows above the HUD) of the screenshot `png`, once it
+/// can be read whole.
+fn map_of(png: &std::path::Path) -> Option<Vec<u8>> {
+    let image = gloam_client::render::RgbaImage::load_png(png).ok()?;
     // The map takes the window's upper part, above the HUD's rows.
     let map_rows = image.height as usize / 2;
     image.pixels.get(..map_rows * image.width as usize * 4).map(<[u8]>::to_vec)
@@ -816,6 +822,12 @@ async fn rest_at_full_health_is_refused_and_exploring_stops_at_a_monster() {
 /// Presses F12 in the focused window and gives the text written beside
 /// the screenshot (in `dir`).
 fn screen_text(xvfb: &Xvfb, dir: &std::path::Path) -> String {
+    std::fs::read_to_string(newest_text(xvfb, dir)).unwrap()
+}
+
+/// Presses F12 in the focused window and gives the file of the text it
+/// wrote beside the screenshot (in `dir`).
+fn newest_text(xvfb: &Xvfb, dir: &std::path::Path) -> std::path::PathBuf {
     let texts = || -> Vec<std::path::PathBuf> {
         let mut all: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
@@ -831,7 +843,7 @@ fn screen_text(xvfb: &Xvfb, dir: &std::path::Path) -> String {
     let deadline = std::time::Instant::now() + DEADLINE;
     while std::time::Instant::now() < deadline {
         if let Some(newest) = texts().get(before) {
-            return std::fs::read_to_string(newest).unwrap();
+            return newest.clone();
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -1099,7 +1111,7 @@ async fn measure_the_presses_to_the_stairs_with_the_default_monsters() {
 /// tests want `cargo build -p gloam-server` first (building it from here
 /// every time would replace it under the server's own tests, which run it
 /// at the same time in a workspace's run).
-fn server_binary() -> std::path::PathBuf {
+fn server_binary() -> String {
     let binary = std::path::Path::new(env!("CARGO_BIN_EXE_gloam")).with_file_name("gloam-server");
     if !binary.exists() {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -1109,7 +1121,7 @@ fn server_binary() -> std::path::PathBuf {
             .expect("cargo runs");
         assert!(built.success(), "cargo build -p gloam-server: {built:?}");
     }
-    binary
+    binary.to_str().expect("a path in UTF-8").to_owned()
 }
 
 /// A watcher of `player` on the server at `url` as soon as it plays,
@@ -1159,28 +1171,154 @@ fn piles_of(config: &Config) -> Vec<Pos> {
     piles
 }
 
-/// Kills the server (`signal`: TERM, or KILL with no chance to save),
-/// starts it again on the same folder and port, and checks that the
-/// window's player and the page's are playing again by themselves within
-/// 5 s of its listening, where they stood, with what they carried.
-async fn restart_and_check(
+/// A world served by the `gloam-server` binary on a data folder of its
+/// own, stopped and started again on the same folder and port; with its
+/// depth 1 and the piles laid there, nearest the arrival first.
+struct Hosted {
     server: ServerProcess,
+    data: tempfile::TempDir,
+    args: Vec<String>,
+    level: Level,
+    piles: Vec<Pos>,
+}
+
+impl Hosted {
+    /// Seed 77's levels, built by bsp, with no monster to fight, and keys
+    /// as fast as the test presses them (no flood).
+    fn start() -> Self {
+        let data = tempfile::tempdir().unwrap();
+        let quiet = gloam_tests::QUIET_BESTIARY;
+        let args = ["--generator", "bsp", "--bestiary", quiet, "--actions-per-second", "1000"];
+        let mut args: Vec<String> = args.map(String::from).into();
+        args.extend(["--seed".to_owned(), SEED.to_string()]);
+        let server = ServerProcess::start(&server_binary(), data.path(), &strs(&args));
+        let config = Config {
+            seed: SEED,
+            generator: GeneratorSetting::One(Generator::Bsp),
+            bestiary: std::sync::Arc::new(
+                gloam_server::bestiary::Bestiary::load(std::path::Path::new(quiet)).unwrap(),
+            ),
+            ..Config::default()
+        };
+        let level = gloam_server::mapgen::build_level(SEED, 1, config.generator);
+        let piles = piles_of(&config);
+        Self { server, data, args, level, piles }
+    }
+
+    fn url(&self) -> String {
+        self.server.url.clone()
+    }
+
+    /// Kills the server (`signal`: TERM, or KILL with no chance to save)
+    /// and starts it again on the same folder and port, listening.
+    fn restart(self, signal: &str) -> Self {
+        let bind = self.server.url.trim_start_matches("ws://").to_owned();
+        match signal {
+            "KILL" => self.server.process.kill_hard(),
+            _ => assert!(self.server.process.signal(signal).success()),
+        }
+        let server =
+            ServerProcess::start_at(&server_binary(), &bind, self.data.path(), &strs(&self.args));
+        Self { server, ..self }
+    }
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// A window of `gloam` playing `name`, with a folder of its own for its
+/// key and its screenshots.
+struct Window {
+    name: &'static str,
+    home: tempfile::TempDir,
+    gloam: Running,
+}
+
+impl Window {
+    fn open(xvfb: &Xvfb, url: &str, name: &'static str) -> Self {
+        Self::open_with(xvfb, url, name, &[])
+    }
+
+    /// A window of `name` watching `player`.
+    fn watching(xvfb: &Xvfb, url: &str, name: &'static str, player: &str) -> Self {
+        Self::open_with(xvfb, url, name, &["--watch", player])
+    }
+
+    fn open_with(xvfb: &Xvfb, url: &str, name: &'static str, more: &[&str]) -> Self {
+        let home = tempfile::tempdir().unwrap();
+        let mut gloam = xvfb.gloam();
+        gloam
+            .args(["--connect", url, "--name", name])
+            .args(more)
+            .env("XDG_CONFIG_HOME", home.path())
+            .current_dir(home.path());
+        Self { name, home, gloam: Running::spawn(gloam) }
+    }
+
+    /// Walks to `pile` by keys and picks its top up, as a watcher sees.
+    async fn pick_up(&self, xvfb: &Xvfb, url: &str, level: &Level, pile: Pos) {
+        let mut eye = watcher_of(url, &format!("eye{}", self.name), self.name).await.unwrap();
+        xvfb.focus_window_of(self.name);
+        let mut press = vec!["key", "--delay", "40"];
+        press.extend(path(level, eye.at(), pile).iter().map(|&d| vi_key(d)));
+        press.push("g");
+        xdotool(&xvfb.display, &press);
+        until(&mut eye, |s, _| !s.pack.is_empty()).await;
+    }
+
+    /// The screen's text and the map's pixels (see [`newest_map`]) once the
+    /// window draws `like` (within the deadline), or as soon as two
+    /// screenshots in a row agree.
+    fn settled(&self, xvfb: &Xvfb, like: Option<&[u8]>) -> (String, Vec<u8>) {
+        xvfb.focus_window_of(self.name);
+        let deadline = std::time::Instant::now() + DEADLINE;
+        let mut last = screenshot(xvfb, self.home.path());
+        loop {
+            let now = screenshot(xvfb, self.home.path());
+            if like.map_or(now.1 == last.1, |like| now.1 == like) {
+                return now;
+            }
+            assert!(std::time::Instant::now() < deadline, "{} draws another map", self.name);
+            last = now;
+        }
+    }
+
+    fn quit(self, xvfb: &Xvfb) {
+        xvfb.focus_window_of(self.name);
+        xvfb.quit_window(self.gloam);
+    }
+}
+
+/// Presses F12 in the focused window: the text written beside the
+/// screenshot (in `dir`), and the screenshot's map (see [`newest_map`]).
+fn screenshot(xvfb: &Xvfb, dir: &std::path::Path) -> (String, Vec<u8>) {
+    let text = newest_text(xvfb, dir);
+    let png = text.with_extension("png");
+    let deadline = std::time::Instant::now() + DEADLINE;
+    // The text is written first, then the picture.
+    while std::time::Instant::now() < deadline {
+        if let Some(map) = map_of(&png) {
+            return (std::fs::read_to_string(&text).unwrap(), map);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("F12 wrote no picture beside {}", text.display());
+}
+
+/// Each player back by itself after the server was killed with `signal`
+/// and started again: playing within 5 s of its listening, where it
+/// stood, with what it carried. Gives when the server listened.
+async fn back_by_themselves(
+    url: &str,
     signal: &str,
-    (data, args): (&std::path::Path, &[&str]),
     before: &[(&str, (Pos, Vec<gloam_protocol::Carried>))],
     (browser, page): (&mut gloam_tests::browser::Browser, gloam_tests::browser::Page),
-    round: usize,
-) -> ServerProcess {
-    let bind = server.url.trim_start_matches("ws://").to_owned();
-    match signal {
-        "KILL" => server.process.kill_hard(),
-        _ => assert!(server.process.signal(signal).success()),
-    }
-    let server = ServerProcess::start_at(server_binary().to_str().unwrap(), &bind, data, args);
+) -> std::time::Instant {
     let listening = std::time::Instant::now();
     for (i, (player, was)) in before.iter().enumerate() {
-        let eye = format!("eye{round}{i}");
-        let Ok(eye) = watcher_of(&server.url, &eye, player).await else {
+        let eye = format!("eye{signal}{i}");
+        let Ok(eye) = watcher_of(url, &eye, player).await else {
             let screen = browser.eval(page, "window.gloam.screenText()").await;
             panic!("{player} is not back (SIG{signal}); the page shows {screen:?}");
         };
@@ -1190,98 +1328,138 @@ async fn restart_and_check(
         assert_eq!(&now, was, "{player} back where it stood, with its pack (SIG{signal})");
         println!("SIG{signal}: {player} playing again {took:?} after the server listened");
     }
-    server
+    listening
+}
+
+/// Waits (within the deadline) until `watcher` watches `player` again, as
+/// `eye`, a watcher of `player`'s own, sees among its watchers; says
+/// how long that took since `since`.
+async fn watches_again(
+    url: &str,
+    (watcher, player): (&str, &str),
+    eye: &str,
+    since: std::time::Instant,
+) {
+    let mut eye = watcher_of(url, eye, player).await.expect("it plays");
+    until(&mut eye, |s, _| s.watchers.iter().any(|n| n == watcher)).await;
+    println!("{watcher} watching {player} again {:?} after the server listened", since.elapsed());
+}
+
+/// The page, playing webby, walks to `pile` by keys and picks its top up,
+/// as a watcher sees.
+async fn page_picks_up(
+    (browser, page): (&mut gloam_tests::browser::Browser, gloam_tests::browser::Page),
+    url: &str,
+    level: &Level,
+    pile: Pos,
+) {
+    let mut webby = watcher_of(url, "eyewebby", "webby").await.unwrap();
+    for d in path(level, webby.at(), pile) {
+        browser.key(page, vi_key(d)).await.unwrap();
+    }
+    browser.key(page, "g").await.unwrap();
+    until(&mut webby, |s, _| !s.pack.is_empty()).await;
+}
+
+/// Where the restart test leaves its screenshots to be looked at.
+fn restart_shots() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("restart");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The window's newest screenshot, kept as `NAME-WHEN.png` among the
+/// restart test's (see [`restart_shots`]).
+fn keep_shot(window: &Window, when: &str) {
+    let newest = std::fs::read_dir(window.home.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "png"))
+        .max()
+        .expect("a screenshot");
+    let kept = restart_shots().join(format!("{}-{when}.png", window.name));
+    std::fs::copy(newest, kept).unwrap();
 }
 
 /// The server is stopped (SIGTERM), then killed (SIGKILL), and each time
-/// started again on the same folder and port: a window and a page, both
-/// left alone, play again by themselves within 5 s, in the same place
-/// with the same pack, and show the game again, not the lost link.
+/// started again on the same folder and port: two windows and a page,
+/// all left alone, play again by themselves within 5 s, in the same place
+/// with the same pack, a third window watching ann watches her again
+/// (waiting while she is not back), and all show the game again, not the
+/// lost link: each
+/// window draws the same map after either restart (a player's colour
+/// follows its number, which a restart may change, so the map before is
+/// not the one after). The screenshots are kept in the test's target
+/// folder (`restart/`), to be looked at.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_window_and_a_page_come_back_by_themselves_when_the_server_restarts() {
+async fn two_windows_and_a_page_come_back_by_themselves_when_the_server_restarts() {
     use gloam_tests::browser::Browser;
     let xvfb = Xvfb::start();
-    let data = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let seed = SEED.to_string();
-    let quiet = gloam_tests::QUIET_BESTIARY;
-    // Keys as fast as the test presses them: no flood.
-    let args = [
-        "--seed",
-        &seed,
-        "--generator",
-        "bsp",
-        "--bestiary",
-        quiet,
-        "--actions-per-second",
-        "1000",
-    ];
-    let server = ServerProcess::start(server_binary().to_str().unwrap(), data.path(), &args);
-    let config = Config {
-        seed: SEED,
-        generator: GeneratorSetting::One(Generator::Bsp),
-        bestiary: std::sync::Arc::new(
-            gloam_server::bestiary::Bestiary::load(std::path::Path::new(
-                gloam_tests::QUIET_BESTIARY,
-            ))
-            .unwrap(),
-        ),
-        ..Config::default()
-    };
-    let level = gloam_server::mapgen::build_level(SEED, 1, config.generator);
-    let piles = piles_of(&config);
-    assert!(piles.len() >= 2, "two piles on depth 1: {piles:?}");
+    let mut hosted = Hosted::start();
+    let url = hosted.url();
+    assert!(hosted.piles.len() >= 3, "three piles on depth 1: {:?}", hosted.piles);
 
-    // The window plays ann; the page plays webby.
-    let mut gloam = xvfb.gloam();
-    gloam
-        .args(["--connect", &server.url, "--name", "ann"])
-        .env("XDG_CONFIG_HOME", home.path())
-        .current_dir(home.path());
-    let gloam = Running::spawn(gloam);
+    // The windows play ann and bob; the page plays webby.
+    let windows = [Window::open(&xvfb, &url, "ann"), Window::open(&xvfb, &url, "bob")];
     let mut browser = Browser::start().await.expect("the browser starts");
-    let page_url = format!("{}/?name=webby", server.url.replacen("ws://", "http://", 1));
+    let page_url = format!("{}/?name=webby", url.replacen("ws://", "http://", 1));
     let page = browser.open(&page_url, 1280, 800).await.unwrap();
     let playing = "window.gloam.screenText().includes('Depth 1')";
     browser.wait(page, playing, DEADLINE).await.expect("the page plays");
 
     // Each walks to a pile and picks its top up: a pack to come back with.
-    let mut ann = watcher_of(&server.url, "eyea", "ann").await.unwrap();
-    xvfb.focus_window_of("ann");
-    let mut keys: Vec<&str> = path(&level, ann.at(), piles[0]).iter().map(|&d| vi_key(d)).collect();
-    keys.push("g");
-    let mut press = vec!["key", "--delay", "40"];
-    press.extend(keys);
-    xdotool(&xvfb.display, &press);
-    until(&mut ann, |s, _| !s.pack.is_empty()).await;
-    let mut webby = watcher_of(&server.url, "eyew", "webby").await.unwrap();
-    for d in path(&level, webby.at(), piles[1]) {
-        browser.key(page, vi_key(d)).await.unwrap();
+    for (window, &pile) in windows.iter().zip(&hosted.piles) {
+        window.pick_up(&xvfb, &url, &hosted.level, pile).await;
     }
-    browser.key(page, "g").await.unwrap();
-    until(&mut webby, |s, _| !s.pack.is_empty()).await;
-    // As they stand now (webby's walk may have swapped places with ann).
+    page_picks_up((&mut browser, page), &url, &hosted.level, hosted.piles[2]).await;
+    // As they stand now (a walk may have swapped places with another).
     let mut before = Vec::new();
-    for (player, eye) in [("ann", "eyea0"), ("webby", "eyew0")] {
-        before.push((player, back_again(&server.url, eye, player).await));
+    for player in ["ann", "bob", "webby"] {
+        before.push((player, back_again(&url, &format!("eye0{player}"), player).await));
     }
-    drop((ann, webby));
+    for window in &windows {
+        window.settled(&xvfb, None);
+        keep_shot(window, "before");
+    }
+    let cy = Window::watching(&xvfb, &url, "cy", "ann");
+    watches_again(&url, ("cy", "ann"), "eyecy", std::time::Instant::now()).await;
 
-    let world = (data.path(), &args[..]);
-    let server = restart_and_check(server, "TERM", world, &before, (&mut browser, page), 1).await;
-    let server = restart_and_check(server, "KILL", world, &before, (&mut browser, page), 2).await;
+    hosted = hosted.restart("TERM");
+    let listening = back_by_themselves(&url, "TERM", &before, (&mut browser, page)).await;
+    watches_again(&url, ("cy", "ann"), "eyecyTERM", listening).await;
+    let mut drawn = Vec::new();
+    for window in &windows {
+        drawn.push(window.settled(&xvfb, None).1);
+        keep_shot(window, "after-TERM");
+    }
+    hosted = hosted.restart("KILL");
+    let listening = back_by_themselves(&url, "KILL", &before, (&mut browser, page)).await;
+    watches_again(&url, ("cy", "ann"), "eyecyKILL", listening).await;
 
-    // Both show the game again, the pack they carry among it.
+    // All show the game again, the same map in each window as after the
+    // clean stop, the pack they carry among it.
+    for (window, map) in windows.iter().zip(&drawn) {
+        let (text, _) = window.settled(&xvfb, Some(map));
+        keep_shot(window, "after-KILL");
+        assert!(line_starting(&text, "Depth 1").contains("HP "), "{text}");
+        assert!(!text.contains("Connection lost.") && !text.contains("Disconnected"), "{text}");
+    }
+    xvfb.focus_window_of("cy");
+    let (text, _) = screenshot(&xvfb, cy.home.path());
+    keep_shot(&cy, "after-KILL");
+    assert!(line_starting(&text, "Watching ann").contains("Depth 1"), "{text}");
+    assert!(!text.contains("Connection lost.") && !text.contains("Disconnected"), "{text}");
+    browser.screenshot(page, &restart_shots().join("webby-after-KILL.png")).await.unwrap();
     let shown = browser.eval(page, "window.gloam.screenText()").await.unwrap();
     let shown = shown.as_str().unwrap_or_default().to_owned();
     assert!(shown.contains("Depth 1") && !shown.contains("Connection lost."), "{shown}");
-    let text = screen_text(&xvfb, home.path());
-    assert!(line_starting(&text, "Depth 1").contains("HP "), "{text}");
-    assert!(!text.contains("Connection lost.") && !text.contains("Disconnected"), "{text}");
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;
-    xvfb.quit_window(gloam);
-    drop(server);
+    for window in windows.into_iter().chain([cy]) {
+        window.quit(&xvfb);
+    }
+    drop(hosted);
 }
 
 /// A fake server on loopback for the window's tries again: it welcomes
@@ -1321,16 +1499,7 @@ async fn a_refused_try_again_is_not_tried_again() {
 
     let (mut first, hello) = accept().await;
     assert!(matches!(&hello, gloam_protocol::ClientMsg::Hello { name, .. } if name == "ann"));
-    let welcome = ServerMsg::Welcome {
-        you: PlayerId(1),
-        width: 80,
-        height: 40,
-        sight_radius: gloam_protocol::SIGHT_RADIUS,
-        actions_per_second: 20,
-        token: Some([7; 16]),
-        world: String::new(),
-    };
-    first.send(send(welcome)).await.unwrap();
+    first.send(send(gloam_tests::fake_welcome(20))).await.unwrap();
     let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };
     first.close(Some(restart)).await.unwrap();
     let closed = std::time::Instant::now();
@@ -1343,7 +1512,7 @@ async fn a_refused_try_again_is_not_tried_again() {
     let kept = gloam_protocol::ClientMsg::Hello {
         version: gloam_protocol::PROTOCOL_VERSION,
         name: "ann".into(),
-        token: Some([7; 16]),
+        token: Some(gloam_tests::FAKE_KEY),
     };
     assert_eq!(hello, kept, "with the key the first welcome gave");
     second.send(send(ServerMsg::Refused(Refusal::WrongToken))).await.unwrap();

@@ -28,7 +28,7 @@ use crate::config::{Config, Farewell};
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 /// Why a connection ended, for the log and the close frame.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) struct Ending {
     pub(super) code: CloseCode,
     pub(super) reason: String,

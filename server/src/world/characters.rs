@@ -62,7 +62,8 @@ struct Online {
 #[derive(Debug)]
 pub(crate) struct WatchClaim {
     pub id: PlayerId,
-    /// Cancelled when the name is claimed to play.
+    /// Cancelled when the name is claimed to play, or to watch from
+    /// another connection.
     pub kicked: CancellationToken,
     /// A new name: the token it will have, and its hash.
     fresh: Option<(Token, [u8; 32])>,
@@ -73,22 +74,20 @@ pub(crate) struct WatchClaim {
 
 /// What a claim does once the lock is let go.
 enum Next {
-    Create {
-        id: PlayerId,
-        token: Token,
-        token_hash: [u8; 32],
-        kicked: CancellationToken,
-    },
-    Resume {
-        id: PlayerId,
-        kicked: CancellationToken,
-    },
-    /// Another connection plays it and was told to go: wait for it to leave.
+    Ready(Ready),
+    /// Another connection has it and was told to go: wait for it to leave.
     Wait(Arc<Notify>),
 }
 
+/// The name is the claim's: as a new character, or an old one resumed.
+enum Ready {
+    Create { id: PlayerId, token: Token, token_hash: [u8; 32], kicked: CancellationToken },
+    Resume { id: PlayerId, kicked: CancellationToken },
+}
+
 /// What a name is claimed for: to play takes it over from a connection
-/// that has it; to watch is refused while one has it.
+/// that has it; to watch is refused while one plays it, and takes it over
+/// from one that watches under it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Purpose {
     Play,
@@ -165,14 +164,29 @@ impl Characters {
         token: Option<Token>,
         from: IpAddr,
     ) -> Result<Claim, Refusal> {
+        match self.decide_once_left(name, token, from, Purpose::Play).await? {
+            Ready::Create { id, token, token_hash, kicked } => {
+                self.create(name, id, token, token_hash, kicked).await
+            }
+            Ready::Resume { id, kicked } => self.resume(name, id, kicked).await,
+        }
+    }
+
+    /// [`decide`](Self::decide), and again each time the connection that
+    /// holds the name is told to make way and leaves, until it has (a name
+    /// still held after [`TAKEOVER_WAIT`] is taken).
+    async fn decide_once_left(
+        &self,
+        name: &str,
+        token: Option<Token>,
+        from: IpAddr,
+        purpose: Purpose,
+    ) -> Result<Ready, Refusal> {
         let deadline = tokio::time::Instant::now() + TAKEOVER_WAIT;
         loop {
-            let waiting = match self.decide(name, token, from, Purpose::Play)? {
-                Next::Create { id, token, token_hash, kicked } => {
-                    return self.create(name, id, token, token_hash, kicked).await;
-                }
-                Next::Resume { id, kicked } => return self.resume(name, id, kicked).await,
+            let waiting = match self.decide(name, token, from, purpose)? {
                 Next::Wait(left) => left,
+                Next::Ready(ready) => return Ok(ready),
             };
             // The old connection saves and leaves; look again when it has (or
             // soon, in case its notice came before we listened).
@@ -186,22 +200,25 @@ impl Characters {
 
     /// Takes `name` to watch another player: its token checked if it is a
     /// character, and marked online like a player, so that claiming it to
-    /// play takes it over. A name in the game cannot watch. A new name is
-    /// held but not stored: [`Characters::keep`] makes it a character once
-    /// the watching has begun (so nobody else can speak under it later),
+    /// play takes it over. A name in the game cannot watch; a name already
+    /// watching is taken over as a player's is, by its key: a watcher that
+    /// comes back after its link broke finds its old connection still
+    /// held (the server notices a dead link only at its next ping or
+    /// write), and that connection makes way. A new name is held but not
+    /// stored: [`Characters::keep`] makes it a character once the watching
+    /// has begun (so nobody else can speak under it later),
     /// [`Characters::abandon`] lets it go if not.
-    pub(crate) fn claim_to_watch(
+    pub(crate) async fn claim_to_watch(
         &self,
         name: &str,
         token: Option<Token>,
         from: IpAddr,
     ) -> Result<WatchClaim, Refusal> {
-        match self.decide(name, token, from, Purpose::Watch)? {
-            Next::Create { id, token, token_hash, kicked } => {
+        match self.decide_once_left(name, token, from, Purpose::Watch).await? {
+            Ready::Create { id, token, token_hash, kicked } => {
                 Ok(WatchClaim { id, kicked, fresh: Some((token, token_hash)), from })
             }
-            Next::Resume { id, kicked } => Ok(WatchClaim { id, kicked, fresh: None, from }),
-            Next::Wait(_) => Err(Refusal::NameTaken),
+            Ready::Resume { id, kicked } => Ok(WatchClaim { id, kicked, fresh: None, from }),
         }
     }
 
@@ -242,9 +259,9 @@ impl Characters {
     ) -> Result<Next, Refusal> {
         let mut all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(c) = all.get_mut(name) else {
-            let (next, character) = self.make(all.len(), from, purpose)?;
+            let (ready, character) = self.make(all.len(), from, purpose)?;
             all.insert(name.to_owned(), character);
-            return Ok(next);
+            return Ok(Next::Ready(ready));
         };
         if token.as_ref().map(hash) != Some(c.token_hash) {
             return Err(Refusal::WrongToken);
@@ -260,11 +277,14 @@ impl Characters {
                 let kicked = CancellationToken::new();
                 c.online =
                     Some(Online { kicked: kicked.clone(), playing: purpose == Purpose::Play });
-                Ok(Next::Resume { id: c.id, kicked })
+                Ok(Next::Ready(Ready::Resume { id: c.id, kicked }))
             }
-            Some(_) if purpose == Purpose::Watch => Err(Refusal::NameTaken),
+            Some(old) if purpose == Purpose::Watch && old.playing => Err(Refusal::NameTaken),
             Some(old) => {
-                if old.playing {
+                if purpose == Purpose::Watch {
+                    // Its own watching, from another connection: no place
+                    // among the players is at stake.
+                } else if old.playing {
                     // The same player again: its place is its own.
                     c.taking_over = true;
                 } else if !c.taking_over {
@@ -284,7 +304,7 @@ impl Characters {
         known: usize,
         from: IpAddr,
         purpose: Purpose,
-    ) -> Result<(Next, Character), Refusal> {
+    ) -> Result<(Ready, Character), Refusal> {
         if known >= self.limits.total {
             return Err(Refusal::Unavailable {
                 reason: "this world has all the characters it can keep".into(),
@@ -317,7 +337,7 @@ impl Characters {
             taking_over: false,
             left: Arc::default(),
         };
-        Ok((Next::Create { id, token: fresh, token_hash, kicked }, character))
+        Ok((Ready::Create { id, token: fresh, token_hash, kicked }, character))
     }
 
     /// Refuses a new player when as many play as the host allows. Called

@@ -174,7 +174,7 @@ impl World {
         if !self.talkers.is_playing(player) {
             return Err(cannot(format!("nobody called {player} is playing")));
         }
-        let claim = self.characters.claim_to_watch(name, token, from)?;
+        let claim = self.characters.claim_to_watch(name, token, from).await?;
         let id = claim.id;
         let joined = match self.talkers.join_watching(name, id, player) {
             Ok(joined) => joined,

@@ -312,3 +312,41 @@ async fn backups_are_written_every_interval() {
     }
     assert!(server.process.signal("TERM").success());
 }
+
+/// A watcher of a player who played before the server was stopped (or
+/// killed) and is not back yet is answered at once, with a refusal it may
+/// try again after (the clients do: see `client/src/session/retry.rs`),
+/// whether it watched before (with its key) or comes new; and it watches
+/// once the player is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_of_a_player_not_back_after_a_restart_is_refused_at_once() {
+    let data = tempfile::tempdir().unwrap();
+    let mut server = start(data.path(), &["--seed", "11", "--generator", "bsp"]);
+    let ann = join(&server.url, "ann", None).await.unwrap();
+    let eye = SimClient::watch(&server.url, "eye", "ann", None).await.unwrap();
+    let (ann_key, eye_key) = (ann.token, eye.token);
+    for signal in ["TERM", "KILL"] {
+        let bind = server.url.trim_start_matches("ws://").to_owned();
+        match signal {
+            "KILL" => server.process.kill_hard(),
+            _ => assert!(server.process.signal(signal).success()),
+        }
+        let args = quiet(&[]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        server = ServerProcess::start_at(SERVER, &bind, data.path(), &args);
+        for (name, key) in [("eye", eye_key), (&format!("new{signal}"), None)] {
+            let asked = Instant::now();
+            let refused = SimClient::watch_with_token(&server.url, name, key, "ann", None).await;
+            let Err(SimError::Refused(Refusal::CannotWatch { reason })) = refused else {
+                panic!("{name} after SIG{signal}: {refused:?}");
+            };
+            assert_eq!(reason, "nobody called ann is playing");
+            assert!(asked.elapsed() < Duration::from_secs(1), "answered at once");
+        }
+        let back = join(&server.url, "ann", ann_key).await.unwrap();
+        let eye = SimClient::watch_with_token(&server.url, "eye", eye_key, "ann", None).await;
+        assert!(eye.is_ok(), "eye watches ann back after SIG{signal}: {:?}", eye.err());
+        drop((back, eye));
+    }
+    drop(ann);
+}

@@ -296,15 +296,7 @@ async fn the_page_survives_a_hostile_server() {
     use tokio_tungstenite::tungstenite::Message;
     let server = TestServer::start(quiet()).await.unwrap();
     let real: std::net::SocketAddr = server.url().trim_start_matches("ws://").parse().unwrap();
-    let welcome = gloam_protocol::codec::encode(&ServerMsg::Welcome {
-        you: gloam_protocol::PlayerId(1),
-        width: 80,
-        height: 40,
-        sight_radius: gloam_protocol::SIGHT_RADIUS,
-        actions_per_second: 10,
-        token: Some([7; 16]),
-        world: String::new(),
-    });
+    let welcome = gloam_protocol::codec::encode(&gloam_tests::fake_welcome(10));
     let huge = gloam_protocol::codec::encode(&ServerMsg::EnterLevel {
         depth: 1,
         width: u16::MAX,
@@ -674,16 +666,7 @@ async fn the_page_comes_back_at_once_after_a_restart_and_never_after_a_wrong_key
 
     let (mut first, hello, _) = next_game(&mut games).await;
     assert!(matches!(hello, ClientMsg::Hello { ref name, token: None, .. } if name == "webby"));
-    let welcome = ServerMsg::Welcome {
-        you: gloam_protocol::PlayerId(1),
-        width: 80,
-        height: 40,
-        sight_radius: gloam_protocol::SIGHT_RADIUS,
-        actions_per_second: 20,
-        token: Some([7; 16]),
-        world: String::new(),
-    };
-    first.send(frame(welcome)).await.unwrap();
+    first.send(frame(gloam_tests::fake_welcome(20))).await.unwrap();
     shown(&mut browser, page, "Joining...").await;
     let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };
     first.close(Some(restart)).await.unwrap();
@@ -694,7 +677,8 @@ async fn the_page_comes_back_at_once_after_a_restart_and_never_after_a_wrong_key
     let (mut second, hello, came) = next_game(&mut games).await;
     let after = came.saturating_duration_since(closed);
     assert!(after < Duration::from_millis(500), "a restart is tried again at once: {after:?}");
-    let kept = matches!(hello, ClientMsg::Hello { token: Some(t), .. } if t == [7; 16]);
+    let kept =
+        matches!(hello, ClientMsg::Hello { token: Some(t), .. } if t == gloam_tests::FAKE_KEY);
     assert!(kept, "with the key the first welcome gave: {hello:?}");
     let refused = ServerMsg::Refused(gloam_protocol::Refusal::WrongToken);
     second.send(frame(refused)).await.unwrap();

@@ -11,7 +11,9 @@
 // taken or invalid, another protocol version; 1000 and a close without a
 // code (meant: a death, a watcher sent away); 1008 (a policy, a takeover
 // by another connection among them); any other code; a server whose frame
-// could not be read. The waits: within a second, then twice as long each
+// could not be read. A name taken is never the client's own old connection
+// (the server hands a name to its key, a watcher's as a player's), so it
+// stays final for a watcher coming back too. The waits: within a second, then twice as long each
 // try to at most 10 s, each drawn between half and all of its span.
 
 import type { Refusal } from "../protocol";

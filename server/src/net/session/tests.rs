@@ -265,6 +265,41 @@ async fn a_watch_of_nobody_spends_none_of_the_addresss_new_characters() {
     assert_eq!(ann, None, "a new character joins");
 }
 
+/// A watcher whose link broke comes back with its key while the server
+/// still holds its old connection (a dead link is noticed only at its
+/// next ping or write): the new connection takes the name over and
+/// watches, as a returning player's does, and the old one is sent away.
+/// A name being played still cannot watch (`tests/integration/watch.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_back_with_its_key_takes_its_name_over_from_its_old_connection() {
+    let server = Server::start(Config::quiet(3));
+    let (_ann, _task) = server.join(LOCAL, "ann").await;
+    let watch = |token| ClientMsg::Watch {
+        version: PROTOCOL_VERSION,
+        name: "eye".into(),
+        token,
+        player: "ann".into(),
+    };
+    let (mut old, _old_task) = server.connect(LOCAL, &watch(None)).await;
+    let welcome =
+        until(&mut old, |m| decoded(m).is_some_and(|m| matches!(m, ServerMsg::Welcome { .. })));
+    let Some(ServerMsg::Welcome { token: Some(token), .. }) = decoded(&welcome.await) else {
+        panic!("a new watcher's name is given a key");
+    };
+
+    let (mut back, _back_task) = server.connect(LOCAL, &watch(Some(token))).await;
+    let answer = until(&mut back, |m| {
+        decoded(m)
+            .is_some_and(|m| matches!(m, ServerMsg::EnterLevel { .. } | ServerMsg::Refused(_)))
+    })
+    .await;
+    let answer = decoded(&answer);
+    assert!(matches!(answer, Some(ServerMsg::EnterLevel { .. })), "watches again: {answer:?}");
+    let (code, reason) = close_of(&mut old).await.expect("the old connection is sent away");
+    assert_eq!(code, CloseCode::Policy);
+    assert_eq!(reason, "another connection took this name over, to play or to watch");
+}
+
 /// A watch of a player who lets nobody watch is refused, and gives back
 /// the new character its new name counted against its address: after
 /// three, a new character from that address still joins.

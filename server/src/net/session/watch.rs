@@ -22,7 +22,7 @@ use crate::world::{StreamPart, Watcher};
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     /// The loop of one watcher: whatever comes first of the server
-    /// stopping, its name claimed to play, its stream, a line of chat, a
+    /// stopping, its name claimed by another connection, its stream, a line of chat, a
     /// change among those watching, a message from its client, and a ping.
     pub(super) async fn watch(&mut self, watcher: &mut Watcher) -> Ending {
         let mut chat = ChatGuard::new(Instant::now());
@@ -43,7 +43,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 () = stop.cancelled() => Err(self.stopping()),
                 () = kicked.cancelled() => Err(Ending::new(
                     CloseCode::Policy,
-                    "this name is now being played: it cannot watch meanwhile",
+                    "another connection took this name over, to play or to watch",
                 )),
                 stream = watcher.next() => self.pass_stream(stream, watcher).await,
                 Some(line) = inbox.next() => self.conn.write(line.into()).await,
@@ -110,6 +110,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let frames = batches.iter().flat_map(|b| b.iter().cloned());
         self.conn.write_all(frames).await?;
         let Some(ending) = ending else { return Ok(()) };
+        let stopping = self.stop.is_cancelled().then(|| self.stopping());
+        let ending = match stream_ended(ending, stopping) {
+            Ended::Stopping(ending) => return Err(ending),
+            Ended::SentAway(ending) => ending,
+        };
         // Its player's game may have ended: the graveyard it joined, for
         // the death page (asked a moment ago or not).
         self.graveyard_shown = None;
@@ -131,6 +136,28 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
     }
 }
 
+/// How a watching ends when its stream does.
+#[derive(Debug, PartialEq)]
+enum Ended {
+    /// The server stops (its player left because of that, or at the same
+    /// moment): the watcher is told so, as every connection is, and comes
+    /// back after the restart to watch again, not sent away for good.
+    Stopping(Ending),
+    /// Its player left, died or sent it away: it is shown why.
+    SentAway(Ending),
+}
+
+/// The end of a watcher's stream, `ending` as the stream says, while the
+/// server is `stopping` (with that ending) or not. Apart so that it is
+/// tested: a watcher's session may see its player leave before it sees
+/// the server stop that made it leave, on a busy machine.
+fn stream_ended(ending: Ending, stopping: Option<Ending>) -> Ended {
+    match stopping {
+        Some(stopping) => Ended::Stopping(stopping),
+        None => Ended::SentAway(ending),
+    }
+}
+
 /// What a watcher is told of a change among those watching its player:
 /// the list, unless the list no longer holds the watcher itself. Then its
 /// seat is gone and its stream is ending, which tells it in the second
@@ -143,6 +170,18 @@ fn seen_by_watcher(me: &str, names: Vec<String>) -> Option<ServerMsg> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Its player's leaving, seen when the server already stops, is the
+    /// server's restart to the watcher (which its client comes back
+    /// from), not its player's going (which it does not).
+    #[test]
+    fn a_watcher_whose_player_left_as_the_server_stops_is_told_it_restarts() {
+        let left = || Ending::new(CloseCode::Normal, "ann left the game");
+        let restart = Ending::stopping(crate::config::Farewell::Restart);
+        assert!(restart.is_restart());
+        assert_eq!(stream_ended(left(), Some(restart.clone())), Ended::Stopping(restart));
+        assert_eq!(stream_ended(left(), None), Ended::SentAway(left()));
+    }
 
     #[test]
     fn a_watcher_is_not_shown_the_list_it_left() {
