@@ -191,8 +191,9 @@ impl Vaults {
     }
 
     /// Cuts a vault for `depth` into `grid`, drawn from `rng` (the level's
-    /// vault stream): none on the first depth, on half the others, or
-    /// where no room of solid rock far enough from `start` holds it.
+    /// vault stream): none on the first depth, none on half the others,
+    /// and none where no room of solid rock far enough from `start` holds
+    /// any of those that may lie there.
     pub fn place(
         &self,
         grid: &mut Grid,
@@ -203,22 +204,24 @@ impl Vaults {
         if depth <= 1 || !rng.random_bool(VAULT_CHANCE) {
             return None;
         }
-        let total: u32 = self.at(depth).map(|v| v.weight).sum();
-        if total == 0 {
-            return None;
+        // Drawn by weight; one with no room here gives way to the others.
+        let mut left: Vec<&Vault> = self.at(depth).collect();
+        while !left.is_empty() {
+            let total: u32 = left.iter().map(|v| v.weight).sum();
+            let mut pick = rng.random_range(0..total);
+            let at = left.iter().position(|v| {
+                let here = pick < v.weight;
+                pick = pick.saturating_sub(v.weight);
+                here
+            })?;
+            let vault = left.swap_remove(at);
+            let spots = vault.spots(grid, start);
+            if !spots.is_empty() {
+                let corner = spots[rng.random_range(0..spots.len())];
+                return vault.cut(grid, corner, &reached_from(grid, start));
+            }
         }
-        let mut pick = rng.random_range(0..total);
-        let vault = self.at(depth).find(|v| {
-            let here = pick < v.weight;
-            pick = pick.saturating_sub(v.weight);
-            here
-        })?;
-        let spots = vault.spots(grid, start);
-        if spots.is_empty() {
-            return None;
-        }
-        let corner = spots[rng.random_range(0..spots.len())];
-        vault.cut(grid, corner, &reached_from(grid, start))
+        None
     }
 }
 
