@@ -205,6 +205,7 @@ impl Vaults {
             return None;
         }
         // Drawn by weight; one with no room here gives way to the others.
+        let open = grid.open_rows();
         let mut left: Vec<&Vault> = self.at(depth).collect();
         while !left.is_empty() {
             let total: u32 = left.iter().map(|v| v.weight).sum();
@@ -215,10 +216,11 @@ impl Vaults {
                 here
             })?;
             let vault = left.swap_remove(at);
-            let spots = vault.spots(grid, start);
+            let spots = vault.spots(&open, grid.width(), start);
             if !spots.is_empty() {
                 let corner = spots[rng.random_range(0..spots.len())];
-                return vault.cut(grid, corner, &reached_from(grid, start));
+                let reached = grid.walk_rows_from(&open, start, 0).reached;
+                return vault.cut(grid, corner, &reached);
             }
         }
         None
@@ -327,38 +329,31 @@ impl Vault {
 
     /// Every corner where the vault, and the cells around it, would lie in
     /// solid rock inside the map's border, far enough from `start` that it
-    /// is out of the arrival point's sight.
-    fn spots(&self, grid: &Grid, start: Pos) -> Vec<Pos> {
-        let (w, h) = (i32::from(self.width), i32::from(self.height));
-        let (gw, gh) = (i32::from(grid.width()), i32::from(grid.height()));
-        // Rock counts, summed from the top left, for each rectangle's count.
-        let stride = (gw + 1) as usize;
-        let mut rock = vec![0u32; stride * (gh + 1) as usize];
-        for y in 0..gh {
-            for x in 0..gw {
-                let wall = u32::from(!grid.is_open(Pos::new(x as u16, y as u16)));
-                let i = (y + 1) as usize * stride + (x + 1) as usize;
-                rock[i] = wall + rock[i - 1] + rock[i - stride] - rock[i - 1 - stride];
-            }
-        }
-        let count = |x0: i32, y0: i32, x1: i32, y1: i32| {
-            let at = |x: i32, y: i32| rock[y as usize * stride + x as usize];
-            at(x1, y1) + at(x0, y0) - at(x0, y1) - at(x1, y0)
-        };
+    /// is out of the arrival point's sight: a column of rows at a time,
+    /// on the level's `open` rows as bits (`gw` cells wide).
+    fn spots(&self, open: &[u128], gw: u16, start: Pos) -> Vec<Pos> {
+        let (w, h) = (usize::from(self.width), usize::from(self.height));
+        let (gw, gh) = (usize::from(gw), open.len());
         // Out of the arrival's sight, and beyond the steps around it where
         // no monster is placed (walking is never shorter than this).
-        let far = i32::from(SIGHT_RADIUS).max(i32::from(CLEAR_STEPS)) + 1;
+        let far = usize::from(SIGHT_RADIUS).max(usize::from(CLEAR_STEPS)) + 1;
+        let (sx, sy) = (usize::from(start.x), usize::from(start.y));
         let mut spots = Vec::new();
         // The cells around it stay off the map's border, which is never dug.
-        for y in 2..gh - h - 1 {
-            for x in 2..gw - w - 1 {
-                let (x0, y0, x1, y1) = (x - 1, y - 1, x + w + 1, y + h + 1);
-                let solid = count(x0, y0, x1, y1) == ((w + 2) * (h + 2)) as u32;
-                let (sx, sy) = (i32::from(start.x), i32::from(start.y));
-                let dx = (x0 - sx).max(sx - x1 + 1).max(0);
-                let dy = (y0 - sy).max(sy - y1 + 1).max(0);
-                if solid && dx.max(dy) >= far {
-                    spots.push(Pos::new(x as u16, y as u16));
+        for x in 2..gw.saturating_sub(w + 1) {
+            // Its columns with the cells each side.
+            let mask = ((1u128 << (w + 2)) - 1) << (x - 1);
+            let gap_x = (x - 1).saturating_sub(sx).max(sx.saturating_sub(x + w));
+            let mut solid = 0;
+            for (y, &row) in open.iter().enumerate().take(gh - 1) {
+                solid = if row & mask == 0 { solid + 1 } else { 0 };
+                // Rows y - h - 1 to y solid: its top row is y - h.
+                if solid >= h + 2 && y >= h + 2 {
+                    let top = y - h;
+                    let gap_y = (top - 1).saturating_sub(sy).max(sy.saturating_sub(y));
+                    if gap_x.max(gap_y) >= far {
+                        spots.push(Pos::new(x as u16, top as u16));
+                    }
                 }
             }
         }
@@ -368,7 +363,7 @@ impl Vault {
     /// Draws the vault with its top left at `corner`, and a tunnel from
     /// each entrance to the nearest open ground outside it that is
     /// `reached` from the arrival point.
-    fn cut(&self, grid: &mut Grid, corner: Pos, reached: &[bool]) -> Option<PlacedVault> {
+    fn cut(&self, grid: &mut Grid, corner: Pos, reached: &[u128]) -> Option<PlacedVault> {
         let on_map = |x: u16, y: u16| Pos::new(corner.x + x, corner.y + y);
         let placed = PlacedVault {
             name: self.name.clone(),
@@ -397,71 +392,50 @@ impl Vault {
                 Some(Pos::new(at.x.checked_add_signed(dx)?, at.y.checked_add_signed(dy)?))
             })
             .collect();
-        // Drawn on a copy, kept only when every entrance has its tunnel.
-        let mut cut = grid.clone();
+        // Every tunnel found first, through the rock around the vault: none
+        // is dug unless all can be.
+        let tunnels: Vec<Vec<Pos>> = doors
+            .into_iter()
+            .map(|door| tunnel(grid, door, reached, |p| placed.covers(p)))
+            .collect::<Option<_>>()?;
         for y in 0..self.height {
             for x in 0..self.width {
                 if let Some(terrain) = self.cell(x, y) {
-                    cut.set(on_map(x, y), terrain);
+                    grid.set(on_map(x, y), terrain);
                 }
             }
         }
-        for door in doors {
-            for p in tunnel(&cut, door, reached, |p| placed.covers(p))? {
-                cut.set(p, Terrain::Floor);
-            }
+        for p in tunnels.into_iter().flatten() {
+            grid.set(p, Terrain::Floor);
         }
-        *grid = cut;
         Some(placed)
     }
 }
 
-/// Every open cell of `grid` a walk from `start` reaches, by index.
-fn reached_from(grid: &Grid, start: Pos) -> Vec<bool> {
-    let (w, h) = (i32::from(grid.width()), i32::from(grid.height()));
-    let mut reached = vec![false; grid.cells().len()];
-    let mut todo = vec![start];
-    reached[grid.index(start)] = true;
-    while let Some(at) = todo.pop() {
-        for dir in gloam_protocol::Dir::ALL {
-            let (dx, dy) = dir.delta();
-            let (x, y) = (i32::from(at.x) + dx, i32::from(at.y) + dy);
-            if x < 0 || y < 0 || x >= w || y >= h {
-                continue;
-            }
-            let next = Pos::new(x as u16, y as u16);
-            let i = grid.index(next);
-            if grid.is_open(next) && !reached[i] {
-                reached[i] = true;
-                todo.push(next);
-            }
-        }
-    }
-    reached
-}
-
 /// The cells of a shortest four-way path through anything but the vault
-/// (`inside`) from `from` to the nearest `reached` cell outside it, `from`
-/// included and that cell not; none when there is no such cell.
+/// (`inside`) from `from` to the nearest cell outside it a walk from the
+/// arrival `reached` (rows of bits), `from` included and that cell not;
+/// none when there is no such cell.
 fn tunnel(
     grid: &Grid,
     from: Pos,
-    reached: &[bool],
+    reached: &[u128],
     inside: impl Fn(Pos) -> bool,
 ) -> Option<Vec<Pos>> {
+    const UNSEEN: u32 = u32::MAX;
     let (w, h) = (usize::from(grid.width()), usize::from(grid.height()));
-    let mut came: Vec<Option<usize>> = vec![None; w * h];
+    let mut came = vec![UNSEEN; w * h];
     let start = grid.index(from);
-    came[start] = Some(start);
+    came[start] = start as u32;
     let mut queue = std::collections::VecDeque::from([start]);
     while let Some(i) = queue.pop_front() {
         let at = grid.pos_of(i);
-        if i != start && reached[i] {
+        if i != start && reached[usize::from(at.y)] >> at.x & 1 == 1 {
             let mut path = Vec::new();
-            let mut j = came[i].expect("reached");
+            let mut j = came[i] as usize;
             while j != start {
                 path.push(grid.pos_of(j));
-                j = came[j].expect("reached");
+                j = came[j] as usize;
             }
             path.push(from);
             return Some(path);
@@ -470,8 +444,8 @@ fn tunnel(
             let next = Pos::new(nx as u16, ny as u16);
             let border = nx == 0 || ny == 0 || nx + 1 == w || ny + 1 == h;
             let j = grid.index(next);
-            if !border && !inside(next) && came[j].is_none() {
-                came[j] = Some(i);
+            if !border && !inside(next) && came[j] == UNSEEN {
+                came[j] = i as u32;
                 queue.push_back(j);
             }
         }

@@ -292,13 +292,13 @@ const DIGESTS: [(&str, u64); 7] = [
 ];
 
 const DIGESTS_WITH_VAULTS: [(&str, u64); 7] = [
-    ("bsp", 800392824036598603),
+    ("bsp", 1079573342539415561),
     ("maze", 12504841192353856049),
     ("interior", 173073050267778323),
-    ("caves", 1217701467517032091),
-    ("drunk-area", 13842240528637416616),
-    ("drunk-halls", 4315338106982849539),
-    ("drunk-passages", 11852188249770702739),
+    ("caves", 169073568276844533),
+    ("drunk-area", 12355817166528361343),
+    ("drunk-halls", 363265970345399306),
+    ("drunk-passages", 13052847529454585994),
 ];
 
 /// FNV-1a, 64 bits: a digest that stays the same across builds and machines.
