@@ -389,6 +389,26 @@ impl SimClient {
         self.act(Action::Move(dir)).await.map(drop)
     }
 
+    /// What an explorer does next: a blow (or a step away) when a monster
+    /// stands beside it, down any stairs it stands on, else towards known
+    /// stairs, else towards the unknown, else anywhere (`turn` picks which
+    /// way).
+    pub fn explorer_action(&self, turn: usize) -> Action {
+        let s = &self.state;
+        if let Some(action) = self.fight() {
+            return action;
+        }
+        if s.at.and_then(|p| s.terrain(p)) == Some(Terrain::StairsDown) {
+            return Action::Descend;
+        }
+        let dir = s
+            .find(Terrain::StairsDown)
+            .and_then(|stairs| self.first_step(|p| p == stairs))
+            .or_else(|| self.first_step(|p| self.is_frontier(p)))
+            .unwrap_or(Dir::ALL[turn % 8]);
+        Action::Move(dir)
+    }
+
     /// What a player in a fight does: with a monster beside it, strikes
     /// it, or when its hit points are low steps away from every monster
     /// it sees (striking still if cornered). `None` when no monster is
