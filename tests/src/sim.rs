@@ -119,6 +119,32 @@ impl SimClient {
         }
     }
 
+    /// Joins as the window does: the connection opened within
+    /// [`RECV_TIMEOUT`], then the hello's answer awaited for as long as the
+    /// server keeps the link open, up to `patience`, however long the
+    /// server is quiet meanwhile (a crowd's arrivals ahead of it).
+    pub async fn join_patiently(
+        url: &str,
+        name: &str,
+        token: Option<gloam_protocol::Token>,
+        patience: Duration,
+    ) -> Result<Self, SimError> {
+        let deadline = tokio::time::Instant::now() + patience;
+        let mut sim = Self::connect(url, name, token, None).await?;
+        sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned(), token })
+            .await?;
+        loop {
+            match sim.recv().await {
+                Ok(ServerMsg::Refused(r)) => return Err(SimError::Refused(r)),
+                Ok(ServerMsg::Welcome { token: Some(fresh), .. }) => sim.token = Some(fresh),
+                Ok(ServerMsg::Sight(_)) => return Ok(sim),
+                Ok(_) => {}
+                Err(SimError::Timeout(_)) if tokio::time::Instant::now() < deadline => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// Watches the player `player` as `name`, and waits until its whole
     /// view has arrived (the view's last message, whom its round waits for).
     pub async fn watch(

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use gloam_client::session::retry::{self, Ending, Jitter, Next};
-use gloam_protocol::{Action, Carried, Pos, Refusal, Token};
+use gloam_protocol::{Carried, Pos, Refusal, Token};
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 
@@ -47,6 +47,13 @@ impl Default for Settings {
 /// `gloam-bot` joins its players); coming back, each tries when its own
 /// rules say.
 const JOINS_AT_ONCE: usize = 32;
+
+/// How long a player coming back waits for the answer to its hello once
+/// its connection is open. The window waits for as long as the server
+/// keeps the link; a player that gave up sooner and tried again would
+/// leave the server a ghost of itself to serve, which a client never
+/// does. Bounded all the same.
+const PATIENCE: Duration = Duration::from_secs(120);
 
 /// How long a player waits for the server to answer its goodbye.
 const GOODBYE_WAIT: Duration = Duration::from_secs(10);
@@ -207,20 +214,20 @@ async fn live(me: Player, joining: Arc<Semaphore>, mut stop: watch::Receiver<boo
         Ok(sim) => sim,
         Err(e) => return me.tell(News::Out(format!("could not join: {e}"))),
     };
-    let token = sim.token;
     let mut tick = me.ticker();
-    match play(&mut sim, &me, &mut tick, Spell::explore(me.warm_up), &mut stop).await {
+    match play(&mut sim, &me, &mut tick, me.warm_up, &mut stop).await {
         Played::Acted => me.tell(News::Ready),
         Played::Lost(_) | Played::Stopped => {
             return me.tell(News::Out("lost its link while joining".into()));
         }
     }
-    let ending = match play(&mut sim, &me, &mut tick, Spell::explore(usize::MAX), &mut stop).await {
+    let ending = match play(&mut sim, &me, &mut tick, usize::MAX, &mut stop).await {
         Played::Lost(ending) => ending,
         Played::Acted | Played::Stopped => return goodbye(sim).await,
     };
     me.tell(News::Lost(Instant::now()));
-    let before = Place::of(&sim);
+    // The key of the character it plays now (one that died was made again).
+    let (token, before) = (sim.token, Place::of(&sim));
     let Some((mut sim, tries)) = come_back(&me, token, ending, &mut stop).await else { return };
     // Its hit points are told after the sight that answers the hello.
     until_vitals(&mut sim).await;
@@ -228,11 +235,11 @@ async fn live(me: Player, joining: Arc<Semaphore>, mut stop: watch::Receiver<boo
         .then(|| format!("was {before:?}, back at {:?}", Place::of(&sim)));
     let resumed = sim.token == token;
     me.tell(News::Back { at: Instant::now(), tries, resumed, moved });
-    // Back, it waits where it stands at its pace: one that walked on could
-    // take the cell of another not back yet, who would then be put
-    // beside it, and the storm could not tell that from a place lost.
-    let mut tick = me.ticker();
-    if let Played::Stopped = play(&mut sim, &me, &mut tick, Spell::STAND, &mut stop).await {
+    // Back, it stands and reads until the storm ends: one that acted could
+    // take the cell of another not back yet (walking, or letting the
+    // monsters' rounds pass), who would then be put beside it, and the
+    // storm could not tell that from a place lost.
+    if let Played::Stopped = stand(&mut sim, &mut stop).await {
         goodbye(sim).await;
     }
 }
@@ -263,34 +270,33 @@ enum Played {
     Stopped,
 }
 
-/// A spell of play: how many actions, and whether they explore (as
-/// `gloam-bot`'s players) or wait where the player stands.
-#[derive(Debug, Clone, Copy)]
-struct Spell {
-    actions: usize,
-    exploring: bool,
-}
-
-impl Spell {
-    const STAND: Self = Self { actions: usize::MAX, exploring: false };
-
-    fn explore(actions: usize) -> Self {
-        Self { actions, exploring: true }
+/// Reads (and answers pings) without acting, until the link ends or the
+/// storm stops.
+async fn stand(sim: &mut SimClient, stop: &mut watch::Receiver<bool>) -> Played {
+    loop {
+        tokio::select! {
+            _ = stop.wait_for(|stopped| *stopped) => return Played::Stopped,
+            read = sim.recv() => match read {
+                Ok(_) | Err(SimError::Timeout(_)) => {}
+                Err(e) => return Played::Lost(ending_of(&e)),
+            },
+        }
     }
 }
 
-/// Plays a spell at the player's pace, reading whatever comes between
-/// the actions as a client does, so that a close is seen when it comes. A
-/// character that dies is made again under the same name and key.
+/// Plays `actions` explorer's actions (as `gloam-bot`'s players) at the
+/// player's pace, reading whatever comes between them as a client does, so
+/// that a close is seen when it comes. A character that dies is made
+/// again under the same name and key.
 async fn play(
     sim: &mut SimClient,
     me: &Player,
     tick: &mut tokio::time::Interval,
-    spell: Spell,
+    actions: usize,
     stop: &mut watch::Receiver<bool>,
 ) -> Played {
     let mut turn = 0;
-    while turn < spell.actions {
+    while turn < actions {
         tokio::select! {
             _ = tick.tick() => {}
             _ = stop.wait_for(|stopped| *stopped) => return Played::Stopped,
@@ -299,7 +305,7 @@ async fn play(
                 Err(e) => return Played::Lost(ending_of(&e)),
             },
         }
-        let action = if spell.exploring { sim.explorer_action(turn) } else { Action::Wait };
+        let action = sim.explorer_action(turn);
         turn += 1;
         match sim.act(action).await {
             Ok(_) => {}
@@ -359,7 +365,7 @@ async fn come_back(
         tries += 1;
         let trying = async {
             tokio::time::sleep(wait).await;
-            SimClient::join_with_token(&me.url, &me.name, token, None).await
+            SimClient::join_patiently(&me.url, &me.name, token, PATIENCE).await
         };
         let tried = tokio::select! {
             tried = trying => tried,
