@@ -593,8 +593,13 @@ mod storm {
             }
             None => (None, args.connect.clone().unwrap_or_else(|| "ws://127.0.0.1:7777".into())),
         };
+        let joining = Instant::now();
         let storm = Storm::join(&url, &settings, JOINING).await?;
-        println!("storm: {} players joined {url}, playing for {} s", args.clients, args.duration);
+        let joined = joining.elapsed().as_secs_f64();
+        println!(
+            "storm: {} players joined {url} in {joined:.1} s, playing for {} s",
+            args.clients, args.duration
+        );
         // The crowd plays a while before the restart: the run's length.
         tokio::time::sleep(Duration::from_secs_f64(args.duration)).await;
         let (restart, server) = match (&hosted, server) {
