@@ -85,7 +85,11 @@ enum News {
     Refused(Refusal),
     /// Back in the game after `tries` tries: `resumed` unless the server
     /// made it a new character, `moved` when it was not where it stood.
-    Back { at: Instant, tries: u32, resumed: bool, moved: Option<String> },
+    /// `in_flight`: its link ended while an action of its awaited its
+    /// answer.
+    Back { at: Instant, tries: u32, resumed: bool, moved: Option<String>, in_flight: bool },
+    /// Where its client last saw it stand, when its link was lost.
+    Stood(u16, Option<Pos>),
     /// Gave up (or never joined), and why.
     Out(String),
 }
@@ -217,24 +221,25 @@ async fn live(me: Player, joining: Arc<Semaphore>, mut stop: watch::Receiver<boo
     let mut tick = me.ticker();
     match play(&mut sim, &me, &mut tick, me.warm_up, &mut stop).await {
         Played::Acted => me.tell(News::Ready),
-        Played::Lost(_) | Played::Stopped => {
+        Played::Lost(..) | Played::Stopped => {
             return me.tell(News::Out("lost its link while joining".into()));
         }
     }
-    let ending = match play(&mut sim, &me, &mut tick, usize::MAX, &mut stop).await {
-        Played::Lost(ending) => ending,
+    let (ending, in_flight) = match play(&mut sim, &me, &mut tick, usize::MAX, &mut stop).await {
+        Played::Lost(ending, in_flight) => (ending, in_flight),
         Played::Acted | Played::Stopped => return goodbye(sim).await,
     };
     me.tell(News::Lost(Instant::now()));
     // The key of the character it plays now (one that died was made again).
     let (token, before) = (sim.token, Place::of(&sim));
+    me.tell(News::Stood(before.depth, before.at));
     let Some((mut sim, tries)) = come_back(&me, token, ending, &mut stop).await else { return };
     // Its hit points are told after the sight that answers the hello.
     until_vitals(&mut sim).await;
     let moved = (Place::of(&sim) != before)
         .then(|| format!("was {before:?}, back at {:?}", Place::of(&sim)));
     let resumed = sim.token == token;
-    me.tell(News::Back { at: Instant::now(), tries, resumed, moved });
+    me.tell(News::Back { at: Instant::now(), tries, resumed, moved, in_flight });
     // Back, it stands and reads until the storm ends: one that acted could
     // take the cell of another not back yet (walking, or letting the
     // monsters' rounds pass), who would then be put beside it, and the
@@ -265,7 +270,8 @@ enum Played {
     /// It took the actions it was to take.
     Acted,
     /// The link ended so.
-    Lost(Ending),
+    /// The link ended so; true when an action awaited its answer.
+    Lost(Ending, bool),
     /// The storm stopped.
     Stopped,
 }
@@ -278,7 +284,7 @@ async fn stand(sim: &mut SimClient, stop: &mut watch::Receiver<bool>) -> Played 
             _ = stop.wait_for(|stopped| *stopped) => return Played::Stopped,
             read = sim.recv() => match read {
                 Ok(_) | Err(SimError::Timeout(_)) => {}
-                Err(e) => return Played::Lost(ending_of(&e)),
+                Err(e) => return Played::Lost(ending_of(&e), false),
             },
         }
     }
@@ -302,7 +308,7 @@ async fn play(
             _ = stop.wait_for(|stopped| *stopped) => return Played::Stopped,
             read = sim.recv() => match read {
                 Ok(_) | Err(SimError::Timeout(_)) => continue,
-                Err(e) => return Played::Lost(ending_of(&e)),
+                Err(e) => return Played::Lost(ending_of(&e), false),
             },
         }
         let action = sim.explorer_action(turn);
@@ -312,10 +318,10 @@ async fn play(
             Err(SimError::Died(_)) => {
                 match SimClient::join_with_token(&me.url, &me.name, sim.token, None).await {
                     Ok(again) => *sim = again,
-                    Err(e) => return Played::Lost(ending_of(&e)),
+                    Err(e) => return Played::Lost(ending_of(&e), false),
                 }
             }
-            Err(e) => return Played::Lost(ending_of(&e)),
+            Err(e) => return Played::Lost(ending_of(&e), true),
         }
     }
     Played::Acted
@@ -391,6 +397,8 @@ struct Tally {
     lost: Vec<Option<Instant>>,
     back: Vec<Option<Instant>>,
     out: Vec<Option<String>>,
+    /// How many clients believed they stood on each cell at the loss.
+    stood: BTreeMap<(u16, Pos), usize>,
     report: StormReport,
 }
 
@@ -401,6 +409,7 @@ impl Tally {
             lost: vec![None; clients],
             back: vec![None; clients],
             out: vec![None; clients],
+            stood: BTreeMap::new(),
             report,
         }
     }
@@ -414,13 +423,16 @@ impl Tally {
         let r = &mut self.report;
         match news {
             News::Ready => {}
+            News::Stood(depth, Some(at)) => *self.stood.entry((depth, at)).or_default() += 1,
+            News::Stood(_, None) => {}
             News::Lost(at) => self.lost[i] = Some(at),
             News::Refused(refusal) => *r.refusals.entry(refusal.to_string()).or_default() += 1,
-            News::Back { at, tries, resumed, moved } => {
+            News::Back { at, tries, resumed, moved, in_flight } => {
                 self.back[i] = Some(at);
                 r.most_tries = r.most_tries.max(tries);
                 r.made_anew += usize::from(!resumed);
                 if let Some(moved) = moved {
+                    r.moved_in_flight += usize::from(in_flight);
                     r.moved.push(format!("player {i}: {moved}"));
                 }
             }
@@ -436,6 +448,7 @@ impl Tally {
         let r = &mut self.report;
         r.lost = self.lost.iter().flatten().count();
         r.back = self.back.iter().flatten().count();
+        r.sharing_a_cell = self.stood.values().filter(|&&n| n > 1).sum();
         let mut times: Vec<Duration> = match since {
             Some(since) => self.back.iter().flatten().map(|b| b.duration_since(since)).collect(),
             None => Vec::new(),
@@ -471,6 +484,13 @@ pub struct StormReport {
     pub made_anew: usize,
     /// Of those back, who was not where its client last saw it.
     pub moved: Vec<String>,
+    /// Of those, how many lost their link while an action awaited its
+    /// answer.
+    pub moved_in_flight: usize,
+    /// Players whose client believed, at the loss, that it stood on a cell
+    /// another client believed it stood on: one of each such pair was not
+    /// told where it stood.
+    pub sharing_a_cell: usize,
     /// Every refusal met on the way back, by its words (a player may meet
     /// several, and then come back).
     pub refusals: BTreeMap<String, usize>,
@@ -510,7 +530,18 @@ impl std::fmt::Display for StormReport {
             s(self.own_p99),
             self.most_tries
         )?;
-        writeln!(f, "made anew {}, not where they stood {}", self.made_anew, self.moved.len())?;
+        writeln!(
+            f,
+            "made anew {}, not where they stood {} ({} with an action in flight at the close)",
+            self.made_anew,
+            self.moved.len(),
+            self.moved_in_flight
+        )?;
+        writeln!(
+            f,
+            "at the loss, clients sharing a cell they believed theirs {}",
+            self.sharing_a_cell
+        )?;
         for line in self.moved.iter().take(5) {
             writeln!(f, "  {line}")?;
         }
@@ -554,7 +585,10 @@ mod tests {
         assert!(!tally.settled());
         for (i, after) in [(0, 3), (1, 5), (2, 9)] {
             let moved = (i == 2).then(|| "one step off".to_owned());
-            tally.note(i, News::Back { at: since + s(after), tries: 2, resumed: true, moved });
+            let in_flight = i == 2;
+            let back =
+                News::Back { at: since + s(after), tries: 2, resumed: true, moved, in_flight };
+            tally.note(i, back);
         }
         tally.note(3, News::Refused(Refusal::NameTaken));
         tally.note(3, News::Out("refused: that name is taken".into()));
@@ -565,5 +599,6 @@ mod tests {
         assert_eq!(report.own_p99, Some(s(8)));
         assert_eq!(report.refusals.values().sum::<usize>(), 1);
         assert_eq!(report.not_back_as_themselves(), 2, "one locked out, one moved");
+        assert_eq!(report.moved_in_flight, 1);
     }
 }

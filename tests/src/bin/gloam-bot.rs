@@ -632,6 +632,8 @@ mod storm {
                 "back": report.back,
                 "made_anew": report.made_anew,
                 "moved": report.moved.len(),
+                "moved_in_flight": report.moved_in_flight,
+                "sharing_a_cell": report.sharing_a_cell,
                 "not_back_as_themselves": report.not_back_as_themselves(),
                 "refusals": report.refusals,
                 "gave_up": report.out,
