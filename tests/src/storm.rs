@@ -488,8 +488,8 @@ pub struct StormReport {
     /// answer.
     pub moved_in_flight: usize,
     /// Players whose client believed, at the loss, that it stood on a cell
-    /// another client believed it stood on: one of each such pair was not
-    /// told where it stood.
+    /// another client believed it stood on (not at the same moment: one
+    /// may have stepped there after the other left, as a server stops).
     pub sharing_a_cell: usize,
     /// Every refusal met on the way back, by its words (a player may meet
     /// several, and then come back).
