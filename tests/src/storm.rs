@@ -399,6 +399,9 @@ struct Tally {
     out: Vec<Option<String>>,
     /// How many clients believed they stood on each cell at the loss.
     stood: BTreeMap<(u16, Pos), usize>,
+    /// Where each client believed it stood at the loss, and who moved.
+    cells: Vec<Option<(u16, Pos)>>,
+    moved: Vec<usize>,
     report: StormReport,
 }
 
@@ -410,6 +413,8 @@ impl Tally {
             back: vec![None; clients],
             out: vec![None; clients],
             stood: BTreeMap::new(),
+            cells: vec![None; clients],
+            moved: Vec::new(),
             report,
         }
     }
@@ -423,7 +428,10 @@ impl Tally {
         let r = &mut self.report;
         match news {
             News::Ready => {}
-            News::Stood(depth, Some(at)) => *self.stood.entry((depth, at)).or_default() += 1,
+            News::Stood(depth, Some(at)) => {
+                *self.stood.entry((depth, at)).or_default() += 1;
+                self.cells[i] = Some((depth, at));
+            }
             News::Stood(_, None) => {}
             News::Lost(at) => self.lost[i] = Some(at),
             News::Refused(refusal) => *r.refusals.entry(refusal.to_string()).or_default() += 1,
@@ -433,6 +441,7 @@ impl Tally {
                 r.made_anew += usize::from(!resumed);
                 if let Some(moved) = moved {
                     r.moved_in_flight += usize::from(in_flight);
+                    self.moved.push(i);
                     r.moved.push(format!("player {i}: {moved}"));
                 }
             }
@@ -449,6 +458,8 @@ impl Tally {
         r.lost = self.lost.iter().flatten().count();
         r.back = self.back.iter().flatten().count();
         r.sharing_a_cell = self.stood.values().filter(|&&n| n > 1).sum();
+        let shared = |i: &&usize| self.cells[**i].is_some_and(|c| self.stood[&c] > 1);
+        r.moved_sharing = self.moved.iter().filter(shared).count();
         let mut times: Vec<Duration> = match since {
             Some(since) => self.back.iter().flatten().map(|b| b.duration_since(since)).collect(),
             None => Vec::new(),
@@ -491,6 +502,9 @@ pub struct StormReport {
     /// another client believed it stood on (not at the same moment: one
     /// may have stepped there after the other left, as a server stops).
     pub sharing_a_cell: usize,
+    /// Of those not where they stood, how many had believed a shared cell
+    /// theirs.
+    pub moved_sharing: usize,
     /// Every refusal met on the way back, by its words (a player may meet
     /// several, and then come back).
     pub refusals: BTreeMap<String, usize>,
@@ -532,10 +546,12 @@ impl std::fmt::Display for StormReport {
         )?;
         writeln!(
             f,
-            "made anew {}, not where they stood {} ({} with an action in flight at the close)",
+            "made anew {}, not where they stood {} ({} with an action in flight at the close, \
+             {} on a cell another client believed its own)",
             self.made_anew,
             self.moved.len(),
-            self.moved_in_flight
+            self.moved_in_flight,
+            self.moved_sharing
         )?;
         writeln!(
             f,

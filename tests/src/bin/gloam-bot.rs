@@ -634,6 +634,7 @@ mod storm {
                 "moved": report.moved.len(),
                 "moved_in_flight": report.moved_in_flight,
                 "sharing_a_cell": report.sharing_a_cell,
+                "moved_sharing": report.moved_sharing,
                 "not_back_as_themselves": report.not_back_as_themselves(),
                 "refusals": report.refusals,
                 "gave_up": report.out,
