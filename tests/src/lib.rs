@@ -15,6 +15,7 @@ pub mod raw;
 pub mod scenario;
 pub mod server;
 pub mod sim;
+pub mod storm;
 
 /// A bestiary whose only kind lives below every depth a test reaches:
 /// `--bestiary` it for a real server whose levels hold no monsters.

@@ -119,6 +119,32 @@ impl SimClient {
         }
     }
 
+    /// Joins as the window does: the connection opened within
+    /// [`RECV_TIMEOUT`], then the hello's answer awaited for as long as the
+    /// server keeps the link open, up to `patience`, however long the
+    /// server is quiet meanwhile (a crowd's arrivals ahead of it).
+    pub async fn join_patiently(
+        url: &str,
+        name: &str,
+        token: Option<gloam_protocol::Token>,
+        patience: Duration,
+    ) -> Result<Self, SimError> {
+        let deadline = tokio::time::Instant::now() + patience;
+        let mut sim = Self::connect(url, name, token, None).await?;
+        sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned(), token })
+            .await?;
+        loop {
+            match sim.recv().await {
+                Ok(ServerMsg::Refused(r)) => return Err(SimError::Refused(r)),
+                Ok(ServerMsg::Welcome { token: Some(fresh), .. }) => sim.token = Some(fresh),
+                Ok(ServerMsg::Sight(_)) => return Ok(sim),
+                Ok(_) => {}
+                Err(SimError::Timeout(_)) if tokio::time::Instant::now() < deadline => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// Watches the player `player` as `name`, and waits until its whole
     /// view has arrived (the view's last message, whom its round waits for).
     pub async fn watch(
@@ -387,6 +413,26 @@ impl SimClient {
             .collect();
         let dir = if open.is_empty() { Dir::ALL[pick(8)] } else { open[pick(open.len())] };
         self.act(Action::Move(dir)).await.map(drop)
+    }
+
+    /// What an explorer does next: a blow (or a step away) when a monster
+    /// stands beside it, down any stairs it stands on, else towards known
+    /// stairs, else towards the unknown, else anywhere (`turn` picks which
+    /// way).
+    pub fn explorer_action(&self, turn: usize) -> Action {
+        let s = &self.state;
+        if let Some(action) = self.fight() {
+            return action;
+        }
+        if s.at.and_then(|p| s.terrain(p)) == Some(Terrain::StairsDown) {
+            return Action::Descend;
+        }
+        let dir = s
+            .find(Terrain::StairsDown)
+            .and_then(|stairs| self.first_step(|p| p == stairs))
+            .or_else(|| self.first_step(|p| self.is_frontier(p)))
+            .unwrap_or(Dir::ALL[turn % 8]);
+        Action::Move(dir)
     }
 
     /// What a player in a fight does: with a monster beside it, strikes

@@ -131,6 +131,18 @@ fn hash(token: &Token) -> [u8; 32] {
 /// How long a taking-over connection waits for the old one to leave.
 const TAKEOVER_WAIT: Duration = Duration::from_secs(3);
 
+/// The refusal of a key holder whose character's old connection has not
+/// left within [`TAKEOVER_WAIT`]: one a client tries again (the server is
+/// busy, as in a reconnect storm, where the old connection may be the
+/// player's own last try, given up on but still joining). Never
+/// `NameTaken`, which says the name is someone else's and which a client
+/// does not try again: that locked a player out of its own character.
+fn still_leaving() -> Refusal {
+    Refusal::Unavailable {
+        reason: "your character is still leaving its last connection; try again".into(),
+    }
+}
+
 impl Characters {
     /// The characters `known` to the store, all offline.
     pub(crate) fn new(
@@ -192,7 +204,7 @@ impl Characters {
             // soon, in case its notice came before we listened).
             if tokio::time::Instant::now() >= deadline {
                 self.give_up_takeover(name);
-                return Err(Refusal::NameTaken);
+                return Err(still_leaving());
             }
             let _ = tokio::time::timeout(Duration::from_millis(50), waiting.notified()).await;
         }

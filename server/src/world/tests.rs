@@ -49,6 +49,28 @@ async fn a_player_dropped_for_falling_behind_is_saved_where_it_stood() {
     assert!(!saved.explored.is_empty());
 }
 
+/// A player back with its key while its old connection does not leave
+/// (a storm: its own last try, given up on but still joining) is asked to
+/// try again, which clients do, never told its name is taken, which
+/// they do not: and once the old one has left, it is back.
+#[tokio::test]
+async fn a_takeover_the_old_connection_outlasts_is_asked_to_try_again_not_locked_out() {
+    let (writer, known) = Store::in_memory().start();
+    let world = Arc::new(World::new(Config::quiet(9), writer.handle(), known));
+    let old = world.enter("ann", None, LOCAL).await.unwrap();
+    let token = old.new_token().expect("a new character's key");
+    // The old connection is kicked but never looks: it does not leave.
+    let refused = world.enter("ann", Some(token), LOCAL).await.err();
+    assert!(
+        matches!(refused, Some(gloam_protocol::Refusal::Unavailable { .. })),
+        "a refusal a client tries again: {refused:?}"
+    );
+    assert!(old.kicked().is_cancelled(), "the old connection was asked to go");
+    old.leave().await;
+    let back = world.enter("ann", Some(token), LOCAL).await.expect("back once it left");
+    assert_eq!(back.new_token(), None, "the same character");
+}
+
 /// The stairs move a player to the next depth inside the world: its
 /// next commands go there without the connection doing anything.
 #[tokio::test]

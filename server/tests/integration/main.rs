@@ -3,7 +3,7 @@
 //! sight over many seeds, the accept path fuzzed for a bounded time, a
 //! stored history replayed, and the real `gloam-server` run as a child
 //! process (its tools, persistence across restarts and kills, signals,
-//! metrics, designer files and load). Fixtures are in `tests/fixtures/`,
+//! metrics, designer files, load and a reconnect storm). Fixtures are in `tests/fixtures/`,
 //! the snapshots beside this file (`snapshots/integration__MODULE__NAME.snap`).
 
 mod accept;
@@ -21,3 +21,4 @@ mod replay;
 mod replay_fixture;
 mod sight;
 mod signal;
+mod storm;

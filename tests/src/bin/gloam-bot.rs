@@ -29,13 +29,20 @@
 //! drives it. `--echo-work-us` has it spend that much of its core on each
 //! answer first: a model of a server that does a fixed amount of work an
 //! action, smoothly, to tell what that work alone costs the tail.
+//!
+//! `--storm` measures a reconnect storm (see `gloam_tests::storm`):
+//!
+//! ```text
+//! gloam-bot --storm --clients 1000 --data DIR -- taskset -c 0 target/release/gloam-server --seed 1
+//! gloam-bot --storm --clients 1000 --connect ws://127.0.0.1:7777   # restarted by hand
+//! ```
 
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
-use gloam_protocol::{Action, ClientMsg, Dir, Terrain, codec};
+use gloam_protocol::{Action, ClientMsg, codec};
 use gloam_tests::{SimClient, sim};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -84,6 +91,35 @@ struct Args {
     /// action was sent), to see when a tail happens.
     #[arg(long)]
     timeline: bool,
+    /// A reconnect storm: the players join with their keys and play for
+    /// `--duration`; the server restarts (this tool restarts the server
+    /// command given after `--`, or else waits for the server at
+    /// `--connect` to be restarted by hand); every player comes back by
+    /// itself as the window does, and the report says who came back, when,
+    /// as themselves, and who was refused and why.
+    #[arg(long)]
+    storm: bool,
+    /// With `--storm` and a server command: the data folder the server is
+    /// started on both times.
+    #[arg(long, value_name = "DIR")]
+    data: Option<std::path::PathBuf>,
+    /// With `--storm` and a server command: where the server listens both
+    /// times.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7777")]
+    bind: String,
+    /// With `--storm`: how long the players have to come back, in seconds
+    /// from the restart (from the first lost link when restarted by hand).
+    #[arg(long, default_value_t = 60.0)]
+    back_within: f64,
+    /// With `--storm` and no server command: how long to wait for the
+    /// server to be restarted, in seconds.
+    #[arg(long, default_value_t = 600.0)]
+    wait_for_restart: f64,
+    /// With `--storm`: the server command to start, stop with SIGTERM and
+    /// start again (`-- target/release/gloam-server --seed 1`, or under
+    /// `taskset -c 0`); `--bind ADDR --data DIR` are added to it.
+    #[arg(last = true, value_name = "SERVER")]
+    server: Vec<String>,
 }
 
 /// When one client acts: every `period`, at its own `phase` of it (counted
@@ -149,25 +185,6 @@ struct Tally {
     deaths: u64,
 }
 
-/// The next action of an explorer: a blow (or a step away) when a monster
-/// stands beside it, down any stairs it stands on, else towards known
-/// stairs, else towards the unknown, else anywhere.
-fn next_action(sim: &SimClient, turn: usize) -> Action {
-    let s = &sim.state;
-    if let Some(action) = sim.fight() {
-        return action;
-    }
-    if s.at.and_then(|p| s.terrain(p)) == Some(Terrain::StairsDown) {
-        return Action::Descend;
-    }
-    let dir = s
-        .find(Terrain::StairsDown)
-        .and_then(|stairs| sim.first_step(|p| p == stairs))
-        .or_else(|| sim.first_step(|p| sim.is_frontier(p)))
-        .unwrap_or(Dir::ALL[turn % 8]);
-    Action::Move(dir)
-}
-
 /// Plays until `until`; gives the tally, and the client unless it was
 /// disconnected (to say goodbye once the figures are taken).
 async fn play(
@@ -182,7 +199,7 @@ async fn play(
     let start_bytes = sim.stats.bytes;
     while Instant::now() < until {
         tick.tick().await;
-        let action = next_action(&sim, turn);
+        let action = sim.explorer_action(turn);
         turn += 1;
         let t = Instant::now();
         tally.sent += 1;
@@ -326,6 +343,9 @@ fn rss_kib(pid: u32) -> Option<u64> {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     anyhow::ensure!(args.rate > 0.0 && args.clients > 0, "--rate and --clients must be positive");
+    if args.storm {
+        return storm::run(&args).await;
+    }
     let work = Duration::from_micros(args.echo_work_us);
     if let Some(addr) = &args.serve_echo {
         let (url, serving) = echo_server(addr, args.echo_size, work).await?;
@@ -494,6 +514,150 @@ async fn say_goodbye(players: Vec<SimClient>, watchers: Vec<SimClient>) {
         });
     }
     while goodbyes.join_next().await.is_some() {}
+}
+
+/// The reconnect storm (`--storm`): the crowd of `gloam_tests::storm`,
+/// and the server this tool restarts for it, if it was given one.
+mod storm {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use gloam_tests::process::Running;
+    use gloam_tests::storm::{Settings, Storm, StormReport};
+
+    use super::Args;
+
+    /// How long the crowd may take to join and play its first actions.
+    const JOINING: Duration = Duration::from_secs(300);
+
+    /// The server command this tool starts, stops and starts again, on
+    /// one address and one data folder.
+    #[derive(Debug, Clone)]
+    struct Hosted {
+        command: Vec<String>,
+        bind: String,
+        data: std::path::PathBuf,
+    }
+
+    impl Hosted {
+        /// Starts the server and waits until it listens; gives its URL.
+        fn start(&self) -> anyhow::Result<(Running, String)> {
+            let mut command = Command::new(&self.command[0]);
+            command.args(&self.command[1..]).args(["--bind", &self.bind, "--data"]);
+            command.arg(&self.data).stderr(Stdio::inherit());
+            if std::env::var_os("RUST_LOG").is_none() {
+                command.env("RUST_LOG", "warn");
+            }
+            Running::start(command, |line| {
+                line.strip_prefix("gloam-server listening on ").map(|url| url.trim().to_owned())
+            })
+            .map_err(|f| anyhow::anyhow!("the server did not start: {f:?}"))
+        }
+    }
+
+    /// When the restart began, and how long the server took to stop and
+    /// to listen again.
+    struct Restart {
+        began: Instant,
+        stopped: Duration,
+        listening: Duration,
+    }
+
+    /// SIGTERM, then the same command again once the server has exited.
+    async fn restart(hosted: &Hosted, server: Running) -> anyhow::Result<(Restart, Running)> {
+        let began = Instant::now();
+        let status = tokio::task::spawn_blocking(move || server.signal("TERM")).await?;
+        anyhow::ensure!(status.success(), "the server stopped with {status}");
+        let stopped = began.elapsed();
+        let again = hosted.clone();
+        let (server, _) = tokio::task::spawn_blocking(move || again.start()).await??;
+        Ok((Restart { began, stopped, listening: began.elapsed() }, server))
+    }
+
+    pub async fn run(args: &Args) -> anyhow::Result<()> {
+        let settings = Settings { clients: args.clients, rate: args.rate, ..Settings::default() };
+        let hosted = match (&args.data, args.server.is_empty()) {
+            (_, true) => None,
+            (Some(data), false) => Some(Hosted {
+                command: args.server.clone(),
+                bind: args.bind.clone(),
+                data: data.clone(),
+            }),
+            (None, false) => anyhow::bail!("--storm with a server command needs --data DIR"),
+        };
+        let (server, url) = match &hosted {
+            Some(hosted) => {
+                let hosted = hosted.clone();
+                let (server, url) = tokio::task::spawn_blocking(move || hosted.start()).await??;
+                (Some(server), url)
+            }
+            None => (None, args.connect.clone().unwrap_or_else(|| "ws://127.0.0.1:7777".into())),
+        };
+        let joining = Instant::now();
+        let storm = Storm::join(&url, &settings, JOINING).await?;
+        let joined = joining.elapsed().as_secs_f64();
+        println!(
+            "storm: {} players joined {url} in {joined:.1} s, playing for {} s",
+            args.clients, args.duration
+        );
+        // The crowd plays a while before the restart: the run's length.
+        tokio::time::sleep(Duration::from_secs_f64(args.duration)).await;
+        let (restart, server) = match (&hosted, server) {
+            (Some(hosted), Some(server)) => {
+                let (restart, server) = restart(hosted, server).await?;
+                (Some(restart), Some(server))
+            }
+            _ => {
+                println!("storm: waiting for the server at {url} to restart");
+                (None, None)
+            }
+        };
+        let within = Duration::from_secs_f64(args.back_within);
+        let waiting = Duration::from_secs_f64(args.wait_for_restart);
+        let report = storm.until_back(restart.as_ref().map(|r| r.began), waiting, within).await;
+        print(args, &report, restart.as_ref());
+        if let Some(server) = server {
+            let status = tokio::task::spawn_blocking(move || server.signal("TERM")).await?;
+            anyhow::ensure!(status.success(), "the restarted server stopped with {status}");
+        }
+        Ok(())
+    }
+
+    fn print(args: &Args, report: &StormReport, restart: Option<&Restart>) {
+        let secs = |d: Option<Duration>| d.map(|d| d.as_secs_f64());
+        if args.json {
+            let json = serde_json::json!({
+                "clients": report.clients,
+                "lost": report.lost,
+                "back": report.back,
+                "made_anew": report.made_anew,
+                "moved": report.moved.len(),
+                "moved_in_flight": report.moved_in_flight,
+                "sharing_a_cell": report.sharing_a_cell,
+                "moved_sharing": report.moved_sharing,
+                "not_back_as_themselves": report.not_back_as_themselves(),
+                "refusals": report.refusals,
+                "gave_up": report.out,
+                "p50_s": secs(report.p50),
+                "p99_s": secs(report.p99),
+                "last_s": secs(report.last),
+                "own_p99_s": secs(report.own_p99),
+                "most_tries": report.most_tries,
+                "server_stopped_s": secs(restart.map(|r| r.stopped)),
+                "server_listening_s": secs(restart.map(|r| r.listening)),
+            });
+            println!("{json}");
+            return;
+        }
+        if let Some(r) = restart {
+            println!(
+                "the server exited {:.2} s after SIGTERM and listened again after {:.2} s",
+                r.stopped.as_secs_f64(),
+                r.listening.as_secs_f64()
+            );
+        }
+        print!("{report}");
+    }
 }
 
 #[cfg(test)]

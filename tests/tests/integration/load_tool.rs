@@ -2,7 +2,9 @@
 //! loopback, against the echo of its own process, and against an echo
 //! served by another `gloam-bot` (`--serve-echo`), each time reporting every
 //! action it sent as answered and nobody dropped. Its figures are what the
-//! crowd targets are judged by, so it must not quietly lose actions.
+//! crowd targets are judged by, so it must not quietly lose actions. Its
+//! reconnect storm (`--storm`) against a server restarted by hand reports
+//! every player back as itself.
 
 use std::process::Command;
 use std::time::Duration;
@@ -74,4 +76,46 @@ fn the_load_tool_drives_its_own_echo_and_one_served_apart() {
     report.assert_all_answered();
     assert_eq!(report.figure("bytes_per_action"), 100.0, "the served echo's answers");
     assert!(report.figure("p50_ms") >= 2.0, "each answer took its 2 ms of work");
+}
+
+/// `gloam-bot --storm` against a server restarted by hand (here: stopped
+/// as SIGTERM stops it, and started again on its port and store): it waits
+/// for the links to end, and reports every player back as itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_tool_measures_a_reconnect_storm_across_a_restart_by_hand() {
+    let data = tempfile::tempdir().unwrap();
+    let store = || gloam_server::store::Store::open(data.path()).expect("the store opens");
+    let server = TestServer::start_with_store(Config::quiet(3), store()).await.unwrap();
+    let (url, bind) = (server.url(), server.addr.to_string());
+    let mut command = Command::new(BOT);
+    command.args(["--storm", "--connect", &url, "--clients", "6", "--rate", "10"]);
+    command.args(["--duration", "0", "--back-within", "30", "--json"]);
+    let (bot, ()) = tokio::task::spawn_blocking(move || {
+        Running::start(command, |line| line.starts_with("storm: waiting").then_some(()))
+    })
+    .await
+    .unwrap()
+    .unwrap_or_else(|f| panic!("gloam-bot --storm failed: {f:?}"));
+    server.stop(Duration::from_secs(10)).await.expect("the server stops");
+    let server = TestServer::start_on(&bind, Config::quiet(3), store()).await.unwrap();
+    let json = tokio::task::spawn_blocking(move || {
+        let deadline = std::time::Instant::now() + gloam_tests::process::DEADLINE;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match bot.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with('{') => return line,
+                Ok(_) => {}
+                Err(e) => panic!("gloam-bot --storm said no report: {e}"),
+            }
+        }
+    })
+    .await
+    .unwrap();
+    let report = Report(json);
+    assert_eq!(report.figure("lost"), 6.0, "{}", report.0);
+    assert_eq!(report.figure("back"), 6.0, "{}", report.0);
+    assert_eq!(report.figure("not_back_as_themselves"), 0.0, "{}", report.0);
+    assert!(report.figure("last_s") < 30.0, "{}", report.0);
+    assert!(report.0.contains("\"refusals\":{}"), "nobody refused: {}", report.0);
+    server.stop(Duration::from_secs(10)).await.expect("the server stops");
 }

@@ -160,7 +160,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             first = timeout(limit, self.conn.next_msg()) => first,
         };
         let msg = match first {
-            Err(_) => return Err(Ending::new(CloseCode::Policy, "no hello in time")),
+            // "Try again later", not a policy close, which a client does
+            // not try again: a hello late in a crowd (a reconnect storm on
+            // a loaded machine) is no offence, and a silent client is cut
+            // off all the same.
+            Err(_) => return Err(Ending::new(CloseCode::Again, "no hello in time: try again")),
             Ok(Err(ending)) => return Err(ending),
             Ok(Ok(msg)) => msg,
         };

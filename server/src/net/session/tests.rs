@@ -110,6 +110,23 @@ fn is_sight(m: &Message) -> bool {
     decoded(m).is_some_and(|m| matches!(m, ServerMsg::Sight(_)))
 }
 
+/// A connection whose hello does not come in time is closed with "try
+/// again later" (1013), which clients try again, not with a policy close
+/// (1008), which locked a player late in a reconnect storm out.
+#[tokio::test]
+async fn a_hello_that_does_not_come_in_time_is_closed_to_be_tried_again() {
+    let handshake_timeout = Duration::from_millis(200);
+    let server = Server::start(Config { handshake_timeout, ..Config::quiet(4) });
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    let peer = SocketAddr::new(LOCAL, 9);
+    let (world, hellos) = (server.world.clone(), server.hellos.clone());
+    let _task = tokio::spawn(serve(server_io, peer, world, hellos, server.stop.clone()));
+    let (mut ws, _) = tokio_tungstenite::client_async("ws://test/", client_io).await.unwrap();
+    let (code, reason) = close_of(&mut ws).await.expect("a close frame");
+    assert_eq!(code, CloseCode::Again, "{reason}");
+    assert!(reason.contains("no hello in time"), "{reason}");
+}
+
 /// Sends a ping and reads until its pong.
 async fn ping(ws: &mut Client, payload: &'static [u8]) {
     ws.send(Message::Ping(Bytes::from_static(payload))).await.unwrap();
