@@ -102,6 +102,8 @@ pub async fn run_with_store(
     }
     drop(listener);
     info!(connections = tracker.len(), farewell = ?world.config().farewell, "shutting down");
+    // Before anyone leaves: no step onto a cell a leaver has just freed.
+    world.freeze().await;
     stop.cancel();
     tracker.close();
     if tokio::time::timeout(grace, tracker.wait()).await.is_err() {

@@ -284,6 +284,12 @@ impl World {
     pub fn close(&self) {
         self.depths.close();
     }
+
+    /// The server stops: every depth applies no more actions, so that its
+    /// players, leaving one by one, are each saved where they stood.
+    pub async fn freeze(&self) {
+        self.depths.freeze().await;
+    }
 }
 
 #[cfg(test)]

@@ -72,6 +72,19 @@ impl Depths {
 
     /// No depth is started any more, and those running end once the
     /// connections holding their handles are gone.
+    /// Tells every depth in play that the server stops: it applies no
+    /// more actions (see [`DepthCmd::Freeze`]). Waits for room in a busy
+    /// depth's queue, but not long on one that is stuck.
+    pub(super) async fn freeze(&self) {
+        let running: Vec<DepthHandle> = self.lock().values().cloned().collect();
+        for depth in running {
+            let told = depth.tx.send(DepthCmd::Freeze);
+            if tokio::time::timeout(NOTICE_PATIENCE, told).await.is_err() {
+                warn!(depth = depth.depth, "a depth too busy to be told the server stops");
+            }
+        }
+    }
+
     pub(super) fn close(&self) {
         self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
         self.lock().clear();

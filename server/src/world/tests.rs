@@ -659,3 +659,24 @@ async fn a_reply_its_player_never_took_is_not_shown_to_its_watchers() {
 fn decoded(frames: &[impl AsRef<[u8]>]) -> Vec<gloam_protocol::ServerMsg> {
     frames.iter().map(|f| codec::decode_server(f.as_ref()).unwrap()).collect()
 }
+
+/// Once the world is frozen (the server stops), an action is not applied:
+/// a player leaving afterwards is saved where it stood, so nobody steps
+/// onto a cell a leaver has just left and two are saved on one cell.
+#[tokio::test]
+async fn a_frozen_world_applies_no_action_and_saves_each_where_it_stood() {
+    let config = Config { save_interval: Duration::from_secs(3600), ..Config::quiet(9) };
+    let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
+    let (writer, known) = Store::in_memory().start();
+    let store = writer.handle();
+    let world = Arc::new(World::new(config, store.clone(), known));
+    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    assert!(ann.reply().await.expect("the arrival").done);
+    let open = |p: Pos| level.terrain(p).is_open();
+    let dir = Dir::ALL.into_iter().find(|&d| level.arrival.step(d).is_some_and(open)).unwrap();
+    world.freeze().await;
+    ann.act(Action::Move(dir)).unwrap();
+    ann.leave().await;
+    let saved = store.load("ann").await.unwrap().expect("saved as it left");
+    assert_eq!(saved.pos, level.arrival, "the step after the freeze was not taken");
+}

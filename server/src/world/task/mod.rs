@@ -121,6 +121,11 @@ pub(super) enum DepthCmd {
     /// Someone started watching this player: those of its watchers who do
     /// not have its view yet are sent it.
     Resync(PlayerId),
+    /// The server is stopping: no action is applied and no round closed
+    /// any more, so that as its players leave one by one (each saved where
+    /// it stands) nobody steps onto a cell another has just left and is
+    /// saved on it too.
+    Freeze,
 }
 
 /// The most actions a depth applies as one batch (see [`DepthTask::take`]):
@@ -151,6 +156,8 @@ pub(super) struct DepthTask {
     /// The rounds this depth closed and when it stood empty, told to the
     /// world's absences (see `world::absence`).
     played: PlayedRounds,
+    /// Told the server stops ([`DepthCmd::Freeze`]).
+    frozen: bool,
 }
 
 impl DepthTask {
@@ -171,6 +178,7 @@ impl DepthTask {
             depths,
             still: StillSchedule::starting(tokio::time::Instant::now()),
             played,
+            frozen: false,
         }
     }
 
@@ -182,7 +190,7 @@ impl DepthTask {
         loop {
             #[cfg(test)]
             super::gate::wait_if_held(&self.me).await;
-            let deadline = self.next_deadline();
+            let deadline = self.next_deadline().filter(|_| !self.frozen);
             tokio::select! {
                 () = tokio::time::sleep_until(deadline.map_or_else(tokio::time::Instant::now, |(_, at)| at)), if deadline.is_some() => {
                     if let Some((id, _)) = deadline {
@@ -228,6 +236,9 @@ impl DepthTask {
         let DepthCmd::Act { id, action } = cmd else {
             return self.timed(1, |task| task.apply(cmd));
         };
+        if self.frozen {
+            return self.drop_frozen(id);
+        }
         let mut acts = vec![(id, action)];
         let mut next = None;
         while acts.len() < MAX_BATCH {
@@ -242,6 +253,7 @@ impl DepthTask {
         }
         self.timed(acts.len(), |task| task.act_all(acts));
         if let Some(cmd) = next {
+            // A freeze (or anything else) after the batch, in its turn.
             self.timed(1, |task| task.apply(cmd));
         }
     }
@@ -290,7 +302,9 @@ impl DepthTask {
     fn apply(&mut self, cmd: DepthCmd) {
         match cmd {
             DepthCmd::Arrive { player, via, link } => self.arrive(player, via, link),
+            DepthCmd::Act { id, .. } if self.frozen => self.drop_frozen(id),
             DepthCmd::Act { id, action } => self.act_all(vec![(id, action)]),
+            DepthCmd::Freeze => self.frozen = true,
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
                 self.acted.remove(&id);
@@ -311,6 +325,22 @@ impl DepthTask {
                     link.audience.relay(Vec::new(), || view(&self.state, id));
                 }
             }
+        }
+    }
+
+    /// An action after the freeze: not applied, but answered with nothing,
+    /// so that its connection, leaving, does not wait for an answer.
+    fn drop_frozen(&mut self, id: PlayerId) {
+        debug!(player = id.0, depth = self.state.depth(), "an action after the freeze, dropped");
+        if let Some(link) = self.links.get(&id) {
+            let nothing = ToConn {
+                frames: Vec::new(),
+                done: true,
+                goes_on: false,
+                now_on: None,
+                died: false,
+            };
+            let _ = link.conn.try_send(nothing);
         }
     }
 
