@@ -1085,3 +1085,33 @@ proptest! {
         prop_assert_eq!(batched.log(), alone.log());
     }
 }
+
+/// Stepping into the level's vault from outside says so, once: not on
+/// each step within it, and again only after leaving it.
+#[test]
+fn a_player_stepping_into_a_vault_is_told_its_name() {
+    let mut level = (*level_from(HALL)).clone();
+    level.vault = Some(crate::mapgen::PlacedVault {
+        name: "the test vault".into(),
+        corner: Pos::new(5, 1),
+        width: 3,
+        height: 3,
+        contents: Vec::new(),
+    });
+    let mut d = DepthState::with_bestiary(
+        3,
+        Arc::new(level),
+        8,
+        Arc::new(Bestiary::default()),
+        DepthSeeds::from_level_seed(7),
+    );
+    put(&mut d, ANN, "ann", Pos::new(3, 2));
+    let told = |outcome: &Outcome| said(outcome, ANN, "You enter the test vault.");
+    assert!(!told(&d.play(ANN, Action::Move(Dir::E))), "not yet in");
+    assert!(told(&d.play(ANN, Action::Move(Dir::E))), "in");
+    for _ in 0..2 {
+        assert!(!told(&d.play(ANN, Action::Move(Dir::E))), "within");
+    }
+    assert!(!told(&d.play(ANN, Action::Move(Dir::E))), "out again");
+    assert!(told(&d.play(ANN, Action::Move(Dir::W))), "in again");
+}

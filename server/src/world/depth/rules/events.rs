@@ -22,6 +22,8 @@ pub(crate) enum Event {
     Refused { id: PlayerId, why: Refusal },
     /// A player steps onto stairs.
     OnStairs { id: PlayerId, down: bool },
+    /// A player steps into the level's vault from outside it.
+    EnteredVault { id: PlayerId },
     /// `mover` stepped into `other`, and they swapped places.
     Swapped { mover: PlayerId, other: PlayerId },
     /// `mover` stepped into `other`, who is walking that way, and waits a

@@ -492,8 +492,17 @@ impl Rules {
         }
     }
 
-    /// What a player who steps onto `pos` is told is there: stairs, a pile.
+    /// What a player who steps onto `pos` is told is there: a vault it
+    /// enters, stairs, a pile.
     fn note_stairs(&self, id: PlayerId, pos: Pos, obs: &mut dyn Observer) {
+        // Called before the step: where it stands is where it comes from.
+        let from = self.player(id).map(|p| p.pos);
+        if let Some(vault) = &self.level.vault
+            && vault.covers(pos)
+            && !from.is_some_and(|f| vault.covers(f))
+        {
+            obs.observe(self, Event::EnteredVault { id });
+        }
         if let Some(down) = self.stairs_at(pos) {
             obs.observe(self, Event::OnStairs { id, down });
         }

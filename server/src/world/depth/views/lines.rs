@@ -37,6 +37,11 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
                 if down { "There are stairs down here." } else { "There are stairs up here." };
             outcome.tell(id, ServerMsg::Note(note.into()));
         }
+        Event::EnteredVault { id } => {
+            if let Some(vault) = &rules.level.vault {
+                outcome.tell(id, ServerMsg::Note(format!("You enter {}.", vault.name)));
+            }
+        }
         Event::Swapped { mover, other } => say_swapped(rules, mover, other, outcome),
         Event::OnPile { id, at } => say_pile(rules, id, at, outcome),
         Event::PickedUp { id, item, slot } => {

@@ -115,6 +115,7 @@ impl Views {
             }
             said @ (Event::Refused { .. }
             | Event::OnStairs { .. }
+            | Event::EnteredVault { .. }
             | Event::Swapped { .. }
             | Event::Followed { .. }
             | Event::CountedAway { .. }
