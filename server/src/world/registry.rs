@@ -52,6 +52,13 @@ pub(super) struct Depths {
     pub(super) config: Config,
     store: StoreHandle,
     running: Mutex<HashMap<u16, DepthHandle>>,
+    /// One gate a depth: who builds it holds it, so that a crowd arriving
+    /// at once at a depth out of play waits for one building (and one
+    /// replay of its history) instead of each building its own.
+    building: Mutex<HashMap<u16, Arc<tokio::sync::Mutex<()>>>>,
+    /// How many times a depth was built (for tests).
+    #[cfg(test)]
+    pub(super) builds: std::sync::atomic::AtomicUsize,
     /// The world is shutting down: no depth is started any more.
     pub(super) closed: std::sync::atomic::AtomicBool,
     /// The rounds played, and when each depth was left (see `absence`).
@@ -65,6 +72,9 @@ impl Depths {
             config,
             store,
             running: Mutex::new(HashMap::new()),
+            building: Mutex::new(HashMap::new()),
+            #[cfg(test)]
+            builds: std::sync::atomic::AtomicUsize::new(0),
             closed: std::sync::atomic::AtomicBool::new(false),
             absences: Absences::default(),
         }
@@ -100,7 +110,7 @@ impl Depths {
         mut arrive: DepthCmd,
     ) -> Option<DepthHandle> {
         for _ in 0..3 {
-            let here = self.handle(depth)?;
+            let here = self.built(depth).await?;
             match here.tx.send(arrive).await {
                 Ok(()) => return Some(here),
                 Err(mpsc::error::SendError(back)) => {
@@ -113,6 +123,20 @@ impl Depths {
         }
         warn!(depth, "no depth task would take an arrival");
         None
+    }
+
+    /// [`handle`](Self::handle), waiting at the depth's gate while another
+    /// connection builds it, so that it is built once however many come.
+    async fn built(self: &Arc<Self>, depth: u16) -> Option<DepthHandle> {
+        if let Some(handle) = self.lock().get(&depth) {
+            return Some(handle.clone());
+        }
+        let gate = {
+            let mut building = self.building.lock().unwrap_or_else(PoisonError::into_inner);
+            building.entry(depth).or_default().clone()
+        };
+        let _building = gate.lock().await;
+        self.handle(depth)
     }
 
     /// The handle of `depth`, starting its task first if need be (`None`
@@ -130,6 +154,8 @@ impl Depths {
         #[cfg(test)]
         super::gate::wait_while_building(self.as_ref(), depth);
         let build = || {
+            #[cfg(test)]
+            self.builds.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let (mut state, generator) = built(c, depth);
             resume(&mut state, &self.store, c);
             (state, generator)

@@ -131,6 +131,40 @@ async fn a_join_is_not_held_up_while_another_depth_is_built() {
     assert_eq!(builder.await.unwrap(), Some(7));
 }
 
+/// A crowd arriving at once at a depth out of play (a reconnect storm
+/// after a restart) builds it, and replays its history, once: who comes
+/// while it is being built waits for that building, not builds its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_depth_is_built_once_however_many_arrive_while_it_is_built() {
+    use std::sync::atomic::Ordering;
+    let (writer, known) = Store::in_memory().start();
+    let world = Arc::new(World::new(Config::quiet(5), writer.handle(), known));
+    let (building, release) = gate::hold_building(&world.depths, 1);
+    let enter = |name: &'static str| {
+        let world = world.clone();
+        tokio::spawn(async move { world.enter(name, None, LOCAL).await.is_ok() })
+    };
+    let ann = enter("ann");
+    tokio::task::block_in_place(|| building.recv_timeout(Duration::from_secs(10)))
+        .expect("ann's arrival builds depth 1");
+    let mut others: Vec<_> = ["bob", "cy", "dee"].into_iter().map(enter).collect();
+    // Long enough for the others to build a depth of their own, were they
+    // let: they are not, so nothing is waited for.
+    let early = tokio::time::timeout(Duration::from_millis(300), async {
+        for other in &mut others {
+            let _ = other.await;
+        }
+    })
+    .await;
+    assert!(early.is_err(), "the others came in before depth 1 was built");
+    release.send(()).unwrap();
+    assert!(ann.await.unwrap());
+    for other in others {
+        assert!(other.await.unwrap());
+    }
+    assert_eq!(world.depths.builds.load(Ordering::SeqCst), 1, "built once");
+}
+
 /// Every message of the replies up to the one that answers the last command.
 async fn until_done(ann: &mut Presence) -> Vec<gloam_protocol::ServerMsg> {
     let mut msgs = Vec::new();
