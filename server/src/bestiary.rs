@@ -108,6 +108,9 @@ pub struct Kind {
     pub rarity: u8,
     /// Percent chance it drops an item when it dies (0: never).
     pub drops: u8,
+    /// The first world edition it lives in ([`crate::config::EDITION`]):
+    /// a world made before it never meets it.
+    pub since: u16,
 }
 
 impl Kind {
@@ -142,6 +145,8 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bestiary {
     kinds: Vec<Kind>,
+    /// The world edition it serves: kinds of later editions live nowhere.
+    edition: u16,
 }
 
 /// A bestiary that could not be used.
@@ -177,6 +182,12 @@ struct RawKind {
     rarity: u8,
     #[serde(default)]
     drops: u8,
+    #[serde(default = "first_edition")]
+    since: u16,
+}
+
+fn first_edition() -> u16 {
+    1
 }
 
 fn hits() -> String {
@@ -211,18 +222,24 @@ impl Bestiary {
         if kinds.len() > usize::from(KindId::MAX) {
             return Err(source.error(0, format!("{} kinds; at most {}", kinds.len(), KindId::MAX)));
         }
-        Ok(Self { kinds })
+        Ok(Self { kinds, edition: crate::config::EDITION })
     }
 
     /// No monsters at all: the dungeon as it was before it had any, for
     /// tests of walking, stairs and saving that monsters would get in the
     /// way of.
     pub fn empty() -> Self {
-        Self { kinds: Vec::new() }
+        Self { kinds: Vec::new(), edition: crate::config::EDITION }
     }
 
     pub fn kinds(&self) -> &[Kind] {
         &self.kinds
+    }
+
+    /// This bestiary as a world of `edition` knows it: the kinds of later
+    /// editions stay (so every kind keeps its id) but live nowhere.
+    pub fn as_of(&self, edition: u16) -> Self {
+        Self { kinds: self.kinds.clone(), edition }
     }
 
     /// The kinds, to tune in a test.
@@ -255,7 +272,7 @@ impl Bestiary {
         self.kinds
             .iter()
             .enumerate()
-            .filter(move |(_, k)| k.lives_at(depth))
+            .filter(move |(_, k)| k.since <= self.edition && k.lives_at(depth))
             .map(|(i, k)| (i as KindId, k))
     }
 }
@@ -309,6 +326,7 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         depths: raw.depths,
         rarity: raw.rarity,
         drops: raw.drops,
+        since: raw.since,
     })
 }
 
@@ -336,6 +354,7 @@ fn check_ranges(raw: &RawKind) -> Result<(), Fault> {
     }
     tuning::depths(raw.depths)?;
     tuning::rarity(raw.rarity)?;
+    tuning::edition(raw.since)?;
     Ok(())
 }
 
@@ -369,6 +388,21 @@ mod tests {
         let text = BUILT_IN.replacen(from, to, 1);
         assert_ne!(text, BUILT_IN, "{from:?} is in the file");
         Bestiary::parse(&text, "b.toml").unwrap_err()
+    }
+
+    /// A kind of a later edition than its world's lives nowhere in that
+    /// world, but keeps its id.
+    #[test]
+    fn a_kind_of_a_later_edition_lives_nowhere_in_an_older_world() {
+        let text = BUILT_IN.replacen("name = \"jackal\"", "name = \"jackal\"\nsince = 3", 1);
+        let bestiary = Bestiary::parse(&text, "b.toml").unwrap();
+        let jackal = bestiary.find("jackal").unwrap();
+        let lives = |b: &Bestiary| b.living_at(1).any(|(id, _)| id == jackal);
+        assert!(lives(&bestiary.as_of(3)));
+        assert!(!lives(&bestiary.as_of(2)));
+        assert_eq!(bestiary.as_of(2).find("jackal"), Some(jackal));
+        let e = broken("name = \"jackal\"", "name = \"jackal\"\nsince = 0");
+        assert!(e.what.contains("`since`"), "{e}");
     }
 
     #[test]

@@ -13,9 +13,27 @@ pub struct WorldSpec {
     pub seed: u64,
     pub generator: GeneratorSetting,
     pub mix: Mix,
-    /// Whether its levels hold vaults: a world made before there were
-    /// vaults keeps the levels its players know.
-    pub vaults: bool,
+    /// Which edition of the game's content it was made with
+    /// ([`EDITION`]): a world keeps the levels and rules its players know
+    /// when later editions add to them.
+    pub edition: u16,
+}
+
+/// The edition of the game's content new worlds are made with:
+/// 1. the first dungeon;
+/// 2. vaults in the levels;
+/// 3. potions and scrolls unknown until tried, and the kinds of monster
+///    and item marked `since = 3` in the bestiary and the items.
+///
+/// A world keeps the edition it was made with: its levels are drawn only
+/// from the kinds of its edition and before.
+pub const EDITION: u16 = 3;
+
+impl WorldSpec {
+    /// Whether its levels hold vaults (edition 2 on).
+    pub fn vaults(&self) -> bool {
+        self.edition >= 2
+    }
 }
 
 /// What a host asked for of a world; each part left out is taken from the
@@ -244,8 +262,11 @@ impl Config {
 
     /// This configuration, playing `world`.
     pub fn playing(self, world: WorldSpec) -> Self {
-        let vaults = if world.vaults { self.vaults } else { Arc::new(Vaults::none()) };
-        Self { seed: world.seed, generator: world.generator, mix: world.mix, vaults, ..self }
+        let vaults = if world.vaults() { self.vaults } else { Arc::new(Vaults::none()) };
+        let bestiary = Arc::new(self.bestiary.as_of(world.edition));
+        let items = Arc::new(self.items.as_of(world.edition));
+        let (seed, generator, mix) = (world.seed, world.generator, world.mix);
+        Self { seed, generator, mix, vaults, bestiary, items, ..self }
     }
 }
 

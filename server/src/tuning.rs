@@ -188,6 +188,15 @@ pub(crate) fn rarity(rarity: u8) -> Result<u8, Fault> {
     Ok(rarity)
 }
 
+/// The first world edition a kind is found in: 1 to the newest.
+pub(crate) fn edition(since: u16) -> Result<u16, Fault> {
+    let newest = crate::config::EDITION;
+    if !(1..=newest).contains(&since) {
+        return Err(("since", format!("{since}: give a world edition from 1 to {newest}")));
+    }
+    Ok(since)
+}
+
 /// How likely a kind of rarity `rarity` is drawn against the others
 /// allowed where it is.
 pub(crate) fn weight(rarity: u8) -> u32 {

@@ -31,6 +31,7 @@ pub(super) struct RawItem {
     stack: Option<(u8, u8)>,
     depths: Option<(u16, u16)>,
     rarity: Option<u8>,
+    since: Option<u16>,
 }
 
 /// A class as written.
@@ -93,7 +94,9 @@ impl Entry for RawItem {
         let glyph = tuning::glyph(&self.glyph)?;
         let colour = tuning::colour(&self.colour)?;
         self.check_fields()?;
-        Ok(ItemKind { name: name.to_owned(), glyph, colour, class: self.class()? })
+        let since = self.since.unwrap_or(1);
+        tuning::edition(since)?;
+        Ok(ItemKind { name: name.to_owned(), glyph, colour, class: self.class()?, since })
     }
 }
 

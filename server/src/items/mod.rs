@@ -109,6 +109,9 @@ pub struct ItemKind {
     pub glyph: char,
     pub colour: [u8; 3],
     pub class: Class,
+    /// The first world edition it lies in ([`crate::config::EDITION`]): a
+    /// world made before it never finds one.
+    pub since: u16,
 }
 
 impl ItemKind {
@@ -151,6 +154,8 @@ impl ItemKind {
 pub struct Catalogue {
     kinds: Vec<ItemKind>,
     artifact: ItemKindId,
+    /// The world edition it serves: kinds of later editions lie nowhere.
+    edition: u16,
 }
 
 impl Default for Catalogue {
@@ -183,7 +188,9 @@ impl Catalogue {
         let artifacts: Vec<usize> =
             (0..kinds.len()).filter(|&i| kinds[i].class == Class::Artifact).collect();
         match artifacts[..] {
-            [one] => Ok(Self { kinds, artifact: one as ItemKindId }),
+            [one] => {
+                Ok(Self { kinds, artifact: one as ItemKindId, edition: crate::config::EDITION })
+            }
             [] => Err(source.error(0, "no item of class \"artifact\": give exactly one".into())),
             [first, second, ..] => {
                 let what =
@@ -196,6 +203,17 @@ impl Catalogue {
 
     pub fn kinds(&self) -> &[ItemKind] {
         &self.kinds
+    }
+
+    /// These items as a world of `edition` knows them: the kinds of later
+    /// editions stay (so every kind keeps its id) but lie nowhere.
+    pub fn as_of(&self, edition: u16) -> Self {
+        Self { edition, ..self.clone() }
+    }
+
+    /// The edition of the world these items serve.
+    pub fn edition(&self) -> u16 {
+        self.edition
     }
 
     pub fn kind(&self, id: ItemKindId) -> &ItemKind {
@@ -218,6 +236,7 @@ impl Catalogue {
         self.kinds
             .iter()
             .enumerate()
+            .filter(move |(_, k)| k.since <= self.edition)
             .filter(move |(_, k)| k.class.found().is_some_and(|f| f.lies_at(depth)))
             .map(|(i, k)| (i as ItemKindId, k))
     }

@@ -199,3 +199,19 @@ fn there_is_exactly_one_artifact_and_no_name_twice() {
     let copy = Catalogue::parse(BUILT_IN, "copy.toml").unwrap();
     assert_eq!(copy, Catalogue::default());
 }
+
+/// A kind of a later edition than its world's lies nowhere in that world,
+/// but keeps its id; an edition past the newest is a mistake.
+#[test]
+fn a_kind_of_a_later_edition_lies_nowhere_in_an_older_world() {
+    let text = BUILT_IN.replacen("depths = [1, 16]", "depths = [1, 16]\nsince = 3", 1);
+    let items = Catalogue::parse(&text, "i.toml").unwrap();
+    let healing = items.find("potion of healing").unwrap();
+    let lies = |c: &Catalogue| c.placeable_at(1).any(|(id, _)| id == healing);
+    assert!(lies(&items.as_of(3)), "a world of its edition finds it");
+    assert!(!lies(&items.as_of(2)), "an older world never does");
+    assert_eq!(items.as_of(2).find("potion of healing"), Some(healing), "its id stays");
+    let text = BUILT_IN.replacen("depths = [1, 16]", "depths = [1, 16]\nsince = 99", 1);
+    let e = Catalogue::parse(&text, "i.toml").unwrap_err();
+    assert!(e.what.contains("`since`") && e.what.contains("healing"), "{e}");
+}

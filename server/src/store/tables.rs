@@ -18,7 +18,9 @@ use crate::character::{Credential, KeptPile, Progress, Snapshot, Vitals};
 pub(crate) const STORE_VERSION: u32 = 1;
 
 /// `version`, `world-id`, then the world: `seed`, `generator`, `mix`,
-/// `vaults` (`1`, or missing in a world made before them).
+/// `edition` (the content edition, in decimal; a world made before
+/// editions has none, and `vaults` `1` for the second or nothing for the
+/// first).
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Name to the SHA-256 of the character's secret token.
 pub(super) const TOKENS: TableDefinition<&str, &[u8]> = TableDefinition::new("tokens");

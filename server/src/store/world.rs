@@ -1,6 +1,6 @@
 //! Which world a store holds: the id drawn when the store was made, and
-//! the seed, generator setting and vaults (or none, for a world made
-//! before them) its levels are rebuilt from, in the `meta` table. A world once settled is kept: a host who names another
+//! the seed, generator setting and content edition its levels are
+//! rebuilt from, in the `meta` table. A world once settled is kept: a host who names another
 //! is told so, never given it over the stored one.
 
 use redb::ReadableDatabase;
@@ -43,9 +43,16 @@ impl Store {
             let mix = text("mix")?
                 .and_then(|mix| mix.parse().ok())
                 .ok_or_else(|| redb::Error::Corrupted("unreadable generator weights".into()))?;
-            // Worlds made before vaults have no such key: none for them.
-            let vaults = meta.get("vaults")?.is_some_and(|v| v.value() == b"1");
-            Ok(Some(WorldSpec { seed, generator, mix, vaults }))
+            let edition = match text("edition")? {
+                Some(e) => e
+                    .parse()
+                    .map_err(|_| redb::Error::Corrupted(format!("unreadable edition {e:?}")))?,
+                // Worlds made before editions have none: the second had
+                // vaults, the first not even those.
+                None if meta.get("vaults")?.is_some_and(|v| v.value() == b"1") => 2,
+                None => 1,
+            };
+            Ok(Some(WorldSpec { seed, generator, mix, edition }))
         };
         read().map_err(|e| open::failed(self.path(), e))
     }
@@ -64,7 +71,7 @@ impl Store {
                 seed: asked.seed.unwrap_or_else(new_seed),
                 generator: asked.generator.unwrap_or_default(),
                 mix: asked.mix.clone().unwrap_or_default(),
-                vaults: true,
+                edition: crate::config::EDITION,
             };
             self.write_world(&world).map_err(|e| open::failed(self.path(), e))?;
             return Ok(world);
@@ -100,7 +107,7 @@ impl Store {
             meta.insert("seed", spec.seed.to_le_bytes().as_slice())?;
             meta.insert("generator", spec.generator.name().as_bytes())?;
             meta.insert("mix", spec.mix.to_string().as_bytes())?;
-            meta.insert("vaults", if spec.vaults { b"1".as_slice() } else { b"0".as_slice() })?;
+            meta.insert("edition", spec.edition.to_string().as_bytes())?;
         }
         txn.commit()?;
         Ok(())

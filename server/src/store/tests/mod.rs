@@ -18,7 +18,12 @@ use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::{Generator, GeneratorSetting, Mix};
 
 fn spec(seed: u64) -> WorldSpec {
-    WorldSpec { seed, generator: GeneratorSetting::Mixed, mix: Mix::default(), vaults: true }
+    WorldSpec {
+        seed,
+        generator: GeneratorSetting::Mixed,
+        mix: Mix::default(),
+        edition: crate::config::EDITION,
+    }
 }
 
 fn seed(seed: u64) -> WorldWish {
@@ -631,21 +636,36 @@ fn a_depth_history_is_read_from_its_start_under_its_rules() {
     writer.close();
 }
 
-/// A world made before vaults (its meta has no `vaults`) keeps the levels
-/// its players know: it plays with none; a new world has them.
+/// A world made before editions keeps the levels its players know: one
+/// whose meta says `vaults` is of the second edition, one that says
+/// nothing of the first (no vaults); a new world is of the newest.
 #[test]
-fn a_world_made_before_vaults_keeps_its_levels_without_them() {
+fn a_world_made_before_editions_keeps_its_levels() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
     let new = store.settle_world(&WorldWish::default(), || 7).unwrap();
-    assert!(new.vaults, "a new world's levels hold vaults");
-    let txn = store.db.begin_write().unwrap();
-    txn.open_table(META).unwrap().remove("vaults").unwrap();
-    txn.commit().unwrap();
-    let old = store.settle_world(&WorldWish::default(), || 8).unwrap();
-    assert_eq!((old.seed, old.vaults), (7, false));
-    let config = crate::Config::default().playing(old);
-    assert!(config.vaults.all().is_empty(), "an old world plays without vaults");
-    let config = crate::Config::default().playing(new);
+    assert_eq!(new.edition, crate::config::EDITION, "a new world is of the newest edition");
+    let rewrite = |vaults: Option<&[u8]>| {
+        let txn = store.db.begin_write().unwrap();
+        {
+            let mut meta = txn.open_table(META).unwrap();
+            meta.remove("edition").unwrap();
+            match vaults {
+                Some(v) => meta.insert("vaults", v).map(drop).unwrap(),
+                None => meta.remove("vaults").map(drop).unwrap(),
+            }
+        }
+        txn.commit().unwrap();
+        store.settle_world(&WorldWish::default(), || 8).unwrap()
+    };
+    let second = rewrite(Some(b"1"));
+    assert_eq!((second.seed, second.edition), (7, 2));
+    let first = rewrite(None);
+    assert_eq!((first.seed, first.edition), (7, 1));
+    let config = crate::Config::default().playing(first);
+    assert!(config.vaults.all().is_empty(), "a first-edition world plays without vaults");
+    let config = crate::Config::default().playing(second);
     assert_eq!(config.vaults.all().len(), crate::mapgen::Vaults::built_in().all().len());
+    let config = crate::Config::default().playing(new);
+    assert_eq!(config.items.edition(), crate::config::EDITION);
 }
