@@ -171,8 +171,12 @@ pub enum ServerMsg {
     Kinds(Vec<KindInfo>),
     /// Monsters in sight changed while this player's own view did not.
     Monsters(Vec<MonsterChange>),
-    /// The kinds of item, sent once after the welcome: a [`Lying`]'s or a
-    /// [`Carried`]'s `kind` indexes this list.
+    /// The kinds of item, as the player knows them: a [`Lying`]'s or a
+    /// [`Carried`]'s `kind` indexes this list. Sent after the welcome, and
+    /// again (the whole list, replacing the last) when the player learns
+    /// what a kind is. A potion or scroll the player has not learnt is
+    /// told only by its look ("murky potion", "scroll labelled ZUN KAH",
+    /// with the look's colour), never by its name.
     ItemKinds(Vec<ItemInfo>),
     /// What lies on cells: after [`ServerMsg::EnterLevel`], the items the
     /// player remembers on that level; later, piles in sight that changed

@@ -264,7 +264,7 @@ impl Config {
     pub fn playing(self, world: WorldSpec) -> Self {
         let vaults = if world.vaults() { self.vaults } else { Arc::new(Vaults::none()) };
         let bestiary = Arc::new(self.bestiary.as_of(world.edition));
-        let items = Arc::new(self.items.as_of(world.edition));
+        let items = Arc::new(self.items.as_of(world.edition).disguised(world.seed));
         let (seed, generator, mix) = (world.seed, world.generator, world.mix);
         Self { seed, generator, mix, vaults, bestiary, items, ..self }
     }

@@ -33,6 +33,9 @@ mod split {
     pub(super) const LOOT: u64 = 0x6c6f_6f74;
     /// Split from the world seed itself: which depth of each block is a maze.
     pub(super) const MAZE_SLOTS: u64 = 0x6d61_7a65;
+    /// Split from the world seed itself: how each unknown potion and
+    /// scroll looks.
+    pub(super) const LOOKS: u64 = 0x006c_6f6f_6b73;
 }
 
 impl Seeds {
@@ -49,6 +52,14 @@ impl Seeds {
     /// numbered `block` may be a maze.
     pub fn maze_slots(&self, block: u16) -> LevelRng {
         LevelRng::seed_from_u64(mix(self.world ^ split::MAZE_SLOTS) ^ u64::from(block))
+    }
+}
+
+impl Seeds {
+    /// How the world's potions and scrolls look until they are known:
+    /// drawn once for the whole world.
+    pub fn looks(&self) -> LevelRng {
+        LevelRng::seed_from_u64(mix(self.world ^ split::LOOKS))
     }
 }
 

@@ -45,7 +45,12 @@ pub enum Shown {
     Roster(Vec<String>),
     /// The top of each pile shown in sight.
     Floor(Piles),
+    /// The kinds of potion and scroll shown by name (learnt).
+    Known(Known),
 }
+
+/// The kinds of item a player knows of those unknown until tried.
+pub type Known = std::collections::BTreeSet<u16>;
 
 /// The top of each pile in sight, by cell.
 pub type Piles = BTreeMap<Pos, Lying>;
@@ -64,6 +69,11 @@ impl Glimpse {
         let piles = state.floor.iter().filter(|(p, _)| visible.contains(p));
         let piles = piles.map(|(&p, &top)| (p, top)).collect();
         Self { player, depth: state.depth, shown: Shown::Floor(piles) }
+    }
+
+    /// The kinds `state` shows by name, as the oracle read them.
+    pub fn of_known(player: PlayerId, state: &ClientState, known: Known) -> Self {
+        Self { player, depth: state.depth, shown: Shown::Known(known) }
     }
 
     /// Who else `state` shows on its depth.
@@ -86,13 +96,14 @@ pub fn check_every_depth(
     glimpses: &[Glimpse],
 ) -> Result<Covered, String> {
     let depths: std::collections::BTreeSet<u16> = glimpses.iter().map(|g| g.depth).collect();
-    let mut all = Covered { commands: 0, glimpses: 0, rosters: 0, floors: 0 };
+    let mut all = Covered { commands: 0, glimpses: 0, rosters: 0, floors: 0, known: 0 };
     for depth in depths {
         let covered = check_history(config, depth, &entries(store, depth)?, glimpses)?;
         all.commands += covered.commands;
         all.glimpses += covered.glimpses;
         all.rosters += covered.rosters;
         all.floors += covered.floors;
+        all.known += covered.known;
     }
     Ok(all)
 }
@@ -107,6 +118,8 @@ pub struct Covered {
     pub rosters: usize,
     /// Changes of the piles shown in sight.
     pub floors: usize,
+    /// Changes of the kinds of item known by name.
+    pub known: usize,
 }
 
 /// Replays `history` on depth `depth` of the world `config` describes and
@@ -121,19 +134,28 @@ pub fn check_history(
     let mut shown: BTreeMap<PlayerId, Vec<&Monsters>> = BTreeMap::new();
     let mut rosters: BTreeMap<PlayerId, Vec<&Vec<String>>> = BTreeMap::new();
     let mut floors: BTreeMap<PlayerId, Vec<&Piles>> = BTreeMap::new();
+    let mut known: BTreeMap<PlayerId, Vec<&Known>> = BTreeMap::new();
     for g in glimpses.iter().filter(|g| g.depth == depth) {
         match &g.shown {
             Shown::Monsters(monsters) => push_changed(shown.entry(g.player).or_default(), monsters),
             Shown::Roster(roster) => push_changed(rosters.entry(g.player).or_default(), roster),
             Shown::Floor(piles) => push_changed(floors.entry(g.player).or_default(), piles),
+            Shown::Known(kinds) => push_changed(known.entry(g.player).or_default(), kinds),
         }
     }
-    let players: std::collections::BTreeSet<PlayerId> =
-        shown.keys().chain(rosters.keys()).chain(floors.keys()).copied().collect();
+    let players: std::collections::BTreeSet<PlayerId> = shown
+        .keys()
+        .chain(rosters.keys())
+        .chain(floors.keys())
+        .chain(known.keys())
+        .copied()
+        .collect();
     let players = players.into_iter().collect();
     let truth = truth_of(config, depth, history, players)?;
     in_order(depth, "roster", &rosters, &truth.rosters)?;
     in_order(depth, "piles in sight", &floors, &truth.floors)?;
+    // A name told is one the player truly knew then, never earlier.
+    in_order(depth, "kinds of item known", &known, &truth.known)?;
     let truth = truth.monsters;
     for (player, shown) in &shown {
         let saw: Vec<&Monsters> = truth.get(player).map(|v| v.iter().collect()).unwrap_or_default();
@@ -153,6 +175,7 @@ pub fn check_history(
         glimpses: shown.values().map(Vec::len).sum(),
         rosters: rosters.values().map(Vec::len).sum(),
         floors: floors.values().map(Vec::len).sum(),
+        known: known.values().map(Vec::len).sum(),
     })
 }
 
@@ -187,6 +210,7 @@ struct Truth {
     monsters: BTreeMap<PlayerId, Vec<Monsters>>,
     rosters: BTreeMap<PlayerId, Vec<Vec<String>>>,
     floors: BTreeMap<PlayerId, Vec<Piles>>,
+    known: BTreeMap<PlayerId, Vec<Known>>,
 }
 
 /// The [`Truth`] for each of `players` over `history`.
@@ -201,6 +225,7 @@ fn truth_of(
     let mut saw: BTreeMap<PlayerId, Vec<Monsters>> = BTreeMap::new();
     let mut rosters: BTreeMap<PlayerId, Vec<Vec<String>>> = BTreeMap::new();
     let mut floors: BTreeMap<PlayerId, Vec<Piles>> = BTreeMap::new();
+    let mut known: BTreeMap<PlayerId, Vec<Known>> = BTreeMap::new();
     let mut state = fresh_depth(config, depth);
     for entry in history {
         state.replay(std::slice::from_ref(entry)).map_err(|e| format!("depth {depth}: {e}"))?;
@@ -227,9 +252,14 @@ fn truth_of(
             if lay.last() != Some(&piles) {
                 lay.push(piles);
             }
+            let knew = state.player(player).map(|p| p.known.clone()).unwrap_or_default();
+            let learnt = known.entry(player).or_default();
+            if learnt.last() != Some(&knew) {
+                learnt.push(knew);
+            }
         }
     }
-    Ok(Truth { monsters: saw, rosters, floors })
+    Ok(Truth { monsters: saw, rosters, floors, known })
 }
 
 fn push_changed<'a, T: PartialEq>(list: &mut Vec<&'a T>, next: &'a T) {
@@ -258,7 +288,9 @@ mod tests {
             Shown::Monsters(m) => {
                 m.values_mut().next().map(|(_, at, wound, _)| (at, wound)).unwrap()
             }
-            Shown::Roster(_) | Shown::Floor(_) => unreachable!("a glimpse of the monsters"),
+            Shown::Roster(_) | Shown::Floor(_) | Shown::Known(_) => {
+                unreachable!("a glimpse of the monsters")
+            }
         }
     }
 
@@ -326,7 +358,7 @@ mod tests {
         // made up or shown out of turn.
         let roster = |g: &Glimpse| match &g.shown {
             Shown::Roster(r) => Some(r.clone()),
-            Shown::Monsters(_) | Shown::Floor(_) => None,
+            Shown::Monsters(_) | Shown::Floor(_) | Shown::Known(_) => None,
         };
         let rosters: Vec<Vec<String>> = all.iter().filter_map(roster).collect();
         assert_eq!(rosters, [vec!["bob"], vec!["bob", "cat"], vec!["cat"]]);

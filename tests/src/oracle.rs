@@ -151,7 +151,9 @@ impl Oracle {
             bestiary: Bestiary::default(),
             placements: Vec::new(),
             kinds: HashMap::new(),
-            items: Catalogue::built_in(),
+            // A world made now: its potions and scrolls look as its seed
+            // draws them until known.
+            items: Catalogue::built_in().disguised(seed),
             piles: HashMap::new(),
             disturbed: HashSet::new(),
             floor_changes_unseen: false,
@@ -309,6 +311,36 @@ impl Oracle {
         Ok(())
     }
 
+    /// Each kind of item the client holds is told as it looks until known
+    /// or, once learnt, by its name: never anything else (a look or a name
+    /// of another kind). When each was learnt is the history's to check.
+    fn check_item_kinds(&self, state: &ClientState) -> Result<(), String> {
+        if state.item_kinds.is_empty() {
+            return Ok(());
+        }
+        let unknown = self.items.infos();
+        let named: Vec<_> = self.items.kinds().iter().map(|k| k.info()).collect();
+        if state.item_kinds.len() != named.len() {
+            return Err("the kinds of item differ from the catalogue's".into());
+        }
+        for (i, told) in state.item_kinds.iter().enumerate() {
+            if *told != unknown[i] && *told != named[i] {
+                return Err(format!("kind {i} told as {told:?}: neither its look nor its name"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The kinds of item the client shows by name of those that have a
+    /// look (those it learnt).
+    pub fn known_shown(&self, state: &ClientState) -> std::collections::BTreeSet<u16> {
+        let learnt = |&(i, told): &(usize, &gloam_protocol::ItemInfo)| {
+            let id = i as u16;
+            self.items.look(id).is_some() && told.name == self.items.kind(id).name
+        };
+        state.item_kinds.iter().enumerate().filter(learnt).map(|(i, _)| i as u16).collect()
+    }
+
     /// Keeps what the client shows of the monsters and of who else is on
     /// its depth after a message that may change either, when it changed.
     fn glimpse(&mut self, msg: &ServerMsg, state: &ClientState) {
@@ -321,6 +353,10 @@ impl Oracle {
             ServerMsg::Floor(_) => vec![Glimpse::of_floor(player, state)],
             ServerMsg::Roster(_) | ServerMsg::Joined(_) | ServerMsg::Left(_) => {
                 vec![Glimpse::of_roster(player, state)]
+            }
+            // On arriving, and whenever they are told again.
+            ServerMsg::ItemKinds(_) | ServerMsg::EnterLevel { .. } if state.depth > 0 => {
+                vec![Glimpse::of_known(player, state, self.known_shown(state))]
             }
             _ => return,
         };
@@ -340,9 +376,7 @@ impl Oracle {
         sight: &HashSet<Pos>,
         state: &ClientState,
     ) -> Result<(), String> {
-        if !state.floor.is_empty() && state.item_kinds != self.items.infos() {
-            return Err("the kinds of item differ from the catalogue's".into());
-        }
+        self.check_item_kinds(state)?;
         let piles = self.piles(depth).clone();
         let ever = self.ever_seen.entry(depth).or_default();
         for (pos, top) in &state.floor {

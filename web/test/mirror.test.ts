@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import type { ServerMsg, Terrain } from "../src/protocol";
+import type { ItemInfo, ServerMsg, Terrain } from "../src/protocol";
 import { ClientState, isVisible, shown, terrainAt } from "../src/state";
 import { thirdPerson } from "../src/state/person";
 import {
@@ -124,6 +124,16 @@ test("monsters appear, move, are hurt, fall asleep and vanish, each of a kind na
   // One that comes and goes within a message is followed in order.
   applyAll(s, { Monsters: [appeared(8, 0, { x: 1, y: 1 }), { Vanished: { id: 8 } }, appeared(8, 0, { x: 2, y: 1 })] });
   assert.deepEqual(s.monsters.get(8)?.at, { x: 2, y: 1 });
+});
+
+test("kinds told again (one learnt) rename what is carried, and keep it", () => {
+  const s = onLevel();
+  const murky: ItemInfo = { name: "murky potion", glyph: "!", colour: [1, 2, 3], class: "Potion" };
+  applyAll(s, { ItemKinds: [murky] }, { Pack: [{ kind: 0, count: 2, equipped: false }] });
+  assert.equal(s.itemKind(0)?.name, "murky potion");
+  applyAll(s, { ItemKinds: [{ ...murky, name: "potion of healing", colour: [9, 0, 0] }] });
+  assert.equal(s.itemKind(0)?.name, "potion of healing");
+  assert.deepEqual(s.pack, [{ kind: 0, count: 2, equipped: false }]);
 });
 
 test("piles are remembered until seen gone, and forgotten on a new level", () => {

@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 
 import { decodeClient, encodeServer, type ClientMsg, type ServerMsg } from "../src/protocol";
 import { enterLevel, idx, sight } from "./fixtures";
+import { PROTOCOL_VERSION } from "../src/state";
 
 type Handler = (e: Record<string, unknown>) => void;
 
@@ -158,7 +159,7 @@ test("the built page asks a name, says hello with it, keeps the token, draws, ta
   const socket = FakeSocket.all[0]!;
   assert.equal(socket.url, "ws://game.test:8080/");
   socket.open();
-  assert.deepEqual(socket.sent, [{ Hello: { version: 12, name: "ann", token: null } }]);
+  assert.deepEqual(socket.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "ann", token: null } }]);
   page.drawFrames();
   const connecting = page.canvas.ctx.copies;
   assert.ok(connecting > 0, "the HUD is drawn while connecting");
@@ -189,7 +190,7 @@ test("a reload resumes the character: the hello carries the kept name and token"
   assert.equal(page.parts["join"]?.hidden, true, "no name is asked");
   const socket = FakeSocket.all[0]!;
   socket.open();
-  assert.deepEqual(socket.sent, [{ Hello: { version: 12, name: "ann", token: Array.from({ length: 16 }, (_, i) => i) } }]);
+  assert.deepEqual(socket.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "ann", token: Array.from({ length: 16 }, (_, i) => i) } }]);
 });
 
 test("an address with ?name= joins at once on a first visit, as the form would, and keeps the name", async () => {
@@ -199,7 +200,7 @@ test("an address with ?name= joins at once on a first visit, as the form would, 
   assert.equal(page.parts["join"]?.hidden, true, "no name is asked");
   const socket = FakeSocket.all[0]!;
   socket.open();
-  assert.deepEqual(socket.sent, [{ Hello: { version: 12, name: "ann", token: null } }], "trimmed as the form trims");
+  assert.deepEqual(socket.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "ann", token: null } }], "trimmed as the form trims");
   assert.match(storage.get("http://game.test:8080") ?? "", /"name":"ann"/);
 });
 
@@ -210,7 +211,7 @@ test("a name kept in the browser wins over the address's", async () => {
   assert.equal(page.parts["join"]?.hidden, true);
   const socket = FakeSocket.all[0]!;
   socket.open();
-  assert.deepEqual(socket.sent, [{ Hello: { version: 12, name: "bob", token: Array.from({ length: 16 }, (_, i) => i) } }]);
+  assert.deepEqual(socket.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "bob", token: Array.from({ length: 16 }, (_, i) => i) } }]);
 });
 
 test("an address's name the form refuses shows the form filled with it and the reason, and joins nobody", async () => {
@@ -236,5 +237,5 @@ test("?watch= with ?name= watches at once under the address's name", async () =>
   assert.equal(page.parts["join"]?.hidden, true);
   const socket = FakeSocket.all[0]!;
   socket.open();
-  assert.deepEqual(socket.sent, [{ Watch: { version: 12, name: "cat", token: null, player: "ann" } }]);
+  assert.deepEqual(socket.sent, [{ Watch: { version: PROTOCOL_VERSION, name: "cat", token: null, player: "ann" } }]);
 });

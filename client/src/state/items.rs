@@ -99,6 +99,27 @@ mod tests {
         s
     }
 
+    /// The kinds told again (the player learnt what one is) replace the
+    /// last list: what it carries is named anew, and kept.
+    #[test]
+    fn kinds_told_again_rename_what_is_carried() {
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let murky = ItemInfo {
+            name: "murky potion".into(),
+            glyph: '!',
+            colour: [1, 2, 3],
+            class: ItemClass::Potion,
+        };
+        s.apply(&ServerMsg::ItemKinds(vec![murky.clone()])).unwrap();
+        let carried = Carried { kind: 0, count: 2, equipped: false };
+        s.apply(&ServerMsg::Pack(vec![carried])).unwrap();
+        assert_eq!(s.item_kind(0).map(|k| k.name.as_str()), Some("murky potion"));
+        let healing = ItemInfo { name: "potion of healing".into(), colour: [9, 0, 0], ..murky };
+        s.apply(&ServerMsg::ItemKinds(vec![healing])).unwrap();
+        assert_eq!(s.item_kind(0).map(|k| k.name.as_str()), Some("potion of healing"));
+        assert_eq!(s.pack, [carried]);
+    }
+
     #[test]
     fn piles_are_remembered_until_seen_gone_and_forgotten_on_a_new_level() {
         let mut s = with_items();

@@ -67,6 +67,8 @@ pub struct Snapshot {
     pub pack: Vec<(String, u16)>,
     /// Its experience, and the letters it wields and wears.
     pub progress: Progress,
+    /// The kinds of potion and scroll it knows, by name.
+    pub known: Vec<String>,
 }
 
 /// A pile a character remembers, as the store keeps it: its cell, the

@@ -7,7 +7,7 @@ use gloam_protocol::{PlayerId, Pos};
 
 use super::memory::Memory;
 use super::{Keep, KeptPile, Progress, Snapshot, Vitals};
-use crate::items::{Catalogue, Pack};
+use crate::items::{Catalogue, Known, Pack};
 
 #[derive(Debug)]
 pub struct Player {
@@ -23,6 +23,8 @@ pub struct Player {
     pub pack: Pack,
     /// Its experience points (its level follows from them).
     pub xp: u32,
+    /// The kinds of potion and scroll it knows by name.
+    pub known: Known,
 }
 
 impl Player {
@@ -35,6 +37,7 @@ impl Player {
             memories: BTreeMap::new(),
             pack: Pack::default(),
             xp: 0,
+            known: Known::new(),
         }
     }
 
@@ -64,7 +67,17 @@ impl Player {
             self.pack.items().iter().map(|i| (items.kind(i.kind).name.clone(), i.count)).collect();
         let progress =
             Progress { xp: self.xp, wielded: self.pack.wielded(), worn: self.pack.worn() };
-        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored, piles, pack, progress }
+        let known = self.known.iter().map(|&k| items.kind(k).name.clone()).collect();
+        Snapshot {
+            depth,
+            pos: self.pos,
+            vitals: self.vitals,
+            explored,
+            piles,
+            pack,
+            progress,
+            known,
+        }
     }
 }
 

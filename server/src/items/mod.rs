@@ -11,9 +11,12 @@ use std::path::Path;
 
 use crate::tuning::{self, Dice, Source};
 
+pub use looks::{Known, Look, UNKNOWN_SINCE};
 pub use pack::{Gear, Pack, joins, pile_onto, stack_onto, top_of};
+pub(crate) use words::plural_of;
 
 mod file;
+mod looks;
 mod pack;
 #[cfg(test)]
 mod tests;
@@ -156,6 +159,8 @@ pub struct Catalogue {
     artifact: ItemKindId,
     /// The world edition it serves: kinds of later editions lie nowhere.
     edition: u16,
+    /// How each kind looks until known, by id (empty: all are known).
+    looks: Vec<Option<Look>>,
 }
 
 impl Default for Catalogue {
@@ -188,9 +193,12 @@ impl Catalogue {
         let artifacts: Vec<usize> =
             (0..kinds.len()).filter(|&i| kinds[i].class == Class::Artifact).collect();
         match artifacts[..] {
-            [one] => {
-                Ok(Self { kinds, artifact: one as ItemKindId, edition: crate::config::EDITION })
-            }
+            [one] => Ok(Self {
+                kinds,
+                artifact: one as ItemKindId,
+                edition: crate::config::EDITION,
+                looks: Vec::new(),
+            }),
             [] => Err(source.error(0, "no item of class \"artifact\": give exactly one".into())),
             [first, second, ..] => {
                 let what =
@@ -220,10 +228,10 @@ impl Catalogue {
         &self.kinds[usize::from(id)]
     }
 
-    /// What a client is told of every kind, in order: sent once after the
-    /// welcome.
+    /// What a client is told of every kind, in order, for a player who
+    /// knows nothing yet: sent after the welcome.
     pub fn infos(&self) -> Vec<gloam_protocol::ItemInfo> {
-        self.kinds.iter().map(ItemKind::info).collect()
+        self.infos_for(&Known::new())
     }
 
     /// The kind called `name`.

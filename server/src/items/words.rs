@@ -7,31 +7,45 @@ impl ItemKind {
     /// for one (none before a name that starts with "the"), with the
     /// count and the plural for more.
     pub fn described(&self, count: u16) -> String {
-        let name = &self.name;
-        if count != 1 {
-            return format!("{count} {}", plural(name));
-        }
-        if name.starts_with("the ") || name.starts_with("The ") {
-            return name.clone();
-        }
-        let vowel = name.chars().next().is_some_and(|c| "aeiouAEIOU".contains(c));
-        format!("{} {name}", if vowel { "an" } else { "a" })
+        described(&self.name, count)
     }
 
     /// One of this kind with "the": "the dagger", "the Gloamstone".
     pub fn the(&self) -> String {
-        let name = &self.name;
-        if name.starts_with("the ") || name.starts_with("The ") {
-            return name.clone();
-        }
-        format!("the {name}")
+        the(&self.name)
     }
+}
+
+/// `count` of an item called `name`, as a sentence names them.
+pub(super) fn described(name: &str, count: u16) -> String {
+    if count != 1 {
+        return format!("{count} {}", plural(name));
+    }
+    if name.starts_with("the ") || name.starts_with("The ") {
+        return name.to_owned();
+    }
+    let vowel = name.chars().next().is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+/// Items called `name`, more than one: "potions of healing".
+pub(crate) fn plural_of(name: &str) -> String {
+    plural(name)
+}
+
+/// One item called `name` with "the".
+pub(super) fn the(name: &str) -> String {
+    if name.starts_with("the ") || name.starts_with("The ") {
+        return name.to_owned();
+    }
+    format!("the {name}")
 }
 
 /// The plural of an item's name: its head word made plural ("potions of
 /// healing", "throwing knives", "darts").
 fn plural(name: &str) -> String {
-    let (head, tail) = match name.find(" of ") {
+    let split = name.find(" of ").or_else(|| name.find(" labelled "));
+    let (head, tail) = match split {
         Some(at) => name.split_at(at),
         None => (name, ""),
     };

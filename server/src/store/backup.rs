@@ -13,8 +13,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
 use super::tables::{
-    DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVES, GRAVES_BY_SECOND, LIVING,
-    META, PACKS, PILES, PLACES, PROGRESS, TOKENS, VITALS,
+    DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVES, GRAVES_BY_SECOND, KNOWN,
+    LIVING, META, PACKS, PILES, PLACES, PROGRESS, TOKENS, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -57,6 +57,7 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, VITALS)?;
     copy_table(&read, &write, PACKS)?;
     copy_table(&read, &write, PROGRESS)?;
+    copy_table(&read, &write, KNOWN)?;
     copy_table(&read, &write, GRAVES)?;
     copy_table(&read, &write, GRAVE_LEVELS)?;
     copy_table(&read, &write, LIVING)?;

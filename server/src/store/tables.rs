@@ -47,6 +47,10 @@ pub(super) const PACKS: TableDefinition<&str, &[u8]> = TableDefinition::new("pac
 /// wields and wears), encoded by the codec. A store written before
 /// experience has no such table: its characters are at level 1.
 pub(super) const PROGRESS: TableDefinition<&str, &[u8]> = TableDefinition::new("progress");
+/// Name to the kinds of potion and scroll the character knows, by name,
+/// encoded by the codec. A store written before unknown items has no such
+/// table: its characters know none.
+pub(super) const KNOWN: TableDefinition<&str, &[u8]> = TableDefinition::new("known");
 /// Grave number to the experience level its character reached (a grave
 /// without one was dug before levels: level 1).
 pub(super) const GRAVE_LEVELS: TableDefinition<u64, u8> = TableDefinition::new("grave-levels");
@@ -147,6 +151,7 @@ struct Open<'t> {
     vitals: Table<'t, &'static str, (u16, u16, u32, u64, u16)>,
     packs: Table<'t, &'static str, &'static [u8]>,
     progress: Table<'t, &'static str, &'static [u8]>,
+    known: Table<'t, &'static str, &'static [u8]>,
     graves: Table<'t, u64, (&'static str, u64, u16, u64, u32, &'static str)>,
     grave_levels: Table<'t, u64, u8>,
     living: Table<'t, u64, Escape>,
@@ -168,6 +173,7 @@ impl<'t> Open<'t> {
             vitals: txn.open_table(VITALS)?,
             packs: txn.open_table(PACKS)?,
             progress: txn.open_table(PROGRESS)?,
+            known: txn.open_table(KNOWN)?,
             graves,
             grave_levels: txn.open_table(GRAVE_LEVELS)?,
             living,
@@ -179,11 +185,24 @@ impl<'t> Open<'t> {
     /// A character's save: its place, vitals, pack, progress, and each
     /// depth's explored cells and remembered piles.
     fn save(&mut self, name: &str, snapshot: &Snapshot) -> Result<(), redb::Error> {
-        let Snapshot { depth, pos, vitals: v, explored: depths, piles: floors, pack, progress: p } =
-            snapshot;
+        let Snapshot {
+            depth,
+            pos,
+            vitals: v,
+            explored: depths,
+            piles: floors,
+            pack,
+            progress: p,
+            known,
+        } = snapshot;
         self.places.insert(name, (*depth, pos.x, pos.y))?;
         self.packs.insert(name, gloam_protocol::codec::encode(pack).as_slice())?;
         self.progress.insert(name, gloam_protocol::codec::encode(p).as_slice())?;
+        if known.is_empty() {
+            self.known.remove(name)?;
+        } else {
+            self.known.insert(name, gloam_protocol::codec::encode(known).as_slice())?;
+        }
         self.vitals.insert(name, (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
         for (depth, bits) in depths {
             self.explored.insert((name, *depth), bits.as_slice())?;
@@ -207,6 +226,7 @@ impl<'t> Open<'t> {
         self.vitals.remove(name)?;
         self.packs.remove(name)?;
         self.progress.remove(name)?;
+        self.known.remove(name)?;
         self.explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
         self.piles.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
         let DeathRecord { depth, rounds, kills, when, level, .. } = *record;
@@ -271,9 +291,15 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
         Err(e) => return Err(e.into()),
     };
     let progress = progress.unwrap_or_default();
+    let known = match txn.open_table(KNOWN) {
+        Ok(table) => table.get(name)?.map(|bytes| decode_known(name, bytes.value())),
+        Err(TableError::TableDoesNotExist(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let known = known.unwrap_or_default();
     let pos = Pos { x, y };
     let piles = floors;
-    Ok(Some(Snapshot { depth, pos, vitals, explored: depths, piles, pack, progress }))
+    Ok(Some(Snapshot { depth, pos, vitals, explored: depths, piles, pack, progress, known }))
 }
 
 /// The stored piles of one depth; a list that does not decode is reported
@@ -291,6 +317,15 @@ fn decode_progress(name: &str, bytes: &[u8]) -> Progress {
     gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
         tracing::error!(player = name, error = %e, "a stored progress does not decode: read as level 1");
         Progress::default()
+    })
+}
+
+/// The stored kinds a character knows; a list that does not decode is
+/// reported and read as none (they are learnt again by use).
+fn decode_known(name: &str, bytes: &[u8]) -> Vec<String> {
+    gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
+        tracing::error!(player = name, error = %e, "stored item knowledge does not decode: none kept");
+        Vec::new()
     })
 }
 

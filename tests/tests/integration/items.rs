@@ -349,3 +349,41 @@ async fn the_gloamstone_carried_up_by_two_players_in_turn_wins() {
     let covered = world.replayed(vec![ann, cy], gone).await;
     assert!(covered.floors >= 4, "{covered:?}");
 }
+
+/// In a world whose potions are unknown until tried, ann drinks one beside
+/// bob: both learn it, each told its name only then; cat, who comes after,
+/// knows it only by its look. The oracle checks every message of all
+/// three (no name told that the player did not know), and the depth
+/// replayed from the log, that each learnt it exactly when it truly did.
+#[tokio::test]
+async fn an_unknown_potion_drunk_teaches_those_who_see_it_and_nobody_else() {
+    let items = Arc::new(items().disguised(SEED));
+    let healing = kind("potion of healing");
+    let look = items.look(healing).expect("a look").name.clone();
+    let config = Config { items: items.clone(), ..config(Bestiary::empty(), vec![], 26) };
+    let potion = piles(&config, 1).into_iter().find(|(_, l)| l.kind == healing).expect("one").0;
+    let world = start(config).await;
+    let mut ann = world.join("ann").await;
+    let mut bob = world.join("bob").await;
+    assert_eq!(ann.state.item_kinds[usize::from(healing)].name, look, "unknown at first");
+    go_to(&mut ann, potion).await;
+    let got = lines(&ann.act(Action::PickUp).await.unwrap());
+    assert!(got.iter().any(|l| l.starts_with(&format!("You pick up a {look}"))), "{got:?}");
+    let bobs = bob.at();
+    let beside = Dir::ALL
+        .into_iter()
+        .filter_map(|d| bobs.step(d))
+        .find(|p| ann.state.known_cells().any(|(c, t)| c == *p && t == Terrain::Floor))
+        .expect("room beside bob");
+    ann.walk_to(beside, STEPS).await.unwrap();
+    let drink = lines(&ann.act(Action::Quaff(slot_of(&ann, healing))).await.unwrap());
+    assert!(drink.contains(&format!("You drink a {look}.")), "{drink:?}");
+    bob.sync().await.unwrap();
+    for sim in [&ann, &bob] {
+        assert_eq!(sim.state.item_kinds[usize::from(healing)].name, "potion of healing");
+    }
+    let cat = world.join("cat").await;
+    assert_eq!(cat.state.item_kinds[usize::from(healing)].name, look, "cat was not there");
+    let covered = world.replayed(vec![ann, bob, cat], vec![]).await;
+    assert!(covered.known >= 2, "ann's and bob's learning checked: {covered:?}");
+}

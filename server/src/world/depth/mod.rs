@@ -309,7 +309,7 @@ impl DepthState {
         let notice = noticed.iter().find(|&&n| n == Notice::Hurt).or(noticed.first()).copied();
         match notice {
             Some(notice) => {
-                if let Some(line) = views::lines::notice(&self.rules, notice) {
+                if let Some(line) = views::lines::notice(&self.rules, id, notice) {
                     one.tell(id, ServerMsg::Note(line));
                 }
             }

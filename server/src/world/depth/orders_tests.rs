@@ -245,9 +245,9 @@ fn being_hurt_or_seeing_an_item_interrupts_and_a_quiet_step_does_not() {
     assert_eq!(noticed(&mut d, see), [Notice::SawItem { at, top }]);
     assert_eq!(noticed(&mut d, see), [], "a pile it knows is no news");
     let what = d.rules.items.kind(kind).described(1);
-    let line = views::lines::notice(&d.rules, Notice::SawItem { at, top });
+    let line = views::lines::notice(&d.rules, ANN, Notice::SawItem { at, top });
     assert_eq!(line, Some(format!("You see {what}.")));
-    assert_eq!(views::lines::notice(&d.rules, Notice::Hurt), None, "the blow says so");
+    assert_eq!(views::lines::notice(&d.rules, ANN, Notice::Hurt), None, "the blow says so");
 }
 
 #[test]
@@ -281,7 +281,7 @@ fn a_monster_waking_in_view_stops_the_order_with_the_line_that_says_so() {
     watch.look(&d.rules);
     assert_eq!(watch.notices(), [(ANN, Notice::Woke)]);
     assert_eq!(
-        views::lines::notice(&d.rules, Notice::Woke),
+        views::lines::notice(&d.rules, ANN, Notice::Woke),
         None,
         "'The kobold wakes up.' says so"
     );

@@ -9,9 +9,10 @@ use gloam_protocol::{Action, Dir, MonsterId, PlayerId, Pos, ServerMsg};
 use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::*;
+use crate::bestiary;
 use crate::bestiary::{Bestiary, KindId};
 use crate::character::experience;
-use crate::items::{Catalogue, Item, Pack};
+use crate::items::{Catalogue, Class, Item, Pack};
 use crate::seeds::DepthSeeds;
 
 /// A hall with a pillar ('#' at (8, 2)) to hide behind.
@@ -382,4 +383,84 @@ fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
     outcome.append(d.play(ANN, Action::Wait));
     assert_eq!(party_of(&outcome, ANN), Some(vec![]), "the danger gone, she is alone again");
     assert_eq!(party_of(&outcome, BOB), Some(vec![]));
+}
+
+/// The world of seed 7's items, its potions and scrolls disguised.
+fn disguised(d: &mut DepthState) -> Arc<Catalogue> {
+    let items = Arc::new(Catalogue::built_in().disguised(7));
+    d.set_items(items.clone());
+    items
+}
+
+/// Every text `outcome` sends `id`, lines and kinds of item alike.
+fn everything_told(outcome: &Outcome, id: PlayerId) -> String {
+    format!("{:?}", to(outcome, id))
+}
+
+/// A potion drunk teaches what it is to the one who drank it and to those
+/// who saw it, each told the kind's name only then; one who did not see
+/// it still knows it only by its look, and is never told its name.
+#[test]
+fn a_potion_drunk_teaches_its_kind_to_the_drinker_and_those_who_see_it() {
+    let mut d = hall(2);
+    let items = disguised(&mut d);
+    let healing = items.find("potion of healing").unwrap();
+    let look = items.look(healing).expect("potions are unknown until tried").name.clone();
+    put(&mut d, ANN, "ann", Pos::new(6, 2), vec![item("potion of healing", 2)]);
+    put(&mut d, BOB, "bob", Pos::new(5, 1), vec![]);
+    put(&mut d, PlayerId(3), "cat", Pos::new(10, 2), vec![item("potion of healing", 1)]);
+    assert!(!d.player(ANN).unwrap().memory(2).unwrap().sees(Pos::new(10, 2)), "cat is hidden");
+
+    let outcome = d.play(ANN, Action::Quaff(0));
+    let learnt = format!("{} are potions of healing.", bestiary::capitalised(&format!("{look}s")));
+    assert!(said(&outcome, ANN, &format!("You drink a {look}.")), "{:?}", lines(&outcome, ANN));
+    assert!(said(&outcome, ANN, &learnt), "{:?}", lines(&outcome, ANN));
+    assert!(said(&outcome, BOB, &format!("ann drinks a {look}.")), "{:?}", lines(&outcome, BOB));
+    assert!(said(&outcome, BOB, &learnt));
+    for id in [ANN, BOB] {
+        assert!(d.player(id).unwrap().known.contains(&healing));
+        let kinds = to(&outcome, id).into_iter().find_map(|m| match m {
+            ServerMsg::ItemKinds(k) => Some(k.clone()),
+            _ => None,
+        });
+        let kinds = kinds.expect("its client is told the kinds as it knows them now");
+        assert_eq!(kinds[usize::from(healing)].name, "potion of healing");
+    }
+    let cat = PlayerId(3);
+    assert!(d.player(cat).unwrap().known.is_empty(), "cat saw nothing");
+    assert!(!everything_told(&outcome, cat).contains("healing"), "cat is never told the name");
+
+    // Known now, it is named so: by ann, and to bob when she drinks again.
+    let outcome = d.play(ANN, Action::Quaff(0));
+    assert!(said(&outcome, ANN, "You drink a potion of healing."), "{:?}", lines(&outcome, ANN));
+    assert!(said(&outcome, BOB, "ann drinks a potion of healing."));
+    assert!(!said(&outcome, ANN, &learnt), "nothing new learnt");
+    // Cat drinks its own: it learns now.
+    let outcome = d.play(cat, Action::Quaff(0));
+    assert!(said(&outcome, cat, &format!("You drink a {look}.")), "{:?}", lines(&outcome, cat));
+    assert!(said(&outcome, cat, &learnt));
+}
+
+/// A world's looks come from its seed: every potion and scroll has one,
+/// no two alike, the same for the same seed, another for another; and a
+/// world made before unknown items knows every kind by name.
+#[test]
+fn each_world_draws_its_own_looks_and_older_worlds_have_none() {
+    let items = Catalogue::built_in();
+    let looks = |seed: u64| -> Vec<Option<String>> {
+        let world = items.disguised(seed);
+        (0..items.kinds().len() as u16).map(|k| world.look(k).map(|l| l.name.clone())).collect()
+    };
+    let seven = looks(7);
+    assert_eq!(seven, looks(7), "the same seed, the same looks");
+    assert_ne!(seven, looks(8), "another seed, other looks");
+    for (i, kind) in items.kinds().iter().enumerate() {
+        let unknown = matches!(kind.class, Class::Potion { .. } | Class::Scroll { .. });
+        assert_eq!(seven[i].is_some(), unknown, "{} has a look exactly if unknown", kind.name);
+    }
+    let named: Vec<&String> = seven.iter().flatten().collect();
+    let distinct: std::collections::BTreeSet<&&String> = named.iter().collect();
+    assert_eq!(distinct.len(), named.len(), "no two kinds look alike: {named:?}");
+    let old = items.as_of(2).disguised(7);
+    assert!((0..items.kinds().len() as u16).all(|k| old.look(k).is_none()));
 }

@@ -55,6 +55,8 @@ pub(crate) enum Event {
     PickedUp { id: PlayerId, item: Item, slot: u8 },
     /// A player drank or read one item of `kind`.
     Used { id: PlayerId, kind: ItemKindId, how: Use },
+    /// A player learnt what kind `kind` is: it used one, or saw one used.
+    Learned { id: PlayerId, kind: ItemKindId },
     /// A player got back `by` hit points.
     Healed { id: PlayerId, by: u16 },
     /// A player's most hit points rose by `by`.

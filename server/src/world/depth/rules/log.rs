@@ -10,7 +10,7 @@ use super::Rules;
 use super::events::Nobody;
 use super::flow::Leaving;
 use crate::character::{Player, Vitals};
-use crate::items::{Item, Pack};
+use crate::items::{Item, ItemKindId, Pack};
 use crate::world::depth::Arrival;
 
 /// The version of these rules, stored beside each depth's history: a
@@ -103,6 +103,18 @@ pub enum Command {
     /// monsters (see `restock`), before the arrival that ended it.
     Restock {
         periods: u32,
+    },
+    /// A player came, as it was then: [`Command::Entered`] with the kinds
+    /// of potion and scroll it knew (logs made before unknown items hold
+    /// `Entered`, a player who knows none).
+    Knowing {
+        id: PlayerId,
+        name: String,
+        vitals: Vitals,
+        via: Arrival,
+        pack: Pack,
+        xp: u32,
+        known: Vec<ItemKindId>,
     },
 }
 
@@ -201,6 +213,14 @@ impl Rules {
                     player.vitals = *vitals;
                     player.pack.clone_from(pack);
                     player.xp = *xp;
+                    self.arrive(player, *via, &mut Nobody);
+                }
+                Command::Knowing { id, name, vitals, via, pack, xp, known } => {
+                    let mut player = Player::new(*id, name.clone());
+                    player.vitals = *vitals;
+                    player.pack.clone_from(pack);
+                    player.xp = *xp;
+                    player.known = known.iter().copied().collect();
                     self.arrive(player, *via, &mut Nobody);
                 }
                 Command::Act { id, action } => {

@@ -140,6 +140,28 @@ impl Rules {
         self.player(id).map(|p| p.name.clone()).unwrap_or_default()
     }
 
+    /// `count` of kind `kind` in words, as player `to` knows them: "a
+    /// murky potion" until it knows what murky potions are.
+    pub(crate) fn item_words(
+        &self,
+        to: PlayerId,
+        kind: crate::items::ItemKindId,
+        count: u16,
+    ) -> String {
+        self.items.described_for(kind, count, self.known_by(to))
+    }
+
+    /// One of kind `kind` with "the", as player `to` knows it.
+    pub(crate) fn the_item(&self, to: PlayerId, kind: crate::items::ItemKindId) -> String {
+        self.items.the_for(kind, self.known_by(to))
+    }
+
+    /// The kinds player `id` knows (none for one not here).
+    pub(crate) fn known_by(&self, id: PlayerId) -> &crate::items::Known {
+        static NONE: crate::items::Known = crate::items::Known::new();
+        self.player(id).map_or(&NONE, |p| &p.known)
+    }
+
     /// The players who see `pos` (and so are seen from it), by id.
     pub(crate) fn seers(&self, pos: Pos) -> Vec<PlayerId> {
         self.occupancy.seers_that(self.depth, &self.disc, pos, |_| true)
@@ -190,7 +212,13 @@ impl Rules {
     ) -> Flow {
         let (id, name, vitals, xp) = (player.id, player.name.clone(), player.vitals, player.xp);
         let pack = player.pack.clone();
-        self.log.record(self.clock.rounds, Command::Entered { id, name, vitals, via, pack, xp });
+        let command = if player.known.is_empty() {
+            Command::Entered { id, name, vitals, via, pack, xp }
+        } else {
+            let known = player.known.iter().copied().collect();
+            Command::Knowing { id, name, vitals, via, pack, xp, known }
+        };
+        self.log.record(self.clock.rounds, command);
         let wanted = match via {
             Arrival::Join | Arrival::FromAbove => self.level.arrival,
             Arrival::FromBelow => self.level.stairs_down,

@@ -7,7 +7,7 @@ use gloam_protocol::{PlayerId, Pos};
 
 use super::Rules;
 use super::events::{Event, Observer, Refusal, Use};
-use crate::items::{Class, Gear, Item};
+use crate::items::{Class, Gear, Item, ItemKindId};
 
 impl Rules {
     /// Picks up the top item of the pile on `pos`.
@@ -60,8 +60,27 @@ impl Rules {
             player.pack.take(slot, 1);
         }
         obs.observe(self, Event::Used { id, kind: item.kind, how });
+        self.teach(id, item.kind, obs);
         obs.observe(self, Event::PackChanged { id });
         self.take_effect(id, effect, obs);
+    }
+
+    /// One of kind `kind` was used by player `id`: it learns what the kind
+    /// is, and so does every player who sees it (the party's shared
+    /// knowledge is the knowledge of those who were there).
+    fn teach(&mut self, id: PlayerId, kind: ItemKindId, obs: &mut dyn Observer) {
+        if self.items.look(kind).is_none() {
+            return;
+        }
+        let Some(from) = self.player(id).map(|p| p.pos) else { return };
+        let mut learners = vec![id];
+        learners.extend(self.seers(from).into_iter().filter(|&p| p != id));
+        for learner in learners {
+            let Some(player) = self.occupancy.get_mut(learner) else { continue };
+            if player.known.insert(kind) {
+                obs.observe(self, Event::Learned { id: learner, kind });
+            }
+        }
     }
 
     /// Wields the weapon or wears the armour in `slot` (`gear` says which

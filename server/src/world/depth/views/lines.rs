@@ -6,7 +6,7 @@
 use gloam_protocol::{PlayerId, Pos, ServerMsg};
 
 use crate::bestiary::capitalised;
-use crate::items::{Class, Gear, Item, ItemKindId};
+use crate::items::{Class, Gear, Item, ItemKindId, plural_of};
 use crate::world::depth::Outcome;
 use crate::world::depth::orders::{Balk, Order};
 use crate::world::depth::rules::events::{Blow, Event, Refusal, Use};
@@ -28,7 +28,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::Gained { .. } | Event::Mapped { .. } => {}
         Event::Died { id } => outcome.tell(id, ServerMsg::Combat("You die...".into())),
         Event::Escaped { id, with } => {
-            let text = format!("You escape the Gloam with {}!", rules.items.kind(with).the());
+            let text = format!("You escape the Gloam with {}!", rules.the_item(id, with));
             outcome.tell(id, ServerMsg::Note(text));
         }
         Event::Refused { id, why } => outcome.tell(id, ServerMsg::Note(refusal(why).into())),
@@ -45,7 +45,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::Swapped { mover, other } => say_swapped(rules, mover, other, outcome),
         Event::OnPile { id, at } => say_pile(rules, id, at, outcome),
         Event::PickedUp { id, item, slot } => {
-            let what = rules.items.kind(item.kind).described(item.count);
+            let what = rules.item_words(id, item.kind, item.count);
             let letter = letter(usize::from(slot));
             outcome.tell(id, ServerMsg::Note(format!("You pick up {what} ({letter}).")));
         }
@@ -54,6 +54,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::TookOff { id, kind } => say_took_off(rules, id, kind, outcome),
         Event::Threw { id, kind } => say_threw(rules, id, kind, outcome),
         Event::Used { id, kind, how } => say_used(rules, id, kind, how, outcome),
+        Event::Learned { id, kind } => say_learned(rules, id, kind, outcome),
         Event::Healed { id, by } => outcome.tell(id, ServerMsg::Note(healed(by))),
         Event::Invigorated { id, by } => {
             let text = format!("You feel hardier (+{by} most hit points).");
@@ -206,13 +207,13 @@ fn say_counted_away(rules: &Rules, away: &[PlayerId], party: &[PlayerId], outcom
 /// What a player who stepped onto `at` is told lies there.
 fn say_pile(rules: &Rules, id: PlayerId, at: Pos, outcome: &mut Outcome) {
     let Some(top) = rules.floor.top(at) else { return };
-    let what = rules.items.kind(top.kind).described(top.count);
+    let what = rules.item_words(id, top.kind, top.count);
     let more = if top.more { ", on more" } else { "" };
     outcome.tell(id, ServerMsg::Note(format!("You see {what} here{more}.")));
 }
 
 fn say_dropped(rules: &Rules, id: PlayerId, item: Item, outcome: &mut Outcome) {
-    let what = rules.items.kind(item.kind).described(item.count);
+    let what = rules.item_words(id, item.kind, item.count);
     outcome.tell(id, ServerMsg::Note(format!("You drop {what}.")));
 }
 
@@ -239,29 +240,41 @@ fn say_took_off(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Out
 }
 
 fn say_threw(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcome) {
-    let a = rules.items.kind(kind).described(1);
+    let a = rules.item_words(id, kind, 1);
     outcome.tell(id, ServerMsg::Combat(format!("You throw {a}.")));
     if let Some(from) = rules.player(id).map(|p| p.pos) {
-        let seen = format!("{} throws {a}.", rules.name_of(id));
-        tell_seers(rules, from, &[id], &seen, outcome);
+        let name = rules.name_of(id);
+        for to in rules.seers(from).into_iter().filter(|&to| to != id) {
+            let a = rules.item_words(to, kind, 1);
+            outcome.tell(to, ServerMsg::Others(format!("{name} throws {a}.")));
+        }
     }
 }
 
 /// The lines of a potion drunk or a scroll read: to the player, and to
-/// those who see it.
+/// those who see it, each naming it as they know it.
 fn say_used(rules: &Rules, id: PlayerId, kind: ItemKindId, how: Use, outcome: &mut Outcome) {
-    let a = rules.items.kind(kind).described(1);
     let (you, they) = match how {
         Use::Quaff => ("drink", "drinks"),
         Use::Read => ("read", "reads"),
     };
+    let a = rules.item_words(id, kind, 1);
     outcome.tell(id, ServerMsg::Note(format!("You {you} {a}.")));
     if let Some(from) = rules.player(id).map(|p| p.pos) {
-        let seen = format!("{} {they} {a}.", rules.name_of(id));
+        let name = rules.name_of(id);
         for to in rules.seers(from).into_iter().filter(|&to| to != id) {
-            outcome.tell(to, ServerMsg::Others(seen.clone()));
+            let a = rules.item_words(to, kind, 1);
+            outcome.tell(to, ServerMsg::Others(format!("{name} {they} {a}.")));
         }
     }
+}
+
+/// What a player who learnt kind `kind` is told: "Murky potions are
+/// potions of healing."
+fn say_learned(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcome) {
+    let Some(look) = rules.items.look(kind) else { return };
+    let (looks, is) = (plural_of(&look.name), plural_of(&rules.items.kind(kind).name));
+    outcome.tell(id, ServerMsg::Note(format!("{} are {is}.", capitalised(&looks))));
 }
 
 fn healed(by: u16) -> String {
@@ -304,7 +317,11 @@ pub(in crate::world::depth) fn end(rules: &Rules, end: &End) -> String {
 
 /// The line a standing order stops with for `notice`; `None` when another
 /// line already says so (a blow's, a waking's).
-pub(in crate::world::depth) fn notice(rules: &Rules, notice: Notice) -> Option<String> {
+pub(in crate::world::depth) fn notice(
+    rules: &Rules,
+    id: PlayerId,
+    notice: Notice,
+) -> Option<String> {
     match notice {
         Notice::Hurt | Notice::Woke => None,
         Notice::CameIntoView { kind, asleep } => {
@@ -313,7 +330,7 @@ pub(in crate::world::depth) fn notice(rules: &Rules, notice: Notice) -> Option<S
             Some(format!("{a} comes into view{how}."))
         }
         Notice::SawItem { top, .. } => {
-            Some(format!("You see {}.", rules.items.kind(top.kind).described(top.count)))
+            Some(format!("You see {}.", rules.item_words(id, top.kind, top.count)))
         }
     }
 }

@@ -107,6 +107,12 @@ impl Views {
                 self.recent_moves.push(id, at);
                 self.comings.push(Coming::Went(name, how));
             }
+            Event::Learned { id, .. } => {
+                if let Some(kinds) = known_kinds_of(rules, id) {
+                    outcome.tell(id, kinds);
+                }
+                lines::say(rules, event, outcome);
+            }
             Event::Escaped { id, .. } | Event::Died { id } => {
                 // Its last action is answered by its end, not by a sight
                 // it no longer has.
@@ -151,6 +157,9 @@ impl Views {
             if !floor.is_empty() {
                 outcome.tell(id, ServerMsg::Floor(floor));
             }
+        }
+        if let Some(kinds) = known_kinds_of(rules, id) {
+            outcome.tell(id, kinds);
         }
         outcome.tell(id, pack_of(rules, id));
         outcome.tell(id, experience_of(rules, id));
@@ -233,6 +242,14 @@ impl Views {
         let Some(told) = self.told.get(&id) else { return Vec::new() };
         told.monsters.iter().map(|(&m, seen)| (m, !seen.asleep)).collect()
     }
+}
+
+/// The kinds of item as `id` knows them, when it knows any of those that
+/// are unknown until tried (otherwise its client holds them as the
+/// welcome told them).
+pub(super) fn known_kinds_of(rules: &Rules, id: PlayerId) -> Option<ServerMsg> {
+    let known = &rules.player(id)?.known;
+    (!known.is_empty()).then(|| ServerMsg::ItemKinds(rules.items.infos_for(known)))
 }
 
 /// What `id` carries, as its client is told it.

@@ -176,6 +176,7 @@ impl Views {
         if !floor.is_empty() {
             view.push(ServerMsg::Floor(floor));
         }
+        view.extend(super::known_kinds_of(rules, id));
         view.push(super::pack_of(rules, id));
         view.push(super::experience_of(rules, id));
         view.push(roster);
