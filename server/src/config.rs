@@ -260,11 +260,17 @@ impl Config {
         Ok(())
     }
 
+    /// The items as this world shows them: its potions and scrolls
+    /// disguised by its seed, in an edition that has them unknown.
+    pub fn world_items(&self) -> Arc<Catalogue> {
+        Arc::new(self.items.disguised(self.seed))
+    }
+
     /// This configuration, playing `world`.
     pub fn playing(self, world: WorldSpec) -> Self {
         let vaults = if world.vaults() { self.vaults } else { Arc::new(Vaults::none()) };
         let bestiary = Arc::new(self.bestiary.as_of(world.edition));
-        let items = Arc::new(self.items.as_of(world.edition).disguised(world.seed));
+        let items = Arc::new(self.items.as_of(world.edition));
         let (seed, generator, mix) = (world.seed, world.generator, world.mix);
         Self { seed, generator, mix, vaults, bestiary, items, ..self }
     }

@@ -50,7 +50,7 @@ impl World {
     pub fn oracle_of(config: &Config) -> Oracle {
         Oracle::new(config.seed, config.generator, config.sight_radius)
             .with_monsters((*config.bestiary).clone(), config.placements.clone())
-            .with_items((*config.items).clone())
+            .with_items((*config.world_items()).clone())
             .with_bottom(config.bottom())
     }
 

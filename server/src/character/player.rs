@@ -25,6 +25,9 @@ pub struct Player {
     pub xp: u32,
     /// The kinds of potion and scroll it knows by name.
     pub known: Known,
+    /// How many of its moves are still confused (each may go astray). It
+    /// clears on the stairs and is not kept in the store.
+    pub confused: u16,
 }
 
 impl Player {
@@ -38,6 +41,7 @@ impl Player {
             pack: Pack::default(),
             xp: 0,
             known: Known::new(),
+            confused: 0,
         }
     }
 

@@ -55,6 +55,10 @@ enum EffectName {
     Teleport,
     Map,
     Sleep,
+    Harm,
+    Confuse,
+    Aggravate,
+    Summon,
 }
 
 impl ClassName {
@@ -193,6 +197,10 @@ impl RawItem {
             EffectName::Teleport => fixed(Effect::Teleport, "teleport"),
             EffectName::Map => fixed(Effect::MagicMapping, "map"),
             EffectName::Sleep => fixed(Effect::Sleep, "sleep"),
+            EffectName::Harm => rolled(Effect::Harm),
+            EffectName::Confuse => rolled(Effect::Confuse),
+            EffectName::Aggravate => fixed(Effect::Aggravate, "aggravate"),
+            EffectName::Summon => fixed(Effect::Summon, "summon"),
         }
     }
 

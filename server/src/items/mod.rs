@@ -54,6 +54,14 @@ pub enum Effect {
     MagicMapping,
     /// Puts to sleep every monster that sees the user.
     Sleep,
+    /// Takes this roll of hit points, leaving at least one.
+    Harm(Dice),
+    /// For this roll of its moves, each goes a way drawn at random.
+    Confuse(Dice),
+    /// Wakes every monster on the level.
+    Aggravate,
+    /// Calls up monsters of the depth around the user.
+    Summon,
 }
 
 /// Where an item other than the artifact lies, and how often.

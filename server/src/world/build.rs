@@ -97,7 +97,7 @@ fn populated(
     let mut state =
         DepthState::with_bestiary(depth, level, c.sight_radius, c.bestiary.clone(), seeds);
     state.set_rules(HostRules { pvp: c.pvp });
-    state.set_items(c.items.clone());
+    state.set_items(c.world_items());
     state.keep_log();
     for p in placed {
         state.spawn(p.kind, p.pos);

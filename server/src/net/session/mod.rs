@@ -143,7 +143,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let mut first = vec![
             welcome(you, token, config),
             ServerMsg::Kinds(config.bestiary.kinds_info()),
-            ServerMsg::ItemKinds(config.items.infos()),
+            ServerMsg::ItemKinds(config.world_items().infos()),
         ];
         first.extend(config.motd.iter().map(|line| ServerMsg::Note(line.clone())));
         first.extend(watching);

@@ -464,3 +464,84 @@ fn each_world_draws_its_own_looks_and_older_worlds_have_none() {
     let old = items.as_of(2).disguised(7);
     assert!((0..items.kinds().len() as u16).all(|k| old.look(k).is_none()));
 }
+
+/// A potion of sickness takes 3d6 hit points, and never the last one.
+#[test]
+fn a_potion_of_sickness_hurts_but_never_kills() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 1), vec![item("potion of sickness", 2)]);
+    player(&mut d, ANN).vitals.hp = 25;
+    let outcome = d.play(ANN, Action::Quaff(0));
+    let hp = d.player(ANN).unwrap().vitals.hp;
+    assert!((25 - 18..=25 - 3).contains(&hp), "3d6 taken: {hp}");
+    assert!(said(&outcome, ANN, &format!("You feel very sick ({}).", 25 - hp)));
+    player(&mut d, ANN).vitals.hp = 2;
+    d.play(ANN, Action::Quaff(0));
+    assert_eq!(d.player(ANN).unwrap().vitals.hp, 1, "it leaves one hit point");
+}
+
+/// Confused, a player's moves may go astray (into rock they stumble, and
+/// the move is spent) until its 4d4 moves of confusion are used up;
+/// then each goes the way asked.
+#[test]
+fn confusion_sends_moves_astray_until_it_wears_off() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(2, 2), vec![item("potion of confusion", 1)]);
+    let outcome = d.play(ANN, Action::Quaff(0));
+    assert!(said(&outcome, ANN, "You feel confused; your feet wander."));
+    let moves = d.player(ANN).unwrap().confused;
+    assert!((4..=16).contains(&moves), "4d4 moves: {moves}");
+    let mut astray = 0;
+    for left in (0..moves).rev() {
+        let (from, dir) = (d.player(ANN).unwrap().pos, if left % 2 == 0 { Dir::E } else { Dir::W });
+        let outcome = d.play(ANN, Action::Move(dir));
+        let at = d.player(ANN).unwrap().pos;
+        if said(&outcome, ANN, "You stumble.") {
+            assert_eq!(at, from, "a stumble goes nowhere");
+        }
+        astray += usize::from(Some(at) != from.step(dir));
+        assert_eq!(d.player(ANN).unwrap().confused, left);
+    }
+    assert!(astray > 0 || moves < 6, "some of {moves} moves went astray");
+    let from = d.player(ANN).unwrap().pos;
+    d.play(ANN, Action::Move(Dir::E));
+    assert_eq!(Some(d.player(ANN).unwrap().pos), from.step(Dir::E), "clear-headed again");
+}
+
+/// A scroll of aggravate monsters wakes every monster of the level, in
+/// sight or not.
+#[test]
+fn aggravate_monsters_wakes_the_whole_level() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(6, 2), vec![item("scroll of aggravate monsters", 1)]);
+    let near = d.spawn(kind(&d, "kobold"), Pos::new(4, 2)).unwrap();
+    let hidden = d.spawn(kind(&d, "kobold"), Pos::new(10, 2)).unwrap();
+    for m in [near, hidden] {
+        d.rules.monsters.lull(m).unwrap();
+    }
+    let outcome = d.play(ANN, Action::Read(0));
+    assert!(said(&outcome, ANN, "You hear a high-pitched humming, and the whole level stirs."));
+    for m in [near, hidden] {
+        assert!(d.rules.monsters.get(&m).is_some_and(|m| m.is_awake()), "{m:?} woke");
+    }
+}
+
+/// A scroll of summon monster calls up to three awake monsters of the
+/// depth onto the cells around the reader.
+#[test]
+fn summon_monster_calls_monsters_around_the_reader() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(6, 2), vec![item("scroll of summon monster", 1)]);
+    let before: Vec<MonsterId> = d.rules.monsters.values().map(|m| m.id).collect();
+    let outcome = d.play(ANN, Action::Read(0));
+    let called: Vec<_> = d.rules.monsters.values().filter(|m| !before.contains(&m.id)).collect();
+    assert!((1..=3).contains(&called.len()), "{} called", called.len());
+    let at = Pos::new(6, 2);
+    for m in &called {
+        assert!(m.pos.x.abs_diff(at.x) <= 1 && m.pos.y.abs_diff(at.y) <= 1, "{:?} beside", m.pos);
+        assert!(d.rules.bestiary.kind(m.kind).lives_at(2), "a monster of the depth");
+    }
+    let line =
+        if called.len() == 1 { "Something answers the call!" } else { "Monsters answer the call!" };
+    assert!(said(&outcome, ANN, line), "{:?}", lines(&outcome, ANN));
+}

@@ -63,6 +63,16 @@ pub(crate) enum Event {
     Invigorated { id: PlayerId, by: u16 },
     /// A player was moved across its level at random.
     Teleported { id: PlayerId },
+    /// A player lost `by` hit points to what it drank.
+    Harmed { id: PlayerId, by: u16 },
+    /// A player became confused (or more so).
+    Confused { id: PlayerId },
+    /// A player's step went astray into what it cannot enter.
+    Stumbled { id: PlayerId },
+    /// A player woke the whole level.
+    Aggravated { id: PlayerId },
+    /// A player called up `count` monsters around it.
+    Summoned { id: PlayerId, count: usize },
     /// A player learnt the cells in `learnt` of its level (magic mapping).
     Mapped { id: PlayerId, learnt: CellSet },
     /// A player put `count` monsters to sleep.

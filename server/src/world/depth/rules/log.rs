@@ -266,6 +266,11 @@ impl Rules {
             sum.u64(mark(p.pack.wielded()));
             sum.u64(mark(p.pack.worn()));
             sum.u64(u64::from(p.xp));
+            // Summed only when set, so a history from before confusion
+            // keeps its sums.
+            if p.confused > 0 {
+                sum.u64(u64::from(p.confused));
+            }
         }
         for m in self.monsters.values() {
             sum.u64(u64::from(m.id.0));

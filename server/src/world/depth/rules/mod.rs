@@ -226,6 +226,7 @@ impl Rules {
             Arrival::Resume(_) => self.level.arrival,
         };
         player.pos = self.nearest_free(wanted);
+        player.confused = 0;
         player.vitals.deepest = player.vitals.deepest.max(self.depth);
         player.memory_mut(self.depth).forget_sight();
         let pos = player.pos;
@@ -381,7 +382,16 @@ impl Rules {
     ) {
         let here = self.level.terrain(pos);
         match action {
-            Action::Move(dir) => self.step(id, pos, dir, previous, obs),
+            Action::Move(dir) => {
+                let way = self.confused_way(id, dir);
+                let open = pos.step(way).is_some_and(|p| self.level.terrain(p).is_open());
+                if way != dir && !open {
+                    // Astray into rock: the move is spent, unlike a bump.
+                    obs.observe(self, Event::Stumbled { id });
+                    return self.see(id, true, obs);
+                }
+                self.step(id, pos, way, previous, obs)
+            }
             // Standing orders reach the rules as the steps they are (see
             // `depth::orders`); given here, they wait.
             Action::Wait | Action::Quit | Action::Explore | Action::Travel(_) | Action::Rest => {

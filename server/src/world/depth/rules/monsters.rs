@@ -146,7 +146,7 @@ impl Rules {
             .map(|p| p.id)
     }
 
-    fn wake(&mut self, id: MonsterId, obs: &mut dyn Observer) {
+    pub(super) fn wake(&mut self, id: MonsterId, obs: &mut dyn Observer) {
         let Some(m) = self.monsters.wake(id) else { return };
         let (kind, at) = (m.kind, m.pos);
         // Those who see it are told it woke.

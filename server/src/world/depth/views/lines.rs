@@ -65,6 +65,18 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             outcome.tell(id, ServerMsg::Note(text.into()));
         }
         Event::Slept { id, count } => outcome.tell(id, ServerMsg::Note(slept(count))),
+        Event::Harmed { id, by } => {
+            outcome.tell(id, ServerMsg::Note(format!("You feel very sick ({by}).")));
+        }
+        Event::Confused { id } => {
+            outcome.tell(id, ServerMsg::Note("You feel confused; your feet wander.".into()));
+        }
+        Event::Stumbled { id } => outcome.tell(id, ServerMsg::Note("You stumble.".into())),
+        Event::Aggravated { id } => {
+            let text = "You hear a high-pitched humming, and the whole level stirs.";
+            outcome.tell(id, ServerMsg::Note(text.into()));
+        }
+        Event::Summoned { id, count } => outcome.tell(id, ServerMsg::Note(summoned(count))),
         Event::CountedAway { away, party } => say_counted_away(rules, &away, &party, outcome),
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
@@ -281,6 +293,14 @@ fn healed(by: u16) -> String {
     match by {
         0 => "You feel no different.".into(),
         by => format!("You feel better ({by})."),
+    }
+}
+
+fn summoned(count: usize) -> String {
+    match count {
+        0 => "The air shimmers, and settles.".into(),
+        1 => "Something answers the call!".into(),
+        _ => "Monsters answer the call!".into(),
     }
 }
 

@@ -135,6 +135,11 @@ impl Views {
             | Event::Healed { .. }
             | Event::Invigorated { .. }
             | Event::Teleported { .. }
+            | Event::Harmed { .. }
+            | Event::Confused { .. }
+            | Event::Stumbled { .. }
+            | Event::Aggravated { .. }
+            | Event::Summoned { .. }
             | Event::Slept { .. }
             | Event::Equipped { .. }
             | Event::TookOff { .. }
