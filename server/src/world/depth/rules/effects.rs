@@ -5,7 +5,7 @@ use gloam_protocol::{Dir, PlayerId, Pos};
 use rand::RngExt;
 
 use super::Rules;
-use super::events::{Event, Observer};
+use super::events::{Event, Felt, Observer};
 use crate::bestiary::KindId;
 use crate::items::Effect;
 
@@ -30,7 +30,7 @@ impl Rules {
                 let before = p.vitals.hp;
                 p.vitals.hp = p.vitals.hp.saturating_add(roll).min(p.vitals.max_hp);
                 let healed = p.vitals.hp - before;
-                obs.observe(self, Event::Healed { id, by: healed });
+                obs.observe(self, Event::Felt { id, what: Felt::Healed(healed) });
                 obs.observe(self, Event::Vitals { id });
             }
             Effect::Vigour(dice) => {
@@ -38,7 +38,7 @@ impl Rules {
                 let Some(p) = self.occupancy.get_mut(id) else { return };
                 p.vitals.max_hp = p.vitals.max_hp.saturating_add(roll);
                 p.vitals.hp = p.vitals.hp.saturating_add(roll);
-                obs.observe(self, Event::Invigorated { id, by: roll });
+                obs.observe(self, Event::Felt { id, what: Felt::Invigorated(roll) });
                 obs.observe(self, Event::Vitals { id });
             }
             Effect::Teleport => return self.teleport(id, obs),
@@ -47,45 +47,48 @@ impl Rules {
                 let learnt = p.memory_mut(self.depth).map_level(&self.level);
                 obs.observe(self, Event::Mapped { id, learnt });
             }
-            Effect::Sleep => {
-                let sees = |pos: Pos| {
-                    let memory = self.player(id).and_then(|p| p.memory(self.depth));
-                    memory.is_some_and(|m| m.sees(pos))
-                };
-                let sleepers: Vec<_> =
-                    self.monsters.values().filter(|m| sees(m.pos)).map(|m| m.id).collect();
-                for m in &sleepers {
-                    if let Some(m) = self.monsters.lull(*m) {
-                        m.dozing = SLUMBER_ROUNDS;
-                        m.prey = None;
-                        m.goal = None;
-                    }
-                }
-                for &m in &sleepers {
-                    let at = self.monsters[&m].pos;
-                    obs.observe(self, Event::MonsterChanged { monster: m, at });
-                }
-                obs.observe(self, Event::Slept { id, count: sleepers.len() });
-            }
+            Effect::Sleep => self.lull_seen(id, obs),
             Effect::Harm(dice) => {
                 let roll = dice.roll(|sides| self.dice.random_range(1..=sides));
                 let Some(p) = self.occupancy.get_mut(id) else { return };
                 let before = p.vitals.hp;
                 p.vitals.hp = p.vitals.hp.saturating_sub(roll).max(1);
                 let by = before - p.vitals.hp;
-                obs.observe(self, Event::Harmed { id, by });
+                obs.observe(self, Event::Felt { id, what: Felt::Harmed(by) });
                 obs.observe(self, Event::Vitals { id });
             }
             Effect::Confuse(dice) => {
                 let roll = dice.roll(|sides| self.dice.random_range(1..=sides));
                 let Some(p) = self.occupancy.get_mut(id) else { return };
                 p.confused = p.confused.saturating_add(roll);
-                obs.observe(self, Event::Confused { id });
+                obs.observe(self, Event::Felt { id, what: Felt::Confused });
             }
             Effect::Aggravate => self.aggravate(id, obs),
             Effect::Summon => self.summon(id, obs),
         }
         self.see(id, true, obs);
+    }
+
+    /// Puts to sleep every monster player `id` sees.
+    fn lull_seen(&mut self, id: PlayerId, obs: &mut dyn Observer) {
+        let sees = |pos: Pos| {
+            let memory = self.player(id).and_then(|p| p.memory(self.depth));
+            memory.is_some_and(|m| m.sees(pos))
+        };
+        let sleepers: Vec<_> =
+            self.monsters.values().filter(|m| sees(m.pos)).map(|m| m.id).collect();
+        for m in &sleepers {
+            if let Some(m) = self.monsters.lull(*m) {
+                m.dozing = SLUMBER_ROUNDS;
+                m.prey = None;
+                m.goal = None;
+            }
+        }
+        for &m in &sleepers {
+            let at = self.monsters[&m].pos;
+            obs.observe(self, Event::MonsterChanged { monster: m, at });
+        }
+        obs.observe(self, Event::Felt { id, what: Felt::Slept(sleepers.len()) });
     }
 
     /// Wakes every monster of the level, each making for where player
@@ -103,7 +106,7 @@ impl Rules {
                 m.goal = Some(at);
             }
         }
-        obs.observe(self, Event::Aggravated { id });
+        obs.observe(self, Event::Felt { id, what: Felt::Aggravated });
     }
 
     /// Calls up [`SUMMONED`] monsters of kinds living at this depth onto
@@ -126,7 +129,7 @@ impl Rules {
                 called += 1;
             }
         }
-        obs.observe(self, Event::Summoned { id, count: called });
+        obs.observe(self, Event::Felt { id, what: Felt::Summoned(called) });
     }
 
     /// The way a confused player's step goes: the way it asked, or (while
@@ -160,7 +163,7 @@ impl Rules {
         }
         self.walks.forget(id);
         self.occupancy.step(id, to);
-        obs.observe(self, Event::Teleported { id });
+        obs.observe(self, Event::Felt { id, what: Felt::Teleported });
         self.note_stairs(id, to, obs);
         self.see(id, true, obs);
     }

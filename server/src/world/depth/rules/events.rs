@@ -57,26 +57,12 @@ pub(crate) enum Event {
     Used { id: PlayerId, kind: ItemKindId, how: Use },
     /// A player learnt what kind `kind` is: it used one, or saw one used.
     Learned { id: PlayerId, kind: ItemKindId },
-    /// A player got back `by` hit points.
-    Healed { id: PlayerId, by: u16 },
-    /// A player's most hit points rose by `by`.
-    Invigorated { id: PlayerId, by: u16 },
-    /// A player was moved across its level at random.
-    Teleported { id: PlayerId },
-    /// A player lost `by` hit points to what it drank.
-    Harmed { id: PlayerId, by: u16 },
-    /// A player became confused (or more so).
-    Confused { id: PlayerId },
+    /// A potion or scroll took effect on a player, as [`Felt`] says.
+    Felt { id: PlayerId, what: Felt },
     /// A player's step went astray into what it cannot enter.
     Stumbled { id: PlayerId },
-    /// A player woke the whole level.
-    Aggravated { id: PlayerId },
-    /// A player called up `count` monsters around it.
-    Summoned { id: PlayerId, count: usize },
     /// A player learnt the cells in `learnt` of its level (magic mapping).
     Mapped { id: PlayerId, learnt: CellSet },
-    /// A player put `count` monsters to sleep.
-    Slept { id: PlayerId, count: usize },
     /// A player wielded or wore an item of `kind`.
     Equipped { id: PlayerId, kind: ItemKindId, gear: Gear },
     /// A player took off an item of `kind`.
@@ -101,6 +87,27 @@ pub(crate) enum Event {
     /// A player carried the artifact, of kind `with`, back up to the first
     /// depth: it won, and leaves the game for the hall of the living.
     Escaped { id: PlayerId, with: ItemKindId },
+}
+
+/// What a potion or scroll did to the one who used it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Felt {
+    /// It got back so many hit points.
+    Healed(u16),
+    /// Its most hit points rose by so many.
+    Invigorated(u16),
+    /// It was moved across its level at random.
+    Teleported,
+    /// It put so many monsters to sleep.
+    Slept(usize),
+    /// It lost so many hit points.
+    Harmed(u16),
+    /// It became confused (or more so).
+    Confused,
+    /// It woke the whole level.
+    Aggravated,
+    /// It called up so many monsters around it.
+    Summoned(usize),
 }
 
 /// What a player's sight did.

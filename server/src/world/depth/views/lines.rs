@@ -9,7 +9,7 @@ use crate::bestiary::capitalised;
 use crate::items::{Class, Gear, Item, ItemKindId, plural_of};
 use crate::world::depth::Outcome;
 use crate::world::depth::orders::{Balk, Order};
-use crate::world::depth::rules::events::{Blow, Event, Refusal, Use};
+use crate::world::depth::rules::events::{Blow, Event, Felt, Refusal, Use};
 
 use crate::world::depth::rules::{End, Killer, Leaving, Notice, Rules};
 
@@ -55,28 +55,8 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::Threw { id, kind } => say_threw(rules, id, kind, outcome),
         Event::Used { id, kind, how } => say_used(rules, id, kind, how, outcome),
         Event::Learned { id, kind } => say_learned(rules, id, kind, outcome),
-        Event::Healed { id, by } => outcome.tell(id, ServerMsg::Note(healed(by))),
-        Event::Invigorated { id, by } => {
-            let text = format!("You feel hardier (+{by} most hit points).");
-            outcome.tell(id, ServerMsg::Note(text));
-        }
-        Event::Teleported { id } => {
-            let text = "The world twists, and you are elsewhere.";
-            outcome.tell(id, ServerMsg::Note(text.into()));
-        }
-        Event::Slept { id, count } => outcome.tell(id, ServerMsg::Note(slept(count))),
-        Event::Harmed { id, by } => {
-            outcome.tell(id, ServerMsg::Note(format!("You feel very sick ({by}).")));
-        }
-        Event::Confused { id } => {
-            outcome.tell(id, ServerMsg::Note("You feel confused; your feet wander.".into()));
-        }
+        Event::Felt { id, what } => outcome.tell(id, ServerMsg::Note(felt(what))),
         Event::Stumbled { id } => outcome.tell(id, ServerMsg::Note("You stumble.".into())),
-        Event::Aggravated { id } => {
-            let text = "You hear a high-pitched humming, and the whole level stirs.";
-            outcome.tell(id, ServerMsg::Note(text.into()));
-        }
-        Event::Summoned { id, count } => outcome.tell(id, ServerMsg::Note(summoned(count))),
         Event::CountedAway { away, party } => say_counted_away(rules, &away, &party, outcome),
         Event::Followed { mover, other } => {
             let text = format!("You follow {}.", rules.name_of(other));
@@ -289,10 +269,18 @@ fn say_learned(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outc
     outcome.tell(id, ServerMsg::Note(format!("{} are {is}.", capitalised(&looks))));
 }
 
-fn healed(by: u16) -> String {
-    match by {
-        0 => "You feel no different.".into(),
-        by => format!("You feel better ({by})."),
+/// What a player feels of a potion or scroll.
+fn felt(what: Felt) -> String {
+    match what {
+        Felt::Healed(0) => "You feel no different.".into(),
+        Felt::Healed(by) => format!("You feel better ({by})."),
+        Felt::Invigorated(by) => format!("You feel hardier (+{by} most hit points)."),
+        Felt::Teleported => "The world twists, and you are elsewhere.".into(),
+        Felt::Slept(count) => slept(count),
+        Felt::Harmed(by) => format!("You feel very sick ({by})."),
+        Felt::Confused => "You feel confused; your feet wander.".into(),
+        Felt::Aggravated => "You hear a high-pitched humming, and the whole level stirs.".into(),
+        Felt::Summoned(count) => summoned(count),
     }
 }
 

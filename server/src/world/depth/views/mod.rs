@@ -132,15 +132,8 @@ impl Views {
             | Event::OnPile { .. }
             | Event::PickedUp { .. }
             | Event::Used { .. }
-            | Event::Healed { .. }
-            | Event::Invigorated { .. }
-            | Event::Teleported { .. }
-            | Event::Harmed { .. }
-            | Event::Confused { .. }
+            | Event::Felt { .. }
             | Event::Stumbled { .. }
-            | Event::Aggravated { .. }
-            | Event::Summoned { .. }
-            | Event::Slept { .. }
             | Event::Equipped { .. }
             | Event::TookOff { .. }
             | Event::Threw { .. }
