@@ -20,6 +20,7 @@ fn snapshot(i: u16) -> Snapshot {
         piles: vec![(1 + i % 4, (0..3).map(pile).collect())],
         pack: vec![("potion of healing".into(), 2), ("dart".into(), 12)],
         progress: Default::default(),
+        slain: vec![("jackal".into(), 3)],
     }
 }
 

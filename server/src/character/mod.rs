@@ -67,6 +67,8 @@ pub struct Snapshot {
     pub pack: Vec<(String, u16)>,
     /// Its experience, and the letters it wields and wears.
     pub progress: Progress,
+    /// The monsters it killed, by kind name (as [`Player::slain`]).
+    pub slain: Vec<(String, u32)>,
 }
 
 /// A pile a character remembers, as the store keeps it: its cell, the

@@ -23,6 +23,11 @@ pub struct Player {
     pub pack: Pack,
     /// Its experience points (its level follows from them).
     pub xp: u32,
+    /// The monsters it killed, by the name of their kind (a name, not a
+    /// `KindId`, so that a host who edits the bestiary keeps every count):
+    /// its morgue file lists them. A character saved before kills were
+    /// counted by kind has fewer here than `vitals.kills`.
+    pub slain: BTreeMap<String, u32>,
 }
 
 impl Player {
@@ -35,6 +40,7 @@ impl Player {
             memories: BTreeMap::new(),
             pack: Pack::default(),
             xp: 0,
+            slain: BTreeMap::new(),
         }
     }
 
@@ -64,7 +70,9 @@ impl Player {
             self.pack.items().iter().map(|i| (items.kind(i.kind).name.clone(), i.count)).collect();
         let progress =
             Progress { xp: self.xp, wielded: self.pack.wielded(), worn: self.pack.worn() };
-        Snapshot { depth, pos: self.pos, vitals: self.vitals, explored, piles, pack, progress }
+        let slain = self.slain.iter().map(|(kind, &n)| (kind.clone(), n)).collect();
+        let vitals = self.vitals;
+        Snapshot { depth, pos: self.pos, vitals, explored, piles, pack, progress, slain }
     }
 }
 

@@ -429,6 +429,7 @@ impl Characters {
                     player.vitals = s.vitals;
                     player.pack = self.unpack(name, &s.pack, s.progress);
                     player.xp = s.progress.xp;
+                    player.slain = s.slain.into_iter().collect();
                     player.memories = self.remembered(name, s.explored, s.piles);
                     Saved { depth: s.depth, player }
                 });
