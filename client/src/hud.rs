@@ -818,6 +818,7 @@ mod tests {
             when: 0,
             level: 1,
             escaped: false,
+            morgue: 0,
         };
         s.apply(&ServerMsg::Died(record.clone())).unwrap();
         let closed = Link::Lost("the server closed the connection: your character died".into());

@@ -56,7 +56,7 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
 fn body_lines(scene: &Scene<'_>) -> Vec<PageLine> {
     match scene.page {
         Page::Graveyard => graveyard_tables(scene.graveyard),
-        Page::End => end_body(scene.state, scene.graveyard),
+        Page::End => end_body(scene.state, scene.graveyard, scene.server),
         Page::Pack => pack_lines(scene.state),
         Page::Help => crate::reading::help_lines(),
         _ => Vec::new(),
@@ -179,7 +179,7 @@ fn item_line(state: &ClientState, slot: u8) -> PageLine {
 /// The end of a game: how it ended (to the player, "You died...", to a
 /// watcher, "ann died..."), the character's record, then the hall of the
 /// living and the graveyard.
-fn end_body(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
+fn end_body(state: &ClientState, graveyard: Option<&[DeathRecord]>, server: &str) -> Vec<PageLine> {
     let Some(d) = state.ending() else { return Vec::new() };
     let who = if state.watched().is_some() { d.name.as_str() } else { "You" };
     let (headline, colour, when) = if d.escaped {
@@ -196,8 +196,11 @@ fn end_body(state: &ClientState, graveyard: Option<&[DeathRecord]>) -> Vec<PageL
         (format!("  Rounds survived:       {}", d.rounds), palette::TEXT),
         (format!("  Monsters killed:       {}", d.kills), palette::TEXT),
         (format!("  {when:<22} {}", d.when_utc()), palette::TEXT),
-        blank(),
     ];
+    if let Some(url) = crate::scene::morgue_url(server, d) {
+        lines.push((format!("  Morgue file:           {url}"), palette::TEXT));
+    }
+    lines.push(blank());
     lines.extend(graveyard_tables(graveyard));
     lines
 }
@@ -265,6 +268,7 @@ mod tests {
             when: 0,
             level,
             escaped,
+            morgue: 0,
         }
     }
 

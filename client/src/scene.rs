@@ -73,6 +73,36 @@ pub struct Scene<'a> {
     /// How many lines the graveyard, pack, help or end page is scrolled down
     /// (when it does not fit).
     pub page_scroll: usize,
+    /// The address the session connects to (`ws://host:port`): the end
+    /// page names the morgue file on the same host. Empty: not known.
+    pub server: &'a str,
+}
+
+/// Where the morgue file of `record` is served, on the host of the server
+/// at `server` (`ws://host:port/...`, or `wss://`): `http://host:port/morgue/NAME/N.txt`,
+/// the name percent-encoded as a browser's `encodeURIComponent` does. None
+/// when the record has no morgue file or `server` is no such address.
+pub fn morgue_url(server: &str, record: &DeathRecord) -> Option<String> {
+    if record.morgue == 0 {
+        return None;
+    }
+    let (scheme, rest) = match server.split_once("://")? {
+        ("ws", rest) => ("http", rest),
+        ("wss", rest) => ("https", rest),
+        _ => return None,
+    };
+    let host = rest.split(['/', '?', '#']).next().filter(|h| !h.is_empty())?;
+    let mut name = String::new();
+    for b in record.name.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'!' | b'~' | b'*' => {
+                name.push(char::from(b))
+            }
+            b'\'' | b'(' | b')' => name.push(char::from(b)),
+            _ => name.push_str(&format!("%{b:02X}")),
+        }
+    }
+    Some(format!("{scheme}://{host}/morgue/{name}/{}.txt", record.morgue))
 }
 
 impl<'a> Scene<'a> {
@@ -90,6 +120,44 @@ impl<'a> Scene<'a> {
             asking_to_quit: false,
             log_scroll: 0,
             page_scroll: 0,
+            server: "",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_morgue_url_is_on_the_servers_host_with_the_name_encoded() {
+        let record = |name: &str, morgue| DeathRecord {
+            name: name.into(),
+            depth: 1,
+            rounds: 1,
+            kills: 0,
+            killed_by: "a rat".into(),
+            when: 0,
+            level: 1,
+            escaped: false,
+            morgue,
+        };
+        let ann = record("ann", 3);
+        let at = |server| morgue_url(server, &ann);
+        assert_eq!(
+            at("ws://127.0.0.1:7878").as_deref(),
+            Some("http://127.0.0.1:7878/morgue/ann/3.txt")
+        );
+        assert_eq!(
+            at("wss://example.org/gloam?x").as_deref(),
+            Some("https://example.org/morgue/ann/3.txt")
+        );
+        assert_eq!(at("ws://[::1]:9/").as_deref(), Some("http://[::1]:9/morgue/ann/3.txt"));
+        let zoe = morgue_url("ws://h:1", &record("Zoë_9-x", 12));
+        assert_eq!(zoe.as_deref(), Some("http://h:1/morgue/Zo%C3%AB_9-x/12.txt"));
+        assert_eq!(morgue_url("ws://h:1", &record("ann", 0)), None, "a record without a file");
+        assert_eq!(at("http://h:1"), None);
+        assert_eq!(at("ws://"), None);
+        assert_eq!(at(""), None);
     }
 }

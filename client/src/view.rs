@@ -471,6 +471,7 @@ mod tests {
             when: 0,
             level: 1,
             escaped: false,
+            morgue: 0,
         };
         s.apply(&ServerMsg::Died(record)).unwrap();
         let chat = crate::chat::Chat::default();

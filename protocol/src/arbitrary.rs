@@ -67,9 +67,10 @@ fn death_record() -> impl Strategy<Value = DeathRecord> {
         (name(), any::<u16>(), any::<u64>(), any::<u32>(), ".{0,30}", any::<u64>()),
         any::<u8>(),
         any::<bool>(),
+        any::<u32>(),
     )
-        .prop_map(|((name, depth, rounds, kills, killed_by, when), level, escaped)| {
-            DeathRecord { name, depth, rounds, kills, killed_by, when, level, escaped }
+        .prop_map(|((name, depth, rounds, kills, killed_by, when), level, escaped, morgue)| {
+            DeathRecord { name, depth, rounds, kills, killed_by, when, level, escaped, morgue }
         })
 }
 

@@ -89,6 +89,7 @@ mod tests {
             when: 1_790_000_000,
             level: 9,
             escaped: false,
+            morgue: 0,
         }
     }
 

@@ -357,6 +357,10 @@ pub struct DeathRecord {
     pub level: u8,
     /// It escaped with the artifact: it is in the hall of the living.
     pub escaped: bool,
+    /// Which of its name's lives this was, counted from 1: its morgue file
+    /// is `/morgue/NAME/MORGUE.txt` on the server's port. 0: it has none
+    /// (a grave dug before morgue files).
+    pub morgue: u32,
 }
 
 /// The change in one player's sight. Disc indices in `shown` and `revealed`

@@ -419,6 +419,7 @@ fn death(name: &str, rounds: u64, when: u64, escaped: bool) -> DeathRecord {
         when,
         level: 9,
         escaped,
+        morgue: if escaped { 1 } else { u32::MAX },
     }
 }
 

@@ -21,6 +21,7 @@ fn snapshot(i: u16) -> Snapshot {
         pack: vec![("potion of healing".into(), 2), ("dart".into(), 12)],
         progress: Default::default(),
         known: vec!["potion of healing".into()],
+        slain: vec![("jackal".into(), 3)],
     }
 }
 

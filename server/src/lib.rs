@@ -17,6 +17,7 @@ pub mod fov;
 pub mod items;
 pub mod level;
 pub mod mapgen;
+pub mod morgue;
 pub mod motd;
 pub mod net;
 pub mod seeds;

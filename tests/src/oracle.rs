@@ -245,6 +245,11 @@ impl Oracle {
         if let ServerMsg::Chat { text, .. } = msg {
             check_chat(text)?;
         }
+        if let ServerMsg::Died(record) | ServerMsg::Escaped(record) = msg
+            && record.morgue == 0
+        {
+            return Err(format!("{}'s life ended with no morgue file", record.name));
+        }
         let depth = state.depth;
         if depth == 0 {
             return Ok(());
@@ -500,6 +505,42 @@ impl Oracle {
 /// A line of chat as the server must pass it on: trimmed, not empty, at
 /// most [`gloam_protocol::MAX_CHAT_CHARS`] characters, with no control
 /// character and nothing that reorders the text around it.
+/// Checks a morgue file's map against the mirror of the player whose life
+/// it tells, as it stood when that life ended: the map is the cells the
+/// client knew and nothing else, each in its terrain's glyph or the glyph
+/// of the pile it remembered there, and the player as `@` where it stood.
+/// The map is cut to the known cells' rows and columns, and its rows'
+/// trailing blanks are left off.
+pub fn check_morgue_map(text: &str, state: &ClientState) -> Result<(), String> {
+    let (_, map) = text.split_once("remembered it:\n\n").ok_or("the file has no map")?;
+    let known: HashMap<Pos, gloam_protocol::Terrain> = state.known_cells().collect();
+    let left = known.keys().map(|p| p.x).min().ok_or("the client knew no cell")?;
+    let top = known.keys().map(|p| p.y).min().unwrap_or(0);
+    let mut drawn = HashSet::new();
+    for (row, line) in map.lines().enumerate() {
+        for (col, ch) in line.chars().enumerate() {
+            let pos = Pos { x: left + col as u16, y: top + row as u16 };
+            let want = if Some(pos) == state.at {
+                '@'
+            } else if let Some(pile) = state.floor.get(&pos).filter(|_| known.contains_key(&pos)) {
+                state.item_kinds.get(usize::from(pile.kind)).map_or('?', |k| k.glyph)
+            } else {
+                known.get(&pos).map_or(' ', |t| t.glyph())
+            };
+            if ch != want {
+                return Err(format!("the morgue map shows {ch:?} on {pos:?}, the client {want:?}"));
+            }
+            if ch != ' ' {
+                drawn.insert(pos);
+            }
+        }
+    }
+    match known.keys().find(|p| !drawn.contains(p)) {
+        Some(missing) => Err(format!("the morgue map leaves out {missing:?}, which was known")),
+        None => Ok(()),
+    }
+}
+
 fn check_chat(text: &str) -> Result<(), String> {
     let reorders =
         |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}');

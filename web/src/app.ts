@@ -22,6 +22,7 @@ import { cellUnder, screenText } from "./render/view";
 import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
 import { Jitter, type Ending } from "./session/retry";
 import { Session, type KeyOutcome } from "./session/session";
+import { morgueUrl } from "./session/scene";
 import { TokenStore } from "./session/tokens";
 import { MAX_NAME_CHARS, PAGE_WORDS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
 
@@ -33,6 +34,8 @@ export interface PageParts {
   why: HTMLElement;
   /** Gives the page (the browser's tab) a title: the session's, once the welcome names the world. */
   retitle?: (title: string) => void;
+  /** The link to the morgue file, shown on the end page of a life that has one (the canvas names it too). */
+  morgue?: HTMLAnchorElement;
 }
 
 /** Where the zoom the player chose is kept (as the window keeps it in a file). */
@@ -294,6 +297,17 @@ export class App {
     return screenText(this.session.scene(), this.palette, this.layout);
   }
 
+  /** Shows the link to the morgue file on the end page of a life that has one, and hides it elsewhere. */
+  private linkMorgue(): void {
+    const link = this.page.morgue;
+    if (link === undefined) return;
+    const session = this.session;
+    const ending = session?.page() === "End" ? session.state.ending() : null;
+    const url = session !== null && ending !== null ? morgueUrl(session.server, ending) : null;
+    if (url !== null && link.href !== url) link.href = url;
+    link.hidden = url === null;
+  }
+
   /** Draws the whole page afresh, at the page's size. */
   private draw(): void {
     const session = this.session;
@@ -315,6 +329,7 @@ export class App {
     session?.resize(layout.pageCols, layout.mapRows);
     this.atlas = atlasFor(this.ctx, this.atlas, layout.cellPx, scale);
     if (session !== null) drawFrame(this.ctx, this.atlas, session.scene(), this.palette, layout);
+    this.linkMorgue();
     // Only the last frame's time is kept (a measure a frame would pile up).
     performance.clearMeasures("gloam:draw");
     performance.measure("gloam:draw", "gloam:draw-start");

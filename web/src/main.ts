@@ -16,6 +16,7 @@ function start(): void {
     form: part("join", HTMLFormElement),
     nameInput: part("name", HTMLInputElement),
     why: part("join-why", HTMLElement),
+    morgue: part("morgue", HTMLAnchorElement),
     retitle: (title) => {
       document.title = title;
     },

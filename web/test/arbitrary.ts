@@ -130,6 +130,7 @@ const death: fc.Arbitrary<DeathRecord> = record({
   when: u64,
   level: u8,
   escaped: fc.boolean(),
+  morgue: u32,
 });
 
 const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {

@@ -15,6 +15,7 @@ const death = {
   when: 0n,
   level: 1,
   escaped: false,
+  morgue: 0,
 };
 
 test("values out of their type's range are refused", () => {

@@ -58,7 +58,7 @@ export function appeared(id: number, kind: number, at: Pos, asleep = false): Mon
 }
 
 export function record(name: string, escaped = false, killedBy = "an orc"): DeathRecord {
-  return { name, depth: 4, rounds: 300n, kills: 9, killed_by: killedBy, when: 0n, level: 1, escaped };
+  return { name, depth: 4, rounds: 300n, kills: 9, killed_by: killedBy, when: 0n, level: 1, escaped, morgue: 0 };
 }
 
 /** A 7x5 room, the player in its middle at (3, 2) seeing all of it, stairs down at (5, 3). */

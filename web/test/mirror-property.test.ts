@@ -51,6 +51,7 @@ const death: fc.Arbitrary<DeathRecord> = fc.record({
   when: fc.bigInt({ min: 0n, max: 2_000_000_000n }),
   level: small(12),
   escaped: fc.boolean(),
+  morgue: small(3),
 });
 
 const playerChange = fc.oneof(

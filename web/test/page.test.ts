@@ -102,7 +102,13 @@ function browser(storage: Map<string, string>, search = "") {
   const canvas = new FakeCanvas();
   // The form starts hidden, as index.html has it.
   const form = Object.assign(new FakeElement(), { hidden: true });
-  const parts: Record<string, FakeElement> = { screen: canvas, join: form, name: new FakeElement(), "join-why": new FakeElement() };
+  const parts: Record<string, FakeElement> = {
+    screen: canvas,
+    join: form,
+    name: new FakeElement(),
+    "join-why": new FakeElement(),
+    morgue: new FakeElement(),
+  };
   const frames: (() => void)[] = [];
   const documentHandlers = new Map<string, Handler>();
   FakeSocket.all = [];
@@ -111,6 +117,7 @@ function browser(storage: Map<string, string>, search = "") {
     HTMLCanvasElement: FakeCanvas,
     HTMLFormElement: FakeElement,
     HTMLInputElement: FakeElement,
+    HTMLAnchorElement: FakeElement,
     document: {
       getElementById: (id: string) => parts[id] ?? null,
       createElement: () => new FakeCanvas(),

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import type { DeathRecord } from "../src/protocol";
-import { sceneOf, type Page } from "../src/session/scene";
+import { morgueUrl, sceneOf, type Page } from "../src/session/scene";
 import type { ClientState } from "../src/state";
 import { GAME_LINES, hud } from "../src/render/hud";
 import { pageLines, pageSize, whenUtc } from "../src/render/pages";
@@ -146,6 +146,27 @@ test("the end page after a death gives the record, then the graveyard; after an 
   const watched = applyAll(onLevel(), { Watching: { player: "ann", you: 9 } }, { Escaped: rec("ann", 9, 8, "the Gloamstone", true) });
   assert.equal(text(watched, "End")[0], "  ann escaped with the Gloamstone!");
   assert.equal(text(watched, "End").at(-1), "  Enter: watch ann again");
+});
+
+test("the end page names the morgue file on the server's host, as the window does", () => {
+  const died = applyAll(onLevel(), { Died: { ...rec("ann", 5, 3, "an ogre", false), morgue: 3 } });
+  const scene = { ...sceneOf(died, "Playing", "End"), server: "ws://here" };
+  const lines = pageLines(scene, DEFAULT, 120, 40).map(([t]) => t);
+  assert.ok(lines.includes("  Morgue file:           http://here/morgue/ann/3.txt"), lines.join("\n"));
+  const none = pageLines({ ...sceneOf(applyAll(onLevel(), { Died: rec("ann", 5, 3, "an ogre", false) }), "Playing", "End"), server: "ws://here" }, DEFAULT, 120, 40);
+  assert.ok(!none.some(([t]) => t.includes("Morgue")), "a record without a file names none");
+});
+
+test("a morgue url is on the server's host with the name encoded (scene.rs morgue_url)", () => {
+  const r = (name: string, morgue: number): DeathRecord => ({ ...record(name), morgue });
+  assert.equal(morgueUrl("ws://127.0.0.1:7878", r("ann", 3)), "http://127.0.0.1:7878/morgue/ann/3.txt");
+  assert.equal(morgueUrl("wss://example.org/gloam?x", r("ann", 3)), "https://example.org/morgue/ann/3.txt");
+  assert.equal(morgueUrl("ws://[::1]:9/", r("ann", 3)), "http://[::1]:9/morgue/ann/3.txt");
+  assert.equal(morgueUrl("ws://h:1", r("Zoë_9-x", 12)), "http://h:1/morgue/Zo%C3%AB_9-x/12.txt");
+  assert.equal(morgueUrl("ws://h:1", r("ann", 0)), null);
+  assert.equal(morgueUrl("http://h:1", r("ann", 3)), null);
+  assert.equal(morgueUrl("ws://", r("ann", 3)), null);
+  assert.equal(morgueUrl("", r("ann", 3)), null);
 });
 
 test("a short end page keeps its keys on the last line", () => {

@@ -172,7 +172,7 @@ test("back after a lost link: nothing live from before, the log and the name kep
 test("after a death a dropped link is not tried again", () => {
   const s = playing();
   s.onMessage({
-    Died: { name: "ann", depth: 1, rounds: 3n, kills: 0, killed_by: "a rat", when: 0n, level: 1, escaped: false },
+    Died: { name: "ann", depth: 1, rounds: 3n, kills: 0, killed_by: "a rat", when: 0n, level: 1, escaped: false, morgue: 0 },
   });
   s.onClosed("connection reset", "Dropped");
   assert.deepEqual(s.link, { lost: "connection reset" });

@@ -111,6 +111,8 @@ pub struct Session {
     mode: Mode,
     /// Where the character's token is kept.
     token: TokenSlot,
+    /// The address it connects to, for the morgue file's.
+    server: String,
     /// Actions sent and not yet answered: key repeats wait for the answer,
     /// so holding a key never queues up moves the player cannot stop.
     in_flight: u32,
@@ -150,8 +152,9 @@ pub const JITTER_SEED: u32 = 38;
 impl Session {
     /// A session connecting to `url`.
     pub fn new(url: String, token: TokenSlot) -> Self {
-        let link = Link::Connecting(url);
+        let link = Link::Connecting(url.clone());
         Self {
+            server: url,
             state: ClientState::named(&token.name),
             link,
             chat: Chat::default(),
@@ -266,6 +269,7 @@ impl Session {
         scene.asking_to_quit = self.mode == Mode::AskingToQuit;
         scene.log_scroll = self.log.unwrap_or(0);
         scene.page_scroll = self.page_scroll;
+        scene.server = &self.server;
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -1099,6 +1103,7 @@ mod tests {
             when: 0,
             level: 1,
             escaped: false,
+            morgue: 0,
         }
     }
 
@@ -1181,6 +1186,34 @@ mod tests {
         assert_eq!((s.page(), s.scene().page_scroll), (Page::End, 11 - 2));
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
+    }
+
+    /// The end page names the morgue file the server offered, on the host
+    /// the session connected to; a record without one names none.
+    #[test]
+    fn the_end_page_names_the_morgue_file_on_the_servers_host() {
+        let end_text = |record, escaped: bool| {
+            let mut s = playing();
+            let msg = if escaped { ServerMsg::Escaped(record) } else { ServerMsg::Died(record) };
+            s.on_net(NetEvent::Msg(msg));
+            assert_eq!(s.page(), Page::End);
+            let scene = s.scene();
+            crate::pages::page_lines(&scene, (120, 40)).into_iter().map(|(t, _)| t).collect()
+        };
+        let died: Vec<String> =
+            end_text(gloam_protocol::DeathRecord { morgue: 3, ..record() }, false);
+        assert!(
+            died.contains(&"  Morgue file:           http://here/morgue/ann/3.txt".into()),
+            "{died:#?}"
+        );
+        let won = gloam_protocol::DeathRecord { morgue: 1, escaped: true, ..record() };
+        let escaped: Vec<String> = end_text(won, true);
+        assert!(
+            escaped.iter().any(|l| l.ends_with("http://here/morgue/ann/1.txt")),
+            "{escaped:#?}"
+        );
+        let none: Vec<String> = end_text(record(), false);
+        assert!(!none.iter().any(|l| l.contains("Morgue")), "{none:#?}");
     }
 
     #[test]

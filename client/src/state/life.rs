@@ -80,6 +80,7 @@ mod tests {
             when: 0,
             level: 8,
             escaped,
+            morgue: 0,
         }
     }
 

@@ -200,6 +200,7 @@ fn record(name: &str, escaped: bool) -> DeathRecord {
         when: 1_790_000_000,
         level: 4,
         escaped,
+        morgue: 2,
     }
 }
 

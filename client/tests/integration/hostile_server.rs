@@ -83,6 +83,7 @@ fn record() -> impl Strategy<Value = DeathRecord> {
             when: 0,
             level,
             escaped,
+            morgue: 0,
         },
     )
 }

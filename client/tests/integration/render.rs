@@ -118,6 +118,7 @@ fn the_death_screen_matches_its_golden_image() {
             when: 1_796_000_000,
             level,
             escaped: false,
+            morgue: 0,
         };
     let ann = record("ann", (1, 2), 118, 1, "a kobold");
     state.apply(&gloam_protocol::ServerMsg::Died(ann.clone())).unwrap();

@@ -69,6 +69,8 @@ pub struct Snapshot {
     pub progress: Progress,
     /// The kinds of potion and scroll it knows, by name.
     pub known: Vec<String>,
+    /// The monsters it killed, by kind name (as [`Player::slain`]).
+    pub slain: Vec<(String, u32)>,
 }
 
 /// A pile a character remembers, as the store keeps it: its cell, the

@@ -28,6 +28,11 @@ pub struct Player {
     /// How many of its moves are still confused (each may go astray). It
     /// clears on the stairs and is not kept in the store.
     pub confused: u16,
+    /// The monsters it killed, by the name of their kind (a name, not a
+    /// `KindId`, so that a host who edits the bestiary keeps every count):
+    /// its morgue file lists them. A character saved before kills were
+    /// counted by kind has fewer here than `vitals.kills`.
+    pub slain: BTreeMap<String, u32>,
 }
 
 impl Player {
@@ -42,6 +47,7 @@ impl Player {
             xp: 0,
             known: Known::new(),
             confused: 0,
+            slain: BTreeMap::new(),
         }
     }
 
@@ -72,16 +78,9 @@ impl Player {
         let progress =
             Progress { xp: self.xp, wielded: self.pack.wielded(), worn: self.pack.worn() };
         let known = self.known.iter().map(|&k| items.kind(k).name.clone()).collect();
-        Snapshot {
-            depth,
-            pos: self.pos,
-            vitals: self.vitals,
-            explored,
-            piles,
-            pack,
-            progress,
-            known,
-        }
+        let slain = self.slain.iter().map(|(kind, &n)| (kind.clone(), n)).collect();
+        let vitals = self.vitals;
+        Snapshot { depth, pos: self.pos, vitals, explored, piles, pack, progress, known, slain }
     }
 }
 

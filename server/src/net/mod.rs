@@ -19,6 +19,7 @@ mod chat;
 mod connection;
 mod head;
 mod hellos;
+mod morgue;
 mod pacer;
 mod page;
 mod ping;
@@ -151,9 +152,12 @@ pub async fn receive<S>(
                 None => connection::turn_away(stream, peer).await,
             }
         }
-        head::Request::Page(request) => match status::asked(&request) {
-            Some(form) if slot.is_some() => {
+        head::Request::Page(request) => match (status::asked(&request), morgue::asked(&request)) {
+            (Some(form), _) if slot.is_some() => {
                 status::serve(stream, peer, &request, form, &world, send_timeout).await;
+            }
+            (_, Some(asked)) if slot.is_some() => {
+                morgue::serve(stream, peer, &request, asked, &world, send_timeout).await;
             }
             _ => page::serve(stream, peer, &request, slot.is_none(), send_timeout).await,
         },

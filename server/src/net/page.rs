@@ -237,7 +237,19 @@ pub(super) fn live_response(
     policy: &str,
     with_body: bool,
 ) -> Vec<u8> {
-    let mut head = "HTTP/1.1 200 OK\r\n".to_owned();
+    made_response((200, "OK"), content_type, body, policy, with_body)
+}
+
+/// The bytes of an answer made at the request, of status `status`, as
+/// [`live_response`] makes them.
+pub(super) fn made_response(
+    (code, reason): (u16, &str),
+    content_type: &str,
+    body: &[u8],
+    policy: &str,
+    with_body: bool,
+) -> Vec<u8> {
+    let mut head = format!("HTTP/1.1 {code} {reason}\r\n");
     header(&mut head, "Date", &http_date(SystemTime::now()));
     header(&mut head, "Content-Type", content_type);
     header(&mut head, "Cache-Control", "no-store");

@@ -234,6 +234,7 @@ mod tests {
             when,
             level: 2,
             escaped,
+            morgue: 0,
         }
     }
 

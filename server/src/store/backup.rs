@@ -13,8 +13,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
 use super::tables::{
-    DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVES, GRAVES_BY_SECOND, KNOWN,
-    LIVING, META, PACKS, PILES, PLACES, PROGRESS, TOKENS, VITALS,
+    DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVE_MORGUES, GRAVES,
+    GRAVES_BY_SECOND, KNOWN, LIVING, LIVING_MORGUES, META, PACKS, PILES, PLACES, PROGRESS, SLAIN,
+    TOKENS, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -58,9 +59,12 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, PACKS)?;
     copy_table(&read, &write, PROGRESS)?;
     copy_table(&read, &write, KNOWN)?;
+    copy_table(&read, &write, SLAIN)?;
     copy_table(&read, &write, GRAVES)?;
     copy_table(&read, &write, GRAVE_LEVELS)?;
+    copy_table(&read, &write, GRAVE_MORGUES)?;
     copy_table(&read, &write, LIVING)?;
+    copy_table(&read, &write, LIVING_MORGUES)?;
     copy_table(&read, &write, GRAVES_BY_SECOND)?;
     copy_table(&read, &write, DEPTH_LOG)?;
     copy_table(&read, &write, DEPTH_SUM)?;

@@ -61,6 +61,19 @@ pub(super) enum Cmd {
     Flush {
         done: oneshot::Sender<()>,
     },
+    /// Keep `text` as `name`'s morgue file number `number` (see `morgue.rs`).
+    Morgue {
+        name: String,
+        number: u32,
+        text: String,
+    },
+    /// `name`'s morgue file number `number`, if kept; sees every morgue
+    /// file sent before it.
+    ReadMorgue {
+        name: String,
+        number: u32,
+        reply: oneshot::Sender<Option<String>>,
+    },
     Backup {
         keep: usize,
         done: oneshot::Sender<Result<PathBuf, String>>,

@@ -3,6 +3,7 @@
 //! game clones, whose verbs send the thread a command each, by the lane
 //! `queue.rs` says.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -71,6 +72,8 @@ pub struct StoreHandle {
     pub(super) queue: Arc<Queue>,
     /// Whether the last commit worked: false while the disk fails.
     pub(super) saving: tokio::sync::watch::Receiver<bool>,
+    /// The lives that ended under each name (see [`end_life`](Self::end_life)).
+    pub(super) lives: Arc<std::sync::Mutex<HashMap<String, u32>>>,
 }
 
 const CLOSED: &str = "the store is closed";
@@ -110,6 +113,35 @@ impl StoreHandle {
         if self.queue.send(Cmd::Bury { record }).is_err() {
             error!("the store has stopped: a death was not recorded");
         }
+    }
+
+    /// Numbers the life of `name` that ends now: its lives counted from 1,
+    /// the first a store ever saw under that name (a grave dug before
+    /// morgue files counts none). The number names its morgue file.
+    pub fn end_life(&self, name: &str) -> u32 {
+        let mut lives = self.lives.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let ended = lives.entry(name.to_owned()).or_default();
+        *ended += 1;
+        *ended
+    }
+
+    /// Keeps `text` as `name`'s morgue file number `number`; sent and
+    /// forgotten, written off the game's tasks (see `morgue.rs`).
+    pub fn keep_morgue(&self, name: &str, number: u32, text: String) {
+        let cmd = Cmd::Morgue { name: name.to_owned(), number, text };
+        if self.queue.send(cmd).is_err() {
+            error!(player = name, "the store has stopped: a morgue file was not written");
+        }
+    }
+
+    /// `name`'s morgue file number `number`, if there is one. Sees every
+    /// morgue file sent before it. Waits for room while the store's lane
+    /// is full (see `queue.rs`).
+    pub async fn morgue(&self, name: &str, number: u32) -> Result<Option<String>, String> {
+        let (reply, answer) = oneshot::channel();
+        let read = Cmd::ReadMorgue { name: name.to_owned(), number, reply };
+        self.queue.send_when_room(read).await.map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())
     }
 
     /// Keeps more of a depth's log: entries numbered from `first`, and the

@@ -15,6 +15,7 @@ use tracing::{debug, error};
 
 use super::backup;
 use super::command::{Cmd, GraveyardReply, LoadReply};
+use super::morgue::Shelf;
 use super::queue::Queue;
 use super::tables::{self, depth_history, graveyard, load};
 use crate::character::Snapshot;
@@ -76,6 +77,8 @@ pub(super) struct Keeper {
     pace: Option<Instant>,
     /// The reads that wait for the next commit.
     waiting: Waiting,
+    /// Where the morgue files are kept.
+    morgues: Shelf,
 }
 
 /// Reads that must see a write not yet committed: they are answered after
@@ -102,6 +105,7 @@ impl Keeper {
         file: PathBuf,
         reopen: Option<Reopen>,
         gather: Duration,
+        morgues: Shelf,
     ) -> (Self, tokio::sync::watch::Receiver<bool>, Arc<AtomicUsize>) {
         let (saving, saving_rx) = tokio::sync::watch::channel(true);
         let commits = Arc::new(AtomicUsize::new(0));
@@ -116,6 +120,7 @@ impl Keeper {
             last_commit: None,
             pace: None,
             waiting: Waiting::default(),
+            morgues,
         };
         (keeper, saving_rx, commits)
     }
@@ -212,6 +217,11 @@ impl Keeper {
             Cmd::Flush { done } => {
                 self.commit(writes);
                 let _ = done.send(());
+            }
+            // Files apart from the database: written and read at once.
+            Cmd::Morgue { name, number, text } => self.morgues.keep(&name, number, text),
+            Cmd::ReadMorgue { name, number, reply } => {
+                let _ = reply.send(self.morgues.read(&name, number));
             }
             Cmd::Backup { keep, done } => {
                 self.commit(writes);

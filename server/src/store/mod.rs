@@ -43,11 +43,13 @@ mod command;
 mod error;
 mod handle;
 mod keeper;
+mod morgue;
 mod open;
 mod queue;
 mod tables;
 mod world;
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -80,6 +82,9 @@ pub struct Store {
     reopen: Option<Reopen>,
     /// How long writes wait for others to go with them (`GATHER`).
     gather: Duration,
+    /// The lives that ended under each name, as the graveyard numbers
+    /// their morgue files.
+    lives: HashMap<String, u32>,
 }
 
 impl Store {
@@ -96,9 +101,11 @@ impl Store {
         backup::remove_unfinished(&backup::folder_of(&file), None);
         let db = open::open_file(&file)?;
         let known = tables::read_known(&db).map_err(|e| open::failed(&file, e))?;
+        let lives = lives(&tables::graveyard(&db).map_err(|e| open::failed(&file, e))?);
         let path = file.clone();
         let reopen = Some(Reopen(Box::new(move || Ok(Database::create(&path)?))));
-        Ok(Self { db, file: Some(file), lock: Some(lock), known, reopen, gather: GATHER })
+        let (file, lock) = (Some(file), Some(lock));
+        Ok(Self { db, file, lock, known, reopen, gather: GATHER, lives })
     }
 
     /// A store that lives in memory and ends with the server: for tests and
@@ -108,7 +115,8 @@ impl Store {
             .create_with_backend(InMemoryBackend::new())
             .expect("a database in memory always opens");
         open::mark_new(&db).expect("a database in memory takes its version mark");
-        Self { db, file: None, lock: None, known: Vec::new(), reopen: None, gather: GATHER }
+        let (known, lives) = (Vec::new(), HashMap::new());
+        Self { db, file: None, lock: None, known, reopen: None, gather: GATHER, lives }
     }
 
     /// The store's file (an absolute path), or None when it lives in memory.
@@ -138,9 +146,10 @@ impl Store {
     /// Hands the store to its writing thread; gives the characters it holds.
     pub fn start(self) -> (Writer, Vec<Credential>) {
         let queue = Arc::new(Queue::default());
-        let Store { db, file, lock, known, reopen, gather } = self;
+        let Store { db, file, lock, known, reopen, gather, lives } = self;
+        let morgues = morgue::Shelf::beside(file.as_deref());
         let label = file.unwrap_or_else(|| PathBuf::from(MEMORY));
-        let (keeper, saving, commits) = Keeper::new(db, label, reopen, gather);
+        let (keeper, saving, commits) = Keeper::new(db, label, reopen, gather, morgues);
         // The thread holds the folder's lock: it is let go only once the
         // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()
@@ -154,9 +163,21 @@ impl Store {
                 }
             })
             .expect("the store's thread starts");
-        let handle = StoreHandle { queue, saving };
+        let lives = Arc::new(std::sync::Mutex::new(lives));
+        let handle = StoreHandle { queue, saving, lives };
         (Writer { handle, thread: Some(thread), commits }, known)
     }
+}
+
+/// The lives that ended under each name in `graves`: the highest
+/// morgue file number of each.
+fn lives(graves: &[DeathRecord]) -> HashMap<String, u32> {
+    let mut lives: HashMap<String, u32> = HashMap::new();
+    for grave in graves {
+        let ended = lives.entry(grave.name.clone()).or_default();
+        *ended = (*ended).max(grave.morgue);
+    }
+    lives
 }
 
 #[cfg(test)]

@@ -51,6 +51,17 @@ pub(super) const PROGRESS: TableDefinition<&str, &[u8]> = TableDefinition::new("
 /// encoded by the codec. A store written before unknown items has no such
 /// table: its characters know none.
 pub(super) const KNOWN: TableDefinition<&str, &[u8]> = TableDefinition::new("known");
+/// Name to the monsters the character killed, by kind name, as (kind
+/// name, count) pairs encoded by the codec. A store written before kills
+/// were counted by kind has no such table: its characters' morgue files
+/// count their earlier kills apart.
+pub(super) const SLAIN: TableDefinition<&str, &[u8]> = TableDefinition::new("slain");
+/// Grave number to the number of its character's morgue file (a grave
+/// without one was dug before morgue files: 0, none).
+pub(super) const GRAVE_MORGUES: TableDefinition<u64, u32> = TableDefinition::new("grave-morgues");
+/// Number in the hall of the living to the number of its morgue file (as
+/// [`GRAVE_MORGUES`]).
+pub(super) const LIVING_MORGUES: TableDefinition<u64, u32> = TableDefinition::new("living-morgues");
 /// Grave number to the experience level its character reached (a grave
 /// without one was dug before levels: level 1).
 pub(super) const GRAVE_LEVELS: TableDefinition<u64, u8> = TableDefinition::new("grave-levels");
@@ -132,6 +143,8 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                 | Cmd::Graveyard { .. }
                 | Cmd::LoadLog { .. }
                 | Cmd::Flush { .. }
+                | Cmd::Morgue { .. }
+                | Cmd::ReadMorgue { .. }
                 | Cmd::Backup { .. }
                 | Cmd::Close => {}
             }
@@ -152,9 +165,12 @@ struct Open<'t> {
     packs: Table<'t, &'static str, &'static [u8]>,
     progress: Table<'t, &'static str, &'static [u8]>,
     known: Table<'t, &'static str, &'static [u8]>,
+    slain: Table<'t, &'static str, &'static [u8]>,
     graves: Table<'t, u64, (&'static str, u64, u16, u64, u32, &'static str)>,
     grave_levels: Table<'t, u64, u8>,
+    grave_morgues: Table<'t, u64, u32>,
     living: Table<'t, u64, Escape>,
+    living_morgues: Table<'t, u64, u32>,
     next_grave: u64,
     next_living: u64,
 }
@@ -174,9 +190,12 @@ impl<'t> Open<'t> {
             packs: txn.open_table(PACKS)?,
             progress: txn.open_table(PROGRESS)?,
             known: txn.open_table(KNOWN)?,
+            slain: txn.open_table(SLAIN)?,
             graves,
             grave_levels: txn.open_table(GRAVE_LEVELS)?,
+            grave_morgues: txn.open_table(GRAVE_MORGUES)?,
             living,
+            living_morgues: txn.open_table(LIVING_MORGUES)?,
             next_grave,
             next_living,
         })
@@ -194,6 +213,7 @@ impl<'t> Open<'t> {
             pack,
             progress: p,
             known,
+            slain,
         } = snapshot;
         self.places.insert(name, (*depth, pos.x, pos.y))?;
         self.packs.insert(name, gloam_protocol::codec::encode(pack).as_slice())?;
@@ -203,6 +223,7 @@ impl<'t> Open<'t> {
         } else {
             self.known.insert(name, gloam_protocol::codec::encode(known).as_slice())?;
         }
+        self.slain.insert(name, gloam_protocol::codec::encode(slain).as_slice())?;
         self.vitals.insert(name, (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
         for (depth, bits) in depths {
             self.explored.insert((name, *depth), bits.as_slice())?;
@@ -227,16 +248,19 @@ impl<'t> Open<'t> {
         self.packs.remove(name)?;
         self.progress.remove(name)?;
         self.known.remove(name)?;
+        self.slain.remove(name)?;
         self.explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
         self.piles.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
-        let DeathRecord { depth, rounds, kills, when, level, .. } = *record;
+        let DeathRecord { depth, rounds, kills, when, level, morgue, .. } = *record;
         let by = record.killed_by.as_str();
         if record.escaped {
             self.living.insert(self.next_living, (name, when, depth, rounds, kills, by, level))?;
+            self.living_morgues.insert(self.next_living, morgue)?;
             self.next_living += 1;
         } else {
             self.graves.insert(self.next_grave, (name, when, depth, rounds, kills, by))?;
             self.grave_levels.insert(self.next_grave, level)?;
+            self.grave_morgues.insert(self.next_grave, morgue)?;
             self.next_grave += 1;
         }
         Ok(())
@@ -297,9 +321,15 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
         Err(e) => return Err(e.into()),
     };
     let known = known.unwrap_or_default();
+    let slain = match open_if_there(&txn, SLAIN)? {
+        Some(table) => table.get(name)?.map(|bytes| decode_slain(name, bytes.value())),
+        None => None,
+    };
+    let slain = slain.unwrap_or_default();
     let pos = Pos { x, y };
     let piles = floors;
-    Ok(Some(Snapshot { depth, pos, vitals, explored: depths, piles, pack, progress, known }))
+    let (explored, vitals) = (depths, vitals);
+    Ok(Some(Snapshot { depth, pos, vitals, explored, piles, pack, progress, known, slain }))
 }
 
 /// The stored piles of one depth; a list that does not decode is reported
@@ -325,6 +355,15 @@ fn decode_progress(name: &str, bytes: &[u8]) -> Progress {
 fn decode_known(name: &str, bytes: &[u8]) -> Vec<String> {
     gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
         tracing::error!(player = name, error = %e, "stored item knowledge does not decode: none kept");
+        Vec::new()
+    })
+}
+
+/// A stored count of kills by kind; one that does not decode is reported
+/// and read as none.
+fn decode_slain(name: &str, bytes: &[u8]) -> Vec<(String, u32)> {
+    gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
+        tracing::error!(player = name, error = %e, "stored kills by kind do not decode: read as none");
         Vec::new()
     })
 }
@@ -394,21 +433,31 @@ pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> 
                 when,
                 level: 1,
                 escaped: false,
+                morgue: 0,
             });
         }
     }
     let levels = open_if_there(&txn, GRAVE_LEVELS)?;
+    let morgues = open_if_there(&txn, GRAVE_MORGUES)?;
     if let Some(table) = open_if_there(&txn, GRAVES)? {
         for entry in table.iter()? {
             let (number, grave) = entry?;
-            let level = match &levels {
-                Some(levels) => levels.get(number.value())?.map_or(1, |l| l.value()),
-                None => 1,
-            };
+            let level = beside(&levels, number.value())?.unwrap_or(1);
+            let morgue = beside(&morgues, number.value())?.unwrap_or(0);
             let (name, when, depth, rounds, kills, killed_by) = grave.value();
             let (name, killed_by) = (name.to_owned(), killed_by.to_owned());
             let escaped = false;
-            dead.push(DeathRecord { name, depth, rounds, kills, killed_by, when, level, escaped });
+            dead.push(DeathRecord {
+                name,
+                depth,
+                rounds,
+                kills,
+                killed_by,
+                when,
+                level,
+                escaped,
+                morgue,
+            });
         }
     }
     // A stable sort: graves alike in all three stay in the order of death.
@@ -423,9 +472,11 @@ pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> 
 /// The hall of the living, first to escape first.
 fn living(txn: &ReadTransaction) -> Result<Vec<DeathRecord>, redb::Error> {
     let mut living = Vec::new();
+    let morgues = open_if_there(txn, LIVING_MORGUES)?;
     if let Some(table) = open_if_there(txn, LIVING)? {
         for entry in table.iter()? {
-            let (_, record) = entry?;
+            let (number, record) = entry?;
+            let morgue = beside(&morgues, number.value())?.unwrap_or(0);
             let (name, when, depth, rounds, kills, with, level) = record.value();
             let (name, killed_by) = (name.to_owned(), with.to_owned());
             let escaped = true;
@@ -438,10 +489,21 @@ fn living(txn: &ReadTransaction) -> Result<Vec<DeathRecord>, redb::Error> {
                 when,
                 level,
                 escaped,
+                morgue,
             });
         }
     }
     Ok(living)
+}
+
+/// What a table kept beside the graves (or the living) holds for number
+/// `number`: None where the table or its row is missing.
+fn beside<V>(table: &Option<ReadOnlyTable<u64, V>>, number: u64) -> Result<Option<V>, redb::Error>
+where
+    V: for<'a> redb::Value<SelfType<'a> = V> + 'static,
+{
+    let Some(table) = table else { return Ok(None) };
+    Ok(table.get(number)?.map(|v| v.value()))
 }
 
 /// `table` as `txn` sees it, or None if the store never had it.

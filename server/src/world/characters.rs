@@ -430,6 +430,7 @@ impl Characters {
                     player.pack = self.unpack(name, &s.pack, s.progress);
                     player.xp = s.progress.xp;
                     player.known = s.known.iter().filter_map(|k| self.items.find(k)).collect();
+                    player.slain = s.slain.into_iter().collect();
                     player.memories = self.remembered(name, s.explored, s.piles);
                     Saved { depth: s.depth, player }
                 });

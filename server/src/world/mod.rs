@@ -127,7 +127,8 @@ impl World {
         let (conn, replies) = mpsc::channel(c.outbox_capacity.max(1));
         // Among those who can be spoken to before the others hear it arrive.
         let (listener, inbox) = self.talkers.join(name, id, depth, audience.clone());
-        let link = Link { conn, audience: audience.clone(), depth: listener.depth() };
+        let lines = crate::morgue::LastLines::default();
+        let link = Link { conn, audience: audience.clone(), depth: listener.depth(), lines };
         let arrive = DepthCmd::Arrive { player, via, link };
         let Some(here) = self.depths.arrive(depth, arrive).await else {
             self.talkers.leave(name, &listener);
@@ -223,6 +224,11 @@ impl World {
     /// fits one message however many have died.
     pub async fn graveyard(&self) -> Result<Vec<gloam_protocol::DeathRecord>, String> {
         self.depths.store().graveyard(gloam_protocol::MAX_GRAVEYARD).await
+    }
+
+    /// `name`'s morgue file number `number`, if it has one (see `morgue`).
+    pub async fn morgue(&self, name: &str, number: u32) -> Result<Option<String>, String> {
+        self.depths.store().morgue(name, number).await
     }
 
     /// Those playing now, by depth (see `Talkers::by_depth`).

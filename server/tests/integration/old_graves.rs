@@ -25,6 +25,7 @@ fn grave(name: &str, depth: u16, rounds: u64, kills: u32, by: &str, when: u64) -
         when,
         level: 1,
         escaped: false,
+        morgue: 0,
     }
 }
 

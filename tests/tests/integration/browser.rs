@@ -208,7 +208,8 @@ async fn a_reload_resumes_the_character_where_it_stood() {
 
 /// A key towards a giant beside the arrival is a blow, and the giant's
 /// answer kills the page's player: the page shows the death page (who,
-/// where, by what), not an error, and Enter starts a new character.
+/// where, by what, and its morgue file, as a line and a link), not an
+/// error, and Enter starts a new character.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn death_shows_the_death_page() {
     let (arrival, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
@@ -236,10 +237,17 @@ async fn death_shows_the_death_page() {
     assert!(!screen.contains("Disconnected"), "a death is not a network error: {screen}");
     let blow = screen.contains("You miss the giant.") || screen.contains("You hit the giant.");
     assert!(blow, "the key towards the giant was a blow: {screen}");
+    // The morgue file, named on the canvas and linked beside it.
+    let url = format!("http://{}/morgue/webby/1.txt", server.addr);
+    assert!(screen.contains(&format!("Morgue file:           {url}")), "{screen}");
+    let link =
+        "(() => { const a = document.getElementById('morgue'); return a.hidden ? '' : a.href; })()";
+    assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(url));
 
     // Enter: a new character of the same name.
     browser.key(page, "Enter").await.unwrap();
     shown(&mut browser, page, "HP 30/30").await;
+    assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(""), "hidden in play");
 
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;

@@ -21,6 +21,7 @@ fn largest_grave(depth: u16) -> DeathRecord {
         when: u64::MAX,
         level: u8::MAX,
         escaped: true,
+        morgue: 0,
     }
 }
 

@@ -12,6 +12,7 @@ mod graveyard_cap;
 mod host;
 mod items;
 mod load_tool;
+mod morgue;
 mod oracle;
 mod orders;
 mod page;

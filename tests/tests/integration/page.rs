@@ -181,6 +181,7 @@ fn grave(name: &str, killed_by: &str, when: u64, escaped: bool) -> gloam_protoco
         when,
         level: 2,
         escaped,
+        morgue: 0,
     }
 }
 

@@ -691,6 +691,7 @@ function writeDeathRecord(w: Writer, d: DeathRecord): void {
   w.u64(d.when);
   w.u8(d.level);
   w.bool(d.escaped);
+  w.u32(d.morgue);
 }
 
 function readDeathRecord(r: Reader): DeathRecord {
@@ -703,6 +704,7 @@ function readDeathRecord(r: Reader): DeathRecord {
     when: r.u64(),
     level: r.u8(),
     escaped: r.bool(),
+    morgue: r.u32(),
   };
 }
 

@@ -261,6 +261,11 @@ export interface DeathRecord {
   when: bigint;
   level: number;
   escaped: boolean;
+  /**
+   * Which of its name's lives this was, from 1: its morgue file is
+   * `/morgue/NAME/MORGUE.txt` on the server's port. 0: it has none.
+   */
+  morgue: number;
 }
 
 /**

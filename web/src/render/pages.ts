@@ -9,7 +9,7 @@ import type { DeathRecord, ItemClass } from "../protocol";
 import { charCount, type ClientState } from "../state";
 import { ITEM_KEYS } from "../session/keys";
 import { letter, question, suitable, type ItemUse } from "../session/prompt";
-import type { Scene } from "../session/scene";
+import { morgueUrl, type Scene } from "../session/scene";
 import type { PageLine } from "./glyph";
 import { ALERT, GOOD, TEXT, TEXT_DIM, TEXT_MIDDLE, fromColour, type Palette } from "./palette";
 import { helpLines, logLines } from "./reading";
@@ -37,7 +37,7 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
 /** The body of a page that scrolls when it does not fit: the graveyard, the pack, the help, the end of a game. */
 function bodyLines(scene: Scene): PageLine[] {
   if (scene.page === "Graveyard") return graveyardTables(scene.graveyard);
-  if (scene.page === "End") return endBody(scene.state, scene.graveyard);
+  if (scene.page === "End") return endBody(scene.state, scene.graveyard, scene.server);
   if (scene.page === "Pack") return packLines(scene.state);
   if (scene.page === "Help") return helpLines(scene.state.words);
   return [];
@@ -116,7 +116,7 @@ function itemLine(state: ClientState, slot: number): PageLine {
  * watcher, "ann died..."), the character's record, then the hall of the
  * living and the graveyard.
  */
-function endBody(state: ClientState, graveyard: DeathRecord[] | null): PageLine[] {
+function endBody(state: ClientState, graveyard: DeathRecord[] | null, server: string): PageLine[] {
   const d = state.ending();
   if (d === null) return [];
   const who = state.watched() !== null ? d.name : "You";
@@ -132,9 +132,16 @@ function endBody(state: ClientState, graveyard: DeathRecord[] | null): PageLine[
     [`  Rounds survived:       ${d.rounds}`, TEXT],
     [`  Monsters killed:       ${d.kills}`, TEXT],
     [`  ${when.padEnd(22)} ${whenUtc(d.when)}`, TEXT],
+    ...morgueLine(server, d),
     blank(),
     ...graveyardTables(graveyard),
   ];
+}
+
+/** The line naming the morgue file of `d`, if it has one. */
+function morgueLine(server: string, d: DeathRecord): PageLine[] {
+  const url = morgueUrl(server, d);
+  return url === null ? [] : [[`  Morgue file:           ${url}`, TEXT]];
 }
 
 /**

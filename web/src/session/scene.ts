@@ -45,6 +45,25 @@ export interface Scene {
   logScroll: number;
   /** How many lines the graveyard, pack, help or end page is scrolled down (when it does not fit). */
   pageScroll: number;
+  /** The address the session connects to (`ws://host:port`): the end page names the morgue file on the same host. Empty: not known. */
+  server: string;
+}
+
+/**
+ * Where the morgue file of `record` is served, on the host of the server
+ * at `server` (`ws://host:port/...`, or `wss://`):
+ * `http://host:port/morgue/NAME/N.txt` (client/src/scene.rs morgue_url).
+ * Null when the record has none or `server` is no such address.
+ */
+export function morgueUrl(server: string, record: DeathRecord): string | null {
+  if (record.morgue === 0) return null;
+  const cut = server.indexOf("://");
+  if (cut < 0) return null;
+  const scheme = { ws: "http", wss: "https" }[server.slice(0, cut)];
+  if (scheme === undefined) return null;
+  const host = server.slice(cut + 3).split(/[/?#]/)[0] ?? "";
+  if (host === "") return null;
+  return `${scheme}://${host}/morgue/${encodeURIComponent(record.name)}/${record.morgue}.txt`;
 }
 
 /** A scene of `state` on `page`, nothing typed, aimed or scrolled (for tests and the name prompt). */
@@ -60,5 +79,6 @@ export function sceneOf(state: ClientState, link: Link, page: Page): Scene {
     askingToQuit: false,
     logScroll: 0,
     pageScroll: 0,
+    server: "",
   };
 }

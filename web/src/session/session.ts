@@ -69,6 +69,8 @@ export interface TokenKeeper {
 export class Session {
   readonly state = new ClientState();
   link: Link;
+  /** The address it connects to, for the morgue file's. */
+  readonly server: string;
   readonly chat: Chat = { line: null, scroll: 0, muted: new Set() };
   graveyard: "Away" | "Awaited" | "Shown" = "Away";
   packShown = false;
@@ -103,6 +105,7 @@ export class Session {
     name: string | null = null,
   ) {
     this.link = { connecting: url };
+    this.server = url;
     this.state.words = words;
     this.state.name = name;
   }
@@ -145,6 +148,7 @@ export class Session {
       askingToQuit: mode === "AskingToQuit",
       logScroll: this.log ?? 0,
       pageScroll: this.pageScroll,
+      server: this.server,
     };
   }
 

@@ -26,7 +26,9 @@ impl Store {
         let db = open().expect("a database in memory always opens");
         open::mark_new(&db).expect("a database in memory takes its version mark");
         let reopen = Some(Reopen(Box::new(move || Ok(open()?))));
-        let store = Self { db, file: None, lock: None, known: Vec::new(), reopen, gather: GATHER };
+        let lives = Default::default();
+        let known = Vec::new();
+        let store = Self { db, file: None, lock: None, known, reopen, gather: GATHER, lives };
         (store, full)
     }
 }
@@ -162,6 +164,7 @@ pub(super) fn on_a_disk_the_test_holds(dir: &Path) -> (Store, Arc<Hold>) {
         known: Vec::new(),
         reopen: None,
         gather: GATHER,
+        lives: Default::default(),
     };
     (store, hold)
 }

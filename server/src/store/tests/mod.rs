@@ -4,6 +4,7 @@
 mod burst;
 mod disks;
 mod lanes;
+mod morgues;
 
 use std::time::Duration;
 
@@ -44,6 +45,7 @@ fn snapshot(depth: u16, x: u16) -> Snapshot {
         pack: vec![("dart".into(), x), ("dagger".into(), 1)],
         progress: Progress { xp: u32::from(x) * 10, wielded: Some(1), worn: None },
         known: if x.is_multiple_of(2) { vec!["potion of healing".into()] } else { Vec::new() },
+        slain: vec![("jackal".into(), u32::from(x)), ("kobold".into(), 1)],
     }
 }
 
@@ -68,6 +70,7 @@ fn death(name: &str, depth: u16, rounds: u64, when: u64) -> DeathRecord {
         when,
         level: 1,
         escaped: false,
+        morgue: 0,
     }
 }
 
@@ -450,8 +453,8 @@ fn a_backup_restores_everything_the_store_keeps() {
     let (writer, _) = store.start();
     let handle = writer.handle();
     let rt = runtime();
-    let dee = DeathRecord { level: 3, ..death("dee", 4, 70, 1_000) };
-    let eve = DeathRecord { level: 5, escaped: true, ..death("eve", 1, 900, 2_000) };
+    let dee = DeathRecord { level: 3, morgue: 2, ..death("dee", 4, 70, 1_000) };
+    let eve = DeathRecord { level: 5, escaped: true, morgue: 7, ..death("eve", 1, 900, 2_000) };
     let (kept, dead, made) = rt.block_on(async {
         handle.create(Credential { name: "ann".into(), token_hash: [1; 32] }).await.unwrap();
         handle.save("ann", snapshot(2, 4));

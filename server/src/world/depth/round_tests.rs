@@ -282,6 +282,9 @@ fn bumping_a_monster_fights_it_until_it_dies_and_the_kill_is_counted() {
     assert!(said(&outcome, BOB, "ann kills the rat."), "bob saw it");
     assert!(!d.rules.monsters.contains_key(&rat) && !d.rules.monsters.is_at(Pos::new(3, 2)));
     assert_eq!(d.rules.occupancy.players()[&ANN].vitals.kills, 1);
+    let by_kind: Vec<(&str, u32)> =
+        d.rules.occupancy.players()[&ANN].slain.iter().map(|(k, &n)| (k.as_str(), n)).collect();
+    assert_eq!(by_kind, [("rat", 1)], "counted by kind, for the morgue file");
     let vanished = |id| {
         to(&outcome, id).iter().any(|m| match m {
             ServerMsg::Sight(s) | ServerMsg::Displaced(s) => {

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use gloam_protocol::{PlayerId, codec};
+use gloam_protocol::{PlayerId, ServerMsg, codec};
 use tracing::warn;
 
 use super::{DepthHandle, DepthTask, ToConn, view};
@@ -52,6 +52,11 @@ impl DepthTask {
                 replies.len() - 1
             });
             replies[at].1.frames.push(frame);
+            if let ServerMsg::Note(line) | ServerMsg::Combat(line) | ServerMsg::Others(line) = &msg
+                && let Some(link) = self.links.get_mut(&to)
+            {
+                link.lines.push(line);
+            }
         }
         let mut fallen = Vec::new();
         for (to, reply) in replies {

@@ -72,6 +72,9 @@ pub(super) struct Link {
     /// The depth the player is on, for chat and watchers: set by the depth
     /// it arrives on before it is told anything there.
     pub(super) depth: Arc<std::sync::atomic::AtomicU16>,
+    /// The last lines of the game's log the player was sent, for its
+    /// morgue file: they travel with it from depth to depth.
+    pub(super) lines: crate::morgue::LastLines,
 }
 
 /// The way in to one depth's task.
@@ -480,7 +483,10 @@ impl DepthTask {
             when,
             level: player.level(),
             escaped,
+            morgue: self.depths.store().end_life(&player.name),
         };
+        let link = self.links.remove(&player.id);
+        self.keep_morgue(&player, &record, link.as_ref().map(|l| &l.lines));
         let (depth, by, level) = (self.state.depth(), &record.killed_by, record.level);
         if escaped {
             info!(player = %player.name, with = %by, rounds = v.rounds, kills = v.kills, level, "escapes, and wins");
@@ -491,7 +497,7 @@ impl DepthTask {
         self.acted.remove(&player.id);
         self.waiting_since.remove(&player.id);
         self.depths.store().bury(record.clone());
-        if let Some(link) = self.links.remove(&player.id) {
+        if let Some(link) = link {
             let last = if escaped {
                 gloam_protocol::ServerMsg::Escaped(record)
             } else {
@@ -504,6 +510,30 @@ impl DepthTask {
                 link.audience.relay(shown, || None);
             }
         }
+    }
+
+    /// Writes the morgue file of `player`, whose life ended with `record`
+    /// after it was sent `lines`: its words here, its file by the store's
+    /// thread.
+    fn keep_morgue(
+        &self,
+        player: &Player,
+        record: &gloam_protocol::DeathRecord,
+        lines: Option<&crate::morgue::LastLines>,
+    ) {
+        let none = crate::morgue::LastLines::default();
+        // Named as the player knew them: a potion never learnt stays its look.
+        let items = self.depths.config().world_items();
+        let life = crate::morgue::Life {
+            record,
+            player,
+            depth: self.state.depth(),
+            level: self.state.level(),
+            items: &items,
+            lines: lines.unwrap_or(&none),
+        };
+        let text = crate::morgue::write(&life);
+        self.depths.store().keep_morgue(&player.name, record.morgue, text);
     }
 
     /// A player took the stairs: saved where it stood, then handed to the

@@ -97,6 +97,11 @@ impl Rules {
         self.monsters.remove(id);
         if let Some(p) = self.occupancy.get_mut(attacker) {
             p.vitals.kills += 1;
+            let name = &self.bestiary.kind(kind).name;
+            match p.slain.get_mut(name) {
+                Some(count) => *count += 1,
+                None => _ = p.slain.insert(name.clone(), 1),
+            }
         }
         obs.observe(self, struck(Blow::Killed(damage)));
         self.award(&fought, kind, obs);

@@ -92,7 +92,8 @@ pub struct Departure {
 }
 
 /// A player whose life in the dungeon ended: it died, or escaped with the
-/// artifact; taken off the depth.
+/// artifact; taken off the depth. Its pack is what it carried at the end
+/// (the items of one that died lie where it fell).
 #[derive(Debug)]
 pub struct Death {
     pub player: Player,

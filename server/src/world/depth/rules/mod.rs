@@ -439,9 +439,10 @@ impl Rules {
 
     /// A player died: off the level, no monster after it any more.
     fn die(&mut self, id: PlayerId, killer: Killer, obs: &mut dyn Observer) {
-        if let Some(mut player) = self.take_off(id, Leaving::Died, obs) {
-            // What it carried lies where it fell.
-            for item in player.pack.take_all() {
+        if let Some(player) = self.take_off(id, Leaving::Died, obs) {
+            // What it carried lies where it fell; its pack still says what
+            // that was, for its morgue file.
+            for item in player.pack.items().to_vec() {
                 self.lay(player.pos, item);
             }
             self.floor_changed(player.pos, None, obs);
