@@ -129,7 +129,7 @@ impl World {
         let (listener, inbox) = self.talkers.join(name, id, depth, audience.clone());
         let lines = crate::morgue::LastLines::default();
         let link = Link { conn, audience: audience.clone(), depth: listener.depth(), lines };
-        let arrive = DepthCmd::Arrive { player, via, link };
+        let arrive = DepthCmd::Arrive { player: Box::new(player), via, link };
         let Some(here) = self.depths.arrive(depth, arrive).await else {
             self.talkers.leave(name, &listener);
             self.characters.release(name);

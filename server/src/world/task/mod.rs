@@ -105,7 +105,7 @@ pub(super) trait DepthHost: std::fmt::Debug + Send + Sync + 'static {
 #[derive(Debug)]
 pub(super) enum DepthCmd {
     Arrive {
-        player: Player,
+        player: Box<Player>,
         via: Arrival,
         link: Link,
     },
@@ -304,7 +304,7 @@ impl DepthTask {
 
     fn apply(&mut self, cmd: DepthCmd) {
         match cmd {
-            DepthCmd::Arrive { player, via, link } => self.arrive(player, via, link),
+            DepthCmd::Arrive { player, via, link } => self.arrive(*player, via, link),
             DepthCmd::Act { id, .. } if self.frozen => self.drop_frozen(id),
             DepthCmd::Act { id, action } => self.act_all(vec![(id, action)]),
             DepthCmd::Freeze => self.frozen = true,
@@ -544,7 +544,9 @@ impl DepthTask {
         self.save(&player, Keep::All);
         let Some(link) = self.links.remove(&player.id) else { return };
         info!(player = %player.name, from = self.state.depth(), to = depth, "takes the stairs");
-        self.depths.clone().hand_to(depth, DepthCmd::Arrive { player, via, link });
+        self.depths
+            .clone()
+            .hand_to(depth, DepthCmd::Arrive { player: Box::new(player), via, link });
     }
 
     fn save(&self, player: &Player, keep: Keep) {
