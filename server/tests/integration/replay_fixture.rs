@@ -23,13 +23,18 @@ const SEED: u64 = 2024;
 const DEPTH: u16 = 7;
 const COMMANDS: usize = 12_000;
 
-/// The world the fixtures were recorded in: made before there were vaults,
-/// so its levels have none (its store says so, and it keeps them).
+/// The world the fixtures were recorded in: of the first edition, made
+/// before there were vaults or the kinds of later editions, so its levels
+/// have none of them (its store says so, and it keeps them).
 fn world() -> Config {
-    Config {
-        vaults: std::sync::Arc::new(gloam_server::mapgen::Vaults::none()),
-        ..Config::with_seed(SEED)
-    }
+    let config = Config::with_seed(SEED);
+    let spec = gloam_server::config::WorldSpec {
+        seed: SEED,
+        generator: config.generator,
+        mix: config.mix.clone(),
+        edition: 1,
+    };
+    config.playing(spec)
 }
 
 /// The fixture recorded under rules `version`.

@@ -47,6 +47,8 @@ pub(crate) enum Event {
     },
     /// A monster of `kind` struck at a player standing on `at`.
     MonsterStruck { kind: KindId, target: PlayerId, at: Pos, blow: Blow },
+    /// A monster of `kind` on `from` shot at a player standing on `at`.
+    MonsterShot { kind: KindId, from: Pos, target: PlayerId, at: Pos, blow: Blow },
     /// With `--pvp`: a player struck at another.
     PlayerStruckPlayer { attacker: PlayerId, target: PlayerId, blow: Blow },
     /// A player stepped onto a pile.

@@ -117,6 +117,8 @@ impl Rules {
             }
         } else if adjacent {
             self.monster_attacks(id, target, obs);
+        } else if self.monster_shoots(id, target, obs) {
+            // Shot from where it stands.
         } else if behaviour.staggers() && self.dice.random_bool(0.5) {
             self.random_step(id, obs);
         } else if !(shy && distance <= KEEP_OFF + 1) {

@@ -79,6 +79,9 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::MonsterStruck { kind, target, at, blow } => {
             say_bitten(rules, kind, target, at, blow, outcome)
         }
+        Event::MonsterShot { kind, from, target, at, blow } => {
+            say_shot(rules, kind, (from, at), target, blow, outcome)
+        }
         Event::PlayerStruckPlayer { attacker, target, blow } => {
             say_duel(rules, attacker, target, blow, outcome)
         }
@@ -112,6 +115,37 @@ fn say_bitten(
             tell_seers(rules, at, &[target], &seen, outcome);
         }
     }
+}
+
+/// The lines of a monster of `kind` shooting at `target`, from and to
+/// the cells of `line`: to it, and to those who see either end.
+fn say_shot(
+    rules: &Rules,
+    kind: crate::bestiary::KindId,
+    (from, at): (Pos, Pos),
+    target: PlayerId,
+    blow: Blow,
+    outcome: &mut Outcome,
+) {
+    let kind = rules.bestiary.kind(kind);
+    let missile = kind.shoots.as_ref().map_or("a missile", |s| s.missile.as_str());
+    let the = capitalised(&kind.the());
+    let (to_target, seen) = match blow {
+        Blow::Missed => (
+            format!("{the} shoots {missile} at you. It misses."),
+            format!("{the} shoots {missile} at {}. It misses.", rules.name_of(target)),
+        ),
+        Blow::Hit(damage) | Blow::Killed(damage) => (
+            format!("{the} shoots {missile}. It hits you ({damage})."),
+            format!("{the} shoots {missile}. It hits {}.", rules.name_of(target)),
+        ),
+    };
+    outcome.tell(target, ServerMsg::Combat(to_target));
+    let shooters = rules.seers(from);
+    tell_seers(rules, from, &[target], &seen, outcome);
+    let mut except = shooters;
+    except.push(target);
+    tell_seers(rules, at, &except, &seen, outcome);
 }
 
 /// With `--pvp`: the lines of a player's blow at another, to both.

@@ -122,6 +122,7 @@ impl Views {
             | Event::Woke { .. }
             | Event::PlayerStruck { .. }
             | Event::MonsterStruck { .. }
+            | Event::MonsterShot { .. }
             | Event::PlayerStruckPlayer { .. }
             | Event::OnPile { .. }
             | Event::PickedUp { .. }

@@ -1,0 +1,120 @@
+//! Monsters that do more than walk up and bite: the archer that shoots
+//! from afar, the thief, the hider and the caller (see the head of
+//! `assets/bestiary.toml`).
+
+use super::testing::PlayAndTell;
+use super::tests::level_from;
+use super::*;
+use crate::seeds::DepthSeeds;
+
+/// One hall with a pillar; '<' is where arrivals stand.
+const HALL: &[&str] = &[
+    "######################",
+    "#<...................#",
+    "#....................#",
+    "#.........##.........#",
+    "#....................#",
+    "#...................>#",
+    "######################",
+];
+
+const ANN: PlayerId = PlayerId(1);
+const BOB: PlayerId = PlayerId(2);
+
+fn hall(seed: u64) -> DepthState {
+    DepthState::with_bestiary(
+        3,
+        level_from(HALL),
+        8,
+        Arc::new(Bestiary::default()),
+        DepthSeeds::from_level_seed(seed),
+    )
+}
+
+fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos) {
+    d.come(Player::new(id, name.into()), Arrival::Resume(at));
+    assert_eq!(d.rules.occupancy.players()[&id].pos, at);
+}
+
+fn awake(d: &mut DepthState, name: &str, at: Pos) -> MonsterId {
+    let kind = d.rules.bestiary.find(name).unwrap();
+    let id = d.spawn(kind, at).unwrap();
+    d.rules.monsters.wake(id).unwrap();
+    id
+}
+
+fn lines(outcome: &Outcome, id: PlayerId) -> Vec<String> {
+    let text = |m: &ServerMsg| match m {
+        ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) => Some(t.clone()),
+        _ => None,
+    };
+    outcome.out.iter().filter(|o| o.to == id).filter_map(|o| text(&o.msg)).collect()
+}
+
+fn chebyshev(a: Pos, b: Pos) -> u16 {
+    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
+}
+
+/// An archer shoots prey it sees in range along an open line, without
+/// moving, and the prey and those who see it read of it; a shot that
+/// lands takes hit points.
+#[test]
+fn an_archer_in_range_with_a_clear_line_shoots_and_does_not_move() {
+    let mut shots = 0;
+    let mut hits = 0;
+    for seed in 0..20 {
+        let mut d = hall(seed);
+        put(&mut d, ANN, "ann", Pos::new(4, 2));
+        put(&mut d, BOB, "bob", Pos::new(4, 4));
+        let archer = awake(&mut d, "kobold archer", Pos::new(9, 2));
+        let out = d.play(ANN, Action::Wait);
+        let out = [out.out, d.play(BOB, Action::Wait).out].concat();
+        let out = Outcome { out, ..Outcome::default() };
+        assert_eq!(d.rules.monsters[&archer].pos, Pos::new(9, 2), "it shot from where it stood");
+        let ann = lines(&out, ANN);
+        let shot = ann.iter().find(|l| l.starts_with("The kobold archer shoots an arrow"));
+        let shot = shot.unwrap_or_else(|| panic!("seed {seed}: ann reads of the shot: {ann:?}"));
+        shots += 1;
+        let hp = d.rules.occupancy.players()[&ANN].vitals.hp;
+        if let Some(rest) = shot.strip_prefix("The kobold archer shoots an arrow. It hits you (") {
+            hits += 1;
+            let damage: u16 = rest.trim_end_matches(").").parse().unwrap();
+            assert!((1..=4).contains(&damage), "{shot}");
+            assert!(hp < d.rules.occupancy.players()[&ANN].vitals.max_hp);
+        } else {
+            assert_eq!(shot, "The kobold archer shoots an arrow at you. It misses.");
+        }
+        let bob = lines(&out, BOB);
+        assert!(
+            bob.iter()
+                .any(|l| l.starts_with("The kobold archer shoots an arrow") && l.contains("ann")),
+            "{bob:?}"
+        );
+    }
+    assert_eq!(shots, 20);
+    assert!(hits > 0 && hits < 20, "{hits} of 20 shots landed");
+}
+
+/// Out of its range, or with a pillar or a monster on the line, the archer
+/// does not shoot but comes (it keeps its distance, so it comes no nearer
+/// than a few cells).
+#[test]
+fn an_archer_out_of_range_or_without_a_clear_line_comes_instead() {
+    // Out of range: 7 cells off, it shoots at 6.
+    let mut d = hall(1);
+    put(&mut d, ANN, "ann", Pos::new(2, 2));
+    let archer = awake(&mut d, "kobold archer", Pos::new(9, 2));
+    let out = d.play(ANN, Action::Wait);
+    assert!(lines(&out, ANN).iter().all(|l| !l.contains("shoots")), "{:?}", lines(&out, ANN));
+    assert_eq!(chebyshev(d.rules.monsters[&archer].pos, Pos::new(2, 2)), 6, "it came a step");
+
+    // A sleeping rat in the line between them, 6 cells apart: no shot over it.
+    let mut d = hall(1);
+    put(&mut d, ANN, "ann", Pos::new(4, 1));
+    let rat = d.spawn(d.rules.bestiary.find("rat").unwrap(), Pos::new(6, 1)).unwrap();
+    d.rules.monsters.get_mut(&rat).unwrap().dozing = 100;
+    let archer = awake(&mut d, "kobold archer", Pos::new(10, 1));
+    let out = d.play(ANN, Action::Wait);
+    assert!(lines(&out, ANN).iter().all(|l| !l.contains("shoots")), "{:?}", lines(&out, ANN));
+    assert_ne!(d.rules.monsters[&archer].pos, Pos::new(10, 1), "it moved for a clear line");
+}
