@@ -113,6 +113,8 @@ pub struct Kind {
     pub since: u16,
     /// Its shot from afar, if it shoots.
     pub shoots: Option<Shot>,
+    /// A blow that lands also takes an item from the pack, and it runs.
+    pub steals: bool,
 }
 
 /// A monster's shot at prey it sees across open ground, along the line a
@@ -199,6 +201,8 @@ struct RawKind {
     since: u16,
     #[serde(default)]
     shoots: Option<RawShot>,
+    #[serde(default)]
+    steals: bool,
 }
 
 #[derive(Deserialize)]
@@ -352,6 +356,7 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         drops: raw.drops,
         since: raw.since,
         shoots,
+        steals: raw.steals,
     })
 }
 

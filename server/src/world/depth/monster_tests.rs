@@ -118,3 +118,93 @@ fn an_archer_out_of_range_or_without_a_clear_line_comes_instead() {
     assert!(lines(&out, ANN).iter().all(|l| !l.contains("shoots")), "{:?}", lines(&out, ANN));
     assert_ne!(d.rules.monsters[&archer].pos, Pos::new(10, 1), "it moved for a clear line");
 }
+
+/// What ann carries for a thief: a wielded dagger, worn armour, darts, a
+/// potion and the artifact.
+fn ann_with_a_pack() -> Player {
+    let items = crate::items::Catalogue::built_in();
+    let item = |name: &str, count| crate::items::Item { kind: items.find(name).unwrap(), count };
+    let pack = vec![
+        item("dagger", 1),
+        item("leather armour", 1),
+        item("dart", 6),
+        item("potion of healing", 1),
+        item(&items.kind(items.artifact()).name, 1),
+    ];
+    let mut ann = Player::new(ANN, "ann".into());
+    ann.pack = crate::items::Pack::with_gear(pack, Some(0), Some(1));
+    ann
+}
+
+/// Plays ann waiting beside a thief until it steals (a few rounds at
+/// most: its blows land seven times in ten).
+fn robbed(seed: u64) -> (DepthState, MonsterId, Outcome) {
+    let mut d = hall(seed);
+    d.come(ann_with_a_pack(), Arrival::Resume(Pos::new(8, 2)));
+    let thief = awake(&mut d, "pickpocket", Pos::new(9, 2));
+    for _ in 0..40 {
+        let out = d.play(ANN, Action::Wait);
+        if d.rules.monsters[&thief].loot.is_some() {
+            return (d, thief, out);
+        }
+    }
+    panic!("seed {seed}: the pickpocket never stole");
+}
+
+/// A thief's blow takes one whole entry of the pack, never what is
+/// wielded or worn nor the artifact; the victim reads what it lost, and
+/// the thief runs with it.
+#[test]
+fn a_thief_takes_an_unequipped_entry_and_runs() {
+    let items = crate::items::Catalogue::built_in();
+    let mut taken = std::collections::BTreeSet::new();
+    for seed in 0..12 {
+        let (mut d, thief, out) = robbed(seed);
+        let loot = d.rules.monsters[&thief].loot.unwrap();
+        let name = &items.kind(loot.kind).name;
+        assert!(["dart", "potion of healing"].contains(&name.as_str()), "{name}");
+        taken.insert(name.clone());
+        let pack = d.rules.occupancy.players()[&ANN].pack.clone();
+        assert_eq!(pack.len(), 4, "one entry gone");
+        assert!(pack.items().iter().all(|i| i.kind != loot.kind), "all of it");
+        let (wielded, worn) = (pack.wielded().unwrap(), pack.worn().unwrap());
+        assert_eq!(items.kind(pack.get(wielded).unwrap().kind).name, "dagger");
+        assert_eq!(items.kind(pack.get(worn).unwrap().kind).name, "leather armour");
+        let said = lines(&out, ANN);
+        let what = items.kind(loot.kind).described(loot.count);
+        let line = format!("The pickpocket steals {what} from you, and runs!");
+        assert!(said.contains(&line), "{said:?}");
+        for _ in 0..3 {
+            d.play(ANN, Action::Wait);
+        }
+        let off = chebyshev(d.rules.monsters[&thief].pos, Pos::new(8, 2));
+        assert!(off >= 3, "seed {seed}: it ran, {off} cells off");
+    }
+    assert_eq!(taken.len(), 2, "either may go: {taken:?}");
+}
+
+/// Killed, a thief drops what it stole where it dies.
+#[test]
+fn a_thief_drops_what_it_stole_where_it_dies() {
+    let (mut d, thief, _) = robbed(3);
+    let loot = d.rules.monsters[&thief].loot.unwrap();
+    let at = d.rules.monsters[&thief].pos;
+    d.rules.monsters.get_mut(&thief).unwrap().hp = 1;
+    // Ann walks up to it and strikes until it dies.
+    for _ in 0..60 {
+        if !d.rules.monsters.contains_key(&thief) {
+            break;
+        }
+        let m = d.rules.monsters[&thief].pos;
+        let me = d.rules.occupancy.players()[&ANN].pos;
+        let dir = gloam_protocol::Dir::ALL
+            .into_iter()
+            .min_by_key(|&dir| me.step(dir).map_or(u16::MAX, |p| chebyshev(p, m)))
+            .unwrap();
+        d.play(ANN, Action::Move(dir));
+    }
+    assert!(!d.rules.monsters.contains_key(&thief), "it died (it ran from {at:?})");
+    let piles = d.rules.floor.sorted();
+    let dropped = piles.iter().any(|(_, pile)| pile.contains(&loot));
+    assert!(dropped, "{loot:?} lies where it died: {piles:?}");
+}

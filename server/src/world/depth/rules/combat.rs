@@ -94,12 +94,18 @@ impl Rules {
         }
         // Those who fought it: the killer's party while it still stood.
         let fought = self.party_of(attacker);
+        let loot = self.monsters.get(&id).and_then(|m| m.loot);
         self.monsters.remove(id);
         if let Some(p) = self.occupancy.get_mut(attacker) {
             p.vitals.kills += 1;
         }
         obs.observe(self, struck(Blow::Killed(damage)));
         self.award(&fought, kind, obs);
+        if let Some(loot) = loot {
+            // What it stole falls where it dies.
+            self.lay(at, loot);
+            self.floor_changed(at, Some(attacker), obs);
+        }
         self.drop_loot(kind, at, attacker, obs);
     }
 
@@ -174,6 +180,9 @@ impl Rules {
         let damage = dice.roll(|sides| self.dice.random_range(1..=sides));
         obs.observe(self, Event::MonsterStruck { kind, target, at, blow: Blow::Hit(damage) });
         self.hurt_player(target, damage, Killer::Monster(kind), obs);
+        if self.bestiary.kind(kind).steals {
+            self.steal(id, target, obs);
+        }
     }
 
     /// Monster `id` shoots at `target` if its kind shoots, the target is

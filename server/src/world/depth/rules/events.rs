@@ -49,6 +49,8 @@ pub(crate) enum Event {
     MonsterStruck { kind: KindId, target: PlayerId, at: Pos, blow: Blow },
     /// A monster of `kind` on `from` shot at a player standing on `at`.
     MonsterShot { kind: KindId, from: Pos, target: PlayerId, at: Pos, blow: Blow },
+    /// A monster of `kind` standing on `from` stole `item` from a player.
+    Stole { kind: KindId, from: Pos, target: PlayerId, item: Item },
     /// With `--pvp`: a player struck at another.
     PlayerStruckPlayer { attacker: PlayerId, target: PlayerId, blow: Blow },
     /// A player stepped onto a pile.

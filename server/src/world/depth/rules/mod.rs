@@ -20,6 +20,7 @@ pub(crate) mod monsters;
 mod occupancy;
 mod parties;
 mod restock;
+mod stealing;
 pub(crate) mod throwing;
 mod using;
 mod walks;

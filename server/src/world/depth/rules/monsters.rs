@@ -96,6 +96,13 @@ impl Rules {
             return;
         }
         let Some(target) = self.nearest(m.pos, &noticed) else {
+            if m.loot.is_some()
+                && let Some(m) = self.monsters.get_mut(&id)
+            {
+                // A thief away with its loot does not go back for more.
+                m.goal = None;
+                m.prey = None;
+            }
             self.roam(id, behaviour, obs);
             return;
         };
@@ -105,7 +112,8 @@ impl Rules {
             m.goal = Some(target_pos);
         }
         let map = map.get_or_insert_with(|| self.map_towards(party, &noticed));
-        let fleeing = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
+        let hurt = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
+        let fleeing = hurt || m.loot.is_some();
         let prey = self.occupancy.players()[&target].vitals;
         let prey_healthy = u32::from(prey.hp) * 2 > u32::from(prey.max_hp);
         let shy = behaviour.keeps_distance() && prey_healthy;

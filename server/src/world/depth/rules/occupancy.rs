@@ -269,12 +269,16 @@ pub struct Monster {
     /// Rounds of magic sleep left, in which it does not wake by itself
     /// (a blow still wakes it).
     pub dozing: u16,
+    /// What it stole from a player: it runs with it, and drops it where
+    /// it dies.
+    pub loot: Option<crate::items::Item>,
 }
 
 impl Monster {
     /// A monster of `kind` at full health, not yet offered a round.
     pub fn new(id: MonsterId, kind: KindId, pos: Pos, hp: u16, awake: bool) -> Self {
-        Self { id, kind, pos, hp, max_hp: hp, awake, prey: None, goal: None, rounds: 0, dozing: 0 }
+        let (prey, goal, loot) = (None, None, None);
+        Self { id, kind, pos, hp, max_hp: hp, awake, prey, goal, rounds: 0, dozing: 0, loot }
     }
 
     pub fn wound(&self) -> Wound {

@@ -82,6 +82,14 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::MonsterShot { kind, from, target, at, blow } => {
             say_shot(rules, kind, (from, at), target, blow, outcome)
         }
+        Event::Stole { kind, from, target, item } => {
+            let the = capitalised(&rules.bestiary.kind(kind).the());
+            let what = rules.items.kind(item.kind).described(item.count);
+            let text = format!("{the} steals {what} from you, and runs!");
+            outcome.tell(target, ServerMsg::Combat(text));
+            let seen = format!("{the} steals something from {}.", rules.name_of(target));
+            tell_seers(rules, from, &[target], &seen, outcome);
+        }
         Event::PlayerStruckPlayer { attacker, target, blow } => {
             say_duel(rules, attacker, target, blow, outcome)
         }

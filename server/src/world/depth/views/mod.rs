@@ -123,6 +123,7 @@ impl Views {
             | Event::PlayerStruck { .. }
             | Event::MonsterStruck { .. }
             | Event::MonsterShot { .. }
+            | Event::Stole { .. }
             | Event::PlayerStruckPlayer { .. }
             | Event::OnPile { .. }
             | Event::PickedUp { .. }
