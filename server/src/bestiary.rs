@@ -115,6 +115,8 @@ pub struct Kind {
     pub shoots: Option<Shot>,
     /// A blow that lands also takes an item from the pack, and it runs.
     pub steals: bool,
+    /// It is shown to a player only while it stands next to it.
+    pub hides: bool,
 }
 
 /// A monster's shot at prey it sees across open ground, along the line a
@@ -203,6 +205,8 @@ struct RawKind {
     shoots: Option<RawShot>,
     #[serde(default)]
     steals: bool,
+    #[serde(default)]
+    hides: bool,
 }
 
 #[derive(Deserialize)]
@@ -357,6 +361,7 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         since: raw.since,
         shoots,
         steals: raw.steals,
+        hides: raw.hides,
     })
 }
 

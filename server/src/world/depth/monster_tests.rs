@@ -6,6 +6,7 @@ use super::testing::PlayAndTell;
 use super::tests::level_from;
 use super::*;
 use crate::seeds::DepthSeeds;
+use gloam_protocol::MonsterChange;
 
 /// One hall with a pillar; '<' is where arrivals stand.
 const HALL: &[&str] = &[
@@ -207,4 +208,48 @@ fn a_thief_drops_what_it_stole_where_it_dies() {
     let piles = d.rules.floor.sorted();
     let dropped = piles.iter().any(|(_, pile)| pile.contains(&loot));
     assert!(dropped, "{loot:?} lies where it died: {piles:?}");
+}
+
+/// Whether `id`'s client was told of monster `m` in `out`: an appearance.
+fn appeared(out: &Outcome, id: PlayerId, m: MonsterId) -> bool {
+    out.out.iter().filter(|o| o.to == id).any(|o| {
+        let changes = match &o.msg {
+            ServerMsg::Monsters(changes) => changes.as_slice(),
+            ServerMsg::Sight(diff) | ServerMsg::Displaced(diff) => diff.monsters.as_slice(),
+            _ => &[],
+        };
+        changes.iter().any(|c| matches!(c, MonsterChange::Appeared { id, .. } if *id == m))
+    })
+}
+
+/// A lurker in plain sight is told to nobody until it stands next to
+/// them: then to the one it stands beside, not to a friend who sees the
+/// cell from afar; and nobody reads of it waking or biting another.
+#[test]
+fn a_lurker_is_shown_only_to_whom_it_stands_next_to() {
+    let mut d = hall(5);
+    put(&mut d, ANN, "ann", Pos::new(3, 2));
+    put(&mut d, BOB, "bob", Pos::new(17, 2));
+    let kind = d.rules.bestiary.find("lurker").unwrap();
+    let lurker = d.spawn(kind, Pos::new(9, 2)).unwrap();
+    // Ann lives through its grabs.
+    d.rules.occupancy.get_mut(ANN).unwrap().vitals.hp = 500;
+    let mut shown_to_ann = false;
+    for round in 0..30 {
+        let mut out = d.play(ANN, Action::Wait);
+        out.out.extend(d.play(BOB, Action::Wait).out);
+        let Some(m) = d.rules.monsters.get(&lurker) else { break };
+        let next_to_ann = chebyshev(m.pos, Pos::new(3, 2)) <= 1;
+        let told_ann = d.views.monsters_told(ANN).iter().any(|&(id, _)| id == lurker);
+        assert_eq!(told_ann, next_to_ann, "round {round}: at {:?}", m.pos);
+        assert!(!appeared(&out, BOB, lurker), "round {round}: bob is never told of it");
+        assert!(d.views.monsters_told(BOB).is_empty(), "round {round}");
+        let bob = lines(&out, BOB);
+        assert!(bob.iter().all(|l| !l.contains("lurker")), "round {round}: {bob:?}");
+        if next_to_ann {
+            shown_to_ann = true;
+            assert!(appeared(&out, ANN, lurker) || round > 0, "told as it came");
+        }
+    }
+    assert!(shown_to_ann, "it woke and came to ann");
 }

@@ -69,6 +69,8 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
         }
+        // One that hides wakes unseen.
+        Event::Woke { kind, .. } if rules.bestiary.kind(kind).hides => {}
         Event::Woke { kind, at } => {
             let text = format!("{} wakes up.", capitalised(&rules.bestiary.kind(kind).the()));
             tell_seers(rules, at, &[], &text, outcome);
@@ -119,6 +121,10 @@ fn say_bitten(
         Blow::Hit(damage) | Blow::Killed(damage) => {
             let text = format!("{the} {} you ({damage}).", kind.verb);
             outcome.tell(target, ServerMsg::Combat(text));
+            if kind.hides {
+                // Shown only to its prey, next to it.
+                return;
+            }
             let seen = format!("{the} {} {}.", kind.verb, rules.name_of(target));
             tell_seers(rules, at, &[target], &seen, outcome);
         }
