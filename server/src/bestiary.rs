@@ -117,6 +117,9 @@ pub struct Kind {
     pub steals: bool,
     /// It is shown to a player only while it stands next to it.
     pub hides: bool,
+    /// When it first sets on prey, it calls every monster within this many
+    /// cells (0: none): they wake and make for the prey.
+    pub calls: u8,
 }
 
 /// A monster's shot at prey it sees across open ground, along the line a
@@ -207,6 +210,8 @@ struct RawKind {
     steals: bool,
     #[serde(default)]
     hides: bool,
+    #[serde(default)]
+    calls: u8,
 }
 
 #[derive(Deserialize)]
@@ -362,6 +367,7 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         shoots,
         steals: raw.steals,
         hides: raw.hides,
+        calls: raw.calls,
     })
 }
 
@@ -407,6 +413,10 @@ fn check_ranges(raw: &RawKind) -> Result<(), Fault> {
     }
     if raw.drops > 100 {
         return Err(("drops", format!("{}: give a percentage from 0 to 100", raw.drops)));
+    }
+    if raw.calls > 2 * gloam_protocol::SIGHT_RADIUS {
+        let most = 2 * gloam_protocol::SIGHT_RADIUS;
+        return Err(("calls", format!("{} cells: give 0 (none) to {most}", raw.calls)));
     }
     tuning::depths(raw.depths)?;
     tuning::rarity(raw.rarity)?;

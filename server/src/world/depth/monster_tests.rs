@@ -253,3 +253,29 @@ fn a_lurker_is_shown_only_to_whom_it_stands_next_to() {
     }
     assert!(shown_to_ann, "it woke and came to ann");
 }
+
+/// A crier that sets on prey calls those near it: they wake (out of magic
+/// sleep too) and make for the prey; one farther off sleeps on. It calls
+/// once, when it first sets on its prey.
+#[test]
+fn a_crier_calls_those_near_it_onto_its_prey() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(1, 2));
+    let rat = d.rules.bestiary.find("rat").unwrap();
+    let near = d.spawn(rat, Pos::new(16, 1)).unwrap();
+    let far = d.spawn(rat, Pos::new(20, 5)).unwrap();
+    for id in [near, far] {
+        d.rules.monsters.get_mut(&id).unwrap().dozing = 100;
+    }
+    awake(&mut d, "gnoll crier", Pos::new(5, 2));
+    let out = d.play(ANN, Action::Wait);
+    let said = lines(&out, ANN);
+    let call = "The gnoll crier calls out, and its kin answer!".to_string();
+    assert!(said.contains(&call), "{said:?}");
+    let near = &d.rules.monsters[&near];
+    assert!(near.is_awake() && near.prey == Some(ANN), "{near:?}");
+    assert_eq!((near.dozing, near.goal), (0, Some(Pos::new(1, 2))));
+    assert!(!d.rules.monsters[&far].is_awake(), "out of its call");
+    let out = d.play(ANN, Action::Wait);
+    assert!(!lines(&out, ANN).contains(&call), "it calls once");
+}

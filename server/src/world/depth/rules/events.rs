@@ -51,6 +51,8 @@ pub(crate) enum Event {
     MonsterShot { kind: KindId, from: Pos, target: PlayerId, at: Pos, blow: Blow },
     /// A monster of `kind` standing on `from` stole `item` from a player.
     Stole { kind: KindId, from: Pos, target: PlayerId, item: Item },
+    /// A monster of `kind` on `from` called those around it onto its prey.
+    Called { kind: KindId, from: Pos },
     /// With `--pvp`: a player struck at another.
     PlayerStruckPlayer { attacker: PlayerId, target: PlayerId, blow: Blow },
     /// A player stepped onto a pile.

@@ -107,6 +107,9 @@ impl Rules {
             return;
         };
         let target_pos = self.occupancy.players()[&target].pos;
+        if m.prey.is_none() && self.bestiary.kind(m.kind).calls > 0 {
+            self.call(id, target, target_pos, obs);
+        }
         if let Some(m) = self.monsters.get_mut(&id) {
             m.prey = Some(target);
             m.goal = Some(target_pos);
@@ -154,6 +157,31 @@ impl Rules {
             .filter_map(|&id| self.player(id))
             .min_by_key(|p| (chebyshev(from, p.pos), p.vitals.hp, p.id))
             .map(|p| p.id)
+    }
+
+    /// Monster `id`, setting on `prey` (on `at`), calls every other monster
+    /// within its kind's `calls` cells: each wakes (out of magic sleep too)
+    /// and makes for the prey. No dice: who hears is who stands near.
+    fn call(&mut self, id: MonsterId, prey: PlayerId, at: Pos, obs: &mut dyn Observer) {
+        let Some((kind, from)) = self.monsters.get(&id).map(|m| (m.kind, m.pos)) else { return };
+        let reach = u16::from(self.bestiary.kind(kind).calls);
+        let called: Vec<MonsterId> = self
+            .monsters
+            .values()
+            .filter(|m| m.id != id && chebyshev(m.pos, from) <= reach)
+            .map(|m| m.id)
+            .collect();
+        obs.observe(self, Event::Called { kind, from });
+        for other in called {
+            if self.monsters.get(&other).is_some_and(|m| !m.is_awake()) {
+                self.wake(other, obs);
+            }
+            if let Some(m) = self.monsters.get_mut(&other) {
+                m.dozing = 0;
+                m.prey = Some(prey);
+                m.goal = Some(at);
+            }
+        }
     }
 
     fn wake(&mut self, id: MonsterId, obs: &mut dyn Observer) {

@@ -92,6 +92,10 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             let seen = format!("{the} steals something from {}.", rules.name_of(target));
             tell_seers(rules, from, &[target], &seen, outcome);
         }
+        Event::Called { kind, from } => {
+            let the = capitalised(&rules.bestiary.kind(kind).the());
+            tell_seers(rules, from, &[], &format!("{the} calls out, and its kin answer!"), outcome);
+        }
         Event::PlayerStruckPlayer { attacker, target, blow } => {
             say_duel(rules, attacker, target, blow, outcome)
         }

@@ -124,6 +124,7 @@ impl Views {
             | Event::MonsterStruck { .. }
             | Event::MonsterShot { .. }
             | Event::Stole { .. }
+            | Event::Called { .. }
             | Event::PlayerStruckPlayer { .. }
             | Event::OnPile { .. }
             | Event::PickedUp { .. }
