@@ -69,17 +69,31 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
         }
-        // One that hides wakes unseen.
-        Event::Woke { kind, .. } if rules.bestiary.kind(kind).hides => {}
-        Event::Woke { kind, at } => {
-            let text = format!("{} wakes up.", capitalised(&rules.bestiary.kind(kind).the()));
-            tell_seers(rules, at, &[], &text, outcome);
-        }
+        monster @ (Event::Woke { .. }
+        | Event::MonsterShot { .. }
+        | Event::Stole { .. }
+        | Event::Called { .. }) => say_monster(rules, monster, outcome),
         Event::PlayerStruck { attacker, kind, at, blow, missile } => {
             say_blow(rules, attacker, kind, at, blow, missile, outcome)
         }
         Event::MonsterStruck { kind, target, at, blow } => {
             say_bitten(rules, kind, target, at, blow, outcome)
+        }
+        Event::PlayerStruckPlayer { attacker, target, blow } => {
+            say_duel(rules, attacker, target, blow, outcome)
+        }
+    }
+}
+
+/// The lines of what a monster does beyond its blows: it wakes, shoots,
+/// steals or calls.
+fn say_monster(rules: &Rules, event: Event, outcome: &mut Outcome) {
+    match event {
+        // One that hides wakes unseen.
+        Event::Woke { kind, .. } if rules.bestiary.kind(kind).hides => {}
+        Event::Woke { kind, at } => {
+            let text = format!("{} wakes up.", capitalised(&rules.bestiary.kind(kind).the()));
+            tell_seers(rules, at, &[], &text, outcome);
         }
         Event::MonsterShot { kind, from, target, at, blow } => {
             say_shot(rules, kind, (from, at), target, blow, outcome)
@@ -96,9 +110,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             let the = capitalised(&rules.bestiary.kind(kind).the());
             tell_seers(rules, from, &[], &format!("{the} calls out, and its kin answer!"), outcome);
         }
-        Event::PlayerStruckPlayer { attacker, target, blow } => {
-            say_duel(rules, attacker, target, blow, outcome)
-        }
+        _ => {}
     }
 }
 
