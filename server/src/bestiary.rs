@@ -480,6 +480,25 @@ mod tests {
     }
 
     #[test]
+    fn the_thief_the_hider_and_the_crier_are_read_and_a_bad_call_is_named() {
+        let b = Bestiary::default();
+        let kind = |name: &str| b.kind(b.find(name).unwrap());
+        assert!(kind("pickpocket").steals && kind("lurker").hides);
+        assert_eq!(kind("gnoll crier").calls, 12);
+        for name in ["pickpocket", "lurker", "gnoll crier"] {
+            assert_eq!(kind(name).since, 3, "{name}: older worlds keep their levels");
+        }
+        let e = broken("calls = 12", "calls = 40");
+        assert_eq!(
+            e.line,
+            line_with(&BUILT_IN.replacen("calls = 12", "calls = 40", 1), "calls = 40")
+        );
+        assert!(e.what.contains("gnoll crier") && e.what.contains("`calls`"), "{e}");
+        let e = broken("hides = true", "hides = 1");
+        assert!(e.to_string().starts_with("b.toml:"), "{e}");
+    }
+
+    #[test]
     fn a_kind_of_a_later_edition_lives_nowhere_in_an_older_world() {
         let text = BUILT_IN.replacen("name = \"jackal\"", "name = \"jackal\"\nsince = 3", 1);
         let bestiary = Bestiary::parse(&text, "b.toml").unwrap();
