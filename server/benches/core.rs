@@ -140,7 +140,7 @@ fn action(c: &mut Criterion) {
 /// players' sight, the rest beyond it), laid before anyone arrives as a
 /// depth's build does, and each player carries a pack: a mace wielded,
 /// ring mail worn, potions, a scroll and darts.
-fn fight(items: bool) -> gloam_server::world::DepthState {
+fn fight(items: bool, archers: bool) -> gloam_server::world::DepthState {
     use gloam_protocol::{PlayerId, walk::DistanceMap};
     use gloam_server::bestiary::Bestiary;
     use gloam_server::items::{Catalogue, Item, Pack};
@@ -149,6 +149,7 @@ fn fight(items: bool) -> gloam_server::world::DepthState {
     let level = Arc::new(mapgen::build(Generator::Caves, 12, 5));
     let bestiary = Arc::new(Bestiary::default());
     let jackal = bestiary.find("jackal").unwrap();
+    let archer = bestiary.find("kobold archer").unwrap();
     let mut depth =
         DepthState::with_bestiary(5, level.clone(), 8, bestiary, DepthSeeds::from_level_seed(12));
     let grid = &level.grid;
@@ -196,7 +197,9 @@ fn fight(items: bool) -> gloam_server::world::DepthState {
         if placed == 100 {
             break;
         }
-        placed += usize::from(depth.spawn(jackal, pos).is_some());
+        // With archers, every fourth one shoots.
+        let kind = if archers && placed % 4 == 3 { archer } else { jackal };
+        placed += usize::from(depth.spawn(kind, pos).is_some());
     }
     assert_eq!(placed, 100);
     depth
@@ -209,11 +212,12 @@ const PILES: usize = 150;
 /// sockets: each of 8 players acts (the first seven are answered and wait,
 /// the eighth closes the round), then 100 awake monsters take their turn
 /// on one distance map, sight and diffs for everyone, and every message
-/// encoded. Three fights side by side: the players wait, with no items;
+/// encoded. Four fights side by side: the players wait, with no items;
 /// with items on the floor and in the packs (the jackals' bites meet the
-/// ring mail worn); and with items, each player striking a jackal next to
+/// ring mail worn); with items, each player striking a jackal next to
 /// it if there is one (the mace's dice, a kill's experience shared by the
-/// party, its loot).
+/// party, its loot); and that with every fourth monster a kobold archer,
+/// which shoots when its line is clear.
 fn round(c: &mut Criterion) {
     use gloam_protocol::{Action, Dir, PlayerId, codec};
     use gloam_server::world::DepthState;
@@ -246,18 +250,23 @@ fn round(c: &mut Criterion) {
         }
         (bytes, to_first)
     };
-    for (items, blows) in [(false, false), (true, false), (true, true)] {
+    let fights =
+        [(false, false, false), (true, false, false), (true, true, false), (true, true, true)];
+    for (items, blows, archers) in fights {
         // What one round sends, once the fight is under way.
-        let mut depth = fight(items);
+        let mut depth = fight(items, archers);
         for _ in 0..5 {
             play_round(&mut depth, blows);
         }
         let (bytes, to_first) = play_round(&mut depth, blows);
         assert!(depth.rounds() >= 6, "every round closed");
-        let fight_of = match (items, blows) {
-            (false, _) => "100 awake monsters".to_string(),
-            (true, false) => format!("100 awake monsters, {PILES} piles, gear worn"),
-            (true, true) => format!("100 awake monsters, {PILES} piles, blows with gear"),
+        let fight_of = match (items, blows, archers) {
+            (false, _, _) => "100 awake monsters".to_string(),
+            (true, false, _) => format!("100 awake monsters, {PILES} piles, gear worn"),
+            (true, true, false) => format!("100 awake monsters, {PILES} piles, blows with gear"),
+            (true, true, true) => {
+                format!("100 awake monsters, a quarter archers, {PILES} piles, blows with gear")
+            }
         };
         let name = format!(
             "one round: 8 players, {fight_of} ({bytes} bytes sent, {to_first} to one player)"
@@ -265,7 +274,7 @@ fn round(c: &mut Criterion) {
         c.bench_function(&name, |b| {
             b.iter_batched(
                 || {
-                    let mut depth = fight(items);
+                    let mut depth = fight(items, archers);
                     play_round(&mut depth, blows);
                     depth
                 },

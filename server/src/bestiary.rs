@@ -111,6 +111,26 @@ pub struct Kind {
     /// The first world edition it lives in ([`crate::config::EDITION`]):
     /// a world made before it never meets it.
     pub since: u16,
+    /// Its shot from afar, if it shoots.
+    pub shoots: Option<Shot>,
+    /// A blow that lands also takes an item from the pack, and it runs.
+    pub steals: bool,
+    /// It is shown to a player only while it stands next to it.
+    pub hides: bool,
+    /// When it first sets on prey, it calls every monster within this many
+    /// cells (0: none): they wake and make for the prey.
+    pub calls: u8,
+}
+
+/// A monster's shot at prey it sees across open ground, along the line a
+/// thrown missile flies.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shot {
+    /// The farthest it shoots, in cells (as a throw's range counts them).
+    pub range: u8,
+    pub damage: Dice,
+    /// What it shoots, with its article: "The kobold archer shoots *an arrow*."
+    pub missile: String,
 }
 
 impl Kind {
@@ -184,6 +204,22 @@ struct RawKind {
     drops: u8,
     #[serde(default = "first_edition")]
     since: u16,
+    #[serde(default)]
+    shoots: Option<RawShot>,
+    #[serde(default)]
+    steals: bool,
+    #[serde(default)]
+    hides: bool,
+    #[serde(default)]
+    calls: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShot {
+    range: u8,
+    damage: String,
+    missile: String,
 }
 
 fn first_edition() -> u16 {
@@ -309,6 +345,7 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         return Err(("verb", format!("{verb:?}: give a short verb in lower case, e.g. \"bites\"")));
     }
     check_ranges(raw)?;
+    let shoots = raw.shoots.as_ref().map(check_shot).transpose()?;
     Ok(Kind {
         name: name.to_owned(),
         glyph,
@@ -327,7 +364,32 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         rarity: raw.rarity,
         drops: raw.drops,
         since: raw.since,
+        shoots,
+        steals: raw.steals,
+        hides: raw.hides,
+        calls: raw.calls,
     })
+}
+
+/// Checks a kind's shot; a failure names the field.
+fn check_shot(raw: &RawShot) -> Result<Shot, Fault> {
+    let most = gloam_protocol::SIGHT_RADIUS;
+    if !(2..=most).contains(&raw.range) {
+        let what = format!("range {} cells: give 2 to {most} (its sight at most)", raw.range);
+        return Err(("shoots", what));
+    }
+    let damage = raw.damage.parse().map_err(|e| ("shoots", format!("damage: {e}")))?;
+    let missile = raw.missile.trim();
+    let words = missile.split(' ').count();
+    if words < 2
+        || missile.len() > 24
+        || !missile.chars().all(|c| c.is_ascii_lowercase() || c == ' ')
+    {
+        let what =
+            format!("missile {missile:?}: give what it shoots in lower case, e.g. \"an arrow\"");
+        return Err(("shoots", what));
+    }
+    Ok(Shot { range: raw.range, damage, missile: missile.to_owned() })
 }
 
 /// The numbers of an entry that must lie in a range; a failure names the field.
@@ -351,6 +413,10 @@ fn check_ranges(raw: &RawKind) -> Result<(), Fault> {
     }
     if raw.drops > 100 {
         return Err(("drops", format!("{}: give a percentage from 0 to 100", raw.drops)));
+    }
+    if raw.calls > 2 * gloam_protocol::SIGHT_RADIUS {
+        let most = 2 * gloam_protocol::SIGHT_RADIUS;
+        return Err(("calls", format!("{} cells: give 0 (none) to {most}", raw.calls)));
     }
     tuning::depths(raw.depths)?;
     tuning::rarity(raw.rarity)?;
@@ -392,6 +458,46 @@ mod tests {
 
     /// A kind of a later edition than its world's lives nowhere in that
     /// world, but keeps its id.
+    #[test]
+    fn the_new_kinds_are_of_the_third_edition_and_a_bad_shot_is_named_at_its_line() {
+        let b = Bestiary::default();
+        let archer = b.kind(b.find("kobold archer").unwrap());
+        assert_eq!(archer.since, 3, "older worlds keep their levels");
+        let shot = archer.shoots.as_ref().unwrap();
+        assert_eq!((shot.range, shot.missile.as_str()), (6, "an arrow"));
+        for (from, to) in [
+            ("range = 6", "range = 1"),
+            ("range = 6", "range = 40"),
+            ("damage = \"1d4\", missile", "damage = \"x\", missile"),
+            ("missile = \"an arrow\"", "missile = \"Arrow\""),
+            ("missile = \"an arrow\"", "missile = \"an arrow\", rnage = 3"),
+        ] {
+            let text = BUILT_IN.replacen(from, to, 1);
+            let e = broken(from, to);
+            assert_eq!(e.line, line_with(&text, to), "{e}");
+            assert!(e.what.contains("shoots") || e.what.contains("rnage"), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_thief_the_hider_and_the_crier_are_read_and_a_bad_call_is_named() {
+        let b = Bestiary::default();
+        let kind = |name: &str| b.kind(b.find(name).unwrap());
+        assert!(kind("pickpocket").steals && kind("lurker").hides);
+        assert_eq!(kind("gnoll crier").calls, 12);
+        for name in ["pickpocket", "lurker", "gnoll crier"] {
+            assert_eq!(kind(name).since, 3, "{name}: older worlds keep their levels");
+        }
+        let e = broken("calls = 12", "calls = 40");
+        assert_eq!(
+            e.line,
+            line_with(&BUILT_IN.replacen("calls = 12", "calls = 40", 1), "calls = 40")
+        );
+        assert!(e.what.contains("gnoll crier") && e.what.contains("`calls`"), "{e}");
+        let e = broken("hides = true", "hides = 1");
+        assert!(e.to_string().starts_with("b.toml:"), "{e}");
+    }
+
     #[test]
     fn a_kind_of_a_later_edition_lives_nowhere_in_an_older_world() {
         let text = BUILT_IN.replacen("name = \"jackal\"", "name = \"jackal\"\nsince = 3", 1);

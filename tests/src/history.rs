@@ -234,7 +234,7 @@ fn truth_of(
             let sight = reference.sight(depth, pos);
             let now: Monsters = state
                 .monsters()
-                .filter(|m| sight.contains(&m.pos))
+                .filter(|m| sight.contains(&m.pos) && (!m.hides || next_to(pos, m.pos)))
                 .map(|m| (m.id, (m.kind, m.pos, m.wound(), !m.is_awake())))
                 .collect();
             let seen = saw.entry(player).or_default();
@@ -266,6 +266,12 @@ fn push_changed<'a, T: PartialEq>(list: &mut Vec<&'a T>, next: &'a T) {
     if list.last() != Some(&next) {
         list.push(next);
     }
+}
+
+/// Whether `a` and `b` are the same cell or neighbours: a monster whose
+/// kind hides is shown to a player only from there.
+fn next_to(a: Pos, b: Pos) -> bool {
+    a.x.abs_diff(b.x).max(a.y.abs_diff(b.y)) <= 1
 }
 
 #[cfg(test)]

@@ -442,7 +442,8 @@ impl Oracle {
     }
 
     /// Every monster the mirror holds stands in sight, on open ground and
-    /// on no player, and is of the kind the level's seed made it; or, past
+    /// on no player (and, if its kind hides, next to the player: it is
+    /// never told earlier), and is of the kind the level's seed made it; or, past
     /// those the seed and the host made, one the depth regained when left
     /// alone, which is of a kind living at that depth (the kinds a restock
     /// draws from). Which kind and where depend on what happened on the
@@ -472,6 +473,14 @@ impl Oracle {
             }
             if state.others.values().any(|o| o.at == m.at) {
                 return Err(format!("monster {id:?} reported on another player at {:?}", m.at));
+            }
+            let hides = self.bestiary.kinds().get(usize::from(m.kind)).is_some_and(|k| k.hides);
+            let next_to = |at: Pos| at.x.abs_diff(m.at.x).max(at.y.abs_diff(m.at.y)) <= 1;
+            if hides && !state.at.is_some_and(next_to) {
+                return Err(format!(
+                    "monster {id:?}, of a kind that hides, told at {:?}, not next to the player at {:?}",
+                    m.at, state.at
+                ));
             }
             let made = usize::try_from(id.0).ok().and_then(|i| kinds.get(i.checked_sub(1)?));
             match made {

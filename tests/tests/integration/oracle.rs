@@ -147,3 +147,57 @@ fn the_oracle_passes_only_what_a_depth_may_regain() {
     let deep = u16::try_from(deep).unwrap();
     assert!(shown(deep).is_err_and(|e| e.contains("does not live there")), "a kind from deeper");
 }
+
+/// A monster of a kind that hides is told only next to the player: the
+/// oracle refuses one told farther off, though in sight.
+#[test]
+fn the_oracle_refuses_a_hider_told_from_afar() {
+    use gloam_protocol::{MonsterChange, MonsterId, PlayerId, ServerMsg, Terrain, Wound};
+    use gloam_server::Config;
+    use gloam_server::bestiary::Bestiary;
+    use gloam_server::world::{Arrival, Player, fresh_depth};
+    use gloam_tests::Oracle;
+    let config = Config::with_seed(5);
+    let bestiary = Bestiary::default();
+    let mut depth = fresh_depth(&config, 1);
+    let ann = PlayerId(1);
+    let mut outcome = depth.arrive(Player::new(ann, "ann".into()), Arrival::Join);
+    depth.tell_the_still(&mut outcome, None);
+    let level = depth.level();
+    let mut state = gloam_client::testing::welcomed(ann, level.width(), level.height());
+    let mut oracle = Oracle::new(config.seed, config.generator, config.sight_radius);
+    let kinds = ServerMsg::Kinds(bestiary.kinds_info());
+    let msgs =
+        std::iter::once(&kinds).chain(outcome.out.iter().filter(|o| o.to == ann).map(|o| &o.msg));
+    for msg in msgs {
+        state.apply(msg).unwrap();
+        oracle.check(msg, &state).unwrap();
+    }
+    let me = state.at.unwrap();
+    let off = |p: &Pos| p.x.abs_diff(me.x).max(p.y.abs_diff(me.y));
+    let floor: Vec<Pos> = state
+        .visible_cells()
+        .filter(|&p| {
+            p != me && level.terrain(p) == Terrain::Floor && depth.monsters().all(|m| m.pos != p)
+        })
+        .collect();
+    let near = *floor.iter().find(|p| off(p) == 1).expect("floor next to ann");
+    let far = *floor.iter().find(|p| off(p) >= 3).expect("floor in sight, farther off");
+    let lurker = bestiary.find("lurker").unwrap();
+    let shown = |at: Pos| {
+        let msg = ServerMsg::Monsters(vec![MonsterChange::Appeared {
+            id: MonsterId(1000),
+            kind: lurker,
+            at,
+            wound: Wound::Unhurt,
+            asleep: false,
+        }]);
+        let mut shown = state.clone();
+        shown.apply(&msg).unwrap();
+        oracle.clone().check(&msg, &shown)
+    };
+    assert!(shown(far).is_err_and(|e| e.contains("hides")), "told from afar");
+    // Next to ann it is not refused for hiding (only for being none the
+    // depth made: no lurker lives at depth 1).
+    assert!(shown(near).is_err_and(|e| !e.contains("hides")), "told next to her");
+}

@@ -493,6 +493,8 @@ mod flow_tests;
 #[cfg(test)]
 mod item_tests;
 #[cfg(test)]
+mod monster_tests;
+#[cfg(test)]
 mod orders_tests;
 #[cfg(test)]
 mod restock_tests;

@@ -137,7 +137,7 @@ impl Order {
 /// The kind of an awake monster in `player`'s sight, if one is.
 fn awake_in_view(rules: &Rules, player: &Player) -> Option<KindId> {
     let memory = player.memory(rules.depth)?;
-    let m = rules.monsters.values().find(|m| m.is_awake() && memory.sees(m.pos))?;
+    let m = rules.monsters.values().find(|m| m.is_awake() && m.shown_to(player.pos, memory))?;
     Some(m.kind)
 }
 
@@ -187,7 +187,7 @@ fn towards(rules: &Rules, player: &Player, targets: &[Pos]) -> Option<Dir> {
     let memory = player.memory(rules.depth)?;
     let (explored, cells) = (memory.explored(), grid.cells());
     let mut blocked = vec![false; cells.len()];
-    for m in rules.monsters.values().filter(|m| memory.sees(m.pos)) {
+    for m in rules.monsters.values().filter(|m| m.shown_to(player.pos, memory)) {
         blocked[grid.index(m.pos)] = true;
     }
     if rules.host.pvp {

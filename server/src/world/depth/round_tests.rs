@@ -915,7 +915,7 @@ fn truly_seen(d: &DepthState, viewer: PlayerId) -> Mirror {
             .rules
             .monsters
             .values()
-            .filter(|m| memory.sees(m.pos))
+            .filter(|m| m.shown_to(p.pos, memory))
             .map(|m| (m.id, m.pos))
             .collect(),
         roster: d

@@ -94,6 +94,7 @@ impl Rules {
         }
         // Those who fought it: the killer's party while it still stood.
         let fought = self.party_of(attacker);
+        let loot = self.monsters.get(&id).and_then(|m| m.loot);
         self.monsters.remove(id);
         if let Some(p) = self.occupancy.get_mut(attacker) {
             p.vitals.kills += 1;
@@ -105,6 +106,11 @@ impl Rules {
         }
         obs.observe(self, struck(Blow::Killed(damage)));
         self.award(&fought, kind, obs);
+        if let Some(loot) = loot {
+            // What it stole falls where it dies.
+            self.lay(at, loot);
+            self.floor_changed(at, Some(attacker), obs);
+        }
         self.drop_loot(kind, at, attacker, obs);
     }
 
@@ -179,6 +185,55 @@ impl Rules {
         let damage = dice.roll(|sides| self.dice.random_range(1..=sides));
         obs.observe(self, Event::MonsterStruck { kind, target, at, blow: Blow::Hit(damage) });
         self.hurt_player(target, damage, Killer::Monster(kind), obs);
+        if self.bestiary.kind(kind).steals {
+            self.steal(id, target, obs);
+        }
+    }
+
+    /// Monster `id` shoots at `target` if its kind shoots, the target is
+    /// within its range, and the line a thrown missile would fly from it
+    /// to the target is open ground with nobody else on it (it sees its
+    /// target: a monster acts only on prey it sees). False when it does not.
+    pub(super) fn monster_shoots(
+        &mut self,
+        id: MonsterId,
+        target: PlayerId,
+        obs: &mut dyn Observer,
+    ) -> bool {
+        let Some((kind, from)) = self.monsters.get(&id).map(|m| (m.kind, m.pos)) else {
+            return false;
+        };
+        let k = self.bestiary.kind(kind);
+        let Some((range, dice, to_hit)) = k.shoots.as_ref().map(|s| (s.range, s.damage, k.to_hit))
+        else {
+            return false;
+        };
+        let Some(at) = self.player(target).map(|p| p.pos) else { return false };
+        let far = from.x.abs_diff(at.x).max(from.y.abs_diff(at.y));
+        if far > u16::from(range) || !self.clear_shot(from, at) {
+            return false;
+        }
+        let to_hit = to_hit_against(to_hit, self.armour_of(target));
+        if self.dice.random_range(1..=100u8) > to_hit {
+            obs.observe(self, Event::MonsterShot { kind, from, target, at, blow: Blow::Missed });
+            return true;
+        }
+        let damage = dice.roll(|sides| self.dice.random_range(1..=sides));
+        obs.observe(self, Event::MonsterShot { kind, from, target, at, blow: Blow::Hit(damage) });
+        self.hurt_player(target, damage, Killer::Monster(kind), obs);
+        true
+    }
+
+    /// Whether the cells strictly between `from` and `to`, along the line
+    /// a missile flies, are open and empty.
+    fn clear_shot(&self, from: Pos, to: Pos) -> bool {
+        let cells = super::throwing::line(from, to);
+        let between = &cells[1..cells.len() - 1];
+        between.iter().all(|&c| {
+            self.level.terrain(c).is_open()
+                && !self.monsters.is_at(c)
+                && self.occupancy.at(c).is_none()
+        })
     }
 
     /// Takes `damage` off a player's hit points; at none, it dies.

@@ -47,6 +47,12 @@ pub(crate) enum Event {
     },
     /// A monster of `kind` struck at a player standing on `at`.
     MonsterStruck { kind: KindId, target: PlayerId, at: Pos, blow: Blow },
+    /// A monster of `kind` on `from` shot at a player standing on `at`.
+    MonsterShot { kind: KindId, from: Pos, target: PlayerId, at: Pos, blow: Blow },
+    /// A monster of `kind` standing on `from` stole `item` from a player.
+    Stole { kind: KindId, from: Pos, target: PlayerId, item: Item },
+    /// A monster of `kind` on `from` called those around it onto its prey.
+    Called { kind: KindId, from: Pos },
     /// With `--pvp`: a player struck at another.
     PlayerStruckPlayer { attacker: PlayerId, target: PlayerId, blow: Blow },
     /// A player stepped onto a pile.

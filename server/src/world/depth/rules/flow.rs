@@ -217,5 +217,6 @@ fn remembered_piles(rules: &super::Rules, player: &Player) -> Vec<(Pos, Lying)> 
 /// The monsters `player` sees, by id, and whether each is awake.
 fn seen_monsters(rules: &super::Rules, player: &Player) -> Vec<(MonsterId, bool)> {
     let Some(memory) = player.memory(rules.depth) else { return Vec::new() };
-    rules.monsters.values().filter(|m| memory.sees(m.pos)).map(|m| (m.id, m.is_awake())).collect()
+    let shown = |m: &&super::Monster| m.shown_to(player.pos, memory);
+    rules.monsters.values().filter(shown).map(|m| (m.id, m.is_awake())).collect()
 }

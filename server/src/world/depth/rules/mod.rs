@@ -20,6 +20,7 @@ pub(crate) mod monsters;
 mod occupancy;
 mod parties;
 mod restock;
+mod stealing;
 pub(crate) mod throwing;
 mod using;
 mod walks;
@@ -182,7 +183,8 @@ impl Rules {
         let k = self.bestiary.kind(kind);
         let id = MonsterId(self.next_monster);
         self.next_monster += 1;
-        let monster = Monster::new(id, kind, pos, k.hp, !k.asleep);
+        let mut monster = Monster::new(id, kind, pos, k.hp, !k.asleep);
+        monster.hides = k.hides;
         self.monsters.insert(monster);
         // Those who see the cell are told with the next command.
         obs.observe(self, Event::MonsterChanged { monster: id, at: pos });

@@ -96,16 +96,27 @@ impl Rules {
             return;
         }
         let Some(target) = self.nearest(m.pos, &noticed) else {
+            if m.loot.is_some()
+                && let Some(m) = self.monsters.get_mut(&id)
+            {
+                // A thief away with its loot does not go back for more.
+                m.goal = None;
+                m.prey = None;
+            }
             self.roam(id, behaviour, obs);
             return;
         };
         let target_pos = self.occupancy.players()[&target].pos;
+        if m.prey.is_none() && self.bestiary.kind(m.kind).calls > 0 {
+            self.call(id, target, target_pos, obs);
+        }
         if let Some(m) = self.monsters.get_mut(&id) {
             m.prey = Some(target);
             m.goal = Some(target_pos);
         }
         let map = map.get_or_insert_with(|| self.map_towards(party, &noticed));
-        let fleeing = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
+        let hurt = u32::from(m.hp) * 100 < u32::from(flees_below) * u32::from(m.max_hp);
+        let fleeing = hurt || m.loot.is_some();
         let prey = self.occupancy.players()[&target].vitals;
         let prey_healthy = u32::from(prey.hp) * 2 > u32::from(prey.max_hp);
         let shy = behaviour.keeps_distance() && prey_healthy;
@@ -117,6 +128,8 @@ impl Rules {
             }
         } else if adjacent {
             self.monster_attacks(id, target, obs);
+        } else if self.monster_shoots(id, target, obs) {
+            // Shot from where it stands.
         } else if behaviour.staggers() && self.dice.random_bool(0.5) {
             self.random_step(id, obs);
         } else if !(shy && distance <= KEEP_OFF + 1) {
@@ -144,6 +157,31 @@ impl Rules {
             .filter_map(|&id| self.player(id))
             .min_by_key(|p| (chebyshev(from, p.pos), p.vitals.hp, p.id))
             .map(|p| p.id)
+    }
+
+    /// Monster `id`, setting on `prey` (on `at`), calls every other monster
+    /// within its kind's `calls` cells: each wakes (out of magic sleep too)
+    /// and makes for the prey. No dice: who hears is who stands near.
+    fn call(&mut self, id: MonsterId, prey: PlayerId, at: Pos, obs: &mut dyn Observer) {
+        let Some((kind, from)) = self.monsters.get(&id).map(|m| (m.kind, m.pos)) else { return };
+        let reach = u16::from(self.bestiary.kind(kind).calls);
+        let called: Vec<MonsterId> = self
+            .monsters
+            .values()
+            .filter(|m| m.id != id && chebyshev(m.pos, from) <= reach)
+            .map(|m| m.id)
+            .collect();
+        obs.observe(self, Event::Called { kind, from });
+        for other in called {
+            if self.monsters.get(&other).is_some_and(|m| !m.is_awake()) {
+                self.wake(other, obs);
+            }
+            if let Some(m) = self.monsters.get_mut(&other) {
+                m.dozing = 0;
+                m.prey = Some(prey);
+                m.goal = Some(at);
+            }
+        }
     }
 
     pub(super) fn wake(&mut self, id: MonsterId, obs: &mut dyn Observer) {

@@ -269,12 +269,29 @@ pub struct Monster {
     /// Rounds of magic sleep left, in which it does not wake by itself
     /// (a blow still wakes it).
     pub dozing: u16,
+    /// What it stole from a player: it runs with it, and drops it where
+    /// it dies.
+    pub loot: Option<crate::items::Item>,
+    /// Its kind hides: it is shown to a player only from next to it.
+    pub hides: bool,
 }
 
 impl Monster {
     /// A monster of `kind` at full health, not yet offered a round.
     pub fn new(id: MonsterId, kind: KindId, pos: Pos, hp: u16, awake: bool) -> Self {
-        Self { id, kind, pos, hp, max_hp: hp, awake, prey: None, goal: None, rounds: 0, dozing: 0 }
+        let (prey, goal, loot) = (None, None, None);
+        let hides = false;
+        Self { id, kind, pos, hp, max_hp: hp, awake, prey, goal, rounds: 0, dozing: 0, loot, hides }
+    }
+
+    /// Whether a player standing on `viewer`, whose memory of the depth is
+    /// `memory`, is shown it: it is in the player's sight (the symmetric
+    /// rule: exactly when it could see the player), and if its kind hides,
+    /// next to the player. Every telling of a monster goes by this.
+    pub fn shown_to(&self, viewer: Pos, memory: &crate::character::Memory) -> bool {
+        memory.sees(self.pos)
+            && (!self.hides
+                || self.pos.x.abs_diff(viewer.x).max(self.pos.y.abs_diff(viewer.y)) <= 1)
     }
 
     pub fn wound(&self) -> Wound {

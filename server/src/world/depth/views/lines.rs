@@ -5,7 +5,7 @@
 
 use gloam_protocol::{PlayerId, Pos, ServerMsg};
 
-use crate::bestiary::capitalised;
+use crate::bestiary::{KindId, capitalised};
 use crate::items::{Class, Gear, Item, ItemKindId, plural_of};
 use crate::world::depth::Outcome;
 use crate::world::depth::orders::{Balk, Order};
@@ -62,10 +62,14 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             let text = format!("You follow {}.", rules.name_of(other));
             outcome.tell(mover, ServerMsg::Note(text));
         }
-        Event::Woke { kind, at } => {
-            let text = format!("{} wakes up.", capitalised(&rules.bestiary.kind(kind).the()));
-            tell_seers(rules, at, &[], &text, outcome);
+        Event::Woke { kind, at } => say_woke(rules, kind, at, outcome),
+        Event::MonsterShot { kind, from, target, at, blow } => {
+            say_shot(rules, kind, (from, at), target, blow, outcome)
         }
+        Event::Stole { kind, from, target, item } => {
+            say_stole(rules, kind, from, target, item, outcome)
+        }
+        Event::Called { kind, from } => say_called(rules, kind, from, outcome),
         Event::PlayerStruck { attacker, kind, at, blow, missile } => {
             say_blow(rules, attacker, kind, at, blow, missile, outcome)
         }
@@ -76,6 +80,38 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             say_duel(rules, attacker, target, blow, outcome)
         }
     }
+}
+
+/// The line of a monster waking, to those who see it (none for one that
+/// hides: it wakes unseen).
+fn say_woke(rules: &Rules, kind: KindId, at: Pos, outcome: &mut Outcome) {
+    if !rules.bestiary.kind(kind).hides {
+        let text = format!("{} wakes up.", capitalised(&rules.bestiary.kind(kind).the()));
+        tell_seers(rules, at, &[], &text, outcome);
+    }
+}
+
+/// The lines of a thief's theft: its victim is told what, as it knows it;
+/// those who see it, that something went.
+fn say_stole(
+    rules: &Rules,
+    kind: KindId,
+    from: Pos,
+    target: PlayerId,
+    item: Item,
+    outcome: &mut Outcome,
+) {
+    let the = capitalised(&rules.bestiary.kind(kind).the());
+    let what = rules.item_words(target, item.kind, item.count);
+    let text = format!("{the} steals {what} from you, and runs!");
+    outcome.tell(target, ServerMsg::Combat(text));
+    let seen = format!("{the} steals something from {}.", rules.name_of(target));
+    tell_seers(rules, from, &[target], &seen, outcome);
+}
+
+fn say_called(rules: &Rules, kind: KindId, from: Pos, outcome: &mut Outcome) {
+    let the = capitalised(&rules.bestiary.kind(kind).the());
+    tell_seers(rules, from, &[], &format!("{the} calls out, and its kin answer!"), outcome);
 }
 
 fn say_swapped(rules: &Rules, mover: PlayerId, other: PlayerId, outcome: &mut Outcome) {
@@ -101,10 +137,45 @@ fn say_bitten(
         Blow::Hit(damage) | Blow::Killed(damage) => {
             let text = format!("{the} {} you ({damage}).", kind.verb);
             outcome.tell(target, ServerMsg::Combat(text));
+            if kind.hides {
+                // Shown only to its prey, next to it.
+                return;
+            }
             let seen = format!("{the} {} {}.", kind.verb, rules.name_of(target));
             tell_seers(rules, at, &[target], &seen, outcome);
         }
     }
+}
+
+/// The lines of a monster of `kind` shooting at `target`, from and to
+/// the cells of `line`: to it, and to those who see either end.
+fn say_shot(
+    rules: &Rules,
+    kind: crate::bestiary::KindId,
+    (from, at): (Pos, Pos),
+    target: PlayerId,
+    blow: Blow,
+    outcome: &mut Outcome,
+) {
+    let kind = rules.bestiary.kind(kind);
+    let missile = kind.shoots.as_ref().map_or("a missile", |s| s.missile.as_str());
+    let the = capitalised(&kind.the());
+    let (to_target, seen) = match blow {
+        Blow::Missed => (
+            format!("{the} shoots {missile} at you. It misses."),
+            format!("{the} shoots {missile} at {}. It misses.", rules.name_of(target)),
+        ),
+        Blow::Hit(damage) | Blow::Killed(damage) => (
+            format!("{the} shoots {missile}. It hits you ({damage})."),
+            format!("{the} shoots {missile}. It hits {}.", rules.name_of(target)),
+        ),
+    };
+    outcome.tell(target, ServerMsg::Combat(to_target));
+    let shooters = rules.seers(from);
+    tell_seers(rules, from, &[target], &seen, outcome);
+    let mut except = shooters;
+    except.push(target);
+    tell_seers(rules, at, &except, &seen, outcome);
 }
 
 /// With `--pvp`: the lines of a player's blow at another, to both.

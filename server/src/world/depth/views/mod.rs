@@ -128,6 +128,9 @@ impl Views {
             | Event::Woke { .. }
             | Event::PlayerStruck { .. }
             | Event::MonsterStruck { .. }
+            | Event::MonsterShot { .. }
+            | Event::Stole { .. }
+            | Event::Called { .. }
             | Event::PlayerStruckPlayer { .. }
             | Event::OnPile { .. }
             | Event::PickedUp { .. }

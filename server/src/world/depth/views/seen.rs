@@ -190,7 +190,8 @@ pub(super) fn monsters_seen(
     let memory = viewer.memory(depth);
     let mut changes = Vec::new();
     for id in candidates {
-        let now = monsters.get(&id).filter(|m| memory.is_some_and(|mem| mem.sees(m.pos)));
+        let now =
+            monsters.get(&id).filter(|m| memory.is_some_and(|mem| m.shown_to(viewer.pos, mem)));
         match (told.get(&id).copied(), now) {
             (None, Some(m)) => {
                 let seen = Glimpse::of(m);
