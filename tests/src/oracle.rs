@@ -324,7 +324,8 @@ impl Oracle {
             return Ok(());
         }
         let unknown = self.items.infos();
-        let named: Vec<_> = self.items.kinds().iter().map(|k| k.info()).collect();
+        let everything: crate::history::Known = (0..unknown.len() as u16).collect();
+        let named = self.items.infos_for(&everything);
         if state.item_kinds.len() != named.len() {
             return Err("the kinds of item differ from the catalogue's".into());
         }

@@ -52,8 +52,8 @@ const SYLLABLES: &[&str] = &[
     "MUK", "ISH", "TEV", "YOL", "KRE", "FAN", "ULD",
 ];
 
-/// The colour of every unknown scroll: plain paper.
-const PAPER: [u8; 3] = [0xe8, 0xe0, 0xc8];
+/// The colour of every scroll: old parchment, warmer than the text.
+const PAPER: [u8; 3] = [0xe0, 0xc0, 0x80];
 
 impl Catalogue {
     /// These items as the world of `seed` shows them: from
@@ -124,13 +124,16 @@ impl Catalogue {
     /// What a client is told of every kind, in order, for a player who
     /// knows `known`: an unknown kind only by its look.
     pub fn infos_for(&self, known: &Known) -> Vec<gloam_protocol::ItemInfo> {
+        // A kind keeps its look's colour once known (as in NetHack): the
+        // potion on the floor does not change colour, and no learnt kind
+        // wears a colour another's look has.
         let info = |(id, kind): (usize, &super::ItemKind)| {
             let mut info = kind.info();
-            if let Some(look) =
-                self.look(id as ItemKindId).filter(|_| !known.contains(&(id as ItemKindId)))
-            {
-                info.name = look.name.clone();
+            if let Some(look) = self.look(id as ItemKindId) {
                 info.colour = look.colour;
+                if !known.contains(&(id as ItemKindId)) {
+                    info.name = look.name.clone();
+                }
             }
             info
         };

@@ -425,6 +425,8 @@ fn a_potion_drunk_teaches_its_kind_to_the_drinker_and_those_who_see_it() {
         });
         let kinds = kinds.expect("its client is told the kinds as it knows them now");
         assert_eq!(kinds[usize::from(healing)].name, "potion of healing");
+        let colour = items.look(healing).unwrap().colour;
+        assert_eq!(kinds[usize::from(healing)].colour, colour, "it keeps its look's colour");
     }
     let cat = PlayerId(3);
     assert!(d.player(cat).unwrap().known.is_empty(), "cat saw nothing");
@@ -491,10 +493,11 @@ fn confusion_sends_moves_astray_until_it_wears_off() {
     assert!(said(&outcome, ANN, "You feel confused; your feet wander."));
     let moves = d.player(ANN).unwrap().confused;
     assert!((4..=16).contains(&moves), "4d4 moves: {moves}");
-    let mut astray = 0;
+    let (mut astray, mut worn_off) = (0, false);
     for left in (0..moves).rev() {
         let (from, dir) = (d.player(ANN).unwrap().pos, if left % 2 == 0 { Dir::E } else { Dir::W });
         let outcome = d.play(ANN, Action::Move(dir));
+        worn_off = said(&outcome, ANN, "You feel less confused now.");
         let at = d.player(ANN).unwrap().pos;
         if said(&outcome, ANN, "You stumble.") {
             assert_eq!(at, from, "a stumble goes nowhere");
@@ -506,6 +509,7 @@ fn confusion_sends_moves_astray_until_it_wears_off() {
     let from = d.player(ANN).unwrap().pos;
     d.play(ANN, Action::Move(Dir::E));
     assert_eq!(Some(d.player(ANN).unwrap().pos), from.step(Dir::E), "clear-headed again");
+    assert!(worn_off, "the last confused move says it wore off");
 }
 
 /// A scroll of aggravate monsters wakes every monster of the level, in

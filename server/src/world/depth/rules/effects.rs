@@ -135,12 +135,16 @@ impl Rules {
     /// The way a confused player's step goes: the way it asked, or (while
     /// confusion lasts, one move in two) a way drawn at random. Each move
     /// while confused uses up one of its moves of confusion.
-    pub(super) fn confused_way(&mut self, id: PlayerId, asked: Dir) -> Dir {
+    /// The last move of confusion says it is over.
+    pub(super) fn confused_way(&mut self, id: PlayerId, asked: Dir, obs: &mut dyn Observer) -> Dir {
         let Some(p) = self.occupancy.get_mut(id) else { return asked };
         if p.confused == 0 {
             return asked;
         }
         p.confused -= 1;
+        if p.confused == 0 {
+            obs.observe(self, Event::Felt { id, what: Felt::ClearHeaded });
+        }
         if self.dice.random_bool(0.5) {
             Dir::ALL[self.dice.random_range(0..Dir::ALL.len())]
         } else {

@@ -110,6 +110,8 @@ pub(crate) enum Felt {
     Harmed(u16),
     /// It became confused (or more so).
     Confused,
+    /// Its confusion wore off.
+    ClearHeaded,
     /// It woke the whole level.
     Aggravated,
     /// It called up so many monsters around it.

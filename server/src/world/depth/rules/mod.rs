@@ -385,7 +385,7 @@ impl Rules {
         let here = self.level.terrain(pos);
         match action {
             Action::Move(dir) => {
-                let way = self.confused_way(id, dir);
+                let way = self.confused_way(id, dir, obs);
                 let open = pos.step(way).is_some_and(|p| self.level.terrain(p).is_open());
                 if way != dir && !open {
                     // Astray into rock: the move is spent, unlike a bump.

@@ -350,6 +350,7 @@ fn felt(what: Felt) -> String {
         Felt::Slept(count) => slept(count),
         Felt::Harmed(by) => format!("You feel very sick ({by})."),
         Felt::Confused => "You feel confused; your feet wander.".into(),
+        Felt::ClearHeaded => "You feel less confused now.".into(),
         Felt::Aggravated => "You hear a high-pitched humming, and the whole level stirs.".into(),
         Felt::Summoned(count) => summoned(count),
     }
