@@ -523,8 +523,11 @@ fn aggravate_monsters_wakes_the_whole_level() {
     for m in [near, hidden] {
         d.rules.monsters.lull(m).unwrap();
     }
+    put(&mut d, BOB, "bob", Pos::new(16, 3), vec![]);
     let outcome = d.play(ANN, Action::Read(0));
-    assert!(said(&outcome, ANN, "You hear a high-pitched humming, and the whole level stirs."));
+    let humming = "You hear a high-pitched humming, and the whole level stirs.";
+    assert!(said(&outcome, ANN, humming));
+    assert!(said(&outcome, BOB, humming), "the whole level hears it");
     for m in [near, hidden] {
         assert!(d.rules.monsters.get(&m).is_some_and(|m| m.is_awake()), "{m:?} woke");
     }

@@ -55,7 +55,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::Threw { id, kind } => say_threw(rules, id, kind, outcome),
         Event::Used { id, kind, how } => say_used(rules, id, kind, how, outcome),
         Event::Learned { id, kind } => say_learned(rules, id, kind, outcome),
-        Event::Felt { id, what } => outcome.tell(id, ServerMsg::Note(felt(what))),
+        Event::Felt { id, what } => say_felt(rules, id, what, outcome),
         Event::Stumbled { id } => outcome.tell(id, ServerMsg::Note("You stumble.".into())),
         Event::CountedAway { away, party } => say_counted_away(rules, &away, &party, outcome),
         Event::Followed { mover, other } => {
@@ -338,6 +338,18 @@ fn say_learned(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outc
     let Some(look) = rules.items.look(kind) else { return };
     let (looks, is) = (plural_of(&look.name), plural_of(&rules.items.kind(kind).name));
     outcome.tell(id, ServerMsg::Note(format!("{} are {is}.", capitalised(&looks))));
+}
+
+/// What a player feels of a potion or scroll; the whole level hears the
+/// humming that wakes it.
+fn say_felt(rules: &Rules, id: PlayerId, what: Felt, outcome: &mut Outcome) {
+    outcome.tell(id, ServerMsg::Note(felt(what)));
+    if what == Felt::Aggravated {
+        let text = "You hear a high-pitched humming, and the whole level stirs.";
+        for &other in rules.players().keys().filter(|&&other| other != id) {
+            outcome.tell(other, ServerMsg::Note(text.into()));
+        }
+    }
 }
 
 /// What a player feels of a potion or scroll.
