@@ -551,4 +551,7 @@ fn summon_monster_calls_monsters_around_the_reader() {
     let line =
         if called.len() == 1 { "Something answers the call!" } else { "Monsters answer the call!" };
     assert!(said(&outcome, ANN, line), "{:?}", lines(&outcome, ANN));
+    let woke = lines(&outcome, ANN).into_iter().any(|l| l.ends_with("wakes up."));
+    assert!(!woke, "called up awake, none wakes: {:?}", lines(&outcome, ANN));
+    assert!(called.iter().all(|m| m.is_awake()));
 }

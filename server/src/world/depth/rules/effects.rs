@@ -123,9 +123,8 @@ impl Rules {
             let cell = around.swap_remove(self.dice.random_range(0..around.len()));
             let kind = crate::tuning::pick(&kinds, self.dice.random_range(0..total));
             if let Some(m) = self.spawn(kind, cell, obs) {
-                if self.monsters.get(&m).is_some_and(|m| !m.is_awake()) {
-                    self.wake(m, obs);
-                }
+                // It comes awake: no line says it wakes.
+                self.monsters.wake(m);
                 called += 1;
             }
         }
