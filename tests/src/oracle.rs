@@ -294,6 +294,10 @@ impl Oracle {
         }
         self.check_monsters(depth, &sight, &level, state)?;
         self.note_disturbed(depth, msg);
+        // The kinds change only when told again; checked then, and on arriving.
+        if matches!(msg, ServerMsg::ItemKinds(_) | ServerMsg::EnterLevel { .. }) {
+            self.check_item_kinds(state)?;
+        }
         self.check_floor(depth, &sight, state)?;
         self.glimpse(msg, state);
         Ok(())
@@ -382,7 +386,6 @@ impl Oracle {
         sight: &HashSet<Pos>,
         state: &ClientState,
     ) -> Result<(), String> {
-        self.check_item_kinds(state)?;
         let piles = self.piles(depth).clone();
         let ever = self.ever_seen.entry(depth).or_default();
         for (pos, top) in &state.floor {

@@ -13,7 +13,7 @@ use crate::tuning::{self, Dice, Source};
 
 pub use looks::{Known, Look, UNKNOWN_SINCE};
 pub use pack::{Gear, Pack, joins, pile_onto, stack_onto, top_of};
-pub(crate) use words::plural_of;
+pub(crate) use words::plural;
 
 mod file;
 mod looks;

@@ -28,11 +28,6 @@ pub(super) fn described(name: &str, count: u16) -> String {
     format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
-/// Items called `name`, more than one: "potions of healing".
-pub(crate) fn plural_of(name: &str) -> String {
-    plural(name)
-}
-
 /// One item called `name` with "the".
 pub(super) fn the(name: &str) -> String {
     if name.starts_with("the ") || name.starts_with("The ") {
@@ -43,7 +38,7 @@ pub(super) fn the(name: &str) -> String {
 
 /// The plural of an item's name: its head word made plural ("potions of
 /// healing", "throwing knives", "darts").
-fn plural(name: &str) -> String {
+pub(crate) fn plural(name: &str) -> String {
     let split = name.find(" of ").or_else(|| name.find(" labelled "));
     let (head, tail) = match split {
         Some(at) => name.split_at(at),

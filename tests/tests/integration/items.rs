@@ -70,6 +70,16 @@ fn config(bestiary: Bestiary, placements: Vec<Placement>, max_depth: u16) -> Con
     }
 }
 
+/// A floor cell beside `other` that `sim` knows, to walk to.
+fn floor_beside(sim: &SimClient, other: &SimClient) -> Pos {
+    let at = other.at();
+    Dir::ALL
+        .into_iter()
+        .filter_map(|d| at.step(d))
+        .find(|p| sim.state.known_cells().any(|(c, t)| c == *p && t == Terrain::Floor))
+        .expect("room beside the other")
+}
+
 /// How kind `name` looks in the world of `config` until it is known.
 fn looks_of(config: &Config, name: &str) -> String {
     config.world_items().look(kind(name)).expect("unknown until tried").name.clone()
@@ -222,12 +232,7 @@ async fn a_potion_dropped_for_a_friend_is_picked_up_by_it() {
     let mut bob = world.join("bob").await;
     go_to(&mut ann, potion).await;
     ann.act(Action::PickUp).await.unwrap();
-    let bobs = bob.at();
-    let beside = Dir::ALL
-        .into_iter()
-        .filter_map(|d| bobs.step(d))
-        .find(|p| ann.state.known_cells().any(|(c, t)| c == *p && t == Terrain::Floor))
-        .expect("room beside bob");
+    let beside = floor_beside(&ann, &bob);
     ann.walk_to(beside, STEPS).await.unwrap();
     let dropped =
         lines(&ann.act(Action::Drop(slot_of(&ann, kind("potion of healing")))).await.unwrap());
@@ -386,12 +391,7 @@ async fn an_unknown_potion_drunk_teaches_those_who_see_it_and_nobody_else() {
     go_to(&mut ann, potion).await;
     let got = lines(&ann.act(Action::PickUp).await.unwrap());
     assert!(got.iter().any(|l| l.starts_with(&format!("You pick up a {look}"))), "{got:?}");
-    let bobs = bob.at();
-    let beside = Dir::ALL
-        .into_iter()
-        .filter_map(|d| bobs.step(d))
-        .find(|p| ann.state.known_cells().any(|(c, t)| c == *p && t == Terrain::Floor))
-        .expect("room beside bob");
+    let beside = floor_beside(&ann, &bob);
     ann.walk_to(beside, STEPS).await.unwrap();
     let drink = lines(&ann.act(Action::Quaff(slot_of(&ann, healing))).await.unwrap());
     assert!(drink.contains(&format!("You drink a {look}.")), "{drink:?}");

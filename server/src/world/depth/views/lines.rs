@@ -6,7 +6,7 @@
 use gloam_protocol::{PlayerId, Pos, ServerMsg};
 
 use crate::bestiary::{KindId, capitalised};
-use crate::items::{Class, Gear, Item, ItemKindId, plural_of};
+use crate::items::{Class, Gear, Item, ItemKindId, plural};
 use crate::world::depth::Outcome;
 use crate::world::depth::orders::{Balk, Order};
 use crate::world::depth::rules::events::{Blow, Event, Felt, Refusal, Use};
@@ -336,7 +336,7 @@ fn say_used(rules: &Rules, id: PlayerId, kind: ItemKindId, how: Use, outcome: &m
 /// potions of healing."
 fn say_learned(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcome) {
     let Some(look) = rules.items.look(kind) else { return };
-    let (looks, is) = (plural_of(&look.name), plural_of(&rules.items.kind(kind).name));
+    let (looks, is) = (plural(&look.name), plural(&rules.items.kind(kind).name));
     outcome.tell(id, ServerMsg::Note(format!("{} are {is}.", capitalised(&looks))));
 }
 
