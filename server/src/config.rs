@@ -23,11 +23,12 @@ pub struct WorldSpec {
 /// 1. the first dungeon;
 /// 2. vaults in the levels;
 /// 3. potions and scrolls unknown until tried, and the kinds of monster
-///    and item marked `since = 3` in the bestiary and the items.
+///    and item marked `since = 3` in the bestiary and the items;
+/// 4. backgrounds, wands and unique monsters (`since = 4`).
 ///
 /// A world keeps the edition it was made with: its levels are drawn only
 /// from the kinds of its edition and before.
-pub const EDITION: u16 = 3;
+pub const EDITION: u16 = 4;
 
 impl WorldSpec {
     /// Whether its levels hold vaults (edition 2 on).
