@@ -3,9 +3,9 @@
 //! `arbitrary` feature) the client's behaviour vectors.
 
 use crate::{
-    Action, AudienceCmd, Carried, ChatTo, ClientMsg, DeathRecord, Dir, FloorChange, ItemClass,
-    ItemInfo, KindInfo, Lying, Member, MonsterChange, MonsterId, PlayerChange, PlayerId, Playing,
-    Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
+    Action, AudienceCmd, BackgroundInfo, Carried, ChatTo, ClientMsg, DeathRecord, Dir, FloorChange,
+    ItemClass, ItemInfo, KindInfo, Lying, Member, MonsterChange, MonsterId, PlayerChange, PlayerId,
+    Playing, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -146,6 +146,7 @@ fn joining_msg() -> impl Strategy<Value = ServerMsg> {
             ".{0,40}".prop_map(|reason| Refusal::Unavailable { reason }),
             ".{0,40}".prop_map(|reason| Refusal::CannotWatch { reason }),
             any::<u32>().prop_map(|players| Refusal::Full { players }),
+            ".{0,20}".prop_map(|name| Refusal::NoSuchBackground { name }),
         ]
         .prop_map(ServerMsg::Refused),
         (
@@ -200,7 +201,22 @@ fn thing_msg() -> impl Strategy<Value = ServerMsg> {
                     .collect(),
             )
         }),
+        vec(background(), 0..5).prop_map(ServerMsg::Backgrounds),
     ]
+}
+
+fn background() -> impl Strategy<Value = BackgroundInfo> {
+    (name(), ".{0,60}", any::<u16>(), any::<[i8; 2]>(), any::<u8>(), any::<i8>(), vec(name(), 0..6))
+        .prop_map(|(name, about, hp, [to_hit, damage], stealth, throwing, kit)| BackgroundInfo {
+            name,
+            about,
+            hp,
+            to_hit,
+            damage,
+            stealth,
+            throwing,
+            kit,
+        })
 }
 
 /// Vitals, experience, the party, endings and the company kept.
@@ -245,7 +261,7 @@ fn life_msg() -> impl Strategy<Value = ServerMsg> {
 /// Any message of the server's, each variant about as likely as another
 /// (the groups weighted by how many they hold).
 pub fn server_msg() -> impl Strategy<Value = ServerMsg> {
-    prop_oneof![10 => joining_msg(), 8 => thing_msg(), 11 => life_msg()]
+    prop_oneof![10 => joining_msg(), 9 => thing_msg(), 11 => life_msg()]
 }
 
 pub fn client_msg() -> impl Strategy<Value = ClientMsg> {
@@ -284,5 +300,9 @@ pub fn client_msg() -> impl Strategy<Value = ClientMsg> {
         ]
         .prop_map(ClientMsg::Audience),
         Just(ClientMsg::Who),
+        Just(ClientMsg::Backgrounds),
+        (any::<u32>(), name(), name()).prop_map(|(version, name, background)| {
+            ClientMsg::Create { version, name, background }
+        }),
     ]
 }

@@ -37,6 +37,16 @@ pub enum ClientMsg {
     /// any, spending nothing: the step already sent is the last, and
     /// [`ServerMsg::Stopped`] follows. Nothing when none is under way.
     Stop,
+    /// Before the hello, at most once: asks which backgrounds a new
+    /// character may take; answered with [`ServerMsg::Backgrounds`], after
+    /// which the client sends its hello (or [`ClientMsg::Create`]).
+    Backgrounds,
+    /// Instead of [`ClientMsg::Hello`], as the first message: make a new
+    /// character called `name`, of the background so named (one of
+    /// [`ServerMsg::Backgrounds`]). A name already taken is refused as a
+    /// hello without its token is. (A plain hello with a new name makes a
+    /// character of no background: 30 hit points and nothing in its pack.)
+    Create { version: u32, name: String, background: String },
 }
 
 /// What a player may do about its watchers.
@@ -233,6 +243,9 @@ pub enum ServerMsg {
     /// connection closes next with close code 1012 (Service Restart). A
     /// client may come back soon. The last message of a connection.
     Restarting,
+    /// The backgrounds a new character may take, in the host's order (the
+    /// answer to [`ClientMsg::Backgrounds`]).
+    Backgrounds(Vec<BackgroundInfo>),
 }
 
 /// One player in the game, as [`ServerMsg::Who`] lists it.
@@ -260,6 +273,23 @@ pub struct ItemInfo {
     pub glyph: char,
     pub colour: [u8; 3],
     pub class: ItemClass,
+}
+
+/// What a new character may start as: its name, a line about it, its
+/// hit points, its skills (percent points added to its blows' and its
+/// throws' chance to land, hit points added to its blows' damage, percent
+/// points taken off a sleeper's chance to wake when it notices only this
+/// player) and what it carries, each as "2 darts" or "a dagger (wielded)".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackgroundInfo {
+    pub name: String,
+    pub about: String,
+    pub hp: u16,
+    pub to_hit: i8,
+    pub damage: i8,
+    pub stealth: u8,
+    pub throwing: i8,
+    pub kit: Vec<String>,
 }
 
 /// What sort of thing an item is, which says what can be done with it.
@@ -429,6 +459,10 @@ pub enum Refusal {
     Full {
         players: u32,
     },
+    /// [`ClientMsg::Create`] named a background the server does not have.
+    NoSuchBackground {
+        name: String,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -448,6 +482,9 @@ impl std::fmt::Display for Refusal {
             Refusal::CannotWatch { reason } => write!(f, "cannot watch: {reason}"),
             Refusal::Full { players } => {
                 write!(f, "The server is full ({players} players); try again later.")
+            }
+            Refusal::NoSuchBackground { name } => {
+                write!(f, "no background is called {name} here")
             }
         }
     }

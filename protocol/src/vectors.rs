@@ -28,9 +28,9 @@ use serde::{Deserializer, Serialize};
 use crate::arbitrary::{client_msg, server_msg};
 use crate::codec::{self, DecodeError};
 use crate::{
-    Action, AudienceCmd, Carried, ChatTo, ClientMsg, DeathRecord, Dir, FloorChange, ItemClass,
-    ItemInfo, KindInfo, Lying, Member, MonsterChange, MonsterId, PROTOCOL_VERSION, PlayerChange,
-    PlayerId, Playing, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
+    Action, AudienceCmd, BackgroundInfo, Carried, ChatTo, ClientMsg, DeathRecord, Dir, FloorChange,
+    ItemClass, ItemInfo, KindInfo, Lying, Member, MonsterChange, MonsterId, PROTOCOL_VERSION,
+    PlayerChange, PlayerId, Playing, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
 };
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/test/vectors.json");
@@ -343,6 +343,7 @@ fn refusals() -> Vec<Refusal> {
         Refusal::CannotWatch { reason: "ann lets nobody watch".into() },
         Refusal::Full { players: 8 },
         Refusal::Full { players: u32::MAX },
+        Refusal::NoSuchBackground { name: "bard".into() },
     ]
 }
 
@@ -385,6 +386,9 @@ fn client_samples() -> Vec<ClientMsg> {
         ClientMsg::Graveyard,
         ClientMsg::Who,
         ClientMsg::Stop,
+        ClientMsg::Backgrounds,
+        ClientMsg::Create { version: 14, name: "ann".into(), background: "fighter".into() },
+        ClientMsg::Create { version: 251, name: "Zoë".into(), background: "Ærø ✓".into() },
         ClientMsg::Watch { version: 11, name: "cat".into(), token: None, player: "ann".into() },
         ClientMsg::Watch {
             version: 1 << 20,
@@ -596,6 +600,29 @@ fn life_samples() -> Vec<ServerMsg> {
         Waiting(names(&["bob"])),
         Stopped,
         Restarting,
+        Backgrounds(vec![]),
+        Backgrounds(vec![
+            BackgroundInfo {
+                name: "fighter".into(),
+                about: "Fights up close in mail.".into(),
+                hp: 36,
+                to_hit: 10,
+                damage: 1,
+                stealth: 0,
+                throwing: 0,
+                kit: names(&["a long sword (wielded)", "3 potions of healing"]),
+            },
+            BackgroundInfo {
+                name: "Ærø".into(),
+                about: String::new(),
+                hp: 65535,
+                to_hit: -128,
+                damage: 127,
+                stealth: 255,
+                throwing: -1,
+                kit: vec![],
+            },
+        ]),
         Graveyard(vec![]),
         Graveyard(vec![death("ann", 250, 251, true), death("Ærø", 0, 0, false)]),
         Watching { player: "ann".into(), you: PlayerId(12) },

@@ -22,6 +22,7 @@ fn snapshot(i: u16) -> Snapshot {
         progress: Default::default(),
         known: vec!["potion of healing".into()],
         slain: vec![("jackal".into(), 3)],
+        background: Some(("fighter".into(), gloam_server::character::Skills::default())),
     }
 }
 

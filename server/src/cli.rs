@@ -61,6 +61,10 @@ pub struct HostRules {
     /// The kinds of item [default: the built-in assets/items.toml].
     #[arg(long, global = true)]
     pub items: Option<std::path::PathBuf>,
+    /// What a new character may start as [default: the built-in
+    /// assets/backgrounds.toml]; every kit is checked against the items.
+    #[arg(long, global = true)]
+    pub backgrounds: Option<std::path::PathBuf>,
     /// A folder of vaults, one `*.txt` each [default: the built-in
     /// assets/vaults/].
     #[arg(long, global = true)]
@@ -130,7 +134,9 @@ impl HostRules {
         let bestiary = bestiary(self.bestiary.as_deref())?;
         let items = items(self.items.as_deref())?;
         let vaults = vaults(self.vaults.as_deref(), &bestiary, &items)?;
+        let backgrounds = backgrounds(self.backgrounds.as_deref(), &items)?;
         let config = crate::Config {
+            backgrounds: std::sync::Arc::new(backgrounds),
             max_depth: self.max_depth,
             bestiary: std::sync::Arc::new(bestiary),
             items: std::sync::Arc::new(items),
@@ -195,6 +201,22 @@ pub fn bestiary(file: Option<&std::path::Path>) -> Result<Bestiary, BestiaryErro
 /// The items a host named, or the built-in ones.
 pub fn items(file: Option<&std::path::Path>) -> Result<Catalogue, ItemsError> {
     file.map_or_else(|| Ok(Catalogue::built_in()), Catalogue::load)
+}
+
+/// The backgrounds a host named, or the built-in ones, their kits checked
+/// against `items`.
+pub fn backgrounds(
+    file: Option<&std::path::Path>,
+    items: &Catalogue,
+) -> anyhow::Result<crate::backgrounds::Backgrounds> {
+    use crate::backgrounds::Backgrounds;
+    match file {
+        Some(file) => Ok(Backgrounds::load(file, items)?),
+        None => Backgrounds::parse(crate::backgrounds::BUILT_IN, "the built-in backgrounds", items)
+            .map_err(|e| {
+                anyhow::anyhow!("{e}: give backgrounds whose kits your items hold (--backgrounds)")
+            }),
+    }
 }
 
 /// The vaults a host named (every name in them known to `bestiary` and

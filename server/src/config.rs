@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::backgrounds::Backgrounds;
 use crate::bestiary::Bestiary;
 use crate::items::Catalogue;
 use crate::mapgen::{GeneratorSetting, Mix, Vaults};
@@ -108,6 +109,8 @@ pub struct Config {
     pub bestiary: Arc<Bestiary>,
     /// The kinds of item.
     pub items: Arc<Catalogue>,
+    /// What a new character may start as.
+    pub backgrounds: Arc<Backgrounds>,
     /// The hand-drawn rooms levels may hold (`--vaults DIR`).
     pub vaults: Arc<Vaults>,
     /// Monsters put on levels besides those their seeds place (for tests
@@ -306,6 +309,7 @@ impl Default for Config {
             depth_idle: Duration::from_secs(180),
             bestiary: Arc::new(Bestiary::default()),
             items: Arc::new(Catalogue::built_in()),
+            backgrounds: Arc::new(Backgrounds::built_in()),
             vaults: Arc::new(Vaults::built_in().clone()),
             placements: Vec::new(),
             turn_deadline: DEFAULT_TURN_DEADLINE,

@@ -8,6 +8,7 @@
 //! from seeds and `fov` computes sight.
 
 #![warn(unreachable_pub)]
+pub mod backgrounds;
 pub mod balance;
 pub mod bestiary;
 pub mod character;

@@ -89,7 +89,7 @@ fn who(life: &Life, out: &mut String) {
     let _ = writeln!(out, "Gloam morgue file: {}, life {}", r.name, r.morgue);
     out.push('\n');
     let _ = writeln!(out, "Name: {}", r.name);
-    if let Some(background) = background(p) {
+    if let Some(background) = &p.background {
         let _ = writeln!(out, "Background: {background}");
     }
     let _ = writeln!(out, "Level: {} ({} experience points)", r.level, p.xp);
@@ -102,12 +102,6 @@ fn who(life: &Life, out: &mut String) {
         format!("Killed by {} on depth {}", r.killed_by, life.depth)
     };
     let _ = writeln!(out, "{end}, {}.", r.when_utc());
-}
-
-/// BACKGROUND: the character's background (fighter, scout, ...) once
-/// characters have one; its line goes under the name. None until then.
-fn background(_player: &Player) -> Option<String> {
-    None
 }
 
 /// The monsters it killed, by kind, most first; the kills of a character

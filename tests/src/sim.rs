@@ -99,6 +99,44 @@ impl SimClient {
         Self::join_with_token(url, name, None, oracle).await
     }
 
+    /// Makes a new character `name` of the background so named, as the
+    /// window does: asks for the backgrounds, checks the one wanted is
+    /// among them, then creates it, and waits for the first sight.
+    pub async fn create(
+        url: &str,
+        name: &str,
+        background: &str,
+        oracle: Option<Oracle>,
+    ) -> Result<Self, SimError> {
+        let mut sim = Self::connect(url, name, None, oracle).await?;
+        sim.send(&ClientMsg::Backgrounds).await?;
+        let offered = match sim.recv().await? {
+            ServerMsg::Backgrounds(list) => list,
+            other => return Err(SimError::Stuck(format!("{other:?} before the backgrounds"))),
+        };
+        if !offered.iter().any(|b| b.name == background) {
+            let names: Vec<&str> = offered.iter().map(|b| b.name.as_str()).collect();
+            return Err(SimError::Stuck(format!("no background {background:?} in {names:?}")));
+        }
+        let (version, name, background) =
+            (PROTOCOL_VERSION, name.to_owned(), background.to_owned());
+        sim.send(&ClientMsg::Create { version, name, background }).await?;
+        sim.welcomed().await?;
+        Ok(sim)
+    }
+
+    /// Reads until the first sight, keeping the token a new character is given.
+    async fn welcomed(&mut self) -> Result<(), SimError> {
+        loop {
+            match self.recv().await? {
+                ServerMsg::Refused(r) => return Err(SimError::Refused(r)),
+                ServerMsg::Welcome { token: Some(fresh), .. } => self.token = Some(fresh),
+                ServerMsg::Sight(_) => return Ok(()),
+                _ => {}
+            }
+        }
+    }
+
     /// Joins as `name` with the character's secret token.
     pub async fn join_with_token(
         url: &str,
@@ -109,14 +147,8 @@ impl SimClient {
         let mut sim = Self::connect(url, name, token, oracle).await?;
         sim.send(&ClientMsg::Hello { version: PROTOCOL_VERSION, name: name.to_owned(), token })
             .await?;
-        loop {
-            match sim.recv().await? {
-                ServerMsg::Refused(r) => return Err(SimError::Refused(r)),
-                ServerMsg::Welcome { token: Some(fresh), .. } => sim.token = Some(fresh),
-                ServerMsg::Sight(_) => return Ok(sim),
-                _ => {}
-            }
-        }
+        sim.welcomed().await?;
+        Ok(sim)
     }
 
     /// Joins as the window does: the connection opened within

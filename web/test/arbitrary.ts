@@ -28,6 +28,7 @@ function record<T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }): fc.Arbitrary<
 }
 
 const u8 = fc.integer({ min: 0, max: 0xff });
+const i8 = fc.integer({ min: -128, max: 127 });
 const u16 = fc.oneof(fc.constantFrom(0, 250, 251, 0xffff), fc.integer({ min: 0, max: 0xffff }));
 const u32 = fc.oneof(
   fc.constantFrom(0, 250, 251, 0xffff, 0x1_0000, 0xffff_ffff),
@@ -80,6 +81,8 @@ const client: { [K in VariantOf<ClientMsg>]: fc.Arbitrary<ClientMsg> } = {
   ).map((Audience) => ({ Audience })),
   Who: fc.constant("Who"),
   Stop: fc.constant("Stop"),
+  Backgrounds: fc.constant("Backgrounds"),
+  Create: record({ version: u32, name, background: name }).map((Create) => ({ Create })),
 };
 
 const playerChange: fc.Arbitrary<PlayerChange> = fc.oneof(
@@ -144,6 +147,7 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
       text(40).map((reason) => ({ Unavailable: { reason } })),
       text(40).map((reason) => ({ CannotWatch: { reason } })),
       u32.map((players) => ({ Full: { players } })),
+      name.map((name) => ({ NoSuchBackground: { name } })),
     )
     .map((Refused) => ({ Refused })),
   EnterLevel: record({ depth: u16, width: u16, height: u16, remembered: fc.array(u8), terrain: fc.array(terrain) })
@@ -178,6 +182,9 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
   Watching: record({ player: name, you: u32 }).map((Watching) => ({ Watching })),
   Watchers: names.map((Watchers) => ({ Watchers })),
   Who: list(record({ name, watchers: u8, watchable: fc.boolean() })).map((Who) => ({ Who })),
+  Backgrounds: list(
+    record({ name, about: text(60), hp: u16, to_hit: i8, damage: i8, stealth: u8, throwing: i8, kit: names }),
+  ).map((Backgrounds) => ({ Backgrounds })),
 };
 
 export const clientMsg: fc.Arbitrary<ClientMsg> = fc.oneof(...Object.values(client));

@@ -103,7 +103,8 @@ pub fn tried_again(refusal: &Refusal) -> bool {
         Refusal::WrongVersion { .. }
         | Refusal::NameInvalid { .. }
         | Refusal::NameTaken
-        | Refusal::WrongToken => false,
+        | Refusal::WrongToken
+        | Refusal::NoSuchBackground { .. } => false,
     }
 }
 

@@ -27,6 +27,9 @@ pub const MAX_ITEM_KINDS: usize = 1024;
 /// The longest monster name (or cause of death) a client keeps, in characters.
 pub const MAX_KIND_NAME_CHARS: usize = 40;
 
+/// The most backgrounds a client keeps: one a letter on the first screen.
+pub const MAX_BACKGROUNDS: usize = 26;
+
 /// The most graveyard records a client keeps.
 pub const MAX_GRAVEYARD: usize = 2000;
 

@@ -22,8 +22,8 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use gloam_protocol::{
-    Carried, DeathRecord, Disc, ItemInfo, KindInfo, Lying, Member, MonsterId, PlayerId, Pos,
-    Refusal, ServerMsg, Terrain,
+    BackgroundInfo, Carried, DeathRecord, Disc, ItemInfo, KindInfo, Lying, Member, MonsterId,
+    PlayerId, Pos, Refusal, ServerMsg, Terrain,
 };
 
 mod in_sight;
@@ -132,6 +132,9 @@ pub struct ClientState {
     /// The server said it is restarting (its close follows): a client
     /// may come back soon.
     pub restarting: bool,
+    /// The backgrounds a new character may take, as the server last
+    /// listed them (empty until asked for), for the first screen.
+    pub backgrounds: Vec<BackgroundInfo>,
 }
 
 /// What the log says when the server says it is restarting.
@@ -154,6 +157,14 @@ impl ClientState {
     pub fn apply(&mut self, msg: &ServerMsg) -> Result<(), StateError> {
         match msg {
             ServerMsg::Welcome { .. } => self.welcome(msg)?,
+            ServerMsg::Backgrounds(list) => {
+                if list.len() > limits::MAX_BACKGROUNDS {
+                    return Err(StateError::Inconsistent(
+                        reasons::LONGER_LIST_OF_BACKGROUNDS_THAN_ANY_SENT,
+                    ));
+                }
+                self.backgrounds.clone_from(list);
+            }
             ServerMsg::Restarting => {
                 self.restarting = true;
                 self.own_note(RESTARTING);

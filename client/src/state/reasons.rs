@@ -10,6 +10,8 @@ pub(crate) const DEATH_WHOSE_RECORD_SAYS_IT_ESCAPED: &str = "a death whose recor
 pub(crate) const GRAVEYARD_LONGER_THAN_A_CLIENT_KEEPS: &str =
     "a graveyard longer than a client keeps";
 pub(crate) const LINE_OF_CHAT_NO_SERVER_SENDS: &str = "a line of chat no server sends";
+pub(crate) const LONGER_LIST_OF_BACKGROUNDS_THAN_ANY_SENT: &str =
+    "a longer list of backgrounds than any sent";
 pub(crate) const LONGER_LIST_OF_PLAYERS_THAN_ANY_SENT: &str =
     "a longer list of players than any sent";
 pub(crate) const MAP_OF_A_LEVEL_NEVER_ENTERED: &str = "a map of a level never entered";
@@ -64,6 +66,7 @@ pub(crate) const ALL: &[(&str, &str)] = &[
     ("death_whose_record_says_it_escaped", DEATH_WHOSE_RECORD_SAYS_IT_ESCAPED),
     ("graveyard_longer_than_a_client_keeps", GRAVEYARD_LONGER_THAN_A_CLIENT_KEEPS),
     ("line_of_chat_no_server_sends", LINE_OF_CHAT_NO_SERVER_SENDS),
+    ("longer_list_of_backgrounds_than_any_sent", LONGER_LIST_OF_BACKGROUNDS_THAN_ANY_SENT),
     ("longer_list_of_players_than_any_sent", LONGER_LIST_OF_PLAYERS_THAN_ANY_SENT),
     ("map_of_a_level_never_entered", MAP_OF_A_LEVEL_NEVER_ENTERED),
     ("map_with_no_cells", MAP_WITH_NO_CELLS),

@@ -191,7 +191,7 @@ fn render_palette() -> String {
 fn render_limits() -> String {
     use crate::layout;
     use crate::state::limits;
-    let numbers: [(&str, usize); 26] = [
+    let numbers: [(&str, usize); 27] = [
         ("protocol_version", gloam_protocol::PROTOCOL_VERSION as usize),
         ("max_name_chars", gloam_protocol::MAX_NAME_CHARS),
         ("max_world_name_chars", gloam_protocol::MAX_WORLD_NAME_CHARS),
@@ -208,6 +208,7 @@ fn render_limits() -> String {
         ("max_item_kinds", limits::MAX_ITEM_KINDS),
         ("max_kind_name_chars", limits::MAX_KIND_NAME_CHARS),
         ("max_graveyard", limits::MAX_GRAVEYARD),
+        ("max_backgrounds", limits::MAX_BACKGROUNDS),
         ("max_watchers", limits::MAX_WATCHERS),
         ("game_rows", usize::from(layout::GAME_ROWS)),
         ("chat_rows", usize::from(layout::CHAT_ROWS)),

@@ -20,8 +20,23 @@ pub(crate) enum Keep {
     ThisDepth,
 }
 
-/// A new character's hit points.
+/// A new character's hit points (one of no background).
 pub const START_HP: u16 = 30;
+
+/// What a character's background makes it better (or worse) at than one
+/// of none, for good: percent points on its blows' chance to land, hit
+/// points on their damage, percent points off a sleeper's chance to wake
+/// when it notices only such players, and percent points on its throws'
+/// chance to land.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct Skills {
+    pub to_hit: i8,
+    pub damage: i8,
+    pub stealth: u8,
+    pub throwing: i8,
+}
 
 /// What a character has been through: kept in the store, and in the
 /// graveyard when it dies.
@@ -71,6 +86,9 @@ pub struct Snapshot {
     pub known: Vec<String>,
     /// The monsters it killed, by kind name (as [`Player::slain`]).
     pub slain: Vec<(String, u32)>,
+    /// The background it was made as, and the skills that came with it
+    /// (kept as they were, whatever the host's file says later).
+    pub background: Option<(String, Skills)>,
 }
 
 /// A pile a character remembers, as the store keeps it: its cell, the

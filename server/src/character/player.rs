@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use gloam_protocol::{PlayerId, Pos};
 
 use super::memory::Memory;
-use super::{Keep, KeptPile, Progress, Snapshot, Vitals};
+use super::{Keep, KeptPile, Progress, Skills, Snapshot, Vitals};
 use crate::items::{Catalogue, Known, Pack};
 
 #[derive(Debug)]
@@ -33,6 +33,10 @@ pub struct Player {
     /// its morgue file lists them. A character saved before kills were
     /// counted by kind has fewer here than `vitals.kills`.
     pub slain: BTreeMap<String, u32>,
+    /// The background it was made as (none: made by a plain hello, or
+    /// before backgrounds), and the skills that came with it.
+    pub background: Option<String>,
+    pub skills: Skills,
 }
 
 impl Player {
@@ -48,6 +52,8 @@ impl Player {
             known: Known::new(),
             confused: 0,
             slain: BTreeMap::new(),
+            background: None,
+            skills: Skills::default(),
         }
     }
 
@@ -80,7 +86,9 @@ impl Player {
         let known = self.known.iter().map(|&k| items.kind(k).name.clone()).collect();
         let slain = self.slain.iter().map(|(kind, &n)| (kind.clone(), n)).collect();
         let vitals = self.vitals;
-        Snapshot { depth, pos: self.pos, vitals, explored, piles, pack, progress, known, slain }
+        let background = self.background.clone().map(|name| (name, self.skills));
+        let pos = self.pos;
+        Snapshot { depth, pos, vitals, explored, piles, pack, progress, known, slain, background }
     }
 }
 

@@ -13,9 +13,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
 use super::tables::{
-    DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVE_MORGUES, GRAVES,
-    GRAVES_BY_SECOND, KNOWN, LIVING, LIVING_MORGUES, META, PACKS, PILES, PLACES, PROGRESS, SLAIN,
-    TOKENS, VITALS,
+    BACKGROUNDS, DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVE_MORGUES,
+    GRAVES, GRAVES_BY_SECOND, KNOWN, LIVING, LIVING_MORGUES, META, PACKS, PILES, PLACES, PROGRESS,
+    SLAIN, TOKENS, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -60,6 +60,7 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, PROGRESS)?;
     copy_table(&read, &write, KNOWN)?;
     copy_table(&read, &write, SLAIN)?;
+    copy_table(&read, &write, BACKGROUNDS)?;
     copy_table(&read, &write, GRAVES)?;
     copy_table(&read, &write, GRAVE_LEVELS)?;
     copy_table(&read, &write, GRAVE_MORGUES)?;

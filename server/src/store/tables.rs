@@ -9,7 +9,7 @@ use redb::{
 };
 
 use super::command::Cmd;
-use crate::character::{Credential, KeptPile, Progress, Snapshot, Vitals};
+use crate::character::{Credential, KeptPile, Progress, Skills, Snapshot, Vitals};
 
 /// The layout of the tables below. A store of another version is refused,
 /// never rewritten. A table added since version 1 (`vitals`, `graves`) is
@@ -56,6 +56,10 @@ pub(super) const KNOWN: TableDefinition<&str, &[u8]> = TableDefinition::new("kno
 /// were counted by kind has no such table: its characters' morgue files
 /// count their earlier kills apart.
 pub(super) const SLAIN: TableDefinition<&str, &[u8]> = TableDefinition::new("slain");
+/// Per character made with a background: the background's name and the
+/// skills it came with, as `(String, Skills)` by the codec (none: a
+/// character of no background).
+pub(super) const BACKGROUNDS: TableDefinition<&str, &[u8]> = TableDefinition::new("backgrounds");
 /// Grave number to the number of its character's morgue file (a grave
 /// without one was dug before morgue files: 0, none).
 pub(super) const GRAVE_MORGUES: TableDefinition<u64, u32> = TableDefinition::new("grave-morgues");
@@ -166,6 +170,7 @@ struct Open<'t> {
     progress: Table<'t, &'static str, &'static [u8]>,
     known: Table<'t, &'static str, &'static [u8]>,
     slain: Table<'t, &'static str, &'static [u8]>,
+    backgrounds: Table<'t, &'static str, &'static [u8]>,
     graves: Table<'t, u64, (&'static str, u64, u16, u64, u32, &'static str)>,
     grave_levels: Table<'t, u64, u8>,
     grave_morgues: Table<'t, u64, u32>,
@@ -191,6 +196,7 @@ impl<'t> Open<'t> {
             progress: txn.open_table(PROGRESS)?,
             known: txn.open_table(KNOWN)?,
             slain: txn.open_table(SLAIN)?,
+            backgrounds: txn.open_table(BACKGROUNDS)?,
             graves,
             grave_levels: txn.open_table(GRAVE_LEVELS)?,
             grave_morgues: txn.open_table(GRAVE_MORGUES)?,
@@ -214,6 +220,7 @@ impl<'t> Open<'t> {
             progress: p,
             known,
             slain,
+            background,
         } = snapshot;
         self.places.insert(name, (*depth, pos.x, pos.y))?;
         self.packs.insert(name, gloam_protocol::codec::encode(pack).as_slice())?;
@@ -224,6 +231,12 @@ impl<'t> Open<'t> {
             self.known.insert(name, gloam_protocol::codec::encode(known).as_slice())?;
         }
         self.slain.insert(name, gloam_protocol::codec::encode(slain).as_slice())?;
+        match background {
+            Some(kept) => {
+                self.backgrounds.insert(name, gloam_protocol::codec::encode(kept).as_slice())?;
+            }
+            None => _ = self.backgrounds.remove(name)?,
+        }
         self.vitals.insert(name, (v.hp, v.max_hp, v.kills, v.rounds, v.deepest))?;
         for (depth, bits) in depths {
             self.explored.insert((name, *depth), bits.as_slice())?;
@@ -249,6 +262,7 @@ impl<'t> Open<'t> {
         self.progress.remove(name)?;
         self.known.remove(name)?;
         self.slain.remove(name)?;
+        self.backgrounds.remove(name)?;
         self.explored.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
         self.piles.retain_in((name, 0)..=(name, u16::MAX), |_, _| false)?;
         let DeathRecord { depth, rounds, kills, when, level, morgue, .. } = *record;
@@ -326,10 +340,16 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
         None => None,
     };
     let slain = slain.unwrap_or_default();
+    let background = match open_if_there(&txn, BACKGROUNDS)? {
+        Some(table) => table.get(name)?.and_then(|bytes| decode_background(name, bytes.value())),
+        None => None,
+    };
     let pos = Pos { x, y };
     let piles = floors;
     let (explored, vitals) = (depths, vitals);
-    Ok(Some(Snapshot { depth, pos, vitals, explored, piles, pack, progress, known, slain }))
+    let snapshot =
+        Snapshot { depth, pos, vitals, explored, piles, pack, progress, known, slain, background };
+    Ok(Some(snapshot))
 }
 
 /// The stored piles of one depth; a list that does not decode is reported
@@ -357,6 +377,16 @@ fn decode_known(name: &str, bytes: &[u8]) -> Vec<String> {
         tracing::error!(player = name, error = %e, "stored item knowledge does not decode: none kept");
         Vec::new()
     })
+}
+
+/// A stored background; one that does not decode is reported and read as
+/// none (the character plays on, unskilled).
+fn decode_background(name: &str, bytes: &[u8]) -> Option<(String, Skills)> {
+    gloam_protocol::codec::decode_record(bytes)
+        .inspect_err(|e| {
+            tracing::error!(player = name, error = %e, "a stored background does not decode: read as none");
+        })
+        .ok()
 }
 
 /// A stored count of kills by kind; one that does not decode is reported

@@ -431,6 +431,10 @@ impl Characters {
                     player.xp = s.progress.xp;
                     player.known = s.known.iter().filter_map(|k| self.items.find(k)).collect();
                     player.slain = s.slain.into_iter().collect();
+                    if let Some((background, skills)) = s.background {
+                        player.background = Some(background);
+                        player.skills = skills;
+                    }
                     player.memories = self.remembered(name, s.explored, s.piles);
                     Saved { depth: s.depth, player }
                 });

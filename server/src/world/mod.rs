@@ -100,16 +100,25 @@ impl World {
         &self.depths.config
     }
 
-    /// Joins as `name`: claims the character (creating it, resuming it
-    /// where the store has it, or taking it over from another connection)
-    /// and puts it on its depth. The arrival's messages are the first
-    /// replies of the presence.
+    /// Joins as `name`: claims the character (creating it, of the
+    /// `background` named if any, resuming it where the store has it, or
+    /// taking it over from another connection) and puts it on its depth.
+    /// The arrival's messages are the first replies of the presence.
     pub async fn enter(
         self: &Arc<Self>,
         name: &str,
         token: Option<Token>,
         from: IpAddr,
+        background: Option<&str>,
     ) -> Result<Presence, Refusal> {
+        let config = self.config();
+        let background = match background {
+            Some(wanted) => match config.backgrounds.find(wanted) {
+                Some(background) => Some(background),
+                None => return Err(Refusal::NoSuchBackground { name: wanted.to_owned() }),
+            },
+            None => None,
+        };
         let Claim { id, new_token, saved, kicked } =
             self.characters.claim(name, token, from).await?;
         let (player, depth, via) = match saved {
@@ -119,7 +128,13 @@ impl World {
                 (player, depth, Arrival::Resume(at))
             }
             Some(Saved { player, .. }) => (player, self.config().bottom(), Arrival::FromAbove),
-            None => (Player::new(id, name.to_owned()), 1, Arrival::Join),
+            None => {
+                let mut player = Player::new(id, name.to_owned());
+                if let Some(background) = background {
+                    background.outfit(&mut player, &config.world_items());
+                }
+                (player, 1, Arrival::Join)
+            }
         };
         let c = self.config();
         let audience =

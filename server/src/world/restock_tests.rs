@@ -91,7 +91,7 @@ async fn a_depth_regains_monsters_after_its_task_retired_and_not_before_a_period
     let store = writer.handle();
     let world = Arc::new(World::new(config, store.clone(), known));
 
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     let token = ann.new_token();
     until_done(&mut ann).await;
     strike_until_killed(&mut ann, dir).await;
@@ -99,7 +99,7 @@ async fn a_depth_regains_monsters_after_its_task_retired_and_not_before_a_period
 
     // Less than a period: nothing.
     world.depths.absences().played(19);
-    let mut ann = world.enter("ann", token, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", token, LOCAL, None).await.unwrap();
     until_done(&mut ann).await;
     ann.leave().await;
     // Then three periods, and long enough for depth 1 to retire.
@@ -112,7 +112,7 @@ async fn a_depth_regains_monsters_after_its_task_retired_and_not_before_a_period
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
     assert!(!running(&world), "depth 1 stood empty and retired");
-    let mut ann = world.enter("ann", token, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", token, LOCAL, None).await.unwrap();
     until_done(&mut ann).await;
     ann.leave().await;
     // The depth hands its log to the store as it saves (the clock is

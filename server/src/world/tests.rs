@@ -25,7 +25,7 @@ async fn a_player_dropped_for_falling_behind_is_saved_where_it_stood() {
     let (writer, known) = Store::in_memory().start();
     let store = writer.handle();
     let world = Arc::new(World::new(config, store.clone(), known));
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
 
     let open = |p: Pos| level.terrain(p).is_open();
     let dir = Dir::ALL.into_iter().find(|&d| level.arrival.step(d).is_some_and(open)).unwrap();
@@ -57,17 +57,17 @@ async fn a_player_dropped_for_falling_behind_is_saved_where_it_stood() {
 async fn a_takeover_the_old_connection_outlasts_is_asked_to_try_again_not_locked_out() {
     let (writer, known) = Store::in_memory().start();
     let world = Arc::new(World::new(Config::quiet(9), writer.handle(), known));
-    let old = world.enter("ann", None, LOCAL).await.unwrap();
+    let old = world.enter("ann", None, LOCAL, None).await.unwrap();
     let token = old.new_token().expect("a new character's key");
     // The old connection is kicked but never looks: it does not leave.
-    let refused = world.enter("ann", Some(token), LOCAL).await.err();
+    let refused = world.enter("ann", Some(token), LOCAL, None).await.err();
     assert!(
         matches!(refused, Some(gloam_protocol::Refusal::Unavailable { .. })),
         "a refusal a client tries again: {refused:?}"
     );
     assert!(old.kicked().is_cancelled(), "the old connection was asked to go");
     old.leave().await;
-    let back = world.enter("ann", Some(token), LOCAL).await.expect("back once it left");
+    let back = world.enter("ann", Some(token), LOCAL, None).await.expect("back once it left");
     assert_eq!(back.new_token(), None, "the same character");
 }
 
@@ -79,7 +79,7 @@ async fn the_stairs_move_a_presence_to_the_next_depth() {
     let (writer, known) = Store::in_memory().start();
     let world = Arc::new(World::new(config.clone(), writer.handle(), known));
     let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     ann.reply().await.unwrap();
     let path = level.grid.walk_from(level.arrival).path_to(level.stairs_down).unwrap();
     for dir in path {
@@ -122,7 +122,7 @@ async fn a_join_is_not_held_up_while_another_depth_is_built() {
     entered.recv_timeout(Duration::from_secs(10)).expect("depth 7 is being built");
     let joining = world.clone();
     let join = tokio::spawn(async move {
-        let mut ann = joining.enter("ann", None, LOCAL).await.unwrap();
+        let mut ann = joining.enter("ann", None, LOCAL, None).await.unwrap();
         ann.reply().await.expect("the arrival on depth 1").done
     });
     let joined = tokio::time::timeout(Duration::from_secs(10), join).await;
@@ -142,7 +142,7 @@ async fn a_depth_is_built_once_however_many_arrive_while_it_is_built() {
     let (building, release) = gate::hold_building(&world.depths, 1);
     let enter = |name: &'static str| {
         let world = world.clone();
-        tokio::spawn(async move { world.enter(name, None, LOCAL).await.is_ok() })
+        tokio::spawn(async move { world.enter(name, None, LOCAL, None).await.is_ok() })
     };
     let ann = enter("ann");
     tokio::task::block_in_place(|| building.recv_timeout(Duration::from_secs(10)))
@@ -193,11 +193,11 @@ async fn actions_queued_together_reach_a_watcher_in_one_message() {
             _ => None,
         })
     };
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     let mut taken = vec![stands(&until_done(&mut ann).await).unwrap()];
     let mut movers = Vec::new();
     for name in ["bob", "cy", "dee"] {
-        let mut p = world.enter(name, None, LOCAL).await.unwrap();
+        let mut p = world.enter(name, None, LOCAL, None).await.unwrap();
         taken.push(stands(&until_done(&mut p).await).unwrap());
         movers.push((p, *taken.last().unwrap()));
     }
@@ -269,9 +269,9 @@ impl AnnAndBob {
         let (writer, known) = Store::in_memory().start();
         let world = Arc::new(World::new(config.clone(), writer.handle(), known));
         let level = mapgen::build_level_with(config.seed, 1, config.generator, &config.mix);
-        let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+        let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
         let ann_at = stands(&until_done(&mut ann).await).unwrap();
-        let mut bob = world.enter("bob", None, LOCAL).await.unwrap();
+        let mut bob = world.enter("bob", None, LOCAL, None).await.unwrap();
         let bob_at = stands(&until_done(&mut bob).await).unwrap();
         Self { _writer: writer, _world: world, level, ann, ann_at, bob, bob_at }
     }
@@ -334,7 +334,7 @@ async fn a_crowd_is_told_less_often() {
     let mut two = AnnAndBob::enter().await;
     let mut crowd = Vec::new();
     for i in 0..148 {
-        let mut p = two._world.enter(&format!("p{i}"), None, LOCAL).await.unwrap();
+        let mut p = two._world.enter(&format!("p{i}"), None, LOCAL, None).await.unwrap();
         until_done(&mut p).await;
         crowd.push(p);
     }
@@ -368,7 +368,7 @@ async fn the_still_hear_of_a_step_in_shifts() {
     let mut taken = vec![two.ann_at, bob_was];
     let mut watchers = vec![two.ann];
     for name in ["cat", "dan", "eve", "fay"] {
-        let mut p = two._world.enter(name, None, LOCAL).await.unwrap();
+        let mut p = two._world.enter(name, None, LOCAL, None).await.unwrap();
         taken.push(stands(&until_done(&mut p).await).unwrap());
         watchers.push(p);
     }
@@ -419,7 +419,7 @@ async fn the_still_hear_of_an_arrival_within_a_twentieth_of_a_second() {
     use tokio::time::Instant;
     let two = AnnAndBob::enter().await;
     let mut ann = two.ann;
-    let mut cat = two._world.enter("cat", None, LOCAL).await.unwrap();
+    let mut cat = two._world.enter("cat", None, LOCAL, None).await.unwrap();
     until_done(&mut cat).await;
     let arrived = Instant::now();
     // Bob's arrival may not be told yet (the store's thread takes real
@@ -476,7 +476,7 @@ async fn an_idle_depth_stops_and_is_rebuilt_exactly_when_someone_returns() {
     let world = Arc::new(World::new(config.clone(), writer.handle(), known));
     let level = |d| mapgen::build_level_with(config.seed, d, config.generator, &config.mix);
     let (one, two) = (level(1), level(2));
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     until_done(&mut ann).await;
     let path = one.grid.walk_from(one.arrival).path_to(one.stairs_down).unwrap();
     for dir in path {
@@ -535,7 +535,7 @@ async fn alone_a_minute_passes_and_nothing_moves() {
     let config = Config { placements, ..config };
     let (writer, known) = Store::in_memory().start();
     let world = Arc::new(World::new(config, writer.handle(), known));
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     let arrival = until_done(&mut ann).await;
     let jackal = arrival
         .iter()
@@ -588,7 +588,7 @@ async fn new_characters_are_capped_per_address_and_in_all() {
     for attempt in 0..3_000u32 {
         // Most from one address; every hundredth from a new one.
         let from = if attempt % 100 == 0 { address((attempt / 100) as u8) } else { address(200) };
-        match world.enter(&format!("bot{attempt}"), None, from).await {
+        match world.enter(&format!("bot{attempt}"), None, from, None).await {
             Ok(presence) => made.push(presence),
             Err(Refusal::Unavailable { reason }) => {
                 refusals.insert(reason);
@@ -598,7 +598,7 @@ async fn new_characters_are_capped_per_address_and_in_all() {
     }
     assert_eq!(made.len(), 12, "5 from the looping address, then others up to the total");
     // The host's own machine is not held to the hourly quota, only to the total.
-    let local = world.enter("host", None, LOCAL).await.err();
+    let local = world.enter("host", None, LOCAL, None).await.err();
     assert!(
         matches!(local, Some(Refusal::Unavailable { reason }) if reason.contains("all the characters"))
     );
@@ -625,7 +625,7 @@ async fn players_hear_when_saving_stops_and_when_it_works_again() {
     let (store, full) = Store::on_a_disk_that_fills();
     let (writer, known) = store.start();
     let world = Arc::new(World::new(config, writer.handle(), known));
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     until_done(&mut ann).await;
     full.store(true, std::sync::atomic::Ordering::SeqCst);
     let heard = |msgs: &[gloam_protocol::ServerMsg], words: &str| {
@@ -644,7 +644,7 @@ async fn players_hear_when_saving_stops_and_when_it_works_again() {
     tokio::time::timeout(Duration::from_secs(20), until_heard(&mut ann, "cannot save"))
         .await
         .expect("told in time");
-    let refused = world.enter("bob", None, LOCAL).await.err();
+    let refused = world.enter("bob", None, LOCAL, None).await.err();
     assert!(
         matches!(refused, Some(Refusal::Unavailable { reason }) if reason.contains("cannot save"))
     );
@@ -665,7 +665,7 @@ async fn a_reply_its_player_never_took_is_not_shown_to_its_watchers() {
     let config = Config { outbox_capacity: 2, ..Config::quiet(9) };
     let (writer, known) = Store::in_memory().start();
     let world = Arc::new(World::new(config, writer.handle(), known));
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     until_done(&mut ann).await;
     let mut bob = world.watch("bob", None, LOCAL, "ann").await.unwrap();
     assert!(matches!(bob.next().await, Some(StreamPart::Frames(_))), "bob's first view");
@@ -704,7 +704,7 @@ async fn a_frozen_world_applies_no_action_and_saves_each_where_it_stood() {
     let (writer, known) = Store::in_memory().start();
     let store = writer.handle();
     let world = Arc::new(World::new(config, store.clone(), known));
-    let mut ann = world.enter("ann", None, LOCAL).await.unwrap();
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
     assert!(ann.reply().await.expect("the arrival").done);
     let open = |p: Pos| level.terrain(p).is_open();
     let dir = Dir::ALL.into_iter().find(|&d| level.arrival.step(d).is_some_and(open)).unwrap();

@@ -43,7 +43,7 @@ use anyhow::Context;
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
 use gloam_protocol::{Action, ClientMsg, codec};
-use gloam_tests::{SimClient, sim};
+use gloam_tests::{SimClient, SimError, sim};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -84,6 +84,11 @@ struct Args {
     /// Only serve the echo at this address, until stopped (prints its URL).
     #[arg(long, value_name = "ADDR")]
     serve_echo: Option<String>,
+    /// Make each simulated player a new character of this background
+    /// (asking the server for its backgrounds first, as the window does);
+    /// without it each joins with a plain hello, a character of none.
+    #[arg(long, value_name = "NAME")]
+    background: Option<String>,
     /// Watchers following each player (the server seats 8 by default).
     #[arg(long, default_value_t = 0)]
     watchers: usize,
@@ -187,6 +192,14 @@ struct Tally {
 
 /// Plays until `until`; gives the tally, and the client unless it was
 /// disconnected (to say goodbye once the figures are taken).
+/// Joins as `name`: a new character of `background`, or with a plain hello.
+async fn join(url: &str, name: &str, background: Option<&str>) -> Result<SimClient, SimError> {
+    match background {
+        Some(background) => SimClient::create(url, name, background, None).await,
+        None => SimClient::join(url, name, None).await,
+    }
+}
+
 async fn play(
     mut sim: SimClient,
     url: String,
@@ -376,7 +389,7 @@ async fn main() -> anyhow::Result<()> {
             });
         } else if args.watchers > 0 {
             // Watchers need their player in the game: one after another.
-            let sim = SimClient::join(&url, &format!("bot{i}"), None)
+            let sim = join(&url, &format!("bot{i}"), args.background.as_deref())
                 .await
                 .with_context(|| format!("bot{i} could not join {url}"))?;
             for j in 0..args.watchers {
@@ -393,9 +406,10 @@ async fn main() -> anyhow::Result<()> {
             // Joined side by side, as the echo's clients connect, a few
             // dozen at a time so no hello waits past the server's limit.
             let (url, joining) = (url.clone(), joining.clone());
+            let background = args.background.clone();
             tokio::spawn(async move {
                 let permit = joining.acquire_owned().await;
-                let joined = SimClient::join(&url, &format!("bot{i}"), None).await;
+                let joined = join(&url, &format!("bot{i}"), background.as_deref()).await;
                 drop(permit);
                 let tally = match joined {
                     Ok(sim) => play(sim, url, pace, Instant::now() + length).await,

@@ -6,6 +6,7 @@
 //! panic in the process as the server's, so here any other test's failed
 //! assertion would fail it too.
 
+mod backgrounds;
 mod browser;
 mod chat;
 mod graveyard_cap;

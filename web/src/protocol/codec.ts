@@ -28,6 +28,7 @@ import {
   type Colour,
   type DeathRecord,
   type FloorChange,
+  type BackgroundInfo,
   type ItemInfo,
   type KindInfo,
   type Member,
@@ -140,6 +141,11 @@ function writeClientMsg(w: Writer, m: ClientMsg): void {
   } else if ("Audience" in m) {
     w.variant(CLIENT_MSG_VARIANTS, "Audience");
     writeAudienceCmd(w, m.Audience);
+  } else if ("Create" in m) {
+    w.variant(CLIENT_MSG_VARIANTS, "Create");
+    w.u32(m.Create.version);
+    w.string(m.Create.name);
+    w.string(m.Create.background);
   } else {
     noVariant(m, "ClientMsg");
   }
@@ -160,9 +166,12 @@ function readClientMsg(r: Reader): ClientMsg {
       };
     case "Audience":
       return { Audience: readAudienceCmd(r) };
+    case "Create":
+      return { Create: { version: r.u32(), name: r.string(), background: r.string() } };
     case "Graveyard":
     case "Who":
     case "Stop":
+    case "Backgrounds":
       return variant;
   }
 }
@@ -379,6 +388,9 @@ function writeServerMsg(w: Writer, m: ServerMsg): void {
   } else if ("Who" in m) {
     tag("Who");
     w.vec(m.Who, writePlaying);
+  } else if ("Backgrounds" in m) {
+    tag("Backgrounds");
+    w.vec(m.Backgrounds, writeBackgroundInfo);
   } else {
     noVariant(m, "ServerMsg");
   }
@@ -468,7 +480,33 @@ function readServerMsg(r: Reader): ServerMsg {
       return { Watchers: r.vec(readString, "names") };
     case "Who":
       return { Who: r.vec(readPlaying, "players") };
+    case "Backgrounds":
+      return { Backgrounds: r.vec(readBackgroundInfo, "backgrounds") };
   }
+}
+
+function writeBackgroundInfo(w: Writer, b: BackgroundInfo): void {
+  w.string(b.name);
+  w.string(b.about);
+  w.u16(b.hp);
+  w.i8(b.to_hit);
+  w.i8(b.damage);
+  w.u8(b.stealth);
+  w.i8(b.throwing);
+  w.vec(b.kit, writeString);
+}
+
+function readBackgroundInfo(r: Reader): BackgroundInfo {
+  return {
+    name: r.string(),
+    about: r.string(),
+    hp: r.u16(),
+    to_hit: r.i8(),
+    damage: r.i8(),
+    stealth: r.u8(),
+    throwing: r.i8(),
+    kit: r.vec(readString, "kit"),
+  };
 }
 
 function writeRefusal(w: Writer, v: Refusal): void {
@@ -489,6 +527,9 @@ function writeRefusal(w: Writer, v: Refusal): void {
   } else if ("Full" in v) {
     w.variant(REFUSAL_VARIANTS, "Full");
     w.u32(v.Full.players);
+  } else if ("NoSuchBackground" in v) {
+    w.variant(REFUSAL_VARIANTS, "NoSuchBackground");
+    w.string(v.NoSuchBackground.name);
   } else {
     noVariant(v, "Refusal");
   }
@@ -507,6 +548,8 @@ function readRefusal(r: Reader): Refusal {
       return { CannotWatch: { reason: r.string() } };
     case "Full":
       return { Full: { players: r.u32() } };
+    case "NoSuchBackground":
+      return { NoSuchBackground: { name: r.string() } };
     case "NameTaken":
     case "WrongToken":
       return variant;

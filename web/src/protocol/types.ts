@@ -54,6 +54,8 @@ export const CLIENT_MSG_VARIANTS = [
   "Audience",
   "Who",
   "Stop",
+  "Backgrounds",
+  "Create",
 ] as const;
 
 export type ClientMsg =
@@ -64,7 +66,9 @@ export type ClientMsg =
   | { Watch: { version: number; name: string; token: Token | null; player: string } }
   | { Audience: AudienceCmd }
   | "Who"
-  | "Stop";
+  | "Stop"
+  | "Backgrounds"
+  | { Create: { version: number; name: string; background: string } };
 
 export const AUDIENCE_CMD_VARIANTS = ["Refuse", "Allow", "Kick"] as const;
 export type AudienceCmd = "Refuse" | "Allow" | { Kick: string };
@@ -144,6 +148,7 @@ export const SERVER_MSG_VARIANTS = [
   "Watchers",
   "Who",
   "Restarting",
+  "Backgrounds",
 ] as const;
 
 export type ServerMsg =
@@ -196,7 +201,25 @@ export type ServerMsg =
   | { Watching: { player: string; you: PlayerId } }
   | { Watchers: string[] }
   | { Who: Playing[] }
-  | "Restarting";
+  | "Restarting"
+  | { Backgrounds: BackgroundInfo[] };
+
+/** What a new character may start as (protocol/src/message.rs). */
+export interface BackgroundInfo {
+  name: string;
+  about: string;
+  hp: number;
+  /** Percent points added to its blows' chance to land (an i8). */
+  to_hit: number;
+  /** Hit points added to its blows' damage (an i8). */
+  damage: number;
+  /** Percent points off a sleeper's chance to wake (a u8). */
+  stealth: number;
+  /** Percent points added to its throws' chance to land (an i8). */
+  throwing: number;
+  /** What it carries, each as "2 darts" or "a dagger (wielded)". */
+  kit: string[];
+}
 
 export interface Playing {
   name: string;
@@ -297,6 +320,7 @@ export const REFUSAL_VARIANTS = [
   "Unavailable",
   "CannotWatch",
   "Full",
+  "NoSuchBackground",
 ] as const;
 export type Refusal =
   | { WrongVersion: { server: number } }
@@ -305,7 +329,8 @@ export type Refusal =
   | "WrongToken"
   | { Unavailable: { reason: string } }
   | { CannotWatch: { reason: string } }
-  | { Full: { players: number } };
+  | { Full: { players: number } }
+  | { NoSuchBackground: { name: string } };
 
 /** The variant names of an externally tagged union: "Stopped" | "Note" | ... */
 export type VariantOf<T> = T extends string ? T : keyof T;

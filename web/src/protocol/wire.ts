@@ -93,6 +93,11 @@ export class Reader {
     return this.view.getUint8(this.take(1, "a byte"));
   }
 
+  /** An i8: one byte, two's complement. */
+  i8(): number {
+    return this.view.getInt8(this.take(1, "a byte"));
+  }
+
   bool(): boolean {
     const b = this.u8();
     if (b > 1) throw malformed(`a bool of ${b}`);
@@ -231,6 +236,13 @@ export class Writer {
     checkUint(v, 0xff, "u8");
     const start = this.reserve(1);
     this.buf[start] = v;
+  }
+
+  /** An i8: one byte, two's complement. */
+  i8(v: number): void {
+    if (!Number.isInteger(v) || v < -128 || v > 127) throw new EncodeError(`${String(v)} is not an i8`);
+    const start = this.reserve(1);
+    this.buf[start] = v & 0xff;
   }
 
   bool(v: boolean): void {

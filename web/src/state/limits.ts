@@ -28,6 +28,8 @@ export const MAX_KINDS: number = limits.max_kinds;
 export const MAX_ITEM_KINDS: number = limits.max_item_kinds;
 /** The longest monster or item name (or cause of death) kept, in characters. */
 export const MAX_KIND_NAME_CHARS: number = limits.max_kind_name_chars;
+/** The most backgrounds kept: one a letter on the first screen. */
+export const MAX_BACKGROUNDS: number = limits.max_backgrounds;
 export const MAX_GRAVEYARD: number = limits.max_graveyard;
 export const MAX_WATCHERS: number = limits.max_watchers;
 

@@ -141,5 +141,6 @@ export function refusalText(r: Refusal): string {
   if ("NameInvalid" in r) return `invalid name: ${r.NameInvalid.reason}`;
   if ("Unavailable" in r) return `the server cannot take you now: ${r.Unavailable.reason}`;
   if ("Full" in r) return `The server is full (${r.Full.players} players); try again later.`;
+  if ("NoSuchBackground" in r) return `no background is called ${r.NoSuchBackground.name} here`;
   return `cannot watch: ${r.CannotWatch.reason}`;
 }

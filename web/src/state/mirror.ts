@@ -15,6 +15,7 @@
 import { REASONS } from "./reasons";
 import { PAGE_WORDS, type Words } from "./words";
 import type {
+  BackgroundInfo,
   Carried,
   ChatTo,
   DeathRecord,
@@ -35,7 +36,7 @@ import { applyMonsters, applyPlayers, nameKinds } from "./in_sight";
 import { applyFloor, nameItemKinds, setPack } from "./items";
 import { die, escape, keepGraveyard, setVitals } from "./life";
 import { answered, checkChat, hear, note, refusalText, told, type LogLine } from "./log";
-import { MAX_SIGHT_RADIUS, checkSize, checkWorldName } from "./limits";
+import { MAX_BACKGROUNDS, MAX_SIGHT_RADIUS, checkSize, checkWorldName } from "./limits";
 import { addMapped, applySight, enterLevel } from "./map";
 import { setParty } from "./party";
 import { join, leave, setRoster, waitFor } from "./roster";
@@ -130,6 +131,8 @@ export class ClientState {
   world = "";
   /** The server said it is restarting (its close follows): a client may come back soon. */
   restarting = false;
+  /** The backgrounds a new character may take, as the server last listed them (empty until asked for). */
+  backgrounds: BackgroundInfo[] = [];
 
   /**
    * Updates the mirror with one message from the server. Gives null, or
@@ -163,6 +166,11 @@ export class ClientState {
       return note(this, "Note", RESTARTING);
     }
     if ("Welcome" in msg) return this.welcome(msg.Welcome);
+    if ("Backgrounds" in msg) {
+      if (msg.Backgrounds.length > MAX_BACKGROUNDS) fail(REASONS.longer_list_of_backgrounds_than_any_sent);
+      this.backgrounds = msg.Backgrounds;
+      return;
+    }
     if ("Refused" in msg) {
       this.refused = msg.Refused;
       return note(this, "Note", `Refused: ${refusalText(msg.Refused)}`);

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use gloam_protocol::{PlayerId, Refusal, ServerMsg, Token, codec};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::time::{Instant, timeout};
+use tokio::time::{Instant, timeout_at};
 use tokio_tungstenite::tungstenite::Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_util::sync::CancellationToken;
@@ -151,13 +151,37 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         self.conn.write_all(frames).await
     }
 
-    /// Reads the hello and enters the world, to play or to watch.
+    /// Reads the hello and enters the world, to play or to watch. A client
+    /// may first ask for the backgrounds, once, within the same time.
     async fn greet(&mut self) -> Result<Joined, Ending> {
         let limit = self.world.config().handshake_timeout;
+        let deadline = Instant::now() + limit;
+        let mut joining = self.hello(deadline).await?;
+        if let Err(Greeting::Backgrounds) = joining {
+            let config = self.world.config();
+            let list = config.backgrounds.infos(&config.world_items());
+            self.conn.send(&ServerMsg::Backgrounds(list)).await?;
+            joining = match self.hello(deadline).await? {
+                Err(Greeting::Backgrounds) => Err(Greeting::Violation("backgrounds asked twice")),
+                other => other,
+            };
+        }
+        let joining = match joining {
+            Ok(joining) => joining,
+            Err(Greeting::Violation(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
+            Err(Greeting::Refuse(refusal)) => return Err(self.refuse(refusal).await),
+            Err(Greeting::Backgrounds) => unreachable!("answered above"),
+        };
+        self.enter(joining).await
+    }
+
+    /// The first message (or the one after the backgrounds), read by
+    /// `deadline`, as the rules greet it.
+    async fn hello(&mut self, deadline: Instant) -> Result<Result<Joining, Greeting>, Ending> {
         let stop = self.stop.clone();
         let first = tokio::select! {
             () = stop.cancelled() => return Err(self.stopping()),
-            first = timeout(limit, self.conn.next_msg()) => first,
+            first = timeout_at(deadline, self.conn.next_msg()) => first,
         };
         let msg = match first {
             // "Try again later", not a policy close, which a client does
@@ -168,11 +192,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             Ok(Err(ending)) => return Err(ending),
             Ok(Ok(msg)) => msg,
         };
-        let joining = match rules::greet(msg) {
-            Ok(joining) => joining,
-            Err(Greeting::Violation(why)) => return Err(Ending::new(CloseCode::Protocol, why)),
-            Err(Greeting::Refuse(refusal)) => return Err(self.refuse(refusal).await),
-        };
+        Ok(rules::greet(msg))
+    }
+
+    /// Enters the world as the hello said, to play or to watch.
+    async fn enter(&mut self, joining: Joining) -> Result<Joined, Ending> {
         let from = self.peer.ip();
         if let Err(wait) = self.hellos.admit(from, Instant::now()) {
             let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
@@ -180,8 +204,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             return Err(self.refuse(Refusal::Unavailable { reason }).await);
         }
         let joined = match &joining {
-            Joining::Play { name, token } => {
-                self.world.enter(name, *token, from).await.map(Joined::Player)
+            Joining::Play { name, token, background } => {
+                let background = background.as_deref();
+                self.world.enter(name, *token, from, background).await.map(Joined::Player)
             }
             Joining::Watch { name, token, player } => {
                 self.world.watch(name, *token, from, player).await.map(Joined::Watcher)

@@ -8,14 +8,27 @@ use gloam_protocol::{
 /// What a client came for, as its first message says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Joining {
-    Play { name: String, token: Option<Token> },
-    Watch { name: String, token: Option<Token>, player: String },
+    /// To play; `background` names the one a new character is made as
+    /// (a [`ClientMsg::Create`]), none for a plain hello.
+    Play {
+        name: String,
+        token: Option<Token>,
+        background: Option<String>,
+    },
+    Watch {
+        name: String,
+        token: Option<Token>,
+        player: String,
+    },
 }
 
 /// What to do with a message from a client that has not said hello yet.
 pub(crate) fn greet(msg: ClientMsg) -> Result<Joining, Greeting> {
     let version = match &msg {
-        ClientMsg::Hello { version, .. } | ClientMsg::Watch { version, .. } => *version,
+        ClientMsg::Hello { version, .. }
+        | ClientMsg::Watch { version, .. }
+        | ClientMsg::Create { version, .. } => *version,
+        ClientMsg::Backgrounds => return Err(Greeting::Backgrounds),
         _ => return Err(Greeting::Violation("the first message must be a hello")),
     };
     if version != PROTOCOL_VERSION {
@@ -28,7 +41,11 @@ pub(crate) fn greet(msg: ClientMsg) -> Result<Joining, Greeting> {
     match msg {
         ClientMsg::Hello { name, token, .. } => {
             named(&name)?;
-            Ok(Joining::Play { name, token })
+            Ok(Joining::Play { name, token, background: None })
+        }
+        ClientMsg::Create { name, background, .. } => {
+            named(&name)?;
+            Ok(Joining::Play { name, token: None, background: Some(background) })
         }
         ClientMsg::Watch { name, token, player, .. } => {
             named(&name)?;
@@ -61,6 +78,9 @@ pub(crate) enum Greeting {
     Refuse(Refusal),
     /// Not a hello at all: a protocol violation.
     Violation(&'static str),
+    /// The client asks which backgrounds a new character may take, before
+    /// its hello (once).
+    Backgrounds,
 }
 
 /// What a message from a player already in the game asks for.
@@ -72,7 +92,10 @@ pub(crate) fn play(msg: ClientMsg) -> Result<Request, &'static str> {
         ClientMsg::Audience(cmd) => Ok(Request::Audience(cmd)),
         ClientMsg::Who => Ok(Request::Who),
         ClientMsg::Stop => Ok(Request::Stop),
-        ClientMsg::Hello { .. } | ClientMsg::Watch { .. } => Err("hello sent twice"),
+        ClientMsg::Hello { .. } | ClientMsg::Watch { .. } | ClientMsg::Create { .. } => {
+            Err("hello sent twice")
+        }
+        ClientMsg::Backgrounds => Err("the backgrounds are asked for before the hello"),
     }
 }
 
@@ -101,8 +124,31 @@ mod tests {
 
     #[test]
     fn a_good_hello_gives_the_name() {
-        let play = Joining::Play { name: "ann".into(), token: None };
+        let play = Joining::Play { name: "ann".into(), token: None, background: None };
         assert_eq!(greet(hello(PROTOCOL_VERSION, "ann")), Ok(play));
+    }
+
+    #[test]
+    fn a_create_names_its_background_and_is_checked_as_a_hello() {
+        let create = |version, name: &str| ClientMsg::Create {
+            version,
+            name: name.into(),
+            background: "scout".into(),
+        };
+        let joining =
+            Joining::Play { name: "ann".into(), token: None, background: Some("scout".into()) };
+        assert_eq!(greet(create(PROTOCOL_VERSION, "ann")), Ok(joining));
+        assert!(matches!(
+            greet(create(PROTOCOL_VERSION + 1, "ann")),
+            Err(Greeting::Refuse(Refusal::WrongVersion { .. }))
+        ));
+        assert!(matches!(
+            greet(create(PROTOCOL_VERSION, "a n")),
+            Err(Greeting::Refuse(Refusal::NameInvalid { .. }))
+        ));
+        assert_eq!(greet(ClientMsg::Backgrounds), Err(Greeting::Backgrounds));
+        assert!(play(create(PROTOCOL_VERSION, "ann")).is_err(), "a second hello");
+        assert!(play(ClientMsg::Backgrounds).is_err(), "asked for once in the game");
     }
 
     fn watch(version: u32, name: &str, player: &str) -> ClientMsg {

@@ -14,7 +14,7 @@ use redb::Database;
 use super::keeper::AT_ONCE;
 use super::tables::META;
 use super::*;
-use crate::character::{Credential, KeptPile, Progress, Snapshot, Vitals};
+use crate::character::{Credential, KeptPile, Progress, Skills, Snapshot, Vitals};
 use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::{Generator, GeneratorSetting, Mix};
 
@@ -46,6 +46,9 @@ fn snapshot(depth: u16, x: u16) -> Snapshot {
         progress: Progress { xp: u32::from(x) * 10, wielded: Some(1), worn: None },
         known: if x.is_multiple_of(2) { vec!["potion of healing".into()] } else { Vec::new() },
         slain: vec![("jackal".into(), u32::from(x)), ("kobold".into(), 1)],
+        background: x.is_multiple_of(3).then(|| {
+            ("scout".to_owned(), Skills { to_hit: -1, damage: 2, stealth: 40, throwing: 5 })
+        }),
     }
 }
 

@@ -48,13 +48,22 @@ impl Rules {
         self.strike_monster(attacker, id, to_hit, damage, None, obs);
     }
 
-    /// A player's blow: its damage dice and chance to land.
+    /// A player's blow: its damage dice and chance to land (its weapon's
+    /// and its background's points added).
     fn blow_of(&self, id: PlayerId) -> (Dice, u8) {
-        let level = self.player(id).map_or(1, |p| p.level());
+        let (level, skill) = self.player(id).map_or((1, 0), |p| (p.level(), p.skills.to_hit));
         match self.weapon_of(id) {
-            Some((damage, bonus)) => (damage, to_hit(level, bonus)),
-            None => (PLAYER_DAMAGE, to_hit(level, 0)),
+            Some((damage, bonus)) => (damage, to_hit(level, bonus.saturating_add(skill))),
+            None => (PLAYER_DAMAGE, to_hit(level, skill)),
         }
+    }
+
+    /// The damage of a player's blow that landed: `damage` rolled, and its
+    /// background's points added (never below 1).
+    fn blow_damage(&mut self, id: PlayerId, damage: Dice) -> u16 {
+        let rolled = damage.roll(|sides| self.dice.random_range(1..=sides));
+        let plus = self.player(id).map_or(0, |p| p.skills.damage);
+        rolled.saturating_add_signed(i16::from(plus)).max(1)
     }
 
     /// A player's blow or missile (`missile`, its kind) reaches a monster:
@@ -83,7 +92,10 @@ impl Rules {
             obs.observe(self, struck(Blow::Missed));
             return;
         }
-        let damage = damage.roll(|sides| self.dice.random_range(1..=sides));
+        let damage = match missile {
+            None => self.blow_damage(attacker, damage),
+            Some(_) => damage.roll(|sides| self.dice.random_range(1..=sides)),
+        };
         let Some(m) = self.monsters.get_mut(&id) else { return };
         m.hp = m.hp.saturating_sub(damage);
         let alive = m.hp > 0;
@@ -157,7 +169,7 @@ impl Rules {
             obs.observe(self, Event::PlayerStruckPlayer { attacker, target, blow: Blow::Missed });
             return;
         }
-        let damage = damage.roll(|sides| self.dice.random_range(1..=sides));
+        let damage = self.blow_damage(attacker, damage);
         let blow = Blow::Hit(damage);
         obs.observe(self, Event::PlayerStruckPlayer { attacker, target, blow });
         let by = Killer::Player(self.name_of(attacker));

@@ -9,7 +9,7 @@ use rand::Rng;
 use super::Rules;
 use super::events::Nobody;
 use super::flow::Leaving;
-use crate::character::{Player, Vitals};
+use crate::character::{Player, Skills, Vitals};
 use crate::items::{Item, ItemKindId, Pack};
 use crate::world::depth::Arrival;
 
@@ -115,6 +115,19 @@ pub enum Command {
         pack: Pack,
         xp: u32,
         known: Vec<ItemKindId>,
+    },
+    /// A player came, as it was then: [`Command::Knowing`] with the skills
+    /// its background gave it (logs made before backgrounds, and players
+    /// of none, hold `Knowing` or `Entered`, a player of no skills).
+    Skilled {
+        id: PlayerId,
+        name: String,
+        vitals: Vitals,
+        via: Arrival,
+        pack: Pack,
+        xp: u32,
+        known: Vec<ItemKindId>,
+        skills: Skills,
     },
 }
 
@@ -223,6 +236,15 @@ impl Rules {
                     player.known = known.iter().copied().collect();
                     self.arrive(player, *via, &mut Nobody);
                 }
+                Command::Skilled { id, name, vitals, via, pack, xp, known, skills } => {
+                    let mut player = Player::new(*id, name.clone());
+                    player.vitals = *vitals;
+                    player.pack.clone_from(pack);
+                    player.xp = *xp;
+                    player.known = known.iter().copied().collect();
+                    player.skills = *skills;
+                    self.arrive(player, *via, &mut Nobody);
+                }
                 Command::Act { id, action } => {
                     self.act(*id, *action, &mut Nobody);
                 }
@@ -270,6 +292,20 @@ impl Rules {
             // keeps its sums.
             if p.confused > 0 {
                 sum.u64(u64::from(p.confused));
+            }
+            // Likewise the skills of a background, only when it gave any.
+            if p.skills != Skills::default() {
+                let Skills { to_hit, damage, stealth, throwing } = p.skills;
+                sum.u64(u64::from_le_bytes([
+                    to_hit as u8,
+                    damage as u8,
+                    stealth,
+                    throwing as u8,
+                    1,
+                    0,
+                    0,
+                    0,
+                ]));
             }
         }
         for m in self.monsters.values() {

@@ -41,7 +41,7 @@ pub use monsters::Monster;
 
 use super::Arrival;
 use crate::bestiary::{Bestiary, KindId};
-use crate::character::{Memory, Player};
+use crate::character::{Memory, Player, Skills};
 use crate::fov::Fov;
 use crate::items::{Catalogue, Gear, Item};
 use crate::level::Level;
@@ -214,10 +214,12 @@ impl Rules {
     ) -> Flow {
         let (id, name, vitals, xp) = (player.id, player.name.clone(), player.vitals, player.xp);
         let pack = player.pack.clone();
-        let command = if player.known.is_empty() {
+        let known = player.known.iter().copied().collect();
+        let command = if player.skills != Skills::default() {
+            Command::Skilled { id, name, vitals, via, pack, xp, known, skills: player.skills }
+        } else if player.known.is_empty() {
             Command::Entered { id, name, vitals, via, pack, xp }
         } else {
-            let known = player.known.iter().copied().collect();
             Command::Knowing { id, name, vitals, via, pack, xp, known }
         };
         self.log.record(self.clock.rounds, command);

@@ -41,6 +41,19 @@ impl Rules {
         self.occupancy.seers_that(self.depth, &self.disc, m.pos, |p| within(p.pos, m.pos, sight))
     }
 
+    /// Whether a sleeper about to wake, noticing `noticed`, sleeps on: by
+    /// the least stealth among them (a noisy one wakes it for all), a roll
+    /// made only when that is above none, so that a depth's history
+    /// without stealthy players keeps its rolls.
+    fn unheard(&mut self, noticed: &[PlayerId]) -> bool {
+        let stealth = noticed
+            .iter()
+            .map(|&p| self.player(p).map_or(0, |p| p.skills.stealth))
+            .min()
+            .unwrap_or(0);
+        stealth > 0 && self.dice.random_range(1..=100u8) <= stealth
+    }
+
     /// The player whose party a monster's rounds follow: the first who
     /// sees it, else its prey; none when it concerns nobody.
     pub(super) fn owner(&self, id: MonsterId) -> Option<PlayerId> {
@@ -90,7 +103,10 @@ impl Rules {
                 }
                 return;
             }
-            if !noticed.is_empty() && self.dice.random_ratio(1, WAKE_ONE_IN) {
+            if !noticed.is_empty()
+                && self.dice.random_ratio(1, WAKE_ONE_IN)
+                && !self.unheard(&noticed)
+            {
                 self.wake(id, obs);
             }
             return;

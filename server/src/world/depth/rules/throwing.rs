@@ -86,10 +86,11 @@ impl Rules {
         self.floor_changed(pos, Some(thrower), obs);
     }
 
-    /// A player's chance to land a blow or a throw, in percent: its level's,
-    /// and its weapon's for a blow (see `combat`).
+    /// A player's chance to land a throw, in percent: its level's, with its
+    /// background's throwing points (see `combat`).
     pub(super) fn to_hit_of(&self, id: PlayerId) -> u8 {
-        combat::to_hit(self.player(id).map_or(1, |p| p.level()), 0)
+        let (level, skill) = self.player(id).map_or((1, 0), |p| (p.level(), p.skills.throwing));
+        combat::to_hit(level, skill)
     }
 }
 

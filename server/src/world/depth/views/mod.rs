@@ -152,15 +152,17 @@ impl Views {
         // of yet too: it hears only of the news after its own.
         self.comings.push(Coming::Came(player.name.clone()));
         self.told.insert(id, View { comings_heard: self.comings.end(), ..View::default() });
+        // The kinds it knows first: the level it enters is shown with
+        // them, never for a moment without.
+        if let Some(kinds) = known_kinds_of(rules, id) {
+            outcome.tell(id, kinds);
+        }
         if let Some(memory) = player.memory(rules.depth) {
             outcome.tell(id, telling::enter_level(rules, memory));
             let floor = memory.recall_floor();
             if !floor.is_empty() {
                 outcome.tell(id, ServerMsg::Floor(floor));
             }
-        }
-        if let Some(kinds) = known_kinds_of(rules, id) {
-            outcome.tell(id, kinds);
         }
         outcome.tell(id, pack_of(rules, id));
         outcome.tell(id, experience_of(rules, id));

@@ -171,12 +171,12 @@ impl Views {
         let told = self.told.get(&id)?;
         let memory = player.memory(rules.depth)?;
         let roster = ServerMsg::Roster(self.roster_heard_by(rules, id));
-        let mut view = vec![enter_level(rules, memory)];
+        let mut view: Vec<ServerMsg> = super::known_kinds_of(rules, id).into_iter().collect();
+        view.push(enter_level(rules, memory));
         let floor = memory.recall_floor();
         if !floor.is_empty() {
             view.push(ServerMsg::Floor(floor));
         }
-        view.extend(super::known_kinds_of(rules, id));
         view.push(super::pack_of(rules, id));
         view.push(super::experience_of(rules, id));
         view.push(roster);
