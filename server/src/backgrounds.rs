@@ -13,7 +13,7 @@ use crate::items::{Catalogue, Class, Gear, Item, ItemKindId, Pack};
 use crate::tuning::{self, Entry, Fault, Source};
 
 /// The built-in backgrounds, checked by the tests.
-pub(crate) const BUILT_IN: &str = include_str!("../../assets/backgrounds.toml");
+const BUILT_IN: &str = include_str!("../../assets/backgrounds.toml");
 const BUILT_IN_NAME: &str = "assets/backgrounds.toml";
 
 /// The longest a background's line about itself may be, in characters.
@@ -156,6 +156,24 @@ impl Backgrounds {
 
     /// Reads and checks a backgrounds file's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str, items: &Catalogue) -> Result<Self, BackgroundsError> {
+        Self::parse_kits(text, file, items, false).map(|(all, _)| all)
+    }
+
+    /// The built-in backgrounds for a host's own `items`: a kit's entry
+    /// the items lack is left out, and named in the list given back (for
+    /// the host's log), rather than refusing to start.
+    pub fn built_in_for(items: &Catalogue) -> Result<(Self, Vec<String>), BackgroundsError> {
+        Self::parse_kits(BUILT_IN, BUILT_IN_NAME, items, true)
+    }
+
+    /// Reads and checks a backgrounds file; `lenient`, a kit's entry of no
+    /// such item is left out and named in the list given back.
+    fn parse_kits(
+        text: &str,
+        file: &str,
+        items: &Catalogue,
+        lenient: bool,
+    ) -> Result<(Self, Vec<String>), BackgroundsError> {
         let source = Source { text, file };
         let raw: File = source.deserialize()?;
         if raw.background.is_empty() {
@@ -167,11 +185,16 @@ impl Backgrounds {
         }
         let checked = source.check_entries("background", &raw.background)?;
         let mut all = Vec::with_capacity(checked.len());
+        let mut left_out = Vec::new();
         for (raw, Unkitted { mut background, kit }) in raw.background.iter().zip(checked) {
             let fault = |what: String| {
                 source.field_error(raw.span(), "background", &background.name, "kit", &what)
             };
             for (name, count) in kit {
+                if lenient && items.find(&name).is_none() {
+                    left_out.push(name);
+                    continue;
+                }
                 let kind = kit_kind(items, &name).map_err(fault)?;
                 let stacks = items.kind(kind).stacks();
                 if count > 1 && !stacks {
@@ -181,7 +204,7 @@ impl Backgrounds {
             }
             all.push(background);
         }
-        Ok(Self { all })
+        Ok((Self { all }, left_out))
     }
 
     pub fn all(&self) -> &[Background] {
@@ -338,6 +361,31 @@ mod tests {
         assert!(e.what.contains("does not stack"), "{e}");
         let e = broken("{ item = \"short sword\" }", "{ item = \"the Gloamstone\" }");
         assert!(e.what.contains("artifact"), "{e}");
+    }
+
+    #[test]
+    fn the_built_in_kits_leave_out_what_a_hosts_items_lack() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/items.toml"),
+        )
+        .unwrap();
+        let keep = |block: &&str| {
+            ["name = \"dart\"", "name = \"dagger\"", "class = \"artifact\""]
+                .iter()
+                .any(|n| block.contains(n))
+        };
+        let kept: Vec<&str> = text.split("[[item]]").skip(1).filter(keep).collect();
+        let items =
+            Catalogue::parse(&format!("[[item]]{}", kept.join("[[item]]")), "i.toml").unwrap();
+        let (all, left_out) = Backgrounds::built_in_for(&items).unwrap();
+        assert!(left_out.contains(&"short sword".to_owned()), "{left_out:?}");
+        let scout = all.find("scout").unwrap();
+        let kit: Vec<&str> = scout.kit.iter().map(|i| items.kind(i.kind).name.as_str()).collect();
+        assert_eq!(kit, ["dagger", "dart"]);
+        assert!(
+            Backgrounds::parse(BUILT_IN, "b.toml", &items).is_err(),
+            "a host's own file is strict"
+        );
     }
 
     #[test]

@@ -204,7 +204,8 @@ pub fn items(file: Option<&std::path::Path>) -> Result<Catalogue, ItemsError> {
 }
 
 /// The backgrounds a host named, or the built-in ones, their kits checked
-/// against `items`.
+/// against `items` (the built-in kits' items that `items` lacks are left
+/// out, with a warning).
 pub fn backgrounds(
     file: Option<&std::path::Path>,
     items: &Catalogue,
@@ -212,10 +213,17 @@ pub fn backgrounds(
     use crate::backgrounds::Backgrounds;
     match file {
         Some(file) => Ok(Backgrounds::load(file, items)?),
-        None => Backgrounds::parse(crate::backgrounds::BUILT_IN, "the built-in backgrounds", items)
-            .map_err(|e| {
-                anyhow::anyhow!("{e}: give backgrounds whose kits your items hold (--backgrounds)")
-            }),
+        None => {
+            let (all, left_out) = Backgrounds::built_in_for(items)?;
+            if let Some(first) = left_out.first() {
+                tracing::warn!(
+                    "the built-in backgrounds' kits name {} items this world lacks ({first}, ...): \
+                     they start without them (give your own with --backgrounds)",
+                    left_out.len()
+                );
+            }
+            Ok(all)
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 //! A character's life follows from its world seed alone, so a run is the
 //! same on every machine and with any number of threads.
 
+mod compare;
 mod known;
 mod policy;
 mod report;
@@ -19,8 +20,10 @@ use std::collections::BTreeMap;
 
 use gloam_protocol::PlayerId;
 
+pub use compare::{Comparison, MARKS, compare};
 pub use report::Report;
 
+use crate::backgrounds::Background;
 use crate::config::Config;
 use crate::world::{Arrival, Death, Killer, Nobody, Player, Rules, fresh_depth};
 use policy::{Look, Policy};
@@ -40,6 +43,9 @@ pub struct Options {
     pub max_rounds: u64,
     /// Threads to play on (the result is the same with any number).
     pub jobs: usize,
+    /// The background every character is made as (none: a character of
+    /// no background, as a plain hello makes).
+    pub background: Option<Background>,
 }
 
 /// How a character's run ended.
@@ -133,7 +139,11 @@ pub fn run(config: &Config, options: &Options) -> Report {
             .chunks(share)
             .map(|chunk| {
                 scope.spawn(move || {
-                    chunk.iter().map(|&seed| play(config, seed, options.max_rounds)).collect()
+                    let background = options.background.as_ref();
+                    chunk
+                        .iter()
+                        .map(|&seed| play(config, seed, options.max_rounds, background))
+                        .collect()
                 })
             })
             .collect();
@@ -144,14 +154,19 @@ pub fn run(config: &Config, options: &Options) -> Report {
     Report::of(config.bottom(), options, lives)
 }
 
-/// Plays one character in the world of `seed` for at most `max_rounds`,
-/// through the depths' rules alone with nobody listening: what became of
-/// it is what the rules hand back (see `rules::flow`).
-pub fn play(config: &Config, seed: u64, max_rounds: u64) -> Life {
+/// Plays one character (of `background`, if any) in the world of `seed`
+/// for at most `max_rounds`, through the depths' rules alone with nobody
+/// listening: what became of it is what the rules hand back (see
+/// `rules::flow`).
+pub fn play(config: &Config, seed: u64, max_rounds: u64, background: Option<&Background>) -> Life {
     let config = Config { seed, ..config.clone() };
     let mut depths: BTreeMap<u16, Rules> = BTreeMap::new();
     let mut here = fresh_depth(&config, 1).rules;
-    here.arrive(Player::new(ME, "balance".into()), Arrival::Join, &mut Nobody);
+    let mut player = Player::new(ME, "balance".into());
+    if let Some(background) = background {
+        background.outfit(&mut player, &config.items);
+    }
+    here.arrive(player, Arrival::Join, &mut Nobody);
     let mut policy = Policy::default();
     let mut life = Life::new(seed);
     for _ in 0..max_rounds {

@@ -9,7 +9,7 @@ fn shallow(bottom: u16) -> Config {
 
 #[test]
 fn a_short_run_ends_and_its_report_adds_up() {
-    let options = Options { characters: 3, seed: 7, max_rounds: 3_000, jobs: 1 };
+    let options = Options { characters: 3, seed: 7, max_rounds: 3_000, jobs: 1, background: None };
     let report = run(&shallow(3), &options);
     assert_eq!(report.lives.len(), 3);
     for life in &report.lives {
@@ -34,7 +34,7 @@ fn a_short_run_ends_and_its_report_adds_up() {
 #[test]
 fn the_policy_brings_the_gloamstone_up_from_a_quiet_bottom() {
     let config = Config { bestiary: Arc::new(Bestiary::empty()), ..shallow(2) };
-    let life = play(&config, 5, 5_000);
+    let life = play(&config, 5, 5_000, None);
     assert_eq!(life.end, End::Escaped, "{life:?}");
     assert!(life.found_artifact && life.deepest == 2, "{life:?}");
 }
@@ -44,4 +44,34 @@ fn spread_gives_the_median_the_90th_percentile_and_the_most() {
     assert_eq!(report::spread(vec![]), (0, 0, 0));
     assert_eq!(report::spread(vec![4]), (4, 4, 4));
     assert_eq!(report::spread((1..=10).rev().collect()), (5, 9, 10));
+}
+
+#[test]
+fn a_comparison_plays_the_same_seeds_once_per_background_and_once_of_none() {
+    let options = Options { characters: 2, seed: 11, max_rounds: 1_500, jobs: 1, background: None };
+    let config = shallow(3);
+    let comparison = compare(&config, &options);
+    let names: Vec<&str> = comparison.rows.iter().map(|r| r.background.as_str()).collect();
+    let mut wanted: Vec<&str> = config.backgrounds.all().iter().map(|b| b.name.as_str()).collect();
+    wanted.push("none");
+    assert_eq!(names, wanted);
+    for row in &comparison.rows {
+        let seeds: Vec<u64> = row.report.lives.iter().map(|l| l.seed).collect();
+        assert_eq!(seeds, [11, 12], "{}", row.background);
+        assert_eq!(row.reached(1), 2);
+    }
+    let fighter = &comparison.rows[0];
+    let alone = Options { background: config.backgrounds.find("fighter").cloned(), ..options };
+    assert_eq!(fighter.report, run(&config, &alone), "a row is the background's own run");
+    let text = comparison.to_string();
+    assert!(text.contains("depth 10: the likeliest background"), "{text}");
+}
+
+#[test]
+fn a_background_changes_how_a_character_fares() {
+    let config = shallow(4);
+    let fighter = config.backgrounds.find("fighter").cloned();
+    let plain = play(&config, 21, 4_000, None);
+    let armed = play(&config, 21, 4_000, fighter.as_ref());
+    assert_ne!(plain, armed, "a fighter's sword, armour and skills change its life");
 }

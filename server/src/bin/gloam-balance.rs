@@ -39,14 +39,35 @@ struct Args {
     /// The kinds of item [default: the built-in assets/items.toml].
     #[arg(long)]
     items: Option<PathBuf>,
+    /// The backgrounds [default: the built-in assets/backgrounds.toml].
+    #[arg(long)]
+    backgrounds: Option<PathBuf>,
+    /// Make every character of this background (default: of none, as a
+    /// plain hello makes).
+    #[arg(long, value_name = "NAME", conflicts_with = "compare")]
+    background: Option<String>,
+    /// Play the characters once per background (and once of none) and
+    /// print how often each reached depths 5, 10, 15 and 20.
+    #[arg(long)]
+    compare: bool,
 }
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    let items = gloam_server::cli::items(args.items.as_deref())?;
+    let backgrounds = gloam_server::cli::backgrounds(args.backgrounds.as_deref(), &items)?;
+    let background = match &args.background {
+        Some(name) => match backgrounds.find(name) {
+            Some(b) => Some(b.clone()),
+            None => anyhow::bail!("--background {name}: no such background"),
+        },
+        None => None,
+    };
     let config = Config {
         max_depth: args.max_depth,
         bestiary: std::sync::Arc::new(gloam_server::cli::bestiary(args.bestiary.as_deref())?),
-        items: std::sync::Arc::new(gloam_server::cli::items(args.items.as_deref())?),
+        items: std::sync::Arc::new(items),
+        backgrounds: std::sync::Arc::new(backgrounds),
         ..Config::default()
     };
     let options = Options {
@@ -56,8 +77,15 @@ fn main() -> anyhow::Result<()> {
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         }),
+        background,
     };
     let started = std::time::Instant::now();
+    if args.compare {
+        let text = balance::compare(&config, &options).to_string();
+        let _ = std::io::stdout().write_all(text.as_bytes());
+        eprintln!("played in {:.1} s", started.elapsed().as_secs_f64());
+        return Ok(());
+    }
     let report = balance::run(&config, &options);
     let mut text = report.to_string();
     if args.each {

@@ -501,6 +501,8 @@ mod restock_tests;
 #[cfg(test)]
 mod round_tests;
 #[cfg(test)]
+mod skill_tests;
+#[cfg(test)]
 mod testing;
 #[cfg(test)]
 mod tests;

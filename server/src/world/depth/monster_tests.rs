@@ -22,7 +22,7 @@ const HALL: &[&str] = &[
 const ANN: PlayerId = PlayerId(1);
 const BOB: PlayerId = PlayerId(2);
 
-fn hall(seed: u64) -> DepthState {
+pub(super) fn hall(seed: u64) -> DepthState {
     DepthState::with_bestiary(
         3,
         level_from(HALL),
