@@ -9,6 +9,7 @@ use rand::Rng;
 use super::Rules;
 use super::events::Nobody;
 use super::flow::Leaving;
+use crate::bestiary::KindId;
 use crate::character::{Player, Vitals};
 use crate::items::{Item, ItemKindId, Pack};
 use crate::world::depth::Arrival;
@@ -115,6 +116,12 @@ pub enum Command {
         pack: Pack,
         xp: u32,
         known: Vec<ItemKindId>,
+    },
+    /// The uniques of these kinds, slain in the world before this history
+    /// began (one that was set aside, or lost), left the depth as it was
+    /// built: see `Rules::clear_slain`.
+    Gone {
+        kinds: Vec<KindId>,
     },
 }
 
@@ -237,6 +244,9 @@ impl Rules {
                 }
                 Command::Restock { periods } => {
                     self.restock(*periods, &mut Nobody);
+                }
+                Command::Gone { kinds } => {
+                    self.clear_slain(kinds);
                 }
             }
         }
