@@ -348,7 +348,7 @@ fn what_is_at(state: &ClientState, pos: Pos) -> Option<String> {
         return Some("yourself".into());
     }
     if let Some(m) = state.monsters.values().find(|m| m.at == pos) {
-        return Some(format!("the {}", state.kind_of(m).map_or("monster", |k| k.name.as_str())));
+        return Some(crate::look::the(state.kind_of(m).map_or("monster", |k| k.name.as_str())));
     }
     state.others.values().find(|o| o.at == pos).map(|o| o.name.clone())
 }

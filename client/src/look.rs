@@ -125,9 +125,20 @@ fn ground(terrain: Terrain) -> &'static str {
 }
 
 /// `name` with `a` or `an` before it (a name with its own `the` as it is).
+/// `name` with "the" before it ("the jackal"), a unique's as it is.
+pub(crate) fn the(name: &str) -> String {
+    if is_proper(name) { name.to_owned() } else { format!("the {name}") }
+}
+
+/// Whether `name` is a unique's, a proper name: the server capitalises
+/// those alone ("Old Mother Rot"), and they take no article.
+fn is_proper(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_uppercase())
+}
+
 fn a(name: &str) -> String {
     match name.chars().next().map(|c| c.to_ascii_lowercase()) {
-        _ if name.starts_with("the ") => name.to_owned(),
+        _ if name.starts_with("the ") || is_proper(name) => name.to_owned(),
         Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {name}"),
         _ => format!("a {name}"),
     }
@@ -141,6 +152,16 @@ mod tests {
     };
 
     use super::*;
+
+    /// A unique's name (capitalised by the server) takes no article.
+    #[test]
+    fn a_unique_is_named_without_an_article() {
+        assert_eq!(
+            (a("Old Mother Rot"), the("Old Mother Rot")),
+            ("Old Mother Rot".into(), "Old Mother Rot".into())
+        );
+        assert_eq!((a("orc"), the("orc")), ("an orc".into(), "the orc".into()));
+    }
 
     /// The player at (5, 5) of a 20 x 10 map seeing a 3 x 3 room of floor
     /// around it with stairs down at (6, 6), a jackal asleep and wounded

@@ -50,6 +50,7 @@ fn levels(c: &mut Criterion) {
                     &bestiary,
                     DepthSeeds::from_level_seed(seed),
                     2,
+                    &[],
                 );
                 black_box((level, monsters))
             })

@@ -35,7 +35,7 @@ fn main() {
             DepthSeeds::from_level_seed(seed),
         );
         for placed in
-            populate::populate(&level, &bestiary, DepthSeeds::from_level_seed(seed), DEPTH)
+            populate::populate(&level, &bestiary, DepthSeeds::from_level_seed(seed), DEPTH, &[])
         {
             depth.spawn(placed.kind, placed.pos);
         }

@@ -120,6 +120,11 @@ pub struct Kind {
     /// When it first sets on prey, it calls every monster within this many
     /// cells (0: none): they wake and make for the prey.
     pub calls: u8,
+    /// A named individual: at most one lives in a world, on one depth of
+    /// its band that the world's seed picks (`mapgen::uniques`), and once
+    /// slain never again. Its name is a proper name, said without an
+    /// article ("Grishnakh the Kobold Chief hits you.").
+    pub unique: bool,
 }
 
 /// A monster's shot at prey it sees across open ground, along the line a
@@ -140,13 +145,17 @@ impl Kind {
         u32::from(self.hp) * u32::from(self.depths.0.max(1))
     }
 
-    /// "the jackal", as a sentence goes on; [`capitalised`] starts one.
+    /// "the jackal", as a sentence goes on; [`capitalised`] starts one. A
+    /// unique goes by its name alone: "Old Mother Rot".
     pub fn the(&self) -> String {
-        format!("the {}", self.name)
+        if self.unique { self.name.clone() } else { format!("the {}", self.name) }
     }
 
-    /// "a jackal", "an orc".
+    /// "a jackal", "an orc"; a unique by its name alone.
     pub fn a(&self) -> String {
+        if self.unique {
+            return self.name.clone();
+        }
         let vowel = self.name.starts_with(['a', 'e', 'i', 'o', 'u']);
         format!("{} {}", if vowel { "an" } else { "a" }, self.name)
     }
@@ -212,6 +221,8 @@ struct RawKind {
     hides: bool,
     #[serde(default)]
     calls: u8,
+    #[serde(default)]
+    unique: bool,
 }
 
 #[derive(Deserialize)]
@@ -303,12 +314,26 @@ impl Bestiary {
         &self.kinds[usize::from(id)]
     }
 
-    /// The kinds living at `depth`, with their ids.
+    /// The kinds drawn at `depth` (for its level, a restock, a vault's
+    /// guardian or a summons), with their ids: those of the world's edition
+    /// living there, uniques apart (they are placed one by one, see
+    /// [`uniques`](Self::uniques)).
     pub fn living_at(&self, depth: u16) -> impl Iterator<Item = (KindId, &Kind)> {
+        self.of_edition().filter(move |(_, k)| !k.unique && k.lives_at(depth))
+    }
+
+    /// The uniques of the world's edition, with their ids, in id order.
+    pub fn uniques(&self) -> impl Iterator<Item = (KindId, &Kind)> {
+        self.of_edition().filter(|(_, k)| k.unique)
+    }
+
+    /// The kinds of the world's edition, with their ids.
+    fn of_edition(&self) -> impl Iterator<Item = (KindId, &Kind)> {
+        let edition = self.edition;
         self.kinds
             .iter()
             .enumerate()
-            .filter(move |(_, k)| k.since <= self.edition && k.lives_at(depth))
+            .filter(move |(_, k)| k.since <= edition)
             .map(|(i, k)| (i as KindId, k))
     }
 }
@@ -327,7 +352,7 @@ impl Entry for RawKind {
 
 /// Checks one entry; a failure names the field.
 fn check(raw: &RawKind) -> Result<Kind, Fault> {
-    let name = tuning::name(&raw.name, 24)?;
+    let name = check_name(raw)?;
     let glyph = tuning::glyph(&raw.glyph)?;
     let colour = tuning::colour(&raw.colour)?;
     if raw.hp == 0 {
@@ -368,7 +393,27 @@ fn check(raw: &RawKind) -> Result<Kind, Fault> {
         steals: raw.steals,
         hides: raw.hides,
         calls: raw.calls,
+        unique: raw.unique,
     })
+}
+
+/// A kind's name is in lower case ("cave spider"); a unique's is a proper
+/// name, capitalised ("Old Mother Rot"), and may be longer. The clients
+/// read a capital as a name that takes no article.
+fn check_name(raw: &RawKind) -> Result<&str, Fault> {
+    let name = tuning::name(&raw.name, if raw.unique { 32 } else { 24 })?;
+    let capital = name.starts_with(|c: char| c.is_uppercase());
+    match (raw.unique, capital) {
+        (true, false) => Err((
+            "name",
+            format!("{name:?}: a unique's name is capitalised, e.g. \"Old Mother Rot\""),
+        )),
+        (false, true) => Err((
+            "name",
+            format!("{name:?}: only a unique's name is capitalised (add `unique = true`)"),
+        )),
+        _ => Ok(name),
+    }
 }
 
 /// Checks a kind's shot; a failure names the field.
@@ -421,6 +466,9 @@ fn check_ranges(raw: &RawKind) -> Result<(), Fault> {
     tuning::depths(raw.depths)?;
     tuning::rarity(raw.rarity)?;
     tuning::edition(raw.since)?;
+    if raw.unique && raw.pack != (1, 1) {
+        return Err(("pack", format!("[{least}, {most}]: a unique is one alone (give [1, 1])")));
+    }
     Ok(())
 }
 
@@ -496,6 +544,50 @@ mod tests {
         assert!(e.what.contains("gnoll crier") && e.what.contains("`calls`"), "{e}");
         let e = broken("hides = true", "hides = 1");
         assert!(e.to_string().starts_with("b.toml:"), "{e}");
+    }
+
+    /// The uniques, one to each band of depths, are of the fourth edition,
+    /// tougher than anything else that lives in their band, named without
+    /// an article, and drawn at no depth with the other kinds.
+    #[test]
+    fn the_uniques_are_read_one_to_a_band_and_named_without_an_article() {
+        let b = Bestiary::default();
+        let uniques: Vec<(KindId, &Kind)> = b.uniques().collect();
+        let bands: Vec<(u16, u16)> = uniques.iter().map(|(_, k)| k.depths).collect();
+        assert_eq!(bands, [(2, 4), (5, 7), (8, 11), (12, 15)]);
+        for (id, k) in &uniques {
+            assert_eq!((k.since, k.pack), (4, (1, 1)), "{}", k.name);
+            assert_eq!((k.the(), k.a()), (k.name.clone(), k.name.clone()));
+            let band = k.depths.0..=k.depths.1;
+            assert!(
+                band.clone().all(|d| b.living_at(d).all(|(other, o)| other != *id && o.hp < k.hp))
+            );
+        }
+        let grishnakh = b.kind(b.find("Grishnakh the Kobold Chief").unwrap());
+        assert!(grishnakh.unique && grishnakh.calls > 0);
+        let jackal = b.kind(b.find("jackal").unwrap());
+        assert_eq!((jackal.the(), jackal.a()), ("the jackal".into(), "a jackal".into()));
+    }
+
+    /// A mistake in a unique is named with its file, line and field.
+    #[test]
+    fn a_bad_unique_is_named_at_its_line() {
+        let unique = "name = \"Old Mother Rot\"";
+        for (from, to, field) in [
+            ("unique = true", "unique = \"yes\"", "unique"),
+            (unique, "name = \"old mother rot\"", "`name`"),
+            (unique, "name = \"Old Mother Rot the Everlasting Queen\"", "`name`"),
+            ("name = \"jackal\"", "name = \"Jackal\"", "`name`"),
+            (unique, "name = \"Old Mother Rot\"\npack = [1, 6]", "`pack`"),
+        ] {
+            let text = BUILT_IN.replacen(from, to, 1);
+            let e = broken(from, to);
+            assert_eq!(e.file, "b.toml");
+            // The line of the field at fault (the last of those replaced).
+            let line = line_with(&text, to.lines().last().unwrap());
+            assert_eq!(e.line, line, "{e}");
+            assert!(e.what.contains(field), "{e}");
+        }
     }
 
     #[test]

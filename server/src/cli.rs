@@ -15,6 +15,7 @@ use crate::items::{Catalogue, Item, ItemsError};
 use crate::level::Level;
 use crate::mapgen::populate::populate;
 use crate::mapgen::stock::piles;
+use crate::mapgen::uniques;
 use crate::mapgen::{
     Generator, GeneratorSetting, Mix, Steps, Vaults, build_recorded, generator_with, level_seed,
     make_bottom,
@@ -275,7 +276,8 @@ pub fn report(args: &MapgenArgs) -> Result<String, BestiaryError> {
     let items = items(args.items.as_deref())?;
     let (generator, level, steps) = build(args);
     let seeds = Seeds::of_world(args.seed).depth(args.depth);
-    let monsters = populate(&level, &bestiary, seeds, args.depth);
+    let uniques = uniques::living_at(&bestiary, &Seeds::of_world(args.seed), args.depth);
+    let monsters = populate(&level, &bestiary, seeds, args.depth, &uniques);
     let piles = piles(&level, &items, seeds, args.depth, args.is_bottom());
     let mut out = String::new();
     for (i, (what, grid)) in steps.frames.iter().enumerate() {
@@ -452,7 +454,7 @@ mod tests {
         let text = report(&args).unwrap();
         let (_, level, _) = build(&args);
         let seeds = crate::seeds::Seeds::of_world(5).depth(6);
-        let monsters = populate(&level, &Bestiary::default(), seeds, 6);
+        let monsters = populate(&level, &Bestiary::default(), seeds, 6, &[]);
         let items = Catalogue::built_in();
         let piles = piles(&level, &items, seeds, 6, false);
         let laid: usize = piles.values().map(Vec::len).sum();
@@ -497,8 +499,13 @@ mod tests {
     fn mapgen_draws_and_lists_the_monsters_a_level_holds() {
         let text = report(&mapgen_args(6, None)).unwrap();
         let (_, level, _) = build(&mapgen_args(6, None));
-        let placed =
-            populate(&level, &Bestiary::default(), crate::seeds::Seeds::of_world(5).depth(6), 6);
+        let placed = populate(
+            &level,
+            &Bestiary::default(),
+            crate::seeds::Seeds::of_world(5).depth(6),
+            6,
+            &[],
+        );
         assert!(text.contains(&format!("{} monsters:", placed.len())), "{text}");
         let map = drawn_map(&text, &level);
         for m in &placed {

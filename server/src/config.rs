@@ -248,9 +248,16 @@ impl Config {
     }
 
     /// Checks what the host asked for against the bestiary: every monster
-    /// placed by hand is of a known kind.
+    /// placed by hand is of a known kind, and no unique (it lives once, on
+    /// the depth the world's seed gives it).
     pub fn check(&self) -> Result<(), String> {
         for p in &self.placements {
+            if self.bestiary.find(&p.kind).is_some_and(|k| self.bestiary.kind(k).unique) {
+                return Err(format!(
+                    "--place {}: a unique is not placed by hand; it lives once, on the depth the world's seed gives it",
+                    p.kind
+                ));
+            }
             if self.bestiary.find(&p.kind).is_none() {
                 let known: Vec<&str> =
                     self.bestiary.kinds().iter().map(|k| k.name.as_str()).collect();
@@ -322,5 +329,26 @@ impl Default for Config {
             max_players: None,
             farewell: Farewell::Restart,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_unique_is_never_placed_by_hand() {
+        let place = |kind: &str| Config {
+            bestiary: Arc::new(Bestiary::default()),
+            placements: vec![Placement {
+                kind: kind.into(),
+                depth: 1,
+                pos: gloam_protocol::Pos::new(3, 3),
+            }],
+            ..Config::with_seed(1)
+        };
+        assert_eq!(place("jackal").check(), Ok(()));
+        let refused = place("Old Mother Rot").check().unwrap_err();
+        assert!(refused.contains("a unique is not placed by hand"), "{refused}");
     }
 }

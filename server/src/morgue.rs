@@ -15,6 +15,7 @@ use std::fmt::Write;
 
 use gloam_protocol::{DeathRecord, Pos};
 
+use crate::bestiary::Bestiary;
 use crate::character::Player;
 use crate::items::Catalogue;
 use crate::level::Level;
@@ -68,6 +69,8 @@ pub struct Life<'a> {
     pub depth: u16,
     pub level: &'a Level,
     pub items: &'a Catalogue,
+    /// The kinds of monster, to tell the uniques it slew.
+    pub bestiary: &'a Bestiary,
     /// The last lines of its message log, oldest first.
     pub lines: &'a LastLines,
 }
@@ -104,15 +107,20 @@ fn who(life: &Life, out: &mut String) {
     let _ = writeln!(out, "{end}, {}.", r.when_utc());
 }
 
-/// The monsters it killed, by kind, most first; the kills of a character
-/// saved before kills were counted by kind are counted apart.
+/// The monsters it killed, by kind, most first, a unique marked so (the
+/// graveyard's record counts kills alone: its morgue file names them);
+/// the kills of a character saved before kills were counted by kind are
+/// counted apart.
 fn kills(life: &Life, out: &mut String) {
     let p = life.player;
     let _ = writeln!(out, "\nKills: {}", p.vitals.kills);
     let mut slain: Vec<(&String, &u32)> = p.slain.iter().collect();
     slain.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let unique =
+        |kind: &str| life.bestiary.find(kind).is_some_and(|k| life.bestiary.kind(k).unique);
     for (kind, count) in slain {
-        let _ = writeln!(out, "  {count:>5}  {kind}");
+        let mark = if unique(kind) { " (unique)" } else { "" };
+        let _ = writeln!(out, "  {count:>5}  {kind}{mark}");
     }
     let counted: u32 = p.slain.values().sum();
     let before = p.vitals.kills.saturating_sub(counted);
@@ -225,8 +233,10 @@ mod tests {
     fn ann(level: &Level, items: &Catalogue) -> Player {
         let mut ann = Player::new(PlayerId(1), "ann".into());
         ann.pos = Pos::new(2, 1);
-        ann.vitals.kills = 5;
-        ann.slain = [("rat".to_owned(), 3), ("jackal".to_owned(), 1)].into();
+        ann.vitals.kills = 6;
+        ann.slain =
+            [("rat".to_owned(), 3), ("jackal".to_owned(), 1), ("Old Mother Rot".to_owned(), 1)]
+                .into();
         let dagger = Item { kind: items.find("dagger").unwrap(), count: 1 };
         let darts = Item { kind: items.find("dart").unwrap(), count: 4 };
         ann.pack = Pack::with_gear(vec![dagger, darts], Some(0), None);
@@ -275,6 +285,7 @@ mod tests {
             depth: 4,
             level: &level,
             items: &items,
+            bestiary: &Bestiary::default(),
             lines: &lines,
         };
         let text = write(&life);
@@ -287,8 +298,9 @@ mod tests {
              Rounds: 812\n\
              Hit points: 30 of 30\n\
              Killed by a giant on depth 4, {}.\n\n\
-             Kills: 5\n\
+             Kills: 6\n\
              \x20     3  rat\n\
+             \x20     1  Old Mother Rot (unique)\n\
              \x20     1  jackal\n\
              \x20     1  (before kills were counted by kind)\n\n\
              Carried:\n\
@@ -324,6 +336,7 @@ mod tests {
                 depth,
                 level: &level,
                 items: &items,
+                bestiary: &Bestiary::default(),
                 lines: &lines,
             })
         };
@@ -356,6 +369,7 @@ mod tests {
             depth: 4,
             level: &level,
             items: &items,
+            bestiary: &Bestiary::default(),
             lines: &lines,
         };
         let text = write(&life);

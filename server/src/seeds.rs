@@ -36,6 +36,11 @@ mod split {
     /// Split from the world seed itself: how each unknown potion and
     /// scroll looks.
     pub(super) const LOOKS: u64 = 0x006c_6f6f_6b73;
+    /// Split from the world seed itself: which depth of its band each
+    /// unique lives at.
+    pub(super) const UNIQUES: u64 = 0x0075_6e69_7175_6573;
+    /// Where on its depth's level a unique stands.
+    pub(super) const UNIQUE_CELLS: u64 = 0x0063_656c_6c73;
 }
 
 impl Seeds {
@@ -60,6 +65,13 @@ impl Seeds {
     /// drawn once for the whole world.
     pub fn looks(&self) -> LevelRng {
         LevelRng::seed_from_u64(mix(self.world ^ split::LOOKS))
+    }
+
+    /// The stream that picks the depth of its band the unique of kind id
+    /// `kind` lives at: one per unique, so a unique added to the bestiary
+    /// moves no other.
+    pub fn unique(&self, kind: u16) -> LevelRng {
+        LevelRng::seed_from_u64(mix(self.world ^ split::UNIQUES) ^ u64::from(kind))
     }
 }
 
@@ -115,6 +127,11 @@ impl DepthSeeds {
         LevelRng::seed_from_u64(self.level ^ split::LOOT)
     }
 
+    /// Where the uniques living at the depth stand on its level.
+    pub fn unique_cells(&self) -> LevelRng {
+        LevelRng::seed_from_u64(self.level ^ split::UNIQUE_CELLS)
+    }
+
     /// The monsters a depth left alone regains: their kinds and places,
     /// restock after restock.
     pub fn restock(&self) -> LevelRng {
@@ -144,12 +161,16 @@ mod tests {
         let mut firsts = std::collections::BTreeSet::new();
         for depth in 1..=26 {
             let d = seeds.depth(depth);
-            for mut rng in [d.layout(), d.generator(), d.monsters(), d.dice(), d.restock()] {
+            let streams = [d.layout(), d.generator(), d.monsters(), d.dice(), d.restock()];
+            for mut rng in streams.into_iter().chain([d.unique_cells()]) {
                 assert!(firsts.insert(rng.next_u64()), "depth {depth}: a stream repeats");
             }
         }
         for block in 0..6 {
             assert!(firsts.insert(seeds.maze_slots(block).next_u64()));
+        }
+        for kind in 0..40 {
+            assert!(firsts.insert(seeds.unique(kind).next_u64()));
         }
     }
 }

@@ -132,6 +132,10 @@ pub struct Oracle {
     /// changed: checked after play against the depth's replayed history
     /// (see [`crate::history`]).
     pub glimpses: Vec<Glimpse>,
+    /// The uniques this client was told were slain, each with the ids of
+    /// those of its kind its mirror still showed then (on their way out):
+    /// no other may ever be shown, nor these once gone.
+    slain: HashMap<KindId, HashSet<MonsterId>>,
     /// How many messages were checked.
     pub checked: u64,
     /// The server said it is restarting on this connection: nothing more
@@ -158,6 +162,7 @@ impl Oracle {
             disturbed: HashSet::new(),
             floor_changes_unseen: false,
             glimpses: Vec::new(),
+            slain: HashMap::new(),
             checked: 0,
             restarting: false,
         }
@@ -175,7 +180,9 @@ impl Oracle {
         if !self.kinds.contains_key(&depth) {
             let level = self.level(depth).clone();
             let seeds = gloam_server::seeds::Seeds::of_world(self.seed).depth(depth);
-            let placed = populate(&level, &self.bestiary, seeds, depth);
+            let world = gloam_server::seeds::Seeds::of_world(self.seed);
+            let uniques = mapgen::uniques::living_at(&self.bestiary, &world, depth);
+            let placed = populate(&level, &self.bestiary, seeds, depth, &uniques);
             let mut kinds: Vec<KindId> = placed.iter().map(|p| p.kind).collect();
             let mut taken: HashSet<Pos> = placed.iter().map(|p| p.pos).collect();
             for p in self.placements.iter().filter(|p| p.depth == depth) {
@@ -292,7 +299,9 @@ impl Oracle {
                 return Err(format!("player {id} reported on a cell taken at {:?}", other.at));
             }
         }
+        self.note_slain(msg, state);
         self.check_monsters(depth, &sight, &level, state)?;
+        self.check_uniques(depth, state)?;
         self.note_disturbed(depth, msg);
         // The kinds change only when told again; checked then, and on arriving.
         if matches!(msg, ServerMsg::ItemKinds(_) | ServerMsg::EnterLevel { .. }) {
@@ -501,11 +510,56 @@ impl Oracle {
         Ok(())
     }
 
+    /// Notes a unique the client is told was slain: by it ("You kill
+    /// ..."), or by another ("... is slain by ann!").
+    fn note_slain(&mut self, msg: &ServerMsg, state: &ClientState) {
+        let (ServerMsg::Combat(text) | ServerMsg::Note(text)) = msg else { return };
+        for (kind, k) in self.bestiary.uniques() {
+            let seen = text.contains(&format!("kill {}", k.name))
+                || text.contains(&format!("kills {}", k.name));
+            if seen || text.starts_with(&format!("{} is slain by ", k.name)) {
+                let dying = state.monsters.iter().filter(|(_, m)| m.kind == kind);
+                let dying: HashSet<MonsterId> = dying.map(|(&id, _)| id).collect();
+                self.slain.entry(kind).or_insert(dying);
+            }
+        }
+    }
+
+    /// Every unique shown stands on the one depth the world's seed gave
+    /// it, and none is shown after it was slain (but the one dying then,
+    /// until it is gone).
+    fn check_uniques(&mut self, depth: u16, state: &ClientState) -> Result<(), String> {
+        let world = gloam_server::seeds::Seeds::of_world(self.seed);
+        for (id, m) in &state.monsters {
+            let Some(k) = self.bestiary.kinds().get(usize::from(m.kind)).filter(|k| k.unique)
+            else {
+                continue;
+            };
+            let home = mapgen::uniques::depth_of(&world, m.kind, k.depths);
+            if home != depth {
+                return Err(format!(
+                    "{} ({id:?}) shown on depth {depth}, its depth is {home}",
+                    k.name
+                ));
+            }
+            if self.slain.get(&m.kind).is_some_and(|dying| !dying.contains(id)) {
+                return Err(format!("{} ({id:?}) shown again after it was slain", k.name));
+            }
+        }
+        for dying in self.slain.values_mut() {
+            dying.retain(|id| state.monsters.contains_key(id));
+        }
+        Ok(())
+    }
+
     /// A monster past those a depth's seed and host made: one it regained
-    /// (`rules::restock`), so of a kind living at `depth`.
+    /// (`rules::restock`), so of a kind living at `depth`, never a unique.
     fn check_regained(&self, depth: u16, id: MonsterId, kind: KindId) -> Result<(), String> {
-        let lives_here =
-            self.bestiary.kinds().get(usize::from(kind)).is_some_and(|k| k.lives_at(depth));
+        let lives_here = self
+            .bestiary
+            .kinds()
+            .get(usize::from(kind))
+            .is_some_and(|k| k.lives_at(depth) && !k.unique);
         if !lives_here {
             return Err(format!(
                 "monster {id:?}, past those depth {depth}'s seed made, is a kind {kind}, which does not live there"

@@ -12,6 +12,7 @@ pub mod maze;
 pub mod populate;
 pub(crate) mod steps;
 pub mod stock;
+pub mod uniques;
 pub mod vaults;
 
 pub use steps::Steps;

@@ -34,19 +34,31 @@ pub fn groups_at(depth: u16) -> usize {
     (3 + usize::from(depth) / 2).min(14)
 }
 
-/// The monsters of the level of `depth`, placed from its monsters' stream.
-pub fn populate(level: &Level, bestiary: &Bestiary, seeds: DepthSeeds, depth: u16) -> Vec<Placed> {
+/// The monsters of the level of `depth`, placed from its monsters' stream,
+/// then the `uniques` living there (see `mapgen::uniques`), each alone on
+/// a cell drawn from a stream of their own, so that the others stand where
+/// they would without them.
+pub fn populate(
+    level: &Level,
+    bestiary: &Bestiary,
+    seeds: DepthSeeds,
+    depth: u16,
+    uniques: &[KindId],
+) -> Vec<Placed> {
     let mut rng = seeds.monsters();
     let mut habitat = Habitat::of(level, bestiary, depth);
     let mut placed = Vec::new();
     if let Some(vault) = &level.vault {
         habitat.place_guardians(vault, &mut seeds.vault_guards(), &mut placed);
     }
-    if habitat.is_barren() {
-        return placed;
+    if !habitat.is_barren() {
+        for _ in 0..groups_at(depth) {
+            habitat.place_group(&mut rng, usize::MAX, &mut placed);
+        }
     }
-    for _ in 0..groups_at(depth) {
-        habitat.place_group(&mut rng, usize::MAX, &mut placed);
+    let mut cells = seeds.unique_cells();
+    for &kind in uniques {
+        habitat.place_alone(kind, &mut cells, &mut placed);
     }
     placed
 }
@@ -128,7 +140,11 @@ impl<'a> Habitat<'a> {
     ) {
         for (pos, content) in &vault.contents {
             let Content::Monster(name) = content else { continue };
-            let named = name.as_deref().and_then(|n| self.bestiary.find(n));
+            // A unique lives only where the world's seed puts it.
+            let named = name
+                .as_deref()
+                .and_then(|n| self.bestiary.find(n))
+                .filter(|&k| !self.bestiary.kind(k).unique);
             let kind = match named {
                 Some(kind) => kind,
                 None if self.total > 0 => {
@@ -160,6 +176,23 @@ impl<'a> Habitat<'a> {
         let (allowed, taken) = (&self.allowed, &mut self.taken);
         for _ in 0..usize::from(size).min(most) {
             let Some(i) = self.around.next_where(|i| allowed[i] && !taken[i]) else { break };
+            taken[i] = true;
+            placed.push(Placed { kind, pos: self.level.grid.pos_of(i) });
+        }
+    }
+}
+
+impl Habitat<'_> {
+    /// Places one monster of `kind` alone, on the free cell nearest a start
+    /// drawn from `rng`; nothing when no cell is free.
+    pub fn place_alone(&mut self, kind: KindId, rng: &mut LevelRng, placed: &mut Vec<Placed>) {
+        if self.starts.is_empty() {
+            return;
+        }
+        let start = self.starts[rng.random_range(0..self.starts.len())];
+        self.around.start(start);
+        let (allowed, taken) = (&self.allowed, &mut self.taken);
+        if let Some(i) = self.around.next_where(|i| allowed[i] && !taken[i]) {
             taken[i] = true;
             placed.push(Placed { kind, pos: self.level.grid.pos_of(i) });
         }
@@ -270,7 +303,7 @@ mod tests {
         fn monsters_are_placed_fairly_and_deterministically(seed: u64, depth in 1u16..16, generator in generator()) {
             let bestiary = Bestiary::default();
             let level = build(generator, level_seed(seed, depth), depth);
-            let placed = populate(&level, &bestiary, DepthSeeds::from_level_seed(level_seed(seed, depth)), depth);
+            let placed = populate(&level, &bestiary, DepthSeeds::from_level_seed(level_seed(seed, depth)), depth, &[]);
             let sight = level.grid.fov(level.arrival, SIGHT_RADIUS);
             let mut cells = HashSet::new();
             for m in &placed {
@@ -282,7 +315,7 @@ mod tests {
                 prop_assert!(named || bestiary.kind(m.kind).lives_at(depth));
             }
             prop_assert!(!placed.is_empty(), "a level holds monsters");
-            prop_assert_eq!(&placed, &populate(&level, &bestiary, DepthSeeds::from_level_seed(level_seed(seed, depth)), depth));
+            prop_assert_eq!(&placed, &populate(&level, &bestiary, DepthSeeds::from_level_seed(level_seed(seed, depth)), depth, &[]));
         }
     }
 
@@ -298,6 +331,7 @@ mod tests {
                     &bestiary,
                     DepthSeeds::from_level_seed(level_seed(seed, depth)),
                     depth,
+                    &[],
                 ) {
                     count += 1;
                     hp += u32::from(bestiary.kind(m.kind).hp);

@@ -149,7 +149,7 @@ proptest! {
         let gap_y = (i32::from(c.y) - i32::from(a.y)).max(i32::from(a.y) - i32::from(c.y + vault.height - 1));
         prop_assert!(gap_x.max(gap_y) > i32::from(SIGHT_RADIUS), "out of the arrival's sight");
         let seeds = DepthSeeds::from_level_seed(seed);
-        let monsters = populate::populate(&level, &Bestiary::default(), seeds, depth);
+        let monsters = populate::populate(&level, &Bestiary::default(), seeds, depth, &[]);
         let items = Catalogue::built_in();
         let piles = stock::piles(&level, &items, seeds, depth, false);
         // Nothing stands or lies on the stairs, which may be in a vault.

@@ -54,6 +54,12 @@ pub(super) enum Cmd {
         start: u64,
         rules: u32,
     },
+    /// The unique of kind `kind` (its name) was slain by `by`: gone from
+    /// the world for good.
+    SlayUnique {
+        kind: String,
+        by: String,
+    },
     LoadLog {
         depth: u16,
         reply: mpsc::Sender<Result<DepthHistory, String>>,

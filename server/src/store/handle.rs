@@ -162,6 +162,15 @@ impl StoreHandle {
         }
     }
 
+    /// Keeps the unique of kind `kind` (its name) as slain by `by`: no
+    /// depth built after holds it (see [`DepthHistory::slain_uniques`]).
+    pub fn slay_unique(&self, kind: &str, by: &str) {
+        let cmd = Cmd::SlayUnique { kind: kind.to_owned(), by: by.to_owned() };
+        if self.queue.send(cmd).is_err() {
+            error!(kind, "the store has stopped: a unique's death was not kept");
+        }
+    }
+
     /// A depth's history as kept. Sees every entry sent before it.
     /// Blocks the calling thread until the store answers (a read of one
     /// depth's entries): it is called where a depth's level is built,

@@ -185,7 +185,8 @@ impl Keeper {
             | Cmd::Save { .. }
             | Cmd::Bury { .. }
             | Cmd::AppendLog { .. }
-            | Cmd::StartHistory { .. } => {
+            | Cmd::StartHistory { .. }
+            | Cmd::SlayUnique { .. } => {
                 // A waiting load sees the writes sent before it, none after.
                 if self.waiting.loads.iter().any(|(name, _)| cmd.concerns(name)) {
                     self.commit(writes);
@@ -296,7 +297,8 @@ impl Keeper {
                 save @ (Cmd::Save { .. }
                 | Cmd::Bury { .. }
                 | Cmd::AppendLog { .. }
-                | Cmd::StartHistory { .. })
+                | Cmd::StartHistory { .. }
+                | Cmd::SlayUnique { .. })
                     if result.is_err() =>
                 {
                     self.failed.push(save)

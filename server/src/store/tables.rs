@@ -98,6 +98,11 @@ pub(super) const DEPTH_SUM: TableDefinition<u16, (u64, u64)> = TableDefinition::
 pub(super) const DEPTH_HISTORY: TableDefinition<u16, (u64, u32)> =
     TableDefinition::new("depth-history");
 
+/// The name of a unique slain in the world to the name of the player who
+/// slew it: it is never placed again. A store written before uniques has
+/// no such table: none was slain.
+pub(super) const UNIQUES_SLAIN: TableDefinition<&str, &str> = TableDefinition::new("uniques-slain");
+
 /// The rules version of a history recorded before versions were stored.
 pub(crate) const FIRST_RULES: u32 = 1;
 
@@ -117,6 +122,9 @@ pub struct DepthHistory {
     /// If the depth was ever played: entries kept, counted from the
     /// depth's first ever, and the live depth's checksum after them.
     pub live: Option<(u64, u64)>,
+    /// The names of the uniques slain in the world, read with the history:
+    /// a depth built afresh leaves them out (see `Rules::clear_slain`).
+    pub slain_uniques: Vec<String>,
 }
 
 /// Writes `writes` (the commands that change the store) in one
@@ -142,6 +150,9 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                 }
                 Cmd::StartHistory { depth, start, rules } => {
                     txn.open_table(DEPTH_HISTORY)?.insert(*depth, (*start, *rules))?;
+                }
+                Cmd::SlayUnique { kind, by } => {
+                    txn.open_table(UNIQUES_SLAIN)?.insert(kind.as_str(), by.as_str())?;
                 }
                 Cmd::Load { .. }
                 | Cmd::Graveyard { .. }
@@ -423,7 +434,9 @@ pub(super) fn depth_history(db: &Database, depth: u16) -> Result<DepthHistory, r
     };
     let start = header.map_or(0, |(start, _)| start);
     let rules = header.map(|(_, rules)| rules);
-    let mut history = DepthHistory { start, rules, entries: Vec::new(), next: start, live };
+    let slain_uniques = slain_uniques(&txn)?;
+    let mut history =
+        DepthHistory { start, rules, entries: Vec::new(), next: start, live, slain_uniques };
     let Some(table) = open_if_there(&txn, DEPTH_LOG)? else { return Ok(history) };
     let mut all = table.range((depth, 0)..=(depth, u64::MAX))?;
     if let Some(last) = all.next_back() {
@@ -440,6 +453,16 @@ pub(super) fn depth_history(db: &Database, depth: u16) -> Result<DepthHistory, r
         history.rules = Some(FIRST_RULES);
     }
     Ok(history)
+}
+
+/// The names of the uniques slain in the world, in name order.
+fn slain_uniques(txn: &ReadTransaction) -> Result<Vec<String>, redb::Error> {
+    let Some(table) = open_if_there(txn, UNIQUES_SLAIN)? else { return Ok(Vec::new()) };
+    let mut names = Vec::new();
+    for entry in table.iter()? {
+        names.push(entry?.0.value().to_owned());
+    }
+    Ok(names)
 }
 
 /// The hall of the living, first to escape first; then the dead, deepest

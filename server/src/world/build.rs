@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tracing::{info, warn};
 
 use super::depth::{DepthState, HostRules, RULES_VERSION, decode_history};
+use crate::bestiary::KindId;
 use crate::config::Config;
 use crate::mapgen::{self, Generator};
 use crate::seeds::{DepthSeeds, Seeds};
@@ -36,6 +37,8 @@ pub(super) fn built(c: &Config, depth: u16) -> (DepthState, Generator) {
 /// new history begins after every entry stored, so the next restart
 /// replays the new one alone. Reads the store where the level is built,
 /// before the depth's task starts, so the task never waits on it.
+/// Then the uniques slain in the world leave it, if it still holds them
+/// (its history began before they were slain: see `Rules::clear_slain`).
 pub(super) fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
     let depth = state.depth();
     let stored = match store.depth_history(depth) {
@@ -45,6 +48,17 @@ pub(super) fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
             return;
         }
     };
+    take_up(state, store, c, &stored);
+    let slain: Vec<KindId> =
+        stored.slain_uniques.iter().filter_map(|name| c.bestiary.find(name)).collect();
+    for kind in state.clear_slain(&slain) {
+        info!(depth, unique = %c.bestiary.kind(kind).name, "slain before: it leaves the depth");
+    }
+}
+
+/// Takes up the depth's `stored` history (see [`resume`]).
+fn take_up(state: &mut DepthState, store: &StoreHandle, c: &Config, stored: &DepthHistory) {
+    let depth = state.depth();
     let Some(rules) = stored.rules else {
         // Nothing was ever kept here: its history starts now.
         state.skip_log(stored.next);
@@ -54,7 +68,7 @@ pub(super) fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
     if rules != RULES_VERSION {
         let why =
             format!("recorded under rules {rules}, and this server plays rules {RULES_VERSION}");
-        return set_aside(state, store, c, &stored, &why);
+        return set_aside(state, store, c, stored, &why);
     }
     let started = std::time::Instant::now();
     match decode_history(&stored.entries).and_then(|e| state.resume(stored.start, &e)) {
@@ -62,7 +76,7 @@ pub(super) fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
             let (count, rounds, took) = (stored.entries.len(), state.rounds(), started.elapsed());
             info!(depth, entries = count, rounds, ?took, "depth history replayed");
         }
-        Err(e) => set_aside(state, store, c, &stored, &format!("it does not fit this world: {e}")),
+        Err(e) => set_aside(state, store, c, stored, &format!("it does not fit this world: {e}")),
     }
 }
 
@@ -92,7 +106,8 @@ fn populated(
     seeds: DepthSeeds,
     level: Arc<crate::level::Level>,
 ) -> DepthState {
-    let placed = mapgen::populate::populate(&level, &c.bestiary, seeds, depth);
+    let uniques = mapgen::uniques::living_at(&c.bestiary, &Seeds::of_world(c.seed), depth);
+    let placed = mapgen::populate::populate(&level, &c.bestiary, seeds, depth, &uniques);
     let stocked = mapgen::stock::placed(&level, &c.items, seeds, depth, depth >= c.bottom());
     let mut state =
         DepthState::with_bestiary(depth, level, c.sight_radius, c.bestiary.clone(), seeds);
@@ -151,6 +166,117 @@ mod tests {
         let mut state = fresh_depth(c, DEPTH);
         resume(&mut state, store, c);
         state
+    }
+
+    /// A world of seed `seed` with the built-in bestiary.
+    fn world(seed: u64) -> Config {
+        let mut c = Config::with_seed(seed);
+        c.bestiary = Arc::new(crate::bestiary::Bestiary::default());
+        c
+    }
+
+    /// How many of `kind` stand on `state`.
+    fn count_of(state: &DepthState, kind: KindId) -> usize {
+        state.monsters().filter(|m| m.kind == kind).count()
+    }
+
+    /// Each unique is on the level of the one depth the world's seed gave
+    /// it, once, and on no other level.
+    #[test]
+    fn a_unique_stands_on_the_level_of_its_depth_and_on_no_other() {
+        for seed in [3, 40, 512] {
+            let c = world(seed);
+            let seeds = Seeds::of_world(seed);
+            let homes: Vec<(KindId, u16)> = c
+                .bestiary
+                .uniques()
+                .map(|(id, k)| (id, mapgen::uniques::depth_of(&seeds, id, k.depths)))
+                .collect();
+            for depth in 1..=16 {
+                let state = fresh_depth(&c, depth);
+                for &(kind, home) in &homes {
+                    let want = usize::from(depth == home);
+                    assert_eq!(count_of(&state, kind), want, "seed {seed}, depth {depth}");
+                }
+            }
+        }
+    }
+
+    /// Ann, of many hit points, put next to the unique `kind` on `state`,
+    /// strikes at it until it dies: the slaying the flow hands back is
+    /// kept as the depth's task keeps it, and the log handed over.
+    fn slay(state: &mut DepthState, store: &StoreHandle, kind: KindId) {
+        let unique = state.monsters().find(|m| m.kind == kind).map(|m| m.id).unwrap();
+        let at = state.monsters().find(|m| m.id == unique).unwrap().pos;
+        let next_to = gloam_protocol::Dir::ALL
+            .into_iter()
+            .filter_map(|d| at.step(d))
+            .find(|&p| state.rules.level.terrain(p).is_open() && !state.rules.monsters.is_at(p))
+            .unwrap();
+        let mut ann = Player::new(ANN, "ann".into());
+        (ann.vitals.hp, ann.vitals.max_hp) = (900, 900);
+        state.arrive(ann, Arrival::Resume(next_to));
+        let mut slain = Vec::new();
+        for _ in 0..200 {
+            let Some(m) = state.monsters().find(|m| m.id == unique) else { break };
+            let me = state.rules.player(ANN).unwrap().pos;
+            let (dx, dy) =
+                (i32::from(m.pos.x) - i32::from(me.x), i32::from(m.pos.y) - i32::from(me.y));
+            let dir = gloam_protocol::Dir::from_delta(dx.signum(), dy.signum()).unwrap();
+            slain.extend(state.act(ANN, Action::Move(dir)).flow.slayings);
+        }
+        assert_eq!(slain.len(), 1, "ann slays it within two hundred blows");
+        store.slay_unique(&state.rules.bestiary.kind(slain[0].kind).name, &slain[0].by);
+        state.leave(ANN, crate::world::Leaving::Quit);
+        let part = state.take_log().expect("entries were logged");
+        let entries = part.entries.iter().map(codec::encode).collect();
+        store.append_log(state.depth(), part.first, entries, part.checksum);
+    }
+
+    /// A unique slain is never placed again: not when its depth is built
+    /// again (its history replayed), nor when that history is set aside
+    /// (the new one logs that it left, and replays so whatever the store
+    /// says by then), nor by any restock.
+    #[test]
+    fn a_unique_slain_is_never_placed_again() {
+        let c = world(21);
+        let (kind, home) = c
+            .bestiary
+            .uniques()
+            .map(|(id, k)| (id, mapgen::uniques::depth_of(&Seeds::of_world(21), id, k.depths)))
+            .next()
+            .unwrap();
+        let (writer, _) = Store::in_memory().start();
+        let store = writer.handle();
+        let built = |store: &StoreHandle| {
+            let mut state = fresh_depth(&c, home);
+            resume(&mut state, store, &c);
+            state
+        };
+        let mut first = built(&store);
+        assert_eq!(count_of(&first, kind), 1);
+        slay(&mut first, &store, kind);
+        let again = built(&store);
+        assert_eq!((count_of(&again, kind), again.checksum()), (0, first.checksum()), "replayed");
+
+        // Its history set aside: the depth starts afresh, and the unique leaves it.
+        let next = store.depth_history(home).unwrap().next;
+        store.start_history(home, next, RULES_VERSION + 1);
+        let mut afresh = built(&store);
+        assert_eq!((afresh.rounds(), count_of(&afresh, kind)), (0, 0), "slain before");
+        play(&mut afresh, &store, 2);
+        let history = store.depth_history(home).unwrap();
+        let entries = decode_history(&history.entries).unwrap();
+        assert_eq!(entries[0].what, crate::world::Command::Gone { kinds: vec![kind] });
+        // The log alone replays it so, whatever the store says of uniques.
+        let mut bare = fresh_depth(&c, home);
+        bare.resume(history.start, &entries).unwrap();
+        assert_eq!((count_of(&bare, kind), bare.checksum()), (0, afresh.checksum()));
+
+        let mut restocked = built(&store);
+        restocked.restock(1_000);
+        assert_eq!(count_of(&restocked, kind), 0, "no restock brings it back");
+        assert!(restocked.monsters().count() > 0);
     }
 
     #[test]

@@ -270,7 +270,8 @@ fn digests(vaults: &mapgen::Vaults, edition: u16) -> Vec<(&'static str, u64)> {
                 for pos in [level.arrival, level.stairs_down] {
                     digest.add(&[pos.x.to_le_bytes(), pos.y.to_le_bytes()].concat());
                 }
-                for m in populate(&level, &bestiary, DepthSeeds::from_level_seed(seed), depth) {
+                for m in populate(&level, &bestiary, DepthSeeds::from_level_seed(seed), depth, &[])
+                {
                     digest.add(
                         &[m.kind.to_le_bytes(), m.pos.x.to_le_bytes(), m.pos.y.to_le_bytes()]
                             .concat(),

@@ -26,7 +26,9 @@ fn the_printed_level_is_the_one_the_server_builds() {
     let text = mapgen(&["--seed", "42", "--depth", "3"]);
     let level = mapgen::build_level(42, 3, GeneratorSetting::Mixed);
     // The level, with the items and monsters its seed places drawn on it.
-    let monsters = populate(&level, &Bestiary::default(), Seeds::of_world(42).depth(3), 3);
+    let bestiary = Bestiary::default();
+    let uniques = gloam_server::mapgen::uniques::living_at(&bestiary, &Seeds::of_world(42), 3);
+    let monsters = populate(&level, &bestiary, Seeds::of_world(42).depth(3), 3, &uniques);
     assert!(!monsters.is_empty());
     assert!(text.contains(&server_map(&Config::with_seed(42), 3)), "{text}");
     assert!(text.contains(&format!("\n{} monsters:\n", monsters.len())));

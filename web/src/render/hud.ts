@@ -15,7 +15,7 @@ import type { Line } from "../session/chat";
 import { letter } from "../session/prompt";
 import type { Link, Scene } from "../session/scene";
 import { fit, wrap } from "./fit";
-import { describe } from "./look";
+import { describe, the } from "./look";
 
 export { HUD_ROWS };
 /** How many rows of messages. */
@@ -209,7 +209,7 @@ function lookRow(state: ClientState, at: Pos, cols: number): HudLine {
 function whatIsAt(state: ClientState, pos: Pos): string | null {
   const same = (p: Pos) => p.x === pos.x && p.y === pos.y;
   if (state.at !== null && same(state.at)) return "yourself";
-  for (const m of state.monsters.values()) if (same(m.at)) return `the ${state.kindOf(m)?.name ?? "monster"}`;
+  for (const m of state.monsters.values()) if (same(m.at)) return the(state.kindOf(m)?.name ?? "monster");
   for (const o of state.others.values()) if (same(o.at)) return o.name;
   return null;
 }

@@ -66,8 +66,18 @@ function ground(t: Terrain): string {
   return { Wall: "a wall", Floor: "the floor", StairsDown: "stairs down", StairsUp: "stairs up" }[t];
 }
 
-/** `name` with `a` or `an` before it (a name with its own `the` as it is). */
-function a(name: string): string {
-  if (name.startsWith("the ")) return name;
+/** `name` with `the` before it; a unique's (a proper name) as it is. */
+export function the(name: string): string {
+  return isProper(name) ? name : `the ${name}`;
+}
+
+/** Whether `name` is a unique's: the server capitalises those alone ("Old Mother Rot"), and they take no article. */
+function isProper(name: string): boolean {
+  return /^\p{Lu}/u.test(name);
+}
+
+/** `name` with `a` or `an` before it (a name with its own `the`, or a unique's, as it is). */
+export function a(name: string): string {
+  if (name.startsWith("the ") || isProper(name)) return name;
   return /^[aeiou]/i.test(name) ? `an ${name}` : `a ${name}`;
 }

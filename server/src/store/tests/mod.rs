@@ -180,6 +180,30 @@ fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second() {
     assert_eq!(twins.len(), 2, "even a death alike in every field has a grave of its own");
 }
 
+/// The uniques slain are kept for good: read with any depth's history,
+/// after closing the file too, and a unique slain twice (a history that
+/// was lost) is listed once.
+#[test]
+fn the_uniques_slain_survive_closing_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        store.settle_world(&seed(42), crate::fresh_seed).unwrap();
+        assert!(store.depth_history(5).unwrap().slain_uniques.is_empty(), "none yet");
+        let (writer, _) = store.start();
+        let handle = writer.handle();
+        handle.slay_unique("Old Mother Rot", "ann");
+        handle.slay_unique("Grishnakh the Kobold Chief", "bob");
+        handle.slay_unique("Old Mother Rot", "bob");
+        let seen = handle.depth_history(1).unwrap().slain_uniques;
+        assert_eq!(seen, ["Grishnakh the Kobold Chief", "Old Mother Rot"], "sees what came before");
+        writer.close();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    let kept = store.depth_history(9).unwrap().slain_uniques;
+    assert_eq!(kept, ["Grishnakh the Kobold Chief", "Old Mother Rot"]);
+}
+
 #[test]
 fn saves_are_loaded_back_and_survive_closing_the_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -466,6 +490,7 @@ fn a_backup_restores_everything_the_store_keeps() {
         handle.append_log(3, 0, vec![vec![1], vec![2]], 77);
         handle.start_history(3, 2, 9);
         handle.append_log(3, 2, vec![vec![3]], 78);
+        handle.slay_unique("Old Mother Rot", "dee");
         let kept = handle.load("ann").await.unwrap().unwrap();
         (kept, handle.graveyard(10).await.unwrap(), handle.backup(1).await.unwrap())
     });
@@ -477,6 +502,7 @@ fn a_backup_restores_everything_the_store_keeps() {
     let history = store.depth_history(3).unwrap();
     assert_eq!((history.start, history.rules, history.entries), (2, Some(9), vec![vec![3]]));
     assert_eq!(history.live, Some((3, 78)), "depth 3's history, set aside and new");
+    assert_eq!(history.slain_uniques, ["Old Mother Rot"], "and the uniques slain");
     let (writer, _) = store.start();
     let ann = rt.block_on(writer.handle().load("ann")).unwrap().expect("ann is in the backup");
     assert_eq!(ann, kept, "ann as she was: pack, experience, piles and all");

@@ -96,7 +96,9 @@ use gloam_protocol::{Action, MonsterId, PlayerId, Pos, ServerMsg};
 pub use orders::may_start as may_start_order;
 pub(crate) use rules::events::Nobody;
 pub use rules::{Command, Death, End, Entry, Leaving, Monster, RULES_VERSION, decode_history};
-pub(crate) use rules::{Departure, Flow, HostRules, Killer, LogPart, Notice, Phase, Rules};
+pub(crate) use rules::{
+    Departure, Flow, HostRules, Killer, LogPart, Notice, Phase, Rules, Slaying,
+};
 pub(crate) use views::still::StillSchedule;
 
 use crate::bestiary::{Bestiary, KindId};
@@ -199,6 +201,12 @@ impl DepthState {
     /// taken. Those who see it are told with the next command.
     pub fn spawn(&mut self, kind: KindId, pos: Pos) -> Option<MonsterId> {
         self.run(&mut Outcome::default(), |rules, obs| (rules.spawn(kind, pos, obs), None))
+    }
+
+    /// Takes off the depth the uniques of the kinds in `slain` (slain in
+    /// the world before), logged: the kinds it took off.
+    pub fn clear_slain(&mut self, slain: &[KindId]) -> Vec<KindId> {
+        self.rules.clear_slain(slain)
     }
 
     /// The depth as it stands is full: restocks never bring it past this
@@ -506,5 +514,7 @@ mod skill_tests;
 mod testing;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod unique_tests;
 #[cfg(test)]
 mod use_tests;

@@ -41,7 +41,7 @@ use tracing::{debug, info};
 use self::metrics::DepthMetrics;
 use super::absence::{self, Absences, PlayedRounds};
 use super::depth::{
-    Arrival, Death, Departure, DepthState, Flow, Leaving, Outcome, Outgoing, StillSchedule,
+    Arrival, Death, Departure, DepthState, Flow, Leaving, Outcome, Outgoing, Slaying, StillSchedule,
 };
 use super::watch::Audience;
 use crate::character::{Keep, Player};
@@ -421,7 +421,7 @@ impl DepthTask {
     /// the world's absences: every command that changes the depth ends here).
     fn finish(&mut self, outcome: Outcome, now_on: Option<(PlayerId, DepthHandle)>) {
         let Outcome { out, flow, going_on } = outcome;
-        let Flow { answered, departures, deaths, .. } = flow;
+        let Flow { answered, departures, deaths, slayings, .. } = flow;
         self.played.note(&self.state, self.depths.absences());
         for id in &answered {
             self.acted.insert(*id);
@@ -433,9 +433,20 @@ impl DepthTask {
         for departure in departures {
             self.hand_on(departure);
         }
+        for slaying in slayings {
+            self.keep_slain(&slaying);
+        }
         for death in deaths {
             self.bury(death);
         }
+    }
+
+    /// A unique was slain: the store keeps it so, and it is never placed
+    /// again (see `mapgen::uniques`).
+    fn keep_slain(&self, slaying: &Slaying) {
+        let name = &self.depths.config().bestiary.kind(slaying.kind).name;
+        info!(unique = %name, by = %slaying.by, depth = self.state.depth(), "a unique is slain");
+        self.depths.store().slay_unique(name, &slaying.by);
     }
 
     /// Notes whose rounds now wait (for the deadline), and records how
@@ -530,6 +541,7 @@ impl DepthTask {
             depth: self.state.depth(),
             level: self.state.level(),
             items: &items,
+            bestiary: &self.depths.config().bestiary,
             lines: lines.unwrap_or(&none),
         };
         let text = crate::morgue::write(&life);

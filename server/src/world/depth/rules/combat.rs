@@ -108,6 +108,10 @@ impl Rules {
         let fought = self.party_of(attacker);
         let loot = self.monsters.get(&id).and_then(|m| m.loot);
         self.monsters.remove(id);
+        if self.bestiary.kind(kind).unique {
+            let by = self.name_of(attacker);
+            self.flow.slayings.push(super::flow::Slaying { kind, by });
+        }
         if let Some(p) = self.occupancy.get_mut(attacker) {
             p.vitals.kills += 1;
             let name = &self.bestiary.kind(kind).name;

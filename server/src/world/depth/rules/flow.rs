@@ -31,6 +31,8 @@ pub struct Flow {
     /// What a player whose step was watched (a standing order's) saw or
     /// suffered that should stop its order, in the order it happened.
     pub notices: Vec<(PlayerId, Notice)>,
+    /// Uniques slain, to be kept as slain for good.
+    pub slayings: Vec<Slaying>,
 }
 
 impl Flow {
@@ -48,6 +50,7 @@ impl Flow {
         join(&mut self.departures, then.departures);
         join(&mut self.deaths, then.deaths);
         join(&mut self.notices, then.notices);
+        join(&mut self.slayings, then.slayings);
     }
 
     /// `id` is no longer on the depth: its action is no longer answered.
@@ -114,6 +117,13 @@ impl End {
     pub fn escaped(&self) -> bool {
         matches!(self, End::Escaped(_))
     }
+}
+
+/// A unique slain: its kind, and the name of the player who slew it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slaying {
+    pub kind: KindId,
+    pub by: String,
 }
 
 /// Who struck the last blow.

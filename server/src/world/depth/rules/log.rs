@@ -9,6 +9,7 @@ use rand::Rng;
 use super::Rules;
 use super::events::Nobody;
 use super::flow::Leaving;
+use crate::bestiary::KindId;
 use crate::character::{Player, Skills, Vitals};
 use crate::items::{Item, ItemKindId, Pack};
 use crate::world::depth::Arrival;
@@ -128,6 +129,12 @@ pub enum Command {
         xp: u32,
         known: Vec<ItemKindId>,
         skills: Skills,
+    },
+    /// The uniques of these kinds, slain in the world before this history
+    /// began (one that was set aside, or lost), left the depth as it was
+    /// built: see `Rules::clear_slain`.
+    Gone {
+        kinds: Vec<KindId>,
     },
 }
 
@@ -259,6 +266,9 @@ impl Rules {
                 }
                 Command::Restock { periods } => {
                     self.restock(*periods, &mut Nobody);
+                }
+                Command::Gone { kinds } => {
+                    self.clear_slain(kinds);
                 }
             }
         }

@@ -22,6 +22,7 @@ mod parties;
 mod restock;
 mod stealing;
 pub(crate) mod throwing;
+mod uniques;
 mod using;
 mod walks;
 
@@ -34,7 +35,7 @@ use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, Terrain};
 
 pub(crate) use clock::Phase;
 pub use flow::{Death, End, Leaving};
-pub(crate) use flow::{Departure, Flow, Killer, Notice};
+pub(crate) use flow::{Departure, Flow, Killer, Notice, Slaying};
 pub(crate) use log::LogPart;
 pub use log::{Command, Entry, RULES_VERSION, decode_history};
 pub use monsters::Monster;

@@ -225,7 +225,21 @@ fn say_blow(
             outcome.tell(attacker, combat(line("kill", "kills") + "."));
             let seen = format!("{} kills {the}.", rules.name_of(attacker));
             tell_seers(rules, at, &[attacker], &seen, outcome);
+            if rules.bestiary.kind(kind).unique {
+                say_slain(rules, attacker, &the, at, outcome);
+            }
         }
+    }
+}
+
+/// A unique was slain on `at`: everyone on the depth hears of it, those
+/// who saw it by the line of the blow.
+fn say_slain(rules: &Rules, attacker: PlayerId, name: &str, at: Pos, outcome: &mut Outcome) {
+    let mut told = rules.seers(at);
+    told.push(attacker);
+    let text = format!("{name} is slain by {}!", rules.name_of(attacker));
+    for &to in rules.players().keys().filter(|id| !told.contains(id)) {
+        outcome.tell(to, ServerMsg::Note(text.clone()));
     }
 }
 
