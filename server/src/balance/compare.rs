@@ -5,11 +5,15 @@
 
 use std::fmt;
 
-use super::{End, Options, Report, run};
+use super::{End, Options, Report, run, run_parties};
 use crate::config::Config;
 
 /// The depths a comparison counts arrivals at.
 pub const MARKS: [u16; 4] = [5, 10, 15, 20];
+
+/// The row of the parties: a member of each background in each world,
+/// every member's life counted.
+pub const PARTY: &str = "party";
 
 /// One background's run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,14 +23,15 @@ pub struct Row {
     pub report: Report,
 }
 
-/// Every background's run, in the file's order, then one of none.
+/// Every background's run, in the file's order, then one of none, then
+/// the parties of one of each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comparison {
     pub rows: Vec<Row>,
 }
 
-/// Plays `options`' characters once per background of `config`, and
-/// once of none.
+/// Plays `options`' characters once per background of `config`, once
+/// of none, and in each world a party of one of each.
 pub fn compare(config: &Config, options: &Options) -> Comparison {
     let mut rows: Vec<Row> = config
         .backgrounds
@@ -39,6 +44,7 @@ pub fn compare(config: &Config, options: &Options) -> Comparison {
         .collect();
     let options = Options { background: None, ..options.clone() };
     rows.push(Row { background: "none".into(), report: run(config, &options) });
+    rows.push(Row { background: PARTY.into(), report: run_parties(config, &options) });
     Comparison { rows }
 }
 
@@ -53,7 +59,11 @@ impl Comparison {
     /// Of the backgrounds (not "none"), the most and the fewest that came
     /// to `depth`.
     pub fn spread_at(&self, depth: u16) -> (usize, usize) {
-        let counts = self.rows.iter().filter(|r| r.background != "none").map(|r| r.reached(depth));
+        let counts = self
+            .rows
+            .iter()
+            .filter(|r| r.background != "none" && r.background != PARTY)
+            .map(|r| r.reached(depth));
         counts.fold((0, usize::MAX), |(most, least), n| (most.max(n), least.min(n)))
     }
 }
@@ -73,6 +83,7 @@ impl fmt::Display for Comparison {
             MARKS.iter().map(|d| format!("  {:>10}", format!("depth {d}"))).collect();
         writeln!(f, "background  {marks}  escaped  median deepest  median level")?;
         for row in &self.rows {
+            let n = row.report.lives.len();
             let percent = |count: usize| format!("{:>9}%", count * 100 / n.max(1));
             let reached: String =
                 MARKS.iter().map(|&d| format!("  {}", percent(row.reached(d)))).collect();
@@ -87,6 +98,7 @@ impl fmt::Display for Comparison {
                 row.background
             )?;
         }
+        writeln!(f, "(party: a member of each background in each world, every member counted)")?;
         let (most, least) = self.spread_at(10);
         let ratio = if least == 0 { f64::INFINITY } else { most as f64 / least as f64 };
         writeln!(

@@ -11,6 +11,7 @@
 
 mod compare;
 mod known;
+mod party;
 mod policy;
 mod report;
 #[cfg(test)]
@@ -20,7 +21,8 @@ use std::collections::BTreeMap;
 
 use gloam_protocol::PlayerId;
 
-pub use compare::{Comparison, MARKS, compare};
+pub use compare::{Comparison, MARKS, PARTY, compare};
+pub use party::play_party;
 pub use report::Report;
 
 use crate::backgrounds::Background;
@@ -130,21 +132,34 @@ impl Life {
 /// Plays every character of `options` in worlds built as `config` says
 /// (its seed aside), and reports.
 pub fn run(config: &Config, options: &Options) -> Report {
+    let background = options.background.as_ref();
+    run_worlds(config, options, |seed| vec![play(config, seed, options.max_rounds, background)])
+}
+
+/// Plays a party, a member of each of `config`'s backgrounds, in each
+/// world of `options`, and reports every member's life.
+pub fn run_parties(config: &Config, options: &Options) -> Report {
+    let all = config.backgrounds.all();
+    run_worlds(config, options, |seed| play_party(config, seed, options.max_rounds, all))
+}
+
+/// Plays `lives_of` each world seed of `options` on its threads, and
+/// reports the lives in the order of their seeds.
+fn run_worlds(
+    config: &Config,
+    options: &Options,
+    lives_of: impl Fn(u64) -> Vec<Life> + Sync,
+) -> Report {
     let seeds: Vec<u64> =
         (0..u64::from(options.characters)).map(|i| options.seed.wrapping_add(i)).collect();
     let jobs = options.jobs.clamp(1, seeds.len().max(1));
+    let lives_of = &lives_of;
     let mut lives: Vec<Life> = std::thread::scope(|scope| {
         let share = seeds.len().div_ceil(jobs).max(1);
         let handles: Vec<_> = seeds
             .chunks(share)
             .map(|chunk| {
-                scope.spawn(move || {
-                    let background = options.background.as_ref();
-                    chunk
-                        .iter()
-                        .map(|&seed| play(config, seed, options.max_rounds, background))
-                        .collect()
-                })
+                scope.spawn(move || chunk.iter().flat_map(|&seed| lives_of(seed)).collect())
             })
             .collect();
         let lives = handles.into_iter().map(|h| h.join().expect("a character's run panicked"));
@@ -170,7 +185,7 @@ pub fn play(config: &Config, seed: u64, max_rounds: u64, background: Option<&Bac
     let mut policy = Policy::default();
     let mut life = Life::new(seed);
     for _ in 0..max_rounds {
-        let Some(action) = look(&here, &config).map(|look| policy.choose(&look)) else { break };
+        let Some(action) = look(&here, &config, ME).map(|look| policy.choose(&look)) else { break };
         let Some(mut flow) = here.act(ME, action, &mut Nobody) else { continue };
         if let Some(death) = flow.deaths.pop() {
             life.end(death, &here);
@@ -195,9 +210,9 @@ pub fn play(config: &Config, seed: u64, max_rounds: u64, background: Option<&Bac
     life
 }
 
-/// What the character knows of its depth now.
-fn look<'a>(depth: &'a Rules, config: &'a Config) -> Option<Look<'a>> {
-    let me = depth.player(ME)?;
+/// What the character `id` knows of its depth now.
+fn look<'a>(depth: &'a Rules, config: &'a Config, id: PlayerId) -> Option<Look<'a>> {
+    let me = depth.player(id)?;
     let memory = me.memory(depth.depth)?;
     let monsters = depth.monsters.values().filter(|m| memory.sees(m.pos)).collect();
     let floor = memory.recall_floor().into_iter();

@@ -53,9 +53,12 @@ fn a_comparison_plays_the_same_seeds_once_per_background_and_once_of_none() {
     let comparison = compare(&config, &options);
     let names: Vec<&str> = comparison.rows.iter().map(|r| r.background.as_str()).collect();
     let mut wanted: Vec<&str> = config.backgrounds.all().iter().map(|b| b.name.as_str()).collect();
-    wanted.push("none");
+    wanted.extend(["none", PARTY]);
     assert_eq!(names, wanted);
-    for row in &comparison.rows {
+    let party = comparison.rows.last().unwrap();
+    let members = config.backgrounds.all().len();
+    assert_eq!(party.report.lives.len(), 2 * members, "every member of both parties counted");
+    for row in &comparison.rows[..comparison.rows.len() - 1] {
         let seeds: Vec<u64> = row.report.lives.iter().map(|l| l.seed).collect();
         assert_eq!(seeds, [11, 12], "{}", row.background);
         assert_eq!(row.reached(1), 2);
@@ -74,4 +77,15 @@ fn a_background_changes_how_a_character_fares() {
     let plain = play(&config, 21, 4_000, None);
     let armed = play(&config, 21, 4_000, fighter.as_ref());
     assert_ne!(plain, armed, "a fighter's sword, armour and skills change its life");
+}
+
+#[test]
+fn a_party_of_one_of_each_plays_together_on_one_clock() {
+    let config = shallow(3);
+    let all = config.backgrounds.all();
+    let lives = play_party(&config, 31, 3_000, all);
+    assert_eq!(lives.len(), all.len());
+    assert!(lives.iter().all(|l| l.seed == 31 && l.deepest >= 1 && l.rounds <= 3_000), "{lives:?}");
+    assert!(lives.iter().any(|l| l.kills > 0), "somebody fought: {lives:?}");
+    assert_eq!(play_party(&config, 31, 3_000, all), lives, "a party's run is the same again");
 }

@@ -51,7 +51,7 @@ pub use depth::{
 };
 /// The rules of a depth alone, for the balance run to play with nobody
 /// listening.
-pub(crate) use depth::{Killer, Nobody, Rules};
+pub(crate) use depth::{Departure, Flow, Killer, Nobody, Rules};
 pub use presence::{ActError, Presence, Reply, Watcher};
 pub use talk::Talkers;
 pub use watch::{Audience, StreamPart};
