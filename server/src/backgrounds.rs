@@ -29,9 +29,11 @@ pub struct Background {
     pub about: String,
     pub hp: u16,
     pub skills: Skills,
-    /// What it starts with, in the order of its letters; the first weapon
-    /// is wielded and the first armour worn.
-    pub kit: Vec<Item>,
+    /// What it starts with, in the order of its letters, by kind name
+    /// (found in the world's own items when a character is made: a kind
+    /// they lack is left out); the first weapon is wielded and the first
+    /// armour worn.
+    pub kit: Vec<(String, u16)>,
 }
 
 /// Every background, in the file's order (the first screen's).
@@ -200,7 +202,7 @@ impl Backgrounds {
                 if count > 1 && !stacks {
                     return Err(fault(format!("{name:?} does not stack: list it once per item")));
                 }
-                background.kit.push(Item { kind, count });
+                background.kit.push((name, count));
             }
             all.push(background);
         }
@@ -235,15 +237,18 @@ fn kit_kind(items: &Catalogue, name: &str) -> Result<ItemKindId, String> {
 
 impl Background {
     /// Makes a new `player` of this background: its hit points, skills
-    /// and kit, the first weapon wielded and the first armour worn; it
-    /// knows the kinds it starts with.
+    /// and kit (of the kinds `items`, the world's, holds; never the
+    /// artifact), the first weapon wielded and the first armour worn; it
+    /// knows the kinds of potion and scroll it starts with.
     pub fn outfit(&self, player: &mut Player, items: &Catalogue) {
         player.vitals.hp = self.hp;
         player.vitals.max_hp = self.hp;
         player.skills = self.skills;
         player.background = Some(self.name.clone());
         let mut pack = Pack::default();
-        for &item in &self.kit {
+        for (name, count) in &self.kit {
+            let Ok(kind) = kit_kind(items, name) else { continue };
+            let item = Item { kind, count: *count };
             let stacks = items.kind(item.kind).stacks();
             let Ok(slot) = pack.add(item, stacks) else { continue };
             if items.look(item.kind).is_some() {
@@ -380,8 +385,12 @@ mod tests {
         let (all, left_out) = Backgrounds::built_in_for(&items).unwrap();
         assert!(left_out.contains(&"short sword".to_owned()), "{left_out:?}");
         let scout = all.find("scout").unwrap();
-        let kit: Vec<&str> = scout.kit.iter().map(|i| items.kind(i.kind).name.as_str()).collect();
+        let kit: Vec<&str> = scout.kit.iter().map(|(name, _)| name.as_str()).collect();
         assert_eq!(kit, ["dagger", "dart"]);
+        let mut ann = Player::new(gloam_protocol::PlayerId(1), "ann".into());
+        Backgrounds::built_in().find("fighter").unwrap().outfit(&mut ann, &items);
+        assert_eq!(ann.vitals.max_hp, 36, "a fighter still, in a world without its kit");
+        assert!(ann.pack.is_empty(), "its sword, armour and potion are not in these items");
         assert!(
             Backgrounds::parse(BUILT_IN, "b.toml", &items).is_err(),
             "a host's own file is strict"
