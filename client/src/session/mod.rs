@@ -14,6 +14,7 @@ use gloam_protocol::{Action, ClientMsg, MonsterChange, Pos, ServerMsg, Token};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
+use crate::first_screen::Choice;
 use crate::hud::{GAME_LINES, game_lines};
 use crate::input::{Intent, Key, intent, should_send};
 use crate::look::Look;
@@ -142,6 +143,9 @@ pub struct Session {
     next_try: Option<NextTry>,
     /// The draws of the waits' jitter.
     jitter: Jitter,
+    /// A background was chosen on the first screen of this connection:
+    /// the screen is put away while the welcome comes.
+    chosen: bool,
 }
 
 /// The seed of the jitter's draws unless the window gives another
@@ -175,6 +179,7 @@ impl Session {
             waits: 0,
             next_try: None,
             jitter: Jitter::seeded(JITTER_SEED),
+            chosen: false,
         }
     }
 
@@ -226,6 +231,8 @@ impl Session {
     pub fn page(&self) -> Page {
         if self.log.is_some() {
             Page::Log
+        } else if self.choosing_a_background() {
+            Page::Backgrounds
         } else if self.state.ending().is_some() {
             Page::End
         } else if let Mode::Choosing(item_use) = self.mode {
@@ -240,6 +247,29 @@ impl Session {
             Page::Help
         } else {
             Page::Map
+        }
+    }
+
+    /// Whether the first screen shows: the server listed the backgrounds
+    /// on this connection, and none was chosen or welcomed yet.
+    fn choosing_a_background(&self) -> bool {
+        !self.state.backgrounds.is_empty()
+            && !self.chosen
+            && self.state.me.is_none()
+            && !matches!(self.link, Link::Lost(_))
+    }
+
+    /// A key on the first screen: a letter creates that background, Esc
+    /// leaves.
+    fn on_first_key(&mut self, key: Key) -> KeyOutcome {
+        let name = self.state.name.as_deref().unwrap_or_default();
+        match crate::first_screen::choose(name, &self.state.backgrounds, key) {
+            Choice::Create(msg) => {
+                self.chosen = true;
+                KeyOutcome::Send(msg)
+            }
+            Choice::Leave => KeyOutcome::Quit,
+            Choice::Nothing => KeyOutcome::Ignore,
         }
     }
 
@@ -292,6 +322,9 @@ impl Session {
         }
         if self.chat.line.is_some() {
             return self.edit(key);
+        }
+        if self.page() == Page::Backgrounds {
+            return self.on_first_key(key);
         }
         let intent = intent(key, shift);
         if self.page() == Page::End {
@@ -590,6 +623,11 @@ impl Session {
         if matches!(self.link, Link::Lost(_)) {
             return;
         }
+        // The list was this connection's: the next one asks again, and a
+        // background is chosen again on its screen (without a token, it
+        // was never welcomed as one).
+        self.state.backgrounds.clear();
+        self.chosen = false;
         let why = match &self.state.refused {
             Some(refusal) => format!("refused: {refusal}"),
             None if self.state.restarting => RESTARTING_LINK.to_owned(),
@@ -1683,5 +1721,72 @@ mod tests {
         assert!(st.log.iter().all(|l| !st.is_news(l)), "all of it old news");
         assert!(s.chat.muted.contains("cy"));
         assert_eq!((s.page(), s.scene().look), (Page::Map, None), "the look ended");
+    }
+
+    fn listed() -> NetEvent {
+        NetEvent::Msg(ServerMsg::Backgrounds(crate::testing::backgrounds()))
+    }
+
+    fn create(background: &str) -> KeyOutcome {
+        KeyOutcome::Send(ClientMsg::Create {
+            version: gloam_protocol::PROTOCOL_VERSION,
+            name: "ann".into(),
+            background: background.into(),
+        })
+    }
+
+    #[test]
+    fn the_first_screen_shows_the_list_and_a_letter_creates_that_background() {
+        let mut s = session(None);
+        let now = Instant::now();
+        assert_eq!(s.page(), Page::Map, "nothing to choose before the list");
+        s.on_net(listed());
+        assert_eq!(s.page(), Page::Backgrounds);
+        assert_eq!(s.on_key(Key::Char('z'), false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Char('b'), false, false, now), create("scout"));
+        assert_eq!(s.page(), Page::Map, "put away while the welcome comes");
+        assert_eq!(s.on_key(Key::Char('a'), false, false, now), KeyOutcome::Ignore, "once");
+        s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        assert_eq!((s.link.clone(), s.page()), (Link::Playing, Page::Map));
+        s.on_net(listed());
+        assert_eq!(s.page(), Page::Map, "a list after the welcome opens no screen");
+    }
+
+    #[test]
+    fn esc_on_the_first_screen_quits_and_ctrl_keys_still_zoom() {
+        let mut s = session(None);
+        s.on_net(listed());
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Ctrl('+'), false, false, now), KeyOutcome::Zoom(1));
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    #[test]
+    fn a_link_lost_on_the_first_screen_asks_again_and_never_creates_by_itself() {
+        let mut s = session(None);
+        s.on_net(listed());
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Char('a'), false, false, now), create("fighter"));
+        s.on_net(dropped("reset"));
+        assert_eq!(s.page(), Page::Map, "the old list is not chosen from");
+        assert!(matches!(s.tick(now), Tick::Within(_)), "a dropped link is tried again");
+        assert_eq!(s.tick(now + Duration::from_secs(11)), Tick::Connect);
+        assert_eq!(s.on_key(Key::Char('a'), false, false, now), KeyOutcome::Ignore);
+        s.on_net(listed());
+        assert_eq!(s.page(), Page::Backgrounds, "chosen again on the new connection");
+        assert_eq!(s.on_key(Key::Char('a'), false, false, now), create("fighter"));
+    }
+
+    #[test]
+    fn a_background_the_server_lacks_is_shown_with_its_reason_and_not_tried_again() {
+        let mut s = session(None);
+        s.on_net(listed());
+        let _ = s.on_key(Key::Char('a'), false, false, Instant::now());
+        let refusal = Refusal::NoSuchBackground { name: "fighter".into() };
+        s.on_net(NetEvent::Msg(ServerMsg::Refused(refusal)));
+        s.on_net(closed_with(1000, "refused"));
+        let why = "refused: no background is called fighter here".to_owned();
+        assert_eq!((s.link.clone(), s.page()), (Link::Lost(why), Page::Map));
+        assert_eq!(s.tick(Instant::now()), Tick::Idle);
     }
 }
