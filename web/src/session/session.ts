@@ -14,6 +14,7 @@ import { logRoom, logScrollMost } from "../render/reading";
 import { ClientState, PAGE_WORDS, ageLog, note, refusalText, terrainAt, type Words } from "../state";
 import { lookWith, startCursor, type Aim, type Cursor } from "./aim";
 import { Line, parse, type Command } from "./chat";
+import { choose } from "./first";
 import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
 import { ctrlIntent, intent, lookKey, shouldSend, type Intent, type Key } from "./keys";
 import type { ItemUse } from "./prompt";
@@ -96,6 +97,8 @@ export class Session {
   nextTry: { after: number } | { at: number } | null = null;
   /** The draws of the waits' jitter. */
   jitter = new Jitter(JITTER_SEED);
+  /** A background was chosen on the first screen of this connection: the screen is put away while the welcome comes. */
+  chosen = false;
 
   /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay; `name`: the name the hello gives. */
   constructor(
@@ -117,6 +120,7 @@ export class Session {
   /** What the area above the HUD shows now. */
   page(): Page {
     if (this.log !== null) return "Log";
+    if (this.choosingABackground()) return "Backgrounds";
     if (this.state.ending() !== null) return "End";
     if (typeof this.mode === "object" && "choosing" in this.mode) return { choose: this.mode.choosing };
     if (typeof this.mode === "object") return "Map";
@@ -126,7 +130,21 @@ export class Session {
     return "Map";
   }
 
-  /** What the page draws now. */
+  /** Whether the first screen shows: the server listed the backgrounds on this connection, and none was chosen or welcomed yet. */
+  private choosingABackground(): boolean {
+    const lost = typeof this.link === "object" && "lost" in this.link;
+    return this.state.backgrounds.length > 0 && !this.chosen && this.state.me === null && !lost;
+  }
+
+  /** A key on the first screen: a letter creates that background, Esc leaves. */
+  private onFirstKey(key: Key): KeyOutcome {
+    const choice = choose(this.state.name ?? "", this.state.backgrounds, key);
+    if (choice === "Leave") return "Quit";
+    if (choice === "Nothing") return "Ignore";
+    this.chosen = true;
+    return { send: choice.create };
+  }
+
   /** The page's title (the window's too): the world's name, when its host gave one, then who plays, or who watches whom. */
   title(): string {
     const me = this.state.name ?? "";
@@ -134,6 +152,7 @@ export class Session {
     return this.state.world === "" ? `Gloam - ${who}` : `${this.state.world} - Gloam - ${who}`;
   }
 
+  /** What the page draws now. */
   scene(): Scene {
     const mode = this.mode;
     return {
@@ -191,6 +210,7 @@ export class Session {
     }
     if (this.log !== null) return this.onLogKey(this.log, key);
     if (this.chat.line !== null) return this.edit(key);
+    if (this.page() === "Backgrounds") return this.onFirstKey(key);
     const meant = intent(key, shift);
     if (this.page() === "End") {
       if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
@@ -448,6 +468,11 @@ export class Session {
   /** The connection ended, why and how: shown, and tried again by itself when what ended it may pass (retry.ts). */
   onClosed(reason: string, ending: Ending): void {
     if (typeof this.link === "object" && "lost" in this.link) return;
+    // The list was this connection's: the next one asks again, and a
+    // background is chosen again on its screen (without a token, it was
+    // never welcomed as one).
+    this.state.backgrounds = [];
+    this.chosen = false;
     const refused = this.state.refused;
     const why = refused !== null ? `refused: ${refusalText(refused)}` : this.state.restarting ? RESTARTING_LINK : reason;
     // A game that ended shows its end page; a try again would start a new character behind it.
