@@ -406,8 +406,13 @@ fn play(
 ) -> anyhow::Result<bool> {
     let mut connection = open(session);
     let played = play_on(pump, session, screen, &open, &mut connection);
-    // Esc, the window closed, a death: a goodbye and a closing handshake.
-    connection.quit();
+    // Esc, the window closed, a death: a goodbye and a closing handshake
+    // (only the handshake on the first screen: no character to leave yet).
+    if session.page() == crate::scene::Page::Backgrounds {
+        connection.close();
+    } else {
+        connection.quit();
+    }
     played
 }
 

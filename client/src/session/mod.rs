@@ -324,7 +324,9 @@ impl Session {
             return self.edit(key);
         }
         if self.page() == Page::Backgrounds {
-            return self.on_first_key(key);
+            // A shifted letter is a capital, which names no background
+            // (as the page reads it).
+            return if shift { KeyOutcome::Ignore } else { self.on_first_key(key) };
         }
         let intent = intent(key, shift);
         if self.page() == Page::End {

@@ -1065,6 +1065,22 @@ fn refused(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// A new character's first screen: the list, keys that name no
+/// background, a lost link (the list goes, and comes again with the next
+/// connection), then a letter's Create and the welcome.
+fn first_screen(r: &mut Recorder) {
+    let listed = || ServerMsg::Backgrounds(crate::testing::backgrounds());
+    r.msg(listed());
+    r.ch('z');
+    r.shifted(Key::Char('a'));
+    r.step(Input::Closed("reset".into(), Ending::Dropped));
+    r.step(Input::Wait(1_000));
+    r.msg(listed());
+    r.ch('b');
+    r.ch('a');
+    r.msg(welcome(Some([7; 16])));
+}
+
 /// Every key the window is given, plain and with Shift (and the Ctrl
 /// keys), on the map; after each, Esc (or a line's Enter) back to the map
 /// when the key left it, so each key is seen from the map.
@@ -1320,6 +1336,9 @@ fn sessions() -> Vec<Recorder> {
         script(&mut r);
         all.push(r);
     }
+    let mut r = Recorder::new(&format!("first screen at {}x{}", SHORT.0, SHORT.1), SHORT);
+    first_screen(&mut r);
+    all.push(r);
     // A watcher, dan.
     let watchers: [(&str, Script); 3] = [
         ("a watcher joining", watcher_joining),
@@ -1407,6 +1426,8 @@ mod tests {
             "The server is full (8 players); try again later.",
             "\"title\":\"Gloamhold <the old> & new - Gloam - ann\"",
             "\"title\":\"Gloamhold - Gloam - dan watching ann\"",
+            "Who will you be? Choose a background:",
+            "\"Create\":{",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

@@ -210,7 +210,8 @@ export class Session {
     }
     if (this.log !== null) return this.onLogKey(this.log, key);
     if (this.chat.line !== null) return this.edit(key);
-    if (this.page() === "Backgrounds") return this.onFirstKey(key);
+    // A shifted letter is a capital, which names no background.
+    if (this.page() === "Backgrounds") return shift ? "Ignore" : this.onFirstKey(key);
     const meant = intent(key, shift);
     if (this.page() === "End") {
       if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
