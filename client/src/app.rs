@@ -556,20 +556,14 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
     // Once more for every death the player starts again after.
     let played = loop {
-        let (name, watch) = (slot.name.clone(), options.watch.clone());
-        let background = options.background.clone();
+        let (watch, background) = (options.watch.clone(), options.background.clone());
         let open = |session: &Session| {
             let sender = events.event_sender();
             let wake = move || {
                 let _ = sender.push_custom_event(Wake);
             };
             // A new name opens with the first screen (`first_screen.rs`).
-            let first = crate::first_screen::opening(
-                name.clone(),
-                session.token(),
-                watch.clone(),
-                background.clone(),
-            );
+            let first = session.opening(watch.clone(), background.clone());
             net::connect(runtime.handle(), url.clone(), first, wake)
         };
         let mut session = Session::new(url.clone(), slot)

@@ -28,8 +28,8 @@ struct Args {
     watch: Option<String>,
     /// A new character's background (fighter, skirmisher, ...: the host's
     /// list), instead of choosing it on the first screen. A character
-    /// already made keeps its own.
-    #[arg(long, conflicts_with = "watch", value_name = "NAME")]
+    /// already made keeps its own; a watcher has none.
+    #[arg(long, value_name = "NAME")]
     background: Option<String>,
     #[command(flatten)]
     world: WorldChoice,

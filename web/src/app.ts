@@ -21,7 +21,6 @@ import { loadFont, metricsFor } from "./render/font";
 import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
 import { named, type Palette } from "./render/palette";
 import { cellUnder, screenText } from "./render/view";
-import { opening } from "./session/first";
 import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
 import { Jitter, type Ending } from "./session/retry";
 import { Session, type KeyOutcome } from "./session/session";
@@ -162,7 +161,7 @@ export class App {
   private open(session: Session, name: string): void {
     const kept = this.tokens.load();
     // A name with no token kept is a new character: the first screen (session/first.ts).
-    const first = opening(name, kept?.name === name ? kept.token : null, this.watch);
+    const first = session.opening(kept?.name === name ? kept.token : null, this.watch);
     const connection: Connection = new Connection(
       this.url,
       first,

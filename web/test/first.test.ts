@@ -88,18 +88,27 @@ test("Esc on the first screen leaves and Ctrl keys still zoom", () => {
   assert.equal(s.onKey("Escape", false, false, 0), "Quit");
 });
 
-test("a link lost on the first screen asks again and never creates by itself", () => {
+test("a first screen whose connection ended stays, and the choice connects again", () => {
   const s = session();
+  assert.equal(s.opening(null, null), "Backgrounds");
   s.onMessage({ Backgrounds: LIST });
-  assert.deepEqual(s.onKey({ char: "a" }, false, false, 0), { send: create("fighter") });
+  // The server waited for a hello as long as it waits.
+  s.onClosed("no hello in time: try again", { Code: 1013 });
+  assert.equal(s.page(), "Backgrounds", "the list stays to be read");
+  assert.equal(s.tick(0), "Idle", "nothing is tried by itself");
+  assert.equal(s.onKey({ char: "b" }, false, false, 0), "Redraw");
+  assert.equal(s.page(), "Map", "chosen");
+  assert.equal(s.tick(0), "Connect", "the choice connects");
+  assert.deepEqual(s.opening(null, null), create("scout"), "with the choice first");
+  assert.equal(s.tick(0), "Idle", "once");
+  // Lost before the welcome: tried again as any lost link, the same choice first.
   s.onClosed("reset", "Dropped");
-  assert.equal(s.page(), "Map", "the old list is not chosen from");
-  assert.equal(typeof s.tick(0), "object", "a dropped link is tried again");
+  assert.equal(typeof s.tick(0), "object");
   assert.equal(s.tick(11_000), "Connect");
-  assert.equal(s.onKey({ char: "a" }, false, false, 0), "Ignore");
-  s.onMessage({ Backgrounds: LIST });
-  assert.equal(s.page(), "Backgrounds", "chosen again on the new connection");
-  assert.deepEqual(s.onKey({ char: "a" }, false, false, 0), { send: create("fighter") });
+  assert.deepEqual(s.opening(null, null), create("scout"));
+  assert.deepEqual(s.opening(null, "bob"), { Watch: { version: PROTOCOL_VERSION, name: "ann", token: null, player: "bob" } });
+  const token = Array.from({ length: 16 }, () => 3);
+  assert.deepEqual(s.opening(token, null), { Hello: { version: PROTOCOL_VERSION, name: "ann", token } }, "a kept token says hello");
 });
 
 test("a background the server lacks is shown with its reason and not tried again", () => {

@@ -143,9 +143,14 @@ pub struct Session {
     next_try: Option<NextTry>,
     /// The draws of the waits' jitter.
     jitter: Jitter,
-    /// A background was chosen on the first screen of this connection:
-    /// the screen is put away while the welcome comes.
-    chosen: bool,
+    /// The background chosen on the first screen: the screen is put away
+    /// while the welcome comes, and a connection made again before it
+    /// (without a token kept) asks for this one again.
+    chosen: Option<String>,
+    /// The first screen's connection ended while the player read it (the
+    /// server waits for a choice only as long as for a hello): the list
+    /// stays, and the choice opens a new connection.
+    first_closed: bool,
 }
 
 /// The seed of the jitter's draws unless the window gives another
@@ -179,7 +184,8 @@ impl Session {
             waits: 0,
             next_try: None,
             jitter: Jitter::seeded(JITTER_SEED),
-            chosen: false,
+            chosen: None,
+            first_closed: false,
         }
     }
 
@@ -250,22 +256,36 @@ impl Session {
         }
     }
 
-    /// Whether the first screen shows: the server listed the backgrounds
-    /// on this connection, and none was chosen or welcomed yet.
+    /// The first message of a connection (see [`crate::first_screen`]):
+    /// with no token kept, the background already chosen is asked for
+    /// again; `background` is the command line's.
+    pub fn opening(&self, watch: Option<String>, background: Option<String>) -> ClientMsg {
+        let background = self.chosen.clone().or(background);
+        crate::first_screen::opening(self.token.name.clone(), self.token(), watch, background)
+    }
+
+    /// Whether the first screen shows: the server listed the backgrounds,
+    /// and none was chosen or welcomed yet.
     fn choosing_a_background(&self) -> bool {
         !self.state.backgrounds.is_empty()
-            && !self.chosen
+            && self.chosen.is_none()
             && self.state.me.is_none()
             && !matches!(self.link, Link::Lost(_))
     }
 
-    /// A key on the first screen: a letter creates that background, Esc
-    /// leaves.
+    /// A key on the first screen: a letter creates that background (on
+    /// this connection, or on a new one when it ended), Esc leaves.
     fn on_first_key(&mut self, key: Key) -> KeyOutcome {
         let name = self.state.name.as_deref().unwrap_or_default();
         match crate::first_screen::choose(name, &self.state.backgrounds, key) {
             Choice::Create(msg) => {
-                self.chosen = true;
+                let ClientMsg::Create { background, .. } = &msg else { return KeyOutcome::Ignore };
+                self.chosen = Some(background.clone());
+                if self.first_closed {
+                    // The next tick connects, with this choice first.
+                    self.next_try = Some(NextTry::After(Duration::ZERO));
+                    return KeyOutcome::Redraw;
+                }
                 KeyOutcome::Send(msg)
             }
             Choice::Leave => KeyOutcome::Quit,
@@ -625,11 +645,13 @@ impl Session {
         if matches!(self.link, Link::Lost(_)) {
             return;
         }
-        // The list was this connection's: the next one asks again, and a
-        // background is chosen again on its screen (without a token, it
-        // was never welcomed as one).
-        self.state.backgrounds.clear();
-        self.chosen = false;
+        if self.choosing_a_background() {
+            // The server waits for the choice only as long as for a hello:
+            // the screen stays, and the choice connects again.
+            self.first_closed = true;
+            self.link = Link::Connecting(self.server.clone());
+            return;
+        }
         let why = match &self.state.refused {
             Some(refusal) => format!("refused: {refusal}"),
             None if self.state.restarting => RESTARTING_LINK.to_owned(),
@@ -670,6 +692,11 @@ impl Session {
         };
         let Link::Retrying { left, .. } = &mut self.link else {
             self.next_try = None;
+            if self.first_closed && matches!(self.link, Link::Connecting(_)) {
+                // A choice made on the first screen after its connection ended.
+                self.first_closed = false;
+                return Tick::Connect;
+            }
             return Tick::Idle;
         };
         if now >= due {
@@ -1729,12 +1756,16 @@ mod tests {
         NetEvent::Msg(ServerMsg::Backgrounds(crate::testing::backgrounds()))
     }
 
-    fn create(background: &str) -> KeyOutcome {
-        KeyOutcome::Send(ClientMsg::Create {
+    fn create_msg(background: &str) -> ClientMsg {
+        ClientMsg::Create {
             version: gloam_protocol::PROTOCOL_VERSION,
             name: "ann".into(),
             background: background.into(),
-        })
+        }
+    }
+
+    fn create(background: &str) -> KeyOutcome {
+        KeyOutcome::Send(create_msg(background))
     }
 
     #[test]
@@ -1764,19 +1795,48 @@ mod tests {
     }
 
     #[test]
-    fn a_link_lost_on_the_first_screen_asks_again_and_never_creates_by_itself() {
+    fn a_first_screen_whose_connection_ended_stays_and_the_choice_connects_again() {
         let mut s = session(None);
+        assert_eq!(s.opening(None, None), ClientMsg::Backgrounds);
         s.on_net(listed());
         let now = Instant::now();
-        assert_eq!(s.on_key(Key::Char('a'), false, false, now), create("fighter"));
+        // The server waited for a hello as long as it waits.
+        s.on_net(closed_with(1013, "no hello in time: try again"));
+        assert_eq!(s.page(), Page::Backgrounds, "the list stays to be read");
+        assert_eq!(s.tick(now), Tick::Idle, "nothing is tried by itself");
+        assert_eq!(s.on_key(Key::Char('b'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map, "chosen");
+        assert_eq!(s.tick(now), Tick::Connect, "the choice connects");
+        assert_eq!(s.opening(None, None), create_msg("scout"), "with the choice first");
+        assert_eq!(s.tick(now), Tick::Idle, "once");
+        // Lost before the welcome: tried again as any lost link, the same
+        // choice first; the server refuses a name made twice.
         s.on_net(dropped("reset"));
-        assert_eq!(s.page(), Page::Map, "the old list is not chosen from");
-        assert!(matches!(s.tick(now), Tick::Within(_)), "a dropped link is tried again");
+        assert!(matches!(s.tick(now), Tick::Within(_)));
         assert_eq!(s.tick(now + Duration::from_secs(11)), Tick::Connect);
-        assert_eq!(s.on_key(Key::Char('a'), false, false, now), KeyOutcome::Ignore);
-        s.on_net(listed());
-        assert_eq!(s.page(), Page::Backgrounds, "chosen again on the new connection");
-        assert_eq!(s.on_key(Key::Char('a'), false, false, now), create("fighter"));
+        assert_eq!(s.opening(None, None), create_msg("scout"));
+        assert_eq!(
+            s.opening(Some("bob".into()), None),
+            crate::net::hello("ann".into(), None, Some("bob".into()))
+        );
+    }
+
+    #[test]
+    fn a_kept_token_says_hello_whatever_the_command_line_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(Some(TokenStore::at(dir.path())));
+        assert_eq!(s.opening(None, Some("scout".into())), create_msg("scout"));
+        let mut welcome = crate::testing::welcome(PlayerId(1), 20, 10);
+        if let ServerMsg::Welcome { token, .. } = &mut welcome {
+            *token = Some([3; 16]);
+        }
+        s.on_net(NetEvent::Msg(welcome));
+        let hello = ClientMsg::Hello {
+            version: gloam_protocol::PROTOCOL_VERSION,
+            name: "ann".into(),
+            token: Some([3; 16]),
+        };
+        assert_eq!(s.opening(None, Some("scout".into())), hello);
     }
 
     #[test]

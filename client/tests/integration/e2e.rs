@@ -34,10 +34,14 @@ impl Xvfb {
         Self { _process: process, display: format!(":{number}") }
     }
 
-    /// The `gloam` binary, set to draw on this display in software.
+    /// The `gloam` binary, set to draw on this display in software. A
+    /// new character is a fighter, made at once: these tests play the
+    /// map, not the first screen (`first_screen.rs` plays that, through
+    /// the window's session against a real server).
     fn gloam(&self) -> Command {
         let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"));
         gloam
+            .args(["--background", "fighter"])
             .env("DISPLAY", &self.display)
             .env("SDL_VIDEO_DRIVER", "x11")
             .env("SDL_RENDER_DRIVER", "software")
@@ -640,6 +644,14 @@ async fn window_watched(
     name: &str,
     dir: &std::path::Path,
 ) -> (Running, SimClient) {
+    // The character is made beforehand with a plain hello (these tests'
+    // worlds hold items of their own, none of a background's kit), its
+    // key kept where the window keeps keys: the window comes back to it.
+    let maker = SimClient::join(&server.url(), name, None).await.unwrap();
+    let token = maker.token.expect("a new character's key");
+    drop(maker);
+    let keys = gloam_client::tokens::TokenStore::at(dir.join("gloam").join("tokens"));
+    keys.save(&server.url(), name, &token).unwrap();
     let mut gloam = xvfb.gloam();
     gloam
         .args(["--connect", &server.url(), "--name", name])
@@ -1498,7 +1510,8 @@ async fn a_refused_try_again_is_not_tried_again() {
     let send = |msg: ServerMsg| Message::Binary(codec::encode(&msg).into());
 
     let (mut first, hello) = accept().await;
-    assert!(matches!(&hello, gloam_protocol::ClientMsg::Hello { name, .. } if name == "ann"));
+    // A new character, made at once (`--background`).
+    assert!(matches!(&hello, gloam_protocol::ClientMsg::Create { name, .. } if name == "ann"));
     first.send(send(gloam_tests::fake_welcome(20))).await.unwrap();
     let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };
     first.close(Some(restart)).await.unwrap();
