@@ -5,7 +5,9 @@
 //! decides; [`Session::tick`] counts down and says when). The mirror changes only by what the server says; the window's
 //! own state lives here: the line being typed, the scroll of the messages,
 //! the names muted, the page shown, and an item prompt or throw being
-//! aimed (`items.rs`). The window turns its events into calls here and
+//! aimed (`items.rs`); for a new character, the first screen's choice of
+//! background and the first message of each connection
+//! ([`Session::opening`], `first_screen.rs`). The window turns its events into calls here and
 //! draws the [`Scene`] it gives.
 
 use std::time::{Duration, Instant};

@@ -649,7 +649,8 @@ async fn window_watched(
     // key kept where the window keeps keys: the window comes back to it.
     let maker = SimClient::join(&server.url(), name, None).await.unwrap();
     let token = maker.token.expect("a new character's key");
-    drop(maker);
+    // Gone before the window comes: the watcher below watches the window.
+    maker.quit().await.unwrap();
     let keys = gloam_client::tokens::TokenStore::at(dir.join("gloam").join("tokens"));
     keys.save(&server.url(), name, &token).unwrap();
     let mut gloam = xvfb.gloam();
