@@ -1276,8 +1276,11 @@ impl Window {
         let mut press = vec!["key", "--delay", "40"];
         press.extend(path(level, eye.at(), pile).iter().map(|&d| vi_key(d)));
         press.push("g");
-        xdotool(&xvfb.display, &press);
+        // A fighter's kit first (`--background`), then the pile's top.
         until(&mut eye, |s, _| !s.pack.is_empty()).await;
+        let had = carried(&eye.state);
+        xdotool(&xvfb.display, &press);
+        until(&mut eye, |s, _| carried(s) > had).await;
     }
 
     /// The screen's text and the map's pixels (see [`newest_map`]) once the
@@ -1367,11 +1370,19 @@ async fn page_picks_up(
     pile: Pos,
 ) {
     let mut webby = watcher_of(url, "eyewebby", "webby").await.unwrap();
+    // A fighter's kit first (chosen on the first screen), then the pile's top.
+    until(&mut webby, |s, _| !s.pack.is_empty()).await;
+    let had = carried(&webby.state);
     for d in path(level, webby.at(), pile) {
         browser.key(page, vi_key(d)).await.unwrap();
     }
     browser.key(page, "g").await.unwrap();
-    until(&mut webby, |s, _| !s.pack.is_empty()).await;
+    until(&mut webby, |s, _| carried(s) > had).await;
+}
+
+/// How many items a player carries, each of a stack counted.
+fn carried(state: &gloam_client::ClientState) -> u32 {
+    state.pack.iter().map(|c| u32::from(c.count)).sum()
 }
 
 /// Where the restart test leaves its screenshots to be looked at.
@@ -1418,6 +1429,10 @@ async fn two_windows_and_a_page_come_back_by_themselves_when_the_server_restarts
     let mut browser = Browser::start().await.expect("the browser starts");
     let page_url = format!("{}/?name=webby", url.replacen("ws://", "http://", 1));
     let page = browser.open(&page_url, 1280, 800).await.unwrap();
+    // A new character: its first screen, where `a` makes a fighter.
+    let first = "window.gloam.screenText().includes('Choose a background')";
+    browser.wait(page, first, DEADLINE).await.expect("the page's first screen");
+    browser.key(page, "a").await.unwrap();
     let playing = "window.gloam.screenText().includes('Depth 1')";
     browser.wait(page, playing, DEADLINE).await.expect("the page plays");
 
