@@ -38,6 +38,8 @@ pub struct Options {
     pub name: String,
     /// Watch this player instead of playing (with `connect`).
     pub watch: Option<String>,
+    /// A new character's background, instead of the first screen's choice.
+    pub background: Option<String>,
     /// The world to host (a stored one keeps its own seed and generator).
     pub world: gloam_server::cli::WorldChoice,
     /// The rules a hosted world plays by (its seed and generator are the
@@ -404,8 +406,13 @@ fn play(
 ) -> anyhow::Result<bool> {
     let mut connection = open(session);
     let played = play_on(pump, session, screen, &open, &mut connection);
-    // Esc, the window closed, a death: a goodbye and a closing handshake.
-    connection.quit();
+    // Esc, the window closed, a death: a goodbye and a closing handshake
+    // (only the handshake on the first screen: no character to leave yet).
+    if session.page() == crate::scene::Page::Backgrounds {
+        connection.close();
+    } else {
+        connection.quit();
+    }
     played
 }
 
@@ -549,14 +556,15 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
     // Once more for every death the player starts again after.
     let played = loop {
-        let (name, watch) = (slot.name.clone(), options.watch.clone());
+        let (watch, background) = (options.watch.clone(), options.background.clone());
         let open = |session: &Session| {
             let sender = events.event_sender();
             let wake = move || {
                 let _ = sender.push_custom_event(Wake);
             };
-            let hello = net::hello(name.clone(), session.token(), watch.clone());
-            net::connect(runtime.handle(), url.clone(), hello, wake)
+            // A new name opens with the first screen (`first_screen.rs`).
+            let first = session.opening(watch.clone(), background.clone());
+            net::connect(runtime.handle(), url.clone(), first, wake)
         };
         let mut session = Session::new(url.clone(), slot)
             .with_palette(options.palette)

@@ -254,7 +254,8 @@ fn experience_text(e: Experience) -> String {
 }
 
 /// The second row: the line being typed, else whom the round waits for,
-/// else how far the messages are scrolled back, else the keys.
+/// else how far the messages are scrolled back, else the keys (the first
+/// screen's before a new character's welcome).
 fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: usize) -> HudLine {
     let (text, tone) = if let Some(line) = typing {
         return typing_row(line, cols);
@@ -271,6 +272,9 @@ fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: u
         (format!("{scroll} newer {lines} below (PgDn)"), Tone::Warn)
     } else if state.watching.is_some() {
         (WATCHER_KEYS.to_owned(), Tone::Dim)
+    } else if state.me.is_none() && !state.backgrounds.is_empty() {
+        // The first screen: the map's keys do nothing yet.
+        (crate::first_screen::FIRST_KEYS.to_owned(), Tone::Dim)
     } else {
         (KEYS_HELP.to_owned(), Tone::Dim)
     };
@@ -634,6 +638,17 @@ mod tests {
         assert_eq!(row.accents[0].2, Tone::Warn);
         s.apply(&ServerMsg::Vitals { hp: 3, max: 30 }).unwrap();
         assert_eq!(hud_of(&s, &Link::Playing)[0].accents[0].2, Tone::Alert);
+    }
+
+    #[test]
+    fn before_a_new_characters_welcome_the_keys_row_is_the_first_screens() {
+        let mut s = ClientState::named("ann");
+        let link = Link::Connecting("ws://here".into());
+        assert_eq!(hud_of(&s, &link)[1].text, KEYS_HELP);
+        s.apply(&ServerMsg::Backgrounds(crate::testing::backgrounds())).unwrap();
+        assert_eq!(hud_of(&s, &link)[1].text, crate::first_screen::FIRST_KEYS);
+        s.apply(&crate::testing::welcome(gloam_protocol::PlayerId(1), 20, 10)).unwrap();
+        assert_eq!(hud_of(&s, &Link::Playing)[1].text, KEYS_HELP, "the map's keys once welcomed");
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! the map's place; [`layout`], where each goes in a window of a given
 //! size (and [`zoom`], the cell size the player chose); [`input`], the key tables; [`prompt`] and [`aim`], which
 //! item suits a key and where a throw is aimed; [`look`], what the look
-//! cursor names; [`net`], the
+//! cursor names; [`first_screen`], a new character's choice of
+//! background; [`net`], the
 //! connection on a tokio task; and [`session`], which ties them together:
 //! keys and server messages in, a scene out. With the `window` feature,
 //! [`app`] is the window's event loop and [`render`] draws the scene with
@@ -15,6 +16,7 @@
 
 pub mod aim;
 pub mod chat;
+pub mod first_screen;
 mod fit;
 mod glyph;
 pub mod hud;

@@ -26,6 +26,11 @@ struct Args {
     /// talk with it and its other watchers (needs --connect).
     #[arg(long, requires = "connect", value_name = "PLAYER")]
     watch: Option<String>,
+    /// A new character's background (fighter, skirmisher, ...: the host's
+    /// list), instead of choosing it on the first screen. A character
+    /// already made keeps its own; a watcher has none.
+    #[arg(long, value_name = "NAME")]
+    background: Option<String>,
     #[command(flatten)]
     world: WorldChoice,
     /// When hosting: the monsters, the clock, player-vs-player, the depth.
@@ -116,6 +121,7 @@ fn main() {
         host: args.host,
         name: args.name.unwrap_or_else(default_name),
         watch: args.watch,
+        background: args.background,
         world: args.world,
         rules,
         data: args.data.unwrap_or_else(gloam_client::app::default_data),

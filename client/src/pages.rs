@@ -43,6 +43,10 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
         Page::Graveyard | Page::Pack | Page::Help => {
             scrolled(body_lines(scene), rows, scene.page_scroll, Leave::AnyKey)
         }
+        Page::Backgrounds => {
+            let name = scene.state.name.as_deref().unwrap_or_default();
+            crate::first_screen::lines(name, &scene.state.backgrounds, rows)
+        }
         Page::Choose(item_use) => {
             let mut lines = choose_lines(scene.state, item_use);
             lines.truncate(rows);

@@ -38,3 +38,30 @@ pub fn on_level(you: PlayerId, width: u16, height: u16, depth: u16) -> ClientSta
     state.apply(&enter_level(depth, width, height)).expect("an empty level always fits");
     state
 }
+
+/// Two backgrounds as a server lists them: a fighter (36 hit points,
+/// to-hit and damage) and a scout (stealth and throwing, a worse to-hit).
+pub fn backgrounds() -> Vec<gloam_protocol::BackgroundInfo> {
+    use gloam_protocol::BackgroundInfo;
+    let fighter = BackgroundInfo {
+        name: "fighter".into(),
+        about: "Sword and leather.".into(),
+        hp: 36,
+        to_hit: 5,
+        damage: 2,
+        stealth: 0,
+        throwing: 0,
+        kit: vec!["a short sword (wielded)".into(), "a potion of healing".into()],
+    };
+    let scout = BackgroundInfo {
+        name: "scout".into(),
+        about: "Quiet.".into(),
+        hp: 26,
+        to_hit: -5,
+        damage: 0,
+        stealth: 40,
+        throwing: 5,
+        kit: vec!["6 darts".into()],
+    };
+    vec![fighter, scout]
+}

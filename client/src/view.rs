@@ -149,9 +149,13 @@ fn line_glyphs(
 pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
     match scene.page {
         Page::Map => map_glyphs(scene.state, scene.palette),
-        Page::Graveyard | Page::End | Page::Pack | Page::Choose(_) | Page::Log | Page::Help => {
-            Vec::new()
-        }
+        Page::Graveyard
+        | Page::End
+        | Page::Pack
+        | Page::Choose(_)
+        | Page::Log
+        | Page::Help
+        | Page::Backgrounds => Vec::new(),
     }
 }
 

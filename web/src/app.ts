@@ -2,7 +2,9 @@
 // the Session and what it asks for to the server; server messages update
 // it; a change asks for one frame, drawn on the next animation frame. The
 // name is asked on a first visit (a plain form in the page), kept with the
-// character's token per server, and sent in the hello; `?name=NAME` in
+// character's token per server, and sent in the hello (a name with no
+// token opens the first screen instead, to choose a background:
+// session/first.ts); `?name=NAME` in
 // the address answers the form on a first visit (a host hands out links),
 // and `?watch=NAME` watches that player instead of playing.
 //
@@ -13,7 +15,7 @@
 // (render/view.ts, hud.ts).
 
 import { Connection, OPEN_WITHIN_MS, type Socket } from "./net";
-import type { ClientMsg, ServerMsg } from "./protocol";
+import type { ServerMsg } from "./protocol";
 import { atlasFor, drawFrame, type Atlas } from "./render/canvas";
 import { loadFont, metricsFor } from "./render/font";
 import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
@@ -24,7 +26,7 @@ import { Jitter, type Ending } from "./session/retry";
 import { Session, type KeyOutcome } from "./session/session";
 import { morgueUrl } from "./session/scene";
 import { TokenStore } from "./session/tokens";
-import { MAX_NAME_CHARS, PAGE_WORDS, PROTOCOL_VERSION, charCount, refusalText } from "./state";
+import { MAX_NAME_CHARS, PAGE_WORDS, charCount, refusalText } from "./state";
 
 /** The parts of the page the app drives. */
 export interface PageParts {
@@ -157,14 +159,12 @@ export class App {
 
   /** Opens a connection for `session` as `name`, with the token kept now (a first welcome may have given one). */
   private open(session: Session, name: string): void {
-    const token = this.tokens.load()?.token ?? null;
-    const hello: ClientMsg =
-      this.watch === null
-        ? { Hello: { version: PROTOCOL_VERSION, name, token } }
-        : { Watch: { version: PROTOCOL_VERSION, name, token, player: this.watch } };
+    const kept = this.tokens.load();
+    // A name with no token kept is a new character: the first screen (session/first.ts).
+    const first = session.opening(kept?.name === name ? kept.token : null, this.watch);
     const connection: Connection = new Connection(
       this.url,
-      hello,
+      first,
       {
         message: (msg) => this.onMessage(session, connection, msg),
         closed: (reason, ending) => this.onClosed(session, reason, ending),
@@ -219,11 +219,23 @@ export class App {
     if (session.typing() && typed !== null) return this.carryOut(session.onText(typed));
     const key = keyOf(e);
     if (key === null) return false;
+    const first = session.page() === "Backgrounds";
     const outcome = session.onKey(key, false, e.repeat, performance.now());
     // A Ctrl key the game does not read stays the browser's.
     const ctrl = typeof key === "object" && "ctrl" in key;
-    this.carryOut(outcome);
+    if (first && outcome === "Quit") this.backToTheForm();
+    else this.carryOut(outcome);
     return !ctrl || outcome !== "Ignore";
+  }
+
+  /** Esc on the first screen: the connection closes (no character was made) and the name form shows again, to choose another. */
+  private backToTheForm(): void {
+    // No goodbye: before a hello there is no character to leave.
+    this.connection?.close("you left the game");
+    this.connection = null;
+    this.session = null;
+    this.askName(null);
+    this.requestFrame();
   }
 
   /** Text pasted into the page: into the line being typed, if one is open. */

@@ -145,6 +145,23 @@ function browser(storage: Map<string, string>, search = "") {
   return { canvas, parts, drawFrames, key };
 }
 
+/** The backgrounds a server lists. */
+const BACKGROUNDS = [
+  { name: "fighter", about: "Sword and leather.", hp: 36, to_hit: 5, damage: 2, stealth: 0, throwing: 0, kit: ["a short sword (wielded)"] },
+  { name: "scout", about: "Quiet.", hp: 26, to_hit: 0, damage: 0, stealth: 40, throwing: 5, kit: ["6 darts"] },
+];
+
+/** The server lists the backgrounds: the first screen shows them, and `a` makes a fighter. */
+function chooseTheFighter(page: ReturnType<typeof browser>, socket: FakeSocket): void {
+  socket.receive({ Backgrounds: BACKGROUNDS });
+  page.drawFrames();
+  const shown = (globalThis as unknown as { window: { gloam: { screenText(): string } } }).window.gloam.screenText();
+  assert.match(shown, /a\) fighter +36 hp +to-hit \+5, damage \+2/, "the first screen lists the fighter");
+  assert.match(shown, /b\) scout +26 hp +stealth 40, throwing \+5/);
+  assert.equal(page.key("a", "KeyA"), true);
+  assert.deepEqual(socket.sent.at(-1), { Create: { version: PROTOCOL_VERSION, name: "ann", background: "fighter" } });
+}
+
 let loads = 0;
 /** Runs the committed bundle afresh, as a page load does. */
 async function load(): Promise<void> {
@@ -166,10 +183,11 @@ test("the built page asks a name, says hello with it, keeps the token, draws, ta
   const socket = FakeSocket.all[0]!;
   assert.equal(socket.url, "ws://game.test:8080/");
   socket.open();
-  assert.deepEqual(socket.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "ann", token: null } }]);
+  assert.deepEqual(socket.sent, ["Backgrounds"], "a new name opens the first screen");
   page.drawFrames();
   const connecting = page.canvas.ctx.copies;
   assert.ok(connecting > 0, "the HUD is drawn while connecting");
+  chooseTheFighter(page, socket);
   const token = Array.from({ length: 16 }, (_, i) => i);
   socket.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token, world: "" } });
   socket.receive(enterLevel(1, 20, 10));
@@ -180,14 +198,14 @@ test("the built page asks a name, says hello with it, keeps the token, draws, ta
   assert.equal(page.key("l", "KeyL"), true);
   assert.equal(page.key("8", "Numpad8"), true);
   assert.equal(page.key("F5", "F5"), false, "a key the game does not read stays the browser's");
-  assert.deepEqual(socket.sent.slice(1), [{ Act: { Move: "E" } }, { Act: { Move: "N" } }]);
+  assert.deepEqual(socket.sent.slice(2), [{ Act: { Move: "E" } }, { Act: { Move: "N" } }]);
   socket.receive(enterLevel(2, 0xffff, 0xffff));
   assert.notEqual(socket.closed, null, "the socket is closed");
   page.drawFrames();
   const shown = (globalThis as unknown as { window: { gloam: { screenText(): string } } }).window.gloam.screenText();
   assert.match(shown, /the server is broken or hostile: a map of 65535 x 65535 cells/, "the reason is on the screen");
   assert.equal(page.key("k", "KeyK"), true);
-  assert.equal(socket.sent.length, 3, "nothing more is sent");
+  assert.equal(socket.sent.length, 4, "nothing more is sent");
 });
 
 test("a reload resumes the character: the hello carries the kept name and token", async () => {
@@ -207,7 +225,9 @@ test("an address with ?name= joins at once on a first visit, as the form would, 
   assert.equal(page.parts["join"]?.hidden, true, "no name is asked");
   const socket = FakeSocket.all[0]!;
   socket.open();
-  assert.deepEqual(socket.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "ann", token: null } }], "trimmed as the form trims");
+  assert.deepEqual(socket.sent, ["Backgrounds"], "a new name opens the first screen");
+  chooseTheFighter(page, socket);
+  assert.deepEqual(socket.sent[1], { Create: { version: PROTOCOL_VERSION, name: "ann", background: "fighter" } }, "trimmed as the form trims");
   assert.match(storage.get("http://game.test:8080") ?? "", /"name":"ann"/);
 });
 
@@ -236,6 +256,26 @@ test("an address's name the form refuses shows the form filled with it and the r
   assert.equal(plain.parts["join"]?.hidden, false);
   assert.equal(plain.parts["join-why"]?.hidden, true, "no reason: nothing was refused");
   assert.equal(FakeSocket.all.length, 0);
+});
+
+test("Esc on the first screen closes the connection, makes nobody, and shows the name form again", async () => {
+  const page = browser(new Map());
+  await load();
+  page.parts["name"]!.value = "ann";
+  page.parts["join"]!.handlers.get("submit")?.({ preventDefault: () => {} });
+  const socket = FakeSocket.all[0]!;
+  socket.open();
+  socket.receive({ Backgrounds: BACKGROUNDS });
+  assert.equal(page.key("Escape", "Escape"), true);
+  assert.deepEqual(socket.sent, ["Backgrounds"], "no Create, and no goodbye before a hello");
+  assert.notEqual(socket.closed, null, "the socket is closed");
+  assert.equal(page.parts["join"]?.hidden, false, "the name form is back");
+  assert.equal(page.parts["name"]?.value, "ann");
+  page.parts["name"]!.value = "bea";
+  page.parts["join"]!.handlers.get("submit")?.({ preventDefault: () => {} });
+  const again = FakeSocket.all[1]!;
+  again.open();
+  assert.deepEqual(again.sent, ["Backgrounds"], "another name, another first screen");
 });
 
 test("?watch= with ?name= watches at once under the address's name", async () => {

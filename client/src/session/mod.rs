@@ -5,7 +5,9 @@
 //! decides; [`Session::tick`] counts down and says when). The mirror changes only by what the server says; the window's
 //! own state lives here: the line being typed, the scroll of the messages,
 //! the names muted, the page shown, and an item prompt or throw being
-//! aimed (`items.rs`). The window turns its events into calls here and
+//! aimed (`items.rs`); for a new character, the first screen's choice of
+//! background and the first message of each connection
+//! ([`Session::opening`], `first_screen.rs`). The window turns its events into calls here and
 //! draws the [`Scene`] it gives.
 
 use std::time::{Duration, Instant};
@@ -14,6 +16,7 @@ use gloam_protocol::{Action, ClientMsg, MonsterChange, Pos, ServerMsg, Token};
 
 use crate::aim::Aim;
 use crate::chat::{self, Chat, Command, Line};
+use crate::first_screen::Choice;
 use crate::hud::{GAME_LINES, game_lines};
 use crate::input::{Intent, Key, intent, should_send};
 use crate::look::Look;
@@ -142,6 +145,14 @@ pub struct Session {
     next_try: Option<NextTry>,
     /// The draws of the waits' jitter.
     jitter: Jitter,
+    /// The background chosen on the first screen: the screen is put away
+    /// while the welcome comes, and a connection made again before it
+    /// (without a token kept) asks for this one again.
+    chosen: Option<String>,
+    /// The first screen's connection ended while the player read it (the
+    /// server waits for a choice only as long as for a hello): the list
+    /// stays, and the choice opens a new connection.
+    first_closed: bool,
 }
 
 /// The seed of the jitter's draws unless the window gives another
@@ -175,6 +186,8 @@ impl Session {
             waits: 0,
             next_try: None,
             jitter: Jitter::seeded(JITTER_SEED),
+            chosen: None,
+            first_closed: false,
         }
     }
 
@@ -226,6 +239,8 @@ impl Session {
     pub fn page(&self) -> Page {
         if self.log.is_some() {
             Page::Log
+        } else if self.choosing_a_background() {
+            Page::Backgrounds
         } else if self.state.ending().is_some() {
             Page::End
         } else if let Mode::Choosing(item_use) = self.mode {
@@ -240,6 +255,43 @@ impl Session {
             Page::Help
         } else {
             Page::Map
+        }
+    }
+
+    /// The first message of a connection (see [`crate::first_screen`]):
+    /// with no token kept, the background already chosen is asked for
+    /// again; `background` is the command line's.
+    pub fn opening(&self, watch: Option<String>, background: Option<String>) -> ClientMsg {
+        let background = self.chosen.clone().or(background);
+        crate::first_screen::opening(self.token.name.clone(), self.token(), watch, background)
+    }
+
+    /// Whether the first screen shows: the server listed the backgrounds,
+    /// and none was chosen or welcomed yet.
+    fn choosing_a_background(&self) -> bool {
+        !self.state.backgrounds.is_empty()
+            && self.chosen.is_none()
+            && self.state.me.is_none()
+            && !matches!(self.link, Link::Lost(_))
+    }
+
+    /// A key on the first screen: a letter creates that background (on
+    /// this connection, or on a new one when it ended), Esc leaves.
+    fn on_first_key(&mut self, key: Key) -> KeyOutcome {
+        let name = self.state.name.as_deref().unwrap_or_default();
+        match crate::first_screen::choose(name, &self.state.backgrounds, key) {
+            Choice::Create(msg) => {
+                let ClientMsg::Create { background, .. } = &msg else { return KeyOutcome::Ignore };
+                self.chosen = Some(background.clone());
+                if self.first_closed {
+                    // The next tick connects, with this choice first.
+                    self.next_try = Some(NextTry::After(Duration::ZERO));
+                    return KeyOutcome::Redraw;
+                }
+                KeyOutcome::Send(msg)
+            }
+            Choice::Leave => KeyOutcome::Quit,
+            Choice::Nothing => KeyOutcome::Ignore,
         }
     }
 
@@ -292,6 +344,11 @@ impl Session {
         }
         if self.chat.line.is_some() {
             return self.edit(key);
+        }
+        if self.page() == Page::Backgrounds {
+            // A shifted letter is a capital, which names no background
+            // (as the page reads it).
+            return if shift { KeyOutcome::Ignore } else { self.on_first_key(key) };
         }
         let intent = intent(key, shift);
         if self.page() == Page::End {
@@ -590,6 +647,13 @@ impl Session {
         if matches!(self.link, Link::Lost(_)) {
             return;
         }
+        if self.choosing_a_background() {
+            // The server waits for the choice only as long as for a hello:
+            // the screen stays, and the choice connects again.
+            self.first_closed = true;
+            self.link = Link::Connecting(self.server.clone());
+            return;
+        }
         let why = match &self.state.refused {
             Some(refusal) => format!("refused: {refusal}"),
             None if self.state.restarting => RESTARTING_LINK.to_owned(),
@@ -630,6 +694,11 @@ impl Session {
         };
         let Link::Retrying { left, .. } = &mut self.link else {
             self.next_try = None;
+            if self.first_closed && matches!(self.link, Link::Connecting(_)) {
+                // A choice made on the first screen after its connection ended.
+                self.first_closed = false;
+                return Tick::Connect;
+            }
             return Tick::Idle;
         };
         if now >= due {
@@ -1683,5 +1752,105 @@ mod tests {
         assert!(st.log.iter().all(|l| !st.is_news(l)), "all of it old news");
         assert!(s.chat.muted.contains("cy"));
         assert_eq!((s.page(), s.scene().look), (Page::Map, None), "the look ended");
+    }
+
+    fn listed() -> NetEvent {
+        NetEvent::Msg(ServerMsg::Backgrounds(crate::testing::backgrounds()))
+    }
+
+    fn create_msg(background: &str) -> ClientMsg {
+        ClientMsg::Create {
+            version: gloam_protocol::PROTOCOL_VERSION,
+            name: "ann".into(),
+            background: background.into(),
+        }
+    }
+
+    fn create(background: &str) -> KeyOutcome {
+        KeyOutcome::Send(create_msg(background))
+    }
+
+    #[test]
+    fn the_first_screen_shows_the_list_and_a_letter_creates_that_background() {
+        let mut s = session(None);
+        let now = Instant::now();
+        assert_eq!(s.page(), Page::Map, "nothing to choose before the list");
+        s.on_net(listed());
+        assert_eq!(s.page(), Page::Backgrounds);
+        assert_eq!(s.on_key(Key::Char('z'), false, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Char('b'), false, false, now), create("scout"));
+        assert_eq!(s.page(), Page::Map, "put away while the welcome comes");
+        assert_eq!(s.on_key(Key::Char('a'), false, false, now), KeyOutcome::Ignore, "once");
+        s.on_net(NetEvent::Msg(crate::testing::welcome(PlayerId(1), 20, 10)));
+        assert_eq!((s.link.clone(), s.page()), (Link::Playing, Page::Map));
+        s.on_net(listed());
+        assert_eq!(s.page(), Page::Map, "a list after the welcome opens no screen");
+    }
+
+    #[test]
+    fn esc_on_the_first_screen_quits_and_ctrl_keys_still_zoom() {
+        let mut s = session(None);
+        s.on_net(listed());
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Ctrl('+'), false, false, now), KeyOutcome::Zoom(1));
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
+    }
+
+    #[test]
+    fn a_first_screen_whose_connection_ended_stays_and_the_choice_connects_again() {
+        let mut s = session(None);
+        assert_eq!(s.opening(None, None), ClientMsg::Backgrounds);
+        s.on_net(listed());
+        let now = Instant::now();
+        // The server waited for a hello as long as it waits.
+        s.on_net(closed_with(1013, "no hello in time: try again"));
+        assert_eq!(s.page(), Page::Backgrounds, "the list stays to be read");
+        assert_eq!(s.tick(now), Tick::Idle, "nothing is tried by itself");
+        assert_eq!(s.on_key(Key::Char('b'), false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map, "chosen");
+        assert_eq!(s.tick(now), Tick::Connect, "the choice connects");
+        assert_eq!(s.opening(None, None), create_msg("scout"), "with the choice first");
+        assert_eq!(s.tick(now), Tick::Idle, "once");
+        // Lost before the welcome: tried again as any lost link, the same
+        // choice first; the server refuses a name made twice.
+        s.on_net(dropped("reset"));
+        assert!(matches!(s.tick(now), Tick::Within(_)));
+        assert_eq!(s.tick(now + Duration::from_secs(11)), Tick::Connect);
+        assert_eq!(s.opening(None, None), create_msg("scout"));
+        assert_eq!(
+            s.opening(Some("bob".into()), None),
+            crate::net::hello("ann".into(), None, Some("bob".into()))
+        );
+    }
+
+    #[test]
+    fn a_kept_token_says_hello_whatever_the_command_line_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(Some(TokenStore::at(dir.path())));
+        assert_eq!(s.opening(None, Some("scout".into())), create_msg("scout"));
+        let mut welcome = crate::testing::welcome(PlayerId(1), 20, 10);
+        if let ServerMsg::Welcome { token, .. } = &mut welcome {
+            *token = Some([3; 16]);
+        }
+        s.on_net(NetEvent::Msg(welcome));
+        let hello = ClientMsg::Hello {
+            version: gloam_protocol::PROTOCOL_VERSION,
+            name: "ann".into(),
+            token: Some([3; 16]),
+        };
+        assert_eq!(s.opening(None, Some("scout".into())), hello);
+    }
+
+    #[test]
+    fn a_background_the_server_lacks_is_shown_with_its_reason_and_not_tried_again() {
+        let mut s = session(None);
+        s.on_net(listed());
+        let _ = s.on_key(Key::Char('a'), false, false, Instant::now());
+        let refusal = Refusal::NoSuchBackground { name: "fighter".into() };
+        s.on_net(NetEvent::Msg(ServerMsg::Refused(refusal)));
+        s.on_net(closed_with(1000, "refused"));
+        let why = "refused: no background is called fighter here".to_owned();
+        assert_eq!((s.link.clone(), s.page()), (Link::Lost(why), Page::Map));
+        assert_eq!(s.tick(Instant::now()), Tick::Idle);
     }
 }

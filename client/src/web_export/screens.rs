@@ -1065,6 +1065,29 @@ fn refused(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// A new character's first screen: the list, keys that name no
+/// background, a letter's Create, a link lost before the welcome (tried
+/// again, the same choice first), and the welcome.
+fn first_screen(r: &mut Recorder) {
+    r.msg(ServerMsg::Backgrounds(crate::testing::backgrounds()));
+    r.ch('z');
+    r.shifted(Key::Char('a'));
+    r.ch('b');
+    r.ch('a');
+    r.step(Input::Closed("reset".into(), Ending::Dropped));
+    r.step(Input::Wait(1_000));
+    r.msg(welcome(Some([7; 16])));
+}
+
+/// The first screen read for longer than the server waits for a hello:
+/// its close leaves the screen up, and the letter connects again.
+fn first_screen_read_long(r: &mut Recorder) {
+    r.msg(ServerMsg::Backgrounds(crate::testing::backgrounds()));
+    r.step(Input::Closed("no hello in time: try again".into(), Ending::Code(1013)));
+    r.step(Input::Wait(1_000));
+    r.ch('a');
+}
+
 /// Every key the window is given, plain and with Shift (and the Ctrl
 /// keys), on the map; after each, Esc (or a line's Enter) back to the map
 /// when the key left it, so each key is seen from the map.
@@ -1320,6 +1343,13 @@ fn sessions() -> Vec<Recorder> {
         script(&mut r);
         all.push(r);
     }
+    let first: [(&str, Script); 2] =
+        [("first screen", first_screen), ("first screen read long", first_screen_read_long)];
+    for (name, script) in first {
+        let mut r = Recorder::new(&format!("{name} at {}x{}", SHORT.0, SHORT.1), SHORT);
+        script(&mut r);
+        all.push(r);
+    }
     // A watcher, dan.
     let watchers: [(&str, Script); 3] = [
         ("a watcher joining", watcher_joining),
@@ -1407,6 +1437,8 @@ mod tests {
             "The server is full (8 players); try again later.",
             "\"title\":\"Gloamhold <the old> & new - Gloam - ann\"",
             "\"title\":\"Gloamhold - Gloam - dan watching ann\"",
+            "Who will you be? Choose a background:",
+            "\"Create\":{",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

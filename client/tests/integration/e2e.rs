@@ -34,10 +34,14 @@ impl Xvfb {
         Self { _process: process, display: format!(":{number}") }
     }
 
-    /// The `gloam` binary, set to draw on this display in software.
+    /// The `gloam` binary, set to draw on this display in software. A
+    /// new character is a fighter, made at once: these tests play the
+    /// map, not the first screen (`first_screen.rs` plays that, through
+    /// the window's session against a real server).
     fn gloam(&self) -> Command {
         let mut gloam = Command::new(env!("CARGO_BIN_EXE_gloam"));
         gloam
+            .args(["--background", "fighter"])
             .env("DISPLAY", &self.display)
             .env("SDL_VIDEO_DRIVER", "x11")
             .env("SDL_RENDER_DRIVER", "software")
@@ -640,6 +644,15 @@ async fn window_watched(
     name: &str,
     dir: &std::path::Path,
 ) -> (Running, SimClient) {
+    // The character is made beforehand with a plain hello (these tests'
+    // worlds hold items of their own, none of a background's kit), its
+    // key kept where the window keeps keys: the window comes back to it.
+    let maker = SimClient::join(&server.url(), name, None).await.unwrap();
+    let token = maker.token.expect("a new character's key");
+    // Gone before the window comes: the watcher below watches the window.
+    maker.quit().await.unwrap();
+    let keys = gloam_client::tokens::TokenStore::at(dir.join("gloam").join("tokens"));
+    keys.save(&server.url(), name, &token).unwrap();
     let mut gloam = xvfb.gloam();
     gloam
         .args(["--connect", &server.url(), "--name", name])
@@ -1263,8 +1276,11 @@ impl Window {
         let mut press = vec!["key", "--delay", "40"];
         press.extend(path(level, eye.at(), pile).iter().map(|&d| vi_key(d)));
         press.push("g");
-        xdotool(&xvfb.display, &press);
+        // A fighter's kit first (`--background`), then the pile's top.
         until(&mut eye, |s, _| !s.pack.is_empty()).await;
+        let had = carried(&eye.state);
+        xdotool(&xvfb.display, &press);
+        until(&mut eye, |s, _| carried(s) > had).await;
     }
 
     /// The screen's text and the map's pixels (see [`newest_map`]) once the
@@ -1354,11 +1370,19 @@ async fn page_picks_up(
     pile: Pos,
 ) {
     let mut webby = watcher_of(url, "eyewebby", "webby").await.unwrap();
+    // A fighter's kit first (chosen on the first screen), then the pile's top.
+    until(&mut webby, |s, _| !s.pack.is_empty()).await;
+    let had = carried(&webby.state);
     for d in path(level, webby.at(), pile) {
         browser.key(page, vi_key(d)).await.unwrap();
     }
     browser.key(page, "g").await.unwrap();
-    until(&mut webby, |s, _| !s.pack.is_empty()).await;
+    until(&mut webby, |s, _| carried(s) > had).await;
+}
+
+/// How many items a player carries, each of a stack counted.
+fn carried(state: &gloam_client::ClientState) -> u32 {
+    state.pack.iter().map(|c| u32::from(c.count)).sum()
 }
 
 /// Where the restart test leaves its screenshots to be looked at.
@@ -1405,6 +1429,10 @@ async fn two_windows_and_a_page_come_back_by_themselves_when_the_server_restarts
     let mut browser = Browser::start().await.expect("the browser starts");
     let page_url = format!("{}/?name=webby", url.replacen("ws://", "http://", 1));
     let page = browser.open(&page_url, 1280, 800).await.unwrap();
+    // A new character: its first screen, where `a` makes a fighter.
+    let first = "window.gloam.screenText().includes('Choose a background')";
+    browser.wait(page, first, DEADLINE).await.expect("the page's first screen");
+    browser.key(page, "a").await.unwrap();
     let playing = "window.gloam.screenText().includes('Depth 1')";
     browser.wait(page, playing, DEADLINE).await.expect("the page plays");
 
@@ -1498,7 +1526,8 @@ async fn a_refused_try_again_is_not_tried_again() {
     let send = |msg: ServerMsg| Message::Binary(codec::encode(&msg).into());
 
     let (mut first, hello) = accept().await;
-    assert!(matches!(&hello, gloam_protocol::ClientMsg::Hello { name, .. } if name == "ann"));
+    // A new character, made at once (`--background`).
+    assert!(matches!(&hello, gloam_protocol::ClientMsg::Create { name, .. } if name == "ann"));
     first.send(send(gloam_tests::fake_welcome(20))).await.unwrap();
     let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };
     first.close(Some(restart)).await.unwrap();

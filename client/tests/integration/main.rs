@@ -11,5 +11,6 @@
 mod common;
 mod contrast;
 mod e2e;
+mod first_screen;
 mod hostile_server;
 mod render;

@@ -289,6 +289,19 @@ fn the_help_page_matches_its_golden_image() {
     matches_golden(&state, &Chat::default(), Page::Help, "help.png");
 }
 
+/// A new character's first screen: the host's backgrounds, each by its
+/// letter with its hit points, skills, a line about it and its kit.
+#[test]
+fn the_first_screen_matches_its_golden_image() {
+    use gloam_protocol::ServerMsg;
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let config = gloam_server::Config::default();
+    let list = config.backgrounds.infos(&config.world_items());
+    let mut state = gloam_client::ClientState::named("ann");
+    state.apply(&ServerMsg::Backgrounds(list)).unwrap();
+    matches_golden(&state, &Chat::default(), Page::Backgrounds, "first.png");
+}
+
 /// The whole log, read back with Ctrl+P: chat and the game's lines
 /// together, each in its colour, a repeated line counted.
 #[test]

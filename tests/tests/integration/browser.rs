@@ -47,10 +47,23 @@ async fn submit_name(browser: &mut Browser, page: Page, name: &str) {
 /// Opens the page on `server` in a page of its own and joins as `name`;
 /// waits until the map is drawn.
 async fn join(browser: &mut Browser, server: &TestServer, name: &str) -> Page {
+    join_as(browser, server, name, "a").await
+}
+
+/// [`join`], choosing the background of `letter` on the first screen
+/// (`a` a fighter, `d` an adept).
+async fn join_as(browser: &mut Browser, server: &TestServer, name: &str, letter: &str) -> Page {
     let page = open_form(browser, &page_url(server)).await;
     submit_name(browser, page, name).await;
+    choose_background(browser, page, letter).await;
     shown(browser, page, "Depth 1").await;
     page
+}
+
+/// A new name's first screen: `letter` chooses its background.
+async fn choose_background(browser: &mut Browser, page: Page, letter: &str) {
+    shown(browser, page, "Choose a background").await;
+    browser.key(page, letter).await.unwrap();
 }
 
 /// Waits until the page's screen holds `text`; gives the screen.
@@ -229,7 +242,8 @@ async fn death_shows_the_death_page() {
     };
     let server = TestServer::start(config).await.unwrap();
     let mut browser = Browser::start().await.expect("the browser starts");
-    let page = join(&mut browser, &server, "webby").await;
+    // An adept: fewer hit points than the giant's blow takes.
+    let page = join_as(&mut browser, &server, "webby", "d").await;
     let towards = Dir::ALL.into_iter().find(|&d| arrival.step(d) == Some(cells[0])).unwrap();
     browser.key(page, vi_key(towards)).await.unwrap();
     let screen = shown(&mut browser, page, "killed by a giant").await;
@@ -595,6 +609,7 @@ async fn a_friend_on_another_machine_joins_by_the_hosts_address() {
     let url = format!("http://{}:{port}/", friend.host_ip);
     let page = open_form(&mut browser, &url).await;
     submit_name(&mut browser, page, "friend").await;
+    choose_background(&mut browser, page, "a").await;
     shown(&mut browser, page, "also here: host").await;
     seen_at(&mut host, "friend").await;
 
@@ -673,7 +688,31 @@ async fn the_page_comes_back_at_once_after_a_restart_and_never_after_a_wrong_key
     let frame = |msg: ServerMsg| Message::Binary(gloam_protocol::codec::encode(&msg).into());
 
     let (mut first, hello, _) = next_game(&mut games).await;
-    assert!(matches!(hello, ClientMsg::Hello { ref name, token: None, .. } if name == "webby"));
+    assert_eq!(hello, ClientMsg::Backgrounds, "a new name: the first screen");
+    let fighter = gloam_protocol::BackgroundInfo {
+        name: "fighter".into(),
+        about: "Sword and leather.".into(),
+        hp: 36,
+        to_hit: 5,
+        damage: 2,
+        stealth: 0,
+        throwing: 0,
+        kit: vec!["a short sword (wielded)".into()],
+    };
+    first.send(frame(ServerMsg::Backgrounds(vec![fighter]))).await.unwrap();
+    shown(&mut browser, page, "Choose a background").await;
+    browser.key(page, "a").await.unwrap();
+    let create = loop {
+        let msg = first.next().await.expect("the choice").unwrap();
+        if let Message::Binary(bytes) = msg {
+            break gloam_protocol::codec::decode_client(&bytes).unwrap();
+        }
+    };
+    assert!(
+        matches!(create, ClientMsg::Create { ref name, ref background, .. }
+        if name == "webby" && background == "fighter"),
+        "{create:?}"
+    );
     first.send(frame(gloam_tests::fake_welcome(20))).await.unwrap();
     shown(&mut browser, page, "Joining...").await;
     let restart = CloseFrame { code: CloseCode::from(1012), reason: "restarting".into() };

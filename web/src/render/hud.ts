@@ -9,6 +9,7 @@
 import type { PlayerId, Pos } from "../protocol";
 import { GAME_ROWS, CHAT_ROWS, HUD_ROWS } from "./layout";
 import { charCount, chars, isChat, isNews, shown, takeChars, type ClientState, type Experience, type LogLine } from "../state";
+import { FIRST_KEYS } from "../session/first";
 import { KEYS_HELP } from "../session/keys";
 import type { Aim } from "../session/aim";
 import type { Line } from "../session/chat";
@@ -158,6 +159,8 @@ export function secondRow(state: ClientState, scroll: number, cols: number): Hud
   else if (state.waiting.length > 0) [text, tone] = [waitingText(state.waiting, cols), "Warn"];
   else if (scroll > 0) [text, tone] = [`${scroll} newer ${scroll === 1 ? "line" : "lines"} below (PgDn)`, "Warn"];
   else if (state.watching !== null) [text, tone] = [WATCHER_KEYS, "Dim"];
+  // The first screen: the map's keys do nothing yet.
+  else if (state.me === null && state.backgrounds.length > 0) [text, tone] = [FIRST_KEYS, "Dim"];
   else [text, tone] = [KEYS_HELP, "Dim"];
   return hudLine(fit(text, cols, "  "), tone);
 }

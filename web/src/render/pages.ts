@@ -7,6 +7,7 @@
 
 import type { DeathRecord, ItemClass } from "../protocol";
 import { charCount, type ClientState } from "../state";
+import { firstLines } from "../session/first";
 import { ITEM_KEYS } from "../session/keys";
 import { letter, question, suitable, type ItemUse } from "../session/prompt";
 import { morgueUrl, type Scene } from "../session/scene";
@@ -29,6 +30,7 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
   const page = scene.page;
   if (page === "Log") return logLines(scene.state, palette, cols, rows, scene.logScroll);
   if (page === "Map") return [];
+  if (page === "Backgrounds") return firstLines(scene.state.name ?? "", scene.state.backgrounds, rows);
   if (page === "End") return scrolled(bodyLines(scene), rows, scene.pageScroll, endKeys(scene.state));
   if (page === "Graveyard" || page === "Pack" || page === "Help") return scrolled(bodyLines(scene), rows, scene.pageScroll, null);
   return chooseLines(scene.state, page.choose).slice(0, rows);

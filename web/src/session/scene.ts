@@ -18,7 +18,8 @@ export type Link =
   | { lost: string };
 
 /** What the area above the HUD shows. */
-export type Page = "Map" | "Graveyard" | "Pack" | { choose: ItemUse } | "End" | "Log" | "Help";
+/** What the area above the HUD shows ("Backgrounds": a new character's first screen). */
+export type Page = "Map" | "Graveyard" | "Pack" | { choose: ItemUse } | "End" | "Log" | "Help" | "Backgrounds";
 
 /** The player's side of talking: the line typed, the scroll back, the names muted. */
 export interface Chat {

@@ -11,9 +11,10 @@ import { GAME_LINES, gameLines } from "../render/hud";
 import { DEFAULT_PAGE } from "../render/layout";
 import { pageSize, scrollMost, scrollStep } from "../render/pages";
 import { logRoom, logScrollMost } from "../render/reading";
-import { ClientState, PAGE_WORDS, ageLog, note, refusalText, terrainAt, type Words } from "../state";
+import { ClientState, PAGE_WORDS, PROTOCOL_VERSION, ageLog, note, refusalText, terrainAt, type Words } from "../state";
 import { lookWith, startCursor, type Aim, type Cursor } from "./aim";
 import { Line, parse, type Command } from "./chat";
+import { choose, opening } from "./first";
 import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
 import { ctrlIntent, intent, lookKey, shouldSend, type Intent, type Key } from "./keys";
 import type { ItemUse } from "./prompt";
@@ -96,6 +97,10 @@ export class Session {
   nextTry: { after: number } | { at: number } | null = null;
   /** The draws of the waits' jitter. */
   jitter = new Jitter(JITTER_SEED);
+  /** The background chosen on the first screen: the screen is put away while the welcome comes, and a connection made again before it (without a token kept) asks for this one again. */
+  chosen: string | null = null;
+  /** The first screen's connection ended while the player read it (the server waits for a choice only as long as for a hello): the list stays, and the choice opens a new connection. */
+  firstClosed = false;
 
   /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay; `name`: the name the hello gives. */
   constructor(
@@ -117,6 +122,7 @@ export class Session {
   /** What the area above the HUD shows now. */
   page(): Page {
     if (this.log !== null) return "Log";
+    if (this.choosingABackground()) return "Backgrounds";
     if (this.state.ending() !== null) return "End";
     if (typeof this.mode === "object" && "choosing" in this.mode) return { choose: this.mode.choosing };
     if (typeof this.mode === "object") return "Map";
@@ -126,7 +132,37 @@ export class Session {
     return "Map";
   }
 
-  /** What the page draws now. */
+  /** The first message of a connection (see first.ts) with `token` kept: with none, the background already chosen is asked for again. */
+  opening(token: Token | null, watch: string | null): ClientMsg {
+    const name = this.state.name ?? "";
+    if (watch === null && token === null && this.chosen !== null) {
+      return { Create: { version: PROTOCOL_VERSION, name, background: this.chosen } };
+    }
+    return opening(name, token, watch);
+  }
+
+  /** Whether the first screen shows: the server listed the backgrounds, and none was chosen or welcomed yet. */
+  private choosingABackground(): boolean {
+    const lost = typeof this.link === "object" && "lost" in this.link;
+    return this.state.backgrounds.length > 0 && this.chosen === null && this.state.me === null && !lost;
+  }
+
+  /** A key on the first screen: a letter creates that background (on this connection, or on a new one when it ended), Esc leaves. */
+  private onFirstKey(key: Key): KeyOutcome {
+    const choice = choose(this.state.name ?? "", this.state.backgrounds, key);
+    if (choice === "Leave") return "Quit";
+    if (choice === "Nothing") return "Ignore";
+    const msg = choice.create;
+    if (typeof msg !== "object" || !("Create" in msg)) return "Ignore";
+    this.chosen = msg.Create.background;
+    if (this.firstClosed) {
+      // The next tick connects, with this choice first.
+      this.nextTry = { after: 0 };
+      return "Redraw";
+    }
+    return { send: msg };
+  }
+
   /** The page's title (the window's too): the world's name, when its host gave one, then who plays, or who watches whom. */
   title(): string {
     const me = this.state.name ?? "";
@@ -134,6 +170,7 @@ export class Session {
     return this.state.world === "" ? `Gloam - ${who}` : `${this.state.world} - Gloam - ${who}`;
   }
 
+  /** What the page draws now. */
   scene(): Scene {
     const mode = this.mode;
     return {
@@ -191,6 +228,8 @@ export class Session {
     }
     if (this.log !== null) return this.onLogKey(this.log, key);
     if (this.chat.line !== null) return this.edit(key);
+    // A shifted letter is a capital, which names no background.
+    if (this.page() === "Backgrounds") return shift ? "Ignore" : this.onFirstKey(key);
     const meant = intent(key, shift);
     if (this.page() === "End") {
       if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
@@ -448,6 +487,13 @@ export class Session {
   /** The connection ended, why and how: shown, and tried again by itself when what ended it may pass (retry.ts). */
   onClosed(reason: string, ending: Ending): void {
     if (typeof this.link === "object" && "lost" in this.link) return;
+    if (this.choosingABackground()) {
+      // The server waits for the choice only as long as for a hello: the
+      // screen stays, and the choice connects again.
+      this.firstClosed = true;
+      this.link = { connecting: this.server };
+      return;
+    }
     const refused = this.state.refused;
     const why = refused !== null ? `refused: ${refusalText(refused)}` : this.state.restarting ? RESTARTING_LINK : reason;
     // A game that ended shows its end page; a try again would start a new character behind it.
@@ -473,6 +519,11 @@ export class Session {
     const link = this.link;
     if (typeof link !== "object" || !("retrying" in link)) {
       this.nextTry = null;
+      if (this.firstClosed && typeof link === "object" && "connecting" in link) {
+        // A choice made on the first screen after its connection ended.
+        this.firstClosed = false;
+        return "Connect";
+      }
       return "Idle";
     }
     const due = "after" in planned ? now + planned.after : planned.at;
