@@ -36,6 +36,9 @@ mod split {
     /// Split from the world seed itself: how each unknown potion and
     /// scroll looks.
     pub(super) const LOOKS: u64 = 0x006c_6f6f_6b73;
+    /// Split from the world seed itself: how each unknown wand looks (its
+    /// own stream, so that adding wands changed no potion's look).
+    pub(super) const WAND_LOOKS: u64 = 0x0077_616e_6473;
 }
 
 impl Seeds {
@@ -60,6 +63,11 @@ impl Seeds {
     /// drawn once for the whole world.
     pub fn looks(&self) -> LevelRng {
         LevelRng::seed_from_u64(mix(self.world ^ split::LOOKS))
+    }
+
+    /// How the world's wands look until they are known.
+    pub fn wand_looks(&self) -> LevelRng {
+        LevelRng::seed_from_u64(mix(self.world ^ split::WAND_LOOKS))
     }
 }
 

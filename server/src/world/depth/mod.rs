@@ -422,7 +422,7 @@ impl DepthState {
 
     /// The top of the pile on `pos`, as a player who sees it is told.
     pub fn pile_top(&self, pos: Pos) -> Option<gloam_protocol::Lying> {
-        self.rules.floor.top(pos)
+        self.rules.floor.top(pos, &self.rules.items)
     }
 
     pub fn monsters(&self) -> impl Iterator<Item = &Monster> {
@@ -506,3 +506,5 @@ mod testing;
 mod tests;
 #[cfg(test)]
 mod use_tests;
+#[cfg(test)]
+mod zap_tests;
