@@ -36,9 +36,10 @@ impl Rules {
             return self.see(id, true, obs);
         }
         if let Some(player) = self.occupancy.get_mut(id) {
+            // No pack is told for it: a wand is told as one, its charges
+            // never, so what its client holds has not changed.
             player.pack.take(slot, 1);
         }
-        obs.observe(self, Event::PackChanged { id });
         self.teach(id, item.kind, obs);
         let within = from.x.abs_diff(at.x).max(from.y.abs_diff(at.y)) <= u16::from(range);
         let reach = usize::from(range);

@@ -25,7 +25,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         | Event::PackChanged { .. }
         | Event::FloorSeen { .. }
         | Event::Left { .. } => {}
-        Event::Gained { .. } | Event::Mapped { .. } => {}
+        Event::Gained { .. } => {}
         Event::Died { id } => outcome.tell(id, ServerMsg::Combat("You die...".into())),
         Event::Escaped { id, with } => {
             let text = format!("You escape the Gloam with {}!", rules.the_item(id, with));
@@ -55,9 +55,8 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::Threw { id, kind } => say_threw(rules, id, kind, outcome),
         Event::Zapped { id, kind } => say_zapped(rules, id, kind, outcome),
         Event::Wrought { id, what } => say_wrought(rules, id, what, outcome),
-        Event::Lit { id, .. } => {
-            outcome.tell(id, ServerMsg::Note("Light floods the place, and you see it.".into()))
-        }
+        Event::Mapped { id, learnt } => say_learnt(rules, id, &learnt, MAPPED, outcome),
+        Event::Lit { id, learnt } => say_learnt(rules, id, &learnt, LIT, outcome),
         Event::Used { id, kind, how } => say_used(rules, id, kind, how, outcome),
         Event::Learned { id, kind } => say_learned(rules, id, kind, outcome),
         Event::Felt { id, what } => say_felt(rules, id, what, outcome),
@@ -325,6 +324,22 @@ fn say_threw(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcom
             outcome.tell(to, ServerMsg::Others(format!("{name} throws {a}.")));
         }
     }
+}
+
+const MAPPED: &str = "A map of this level forms in your mind.";
+const LIT: &str = "Light floods the place, and you see it.";
+
+/// Cells learnt unseen (magic mapping, a wand of light): `note`, then the
+/// cells themselves.
+fn say_learnt(
+    rules: &Rules,
+    id: PlayerId,
+    learnt: &gloam_protocol::CellSet,
+    note: &str,
+    outcome: &mut Outcome,
+) {
+    outcome.tell(id, ServerMsg::Note(note.into()));
+    outcome.tell(id, super::mapped(rules, learnt));
 }
 
 /// The lines of a wand zapped: to the player, and to those who see it,

@@ -86,16 +86,6 @@ impl Views {
                 }
                 outcome.tell(id, experience_of(rules, id));
             }
-            Event::Mapped { id, learnt } => {
-                let note = "A map of this level forms in your mind.".into();
-                outcome.tell(id, ServerMsg::Note(note));
-                outcome.tell(id, mapped(rules, &learnt));
-            }
-            Event::Lit { id, ref learnt } => {
-                let map = mapped(rules, learnt);
-                lines::say(rules, event, outcome);
-                outcome.tell(id, map);
-            }
             Event::FloorSeen { id, change } => {
                 // Told at the command's end, all in one message: its client
                 // never shows a pile between two changes of one command.
@@ -145,6 +135,8 @@ impl Views {
             | Event::Threw { .. }
             | Event::Zapped { .. }
             | Event::Wrought { .. }
+            | Event::Mapped { .. }
+            | Event::Lit { .. }
             | Event::Dropped { .. }) => lines::say(rules, said, outcome),
         }
     }
@@ -259,7 +251,7 @@ pub(super) fn known_kinds_of(rules: &Rules, id: PlayerId) -> Option<ServerMsg> {
 }
 
 /// Cells a player learnt without seeing them, as its client is told them.
-fn mapped(rules: &Rules, learnt: &gloam_protocol::CellSet) -> ServerMsg {
+pub(super) fn mapped(rules: &Rules, learnt: &gloam_protocol::CellSet) -> ServerMsg {
     let cells = rules.level.grid.cells();
     let terrain = learnt.iter().filter_map(|i| cells.get(i).copied()).collect();
     ServerMsg::Mapped { remembered: learnt.to_bytes(), terrain }
