@@ -1,20 +1,23 @@
-//! Aiming a throw: a cursor on the map that starts on the nearest monster
-//! in sight (by walking distance, which counts a diagonal step as one) or,
-//! with none in sight, on the player; Tab, Space or `+` go to the next
-//! monster farther out, `-` back, direction keys move the cursor a cell,
-//! and Enter, `t` or `f` throw at it. The server decides whether the cell
-//! is in range and what the missile meets on its way.
+//! Aiming a throw or a zap: a cursor on the map that starts on the nearest
+//! monster in sight (by walking distance, which counts a diagonal step as
+//! one) or, with none in sight, on the player; Tab, Space or `+` go to
+//! the next monster farther out, `-` back, direction keys move the cursor
+//! a cell, and Enter, `.`, `t`, `f` or `z` throw or zap at it. The server
+//! decides whether the cell is in range and what the missile or the
+//! wand's magic meets on its way.
 
 use gloam_protocol::{Action, Dir, Pos};
 
 use crate::input::AimKey;
 use crate::state::ClientState;
 
-/// A throw being aimed.
+/// A throw (or a zap) being aimed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Aim {
-    /// The pack slot of the missile.
+    /// The pack slot of the missile (or the wand).
     pub slot: u8,
+    /// A wand is zapped, not a missile thrown.
+    pub zaps: bool,
     /// The cell it would be thrown at.
     pub cursor: Pos,
     /// Which of the monsters in sight, nearest first, Tab chose last.
@@ -53,17 +56,34 @@ impl Aim {
     pub fn start(state: &ClientState, slot: u8) -> Self {
         let me = state.at.unwrap_or_default();
         let cursor = targets(state).first().copied().unwrap_or(me);
-        Self { slot, cursor, target: 0 }
+        Self { slot, zaps: false, cursor, target: 0 }
+    }
+
+    /// Aiming the wand in `slot`, the cursor as for a throw.
+    pub fn zap(state: &ClientState, slot: u8) -> Self {
+        Self { zaps: true, ..Self::start(state, slot) }
+    }
+
+    /// The action of letting fly at `at`.
+    fn action(&self, at: Pos) -> Action {
+        if self.zaps {
+            Action::Zap { slot: self.slot, at }
+        } else {
+            Action::Throw { slot: self.slot, at }
+        }
     }
 
     /// What `key` does to the aim.
     pub(crate) fn key(&mut self, state: &ClientState, key: AimKey) -> AimOutcome {
         match key {
             AimKey::Cancel => AimOutcome::Cancel,
+            AimKey::Throw if Some(self.cursor) == state.at && self.zaps => {
+                AimOutcome::Refuse("Move the cursor onto what to zap at (or Esc).")
+            }
             AimKey::Throw if Some(self.cursor) == state.at => {
                 AimOutcome::Refuse("Move the cursor onto what to throw at (or Esc).")
             }
-            AimKey::Throw => AimOutcome::Throw(Action::Throw { slot: self.slot, at: self.cursor }),
+            AimKey::Throw => AimOutcome::Throw(self.action(self.cursor)),
             AimKey::Step(dir) => {
                 step_cursor(state, &mut self.cursor, dir);
                 AimOutcome::Moved
@@ -169,6 +189,18 @@ mod tests {
         let throw = Action::Throw { slot: 0, at: Pos::new(7, 4) };
         assert_eq!(aim.key(&s, AimKey::Throw), AimOutcome::Throw(throw));
         assert_eq!(aim.key(&s, AimKey::Cancel), AimOutcome::Cancel);
+    }
+
+    #[test]
+    fn a_wand_is_aimed_as_a_missile_and_zapped() {
+        let s = among(&[(1, (6, 5))]);
+        let mut aim = Aim::zap(&s, 4);
+        assert_eq!((aim.cursor, aim.zaps), (Pos::new(6, 5), true));
+        let zap = Action::Zap { slot: 4, at: Pos::new(6, 5) };
+        assert_eq!(aim.key(&s, AimKey::Throw), AimOutcome::Throw(zap));
+        aim.key(&s, AimKey::Step(Dir::W));
+        let own = aim.key(&s, AimKey::Throw);
+        assert_eq!(own, AimOutcome::Refuse("Move the cursor onto what to zap at (or Esc)."));
     }
 
     #[test]

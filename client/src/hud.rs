@@ -309,7 +309,7 @@ fn waiting_text(names: &[String], cols: usize) -> String {
     }
 }
 
-/// The second row while a throw is aimed: what at, and the keys.
+/// The second row while a throw or a zap is aimed: what at, and the keys.
 fn aim_row(state: &ClientState, aim: Aim, cols: usize) -> HudLine {
     let missile = match state.pack.get(usize::from(aim.slot)).map(|c| state.item_kind(c.kind)) {
         Some(Some(kind)) => format!("{}) {}", letter(aim.slot), kind.name),
@@ -321,9 +321,15 @@ fn aim_row(state: &ClientState, aim: Aim, cols: usize) -> HudLine {
     };
     let away =
         state.at.map_or(0, |me| me.x.abs_diff(aim.cursor.x).max(me.y.abs_diff(aim.cursor.y)));
-    let text = format!(
-        "Throw {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
-    );
+    let text = if aim.zaps {
+        format!(
+            "Zap {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter . z zap   Esc cancel"
+        )
+    } else {
+        format!(
+            "Throw {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
+        )
+    };
     HudLine::new(fit(&text, cols, "   "), Tone::Warn)
 }
 

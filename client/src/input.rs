@@ -148,6 +148,7 @@ fn char_intent(c: char, shift: bool) -> Option<Intent> {
         ('t', false) => item(ItemUse::Throw),
         ('t', true) | ('T', _) => item(ItemUse::TakeOff),
         ('f', false) => Some(Intent::Fire),
+        ('z', false) => item(ItemUse::Zap),
         _ => None,
     }
 }
@@ -171,7 +172,7 @@ pub(crate) enum AimKey {
     Next,
     /// The one before, nearer (`-`).
     Previous,
-    /// Throw at the cursor (Enter, `t`, `f`).
+    /// Throw or zap at the cursor (Enter, `.`, `t`, `f`, `z`).
     Throw,
     Cancel,
 }
@@ -183,7 +184,7 @@ pub(crate) fn aim_key(key: Key, shift: bool) -> Option<AimKey> {
     }
     match (key, shift) {
         (Key::Escape, _) => Some(AimKey::Cancel),
-        (Key::Enter, _) | (Key::Char('t' | 'f'), false) => Some(AimKey::Throw),
+        (Key::Enter, _) | (Key::Char('.' | 't' | 'f' | 'z'), false) => Some(AimKey::Throw),
         (Key::Tab, _) | (Key::Char(' ' | '+'), _) | (Key::Char('='), true) => Some(AimKey::Next),
         (Key::Char('-'), false) => Some(AimKey::Previous),
         _ => None,
@@ -228,7 +229,7 @@ pub(crate) const KEYS_HELP: &str = "hjklyubn move  o explore  > < stairs  x look
 
 /// The item keys, as the pack's page lists them.
 pub(crate) const ITEM_KEYS: &str =
-    "d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire";
+    "d drop  q quaff  r read  w wield  W wear  T take off  t throw  f fire  z zap";
 
 #[cfg(test)]
 mod tests {
@@ -300,6 +301,7 @@ mod tests {
             ('t', false, ItemUse::Throw),
             ('t', true, ItemUse::TakeOff),
             ('T', false, ItemUse::TakeOff),
+            ('z', false, ItemUse::Zap),
         ];
         for (c, shift, item_use) in table {
             assert_eq!(intent(Key::Char(c), shift), Some(Intent::Use(item_use)), "{c} {shift}");
@@ -313,13 +315,13 @@ mod tests {
     }
 
     #[test]
-    fn o_explores_shift_r_rests_x_looks_and_z_and_tab_stay_free() {
+    fn o_explores_shift_r_rests_x_looks_and_tab_stays_free() {
         assert_eq!(act(Key::Char('o')), Some(Action::Explore));
         assert_eq!(intent(Key::Char('r'), true), Some(Intent::Act(Action::Rest)));
         assert_eq!(act(Key::Char('R')), Some(Action::Rest));
         assert_eq!(intent(Key::Char('r'), false), Some(Intent::Use(ItemUse::Read)), "r reads");
         assert_eq!(intent(Key::Char('x'), false), Some(Intent::Look));
-        for (key, shift) in [(Key::Char('z'), false), (Key::Tab, false), (Key::Char('o'), true)] {
+        for (key, shift) in [(Key::Tab, false), (Key::Char('o'), true)] {
             assert_eq!(intent(key, shift), None, "{key:?} {shift}");
         }
     }
@@ -366,7 +368,7 @@ mod tests {
         }
         assert_eq!(aim_key(Key::Char('='), true), Some(AimKey::Next), "+ as Shift+=");
         assert_eq!(aim_key(Key::Char('-'), false), Some(AimKey::Previous));
-        for key in [Key::Enter, Key::Char('t'), Key::Char('f')] {
+        for key in [Key::Enter, Key::Char('t'), Key::Char('f'), Key::Char('z'), Key::Char('.')] {
             assert_eq!(aim_key(key, false), Some(AimKey::Throw), "{key:?}");
         }
         assert_eq!(aim_key(Key::Escape, false), Some(AimKey::Cancel));
@@ -388,6 +390,7 @@ mod tests {
             "T take off",
             "t throw",
             "f fire",
+            "z zap",
             "o explore",
             "R rest",
             "x look",

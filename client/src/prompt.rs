@@ -20,6 +20,7 @@ pub enum ItemUse {
     Wear,
     TakeOff,
     Throw,
+    Zap,
 }
 
 /// A key while an item prompt is open.
@@ -36,7 +37,7 @@ pub(crate) enum PromptKey {
 pub(crate) enum Choice {
     /// Send this action; the prompt closes.
     Act(Action),
-    /// Aim the missile in this slot; the prompt closes.
+    /// Aim the missile (or the wand) in this slot; the prompt closes.
     Aim(u8),
     /// Esc: the prompt closes, nothing sent.
     Cancel,
@@ -57,6 +58,7 @@ impl ItemUse {
             ItemUse::Wear => "wear",
             ItemUse::TakeOff => "take off",
             ItemUse::Throw => "throw",
+            ItemUse::Zap => "zap",
         }
     }
 
@@ -70,10 +72,12 @@ impl ItemUse {
             ItemUse::Wear => class == ItemClass::Armour && !equipped,
             ItemUse::TakeOff => equipped,
             ItemUse::Throw => class == ItemClass::Missile,
+            ItemUse::Zap => class == ItemClass::Wand,
         }
     }
 
-    /// The action for the item in `slot`; a throw has none until aimed.
+    /// The action for the item in `slot`; a throw or a zap has none until
+    /// aimed.
     fn action(self, slot: u8) -> Option<Action> {
         match self {
             ItemUse::Drop => Some(Action::Drop(slot)),
@@ -82,7 +86,7 @@ impl ItemUse {
             ItemUse::Wield => Some(Action::Wield(slot)),
             ItemUse::Wear => Some(Action::Wear(slot)),
             ItemUse::TakeOff => Some(Action::TakeOff(slot)),
-            ItemUse::Throw => None,
+            ItemUse::Throw | ItemUse::Zap => None,
         }
     }
 

@@ -89,6 +89,7 @@ fn item_class() -> impl Strategy<Value = ItemClass> {
         Just(ItemClass::Armour),
         Just(ItemClass::Missile),
         Just(ItemClass::Artifact),
+        Just(ItemClass::Wand),
     ]
 }
 
@@ -285,6 +286,7 @@ pub fn client_msg() -> impl Strategy<Value = ClientMsg> {
             Just(Action::Explore),
             pos().prop_map(Action::Travel),
             Just(Action::Rest),
+            (any::<u8>(), pos()).prop_map(|(slot, at)| Action::Zap { slot, at }),
         ]
         .prop_map(ClientMsg::Act),
         Just(ClientMsg::Graveyard),

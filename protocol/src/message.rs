@@ -120,6 +120,13 @@ pub enum Action {
     Travel(Pos),
     /// Wait until healed: a standing order, as [`Action::Explore`].
     Rest,
+    /// Zap the wand in `slot` at the cell `at`, which must be in sight:
+    /// what it does there is the wand's (a bolt flies as a thrown
+    /// missile does).
+    Zap {
+        slot: u8,
+        at: Pos,
+    },
 }
 
 /// What the server sends.
@@ -301,6 +308,7 @@ pub enum ItemClass {
     Armour,
     Missile,
     Artifact,
+    Wand,
 }
 
 /// What a player saw lying on a cell: the top item of its pile, or nothing.

@@ -307,7 +307,7 @@ fn edges() -> Vec<Mutant> {
 
 fn item_classes() -> Vec<ItemClass> {
     use ItemClass::*;
-    vec![Potion, Scroll, Weapon, Armour, Missile, Artifact]
+    vec![Potion, Scroll, Weapon, Armour, Missile, Artifact, Wand]
 }
 
 fn actions() -> Vec<Action> {
@@ -316,6 +316,7 @@ fn actions() -> Vec<Action> {
     all.extend([Descend, Ascend, Wait, Quit, PickUp, Drop(0), Quaff(25), Read(250), Wield(251)]);
     all.extend([Wear(255), TakeOff(1), Explore, Rest, Travel(Pos::new(79, 39))]);
     all.extend([Throw { slot: 3, at: Pos::new(250, 251) }, Travel(Pos::new(65535, 65535))]);
+    all.push(Zap { slot: 4, at: Pos::new(7, 300) });
     all
 }
 

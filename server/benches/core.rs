@@ -140,7 +140,7 @@ fn action(c: &mut Criterion) {
 /// twelfth cell in walking order from the arrival: about six within the
 /// players' sight, the rest beyond it), laid before anyone arrives as a
 /// depth's build does, and each player carries a pack: a mace wielded,
-/// ring mail worn, potions, a scroll and darts.
+/// ring mail worn, potions, a scroll, darts and a wand of striking.
 fn fight(items: bool, archers: bool) -> gloam_server::world::DepthState {
     use gloam_protocol::{PlayerId, walk::DistanceMap};
     use gloam_server::bestiary::Bestiary;
@@ -166,8 +166,13 @@ fn fight(items: bool, archers: bool) -> gloam_server::world::DepthState {
     if let Some(catalogue) = &catalogue {
         depth.set_items(catalogue.clone());
         // The kinds that lie this deep, in turn: potions, scrolls, weapons,
-        // armour and stacks of missiles.
-        let kinds: Vec<_> = catalogue.placeable_at(5).map(|(id, k)| (id, k.stacks())).collect();
+        // armour and stacks of missiles (no wands: the piles stay as they
+        // were before there were any, so the fights' figures compare).
+        let kinds: Vec<_> = catalogue
+            .placeable_at(5)
+            .filter(|(_, k)| !matches!(k.class, gloam_server::items::Class::Wand { .. }))
+            .map(|(id, k)| (id, k.stacks()))
+            .collect();
         let every = cells.len() / PILES;
         for (i, &(_, pos)) in cells.iter().skip(1).step_by(every).take(PILES).enumerate() {
             for j in 0..1 + i % 3 {
@@ -186,6 +191,7 @@ fn fight(items: bool, archers: bool) -> gloam_server::world::DepthState {
                 .into_iter()
                 .chain([("scroll of teleportation", 1), ("dart", 8)])
                 .map(|(name, count)| Item { kind: catalogue.find(name).unwrap(), count })
+                .chain([Item::wand(catalogue.find("wand of striking").unwrap(), 1000)])
                 .collect();
             p.pack = Pack::with_gear(carried, Some(0), Some(1));
         }
@@ -217,8 +223,10 @@ const PILES: usize = 150;
 /// with items on the floor and in the packs (the jackals' bites meet the
 /// ring mail worn); with items, each player striking a jackal next to
 /// it if there is one (the mace's dice, a kill's experience shared by the
-/// party, its loot); and that with every fourth monster a kobold archer,
-/// which shoots when its line is clear.
+/// party, its loot); that with every fourth monster a kobold archer,
+/// which shoots when its line is clear; and that with the players casters
+/// too: one with no jackal next to it zaps a bolt from its wand of
+/// striking at the nearest monster in its sight.
 fn round(c: &mut Criterion) {
     use gloam_protocol::{Action, Dir, PlayerId, codec};
     use gloam_server::world::DepthState;
@@ -234,11 +242,29 @@ fn round(c: &mut Criterion) {
         };
         depth.monsters().find_map(next_to).map_or(Action::Wait, Action::Move)
     };
-    let play_round = |depth: &mut DepthState, blows: bool| {
+    // A bolt at the nearest monster `p` sees, if any (its wand is the
+    // pack's last entry).
+    let zap = |depth: &DepthState, p: PlayerId| {
+        let player = depth.player(p).unwrap();
+        let sight = depth.level().grid.fov(player.pos, 8);
+        let near = |m: &&gloam_server::world::Monster| {
+            m.pos.x.abs_diff(player.pos.x).max(m.pos.y.abs_diff(player.pos.y))
+        };
+        let seen = depth.monsters().filter(|m| sight.sees(m.pos));
+        let slot = player.pack.len() as u8 - 1;
+        seen.min_by_key(near).map_or(Action::Wait, |m| Action::Zap { slot, at: m.pos })
+    };
+    let play_round = |depth: &mut DepthState, (blows, zaps): (bool, bool)| {
         let mut to_first = 0usize;
         let mut bytes = 0usize;
         for &p in &players {
-            let action = if blows { strike(depth, p) } else { Action::Wait };
+            let action = match (blows, zaps) {
+                (true, true) => Some(strike(depth, p))
+                    .filter(|a| *a != Action::Wait)
+                    .unwrap_or_else(|| zap(depth, p)),
+                (true, false) => strike(depth, p),
+                (false, _) => Action::Wait,
+            };
             let mut outcome = depth.act(p, action);
             depth.tell_the_still(&mut outcome, None);
             for o in outcome.out {
@@ -251,9 +277,15 @@ fn round(c: &mut Criterion) {
         }
         (bytes, to_first)
     };
-    let fights =
-        [(false, false, false), (true, false, false), (true, true, false), (true, true, true)];
-    for (items, blows, archers) in fights {
+    let fights = [
+        (false, false, false, false),
+        (true, false, false, false),
+        (true, true, false, false),
+        (true, true, true, false),
+        (true, true, true, true),
+    ];
+    for (items, blows, archers, zaps) in fights {
+        let blows = (blows, zaps);
         // What one round sends, once the fight is under way.
         let mut depth = fight(items, archers);
         for _ in 0..5 {
@@ -263,11 +295,16 @@ fn round(c: &mut Criterion) {
         assert!(depth.rounds() >= 6, "every round closed");
         let fight_of = match (items, blows, archers) {
             (false, _, _) => "100 awake monsters".to_string(),
-            (true, false, _) => format!("100 awake monsters, {PILES} piles, gear worn"),
-            (true, true, false) => format!("100 awake monsters, {PILES} piles, blows with gear"),
-            (true, true, true) => {
+            (true, (false, _), _) => format!("100 awake monsters, {PILES} piles, gear worn"),
+            (true, (true, _), false) => {
+                format!("100 awake monsters, {PILES} piles, blows with gear")
+            }
+            (true, (true, false), true) => {
                 format!("100 awake monsters, a quarter archers, {PILES} piles, blows with gear")
             }
+            (true, (true, true), true) => format!(
+                "100 awake monsters, a quarter archers, {PILES} piles, blows with gear, casters zapping bolts"
+            ),
         };
         let name = format!(
             "one round: 8 players, {fight_of} ({bytes} bytes sent, {to_first} to one player)"

@@ -29,8 +29,9 @@ pub struct Background {
     pub about: String,
     pub hp: u16,
     pub skills: Skills,
-    /// What it starts with, in the order of its letters, by kind name
-    /// (found in the world's own items when a character is made: a kind
+    /// What it starts with, in the order of its letters, by kind name and
+    /// count (a wand's count is its charges)
+    /// (each found in the world's own items when a character is made: a kind
     /// they lack is left out); the first weapon is wielded and the first
     /// armour worn.
     pub kit: Vec<(String, u16)>,
@@ -199,7 +200,8 @@ impl Backgrounds {
                 }
                 let kind = kit_kind(items, &name).map_err(fault)?;
                 let stacks = items.kind(kind).stacks();
-                if count > 1 && !stacks {
+                let wand = matches!(items.kind(kind).class, Class::Wand { .. });
+                if count > 1 && !stacks && !wand {
                     return Err(fault(format!("{name:?} does not stack: list it once per item")));
                 }
                 background.kit.push((name, count));
@@ -248,7 +250,10 @@ impl Background {
         let mut pack = Pack::default();
         for (name, count) in &self.kit {
             let Ok(kind) = kit_kind(items, name) else { continue };
-            let item = Item { kind, count: *count };
+            let item = match items.kind(kind).class {
+                Class::Wand { .. } => Item::wand(kind, *count),
+                _ => Item { kind, count: *count },
+            };
             let stacks = items.kind(item.kind).stacks();
             let Ok(slot) = pack.add(item, stacks) else { continue };
             if items.look(item.kind).is_some() {
@@ -277,7 +282,8 @@ impl Background {
             .iter()
             .enumerate()
             .map(|(slot, item)| {
-                let words = items.described_for(item.kind, item.count, &player.known);
+                let count = items.told_count(*item);
+                let words = items.described_for(item.kind, count, &player.known);
                 match player.pack.gear_at(slot as u8) {
                     Some(Gear::Wielded) => format!("{words} (wielded)"),
                     Some(Gear::Worn) => format!("{words} (worn)"),
@@ -349,6 +355,20 @@ mod tests {
                 .map(String::from)
         );
         assert_eq!((info.hp, info.to_hit, info.damage), (36, 5, 2));
+    }
+
+    #[test]
+    fn an_adept_starts_with_charged_wands_it_knows_and_nobody_is_told_the_charges() {
+        let items = Catalogue::built_in().disguised(7);
+        let adept = Backgrounds::built_in().find("adept").unwrap().clone();
+        let mut ann = Player::new(gloam_protocol::PlayerId(1), "ann".into());
+        adept.outfit(&mut ann, &items);
+        let striking = items.find("wand of striking").unwrap();
+        let wand = ann.pack.items().iter().find(|i| i.kind == striking).copied().unwrap();
+        assert_eq!(items.charges(wand), Some(8));
+        assert!(ann.known.contains(&striking), "it knows its own wands");
+        let kit = adept.info(&items).kit;
+        assert!(kit.contains(&"a wand of striking".to_owned()), "{kit:?}");
     }
 
     #[test]

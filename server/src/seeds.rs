@@ -41,6 +41,9 @@ mod split {
     pub(super) const UNIQUES: u64 = 0x0075_6e69_7175_6573;
     /// Where on its depth's level a unique stands.
     pub(super) const UNIQUE_CELLS: u64 = 0x0063_656c_6c73;
+    /// Split from the world seed itself: how each unknown wand looks (its
+    /// own stream, so that adding wands changed no potion's look).
+    pub(super) const WAND_LOOKS: u64 = 0x0077_616e_6473;
 }
 
 impl Seeds {
@@ -72,6 +75,11 @@ impl Seeds {
     /// moves no other.
     pub fn unique(&self, kind: u16) -> LevelRng {
         LevelRng::seed_from_u64(mix(self.world ^ split::UNIQUES) ^ u64::from(kind))
+    }
+
+    /// How the world's wands look until they are known.
+    pub fn wand_looks(&self) -> LevelRng {
+        LevelRng::seed_from_u64(mix(self.world ^ split::WAND_LOOKS))
     }
 }
 

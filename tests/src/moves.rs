@@ -47,6 +47,21 @@ pub fn fight(state: &ClientState) -> Option<Action> {
         .or(strike)
 }
 
+/// A zap of the first wand in the pack at the nearest monster in sight
+/// not beside the player (a blow serves better there). `None` with no
+/// wand, or no such monster.
+pub fn zap(state: &ClientState) -> Option<Action> {
+    let at = state.at?;
+    let wand = |c: &gloam_protocol::Carried| {
+        state.item_kind(c.kind).is_some_and(|k| k.class == gloam_protocol::ItemClass::Wand)
+    };
+    let slot = state.pack.iter().position(wand)? as u8;
+    let near = |p: Pos| p.x.abs_diff(at.x).max(p.y.abs_diff(at.y));
+    let target =
+        state.monsters.values().map(|m| m.at).filter(|&p| near(p) > 1).min_by_key(|&p| near(p))?;
+    Some(Action::Zap { slot, at: target })
+}
+
 /// True when a known open cell borders one never seen.
 pub fn is_frontier(state: &ClientState, p: Pos) -> bool {
     Dir::ALL.iter().any(|&d| p.step(d).is_some_and(|n| state.terrain(n).is_none()))

@@ -448,13 +448,21 @@ impl SimClient {
     }
 
     /// What an explorer does next: a blow (or a step away) when a monster
-    /// stands beside it, down any stairs it stands on, else towards known
+    /// stands beside it, on every other turn a zap of a wand it carries at
+    /// a monster in sight, down any stairs it stands on, else towards known
     /// stairs, else towards the unknown, else anywhere (`turn` picks which
     /// way).
     pub fn explorer_action(&self, turn: usize) -> Action {
         let s = &self.state;
         if let Some(action) = self.fight() {
             return action;
+        }
+        // Every other turn only: an empty wand, or a monster that keeps
+        // its distance, never holds the explorer up for good.
+        if turn.is_multiple_of(2)
+            && let Some(zap) = crate::moves::zap(s)
+        {
+            return zap;
         }
         if s.at.and_then(|p| s.terrain(p)) == Some(Terrain::StairsDown) {
             return Action::Descend;

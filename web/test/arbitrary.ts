@@ -67,6 +67,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   slot((TakeOff) => ({ TakeOff })),
   record({ slot: u8, at: pos }).map((Throw) => ({ Throw })),
   pos.map((Travel) => ({ Travel })),
+  record({ slot: u8, at: pos }).map((Zap) => ({ Zap })),
 );
 
 const client: { [K in VariantOf<ClientMsg>]: fc.Arbitrary<ClientMsg> } = {

@@ -86,7 +86,7 @@ test("an unknown variant is refused", () => {
   refused("server", varint(BigInt(SERVER_MSG_VARIANTS.length)), "Malformed", /unknown ServerMsg variant 32/);
   refused("server", varint(0xffff_ffffn), "Malformed", /unknown ServerMsg variant 4294967295/);
   // Act, then an Action past Rest, or a Move to a ninth direction.
-  refused("client", [1, 16], "Malformed", /unknown Action variant 16/);
+  refused("client", [1, 17], "Malformed", /unknown Action variant 17/);
   refused("client", [1, 0, 8], "Malformed", /unknown Dir variant 8/);
 });
 

@@ -31,11 +31,11 @@ function feed(s: Session, ...msgs: ServerMsg[]): Session {
  * leather (d), a scroll (e) and a sword (f), and a kobold at (7, 5).
  */
 function armed(): Session {
-  const item = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls });
+  const item = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll" | "Wand") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls });
   return feed(
     playing(),
-    { ItemKinds: [item("potion of healing", "Potion"), item("dart", "Missile"), item("dagger", "Weapon"), item("leather armour", "Armour"), item("scroll", "Scroll"), item("sword", "Weapon")] },
-    { Pack: [{ kind: 0, count: 1, equipped: false }, { kind: 1, count: 6, equipped: false }, { kind: 2, count: 1, equipped: true }, { kind: 3, count: 1, equipped: false }, { kind: 4, count: 1, equipped: false }, { kind: 5, count: 1, equipped: false }] },
+    { ItemKinds: [item("potion of healing", "Potion"), item("dart", "Missile"), item("dagger", "Weapon"), item("leather armour", "Armour"), item("scroll", "Scroll"), item("sword", "Weapon"), item("oak wand", "Wand")] },
+    { Pack: [{ kind: 0, count: 1, equipped: false }, { kind: 1, count: 6, equipped: false }, { kind: 2, count: 1, equipped: true }, { kind: 3, count: 1, equipped: false }, { kind: 4, count: 1, equipped: false }, { kind: 5, count: 1, equipped: false }, { kind: 6, count: 1, equipped: false }] },
     { Kinds: [kind("kobold", "k")] },
     sight({ x: 5, y: 5 }, { revealed: [[idx(0, 0), "Floor"], [idx(1, 0), "Floor"]] }),
     { Monsters: [appeared(4, 0, { x: 7, y: 5 })] },
@@ -84,7 +84,6 @@ test("stairs, explore, rest, pick up and the graveyard", () => {
     [ch("g"), act("PickUp")],
     [ch(","), act("PickUp")],
     [ch("G"), { send: "Graveyard" }],
-    [ch("z"), "Ignore"],
     ["Tab", "Ignore"],
   ];
   for (const [key, outcome] of table) assert.deepEqual(press(playing(), key), outcome, JSON.stringify(key));
@@ -134,6 +133,27 @@ test("t chooses a missile then aims at the nearest monster; f fires the first at
   feed(s, { Pack: [] });
   press(s, ch("f"));
   assert.equal(s.state.log.at(-1)?.text, "You have nothing to fire.");
+});
+
+test("z chooses a wand then aims with the same cursor; Enter or . zaps, Esc cancels", () => {
+  const s = armed();
+  press(s, ch("z"));
+  assert.deepEqual(s.page(), { choose: "Zap" });
+  assert.equal(press(s, ch("b")), "Redraw");
+  assert.equal(s.state.log.at(-1)?.text, "You cannot zap that.", "darts are no wand");
+  press(s, ch("z"));
+  assert.equal(press(s, ch("g")), "Redraw");
+  assert.deepEqual([s.scene().aim?.slot, s.scene().aim?.zaps, s.scene().aim?.at], [6, true, { x: 7, y: 5 }]);
+  assert.equal(press(s, "Escape"), "Redraw", "Esc cancels");
+  assert.equal(s.scene().aim, null);
+  press(s, ch("z"));
+  press(s, ch("g"));
+  press(s, ch("l"));
+  assert.deepEqual(press(s, ch(".")), act({ Zap: { slot: 6, at: { x: 8, y: 5 } } }));
+  assert.equal(s.scene().aim, null, "the aim is over");
+  press(s, ch("z"));
+  press(s, ch("g"));
+  assert.deepEqual(press(s, "Enter"), act({ Zap: { slot: 6, at: { x: 7, y: 5 } } }));
 });
 
 test("Enter opens a line: its keys never move the player, and Enter says it as chat.rs reads it", () => {

@@ -55,6 +55,10 @@ impl Session {
                     outcome => outcome,
                 }
             }
+            Choice::Aim(slot) if item_use == ItemUse::Zap => {
+                self.mode = Mode::Aiming(Aim::zap(&self.state, slot));
+                KeyOutcome::Redraw
+            }
             Choice::Aim(slot) => {
                 self.mode = Mode::Aiming(Aim::start(&self.state, slot));
                 KeyOutcome::Redraw
@@ -116,7 +120,7 @@ mod tests {
     use crate::scene::Page;
 
     /// Playing at (5, 5) with a potion (a), darts (b), a wielded dagger
-    /// (c) and a kobold at (7, 5).
+    /// (c), a wand (d) and a kobold at (7, 5).
     fn armed() -> Session {
         let mut s = super::super::tests::playing();
         let kind = |name: &str, class| ItemInfo {
@@ -129,6 +133,7 @@ mod tests {
             kind("potion of healing", ItemClass::Potion),
             kind("dart", ItemClass::Missile),
             kind("dagger", ItemClass::Weapon),
+            kind("oak wand", ItemClass::Wand),
         ];
         let item = |kind, count, equipped| Carried { kind, count, equipped };
         let kobold = KindInfo { name: "kobold".into(), glyph: 'k', colour: [9, 9, 9] };
@@ -142,7 +147,12 @@ mod tests {
         };
         for msg in [
             ServerMsg::ItemKinds(kinds),
-            ServerMsg::Pack(vec![item(0, 1, false), item(1, 6, false), item(2, 1, true)]),
+            ServerMsg::Pack(vec![
+                item(0, 1, false),
+                item(1, 6, false),
+                item(2, 1, true),
+                item(3, 1, false),
+            ]),
             ServerMsg::Kinds(vec![kobold]),
             ServerMsg::Sight(SightDiff { at: Pos::new(5, 5), ..SightDiff::default() }),
             ServerMsg::Monsters(vec![monster]),
@@ -221,6 +231,37 @@ mod tests {
             sends(Action::Throw { slot: 1, at: Pos::new(7, 4) })
         );
         assert_eq!(s.scene().aim, None, "the aim is over");
+    }
+
+    #[test]
+    fn z_chooses_a_wand_then_aims_and_enter_or_dot_zaps_and_esc_cancels() {
+        let mut s = armed();
+        press(&mut s, Key::Char('z'), false);
+        assert_eq!(s.page(), Page::Choose(ItemUse::Zap));
+        assert_eq!(press(&mut s, Key::Char('b'), false), KeyOutcome::Redraw);
+        assert_eq!(last_note(&s), "You cannot zap that.", "darts are no wand");
+        press(&mut s, Key::Char('z'), false);
+        assert_eq!(press(&mut s, Key::Char('d'), false), KeyOutcome::Redraw);
+        assert_eq!(
+            s.scene().aim.map(|a| (a.slot, a.zaps, a.cursor)),
+            Some((3, true, Pos::new(7, 5)))
+        );
+        assert_eq!(press(&mut s, Key::Escape, false), KeyOutcome::Redraw, "Esc cancels");
+        assert_eq!((s.scene().aim, s.page()), (None, Page::Map));
+        press(&mut s, Key::Char('z'), false);
+        press(&mut s, Key::Char('d'), false);
+        press(&mut s, Key::Char('l'), false);
+        assert_eq!(
+            press(&mut s, Key::Char('.'), false),
+            sends(Action::Zap { slot: 3, at: Pos::new(8, 5) })
+        );
+        assert_eq!(s.scene().aim, None, "the aim is over");
+        press(&mut s, Key::Char('z'), false);
+        press(&mut s, Key::Char('d'), false);
+        assert_eq!(
+            press(&mut s, Key::Enter, false),
+            sends(Action::Zap { slot: 3, at: Pos::new(7, 5) })
+        );
     }
 
     #[test]

@@ -56,6 +56,7 @@ fn item_use(u: ItemUse) -> &'static str {
         ItemUse::Wear => "Wear",
         ItemUse::TakeOff => "TakeOff",
         ItemUse::Throw => "Throw",
+        ItemUse::Zap => "Zap",
     }
 }
 

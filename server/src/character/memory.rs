@@ -131,6 +131,20 @@ impl Memory {
         Some(FloorChange { at, top })
     }
 
+    /// A wand of light: learns the cells of `lit` (those seen from where
+    /// it shone), without seeing them. Gives the cells learnt now.
+    pub(crate) fn light(&mut self, level: &Level, lit: &Fov) -> CellSet {
+        let mut learnt = CellSet::new();
+        for pos in lit.cells().filter(|&p| level.grid.contains(p)) {
+            let index = level.grid.index(pos);
+            if !self.explored.contains(index) {
+                self.explored.insert(index);
+                learnt.insert(index);
+            }
+        }
+        learnt
+    }
+
     /// Magic mapping: learns every open cell of `level` and every cell
     /// next to one (the walls that outline the rooms), without seeing
     /// them. Gives the cells learnt now, as a set over the level's cells.

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{Class, Effect, Found, ItemKind};
+use super::{Class, Effect, Found, ItemKind, Zap};
 use crate::tuning::{self, Dice, Entry, Fault};
 
 #[derive(Deserialize)]
@@ -29,6 +29,7 @@ pub(super) struct RawItem {
     armour: Option<i8>,
     range: Option<u8>,
     stack: Option<(u8, u8)>,
+    charges: Option<(u8, u8)>,
     depths: Option<(u16, u16)>,
     rarity: Option<u8>,
     since: Option<u16>,
@@ -43,6 +44,7 @@ enum ClassName {
     Weapon,
     Armour,
     Missile,
+    Wand,
     Artifact,
 }
 
@@ -59,6 +61,10 @@ enum EffectName {
     Confuse,
     Aggravate,
     Summon,
+    Bolt,
+    Blink,
+    Slow,
+    Light,
 }
 
 impl ClassName {
@@ -69,6 +75,7 @@ impl ClassName {
             ClassName::Weapon => &["damage", "to_hit", "depths", "rarity"],
             ClassName::Armour => &["armour", "depths", "rarity"],
             ClassName::Missile => &["damage", "range", "stack", "depths", "rarity"],
+            ClassName::Wand => &["effect", "power", "range", "charges", "depths", "rarity"],
             ClassName::Artifact => &[],
         }
     }
@@ -81,6 +88,7 @@ impl ClassName {
             ClassName::Weapon => "weapon",
             ClassName::Armour => "armour",
             ClassName::Missile => "missile",
+            ClassName::Wand => "wand",
             ClassName::Artifact => "artifact",
         }
     }
@@ -107,7 +115,7 @@ impl Entry for RawItem {
 impl RawItem {
     /// The fields besides name, glyph, colour and class, and whether each
     /// is given.
-    fn given(&self) -> [(&'static str, bool); 9] {
+    fn given(&self) -> [(&'static str, bool); 10] {
         [
             ("effect", self.effect.is_some()),
             ("power", self.power.is_some()),
@@ -116,6 +124,7 @@ impl RawItem {
             ("armour", self.armour.is_some()),
             ("range", self.range.is_some()),
             ("stack", self.stack.is_some()),
+            ("charges", self.charges.is_some()),
             ("depths", self.depths.is_some()),
             ("rarity", self.rarity.is_some()),
         ]
@@ -172,17 +181,64 @@ impl RawItem {
                 stack: self.stack()?,
                 found: self.found()?,
             },
+            ClassName::Wand => Class::Wand {
+                zap: self.zap()?,
+                range: self.range()?,
+                charges: self.charges()?,
+                found: self.found()?,
+            },
             ClassName::Artifact => Class::Artifact,
         })
+    }
+
+    /// The dice in `power`, if given.
+    fn power(&self) -> Result<Option<crate::tuning::Dice>, Fault> {
+        match &self.power {
+            Some(power) => Ok(Some(power.parse().map_err(|e| ("power", e))?)),
+            None => Ok(None),
+        }
+    }
+
+    /// A wand's effect, with its power where it rolls.
+    fn zap(&self) -> Result<Zap, Fault> {
+        let effect = self.needs("effect", self.effect)?;
+        let power = self.power()?;
+        let rolled = |zap: fn(Dice) -> Zap| {
+            let missing = ("power", "missing: give the dice its effect rolls, e.g. \"2d6\"".into());
+            power.map(zap).ok_or(missing)
+        };
+        match effect {
+            EffectName::Bolt => rolled(Zap::Bolt),
+            EffectName::Heal => rolled(Zap::Heal),
+            EffectName::Slow => rolled(Zap::Slow),
+            EffectName::Light => rolled(Zap::Light),
+            EffectName::Blink if power.is_some() => {
+                Err(("power", "the effect \"blink\" rolls no dice: leave it out".into()))
+            }
+            EffectName::Blink => Ok(Zap::Blink),
+            _ => Err((
+                "effect",
+                "a wand's effect is one of \"bolt\", \"blink\", \"heal\", \"slow\" or \"light\""
+                    .into(),
+            )),
+        }
+    }
+
+    /// The least and most charges a wand holds when placed.
+    fn charges(&self) -> Result<(u8, u8), Fault> {
+        match self.needs("charges", self.charges)? {
+            (least, most) if least <= most && most <= 50 => Ok((least, most)),
+            (least, most) => Err((
+                "charges",
+                format!("[{least}, {most}]: give [least, most] with least <= most <= 50"),
+            )),
+        }
     }
 
     /// A potion's or scroll's effect, with its power where it rolls.
     fn effect(&self) -> Result<Effect, Fault> {
         let effect = self.needs("effect", self.effect)?;
-        let power = match &self.power {
-            Some(power) => Some(power.parse::<Dice>().map_err(|e| ("power", e))?),
-            None => None,
-        };
+        let power = self.power()?;
         let rolled = |effect: fn(Dice) -> Effect| {
             let missing = ("power", "missing: give the dice its effect rolls, e.g. \"4d4\"".into());
             power.map(effect).ok_or(missing)
@@ -201,6 +257,12 @@ impl RawItem {
             EffectName::Confuse => rolled(Effect::Confuse),
             EffectName::Aggravate => fixed(Effect::Aggravate, "aggravate"),
             EffectName::Summon => fixed(Effect::Summon, "summon"),
+            EffectName::Bolt | EffectName::Blink | EffectName::Slow | EffectName::Light => Err((
+                "effect",
+                "a wand's effect: a potion's or scroll's is one of \"heal\", \"vigour\", \
+                 \"teleport\", \"map\", \"sleep\", \"harm\", \"confuse\", \"aggravate\" or \"summon\""
+                    .into(),
+            )),
         }
     }
 

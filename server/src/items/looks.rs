@@ -1,5 +1,5 @@
-//! How potions and scrolls look until they are known: "a murky potion",
-//! "a scroll labelled ZUN KAH". Each world draws its own looks from its
+//! How potions, scrolls and wands look until they are known: "a murky
+//! potion", "a scroll labelled ZUN KAH", "an oak wand". Each world draws its own looks from its
 //! seed, so a colour learnt in one world means nothing in the next, and a
 //! player learns a kind by using one or by seeing someone use one (the
 //! knowledge is the player's, and travels with it).
@@ -12,7 +12,8 @@ use rand::seq::SliceRandom;
 use super::{Catalogue, Class, ItemKindId};
 use crate::seeds::Seeds;
 
-/// The first edition whose potions and scrolls are unknown until tried.
+/// The first edition whose potions and scrolls (and wands, from
+/// [`super::WANDS_SINCE`]) are unknown until tried.
 pub const UNKNOWN_SINCE: u16 = 3;
 
 /// How a kind looks to one who does not know it.
@@ -52,6 +53,20 @@ const SYLLABLES: &[&str] = &[
     "MUK", "ISH", "TEV", "YOL", "KRE", "FAN", "ULD",
 ];
 
+/// The woods (and such) wands are made of, each with its own look.
+const WANDS: &[(&str, [u8; 3])] = &[
+    ("oak", [0xa0, 0x78, 0x40]),
+    ("bone", [0xe8, 0xe0, 0xc8]),
+    ("ebony", [0x70, 0x60, 0x70]),
+    ("willow", [0xb0, 0xc0, 0x70]),
+    ("iron", [0x90, 0x98, 0xa0]),
+    ("crystal", [0xc0, 0xe8, 0xf0]),
+    ("copper", [0xd0, 0x80, 0x50]),
+    ("yew", [0xc0, 0x90, 0x60]),
+    ("glass", [0xa8, 0xd8, 0xd0]),
+    ("jade", [0x50, 0xb0, 0x80]),
+];
+
 /// The colour of every scroll: old parchment, warmer than the text.
 const PAPER: [u8; 3] = [0xe0, 0xc0, 0x80];
 
@@ -89,7 +104,25 @@ impl Catalogue {
             }
             _ => None,
         };
-        self.kinds().iter().map(|k| look(k, &mut rng)).collect()
+        let mut looks: Vec<Option<Look>> = self.kinds().iter().map(|k| look(k, &mut rng)).collect();
+        self.draw_wand_looks(seed, &mut looks);
+        looks
+    }
+
+    /// The looks of wands, from a stream of their own: the potions and
+    /// scrolls of a world made before wands look as they did.
+    fn draw_wand_looks(&self, seed: u64, looks: &mut [Option<Look>]) {
+        let mut woods: Vec<usize> = (0..WANDS.len()).collect();
+        woods.shuffle(&mut Seeds::of_world(seed).wand_looks());
+        let mut woods = woods.into_iter();
+        for (kind, look) in self.kinds().iter().zip(looks.iter_mut()) {
+            if let Class::Wand { .. } = kind.class {
+                *look = woods.next().map(|i| {
+                    let (word, colour) = WANDS[i];
+                    Look { name: format!("{word} wand"), colour }
+                });
+            }
+        }
     }
 
     /// How kind `kind` looks until known; none for a kind always known.
@@ -113,6 +146,8 @@ impl Catalogue {
     /// `count` of kind `kind` in words, as one who knows `known` names
     /// them: "a murky potion", "2 potions of healing".
     pub fn described_for(&self, kind: ItemKindId, count: u16, known: &Known) -> String {
+        // A wand's count holds its charges: it is one wand.
+        let count = if let Class::Wand { .. } = self.kind(kind).class { 1 } else { count };
         super::words::described(self.name_for(kind, known), count)
     }
 

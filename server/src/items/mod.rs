@@ -13,6 +13,7 @@ use crate::tuning::{self, Dice, Source};
 
 pub use looks::{Known, Look, UNKNOWN_SINCE};
 pub use pack::{Gear, Pack, joins, pile_onto, stack_onto, top_of};
+pub use wands::WANDS_SINCE;
 pub(crate) use words::plural;
 
 mod file;
@@ -20,6 +21,7 @@ mod looks;
 mod pack;
 #[cfg(test)]
 mod tests;
+mod wands;
 mod words;
 
 /// The items built into the server.
@@ -31,7 +33,11 @@ pub const BUILT_IN_NAME: &str = "assets/items.toml (built in)";
 pub type ItemKindId = u16;
 
 /// Items of one kind lying or carried together: a potion, a sword, a
-/// stack of twelve darts.
+/// stack of twelve darts. A wand is one item whose `count` is one more
+/// than the charges left in it: a spent wand is still a wand, and a save,
+/// a pile and a log keep its charges with no field of their own. Nobody
+/// is told that count ([`Catalogue::told_count`]): a wand's charges are
+/// never shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Item {
     pub kind: ItemKindId,
@@ -62,6 +68,24 @@ pub enum Effect {
     Aggravate,
     /// Calls up monsters of the depth around the user.
     Summon,
+}
+
+/// What a wand does where it is aimed (see `assets/items.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zap {
+    /// A bolt flies as a thrown missile does and strikes the first
+    /// creature in its way for this roll.
+    Bolt(Dice),
+    /// The zapper moves to the aimed cell: seen, open and empty.
+    Blink,
+    /// Heals the player on the aimed cell by this roll.
+    Heal(Dice),
+    /// A bolt that slows the first monster in its way for this roll of
+    /// rounds: it acts on every other round it is offered.
+    Slow(Dice),
+    /// Lights the cells seen from the aimed cell within this roll of
+    /// cells, into the zapper's memory.
+    Light(Dice),
 }
 
 /// Where an item other than the artifact lies, and how often.
@@ -95,6 +119,9 @@ pub enum Class {
     /// Thrown up to `range` cells; `stack` is the least and most lying in
     /// one pile when placed.
     Missile { damage: Dice, range: u8, stack: (u8, u8), found: Found },
+    /// Zapped at a cell up to `range` cells away, while it has charges;
+    /// `charges` is the least and most it holds when placed.
+    Wand { zap: Zap, range: u8, charges: (u8, u8), found: Found },
     /// The goal of the game, on the bottom depth.
     Artifact,
 }
@@ -107,7 +134,8 @@ impl Class {
             | Class::Scroll { found, .. }
             | Class::Weapon { found, .. }
             | Class::Armour { found, .. }
-            | Class::Missile { found, .. } => Some(found),
+            | Class::Missile { found, .. }
+            | Class::Wand { found, .. } => Some(found),
             Class::Artifact => None,
         }
     }
@@ -142,6 +170,7 @@ impl ItemKind {
             Class::Weapon { .. } => ItemClass::Weapon,
             Class::Armour { .. } => ItemClass::Armour,
             Class::Missile { .. } => ItemClass::Missile,
+            Class::Wand { .. } => ItemClass::Wand,
             Class::Artifact => ItemClass::Artifact,
         };
         gloam_protocol::ItemInfo {

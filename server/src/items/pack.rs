@@ -167,10 +167,12 @@ pub fn pile_onto(pile: &mut Vec<Item>, item: Item, stacks: bool) {
     }
 }
 
-/// The top of `pile`, as a player who sees it is told.
-pub fn top_of(pile: &[Item]) -> Option<gloam_protocol::Lying> {
-    let top = pile.last()?;
-    Some(gloam_protocol::Lying { kind: top.kind, count: top.count, more: pile.len() > 1 })
+/// The top of `pile`, as a player who sees it is told (a wand as one,
+/// its charges untold).
+pub fn top_of(pile: &[Item], items: &super::Catalogue) -> Option<gloam_protocol::Lying> {
+    let top = *pile.last()?;
+    let count = items.told_count(top);
+    Some(gloam_protocol::Lying { kind: top.kind, count, more: pile.len() > 1 })
 }
 
 #[cfg(test)]
@@ -192,9 +194,9 @@ mod tests {
         // Onto the top's stack only: the darts under the swords stay apart.
         let counts: Vec<(u16, u16)> = pile.iter().map(|i| (i.kind, i.count)).collect();
         assert_eq!(counts, [(1, 10), (2, 1), (2, 1), (1, 5)]);
-        let top = top_of(&pile).unwrap();
+        let top = top_of(&pile, &crate::items::Catalogue::built_in()).unwrap();
         assert_eq!((top.kind, top.count, top.more), (1, 5, true));
-        assert_eq!(top_of(&[]), None);
+        assert_eq!(top_of(&[], &crate::items::Catalogue::built_in()), None);
         // A pack joins a stack wherever it stands, by the same rule.
         let mut pack = Pack::default();
         for (item, stacks) in [(DART, true), (SWORD, false), (DART, true), (SWORD, false)] {

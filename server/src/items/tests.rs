@@ -13,6 +13,7 @@ fn class_of(kind: &ItemKind) -> &'static str {
         Class::Weapon { .. } => "weapon",
         Class::Armour { .. } => "armour",
         Class::Missile { .. } => "missile",
+        Class::Wand { .. } => "wand",
         Class::Artifact => "artifact",
     }
 }
@@ -214,4 +215,69 @@ fn a_kind_of_a_later_edition_lies_nowhere_in_an_older_world() {
     let text = BUILT_IN.replacen("depths = [1, 16]", "depths = [1, 16]\nsince = 99", 1);
     let e = Catalogue::parse(&text, "i.toml").unwrap_err();
     assert!(e.what.contains("`since`") && e.what.contains("healing"), "{e}");
+}
+
+/// Every wand effect is built in, each a kind of edition 4, listed after
+/// every older kind so that their ids hold.
+#[test]
+fn the_built_in_wands_have_every_effect_and_come_last() {
+    let items = built_in();
+    let wands: Vec<(usize, &ItemKind)> =
+        items.kinds().iter().enumerate().filter(|(_, k)| class_of(k) == "wand").collect();
+    let zaps: Vec<Zap> = wands
+        .iter()
+        .filter_map(|(_, k)| match k.class {
+            Class::Wand { zap, .. } => Some(zap),
+            _ => None,
+        })
+        .collect();
+    assert!(zaps.iter().any(|z| matches!(z, Zap::Bolt(_))));
+    assert!(zaps.contains(&Zap::Blink));
+    assert!(zaps.iter().any(|z| matches!(z, Zap::Heal(_))));
+    assert!(zaps.iter().any(|z| matches!(z, Zap::Slow(_))));
+    assert!(zaps.iter().any(|z| matches!(z, Zap::Light(_))));
+    assert!(wands.iter().all(|(_, k)| k.since == WANDS_SINCE && !k.stacks()));
+    let first = wands[0].0;
+    assert!(items.kinds()[first..].iter().all(|k| k.since == WANDS_SINCE), "wands come last");
+    assert_eq!(items.as_of(3).placeable_at(5).filter(|(_, k)| class_of(k) == "wand").count(), 0);
+    let striking = items.find("wand of striking").unwrap();
+    let full = Item::wand(striking, 4);
+    assert_eq!((items.charges(full), items.told_count(full)), (Some(4), 1));
+    assert_eq!(items.described_for(striking, full.count, &Known::new()), "a wand of striking");
+}
+
+#[test]
+fn a_bad_wand_field_names_the_file_the_line_and_the_field() {
+    let bad = [
+        ("charges = [4, 8]", "charges = [8, 4]", "wand of striking", "charges"),
+        ("charges = [3, 6]", "charges = [3, 60]", "wand of blinking", "charges"),
+        ("power = \"2d6\"", "power = \"2x6\"", "wand of striking", "power"),
+        ("effect = \"blink\"", "effect = \"blink\"\npower = \"1d5\"", "wand of blinking", "power"),
+        (
+            "effect = \"slow\"",
+            "effect = \"teleport\" # a scroll's",
+            "wand of slow monster",
+            "effect",
+        ),
+        (
+            "range = 8\ncharges = [4, 8]",
+            "range = 30\ncharges = [4, 8]",
+            "wand of striking",
+            "range",
+        ),
+        (
+            "effect = \"heal\"\npower = \"4d4\"",
+            "effect = \"bolt\"\npower = \"4d4\"",
+            "potion of healing",
+            "effect",
+        ),
+        ("range = 6\n", "range = 6\ncharges = [1, 2]\n", "dart", "charges"),
+    ];
+    for (from, to, item, field) in bad {
+        refused_at(from, to, item, field);
+    }
+    let e = broken("charges = [5, 10]\n", "");
+    assert!(e.what.starts_with("item \"wand of light\", field `charges`: missing"), "{e}");
+    let e = broken("effect = \"light\"\npower = \"2d3\"\n", "effect = \"light\"\n");
+    assert!(e.what.starts_with("item \"wand of light\", field `power`: missing"), "{e}");
 }

@@ -74,7 +74,8 @@ impl Draw {
         Self { kinds, total }
     }
 
-    /// One item drawn by rarity (a missile in a stack of its kind's size);
+    /// One item drawn by rarity (a missile in a stack of its kind's size, a
+    /// wand with its charges);
     /// `None` when nothing lies at the depth.
     pub fn maybe_one(&self, items: &Catalogue, rng: &mut impl rand::Rng) -> Option<Item> {
         (self.total > 0).then(|| self.one(items, rng))
@@ -85,6 +86,9 @@ impl Draw {
         let count = match items.kind(kind).class {
             Class::Missile { stack: (least, most), .. } => {
                 u16::from(rng.random_range(least..=most))
+            }
+            Class::Wand { charges: (least, most), .. } => {
+                return Item::wand(kind, u16::from(rng.random_range(least..=most)));
             }
             _ => 1,
         };
@@ -150,7 +154,7 @@ pub fn tops(
 ) -> std::collections::BTreeMap<Pos, gloam_protocol::Lying> {
     piles(level, items, seeds, depth, bottom)
         .into_iter()
-        .filter_map(|(pos, pile)| Some((pos, crate::items::top_of(&pile)?)))
+        .filter_map(|(pos, pile)| Some((pos, crate::items::top_of(&pile, items)?)))
         .collect()
 }
 

@@ -190,6 +190,10 @@ function writeAction(w: Writer, a: Action): void {
     w.variant(ACTION_VARIANTS, "Throw");
     w.u8(a.Throw.slot);
     writePos(w, a.Throw.at);
+  } else if ("Zap" in a) {
+    w.variant(ACTION_VARIANTS, "Zap");
+    w.u8(a.Zap.slot);
+    writePos(w, a.Zap.at);
   } else if ("Travel" in a) {
     w.variant(ACTION_VARIANTS, "Travel");
     writePos(w, a.Travel);
@@ -217,6 +221,8 @@ function readAction(r: Reader): Action {
       return { Move: r.variant(DIRS, "Dir") };
     case "Throw":
       return { Throw: { slot: r.u8(), at: readPos(r) } };
+    case "Zap":
+      return { Zap: { slot: r.u8(), at: readPos(r) } };
     case "Travel":
       return { Travel: readPos(r) };
     case "Drop":

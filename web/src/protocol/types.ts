@@ -31,7 +31,15 @@ export type Dir = (typeof DIRS)[number];
 export const WOUNDS = ["Unhurt", "Scratched", "Wounded", "AlmostDead"] as const;
 export type Wound = (typeof WOUNDS)[number];
 
-export const ITEM_CLASSES = ["Potion", "Scroll", "Weapon", "Armour", "Missile", "Artifact"] as const;
+export const ITEM_CLASSES = [
+  "Potion",
+  "Scroll",
+  "Weapon",
+  "Armour",
+  "Missile",
+  "Artifact",
+  "Wand",
+] as const;
 export type ItemClass = (typeof ITEM_CLASSES)[number];
 
 /** A connected player (a u32). */
@@ -93,6 +101,7 @@ export const ACTION_VARIANTS = [
   "Explore",
   "Travel",
   "Rest",
+  "Zap",
 ] as const;
 
 /** What a player does in a turn; the numbers are pack slots (u8, 0 is `a`). */
@@ -112,7 +121,8 @@ export type Action =
   | { Throw: { slot: number; at: Pos } }
   | "Explore"
   | { Travel: Pos }
-  | "Rest";
+  | "Rest"
+  | { Zap: { slot: number; at: Pos } };
 
 // ---- What the server sends --------------------------------------------------
 

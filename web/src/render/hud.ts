@@ -185,7 +185,7 @@ export function waitingText(names: string[], cols: number): string {
   return `Waiting for ${names.slice(0, fits).join(", ")} and ${names.length - fits} more...`;
 }
 
-/** The second row while a throw is aimed: what at, and the keys. */
+/** The second row while a throw or a zap is aimed: what at, and the keys. */
 function aimRow(state: ClientState, aim: Aim, cols: number): HudLine {
   const carried = state.pack[aim.slot];
   const kind = carried === undefined ? undefined : state.itemKind(carried.kind);
@@ -193,7 +193,9 @@ function aimRow(state: ClientState, aim: Aim, cols: number): HudLine {
   const target = whatIsAt(state, aim.at) ?? "here";
   const me = state.at;
   const away = me === null ? 0 : Math.max(Math.abs(me.x - aim.at.x), Math.abs(me.y - aim.at.y));
-  const text = `Throw ${missile} at ${target} (${away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel`;
+  const text = aim.zaps
+    ? `Zap ${missile} at ${target} (${away} away)   Tab Space + - next target   direction keys move   Enter . z zap   Esc cancel`
+    : `Throw ${missile} at ${target} (${away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel`;
   return hudLine(fit(text, cols, "   "), "Warn");
 }
 

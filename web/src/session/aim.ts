@@ -68,9 +68,11 @@ export function nextTarget(state: ClientState, cursor: Cursor, back: boolean): b
   return true;
 }
 
-/** A throw being aimed: the missile's pack slot and the cursor. */
+/** A throw (or a zap) being aimed: the missile's (or wand's) pack slot and the cursor. */
 export interface Aim extends Cursor {
   slot: number;
+  /** A wand is zapped, not a missile thrown. */
+  zaps: boolean;
 }
 
 export type AimOutcome = { throw: Action } | "Cancel" | "Moved" | { refuse: string };
@@ -80,9 +82,10 @@ export function aimWith(aim: Aim, state: ClientState, key: AimKey): AimOutcome {
   if (key === "Cancel") return "Cancel";
   if (key === "Throw") {
     if (state.at !== null && state.at.x === aim.at.x && state.at.y === aim.at.y) {
-      return { refuse: "Move the cursor onto what to throw at (or Esc)." };
+      return { refuse: `Move the cursor onto what to ${aim.zaps ? "zap" : "throw"} at (or Esc).` };
     }
-    return { throw: { Throw: { slot: aim.slot, at: { x: aim.at.x, y: aim.at.y } } } };
+    const at = { x: aim.at.x, y: aim.at.y };
+    return { throw: aim.zaps ? { Zap: { slot: aim.slot, at } } : { Throw: { slot: aim.slot, at } } };
   }
   if (typeof key === "object") {
     stepCursor(state, aim, key.step);

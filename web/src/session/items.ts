@@ -1,6 +1,6 @@
 // The session's item keys (client/src/session/items.rs): an item key
 // opens a prompt of the items that suit it (or says there are none); a
-// letter sends the action, or for a throw starts aiming; `f` aims the
+// letter sends the action, or for a throw or a zap starts aiming; `f` aims the
 // first missile at once. Esc puts a prompt or an aim away without
 // quitting. A letter that does not suit is refused in the log and closes
 // the prompt; any other key leaves it open.
@@ -23,7 +23,7 @@ export function fire(s: Session): KeyOutcome {
   if (s.refuseAWatcher()) return "Redraw";
   const slot = firstMissile(s.state);
   if (slot === null) s.note("You have nothing to fire.");
-  else s.mode = { aiming: { ...startCursor(s.state), slot } };
+  else s.mode = { aiming: { ...startCursor(s.state), slot, zaps: false } };
   return "Redraw";
 }
 
@@ -40,7 +40,7 @@ export function onPromptKey(s: Session, use: ItemUse, key: Key, shift: boolean, 
   if (choice === "Cancel") return "Redraw";
   if ("act" in choice) return closed(s.act(choice.act, false, now));
   if ("aim" in choice) {
-    s.mode = { aiming: { ...startCursor(s.state), slot: choice.aim } };
+    s.mode = { aiming: { ...startCursor(s.state), slot: choice.aim, zaps: use === "Zap" } };
     return "Redraw";
   }
   s.note(choice.refuse);

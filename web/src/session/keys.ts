@@ -49,7 +49,7 @@ export type Intent =
   | "Log"
   | "Quit";
 
-const ITEM_USES: readonly ItemUse[] = ["Drop", "Quaff", "Read", "Wield", "Wear", "TakeOff", "Throw"];
+const ITEM_USES: readonly ItemUse[] = ["Drop", "Quaff", "Read", "Wield", "Wear", "TakeOff", "Throw", "Zap"];
 
 /** A key and Shift as one name, to look up in the tables. */
 function keyName(key: Key, shift: boolean): string {

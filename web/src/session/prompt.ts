@@ -1,13 +1,13 @@
 // Item prompts (client/src/prompt.rs): an item key asks "Quaff which?" and
 // lists, by pack letter, only the items that suit; a suitable letter is
-// the action (or, for a throw, the aiming that comes first). The server
+// the action (or, for a throw or a zap, the aiming that comes first). The server
 // still judges every action.
 
 import type { Action, Carried, ItemClass } from "../protocol";
 import type { ClientState } from "../state";
 import type { PromptKey } from "./keys";
 
-export type ItemUse = "Drop" | "Quaff" | "Read" | "Wield" | "Wear" | "TakeOff" | "Throw";
+export type ItemUse = "Drop" | "Quaff" | "Read" | "Wield" | "Wear" | "TakeOff" | "Throw" | "Zap";
 
 /** What a key in an open prompt comes to. */
 export type Choice = { act: Action } | { aim: number } | "Cancel" | { refuse: string } | "Stay";
@@ -20,6 +20,7 @@ const VERBS: Record<ItemUse, string> = {
   Wear: "wear",
   TakeOff: "take off",
   Throw: "throw",
+  Zap: "zap",
 };
 
 export function verb(use: ItemUse): string {
@@ -42,6 +43,8 @@ function suits(use: ItemUse, cls: ItemClass, equipped: boolean): boolean {
       return equipped;
     case "Throw":
       return cls === "Missile";
+    case "Zap":
+      return cls === "Wand";
   }
 }
 
@@ -60,6 +63,7 @@ function action(use: ItemUse, slot: number): Action | null {
     case "TakeOff":
       return { TakeOff: slot };
     case "Throw":
+    case "Zap":
       return null;
   }
 }

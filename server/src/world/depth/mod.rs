@@ -430,7 +430,7 @@ impl DepthState {
 
     /// The top of the pile on `pos`, as a player who sees it is told.
     pub fn pile_top(&self, pos: Pos) -> Option<gloam_protocol::Lying> {
-        self.rules.floor.top(pos)
+        self.rules.floor.top(pos, &self.rules.items)
     }
 
     pub fn monsters(&self) -> impl Iterator<Item = &Monster> {
@@ -518,3 +518,5 @@ mod tests;
 mod unique_tests;
 #[cfg(test)]
 mod use_tests;
+#[cfg(test)]
+mod zap_tests;

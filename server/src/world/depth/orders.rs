@@ -38,7 +38,8 @@ pub fn may_start(action: Action) -> bool {
         | Action::Wield(_)
         | Action::Wear(_)
         | Action::TakeOff(_)
-        | Action::Throw { .. } => false,
+        | Action::Throw { .. }
+        | Action::Zap { .. } => false,
     }
 }
 

@@ -24,10 +24,10 @@ const HALL: &[&str] = &[
     "##################",
 ];
 
-const ANN: PlayerId = PlayerId(1);
-const BOB: PlayerId = PlayerId(2);
+pub(super) const ANN: PlayerId = PlayerId(1);
+pub(super) const BOB: PlayerId = PlayerId(2);
 
-fn hall(depth: u16) -> DepthState {
+pub(super) fn hall(depth: u16) -> DepthState {
     DepthState::with_bestiary(
         depth,
         level_from(HALL),
@@ -37,36 +37,36 @@ fn hall(depth: u16) -> DepthState {
     )
 }
 
-fn item(name: &str, count: u16) -> Item {
+pub(super) fn item(name: &str, count: u16) -> Item {
     let kind = Catalogue::built_in().find(name).expect("a built-in item");
     Item { kind, count }
 }
 
-fn kind(d: &DepthState, name: &str) -> KindId {
+pub(super) fn kind(d: &DepthState, name: &str) -> KindId {
     d.rules.bestiary.find(name).unwrap()
 }
 
 /// Puts a player carrying `pack` on `at`.
-fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos, pack: Vec<Item>) {
+pub(super) fn put(d: &mut DepthState, id: PlayerId, name: &str, at: Pos, pack: Vec<Item>) {
     let mut player = Player::new(id, name.into());
     player.pack = Pack::of(pack);
     d.come(player, Arrival::Resume(at));
     assert_eq!(d.rules.occupancy.players()[&id].pos, at);
 }
 
-fn player(d: &mut DepthState, id: PlayerId) -> &mut Player {
+pub(super) fn player(d: &mut DepthState, id: PlayerId) -> &mut Player {
     d.rules.occupancy.get_mut(id).unwrap()
 }
 
-fn to(outcome: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
+pub(super) fn to(outcome: &Outcome, id: PlayerId) -> Vec<&ServerMsg> {
     outcome.out.iter().filter(|o| o.to == id).map(|o| &o.msg).collect()
 }
 
-fn said(outcome: &Outcome, id: PlayerId, text: &str) -> bool {
+pub(super) fn said(outcome: &Outcome, id: PlayerId, text: &str) -> bool {
     to(outcome, id).iter().any(|m| matches!(m, ServerMsg::Combat(t) | ServerMsg::Note(t) | ServerMsg::Others(t) if t == text))
 }
 
-fn lines(outcome: &Outcome, id: PlayerId) -> Vec<String> {
+pub(super) fn lines(outcome: &Outcome, id: PlayerId) -> Vec<String> {
     to(outcome, id)
         .into_iter()
         .filter_map(|m| match m {
@@ -225,7 +225,7 @@ fn a_thrown_dart_flies_at_a_monster_in_sight_and_falls_where_it_stops() {
     assert!(reached, "{:?}", lines(&outcome, ANN));
     assert_eq!(d.player(ANN).unwrap().pack.get(0), Some(item("dart", 2)));
     assert_eq!(
-        d.rules.floor.top(Pos::new(6, 1)).map(|l| l.count),
+        d.rules.floor.top(Pos::new(6, 1), &d.rules.items).map(|l| l.count),
         Some(1),
         "it lies under the ogre"
     );
@@ -300,7 +300,7 @@ fn a_monster_that_drops_leaves_an_item_where_it_died() {
     d.rules.bestiary = Arc::new(bestiary);
     let id = d.spawn(kobold, Pos::new(3, 1)).unwrap();
     kill(&mut d, ANN, id, Dir::E, &[]);
-    assert!(d.rules.floor.top(Pos::new(3, 1)).is_some(), "it dropped something");
+    assert!(d.rules.floor.top(Pos::new(3, 1), &d.rules.items).is_some(), "it dropped something");
 }
 
 #[test]
@@ -319,7 +319,7 @@ fn a_dead_player_leaves_its_pack_where_it_fell() {
         }
     }
     assert!(dead, "the troll killed ann");
-    let top = d.rules.floor.top(Pos::new(2, 1)).unwrap();
+    let top = d.rules.floor.top(Pos::new(2, 1), &d.rules.items).unwrap();
     assert_eq!((top.kind, top.more), (item("dagger", 1).kind, true));
 }
 
@@ -386,14 +386,14 @@ fn the_party_panel_follows_who_shares_the_round_and_their_hit_points() {
 }
 
 /// The world of seed 7's items, its potions and scrolls disguised.
-fn disguised(d: &mut DepthState) -> Arc<Catalogue> {
+pub(super) fn disguised(d: &mut DepthState) -> Arc<Catalogue> {
     let items = Arc::new(Catalogue::built_in().disguised(7));
     d.set_items(items.clone());
     items
 }
 
 /// Every text `outcome` sends `id`, lines and kinds of item alike.
-fn everything_told(outcome: &Outcome, id: PlayerId) -> String {
+pub(super) fn everything_told(outcome: &Outcome, id: PlayerId) -> String {
     format!("{:?}", to(outcome, id))
 }
 
@@ -457,7 +457,8 @@ fn each_world_draws_its_own_looks_and_older_worlds_have_none() {
     assert_eq!(seven, looks(7), "the same seed, the same looks");
     assert_ne!(seven, looks(8), "another seed, other looks");
     for (i, kind) in items.kinds().iter().enumerate() {
-        let unknown = matches!(kind.class, Class::Potion { .. } | Class::Scroll { .. });
+        let unknown =
+            matches!(kind.class, Class::Potion { .. } | Class::Scroll { .. } | Class::Wand { .. });
         assert_eq!(seven[i].is_some(), unknown, "{} has a look exactly if unknown", kind.name);
     }
     let named: Vec<&String> = seven.iter().flatten().collect();

@@ -6,11 +6,10 @@ use gloam_protocol::{MonsterId, PlayerId, Pos};
 use rand::RngExt;
 
 use super::Rules;
-use super::events::{Blow, Event, Observer};
+use super::events::{Blow, Event, Observer, Strike};
 use super::flow::Killer;
 use crate::bestiary::{Dice, KindId};
 use crate::character::experience::{self, TO_HIT_PER_LEVEL};
-use crate::items::ItemKindId;
 use crate::mapgen::stock::Draw;
 
 /// A bare-handed player's blow: its chance to land at level 1, in
@@ -45,7 +44,7 @@ impl Rules {
         obs: &mut dyn Observer,
     ) {
         let (damage, to_hit) = self.blow_of(attacker);
-        self.strike_monster(attacker, id, to_hit, damage, None, obs);
+        self.strike_monster(attacker, id, to_hit, damage, Strike::Blow, obs);
     }
 
     /// A player's blow: its damage dice and chance to land (its weapon's
@@ -66,7 +65,7 @@ impl Rules {
         rolled.saturating_add_signed(i16::from(plus)).max(1)
     }
 
-    /// A player's blow or missile (`missile`, its kind) reaches a monster:
+    /// A player's blow, missile or bolt (`by` says which) reaches a monster:
     /// it wakes and turns on the player, and the blow may land or kill it.
     pub(super) fn strike_monster(
         &mut self,
@@ -74,27 +73,20 @@ impl Rules {
         id: MonsterId,
         to_hit: u8,
         damage: Dice,
-        missile: Option<ItemKindId>,
+        by: Strike,
         obs: &mut dyn Observer,
     ) {
-        let attacker_pos = self.player(attacker).map(|p| p.pos);
-        let woke = self.monsters.get(&id).is_some_and(|m| !m.is_awake());
-        let Some(m) = self.monsters.wake(id) else { return };
-        let (kind, at) = (m.kind, m.pos);
-        m.dozing = 0;
-        m.prey = Some(attacker);
-        m.goal = attacker_pos;
-        if woke {
-            obs.observe(self, Event::MonsterChanged { monster: id, at });
-        }
-        let struck = |blow| Event::PlayerStruck { attacker, kind, at, blow, missile };
+        let Some((kind, at)) = self.provoke(attacker, id, obs) else { return };
+        let struck = |blow| Event::PlayerStruck { attacker, kind, at, blow, by };
         if self.dice.random_range(1..=100u8) > to_hit {
             obs.observe(self, struck(Blow::Missed));
             return;
         }
-        let damage = match missile {
-            None => self.blow_damage(attacker, damage),
-            Some(_) => damage.roll(|sides| self.dice.random_range(1..=sides)),
+        let damage = match by {
+            Strike::Blow => self.blow_damage(attacker, damage),
+            Strike::Missile(_) | Strike::Bolt => {
+                damage.roll(|sides| self.dice.random_range(1..=sides))
+            }
         };
         let Some(m) = self.monsters.get_mut(&id) else { return };
         m.hp = m.hp.saturating_sub(damage);
@@ -128,6 +120,27 @@ impl Rules {
             self.floor_changed(at, Some(attacker), obs);
         }
         self.drop_loot(kind, at, attacker, obs);
+    }
+
+    /// Monster `id` is struck at by player `attacker`: it wakes and turns
+    /// on it. Gives its kind and where it stands; none if it is gone.
+    pub(super) fn provoke(
+        &mut self,
+        attacker: PlayerId,
+        id: MonsterId,
+        obs: &mut dyn Observer,
+    ) -> Option<(KindId, Pos)> {
+        let attacker_pos = self.player(attacker).map(|p| p.pos);
+        let woke = self.monsters.get(&id).is_some_and(|m| !m.is_awake());
+        let m = self.monsters.wake(id)?;
+        let (kind, at) = (m.kind, m.pos);
+        m.dozing = 0;
+        m.prey = Some(attacker);
+        m.goal = attacker_pos;
+        if woke {
+            obs.observe(self, Event::MonsterChanged { monster: id, at });
+        }
+        Some((kind, at))
     }
 
     /// A monster of `kind` died on `at`: by its kind's chance, it drops an

@@ -37,14 +37,8 @@ pub(crate) enum Event {
     /// A sleeping monster woke up on `at`.
     Woke { kind: KindId, at: Pos },
     /// A player struck at a monster of `kind` standing on `at`: with a
-    /// blow, or a missile of kind `missile` it threw.
-    PlayerStruck {
-        attacker: PlayerId,
-        kind: KindId,
-        at: Pos,
-        blow: Blow,
-        missile: Option<ItemKindId>,
-    },
+    /// blow, a missile it threw or a bolt it zapped, as `by` says.
+    PlayerStruck { attacker: PlayerId, kind: KindId, at: Pos, blow: Blow, by: Strike },
     /// A monster of `kind` struck at a player standing on `at`.
     MonsterStruck { kind: KindId, target: PlayerId, at: Pos, blow: Blow },
     /// A monster of `kind` on `from` shot at a player standing on `at`.
@@ -75,6 +69,12 @@ pub(crate) enum Event {
     TookOff { id: PlayerId, kind: ItemKindId },
     /// A player threw an item of `kind`.
     Threw { id: PlayerId, kind: ItemKindId },
+    /// A player zapped a wand of `kind`.
+    Zapped { id: PlayerId, kind: ItemKindId },
+    /// A wand player `id` zapped did what [`Wrought`] says.
+    Wrought { id: PlayerId, what: Wrought },
+    /// A wand of light player `id` zapped showed it the cells in `learnt`.
+    Lit { id: PlayerId, learnt: CellSet },
     /// A player gained experience, and `level` when it went up.
     Gained { id: PlayerId, level: Option<u8> },
     /// A player dropped `item` onto the pile underfoot.
@@ -118,6 +118,37 @@ pub(crate) enum Felt {
     Summoned(usize),
 }
 
+/// What a wand did, where it was aimed (a bolt that strikes is told as
+/// the blow it is, a light as the cells it shows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wrought {
+    /// It had no charges left.
+    Empty,
+    /// Its bolt reached no creature.
+    Missed,
+    /// It reached no further than its range, or found nothing to work on.
+    Faded,
+    /// It moved the zapper.
+    Blinked,
+    /// It could not move the zapper there: the cell is taken or closed.
+    Stayed,
+    /// It gave `target` back `by` hit points.
+    Healed { target: PlayerId, by: u16 },
+    /// It slowed a monster of `kind` standing on `at`.
+    Slowed { kind: KindId, at: Pos },
+}
+
+/// What a player's blow at a monster was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Strike {
+    /// With what it wields, or bare-handed.
+    Blow,
+    /// A missile of this kind it threw.
+    Missile(ItemKindId),
+    /// A bolt from a wand.
+    Bolt,
+}
+
 /// What a player's sight did.
 #[derive(Debug)]
 pub(crate) enum Sight {
@@ -151,6 +182,7 @@ pub(crate) enum Refusal {
     NotInSight,
     /// A throw further than the missile flies.
     OutOfRange,
+    CannotZap,
 }
 
 /// How a potion or scroll is used.

@@ -4,7 +4,7 @@
 use gloam_protocol::{Lying, Pos};
 
 use super::CellMap;
-use crate::items::Item;
+use crate::items::{Catalogue, Item};
 
 /// The piles of a depth, by cell. A pile is never empty.
 #[derive(Debug, Default)]
@@ -14,8 +14,8 @@ pub(crate) struct Floor {
 
 impl Floor {
     /// The top of the pile on `pos`, as a player sees it.
-    pub(crate) fn top(&self, pos: Pos) -> Option<Lying> {
-        crate::items::top_of(self.piles.get(&pos)?)
+    pub(crate) fn top(&self, pos: Pos, items: &Catalogue) -> Option<Lying> {
+        crate::items::top_of(self.piles.get(&pos)?, items)
     }
 
     /// Puts `item` on top of the pile on `pos`; onto the top's own stack
@@ -55,18 +55,23 @@ mod tests {
     #[test]
     fn a_pile_shows_its_top_and_stacks_only_what_stacks() {
         let mut floor = Floor::default();
+        let items = Catalogue::built_in();
         let at = Pos::new(3, 3);
         floor.put(at, Item { kind: 1, count: 1 }, false);
         floor.put(at, Item { kind: 1, count: 1 }, false);
-        assert_eq!(floor.top(at), Some(Lying { kind: 1, count: 1, more: true }));
+        assert_eq!(floor.top(at, &items), Some(Lying { kind: 1, count: 1, more: true }));
         floor.put(at, Item { kind: 2, count: 5 }, true);
         floor.put(at, Item { kind: 2, count: 7 }, true);
-        assert_eq!(floor.top(at), Some(Lying { kind: 2, count: 12, more: true }));
+        assert_eq!(floor.top(at, &items), Some(Lying { kind: 2, count: 12, more: true }));
         assert_eq!(floor.take_top(at), Some(Item { kind: 2, count: 12 }));
         floor.take_top(at);
-        assert_eq!(floor.top(at), Some(Lying { kind: 1, count: 1, more: false }));
+        assert_eq!(floor.top(at, &items), Some(Lying { kind: 1, count: 1, more: false }));
         floor.take_top(at);
-        assert_eq!((floor.top(at), floor.cells().count()), (None, 0), "an empty pile is gone");
+        assert_eq!(
+            (floor.top(at, &items), floor.cells().count()),
+            (None, 0),
+            "an empty pile is gone"
+        );
         assert_eq!(floor.take_top(at), None);
     }
 }

@@ -328,6 +328,10 @@ impl Rules {
             sum.pos(m.goal.unwrap_or(Pos::new(u16::MAX, u16::MAX)));
             sum.u64(m.rounds);
             sum.u64(u64::from(m.dozing));
+            if m.slowed > 0 {
+                // Only a slowed one's (by a wand), as the loot below.
+                sum.u64(u64::from(m.slowed));
+            }
             if let Some(loot) = m.loot {
                 // Only a thief's: the sums of depths without one stay.
                 sum.u64(u64::from(loot.kind) << 16 | u64::from(loot.count));

@@ -7,7 +7,8 @@
 //!
 //! Who stands where is `occupancy`, who shares a danger with whom
 //! `parties`, the round's bookkeeping `clock`, blows `combat`, what
-//! monsters do `monsters`, and what a depth left alone regains `restock`.
+//! monsters do `monsters`, and what a depth left alone regains `restock`;
+//! items are used in `using`, thrown in `throwing` and zapped in `zapping`.
 
 mod clock;
 pub(crate) mod combat;
@@ -25,6 +26,7 @@ pub(crate) mod throwing;
 mod uniques;
 mod using;
 mod walks;
+mod zapping;
 
 use std::collections::BTreeMap;
 use std::hash::BuildHasherDefault;
@@ -410,6 +412,7 @@ impl Rules {
             Action::Wear(slot) => self.equip(id, slot, Gear::Worn, obs),
             Action::TakeOff(slot) => self.unequip(id, slot, obs),
             Action::Throw { slot, at } => self.throw(id, slot, at, obs),
+            Action::Zap { slot, at } => self.zap(id, slot, at, obs),
             Action::Descend if here == Terrain::StairsDown && self.depth < u16::MAX => {
                 self.depart(id, self.depth + 1, Arrival::FromAbove, Leaving::WentDown, obs);
             }
@@ -524,7 +527,7 @@ impl Rules {
     /// The pile on `pos` changed: those who see it (but `actor`, whose own
     /// sight tells it) see what lies there now.
     fn floor_changed(&mut self, pos: Pos, actor: Option<PlayerId>, obs: &mut dyn Observer) {
-        let top = self.floor.top(pos);
+        let top = self.floor.top(pos, &self.items);
         for seer in self.seers(pos) {
             if Some(seer) == actor {
                 continue;
@@ -550,7 +553,7 @@ impl Rules {
         if let Some(down) = self.stairs_at(pos) {
             obs.observe(self, Event::OnStairs { id, down });
         }
-        if self.floor.top(pos).is_some() {
+        if self.floor.top(pos, &self.items).is_some() {
             obs.observe(self, Event::OnPile { id, at: pos });
         }
     }
@@ -579,9 +582,9 @@ impl Rules {
             // change, so neither does its sight, nor whom it shares a
             // danger with; only the piles in it may have.
             let Some(player) = self.occupancy.get_mut(id) else { return };
-            let floor = &self.floor;
+            let (floor, items) = (&self.floor, &self.items);
             let memory = player.memory_mut(self.depth);
-            let floor = memory.see_floor(floor.cells(), |p| floor.top(p));
+            let floor = memory.see_floor(floor.cells(), |p| floor.top(p, items));
             obs.observe(self, Event::Saw { id, answers, sight: Sight::Same { at: pos, floor } });
             self.look_out(id);
             return;
@@ -589,8 +592,8 @@ impl Rules {
         let fov = self.fov_from(pos);
         let Some(memory) = self.occupancy.sight_mut(id, self.depth) else { return };
         let mut diff = memory.update_sight(&self.level, &self.disc, fov);
-        let floor = &self.floor;
-        diff.floor = memory.see_floor(floor.cells(), |p| floor.top(p));
+        let (floor, items) = (&self.floor, &self.items);
+        diff.floor = memory.see_floor(floor.cells(), |p| floor.top(p, items));
         let sight = Sight::New { was: seen_from, diff };
         obs.observe(self, Event::Saw { id, answers, sight });
         self.look_out(id);

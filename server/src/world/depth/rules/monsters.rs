@@ -73,8 +73,15 @@ impl Rules {
         let mut map: Option<DistanceMap> = None;
         for &id in ids {
             let Some(m) = self.monsters.get_mut(&id) else { continue };
-            let times = self.bestiary.kind(m.kind).speed.actions_in(m.rounds);
+            let mut times = self.bestiary.kind(m.kind).speed.actions_in(m.rounds);
             m.rounds += 1;
+            if m.slowed > 0 {
+                // Slowed: it sits out every other round until it wears off.
+                m.slowed -= 1;
+                if m.slowed % 2 == 1 {
+                    times = 0;
+                }
+            }
             for _ in 0..times {
                 if !self.monsters.contains_key(&id) {
                     break;

@@ -274,6 +274,9 @@ pub struct Monster {
     pub loot: Option<crate::items::Item>,
     /// Its kind hides: it is shown to a player only from next to it.
     pub hides: bool,
+    /// Rounds it is still slowed for (a wand): while they last, it acts
+    /// on every other round it is offered.
+    pub slowed: u16,
 }
 
 impl Monster {
@@ -281,7 +284,22 @@ impl Monster {
     pub fn new(id: MonsterId, kind: KindId, pos: Pos, hp: u16, awake: bool) -> Self {
         let (prey, goal, loot) = (None, None, None);
         let hides = false;
-        Self { id, kind, pos, hp, max_hp: hp, awake, prey, goal, rounds: 0, dozing: 0, loot, hides }
+        let (rounds, dozing, slowed) = (0, 0, 0);
+        Self {
+            id,
+            kind,
+            pos,
+            hp,
+            max_hp: hp,
+            awake,
+            prey,
+            goal,
+            rounds,
+            dozing,
+            loot,
+            hides,
+            slowed,
+        }
     }
 
     /// Whether a player standing on `viewer`, whose memory of the depth is

@@ -8,7 +8,7 @@ use rand::RngExt;
 
 use super::Rules;
 use super::combat;
-use super::events::{Blow, Event, Observer, Refusal};
+use super::events::{Blow, Event, Observer, Refusal, Strike};
 use super::flow::Killer;
 use crate::items::{Class, Item};
 
@@ -33,36 +33,32 @@ impl Rules {
         let Some(player) = self.occupancy.get_mut(id) else { return };
         let missile = player.pack.take(slot, 1).expect("the slot holds one");
         obs.observe(self, Event::PackChanged { id });
-        let (landed, struck) = self.flight(id, from, at);
+        let (landed, struck) = self.flight(id, from, at, usize::from(range));
         obs.observe(self, Event::Threw { id, kind: item.kind });
         match struck {
             Some(Struck::Monster(monster)) => {
                 let to_hit = self.to_hit_of(id);
-                self.strike_monster(id, monster, to_hit, damage, Some(item.kind), obs);
+                self.strike_monster(id, monster, to_hit, damage, Strike::Missile(item.kind), obs);
             }
-            Some(Struck::Player(target)) => {
-                if self.dice.random_range(1..=100u8) <= self.to_hit_of(id) {
-                    let roll = damage.roll(|sides| self.dice.random_range(1..=sides));
-                    let blow = Blow::Hit(roll);
-                    obs.observe(self, Event::PlayerStruckPlayer { attacker: id, target, blow });
-                    let by = Killer::Player(self.name_of(id));
-                    self.hurt_player(target, roll, by, obs);
-                } else {
-                    let blow = Blow::Missed;
-                    obs.observe(self, Event::PlayerStruckPlayer { attacker: id, target, blow });
-                }
-            }
+            Some(Struck::Player(target)) => self.missile_at_player(id, target, damage, obs),
             None => {}
         }
         self.fall(landed, missile, id, obs);
         self.see(id, true, obs);
     }
 
-    /// Where a missile thrown from `from` at `at` stops, and whom it
-    /// reaches there: the cells of the line from `from` on, up to `at`.
-    fn flight(&self, thrower: PlayerId, from: Pos, at: Pos) -> (Pos, Option<Struck>) {
+    /// Where a missile (or a bolt) thrown from `from` at `at` stops, and
+    /// whom it reaches there: the cells of the line from `from` on, up to
+    /// `at` and no more than `reach` of them.
+    pub(super) fn flight(
+        &self,
+        thrower: PlayerId,
+        from: Pos,
+        at: Pos,
+        reach: usize,
+    ) -> (Pos, Option<Struck>) {
         let mut last = from;
-        for cell in line(from, at).into_iter().skip(1) {
+        for cell in line(from, at).into_iter().skip(1).take(reach) {
             if !self.level.terrain(cell).is_open() {
                 return (last, None);
             }
@@ -80,6 +76,27 @@ impl Rules {
         (last, None)
     }
 
+    /// With `--pvp`: a missile (or bolt) of `damage` from player `id`
+    /// reaches player `target`, with a throw's chance to land.
+    pub(super) fn missile_at_player(
+        &mut self,
+        id: PlayerId,
+        target: PlayerId,
+        damage: crate::tuning::Dice,
+        obs: &mut dyn Observer,
+    ) {
+        if self.dice.random_range(1..=100u8) <= self.to_hit_of(id) {
+            let roll = damage.roll(|sides| self.dice.random_range(1..=sides));
+            let blow = Blow::Hit(roll);
+            obs.observe(self, Event::PlayerStruckPlayer { attacker: id, target, blow });
+            let by = Killer::Player(self.name_of(id));
+            self.hurt_player(target, roll, by, obs);
+        } else {
+            let blow = Blow::Missed;
+            obs.observe(self, Event::PlayerStruckPlayer { attacker: id, target, blow });
+        }
+    }
+
     /// A missile falls on `pos`: onto its pile, seen by those who see it.
     fn fall(&mut self, pos: Pos, missile: Item, thrower: PlayerId, obs: &mut dyn Observer) {
         self.lay(pos, missile);
@@ -95,7 +112,7 @@ impl Rules {
 }
 
 /// Whom a missile reaches.
-enum Struck {
+pub(super) enum Struck {
     Monster(gloam_protocol::MonsterId),
     Player(PlayerId),
 }

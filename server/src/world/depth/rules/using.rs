@@ -12,7 +12,7 @@ use crate::items::{Class, Gear, Item, ItemKindId};
 impl Rules {
     /// Picks up the top item of the pile on `pos`.
     pub(super) fn pick_up(&mut self, id: PlayerId, pos: Pos, obs: &mut dyn Observer) {
-        let Some(top) = self.floor.top(pos) else {
+        let Some(top) = self.floor.top(pos, &self.items) else {
             return self.refuse(id, Refusal::NothingHere, obs);
         };
         let stacks = self.items.kind(top.kind).stacks();
@@ -65,10 +65,10 @@ impl Rules {
         self.take_effect(id, effect, obs);
     }
 
-    /// One of kind `kind` was used by player `id`: it learns what the kind
+    /// One of kind `kind` was used (or zapped) by player `id`: it learns what the kind
     /// is, and so does every player who sees it (the party's shared
     /// knowledge is the knowledge of those who were there).
-    fn teach(&mut self, id: PlayerId, kind: ItemKindId, obs: &mut dyn Observer) {
+    pub(super) fn teach(&mut self, id: PlayerId, kind: ItemKindId, obs: &mut dyn Observer) {
         if self.items.look(kind).is_none() {
             return;
         }

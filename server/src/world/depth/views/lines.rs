@@ -9,7 +9,7 @@ use crate::bestiary::{KindId, capitalised};
 use crate::items::{Class, Gear, Item, ItemKindId, plural};
 use crate::world::depth::Outcome;
 use crate::world::depth::orders::{Balk, Order};
-use crate::world::depth::rules::events::{Blow, Event, Felt, Refusal, Use};
+use crate::world::depth::rules::events::{Blow, Event, Felt, Refusal, Strike, Use, Wrought};
 
 use crate::world::depth::rules::{End, Killer, Leaving, Notice, Rules};
 
@@ -25,7 +25,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         | Event::PackChanged { .. }
         | Event::FloorSeen { .. }
         | Event::Left { .. } => {}
-        Event::Gained { .. } | Event::Mapped { .. } => {}
+        Event::Gained { .. } => {}
         Event::Died { id } => outcome.tell(id, ServerMsg::Combat("You die...".into())),
         Event::Escaped { id, with } => {
             let text = format!("You escape the Gloam with {}!", rules.the_item(id, with));
@@ -53,6 +53,10 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         Event::Equipped { id, kind, gear } => say_equipped(rules, id, kind, gear, outcome),
         Event::TookOff { id, kind } => say_took_off(rules, id, kind, outcome),
         Event::Threw { id, kind } => say_threw(rules, id, kind, outcome),
+        Event::Zapped { id, kind } => say_zapped(rules, id, kind, outcome),
+        Event::Wrought { id, what } => say_wrought(rules, id, what, outcome),
+        Event::Mapped { id, learnt } => say_learnt(rules, id, &learnt, MAPPED, outcome),
+        Event::Lit { id, learnt } => say_learnt(rules, id, &learnt, LIT, outcome),
         Event::Used { id, kind, how } => say_used(rules, id, kind, how, outcome),
         Event::Learned { id, kind } => say_learned(rules, id, kind, outcome),
         Event::Felt { id, what } => say_felt(rules, id, what, outcome),
@@ -70,8 +74,8 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
             say_stole(rules, kind, from, target, item, outcome)
         }
         Event::Called { kind, from } => say_called(rules, kind, from, outcome),
-        Event::PlayerStruck { attacker, kind, at, blow, missile } => {
-            say_blow(rules, attacker, kind, at, blow, missile, outcome)
+        Event::PlayerStruck { attacker, kind, at, blow, by } => {
+            say_blow(rules, attacker, kind, at, blow, by, outcome)
         }
         Event::MonsterStruck { kind, target, at, blow } => {
             say_bitten(rules, kind, target, at, blow, outcome)
@@ -197,21 +201,27 @@ fn say_duel(
     outcome.tell(target, ServerMsg::Combat(to_target));
 }
 
-/// The lines of a player's blow or missile reaching a monster of `kind` on
-/// `at`: a blow is "you", a missile is named ("The dart hits ...").
+/// The lines of a player's blow, missile or bolt reaching a monster of
+/// `kind` on `at`: a blow is "you", a missile is named ("The dart hits
+/// ...").
 fn say_blow(
     rules: &Rules,
     attacker: PlayerId,
     kind: crate::bestiary::KindId,
     at: Pos,
     blow: Blow,
-    missile: Option<crate::items::ItemKindId>,
+    by: Strike,
     outcome: &mut Outcome,
 ) {
     let the = rules.bestiary.kind(kind).the();
     let combat = |text: String| ServerMsg::Combat(text);
-    // A blow is "you"; a missile is named ("The dart hits ...").
-    let by = missile.map(|m| capitalised(&rules.items.kind(m).the()));
+    // A blow is "you"; a missile is named ("The dart hits ..."), as the
+    // attacker knows it; a bolt is a bolt.
+    let by = match by {
+        Strike::Blow => None,
+        Strike::Missile(m) => Some(capitalised(&rules.the_item(attacker, m))),
+        Strike::Bolt => Some("The bolt".to_owned()),
+    };
     let line = |you: &str, it: &str| match &by {
         None => format!("You {you} {the}"),
         Some(missile) => format!("{missile} {it} {the}"),
@@ -260,6 +270,7 @@ fn refusal(why: Refusal) -> &'static str {
         Refusal::NotEquipped => "You are not using that.",
         Refusal::NotInSight => "You cannot see that spot.",
         Refusal::OutOfRange => "That is out of range.",
+        Refusal::CannotZap => "You cannot zap that.",
     }
 }
 
@@ -283,7 +294,7 @@ fn say_counted_away(rules: &Rules, away: &[PlayerId], party: &[PlayerId], outcom
 
 /// What a player who stepped onto `at` is told lies there.
 fn say_pile(rules: &Rules, id: PlayerId, at: Pos, outcome: &mut Outcome) {
-    let Some(top) = rules.floor.top(at) else { return };
+    let Some(top) = rules.floor.top(at, &rules.items) else { return };
     let what = rules.item_words(id, top.kind, top.count);
     let more = if top.more { ", on more" } else { "" };
     outcome.tell(id, ServerMsg::Note(format!("You see {what} here{more}.")));
@@ -311,6 +322,7 @@ fn say_took_off(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Out
         | Class::Potion { .. }
         | Class::Scroll { .. }
         | Class::Missile { .. }
+        | Class::Wand { .. }
         | Class::Artifact => format!("You take off {}.", kind.the()),
     };
     outcome.tell(id, ServerMsg::Note(text));
@@ -324,6 +336,59 @@ fn say_threw(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcom
         for to in rules.seers(from).into_iter().filter(|&to| to != id) {
             let a = rules.item_words(to, kind, 1);
             outcome.tell(to, ServerMsg::Others(format!("{name} throws {a}.")));
+        }
+    }
+}
+
+const MAPPED: &str = "A map of this level forms in your mind.";
+const LIT: &str = "Light floods the place, and you see it.";
+
+/// Cells learnt unseen (magic mapping, a wand of light): `note`, then the
+/// cells themselves.
+fn say_learnt(
+    rules: &Rules,
+    id: PlayerId,
+    learnt: &gloam_protocol::CellSet,
+    note: &str,
+    outcome: &mut Outcome,
+) {
+    outcome.tell(id, ServerMsg::Note(note.into()));
+    outcome.tell(id, super::mapped(rules, learnt));
+}
+
+/// The lines of a wand zapped: to the player, and to those who see it,
+/// each naming it as they know it.
+fn say_zapped(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outcome) {
+    let a = rules.item_words(id, kind, 1);
+    outcome.tell(id, ServerMsg::Combat(format!("You zap {a}.")));
+    if let Some(from) = rules.player(id).map(|p| p.pos) {
+        let name = rules.name_of(id);
+        for to in rules.seers(from).into_iter().filter(|&to| to != id) {
+            let a = rules.item_words(to, kind, 1);
+            outcome.tell(to, ServerMsg::Others(format!("{name} zaps {a}.")));
+        }
+    }
+}
+
+/// The lines of what a wand did: to its zapper, to a friend it healed,
+/// and to those who see a monster slowed.
+fn say_wrought(rules: &Rules, id: PlayerId, what: Wrought, outcome: &mut Outcome) {
+    let note = |text: &str| ServerMsg::Note(text.to_owned());
+    match what {
+        Wrought::Empty => outcome.tell(id, note("Nothing happens.")),
+        Wrought::Missed => outcome.tell(id, note("The bolt strikes nothing.")),
+        Wrought::Faded => outcome.tell(id, note("The magic fades, finding nothing.")),
+        Wrought::Blinked => outcome.tell(id, note("You blink across the gap.")),
+        Wrought::Stayed => outcome.tell(id, note("You shudder, and stay where you are.")),
+        Wrought::Healed { target, by } => {
+            let (name, friend) = (rules.name_of(id), rules.name_of(target));
+            outcome.tell(id, ServerMsg::Note(format!("{friend} looks better ({by}).")));
+            outcome.tell(target, ServerMsg::Note(format!("{name}'s wand heals you ({by}).")));
+        }
+        Wrought::Slowed { kind, at } => {
+            let the = capitalised(&rules.bestiary.kind(kind).the());
+            outcome.tell(id, ServerMsg::Combat(format!("{the} slows down.")));
+            tell_seers(rules, at, &[id], &format!("{the} slows down."), outcome);
         }
     }
 }

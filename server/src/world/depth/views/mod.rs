@@ -86,13 +86,6 @@ impl Views {
                 }
                 outcome.tell(id, experience_of(rules, id));
             }
-            Event::Mapped { id, learnt } => {
-                let cells = rules.level.grid.cells();
-                let terrain = learnt.iter().filter_map(|i| cells.get(i).copied()).collect();
-                let note = "A map of this level forms in your mind.".into();
-                outcome.tell(id, ServerMsg::Note(note));
-                outcome.tell(id, ServerMsg::Mapped { remembered: learnt.to_bytes(), terrain });
-            }
             Event::FloorSeen { id, change } => {
                 // Told at the command's end, all in one message: its client
                 // never shows a pile between two changes of one command.
@@ -140,6 +133,10 @@ impl Views {
             | Event::Equipped { .. }
             | Event::TookOff { .. }
             | Event::Threw { .. }
+            | Event::Zapped { .. }
+            | Event::Wrought { .. }
+            | Event::Mapped { .. }
+            | Event::Lit { .. }
             | Event::Dropped { .. }) => lines::say(rules, said, outcome),
         }
     }
@@ -255,13 +252,20 @@ pub(super) fn known_kinds_of(rules: &Rules, id: PlayerId) -> Option<ServerMsg> {
     (!known.is_empty()).then(|| ServerMsg::ItemKinds(rules.items.infos_for(known)))
 }
 
+/// Cells a player learnt without seeing them, as its client is told them.
+pub(super) fn mapped(rules: &Rules, learnt: &gloam_protocol::CellSet) -> ServerMsg {
+    let cells = rules.level.grid.cells();
+    let terrain = learnt.iter().filter_map(|i| cells.get(i).copied()).collect();
+    ServerMsg::Mapped { remembered: learnt.to_bytes(), terrain }
+}
+
 /// What `id` carries, as its client is told it.
 pub(super) fn pack_of(rules: &Rules, id: PlayerId) -> ServerMsg {
     let Some(player) = rules.player(id) else { return ServerMsg::Pack(Vec::new()) };
     let pack = &player.pack;
     let carried = pack.items().iter().enumerate().map(|(slot, i)| Carried {
         kind: i.kind,
-        count: i.count,
+        count: rules.items.told_count(*i),
         equipped: pack.gear_at(slot as u8).is_some(),
     });
     ServerMsg::Pack(carried.collect())
