@@ -284,39 +284,7 @@ impl Rules {
         sum.u64(u64::from(self.depth));
         sum.u64(self.clock.rounds);
         for p in self.players().values() {
-            sum.u64(u64::from(p.id.0));
-            sum.pos(p.pos);
-            let v = p.vitals;
-            for n in [u64::from(v.hp), u64::from(v.max_hp), u64::from(v.kills), v.rounds] {
-                sum.u64(n);
-            }
-            sum.u64(self.clock.phase(p.id) as u64);
-            for item in p.pack.items() {
-                sum.u64(u64::from(item.kind) << 16 | u64::from(item.count));
-            }
-            let mark = |slot: Option<u8>| slot.map_or(u64::MAX, u64::from);
-            sum.u64(mark(p.pack.wielded()));
-            sum.u64(mark(p.pack.worn()));
-            sum.u64(u64::from(p.xp));
-            // Summed only when set, so a history from before confusion
-            // keeps its sums.
-            if p.confused > 0 {
-                sum.u64(u64::from(p.confused));
-            }
-            // Likewise the skills of a background, only when it gave any.
-            if p.skills != Skills::default() {
-                let Skills { to_hit, damage, stealth, throwing } = p.skills;
-                sum.u64(u64::from_le_bytes([
-                    to_hit as u8,
-                    damage as u8,
-                    stealth,
-                    throwing as u8,
-                    1,
-                    0,
-                    0,
-                    0,
-                ]));
-            }
+            self.sum_player(&mut sum, p);
         }
         for m in self.monsters.values() {
             sum.u64(u64::from(m.id.0));
@@ -351,6 +319,43 @@ impl Rules {
             sum.u64(n);
         }
         sum.0
+    }
+
+    /// Player `p`'s part of the checksum.
+    fn sum_player(&self, sum: &mut Fnv, p: &Player) {
+        sum.u64(u64::from(p.id.0));
+        sum.pos(p.pos);
+        let v = p.vitals;
+        for n in [u64::from(v.hp), u64::from(v.max_hp), u64::from(v.kills), v.rounds] {
+            sum.u64(n);
+        }
+        sum.u64(self.clock.phase(p.id) as u64);
+        for item in p.pack.items() {
+            sum.u64(u64::from(item.kind) << 16 | u64::from(item.count));
+        }
+        let mark = |slot: Option<u8>| slot.map_or(u64::MAX, u64::from);
+        sum.u64(mark(p.pack.wielded()));
+        sum.u64(mark(p.pack.worn()));
+        sum.u64(u64::from(p.xp));
+        // Summed only when set, so a history from before confusion
+        // keeps its sums.
+        if p.confused > 0 {
+            sum.u64(u64::from(p.confused));
+        }
+        // Likewise the skills of a background, only when it gave any.
+        if p.skills != Skills::default() {
+            let Skills { to_hit, damage, stealth, throwing } = p.skills;
+            sum.u64(u64::from_le_bytes([
+                to_hit as u8,
+                damage as u8,
+                stealth,
+                throwing as u8,
+                1,
+                0,
+                0,
+                0,
+            ]));
+        }
     }
 }
 

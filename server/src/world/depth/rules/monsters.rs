@@ -41,6 +41,27 @@ impl Rules {
         self.occupancy.seers_that(self.depth, &self.disc, m.pos, |p| within(p.pos, m.pos, sight))
     }
 
+    /// Sleeper `id`'s action: a doze counts down; else, noticing anyone,
+    /// it may wake (one round in `WAKE_ONE_IN`, unless the stealthy are
+    /// unheard).
+    fn sleeper(
+        &mut self,
+        id: MonsterId,
+        dozing: u16,
+        noticed: &[PlayerId],
+        obs: &mut dyn Observer,
+    ) {
+        if dozing > 0 {
+            if let Some(m) = self.monsters.get_mut(&id) {
+                m.dozing -= 1;
+            }
+            return;
+        }
+        if !noticed.is_empty() && self.dice.random_ratio(1, WAKE_ONE_IN) && !self.unheard(noticed) {
+            self.wake(id, obs);
+        }
+    }
+
     /// Whether a sleeper about to wake, noticing `noticed`, sleeps on: by
     /// the least stealth among them (a noisy one wakes it for all), a roll
     /// made only when that is above none, so that a depth's history
@@ -104,19 +125,7 @@ impl Rules {
         let kind = self.bestiary.kind(m.kind);
         let (behaviour, flees_below) = (kind.behaviour, kind.flees_below);
         if !m.is_awake() {
-            if m.dozing > 0 {
-                if let Some(m) = self.monsters.get_mut(&id) {
-                    m.dozing -= 1;
-                }
-                return;
-            }
-            if !noticed.is_empty()
-                && self.dice.random_ratio(1, WAKE_ONE_IN)
-                && !self.unheard(&noticed)
-            {
-                self.wake(id, obs);
-            }
-            return;
+            return self.sleeper(id, m.dozing, &noticed, obs);
         }
         let Some(target) = self.nearest(m.pos, &noticed) else {
             if m.loot.is_some()
