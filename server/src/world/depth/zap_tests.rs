@@ -90,6 +90,12 @@ fn a_wand_of_healing_heals_the_friend_aimed_at() {
     );
     assert!(said(&outcome, BOB, &format!("ann's wand heals you ({by}).")));
     d.play(BOB, Action::Wait);
+    let max = d.player(BOB).unwrap().vitals.max_hp;
+    player(&mut d, BOB).vitals.hp = max;
+    let whole = d.play(ANN, Action::Zap { slot: 0, at: Pos::new(5, 1) });
+    assert!(said(&whole, ANN, "bob looks no better."), "{:?}", lines(&whole, ANN));
+    assert!(said(&whole, BOB, "ann's wand does you no good."), "{:?}", lines(&whole, BOB));
+    d.play(BOB, Action::Wait);
     let outcome = d.play(ANN, Action::Zap { slot: 0, at: Pos::new(7, 3) });
     assert!(said(&outcome, ANN, "The magic fades, finding nothing."), "nobody stands there");
 }

@@ -380,6 +380,12 @@ fn say_wrought(rules: &Rules, id: PlayerId, what: Wrought, outcome: &mut Outcome
         Wrought::Faded => outcome.tell(id, note("The magic fades, finding nothing.")),
         Wrought::Blinked => outcome.tell(id, note("You blink across the gap.")),
         Wrought::Stayed => outcome.tell(id, note("You shudder, and stay where you are.")),
+        Wrought::Healed { target, by: 0 } => {
+            // A friend already at its most hit points.
+            let (name, friend) = (rules.name_of(id), rules.name_of(target));
+            outcome.tell(id, ServerMsg::Note(format!("{friend} looks no better.")));
+            outcome.tell(target, ServerMsg::Note(format!("{name}'s wand does you no good.")));
+        }
         Wrought::Healed { target, by } => {
             let (name, friend) = (rules.name_of(id), rules.name_of(target));
             outcome.tell(id, ServerMsg::Note(format!("{friend} looks better ({by}).")));
