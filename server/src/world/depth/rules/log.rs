@@ -236,20 +236,12 @@ impl Rules {
                     self.arrive(player, *via, &mut Nobody);
                 }
                 Command::Knowing { id, name, vitals, via, pack, xp, known } => {
-                    let mut player = Player::new(*id, name.clone());
-                    player.vitals = *vitals;
-                    player.pack.clone_from(pack);
-                    player.xp = *xp;
-                    player.known = known.iter().copied().collect();
+                    let skills = Skills::default();
+                    let player = came(*id, name, *vitals, pack, *xp, known, skills);
                     self.arrive(player, *via, &mut Nobody);
                 }
                 Command::Skilled { id, name, vitals, via, pack, xp, known, skills } => {
-                    let mut player = Player::new(*id, name.clone());
-                    player.vitals = *vitals;
-                    player.pack.clone_from(pack);
-                    player.xp = *xp;
-                    player.known = known.iter().copied().collect();
-                    player.skills = *skills;
+                    let player = came(*id, name, *vitals, pack, *xp, known, *skills);
                     self.arrive(player, *via, &mut Nobody);
                 }
                 Command::Act { id, action } => {
@@ -378,4 +370,24 @@ impl Fnv {
     fn pos(&mut self, p: Pos) {
         self.u64(u64::from(p.x) << 16 | u64::from(p.y));
     }
+}
+
+/// A player as an arrival logged it: [`Command::Knowing`]'s fields, and
+/// [`Command::Skilled`]'s skills (none for `Knowing`).
+fn came(
+    id: PlayerId,
+    name: &str,
+    vitals: Vitals,
+    pack: &Pack,
+    xp: u32,
+    known: &[ItemKindId],
+    skills: Skills,
+) -> Player {
+    let mut player = Player::new(id, name.to_owned());
+    player.vitals = vitals;
+    player.pack.clone_from(pack);
+    player.xp = xp;
+    player.known = known.iter().copied().collect();
+    player.skills = skills;
+    player
 }
