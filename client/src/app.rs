@@ -555,6 +555,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         TokenSlot { store: TokenStore::default_location(), server: token_key, name: options.name };
     let mut pump = sdl.event_pump().map_err(|e| anyhow!("SDL events: {e}"))?;
     // Once more for every death the player starts again after.
+    let mut again = false;
     let played = loop {
         let (watch, background) = (options.watch.clone(), options.background.clone());
         let open = |session: &Session| {
@@ -569,11 +570,14 @@ pub fn run(options: Options) -> anyhow::Result<()> {
         let mut session = Session::new(url.clone(), slot)
             .with_palette(options.palette)
             .with_jitter_seed(jitter_seed());
+        if again {
+            session = session.for_a_new_life();
+        }
         screen.fit(&mut session);
         let played = play(&mut pump, &mut session, &mut screen, open);
         slot = session.into_token_slot();
         match played {
-            Ok(true) => continue,
+            Ok(true) => again = true,
             done => break done.map(|_| ()),
         }
     };

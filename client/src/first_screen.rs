@@ -6,7 +6,9 @@
 //! its kit), and the letter pressed makes the character
 //! ([`ClientMsg::Create`], [`choose`]) on the same connection. Esc leaves
 //! (the window quits, the page goes back to its name form). A returning
-//! character (a token kept) and a watcher say their hello as before.
+//! character (a token kept) and a watcher say their hello as before. After
+//! a death (or an escape), the new life opens with the same screen, and
+//! the choice is sent with the token kept: the name stays the player's.
 //! The page does the same (`web/src/session/first.ts`).
 
 use gloam_protocol::{BackgroundInfo, ClientMsg, PROTOCOL_VERSION, Token};
@@ -20,20 +22,24 @@ use crate::reading::PageLine;
 pub const FIRST_KEYS: &str = "Press a letter to choose; Esc leaves.";
 
 /// The first message of a connection as `name`: a watcher's watch, a
-/// returning character's hello (a token kept), a new character of the
-/// background named on the command line, or else the question that opens
-/// the first screen.
+/// returning character's hello (a token kept, and no `new_life` after a
+/// death), a new character of the background named on the command line
+/// (with the token, if any), or else the question that opens the first
+/// screen.
 pub fn opening(
     name: String,
     token: Option<Token>,
     watch: Option<String>,
     background: Option<String>,
+    new_life: bool,
 ) -> ClientMsg {
-    if watch.is_some() || token.is_some() {
+    if watch.is_some() || (token.is_some() && !new_life) {
         return crate::net::hello(name, token, watch);
     }
     match background {
-        Some(background) => ClientMsg::Create { version: PROTOCOL_VERSION, name, background },
+        Some(background) => {
+            ClientMsg::Create { version: PROTOCOL_VERSION, name, token, background }
+        }
         None => ClientMsg::Backgrounds,
     }
 }
@@ -48,9 +54,10 @@ pub enum Choice {
     Nothing,
 }
 
-/// What `key` does on the first screen of `name`, listing `list`: a
-/// letter of the list creates that background, Esc leaves.
-pub fn choose(name: &str, list: &[BackgroundInfo], key: Key) -> Choice {
+/// What `key` does on the first screen of `name` (with its `token`, if
+/// kept: a new life after a death), listing `list`: a letter of the list
+/// creates that background, Esc leaves.
+pub fn choose(name: &str, token: Option<Token>, list: &[BackgroundInfo], key: Key) -> Choice {
     let Key::Char(c) = key else {
         return if key == Key::Escape { Choice::Leave } else { Choice::Nothing };
     };
@@ -59,6 +66,7 @@ pub fn choose(name: &str, list: &[BackgroundInfo], key: Key) -> Choice {
         Some((_, background)) => Choice::Create(ClientMsg::Create {
             version: PROTOCOL_VERSION,
             name: name.to_owned(),
+            token,
             background: background.name.clone(),
         }),
         None => Choice::Nothing,
@@ -129,19 +137,38 @@ mod tests {
     #[test]
     fn a_new_name_asks_for_the_backgrounds_and_a_kept_token_says_hello() {
         let ann = || "ann".to_owned();
-        assert_eq!(opening(ann(), None, None, None), ClientMsg::Backgrounds);
+        assert_eq!(opening(ann(), None, None, None, false), ClientMsg::Backgrounds);
         let hello =
             ClientMsg::Hello { version: PROTOCOL_VERSION, name: ann(), token: Some([1; 16]) };
-        assert_eq!(opening(ann(), Some([1; 16]), None, None), hello);
-        assert_eq!(opening(ann(), Some([1; 16]), None, Some("scout".into())), hello);
+        assert_eq!(opening(ann(), Some([1; 16]), None, None, false), hello);
+        assert_eq!(opening(ann(), Some([1; 16]), None, Some("scout".into()), false), hello);
         let create = ClientMsg::Create {
             version: PROTOCOL_VERSION,
             name: ann(),
+            token: None,
             background: "scout".into(),
         };
-        assert_eq!(opening(ann(), None, None, Some("scout".into())), create);
-        let watch = opening(ann(), None, Some("bob".into()), None);
+        assert_eq!(opening(ann(), None, None, Some("scout".into()), false), create);
+        let watch = opening(ann(), None, Some("bob".into()), None, false);
         assert!(matches!(watch, ClientMsg::Watch { player, .. } if player == "bob"));
+    }
+
+    #[test]
+    fn a_new_life_after_a_death_asks_for_the_backgrounds_and_creates_with_the_token() {
+        let ann = || "ann".to_owned();
+        let kept = Some([1; 16]);
+        assert_eq!(opening(ann(), kept, None, None, true), ClientMsg::Backgrounds);
+        let create = ClientMsg::Create {
+            version: PROTOCOL_VERSION,
+            name: ann(),
+            token: kept,
+            background: "scout".into(),
+        };
+        assert_eq!(opening(ann(), kept, None, Some("scout".into()), true), create);
+        let list = [fighter(), scout()];
+        assert_eq!(choose("ann", kept, &list, Key::Char('b')), Choice::Create(create));
+        let watch = opening(ann(), kept, Some("bob".into()), None, true);
+        assert!(matches!(watch, ClientMsg::Watch { .. }), "a watcher watches");
     }
 
     #[test]
@@ -177,11 +204,13 @@ mod tests {
         let create = ClientMsg::Create {
             version: PROTOCOL_VERSION,
             name: "ann".into(),
+            token: None,
             background: "scout".into(),
         };
-        assert_eq!(choose("ann", &list, Key::Char('b')), Choice::Create(create));
-        assert_eq!(choose("ann", &list, Key::Char('c')), Choice::Nothing, "no third background");
-        assert_eq!(choose("ann", &list, Key::Enter), Choice::Nothing);
-        assert_eq!(choose("ann", &list, Key::Escape), Choice::Leave);
+        assert_eq!(choose("ann", None, &list, Key::Char('b')), Choice::Create(create));
+        let third = choose("ann", None, &list, Key::Char('c'));
+        assert_eq!(third, Choice::Nothing, "no third background");
+        assert_eq!(choose("ann", None, &list, Key::Enter), Choice::Nothing);
+        assert_eq!(choose("ann", None, &list, Key::Escape), Choice::Leave);
     }
 }

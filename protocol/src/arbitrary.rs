@@ -303,8 +303,13 @@ pub fn client_msg() -> impl Strategy<Value = ClientMsg> {
         .prop_map(ClientMsg::Audience),
         Just(ClientMsg::Who),
         Just(ClientMsg::Backgrounds),
-        (any::<u32>(), name(), name()).prop_map(|(version, name, background)| {
-            ClientMsg::Create { version, name, background }
-        }),
+        (any::<u32>(), name(), any::<Option<[u8; 16]>>(), name()).prop_map(
+            |(version, name, token, background)| ClientMsg::Create {
+                version,
+                name,
+                token,
+                background
+            }
+        ),
     ]
 }

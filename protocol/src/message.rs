@@ -43,10 +43,14 @@ pub enum ClientMsg {
     Backgrounds,
     /// Instead of [`ClientMsg::Hello`], as the first message: make a new
     /// character called `name`, of the background so named (one of
-    /// [`ServerMsg::Backgrounds`]). A name already taken is refused as a
-    /// hello without its token is. (A plain hello with a new name makes a
-    /// character of no background: 30 hit points and nothing in its pack.)
-    Create { version: u32, name: String, background: String },
+    /// [`ServerMsg::Backgrounds`]). `token` is the name's secret when the
+    /// name was played before and its character died: the new life takes
+    /// this background. A name already taken is refused as a hello with a
+    /// wrong token is; a token whose character lives resumes it as a hello
+    /// would, and the background is not used. (A plain hello with a new
+    /// name, or a dead character's, makes a character of no background: 30
+    /// hit points and nothing in its pack.)
+    Create { version: u32, name: String, token: Option<Token>, background: String },
 }
 
 /// What a player may do about its watchers.
@@ -225,7 +229,8 @@ pub enum ServerMsg {
     /// ended it.
     Stopped,
     /// The player's character died; the server closes the connection after
-    /// this. The same name and token start a new character.
+    /// this. The same name and token start a new character: of the
+    /// background chosen with a [`ClientMsg::Create`], of none with a hello.
     Died(DeathRecord),
     /// The hall of the living (those who escaped with the artifact, first
     /// to escape first) and then the dead, deepest first: at most

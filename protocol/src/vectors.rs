@@ -388,8 +388,18 @@ fn client_samples() -> Vec<ClientMsg> {
         ClientMsg::Who,
         ClientMsg::Stop,
         ClientMsg::Backgrounds,
-        ClientMsg::Create { version: 14, name: "ann".into(), background: "fighter".into() },
-        ClientMsg::Create { version: 251, name: "Zoë".into(), background: "Ærø ✓".into() },
+        ClientMsg::Create {
+            version: 15,
+            name: "ann".into(),
+            token: None,
+            background: "fighter".into(),
+        },
+        ClientMsg::Create {
+            version: 251,
+            name: "Zoë".into(),
+            token: Some(TOKEN),
+            background: "Ærø ✓".into(),
+        },
         ClientMsg::Watch { version: 11, name: "cat".into(), token: None, player: "ann".into() },
         ClientMsg::Watch {
             version: 1 << 20,

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use gloam_client::ClientState;
-use gloam_protocol::{Action, ClientMsg, Dir, PROTOCOL_VERSION, PlayerId, Pos, ServerMsg, Terrain};
+use gloam_protocol::{
+    Action, ClientMsg, Dir, PROTOCOL_VERSION, PlayerId, Pos, ServerMsg, Terrain, Token,
+};
 use gloam_protocol::{CellSet, codec};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -108,7 +110,19 @@ impl SimClient {
         background: &str,
         oracle: Option<Oracle>,
     ) -> Result<Self, SimError> {
-        let mut sim = Self::connect(url, name, None, oracle).await?;
+        Self::create_again(url, name, None, background, oracle).await
+    }
+
+    /// As [`SimClient::create`], with the name's token: a new life for a
+    /// name whose character died, of this background.
+    pub async fn create_again(
+        url: &str,
+        name: &str,
+        token: Option<Token>,
+        background: &str,
+        oracle: Option<Oracle>,
+    ) -> Result<Self, SimError> {
+        let mut sim = Self::connect(url, name, token, oracle).await?;
         sim.send(&ClientMsg::Backgrounds).await?;
         let offered = match sim.recv().await? {
             ServerMsg::Backgrounds(list) => list,
@@ -120,7 +134,7 @@ impl SimClient {
         }
         let (version, name, background) =
             (PROTOCOL_VERSION, name.to_owned(), background.to_owned());
-        sim.send(&ClientMsg::Create { version, name, background }).await?;
+        sim.send(&ClientMsg::Create { version, name, token, background }).await?;
         sim.welcomed().await?;
         Ok(sim)
     }

@@ -145,11 +145,12 @@ export class App {
     this.connect(name);
   }
 
-  /** A new connection (and session) as `name`. */
-  private connect(name: string): void {
+  /** A new connection (and session) as `name`; `newLife` after its character died or escaped, to choose a background again. */
+  private connect(name: string, newLife = false): void {
     this.name = name;
     this.connection?.close("closed");
     const session = new Session(this.url, this.tokens, PAGE_WORDS, name);
+    session.newLife = newLife;
     // Pages cut off together come back apart.
     session.jitter = new Jitter(Math.floor(Math.random() * 2 ** 32));
     this.session = session;
@@ -258,8 +259,10 @@ export class App {
       // The page cannot close itself: it stops trying to connect again.
       session.giveUp();
       this.connection?.quit();
-    } else if (outcome === "Again" && this.name !== null) this.connect(this.name);
-    else if (typeof outcome === "object" && "send" in outcome) {
+    } else if (outcome === "Again" && this.name !== null) {
+      // Enter on a player's end page starts the name's next life.
+      this.connect(this.name, session.page() === "End" && session.state.watching === null);
+    } else if (typeof outcome === "object" && "send" in outcome) {
       if (this.connection?.send(outcome.send) === true) session.sent(outcome.send, performance.now());
     } else if (typeof outcome === "object") this.zoomBy(outcome.zoom);
     // Enter may have asked to try again now.

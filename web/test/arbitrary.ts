@@ -83,7 +83,7 @@ const client: { [K in VariantOf<ClientMsg>]: fc.Arbitrary<ClientMsg> } = {
   Who: fc.constant("Who"),
   Stop: fc.constant("Stop"),
   Backgrounds: fc.constant("Backgrounds"),
-  Create: record({ version: u32, name, background: name }).map((Create) => ({ Create })),
+  Create: record({ version: u32, name, token, background: name }).map((Create) => ({ Create })),
 };
 
 const playerChange: fc.Arbitrary<PlayerChange> = fc.oneof(

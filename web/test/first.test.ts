@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import type { BackgroundInfo, ClientMsg } from "../src/protocol";
+import type { BackgroundInfo, ClientMsg, Token } from "../src/protocol";
 import { choose, firstLines, opening, skills, FIRST_KEYS } from "../src/session/first";
 import { Session } from "../src/session/session";
 import { PROTOCOL_VERSION } from "../src/state";
@@ -25,13 +25,32 @@ const FIGHTER: BackgroundInfo = {
 const SCOUT: BackgroundInfo = { name: "scout", about: "Quiet.", hp: 26, to_hit: -5, damage: 0, stealth: 40, throwing: 5, kit: ["6 darts"] };
 const LIST = [FIGHTER, SCOUT];
 
-const create = (background: string): ClientMsg => ({ Create: { version: PROTOCOL_VERSION, name: "ann", background } });
+const create = (background: string, token: Token | null = null): ClientMsg => ({
+  Create: { version: PROTOCOL_VERSION, name: "ann", token, background },
+});
 
 test("a new name asks for the backgrounds, a kept token says hello, a watcher watches", () => {
   const token = Array.from({ length: 16 }, () => 1);
   assert.equal(opening("ann", null, null), "Backgrounds");
   assert.deepEqual(opening("ann", token, null), { Hello: { version: PROTOCOL_VERSION, name: "ann", token } });
   assert.deepEqual(opening("ann", null, "bob"), { Watch: { version: PROTOCOL_VERSION, name: "ann", token: null, player: "bob" } });
+});
+
+test("a new life after a death asks for the backgrounds and creates with the token", () => {
+  const kept = Array.from({ length: 16 }, () => 1);
+  assert.equal(opening("ann", kept, null, true), "Backgrounds");
+  assert.deepEqual(choose("ann", kept, LIST, { char: "b" }), { create: create("scout", kept) });
+  assert.equal(typeof opening("ann", kept, "bob", true), "object", "a watcher watches");
+  // The session: the screen again, the choice with the token, and once welcomed a hello.
+  const s = session();
+  s.newLife = true;
+  assert.equal(s.opening(kept, null), "Backgrounds", "the first screen again");
+  s.onMessage({ Backgrounds: LIST });
+  assert.equal(s.page(), "Backgrounds");
+  assert.deepEqual(s.onKey({ char: "b" }, false, false, 0), { send: create("scout", kept) });
+  assert.deepEqual(s.opening(kept, null), create("scout", kept), "a link lost before the welcome asks again");
+  s.onMessage(welcome(1, 20, 10));
+  assert.deepEqual(s.opening(kept, null), { Hello: { version: PROTOCOL_VERSION, name: "ann", token: kept } }, "the new life, once made, is resumed");
 });
 
 test("only the skills a background has are said", () => {
@@ -55,11 +74,11 @@ test("the screen lists each background by letter with its kit, and the keys last
 });
 
 test("a letter creates its background and Esc leaves", () => {
-  assert.deepEqual(choose("ann", LIST, { char: "b" }), { create: create("scout") });
-  assert.equal(choose("ann", LIST, { char: "c" }), "Nothing", "no third background");
-  assert.equal(choose("ann", LIST, { char: "B" }), "Nothing", "a capital names none");
-  assert.equal(choose("ann", LIST, "Enter"), "Nothing");
-  assert.equal(choose("ann", LIST, "Escape"), "Leave");
+  assert.deepEqual(choose("ann", null, LIST, { char: "b" }), { create: create("scout") });
+  assert.equal(choose("ann", null, LIST, { char: "c" }), "Nothing", "no third background");
+  assert.equal(choose("ann", null, LIST, { char: "B" }), "Nothing", "a capital names none");
+  assert.equal(choose("ann", null, LIST, "Enter"), "Nothing");
+  assert.equal(choose("ann", null, LIST, "Escape"), "Leave");
 });
 
 function session(): Session {

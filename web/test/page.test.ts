@@ -13,7 +13,7 @@ import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 
 import { decodeClient, encodeServer, type ClientMsg, type ServerMsg } from "../src/protocol";
-import { enterLevel, idx, sight } from "./fixtures";
+import { enterLevel, idx, record, sight } from "./fixtures";
 import { PROTOCOL_VERSION } from "../src/state";
 
 type Handler = (e: Record<string, unknown>) => void;
@@ -159,7 +159,7 @@ function chooseTheFighter(page: ReturnType<typeof browser>, socket: FakeSocket):
   assert.match(shown, /a\) fighter +36 hp +to-hit \+5, damage \+2/, "the first screen lists the fighter");
   assert.match(shown, /b\) scout +26 hp +stealth 40, throwing \+5/);
   assert.equal(page.key("a", "KeyA"), true);
-  assert.deepEqual(socket.sent.at(-1), { Create: { version: PROTOCOL_VERSION, name: "ann", background: "fighter" } });
+  assert.deepEqual(socket.sent.at(-1), { Create: { version: PROTOCOL_VERSION, name: "ann", token: null, background: "fighter" } });
 }
 
 let loads = 0;
@@ -218,6 +218,29 @@ test("a reload resumes the character: the hello carries the kept name and token"
   assert.deepEqual(socket.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "ann", token: Array.from({ length: 16 }, (_, i) => i) } }]);
 });
 
+test("after a death, Enter opens the first screen again and the choice goes with the kept token", async () => {
+  const hex = "000102030405060708090a0b0c0d0e0f";
+  const storage = new Map([["http://game.test:8080", JSON.stringify({ name: "ann", token: hex })]]);
+  const page = browser(storage);
+  await load();
+  const first = FakeSocket.all[0]!;
+  first.open();
+  const token = Array.from({ length: 16 }, (_, i) => i);
+  assert.deepEqual(first.sent, [{ Hello: { version: PROTOCOL_VERSION, name: "ann", token } }]);
+  first.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "" } });
+  first.receive(enterLevel(1, 20, 10));
+  first.receive({ Died: record("ann") });
+  page.drawFrames();
+  assert.equal(page.key("Enter", "Enter"), true);
+  const again = FakeSocket.all[1]!;
+  again.open();
+  assert.deepEqual(again.sent, ["Backgrounds"], "the next life chooses again");
+  again.receive({ Backgrounds: BACKGROUNDS });
+  page.drawFrames();
+  assert.equal(page.key("b", "KeyB"), true);
+  assert.deepEqual(again.sent.at(-1), { Create: { version: PROTOCOL_VERSION, name: "ann", token, background: "scout" } });
+});
+
 test("an address with ?name= joins at once on a first visit, as the form would, and keeps the name", async () => {
   const storage = new Map<string, string>();
   const page = browser(storage, "?name=%20ann%20");
@@ -227,7 +250,7 @@ test("an address with ?name= joins at once on a first visit, as the form would, 
   socket.open();
   assert.deepEqual(socket.sent, ["Backgrounds"], "a new name opens the first screen");
   chooseTheFighter(page, socket);
-  assert.deepEqual(socket.sent[1], { Create: { version: PROTOCOL_VERSION, name: "ann", background: "fighter" } }, "trimmed as the form trims");
+  assert.deepEqual(socket.sent[1], { Create: { version: PROTOCOL_VERSION, name: "ann", token: null, background: "fighter" } }, "trimmed as the form trims");
   assert.match(storage.get("http://game.test:8080") ?? "", /"name":"ann"/);
 });
 

@@ -153,6 +153,10 @@ pub struct Session {
     /// server waits for a choice only as long as for a hello): the list
     /// stays, and the choice opens a new connection.
     first_closed: bool,
+    /// The character died (or escaped) and this session plays its next
+    /// life: until welcomed, its connections open with the first screen
+    /// and the choice goes with the token kept.
+    new_life: bool,
 }
 
 /// The seed of the jitter's draws unless the window gives another
@@ -188,7 +192,15 @@ impl Session {
             jitter: Jitter::seeded(JITTER_SEED),
             chosen: None,
             first_closed: false,
+            new_life: false,
         }
+    }
+
+    /// The session of the name's next life, after its character died or
+    /// escaped: it chooses a background again.
+    pub fn for_a_new_life(mut self) -> Self {
+        self.new_life = true;
+        self
     }
 
     /// The session drawing its jitter from `seed` (the window gives one
@@ -259,11 +271,13 @@ impl Session {
     }
 
     /// The first message of a connection (see [`crate::first_screen`]):
-    /// with no token kept, the background already chosen is asked for
-    /// again; `background` is the command line's.
+    /// with no token kept (or a new life not yet welcomed), the background
+    /// already chosen is asked for again; `background` is the command
+    /// line's.
     pub fn opening(&self, watch: Option<String>, background: Option<String>) -> ClientMsg {
         let background = self.chosen.clone().or(background);
-        crate::first_screen::opening(self.token.name.clone(), self.token(), watch, background)
+        let (name, token) = (self.token.name.clone(), self.token());
+        crate::first_screen::opening(name, token, watch, background, self.new_life)
     }
 
     /// Whether the first screen shows: the server listed the backgrounds,
@@ -279,7 +293,8 @@ impl Session {
     /// this connection, or on a new one when it ended), Esc leaves.
     fn on_first_key(&mut self, key: Key) -> KeyOutcome {
         let name = self.state.name.as_deref().unwrap_or_default();
-        match crate::first_screen::choose(name, &self.state.backgrounds, key) {
+        let token = self.token();
+        match crate::first_screen::choose(name, token, &self.state.backgrounds, key) {
             Choice::Create(msg) => {
                 let ClientMsg::Create { background, .. } = &msg else { return KeyOutcome::Ignore };
                 self.chosen = Some(background.clone());
@@ -743,6 +758,8 @@ impl Session {
         match msg {
             ServerMsg::Welcome { token, .. } => {
                 self.link = Link::Playing;
+                // Made: a connection made again resumes this life.
+                self.new_life = false;
                 (self.tries, self.waits) = (0, 0);
                 self.next_try = None;
                 // A fresh world: nothing typed, scrolled back, aimed or
@@ -1762,6 +1779,7 @@ mod tests {
         ClientMsg::Create {
             version: gloam_protocol::PROTOCOL_VERSION,
             name: "ann".into(),
+            token: None,
             background: background.into(),
         }
     }
@@ -1839,6 +1857,39 @@ mod tests {
             token: Some([3; 16]),
         };
         assert_eq!(s.opening(None, Some("scout".into())), hello);
+    }
+
+    #[test]
+    fn a_new_life_after_a_death_chooses_again_and_creates_with_the_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = session(Some(TokenStore::at(dir.path())));
+        let mut welcome = crate::testing::welcome(PlayerId(1), 20, 10);
+        if let ServerMsg::Welcome { token, .. } = &mut welcome {
+            *token = Some([3; 16]);
+        }
+        s.on_net(NetEvent::Msg(welcome.clone()));
+        // The character died: Enter on the end page starts the next life.
+        let mut s = Session::new("ws://here".into(), s.into_token_slot()).for_a_new_life();
+        assert_eq!(s.opening(None, None), ClientMsg::Backgrounds, "the first screen again");
+        s.on_net(listed());
+        assert_eq!(s.page(), Page::Backgrounds);
+        let mut again = create_msg("scout");
+        if let ClientMsg::Create { token, .. } = &mut again {
+            *token = Some([3; 16]);
+        }
+        let now = Instant::now();
+        assert_eq!(s.on_key(Key::Char('b'), false, false, now), KeyOutcome::Send(again.clone()));
+        assert_eq!(s.opening(None, None), again, "a link lost before the welcome asks again");
+        if let ServerMsg::Welcome { token, .. } = &mut welcome {
+            *token = None;
+        }
+        s.on_net(NetEvent::Msg(welcome));
+        let hello = ClientMsg::Hello {
+            version: gloam_protocol::PROTOCOL_VERSION,
+            name: "ann".into(),
+            token: Some([3; 16]),
+        };
+        assert_eq!(s.opening(None, None), hello, "the new life, once made, is resumed");
     }
 
     #[test]

@@ -55,6 +55,7 @@ fn a_new_name_chooses_a_background_on_the_first_screen_and_arrives_as_it() {
     let create = ClientMsg::Create {
         version: PROTOCOL_VERSION,
         name: "ann".into(),
+        token: None,
         background: "fighter".into(),
     };
     assert_eq!(outcome, KeyOutcome::Send(create.clone()));

@@ -62,6 +62,7 @@ async fn a_background_the_server_lacks_or_a_name_taken_is_refused() {
     let create = gloam_protocol::ClientMsg::Create {
         version: gloam_protocol::PROTOCOL_VERSION,
         name: "ann".into(),
+        token: None,
         background: "bard".into(),
     };
     raw.send(Message::Binary(codec::encode(&create).into())).await.unwrap();
@@ -71,5 +72,20 @@ async fn a_background_the_server_lacks_or_a_name_taken_is_refused() {
     let ann = SimClient::create(&url, "ann", "scout", Some(world.oracle.clone())).await.unwrap();
     let again = SimClient::create(&url, "ann", "fighter", None).await.err();
     assert!(matches!(again, Some(SimError::Refused(Refusal::WrongToken))), "{again:?}");
+    world.replayed(vec![ann], vec![]).await;
+}
+
+#[tokio::test]
+async fn a_create_with_the_token_of_a_living_character_resumes_it_as_it_was() {
+    let world = start().await;
+    let url = world.server.url();
+    let oracle = || Some(world.oracle.clone());
+    let ann = SimClient::create(&url, "ann", "scout", oracle()).await.expect("a scout");
+    let (token, at, pack) = (ann.token, ann.at(), ann.state.pack.clone());
+    let kept = ann.quit_with_oracle().await.expect("ann leaves");
+    // A client that believes her dead asks for a fighter with her token.
+    let ann = SimClient::create_again(&url, "ann", token, "fighter", kept).await.unwrap();
+    assert_eq!(ann.state.hp, Some((26, 26)), "still a scout, not a fighter");
+    assert_eq!((ann.at(), &ann.state.pack), (at, &pack), "where she stood, with her kit");
     world.replayed(vec![ann], vec![]).await;
 }

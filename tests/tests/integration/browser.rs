@@ -258,9 +258,10 @@ async fn death_shows_the_death_page() {
         "(() => { const a = document.getElementById('morgue'); return a.hidden ? '' : a.href; })()";
     assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(url));
 
-    // Enter: a new character of the same name.
+    // Enter: the name's next life chooses its background again (a fighter).
     browser.key(page, "Enter").await.unwrap();
-    shown(&mut browser, page, "HP 30/30").await;
+    choose_background(&mut browser, page, "a").await;
+    shown(&mut browser, page, "HP 36/36").await;
     assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(""), "hidden in play");
 
     assert!(browser.errors(page).await.unwrap().is_empty());

@@ -3,8 +3,9 @@
 //! `morgue/ann/1.txt` and served at `/morgue/ann/1.txt` on the game's
 //! port: its kills by kind, what it carried, the last lines its client's
 //! log showed, and the map of the depth exactly as its client knew it. A
-//! second life of the name is number 2; a path that names no file is a
-//! 404, one that is no morgue path a 400, and nothing outside the morgue
+//! second life of the name, made with its token as a scout, is number 2
+//! and says it was a scout; a path that names no file is a 404, one that
+//! is no morgue path a 400, and nothing outside the morgue
 //! folder is ever read.
 
 use std::net::SocketAddr;
@@ -136,8 +137,11 @@ async fn a_death_writes_a_morgue_file_served_on_the_games_port() {
         assert!(!answer.body.starts_with(b"Gloam morgue"), "{target}");
     }
 
-    // The name's next life is number 2.
-    let mut again = SimClient::join_with_token(&server.url(), "ann", token, None).await.unwrap();
+    // The name's next life is number 2, of the background chosen for it.
+    let url = server.url();
+    let mut again = SimClient::create_again(&url, "ann", token, "scout", None).await.unwrap();
+    assert_eq!(again.state.hp, Some((26, 26)), "a scout's hit points");
+    assert!(!again.state.pack.is_empty(), "a scout's kit");
     let mut second = None;
     for _ in 0..60 {
         match again.act(Action::Wait).await {
@@ -154,5 +158,8 @@ async fn a_death_writes_a_morgue_file_served_on_the_games_port() {
     let answer = get(server.addr, "GET", "/morgue/ann/2.txt").await;
     assert_eq!(answer.status, 200);
     assert!(answer.body.starts_with(b"Gloam morgue file: ann, life 2\n"));
+    let text = String::from_utf8(answer.body).expect("UTF-8");
+    assert!(text.contains("\nBackground: scout\n"), "{text}");
+    assert!(!text.contains("Gloam morgue file: ann, life 1\n"), "{text}");
     assert!(data.path().join("morgue/ann/1.txt").exists(), "the first life stays");
 }

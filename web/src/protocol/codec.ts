@@ -145,6 +145,7 @@ function writeClientMsg(w: Writer, m: ClientMsg): void {
     w.variant(CLIENT_MSG_VARIANTS, "Create");
     w.u32(m.Create.version);
     w.string(m.Create.name);
+    w.option(m.Create.token, writeToken);
     w.string(m.Create.background);
   } else {
     noVariant(m, "ClientMsg");
@@ -167,7 +168,9 @@ function readClientMsg(r: Reader): ClientMsg {
     case "Audience":
       return { Audience: readAudienceCmd(r) };
     case "Create":
-      return { Create: { version: r.u32(), name: r.string(), background: r.string() } };
+      return {
+        Create: { version: r.u32(), name: r.string(), token: r.option(readToken), background: r.string() },
+      };
     case "Graveyard":
     case "Who":
     case "Stop":

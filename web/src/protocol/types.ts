@@ -76,7 +76,7 @@ export type ClientMsg =
   | "Who"
   | "Stop"
   | "Backgrounds"
-  | { Create: { version: number; name: string; background: string } };
+  | { Create: { version: number; name: string; token: Token | null; background: string } };
 
 export const AUDIENCE_CMD_VARIANTS = ["Refuse", "Allow", "Kick"] as const;
 export type AudienceCmd = "Refuse" | "Allow" | { Kick: string };

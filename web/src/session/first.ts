@@ -6,7 +6,9 @@
 // its kit), and the letter pressed makes the character (a Create, see
 // `choose`) on the same connection. Esc leaves: the page goes back to its
 // name form (the window quits). A returning character (a token kept) and
-// a watcher say their hello as before.
+// a watcher say their hello as before. After a death (or an escape), the
+// new life opens with the same screen, and the choice is sent with the
+// token kept: the name stays the player's.
 
 import type { BackgroundInfo, ClientMsg, Token } from "../protocol";
 import type { PageLine } from "../render/glyph";
@@ -18,23 +20,23 @@ import { letter } from "./prompt";
 /** The first screen's last line: its keys. */
 export const FIRST_KEYS = "Press a letter to choose; Esc leaves.";
 
-/** The first message of a connection as `name`: a watcher's watch, a returning character's hello (a token kept), or else the question that opens the first screen. */
-export function opening(name: string, token: Token | null, watch: string | null): ClientMsg {
+/** The first message of a connection as `name`: a watcher's watch, a returning character's hello (a token kept, and no `newLife` after a death), or else the question that opens the first screen. */
+export function opening(name: string, token: Token | null, watch: string | null, newLife = false): ClientMsg {
   if (watch !== null) return { Watch: { version: PROTOCOL_VERSION, name, token, player: watch } };
-  if (token !== null) return { Hello: { version: PROTOCOL_VERSION, name, token } };
+  if (token !== null && !newLife) return { Hello: { version: PROTOCOL_VERSION, name, token } };
   return "Backgrounds";
 }
 
 /** What a key on the first screen does: make the character (send this), leave, or nothing. */
 export type Choice = { create: ClientMsg } | "Leave" | "Nothing";
 
-/** What `key` does on the first screen of `name`, listing `list`: a letter of the list creates that background, Esc leaves. */
-export function choose(name: string, list: BackgroundInfo[], key: Key): Choice {
+/** What `key` does on the first screen of `name` (with its `token`, if kept: a new life after a death), listing `list`: a letter of the list creates that background, Esc leaves. */
+export function choose(name: string, token: Token | null, list: BackgroundInfo[], key: Key): Choice {
   if (key === "Escape") return "Leave";
   if (typeof key !== "object" || !("char" in key)) return "Nothing";
   const background = list.find((_, i) => letter(i) === key.char);
   if (background === undefined) return "Nothing";
-  return { create: { Create: { version: PROTOCOL_VERSION, name, background: background.name } } };
+  return { create: { Create: { version: PROTOCOL_VERSION, name, token, background: background.name } } };
 }
 
 /** A bonus as the screen says it: "+5" or "-5". */

@@ -101,6 +101,10 @@ export class Session {
   chosen: string | null = null;
   /** The first screen's connection ended while the player read it (the server waits for a choice only as long as for a hello): the list stays, and the choice opens a new connection. */
   firstClosed = false;
+  /** The character died (or escaped) and this session plays its next life: until welcomed, its connections open with the first screen and the choice goes with the token kept. */
+  newLife = false;
+  /** The token the last connection opened with (kept for the name): a new life's choice goes with it. */
+  private kept: Token | null = null;
 
   /** `words`: the page's own (PAGE_WORDS), or the window's for the behaviour vectors' replay; `name`: the name the hello gives. */
   constructor(
@@ -132,13 +136,14 @@ export class Session {
     return "Map";
   }
 
-  /** The first message of a connection (see first.ts) with `token` kept: with none, the background already chosen is asked for again. */
+  /** The first message of a connection (see first.ts) with `token` kept: with none (or a new life not yet welcomed), the background already chosen is asked for again. */
   opening(token: Token | null, watch: string | null): ClientMsg {
     const name = this.state.name ?? "";
-    if (watch === null && token === null && this.chosen !== null) {
-      return { Create: { version: PROTOCOL_VERSION, name, background: this.chosen } };
+    this.kept = token;
+    if (watch === null && (token === null || this.newLife) && this.chosen !== null) {
+      return { Create: { version: PROTOCOL_VERSION, name, token, background: this.chosen } };
     }
-    return opening(name, token, watch);
+    return opening(name, token, watch, this.newLife);
   }
 
   /** Whether the first screen shows: the server listed the backgrounds, and none was chosen or welcomed yet. */
@@ -149,7 +154,7 @@ export class Session {
 
   /** A key on the first screen: a letter creates that background (on this connection, or on a new one when it ended), Esc leaves. */
   private onFirstKey(key: Key): KeyOutcome {
-    const choice = choose(this.state.name ?? "", this.state.backgrounds, key);
+    const choice = choose(this.state.name ?? "", this.kept, this.state.backgrounds, key);
     if (choice === "Leave") return "Quit";
     if (choice === "Nothing") return "Ignore";
     const msg = choice.create;
@@ -576,6 +581,8 @@ export class Session {
       // Restarting: the mirror keeps it; the close follows.
     } else if ("Welcome" in msg) {
       this.link = "Playing";
+      // Made: a connection made again resumes this life.
+      this.newLife = false;
       this.tries = 0;
       this.waits = 0;
       this.nextTry = null;

@@ -43,9 +43,9 @@ pub(crate) fn greet(msg: ClientMsg) -> Result<Joining, Greeting> {
             named(&name)?;
             Ok(Joining::Play { name, token, background: None })
         }
-        ClientMsg::Create { name, background, .. } => {
+        ClientMsg::Create { name, token, background, .. } => {
             named(&name)?;
-            Ok(Joining::Play { name, token: None, background: Some(background) })
+            Ok(Joining::Play { name, token, background: Some(background) })
         }
         ClientMsg::Watch { name, token, player, .. } => {
             named(&name)?;
@@ -133,11 +133,25 @@ mod tests {
         let create = |version, name: &str| ClientMsg::Create {
             version,
             name: name.into(),
+            token: None,
             background: "scout".into(),
         };
         let joining =
             Joining::Play { name: "ann".into(), token: None, background: Some("scout".into()) };
         assert_eq!(greet(create(PROTOCOL_VERSION, "ann")), Ok(joining));
+        // A dead character's name starts its new life with its token.
+        let again = ClientMsg::Create {
+            version: PROTOCOL_VERSION,
+            name: "ann".into(),
+            token: Some([7; 16]),
+            background: "scout".into(),
+        };
+        let joining = Joining::Play {
+            name: "ann".into(),
+            token: Some([7; 16]),
+            background: Some("scout".into()),
+        };
+        assert_eq!(greet(again), Ok(joining));
         assert!(matches!(
             greet(create(PROTOCOL_VERSION + 1, "ann")),
             Err(Greeting::Refuse(Refusal::WrongVersion { .. }))
