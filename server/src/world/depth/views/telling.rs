@@ -8,7 +8,7 @@
 //! the viewer moved or is told of a monster first: then it hears all of
 //! them with that, so its client never shows two moments mixed.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
 use gloam_protocol::{MonsterChange, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff};
@@ -196,27 +196,39 @@ impl Views {
     }
 
     /// Tells those whose round waits whom it waits for, and those whose
-    /// round closed that it waits no more.
+    /// round closed that it waits no more. Each party is found once for
+    /// all its members who wait, and a list told before is compared name
+    /// by name, not made anew.
     fn tell_waiting(&mut self, rules: &Rules, outcome: &mut Outcome) {
-        let mut now: BTreeMap<PlayerId, Vec<String>> = BTreeMap::new();
-        for id in rules.clock.waiting().collect::<Vec<_>>() {
-            let party = rules.party_of(id);
-            let ready = rules.clock.ready(&party).filter(|&o| o != id);
-            now.insert(id, ready.map(|o| rules.name_of(o)).collect());
-        }
+        let mut waiting: Vec<PlayerId> = rules.clock.waiting().collect();
+        waiting.sort_unstable();
         // Only those who wait now or were told they wait may hear of a
         // change: a look at every player per command was a crowd's cost.
-        let mut ids: Vec<PlayerId> = now.keys().chain(&self.told_waiting).copied().collect();
+        let mut ids: Vec<PlayerId> = waiting.iter().chain(&self.told_waiting).copied().collect();
         ids.sort_unstable();
         ids.dedup();
+        let mut parties: Vec<Vec<PlayerId>> = Vec::new();
+        let mut ready = Vec::new();
         for id in ids {
             let Some(told) = self.told.get_mut(&id) else {
                 self.told_waiting.remove(&id);
                 continue;
             };
-            let names = now.remove(&id).unwrap_or_default();
-            if told.waiting != names {
-                told.waiting = names.clone();
+            ready.clear();
+            if waiting.binary_search(&id).is_ok() {
+                let party = match parties.iter().position(|p| p.contains(&id)) {
+                    Some(i) => &parties[i],
+                    None => {
+                        parties.push(rules.party_of(id));
+                        &parties[parties.len() - 1]
+                    }
+                };
+                ready.extend(rules.clock.ready(party).filter(|&o| o != id));
+            }
+            let name = |o: &PlayerId| rules.player(*o).map_or("", |p| p.name.as_str());
+            if !told.waiting.iter().map(String::as_str).eq(ready.iter().map(name)) {
+                let names: Vec<String> = ready.iter().map(|&o| rules.name_of(o)).collect();
+                told.waiting.clone_from(&names);
                 outcome.tell(id, ServerMsg::Waiting(names));
             }
             if told.waiting.is_empty() {
