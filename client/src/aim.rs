@@ -309,15 +309,25 @@ mod tests {
         assert_eq!(Aim::start(&only_friends, 2).cursor, Pos::new(5, 5), "a throw: the player");
     }
 
-    /// The name a wand of healing is told by is the one the kinds of item
-    /// give it (a renamed wand would leave the client aiming it at monsters).
+    /// The server's own wand of healing, as it tells the kinds of item: to
+    /// a player who knows it, by the name aimed at friends; to one who
+    /// does not, by its look, aimed at anyone (a renamed wand would leave
+    /// the client aiming it at monsters).
     #[test]
-    fn the_healing_wand_is_named_as_the_items_name_it() {
-        let items = include_str!("../../assets/items.toml");
-        let named = format!("name = \"{HEALING_WAND}\"");
-        let at = items.find(&named).expect("the kinds of item have a wand of healing");
-        let kind = &items[at..items[at..].find("[[item]]").map_or(items.len(), |end| at + end)];
-        assert!(kind.contains("class = \"wand\"") && kind.contains("effect = \"heal\""), "{kind}");
+    fn the_server_names_a_known_wand_of_healing_so_and_an_unknown_one_by_its_look() {
+        use gloam_server::items::{Class, Known, Zap};
+        let items = gloam_server::Config::default().world_items();
+        let healing = items.find(HEALING_WAND).expect("the items have a wand of healing");
+        assert!(matches!(items.kind(healing).class, Class::Wand { zap: Zap::Heal(_), .. }));
+        for (known, whom) in
+            [(Known::new(), Among::Anyone), (Known::from([healing]), Among::Friends)]
+        {
+            let mut s = among(&[]);
+            s.apply(&ServerMsg::ItemKinds(items.infos_for(&known))).unwrap();
+            let wand = Carried { kind: healing, count: 3, equipped: false };
+            s.apply(&ServerMsg::Pack(vec![wand])).unwrap();
+            assert_eq!(Among::for_wand(&s, 0), whom, "{:?}", s.item_kind(healing));
+        }
     }
 
     #[test]
