@@ -34,7 +34,7 @@ pub enum Among {
 
 impl Among {
     /// Whom a wand in the pack's `slot` is aimed at: the other players
-    /// when the player knows it for a wand of healing, anyone else.
+    /// when the player knows it for a wand of healing, else anyone.
     pub fn for_wand(state: &ClientState, slot: u8) -> Self {
         let carried = state.pack.get(usize::from(slot));
         let kind = carried.and_then(|c| state.item_kind(c.kind));
@@ -86,11 +86,11 @@ fn distance(a: Pos, b: Pos) -> u16 {
     a.x.abs_diff(b.x).max(a.y.abs_diff(b.y))
 }
 
-/// Where `(place, id)`s stand, nearest the player first (the nearer of
-/// two as far by id, so the order holds from key to key).
-fn nearest_first<I: Ord>(state: &ClientState, mut all: Vec<(Pos, I)>) -> Vec<Pos> {
+/// The places of `all` (each with its id), nearest the player first (the
+/// nearer of two as far by id, so the order holds from key to key).
+fn nearest_first<I: Ord + Copy>(state: &ClientState, mut all: Vec<(Pos, I)>) -> Vec<Pos> {
     let Some(me) = state.at else { return Vec::new() };
-    all.sort_by(|(a, i), (b, j)| (distance(me, *a), i).cmp(&(distance(me, *b), j)));
+    all.sort_by_key(|&(at, id)| (distance(me, at), id));
     all.into_iter().map(|(at, _)| at).collect()
 }
 
