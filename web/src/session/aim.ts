@@ -28,7 +28,7 @@ export function distance(a: Pos, b: Pos): number {
   return Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y));
 }
 
-/** Where `[place, id]`s stand, nearest the player first (then by id). */
+/** The places of `all` (each with its id), nearest the player first (then by id). */
 function nearestFirst(state: ClientState, all: [Pos, number][]): Pos[] {
   const me = state.at;
   if (me === null) return [];
@@ -72,7 +72,7 @@ const NOBODY: Record<Among, string> = {
   Anyone: "Nobody in sight: move the cursor.",
 };
 
-/** A cursor over the map, and which monster Tab chose last. */
+/** A cursor over the map, and which of those Tab goes to it chose last. */
 export interface Cursor {
   at: Pos;
   target: number;
