@@ -101,6 +101,10 @@ fn hp_tone(hp: u16, max: u16) -> Tone {
 pub(crate) const QUIT_QUESTION: &str = "Really quit? (y/n)";
 
 /// The keys line after a death or an escape.
+/// The first row on the first screen: the server answered with its list
+/// of backgrounds, so the line that said it was being reached is gone.
+const FIRST_STATUS: &str = "A new character";
+
 const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
 /// The keys line of a watcher whose player's game ended: nothing is left
@@ -161,8 +165,9 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
     pad(rows, usize::from(HUD_ROWS))
 }
 
-/// The first row: the connection, or the depth, hit points, experience
-/// and who else is here.
+/// The first row: the connection (on the first screen, once the server
+/// answered, that a new character is being made), or the depth, hit
+/// points, experience and who else is here.
 fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
     if let Some(end) = state.ending() {
         // The server closes the connection after a death: that is the end
@@ -173,6 +178,7 @@ fn status_row(state: &ClientState, link: &Link, cols: usize) -> HudLine {
         return HudLine::new(format!("{who} {how}. The game is over."), Tone::Middle);
     }
     match link {
+        Link::Connecting(_) if first_screen(state) => HudLine::new(FIRST_STATUS, Tone::Middle),
         Link::Connecting(addr) => HudLine::new(format!("Connecting to {addr}..."), Tone::Middle),
         Link::Lost(why) => {
             HudLine::new(fit(&format!("Disconnected: {why}  {LOST_KEYS}"), cols, "  "), Tone::Alert)
@@ -272,13 +278,19 @@ fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: u
         (format!("{scroll} newer {lines} below (PgDn)"), Tone::Warn)
     } else if state.watching.is_some() {
         (WATCHER_KEYS.to_owned(), Tone::Dim)
-    } else if state.me.is_none() && !state.backgrounds.is_empty() {
+    } else if first_screen(state) {
         // The first screen: the map's keys do nothing yet.
         (crate::first_screen::FIRST_KEYS.to_owned(), Tone::Dim)
     } else {
         (KEYS_HELP.to_owned(), Tone::Dim)
     };
     HudLine::new(fit(&text, cols, "  "), tone)
+}
+
+/// Whether a new character is being made: the server listed the
+/// backgrounds and has not welcomed the player yet.
+fn first_screen(state: &ClientState) -> bool {
+    state.me.is_none() && !state.backgrounds.is_empty()
 }
 
 /// "Waiting for bob, cy...", or as many names as fit and how many more.
@@ -647,12 +659,15 @@ mod tests {
     }
 
     #[test]
-    fn before_a_new_characters_welcome_the_keys_row_is_the_first_screens() {
+    fn before_a_new_characters_welcome_the_hud_rows_are_the_first_screens() {
         let mut s = ClientState::named("ann");
         let link = Link::Connecting("ws://here".into());
         assert_eq!(hud_of(&s, &link)[1].text, KEYS_HELP);
+        assert_eq!(hud_of(&s, &link)[0].text, "Connecting to ws://here...");
         s.apply(&ServerMsg::Backgrounds(crate::testing::backgrounds())).unwrap();
         assert_eq!(hud_of(&s, &link)[1].text, crate::first_screen::FIRST_KEYS);
+        let first = &hud_of(&s, &link)[0];
+        assert_eq!(first.text, FIRST_STATUS, "the server answered: no connecting line");
         s.apply(&crate::testing::welcome(gloam_protocol::PlayerId(1), 20, 10)).unwrap();
         assert_eq!(hud_of(&s, &Link::Playing)[1].text, KEYS_HELP, "the map's keys once welcomed");
     }

@@ -701,6 +701,57 @@ fn items(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// Zapping among friends: a wand the player knows for a wand of healing
+/// starts on the nearest other player and Tab goes to the other players
+/// only (bob and cy as far, bob first by id); a wand not known goes to
+/// the monsters, then the players; a throw to the monsters only; with
+/// nobody else in sight, the healing wand starts on the player.
+fn zapping(r: &mut Recorder) {
+    r.arrive_equipped();
+    let ServerMsg::ItemKinds(mut known) = item_kinds() else { unreachable!() };
+    let wand = |name: &str| ItemInfo {
+        name: name.into(),
+        glyph: '-',
+        colour: [90, 200, 120],
+        class: ItemClass::Wand,
+    };
+    known.extend([wand(crate::aim::HEALING_WAND), wand("oak wand")]);
+    r.msg(ServerMsg::ItemKinds(known));
+    let carried = |kind, count| gloam_protocol::Carried { kind, count, equipped: false };
+    r.msg(ServerMsg::Pack(vec![carried(0, 1), carried(1, 6), carried(5, 4), carried(6, 3)]));
+    let player = |id, name: &str, x, y| PlayerChange::Appeared {
+        id: PlayerId(id),
+        name: name.into(),
+        at: Pos::new(x, y),
+    };
+    r.msg(ServerMsg::Players(vec![player(3, "cy", 3, 1), player(2, "bob", 6, 3)]));
+    r.ch('z');
+    r.ch('c');
+    r.key(Key::Tab);
+    r.key(Key::Tab);
+    r.ch('-');
+    let healed = r.key(Key::Enter);
+    r.answer(&healed);
+    r.ch('z');
+    r.ch('d');
+    for _ in 0..3 {
+        r.key(Key::Tab);
+    }
+    let slowed = r.ch('.');
+    r.answer(&slowed);
+    r.ch('t');
+    r.ch('b');
+    r.key(Key::Tab);
+    r.key(Key::Tab);
+    r.key(Key::Escape);
+    let gone = |id| PlayerChange::Vanished { id: PlayerId(id) };
+    r.msg(ServerMsg::Players(vec![gone(2), gone(3)]));
+    r.ch('z');
+    r.ch('c');
+    r.key(Key::Tab);
+    r.key(Key::Escape);
+}
+
 fn looking(r: &mut Recorder) {
     r.arrive_equipped();
     r.ch('x');
@@ -1293,7 +1344,7 @@ fn random_messages(r: &mut Recorder, runner: &mut TestRunner, welcomed: bool, st
 }
 
 /// The scripted sessions, each played at two window sizes.
-fn scripts() -> [(&'static str, Script); 20] {
+fn scripts() -> [(&'static str, Script); 21] {
     [
         ("arrival", arrival),
         ("walking", walking),
@@ -1315,6 +1366,7 @@ fn scripts() -> [(&'static str, Script); 20] {
         ("full", full),
         ("every key", every_key),
         ("holding", holding),
+        ("zapping", zapping),
     ]
 }
 

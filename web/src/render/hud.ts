@@ -98,7 +98,15 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
   return pad(rows, HUD_ROWS);
 }
 
-/** The first row: the connection, or the depth, hit points, experience and who else is here. */
+/** The first row on the first screen, the server having answered with its list of backgrounds. */
+export const FIRST_STATUS = "A new character";
+
+/** Whether a new character is being made: the server listed the backgrounds and has not welcomed the player yet. */
+function firstScreen(state: ClientState): boolean {
+  return state.me === null && state.backgrounds.length > 0;
+}
+
+/** The first row: the connection (on the first screen, that a new character is being made), or the depth, hit points, experience and who else is here. */
 function statusRow(state: ClientState, link: Link, cols: number): HudLine {
   const end = state.ending();
   if (end !== null) {
@@ -108,7 +116,11 @@ function statusRow(state: ClientState, link: Link, cols: number): HudLine {
     const who = state.watched() !== null ? end.name : "You";
     return hudLine(`${who} ${end.escaped ? "escaped" : "died"}. The game is over.`, "Middle");
   }
-  if (typeof link === "object" && "connecting" in link) return hudLine(`Connecting to ${link.connecting}...`, "Middle");
+  if (typeof link === "object" && "connecting" in link) {
+    // On the first screen the server answered: no line says it is being reached.
+    if (firstScreen(state)) return hudLine(FIRST_STATUS, "Middle");
+    return hudLine(`Connecting to ${link.connecting}...`, "Middle");
+  }
   if (typeof link === "object" && "retrying" in link) {
     const when = link.left === null ? "Trying again now..." : `Trying again in ${link.left} s...`;
     return hudLine(fit(`Connection lost. ${when}  ${link.retrying}  ${state.words.retryKeys}`, cols, "  "), "Alert");
@@ -160,7 +172,7 @@ export function secondRow(state: ClientState, scroll: number, cols: number): Hud
   else if (scroll > 0) [text, tone] = [`${scroll} newer ${scroll === 1 ? "line" : "lines"} below (PgDn)`, "Warn"];
   else if (state.watching !== null) [text, tone] = [WATCHER_KEYS, "Dim"];
   // The first screen: the map's keys do nothing yet.
-  else if (state.me === null && state.backgrounds.length > 0) [text, tone] = [FIRST_KEYS, "Dim"];
+  else if (firstScreen(state)) [text, tone] = [FIRST_KEYS, "Dim"];
   else [text, tone] = [KEYS_HELP, "Dim"];
   return hudLine(fit(text, cols, "  "), tone);
 }

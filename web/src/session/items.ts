@@ -5,7 +5,7 @@
 // quitting. A letter that does not suit is refused in the log and closes
 // the prompt; any other key leaves it open.
 
-import { aimWith, startCursor, type Aim } from "./aim";
+import { aimWith, startAim, type Aim } from "./aim";
 import { aimKey, promptKey, type Key } from "./keys";
 import { choose, firstMissile, nothingTo, suitable, type ItemUse } from "./prompt";
 import type { KeyOutcome, Session } from "./session";
@@ -23,7 +23,7 @@ export function fire(s: Session): KeyOutcome {
   if (s.refuseAWatcher()) return "Redraw";
   const slot = firstMissile(s.state);
   if (slot === null) s.note("You have nothing to fire.");
-  else s.mode = { aiming: { ...startCursor(s.state), slot, zaps: false } };
+  else s.mode = { aiming: startAim(s.state, slot, false) };
   return "Redraw";
 }
 
@@ -40,7 +40,7 @@ export function onPromptKey(s: Session, use: ItemUse, key: Key, shift: boolean, 
   if (choice === "Cancel") return "Redraw";
   if ("act" in choice) return closed(s.act(choice.act, false, now));
   if ("aim" in choice) {
-    s.mode = { aiming: { ...startCursor(s.state), slot: choice.aim, zaps: use === "Zap" } };
+    s.mode = { aiming: startAim(s.state, choice.aim, use === "Zap") };
     return "Redraw";
   }
   s.note(choice.refuse);
