@@ -41,7 +41,10 @@ interface Step {
   resize?: [number, number, number, number];
   out?: Json;
   refused?: string | null;
-  screen?: string[];
+  /** The rows of the screen that changed, by index. */
+  rows?: [number, string][];
+  /** The number of rows, when it changed. */
+  height?: number;
   /** The window's title, when the step changed it. */
   title?: string;
 }
@@ -122,6 +125,14 @@ function play(s: Session, step: Step, layout: Layout): { out?: KeyOutcome; refus
   return {};
 }
 
+/** The screen after `step`: `before` with the rows it changed, cut or grown to its height. */
+function screenAfter(before: string[], step: Step): string[] {
+  if (step.rows === undefined && step.height === undefined) return before;
+  const after = Array.from({ length: step.height ?? before.length }, (_, i) => before[i] ?? "");
+  for (const [i, row] of step.rows ?? []) after[i] = row;
+  return after;
+}
+
 function replay(recorded: Recorded): void {
   const [w, h, cell, letter] = recorded.layout;
   let layout = layoutAt(w, h, cell, letter);
@@ -151,7 +162,7 @@ function replay(recorded: Recorded): void {
     if (step.msg !== undefined) assert.equal(done.refused, step.refused, `${where}: the refusal differs`);
     // As the window ticks after every event.
     assert.equal(s.tick(step.at) === "Connect", step.connect === true, `${where}: whether to connect again differs`);
-    want = step.screen ?? want;
+    want = screenAfter(want, step);
     const differs = firstDifference(want, screenOf());
     assert.equal(differs, null, `${where}: the screen's ${differs}`);
     title = step.title ?? title;

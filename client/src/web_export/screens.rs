@@ -6,8 +6,10 @@
 //! click at a pixel, a server message (its frame in hex, as
 //! `web/test/vectors.json` gives them) or the connection closing; for each,
 //! what the window did (the outcome of a key, the message sent), the
-//! screen's text after it ([`screen_text`], left out when unchanged) and,
-//! for a message, the reason the mirror refused it.
+//! screen's text after it ([`screen_text`]: only the rows that changed, as
+//! `rows` of `[index, text]`, and the number of rows, `height`, when that
+//! changed; nothing when the screen did not) and, for a message, the
+//! reason the mirror refused it.
 //!
 //! The scripted sessions walk through the game's screens: the arrival,
 //! walking, talking, the item prompts and aiming, looking, the log, the
@@ -360,7 +362,10 @@ impl Recorder {
         }
         let screen = self.screen_now();
         if screen != self.screen {
-            step.insert("screen".into(), json!(screen));
+            step.insert("rows".into(), json!(changed_rows(&self.screen, &screen)));
+            if screen.len() != self.screen.len() {
+                step.insert("height".into(), json!(screen.len()));
+            }
             self.screen = screen;
         }
         let title = self.session.title();
@@ -1341,6 +1346,13 @@ fn random_messages(r: &mut Recorder, runner: &mut TestRunner, welcomed: bool, st
             r.answer(&outcome);
         }
     }
+}
+
+/// The rows of `after` that differ from `before`'s (or that it lacks), by
+/// index: what a step writes of a changed screen.
+fn changed_rows<'s>(before: &[String], after: &'s [String]) -> Vec<(usize, &'s str)> {
+    let changed = |(i, row): &(usize, &String)| before.get(*i) != Some(*row);
+    after.iter().enumerate().filter(changed).map(|(i, row)| (i, row.as_str())).collect()
 }
 
 /// The scripted sessions, each played at two window sizes.
