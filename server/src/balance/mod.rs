@@ -19,7 +19,7 @@ mod tests;
 
 use std::collections::BTreeMap;
 
-use gloam_protocol::PlayerId;
+use gloam_protocol::{Action, PlayerId};
 
 pub use compare::{Comparison, MARKS, PARTY, compare};
 pub use party::play_party;
@@ -72,6 +72,9 @@ pub struct Life {
     pub rounds: u64,
     pub level: u8,
     pub kills: u32,
+    /// Wands it zapped (the policy zaps those of striking and slow
+    /// monster).
+    pub zaps: u32,
     /// It held the Gloamstone at some time.
     pub found_artifact: bool,
     /// Its level, experience and the rounds it had played when it first
@@ -97,6 +100,7 @@ impl Life {
             rounds: 0,
             level: 1,
             kills: 0,
+            zaps: 0,
             found_artifact: false,
             arrivals: vec![Arrived { level: 1, xp: 0, rounds: 0 }],
         }
@@ -186,6 +190,7 @@ pub fn play(config: &Config, seed: u64, max_rounds: u64, background: Option<&Bac
     let mut life = Life::new(seed);
     for _ in 0..max_rounds {
         let Some(action) = look(&here, &config, ME).map(|look| policy.choose(&look)) else { break };
+        life.zaps += u32::from(matches!(action, Action::Zap { .. }));
         let Some(mut flow) = here.act(ME, action, &mut Nobody) else { continue };
         if let Some(death) = flow.deaths.pop() {
             life.end(death, &here);

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use gloam_protocol::PlayerId;
+use gloam_protocol::{Action, PlayerId};
 
 use super::policy::Policy;
 use super::{Life, look};
@@ -80,6 +80,7 @@ pub fn play_party(
             else {
                 continue;
             };
+            members[i].life.zaps += u32::from(matches!(action, Action::Zap { .. }));
             if let Some(flow) = here.act(members[i].id, action, &mut Nobody) {
                 take(depth, flow, &mut depths, &mut members);
             }

@@ -4,9 +4,11 @@
 //!
 //! 1. in danger and low, drink a healing potion; lower still with none,
 //!    read a scroll of teleportation or slumber;
-//! 2. strike a monster standing next to it (the most hurt first);
-//! 3. throw its best missile at an awake monster two or more cells off,
-//!    within range;
+//! 2. hurt and next to an awake monster, zap a wand of slow monster at it
+//!    (one not slowed yet); else strike a monster standing next to it (the
+//!    most hurt first);
+//! 3. zap a wand of striking with charges left at an awake monster two or
+//!    more cells off, within range; else throw its best missile at one;
 //! 4. pick up what lies underfoot if it is worth having;
 //! 5. wield a better weapon, wear better armour, drink a potion of
 //!    vigour, drop gear it has bettered;
@@ -34,7 +36,7 @@ use gloam_protocol::{Action, Dir, Lying, MonsterId, Pos, Terrain, Wound};
 
 use super::known::Known;
 use crate::character::{Memory, Player};
-use crate::items::{Catalogue, Class, Effect, Item};
+use crate::items::{Catalogue, Class, Effect, Item, Zap};
 use crate::level::Level;
 use crate::tuning::Dice;
 use crate::world::{Monster, combat, throwing};
@@ -106,7 +108,9 @@ impl Policy {
         self.note(look);
         let here = self
             .drink(look)
+            .or_else(|| self.slow(look))
             .or_else(|| self.strike(look))
+            .or_else(|| self.zap_a_bolt(look))
             .or_else(|| self.throw(look))
             .or_else(|| pick_up(look))
             .or_else(|| gear(look))
@@ -185,6 +189,12 @@ impl Policy {
 
     fn throw(&self, look: &Look) -> Option<Action> {
         let (slot, range) = best_missile(look)?;
+        let at = self.far_target(look, range)?;
+        Some(Action::Throw { slot, at })
+    }
+
+    /// The nearest awake monster two to `range` cells off on a clear line.
+    fn far_target(&self, look: &Look, range: u8) -> Option<Pos> {
         let me = look.me.pos;
         let target = look
             .monsters
@@ -193,7 +203,27 @@ impl Policy {
             .filter(|m| (2..=u16::from(range)).contains(&cells_between(me, m.pos)))
             .filter(|m| clear_line(look, m.pos))
             .min_by_key(|m| (cells_between(me, m.pos), m.id))?;
-        Some(Action::Throw { slot, at: target.pos })
+        Some(target.pos)
+    }
+
+    fn zap_a_bolt(&self, look: &Look) -> Option<Action> {
+        let (slot, range) = charged_wand(look, |zap| matches!(zap, Zap::Bolt(_)))?;
+        let at = self.far_target(look, range)?;
+        Some(Action::Zap { slot, at })
+    }
+
+    /// Hurt beside an awake monster not slowed yet: slows the least hurt.
+    fn slow(&self, look: &Look) -> Option<Action> {
+        if look.health() >= REST_BELOW {
+            return None;
+        }
+        let (slot, _) = charged_wand(look, |zap| matches!(zap, Zap::Slow(_)))?;
+        let me = look.me.pos;
+        let beside = look.monsters.iter().filter(|m| cells_between(me, m.pos) == 1);
+        let target = beside
+            .filter(|m| self.awake.contains(&m.id) && m.slowed == 0)
+            .min_by_key(|m| (m.wound(), m.id))?;
+        Some(Action::Zap { slot, at: target.pos })
     }
 
     fn rest(&mut self, look: &Look) -> Option<Action> {
@@ -240,6 +270,15 @@ fn healing(look: &Look) -> Option<u8> {
     let potions: Vec<(u8, u32)> = potions.collect();
     let enough = potions.iter().filter(|&&(_, heals)| heals >= lacks).min_by_key(|p| p.1);
     enough.or_else(|| potions.iter().max_by_key(|p| p.1)).map(|p| p.0)
+}
+
+/// The slot and range of a wand whose zap `wanted` takes, with a charge
+/// left (its count holds its charges and one).
+fn charged_wand(look: &Look, wanted: impl Fn(&Zap) -> bool) -> Option<(u8, u8)> {
+    look.pack().find_map(|(slot, item, class)| match class {
+        Class::Wand { zap, range, .. } if wanted(zap) && item.count > 1 => Some((slot, *range)),
+        _ => None,
+    })
 }
 
 /// The missile that hits hardest, and how far it flies.

@@ -80,6 +80,16 @@ fn a_background_changes_how_a_character_fares() {
 }
 
 #[test]
+fn an_adept_zaps_its_wands_and_a_character_without_wands_never_does() {
+    let config = shallow(3);
+    let adept = config.backgrounds.find("adept").cloned();
+    let zaps: u32 = (41..44).map(|seed| play(&config, seed, 3_000, adept.as_ref()).zaps).sum();
+    assert!(zaps > 0, "the adept's striking and slow monster wands were used");
+    let fighter = config.backgrounds.find("fighter").cloned();
+    assert_eq!(play(&config, 41, 3_000, fighter.as_ref()).zaps, 0, "a fighter has no wand");
+}
+
+#[test]
 fn a_party_of_one_of_each_plays_together_on_one_clock() {
     let config = shallow(3);
     let all = config.backgrounds.all();
