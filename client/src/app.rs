@@ -516,6 +516,27 @@ fn open_window(
     Ok(window)
 }
 
+/// The network's runtime and where to connect: the `--connect` address
+/// (also the key its token is kept under), or a world hosted here, whose
+/// server is given to stop at the end.
+fn network(
+    options: &Options,
+) -> anyhow::Result<(tokio::runtime::Runtime, String, String, Option<LocalServer>)> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the network runtime")?;
+    let (url, token_key, server) = match &options.connect {
+        Some(url) => (url.clone(), url.clone(), None),
+        None => {
+            let (url, key, server) = host(&runtime, options)?;
+            (url, key, Some(server))
+        }
+    };
+    Ok((runtime, url, token_key, server))
+}
+
 /// Opens the window and plays until the player quits.
 pub fn run(options: Options) -> anyhow::Result<()> {
     // The display first: without one, fail before hosting anything.
@@ -529,18 +550,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     let zoom_file = crate::zoom::default_file();
     let zoom = crate::zoom::load(zoom_file.as_deref());
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the network runtime")?;
-    let (url, token_key, server) = match &options.connect {
-        Some(url) => (url.clone(), url.clone(), None),
-        None => {
-            let (url, key, server) = host(&runtime, &options)?;
-            (url, key, Some(server))
-        }
-    };
+    let (runtime, url, token_key, server) = network(&options)?;
 
     let window = open_window(&video, &options, &font, zoom)?;
     let canvas = window.into_canvas();
