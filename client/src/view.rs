@@ -63,6 +63,18 @@ pub fn map_glyphs(state: &ClientState, palette: &Palette) -> Vec<Glyph> {
     if let (Some(at), Some(me)) = (state.at, state.me) {
         glyphs.push(Glyph { col: at.x, row: at.y, ch: '@', color: colours.of(me) });
     }
+    topmost(glyphs)
+}
+
+/// One glyph a cell, as a terminal shows one letter a cell: of those
+/// given for a cell, the last (a player over a monster over an item over
+/// the terrain). Drawn all, the ones beneath showed through the gaps of
+/// the one on top (a stair inside an `@`).
+fn topmost(mut glyphs: Vec<Glyph>) -> Vec<Glyph> {
+    glyphs.reverse();
+    // Stable: of a cell's glyphs, the last given now comes first.
+    glyphs.sort_by_key(|g| (g.row, g.col));
+    glyphs.dedup_by_key(|g| (g.row, g.col));
     glyphs
 }
 
@@ -457,8 +469,9 @@ mod tests {
         };
         s.apply(&ServerMsg::Monsters(vec![appeared])).unwrap();
         let g = map_glyphs(&s, &palette::DEFAULT);
-        let top = *glyph_at(&g, 4, 3).last().unwrap();
-        assert_eq!((top.ch, top.color), ('o', palette::DEFAULT.creature((210, 180, 60))));
+        let top = glyph_at(&g, 4, 3);
+        assert_eq!(top.len(), 1, "the floor beneath is not drawn through it");
+        assert_eq!((top[0].ch, top[0].color), ('o', palette::DEFAULT.creature((210, 180, 60))));
         s.apply(&ServerMsg::Monsters(vec![MonsterChange::Vanished { id: MonsterId(3) }])).unwrap();
         assert_eq!(glyph_at(&map_glyphs(&s, &palette::DEFAULT), 4, 3).last().unwrap().ch, '.');
     }
@@ -561,7 +574,7 @@ mod tests {
     fn unexplored_cells_are_not_drawn() {
         let g = map_glyphs(&state(), &palette::DEFAULT);
         assert!(glyph_at(&g, 10, 5).is_empty());
-        assert_eq!(g.len(), 35 + 2, "the room's cells and two players");
+        assert_eq!(g.len(), 35, "the room's cells, two of them a player's: one glyph a cell");
     }
 
     #[test]

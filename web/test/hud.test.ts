@@ -166,7 +166,8 @@ test("the map: terrain bright in sight and dim remembered, rock left out, each p
   assert.deepEqual(at(3, 2).at(-1), { col: 3, row: 2, ch: "@", color: colours.of(1) });
   assert.deepEqual(at(1, 1).at(-1)?.color, colours.of(4));
   assert.notDeepEqual(colours.of(4), colours.of(1));
-  assert.equal(g.length, 35 + 2, "the room's cells and two players");
+  assert.equal(g.length, 35, "the room's cells, two of them a player's: one glyph a cell");
+  assert.equal(at(3, 2).length, 1, "the floor is not drawn through the @");
   // Step east: the west wall leaves sight, and is drawn dim.
   const hidden = [0, 1, 2, 3, 4].map((y) => idx(-3, y - 2));
   applyAll(s, sight({ x: 4, y: 2 }, { hidden }));
@@ -181,7 +182,9 @@ test("the map: terrain bright in sight and dim remembered, rock left out, each p
 test("monsters are drawn in their kind's glyph and colour, made to stand out", () => {
   const s = inARoom(onLevel());
   applyAll(s, { Kinds: [kind("orc", "o", [210, 180, 60])] }, { Monsters: [{ Appeared: { id: 3, kind: 0, at: { x: 4, y: 3 }, wound: "Unhurt", asleep: false } }] });
-  const top = mapGlyphs(s, DEFAULT).filter((q) => q.col === 4 && q.row === 3).at(-1);
+  const here = mapGlyphs(s, DEFAULT).filter((q) => q.col === 4 && q.row === 3);
+  assert.equal(here.length, 1, "the floor beneath is not drawn through it");
+  const top = here[0];
   assert.equal(top?.ch, "o");
   assert.notDeepEqual(top?.color, [210, 180, 60], "too like the sand walls: adjusted");
 });

@@ -112,7 +112,14 @@ export function mapGlyphs(state: ClientState, palette: Palette, area: Area = who
   if (state.at !== null && state.me !== null && inArea(area, state.at)) {
     glyphs.push({ col: state.at.x, row: state.at.y, ch: "@", color: colours.of(state.me) });
   }
-  return glyphs;
+  return topmost(glyphs);
+}
+
+/** One glyph a cell, as a terminal shows one letter a cell: of those given for a cell, the last (a player over a monster over an item over the terrain). Drawn all, the ones beneath showed through the gaps of the one on top (a stair inside an `@`). */
+function topmost(glyphs: Glyph[]): Glyph[] {
+  const top = new Map<number, Glyph>();
+  for (const g of glyphs) top.set(g.row * 0x10000 + g.col, g);
+  return [...top.values()];
 }
 
 /** The known terrain of the map's cells in `area`, row by row. */
