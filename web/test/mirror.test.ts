@@ -218,6 +218,9 @@ test("a watcher reads the server's lines of its player by name, and hears who co
   const s = onLevel();
   applyAll(s, { Watching: { player: "ann", you: 9 } }, { Combat: "You miss the jackal." }, { Note: "Your pack is full." });
   assert.deepEqual(s.log.map((l) => l.text), ["You are watching ann.", "ann misses the jackal.", "ann's pack is full."]);
+  // Another's deed done to the player is the player's too.
+  applyAll(s, { Others: "bob swaps places with you." });
+  assert.equal(s.log.at(-1)?.text, "bob swaps places with ann.");
   applyAll(s, { Watchers: ["bob", "cy"] }, { Watchers: ["cy"] });
   assert.deepEqual(s.log.slice(-3).map((l) => l.text), ["bob is watching ann.", "cy is watching ann.", "bob stopped watching ann."]);
   const player = onLevel();

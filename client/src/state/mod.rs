@@ -207,7 +207,7 @@ impl ClientState {
             ServerMsg::Graveyard(records) => self.keep_graveyard(records)?,
             ServerMsg::Note(text) => self.told(Topic::Note, text),
             ServerMsg::Combat(text) => self.told(Topic::Combat, text),
-            ServerMsg::Others(text) => self.note(Topic::Others, text),
+            ServerMsg::Others(text) => self.told(Topic::Others, text),
             ServerMsg::Chat { from, name, to, text } => self.hear(*from, name, to, text)?,
         }
         Ok(())

@@ -148,6 +148,9 @@ mod tests {
         s.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
         s.apply(&ServerMsg::Combat("You miss the jackal.".into())).unwrap();
         assert_eq!(s.log.back().unwrap().text, "ann misses the jackal.");
+        // Another's deed done to the player is the player's too.
+        s.apply(&ServerMsg::Others("bob swaps places with you.".into())).unwrap();
+        assert_eq!(s.log.back().unwrap().text, "bob swaps places with ann.");
         let mut player = crate::testing::welcomed(PlayerId(1), 20, 10);
         player.apply(&ServerMsg::Combat("You miss the jackal.".into())).unwrap();
         assert_eq!(player.log.back().unwrap().text, "You miss the jackal.", "the player's own");

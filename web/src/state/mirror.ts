@@ -207,7 +207,7 @@ export class ClientState {
     if ("Graveyard" in msg) return keepGraveyard(this, msg.Graveyard);
     if ("Note" in msg) return told(this, "Note", msg.Note);
     if ("Combat" in msg) return told(this, "Combat", msg.Combat);
-    if ("Others" in msg) return note(this, "Others", msg.Others);
+    if ("Others" in msg) return told(this, "Others", msg.Others);
     if ("Chat" in msg) {
       const { from, name, to, text } = msg.Chat;
       return hear(this, from, name, to, text);
