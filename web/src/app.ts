@@ -320,6 +320,9 @@ export class App {
     const ending = session?.page() === "End" ? session.state.ending() : null;
     const url = session !== null && ending !== null ? morgueUrl(session.server, ending) : null;
     if (url !== null && link.href !== url) link.href = url;
+    // A watcher's link is to its player's file.
+    const whose = session?.state.watching === null || ending === null ? "Your" : `${ending.name}'s`;
+    if (link.textContent !== `${whose} morgue file`) link.textContent = `${whose} morgue file`;
     link.hidden = url === null;
   }
 

@@ -308,4 +308,12 @@ test("?watch= with ?name= watches at once under the address's name", async () =>
   const socket = FakeSocket.all[0]!;
   socket.open();
   assert.deepEqual(socket.sent, [{ Watch: { version: PROTOCOL_VERSION, name: "cat", token: null, player: "ann" } }]);
+  // ann dies: the link beside the end page is to her file, not the watcher's.
+  socket.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "" } });
+  socket.receive({ Watching: { player: "ann", you: 9 } });
+  socket.receive(enterLevel(1, 20, 10));
+  socket.receive({ Died: { ...record("ann"), morgue: 1 } });
+  page.drawFrames();
+  assert.equal(page.parts["morgue"]?.hidden, false);
+  assert.equal(page.parts["morgue"]?.textContent, "ann's morgue file");
 });
