@@ -60,6 +60,18 @@ fn piles_in_sight_are_told_on_arriving_with_their_top() {
 }
 
 #[test]
+fn stepping_onto_a_pile_of_several_says_there_is_more_under_its_top() {
+    let mut d = DepthState::new(2, level_from(MAP), 8);
+    d.lay(Pos::new(3, 1), item("dart", 5));
+    d.lay(Pos::new(3, 1), item("dagger", 1));
+    d.come(Player::new(ANN, "ann".into()), Arrival::FromAbove);
+    let mut out = d.play(ANN, Action::Move(Dir::E)).out;
+    out.extend(d.play(ANN, Action::Move(Dir::E)).out);
+    let seen = note("You see a dagger here, with more under it.");
+    assert!(to(&out, ANN).contains(&&seen), "{out:?}");
+}
+
+#[test]
 fn picking_up_takes_the_top_into_the_pack_and_stacks_what_stacks() {
     let mut d = depth_with_items();
     let out = d.play(ANN, Action::PickUp).out;

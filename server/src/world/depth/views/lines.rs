@@ -296,7 +296,7 @@ fn say_counted_away(rules: &Rules, away: &[PlayerId], party: &[PlayerId], outcom
 fn say_pile(rules: &Rules, id: PlayerId, at: Pos, outcome: &mut Outcome) {
     let Some(top) = rules.floor.top(at, &rules.items) else { return };
     let what = rules.item_words(id, top.kind, top.count);
-    let more = if top.more { ", on more" } else { "" };
+    let more = if top.more { ", with more under it" } else { "" };
     outcome.tell(id, ServerMsg::Note(format!("You see {what} here{more}.")));
 }
 
