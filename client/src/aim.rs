@@ -4,8 +4,9 @@
 //! cursor a cell, and Enter, `.`, `t`, `f` or `z` throw or zap at it.
 //! Whom the cursor goes to depends on what is aimed ([`Among`]): a throw,
 //! the monsters in sight; a wand known to be a wand of healing, the other
-//! players in sight; any other wand (one can slow or heal anything), the
-//! monsters in sight and then the other players. Each lot is taken
+//! players in sight; another wand known by name (striking, slow monster:
+//! its bolt passes friends by), the monsters, as a throw; a wand not yet
+//! known (it may heal), the monsters in sight and then the other players. Each lot is taken
 //! nearest first (by walking distance, which counts a diagonal step as
 //! one; the nearer of two as far by id). The server decides whether the
 //! cell is in range and what the missile or the wand's magic meets on its
@@ -21,25 +22,33 @@ use crate::state::ClientState;
 /// until then it goes by its look, "an oak wand").
 pub const HEALING_WAND: &str = "wand of healing";
 
+/// How a wand's name begins once the player knows its kind ("wand of
+/// striking"); until then it goes by a look ("oak wand").
+pub const KNOWN_WAND: &str = "wand of ";
+
 /// Whom Tab takes an aiming cursor to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Among {
-    /// The monsters in sight: a throw.
+    /// The monsters in sight: a throw, or a wand known to do harm.
     Monsters,
     /// The other players in sight: a wand known to heal.
     Friends,
-    /// The monsters in sight, then the other players: any other wand.
+    /// The monsters in sight, then the other players: a wand not known.
     Anyone,
 }
 
 impl Among {
     /// Whom a wand in the pack's `slot` is aimed at: the other players
-    /// when the player knows it for a wand of healing, else anyone.
+    /// when the player knows it for a wand of healing, the monsters when
+    /// it knows it for another, else anyone.
     pub fn for_wand(state: &ClientState, slot: u8) -> Self {
         let carried = state.pack.get(usize::from(slot));
         let kind = carried.and_then(|c| state.item_kind(c.kind));
         match kind {
             Some(k) if k.class == ItemClass::Wand && k.name == HEALING_WAND => Among::Friends,
+            Some(k) if k.class == ItemClass::Wand && k.name.starts_with(KNOWN_WAND) => {
+                Among::Monsters
+            }
             _ => Among::Anyone,
         }
     }
@@ -239,7 +248,8 @@ mod tests {
     }
 
     /// [`among`], with other players at `at` (ids from 2) and a pack of a
-    /// wand of healing (a), an oak wand not yet known (b) and darts (c).
+    /// wand of healing (a), an oak wand not yet known (b), darts (c) and a
+    /// wand of striking (d).
     fn with_friends(monsters: &[(u32, (u16, u16))], friends: &[(u16, u16)]) -> ClientState {
         let mut s = among(monsters);
         let item = |name: &str, class| ItemInfo {
@@ -252,9 +262,10 @@ mod tests {
             item(HEALING_WAND, ItemClass::Wand),
             item("oak wand", ItemClass::Wand),
             item("dart", ItemClass::Missile),
+            item("wand of striking", ItemClass::Wand),
         ];
         s.apply(&ServerMsg::ItemKinds(kinds)).unwrap();
-        let pack = (0..3).map(|kind| Carried { kind, count: 4, equipped: false });
+        let pack = (0..4).map(|kind| Carried { kind, count: 4, equipped: false });
         s.apply(&ServerMsg::Pack(pack.collect())).unwrap();
         let appeared = friends.iter().zip(2..).map(|(&(x, y), id)| PlayerChange::Appeared {
             id: PlayerId(id),
@@ -307,6 +318,11 @@ mod tests {
         let only_friends = with_friends(&[], &[(9, 9)]);
         assert_eq!(Aim::zap(&only_friends, 1).cursor, Pos::new(9, 9), "else a friend");
         assert_eq!(Aim::start(&only_friends, 2).cursor, Pos::new(5, 5), "a throw: the player");
+        // A wand known to strike passes friends by: it goes to monsters only.
+        let mut striking = Aim::zap(&s, 3);
+        assert_eq!((striking.cursor, striking.among), (Pos::new(5, 6), Among::Monsters));
+        assert_eq!(tabbed(&mut striking, &s, 2), [Pos::new(7, 5), Pos::new(5, 6)]);
+        assert_eq!(Aim::zap(&only_friends, 3).cursor, Pos::new(5, 5), "no monster: the player");
     }
 
     /// The server's own wand of healing, as it tells the kinds of item: to

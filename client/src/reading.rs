@@ -82,7 +82,7 @@ pub(crate) const HELP: &[&str] = &[
     "  wield, wear, take off   w / W / T",
     "  throw / fire            t (choose, then aim) / f (the first missile)",
     "  zap a wand              z (choose, then aim; Enter or . zaps)",
-    "                          Tab: monsters, then players; a known wand of healing: players",
+    "                          Tab: monsters, then players; known healing: players, known harm: monsters",
     "  talk                    Enter (/shout, /w NAME, /mute NAME, /who)",
     "  messages                PgUp PgDn scroll; Ctrl+P reads back all of them",
     "  graveyard               G",

@@ -709,8 +709,9 @@ fn items(r: &mut Recorder) {
 /// Zapping among friends: a wand the player knows for a wand of healing
 /// starts on the nearest other player and Tab goes to the other players
 /// only (bob and cy as far, bob first by id); a wand not known goes to
-/// the monsters, then the players; a throw to the monsters only; with
-/// nobody else in sight, the healing wand starts on the player.
+/// the monsters, then the players; a throw, and a wand known to strike,
+/// to the monsters only; with nobody else in sight, the healing wand
+/// starts on the player.
 fn zapping(r: &mut Recorder) {
     r.arrive_equipped();
     let ServerMsg::ItemKinds(mut known) = item_kinds() else { unreachable!() };
@@ -720,10 +721,11 @@ fn zapping(r: &mut Recorder) {
         colour: [90, 200, 120],
         class: ItemClass::Wand,
     };
-    known.extend([wand(crate::aim::HEALING_WAND), wand("oak wand")]);
+    known.extend([wand(crate::aim::HEALING_WAND), wand("oak wand"), wand("wand of striking")]);
     r.msg(ServerMsg::ItemKinds(known));
     let carried = |kind, count| gloam_protocol::Carried { kind, count, equipped: false };
-    r.msg(ServerMsg::Pack(vec![carried(0, 1), carried(1, 6), carried(5, 4), carried(6, 3)]));
+    let pack = vec![carried(0, 1), carried(1, 6), carried(5, 4), carried(6, 3), carried(7, 5)];
+    r.msg(ServerMsg::Pack(pack));
     let player = |id, name: &str, x, y| PlayerChange::Appeared {
         id: PlayerId(id),
         name: name.into(),
@@ -748,6 +750,13 @@ fn zapping(r: &mut Recorder) {
     r.ch('b');
     r.key(Key::Tab);
     r.key(Key::Tab);
+    r.key(Key::Escape);
+    // A wand known to strike: Tab goes to the monsters only.
+    r.ch('z');
+    r.ch('e');
+    for _ in 0..3 {
+        r.key(Key::Tab);
+    }
     r.key(Key::Escape);
     let gone = |id| PlayerChange::Vanished { id: PlayerId(id) };
     r.msg(ServerMsg::Players(vec![gone(2), gone(3)]));

@@ -4,8 +4,10 @@
 // back, direction keys move the cursor, and Enter, `.`, `t`, `f` or `z`
 // throw or zap at it. Whom it goes to depends on what is aimed (`Among`):
 // a throw (and a look), the monsters in sight; a wand known to be a wand
-// of healing, the other players in sight; any other wand, the monsters
-// and then the other players. Each lot is taken nearest first (by walking
+// of healing, the other players in sight; another wand known by name
+// (striking, slow monster: its bolt passes friends by), the monsters; a
+// wand not yet known (it may heal), the monsters and then the other
+// players. Each lot is taken nearest first (by walking
 // distance, a diagonal step counting one; then by id).
 
 import type { Action, Dir, Pos } from "../protocol";
@@ -48,14 +50,19 @@ export function friends(state: ClientState): Pos[] {
 /** What a wand of healing is called once the player knows it (its name in assets/items.toml). */
 export const HEALING_WAND = "wand of healing";
 
-/** Whom Tab takes an aiming cursor to: a throw's monsters, a healing wand's friends, any other wand's anyone. */
+/** How a wand's name begins once the player knows its kind ("wand of striking"); until then it goes by a look ("oak wand"). */
+export const KNOWN_WAND = "wand of ";
+
+/** Whom Tab takes an aiming cursor to: a throw's (or a known harmful wand's) monsters, a healing wand's friends, an unknown wand's anyone. */
 export type Among = "Monsters" | "Friends" | "Anyone";
 
-/** Whom a wand in the pack's `slot` is aimed at: the other players when known for a wand of healing. */
+/** Whom a wand in the pack's `slot` is aimed at: the other players when known for a wand of healing, the monsters when known for another, else anyone. */
 export function amongForWand(state: ClientState, slot: number): Among {
   const carried = state.pack[slot];
   const kind = carried === undefined ? undefined : state.itemKind(carried.kind);
-  return kind?.class === "Wand" && kind.name === HEALING_WAND ? "Friends" : "Anyone";
+  if (kind?.class !== "Wand") return "Anyone";
+  if (kind.name === HEALING_WAND) return "Friends";
+  return kind.name.startsWith(KNOWN_WAND) ? "Monsters" : "Anyone";
 }
 
 /** Where those `among` stand, in the order Tab goes to them. */
