@@ -333,13 +333,19 @@ fn aim_row(state: &ClientState, aim: Aim, cols: usize) -> HudLine {
     };
     let away =
         state.at.map_or(0, |me| me.x.abs_diff(aim.cursor.x).max(me.y.abs_diff(aim.cursor.y)));
+    // Nothing is thrown or zapped at oneself: the row says where to go.
+    let aimed = if Some(aim.cursor) == state.at {
+        ": move the cursor onto a target".to_owned()
+    } else {
+        format!(" at {target} ({away} away)")
+    };
     let text = if aim.zaps {
         format!(
-            "Zap {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter . z zap   Esc cancel"
+            "Zap {missile}{aimed}   Tab Space + - next target   direction keys move   Enter . z zap   Esc cancel"
         )
     } else {
         format!(
-            "Throw {missile} at {target} ({away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
+            "Throw {missile}{aimed}   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel"
         )
     };
     HudLine::new(fit(&text, cols, "   "), Tone::Warn)
@@ -781,6 +787,13 @@ mod tests {
         let row = &hud(&scene)[1];
         assert!(row.text.starts_with("Throw b) dart at the kobold (2 away)   Tab"), "{}", row.text);
         assert!(row.text.ends_with("Esc cancel") && row.text.chars().count() <= 160);
+        // On the player: it says where to put the cursor, not "at yourself".
+        let mut aim = Aim::start(&s, 1);
+        aim.cursor = s.at.unwrap();
+        scene.aim = Some(aim);
+        let row = &hud(&scene)[1];
+        let wanted = "Throw b) dart: move the cursor onto a target   Tab";
+        assert!(row.text.starts_with(wanted), "{}", row.text);
     }
 
     #[test]

@@ -205,9 +205,12 @@ function aimRow(state: ClientState, aim: Aim, cols: number): HudLine {
   const target = whatIsAt(state, aim.at) ?? "here";
   const me = state.at;
   const away = me === null ? 0 : Math.max(Math.abs(me.x - aim.at.x), Math.abs(me.y - aim.at.y));
+  // Nothing is thrown or zapped at oneself: the row says where to go.
+  const onMe = me !== null && me.x === aim.at.x && me.y === aim.at.y;
+  const aimed = onMe ? ": move the cursor onto a target" : ` at ${target} (${away} away)`;
   const text = aim.zaps
-    ? `Zap ${missile} at ${target} (${away} away)   Tab Space + - next target   direction keys move   Enter . z zap   Esc cancel`
-    : `Throw ${missile} at ${target} (${away} away)   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel`;
+    ? `Zap ${missile}${aimed}   Tab Space + - next target   direction keys move   Enter . z zap   Esc cancel`
+    : `Throw ${missile}${aimed}   Tab Space + - next target   direction keys move   Enter t f throw   Esc cancel`;
   return hudLine(fit(text, cols, "   "), "Warn");
 }
 
