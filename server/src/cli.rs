@@ -337,16 +337,21 @@ fn items_listed(items: &Catalogue, piles: &BTreeMap<Pos, Vec<Item>>) -> String {
     let mut out = format!("{count} items:\n");
     for (pos, pile) in piles {
         for item in pile.iter().rev() {
-            let kind = items.kind(item.kind);
-            out.push_str(&format!(
-                "  {} {} at {:?}\n",
-                kind.glyph,
-                kind.described(item.count),
-                (pos.x, pos.y)
-            ));
+            let (glyph, words) = (items.kind(item.kind).glyph, item_listed(items, *item));
+            out.push_str(&format!("  {glyph} {words} at {:?}\n", (pos.x, pos.y)));
         }
     }
     out
+}
+
+/// An item as the host's listing names it: "5 darts"; a wand is one wand,
+/// with its charges ("a wand of slow monster (4 charges)").
+fn item_listed(items: &Catalogue, item: Item) -> String {
+    let kind = items.kind(item.kind);
+    match items.charges(item) {
+        Some(charges) => format!("{} ({charges} charges)", kind.described(1)),
+        None => kind.described(item.count),
+    }
 }
 
 /// The graveyard as `gloam-server graveyard` prints it: one line per
@@ -443,6 +448,16 @@ mod tests {
         MapgenArgs { generator, seed: 5, depth, steps: false, bestiary, items: None, max_depth }
     }
 
+    #[test]
+    fn a_wand_is_listed_as_one_wand_with_its_charges() {
+        let items = crate::Config::default().items;
+        let wand = items.find("wand of slow monster").expect("a wand of slow monster");
+        let dart = items.find("dart").expect("darts");
+        let listed = |kind, count| item_listed(&items, Item { kind, count });
+        assert_eq!(listed(wand, 5), "a wand of slow monster (4 charges)");
+        assert_eq!(listed(dart, 5), "5 darts");
+    }
+
     /// The map `report` drew, row by row.
     fn drawn_map<'t>(text: &'t str, level: &Level) -> Vec<&'t str> {
         text.lines().skip(1).take(usize::from(level.height())).collect()
@@ -467,13 +482,8 @@ mod tests {
                 assert_eq!(drawn, Some(top.glyph), "{} at {pos:?}", top.name);
             }
             for item in pile {
-                let kind = items.kind(item.kind);
-                let line = format!(
-                    "  {} {} at {:?}\n",
-                    kind.glyph,
-                    kind.described(item.count),
-                    (pos.x, pos.y)
-                );
+                let (glyph, words) = (items.kind(item.kind).glyph, item_listed(&items, *item));
+                let line = format!("  {glyph} {words} at {:?}\n", (pos.x, pos.y));
                 assert!(text.contains(&line), "{line} in {text}");
             }
         }
