@@ -142,6 +142,16 @@ fn teleportation_sets_the_reader_down_on_another_open_cell() {
 }
 
 #[test]
+fn a_friend_who_saw_the_reader_stand_there_sees_it_vanish() {
+    let mut d = hall(2);
+    put(&mut d, ANN, "ann", Pos::new(1, 1), vec![item("scroll of teleportation", 1)]);
+    put(&mut d, BOB, "bob", Pos::new(3, 1), vec![]);
+    let outcome = d.play(ANN, Action::Read(0));
+    assert!(said(&outcome, BOB, "ann vanishes!"), "{:?}", to(&outcome, BOB));
+    assert!(!said(&outcome, ANN, "ann vanishes!"), "not to the reader");
+}
+
+#[test]
 fn slumber_puts_the_monsters_in_sight_to_sleep_and_not_those_behind_a_wall() {
     let mut d = hall(2);
     put(&mut d, ANN, "ann", Pos::new(6, 2), vec![item("scroll of slumber", 1)]);

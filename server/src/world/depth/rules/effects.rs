@@ -166,7 +166,7 @@ impl Rules {
         }
         self.walks.forget(id);
         self.occupancy.step(id, to);
-        obs.observe(self, Event::Felt { id, what: Felt::Teleported });
+        obs.observe(self, Event::Felt { id, what: Felt::Teleported { from } });
         self.note_stairs(id, to, obs);
         self.see(id, true, obs);
     }

@@ -102,8 +102,8 @@ pub(crate) enum Felt {
     Healed(u16),
     /// Its most hit points rose by so many.
     Invigorated(u16),
-    /// It was moved across its level at random.
-    Teleported,
+    /// It was moved across its level at random, from the cell `from`.
+    Teleported { from: gloam_protocol::Pos },
     /// It put so many monsters to sleep.
     Slept(usize),
     /// It lost so many hit points.

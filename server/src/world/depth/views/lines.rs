@@ -429,6 +429,10 @@ fn say_learned(rules: &Rules, id: PlayerId, kind: ItemKindId, outcome: &mut Outc
 /// humming that wakes it.
 fn say_felt(rules: &Rules, id: PlayerId, what: Felt, outcome: &mut Outcome) {
     outcome.tell(id, ServerMsg::Note(felt(what)));
+    if let Felt::Teleported { from } = what {
+        // Those who saw it stand there see it go.
+        tell_seers(rules, from, &[id], &format!("{} vanishes!", rules.name_of(id)), outcome);
+    }
     if what == Felt::Aggravated {
         let text = "You hear a high-pitched humming, and the whole level stirs.";
         for &other in rules.players().keys().filter(|&&other| other != id) {
@@ -443,7 +447,7 @@ fn felt(what: Felt) -> String {
         Felt::Healed(0) => "You feel no different.".into(),
         Felt::Healed(by) => format!("You feel better ({by})."),
         Felt::Invigorated(by) => format!("You feel hardier (+{by} most hit points)."),
-        Felt::Teleported => "The world twists, and you are elsewhere.".into(),
+        Felt::Teleported { .. } => "The world twists, and you are elsewhere.".into(),
         Felt::Slept(count) => slept(count),
         Felt::Harmed(by) => format!("You feel very sick ({by})."),
         Felt::Confused => "You feel confused; your feet wander.".into(),
