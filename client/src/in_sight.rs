@@ -111,13 +111,35 @@ pub fn side_glyphs(scene: &Scene<'_>, cols: u16, rows: u16) -> Vec<Glyph> {
 }
 
 /// A monster's rows in the list, `width` letters wide: one, or the name
-/// and then what it looks like, indented, when both do not fit.
+/// (broken between words when it is too long for a row, as a unique's
+/// may be) and then what it looks like, indented, when both do not fit.
 fn entry_rows(s: &Seen, width: usize) -> Vec<String> {
     let whole = format!("{} {} {}", s.glyph, s.name, s.status());
     if whole.chars().count() <= width {
         return vec![whole];
     }
-    vec![format!("{} {}", s.glyph, s.name), format!("  {}", s.status())]
+    let mut rows = wrapped(&format!("{} {}", s.glyph, s.name), width);
+    rows.push(format!("  {}", s.status()));
+    rows
+}
+
+/// `text` in rows of at most `width` letters, broken between words, the
+/// rows after the first indented by two (a word longer than a row is cut
+/// where the row ends).
+fn wrapped(text: &str, width: usize) -> Vec<String> {
+    let mut rows = Vec::new();
+    let mut row = String::new();
+    for word in text.split(' ') {
+        let started = !row.trim_start().is_empty();
+        if started && row.chars().count() + 1 + word.chars().count() > width {
+            rows.push(std::mem::replace(&mut row, "  ".to_owned()));
+        } else if started {
+            row.push(' ');
+        }
+        row.push_str(word);
+    }
+    rows.push(row);
+    rows
 }
 
 #[cfg(test)]
@@ -193,6 +215,20 @@ mod tests {
         s.apply(&ServerMsg::Monsters(vec![slept(1, false)])).unwrap();
         let scene = Scene::new(&s, &chat, &link, Page::Map);
         assert_eq!(rows(&side_glyphs(&scene, 22, 20))[3], "j jackal unhurt", "woke");
+    }
+
+    #[test]
+    fn a_name_too_long_for_a_row_is_broken_between_words() {
+        let mut s = among();
+        let chief =
+            KindInfo { name: "Grishnakh the Kobold Chief".into(), glyph: 'k', colour: [9; 3] };
+        let rat = KindInfo { name: "rat".into(), glyph: 'r', colour: [200, 60, 60] };
+        s.apply(&ServerMsg::Kinds(vec![rat, chief])).unwrap();
+        let (chat, link) = (Chat::default(), Link::Playing);
+        let scene = Scene::new(&s, &chat, &link, Page::Map);
+        let rows = rows(&side_glyphs(&scene, 19, 20));
+        let wanted = ["In sight", "r rat almost dead", "k Grishnakh the", "Kobold Chief", "unhurt"];
+        assert_eq!(rows, wanted, "the whole name, not 'Grishnakh the Kobol'");
     }
 
     #[test]

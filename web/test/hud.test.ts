@@ -11,6 +11,7 @@ import { ageLog, type ClientState } from "../src/state";
 import { GAME_LINES, HUD_ROWS, NO_CHAT_YET, WATCHER_KEYS, hud, partyPanel, secondRow, waitingText, type HudLine } from "../src/render/hud";
 import { layoutAt, READABLE_CELL_PX, zoomFor } from "../src/render/layout";
 import { DEFAULT, PlayerColours } from "../src/render/palette";
+import { sideGlyphs } from "../src/render/side";
 import { hudGlyphs, mapGlyphs, screenText } from "../src/render/view";
 import { applyAll, idx, inARoom, kind, onLevel, playing, record, sight } from "./fixtures";
 
@@ -210,6 +211,14 @@ test("the screen's text is the map with the list beside it, then the HUD's rows"
   const hudRow = hudGlyphs(scene, DEFAULT, 40, 80).filter((q) => q.row === 40).map((q) => q.ch).join("");
   assert.equal(hudRow, "Depth1youarealonehere");
   assert.ok(hudGlyphs(scene, DEFAULT, 40, 80).every((q) => q.row >= 40 && q.row < 40 + HUD_ROWS));
+});
+
+test("in the list, a name too long for a row is broken between words", () => {
+  const s = inARoom(onLevel());
+  applyAll(s, { Kinds: [kind("Grishnakh the Kobold Chief", "k", [9, 9, 9])] }, { Monsters: [{ Appeared: { id: 3, kind: 0, at: { x: 4, y: 3 }, wound: "Unhurt", asleep: false } }] });
+  const glyphs = sideGlyphs(s, DEFAULT, 19, 20);
+  const rows = [0, 1, 2, 3].map((r) => glyphs.filter((q) => q.row === r).map((q) => q.ch).join(""));
+  assert.deepEqual(rows, ["Insight", "kGrishnakhthe", "KoboldChief", "unhurt"], "the whole name, not 'Grishnakh the Kobol'");
 });
 
 test("the page's own zoom fits the map, but never below a readable cell (the map scrolls instead)", () => {

@@ -43,7 +43,23 @@ export function seen(state: ClientState, palette: Palette): Seen[] {
 /** A monster's rows in the list: one, or the name then how it looks, indented. */
 function entryRows(s: Seen, width: number): string[] {
   const whole = `${s.glyph} ${s.name} ${status(s)}`;
-  return charCount(whole) <= width ? [whole] : [`${s.glyph} ${s.name}`, `  ${status(s)}`];
+  return charCount(whole) <= width ? [whole] : [...wrapped(`${s.glyph} ${s.name}`, width), `  ${status(s)}`];
+}
+
+/** `text` in rows of at most `width` letters, broken between words, the rows after the first indented by two (a word longer than a row is cut where the row ends). */
+function wrapped(text: string, width: number): string[] {
+  const rows: string[] = [];
+  let row = "";
+  for (const word of text.split(" ")) {
+    const started = row.trimStart() !== "";
+    if (started && charCount(row) + 1 + charCount(word) > width) {
+      rows.push(row);
+      row = "  ";
+    } else if (started) row += " ";
+    row += word;
+  }
+  rows.push(row);
+  return rows;
 }
 
 /** The list's glyphs, `cols` letters wide and `rows` high; those that do not fit are counted. */
