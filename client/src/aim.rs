@@ -247,6 +247,7 @@ mod tests {
             glyph: '-',
             colour: [9, 9, 9],
             class,
+            known: name != "oak wand",
         };
         let kinds = vec![
             item(HEALING_WAND, ItemClass::Wand),

@@ -405,6 +405,7 @@ mod tests {
             glyph: '(',
             colour: [1, 2, 3],
             class: ItemClass::Missile,
+            known: true,
         };
         s.apply(&ServerMsg::ItemKinds(vec![kind])).unwrap();
         let pack = vec![Carried { kind: 0, count: 2, equipped: false }; 26];
@@ -557,6 +558,7 @@ mod tests {
             glyph: '!',
             colour: [1, 2, 3],
             class,
+            known: true,
         };
         let kinds =
             vec![kind("potion of healing", ItemClass::Potion), kind("dart", ItemClass::Missile)];

@@ -426,6 +426,7 @@ mod tests {
             glyph: '{',
             colour: [200, 100, 50],
             class: ItemClass::Missile,
+            known: true,
         };
         s.apply(&ServerMsg::ItemKinds(vec![dart])).unwrap();
         let top = Some(Lying { kind: 0, count: 3, more: false });

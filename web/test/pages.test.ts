@@ -34,7 +34,7 @@ const rec = (name: string, depth: number, level: number, by: string, escaped: bo
 
 /** A pack of a potion, darts, a wielded dagger, a dagger, worn leather, a scroll and the artifact. */
 function packed(): ClientState {
-  const kind = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll" | "Artifact") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls });
+  const kind = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll" | "Artifact") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls, known: true });
   const item = (k: number, count: number, equipped: boolean) => ({ kind: k, count, equipped });
   return applyAll(
     onLevel(),
@@ -119,7 +119,7 @@ test("a short help page scrolls and keeps its keys on the last line", () => {
 test("a full pack on a short page scrolls", () => {
   const s = applyAll(
     onLevel(),
-    { ItemKinds: [{ name: "dart", glyph: "(", colour: [1, 2, 3], class: "Missile" }] },
+    { ItemKinds: [{ name: "dart", glyph: "(", colour: [1, 2, 3], class: "Missile", known: true }] },
     { Pack: Array.from({ length: 26 }, () => ({ kind: 0, count: 2, equipped: false })) },
   );
   const lines = scrolledTo(s, "Pack", 12, 0);

@@ -167,6 +167,7 @@ fn item_kinds() -> ServerMsg {
         glyph,
         colour: [200, 180, 90],
         class,
+        known: true,
     };
     ServerMsg::ItemKinds(vec![
         item("potion of healing", '!', ItemClass::Potion),
@@ -719,6 +720,7 @@ fn zapping(r: &mut Recorder) {
         glyph: '-',
         colour: [90, 200, 120],
         class: ItemClass::Wand,
+        known: name != "oak wand",
     };
     known.extend([wand(crate::aim::HEALING_WAND), wand("oak wand")]);
     r.msg(ServerMsg::ItemKinds(known));
