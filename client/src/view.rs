@@ -155,6 +155,7 @@ pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
         | Page::Choose(_)
         | Page::Log
         | Page::Help
+        | Page::Discoveries
         | Page::Backgrounds => Vec::new(),
     }
 }

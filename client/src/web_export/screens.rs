@@ -705,6 +705,32 @@ fn items(r: &mut Recorder) {
     r.ch('q');
     r.ch('i');
     r.key(Key::Escape);
+    discoveries(r);
+}
+
+/// The discoveries page (`\`) with a potion and a wand known and the
+/// other potions, the scrolls and a wand known only by their looks; any
+/// key (here `j`, which does not step) puts it away.
+fn discoveries(r: &mut Recorder) {
+    let kind = |name: &str, glyph, class, known| ItemInfo {
+        name: name.into(),
+        glyph,
+        colour: [200, 180, 90],
+        class,
+        known,
+    };
+    r.msg(ServerMsg::ItemKinds(vec![
+        kind("potion of healing", '!', ItemClass::Potion, true),
+        kind("murky potion", '!', ItemClass::Potion, false),
+        kind("dagger", ')', ItemClass::Weapon, true),
+        kind("fizzy potion", '!', ItemClass::Potion, false),
+        kind("scroll labelled ZUN KAH", '?', ItemClass::Scroll, false),
+        kind("scroll labelled XOR BEL", '?', ItemClass::Scroll, false),
+        kind("wand of slowing", '-', ItemClass::Wand, true),
+        kind("oak wand", '-', ItemClass::Wand, false),
+    ]));
+    r.ch('\\');
+    r.ch('j');
 }
 
 /// Zapping among friends: a wand the player knows for a wand of healing
@@ -966,6 +992,9 @@ fn watching(r: &mut Recorder) {
     r.ch('q');
     r.say("go left");
     r.say("/kick eve");
+    r.msg(item_kinds());
+    r.ch('\\');
+    r.key(Key::Escape);
     r.msg(ServerMsg::Died(record("bob", false)));
     r.key(Key::Enter);
     r.key(Key::Escape);
