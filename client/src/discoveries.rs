@@ -147,6 +147,18 @@ mod tests {
         assert!(lines.iter().all(|l| l.chars().count() <= 40), "{lines:#?}");
     }
 
+    /// A watcher's page is its player's.
+    #[test]
+    fn a_watcher_sees_its_players_discoveries() {
+        let mut s = learning();
+        s.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
+        let lines = text(&s, 80);
+        assert_eq!(
+            (lines[0].as_str(), lines[3].as_str()),
+            ("  ann's discoveries", "    potion of healing")
+        );
+    }
+
     /// A world with no potions, scrolls or wands says so.
     #[test]
     fn a_world_without_potions_scrolls_or_wands_says_so() {

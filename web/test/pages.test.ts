@@ -339,6 +339,11 @@ test("the looks not yet known wrap to the page, the later rows further in", () =
   assert.ok(lines.every((l) => [...l].length <= 40), lines.join("\n"));
 });
 
+test("a watcher sees its player's discoveries", () => {
+  const lines = discoveriesLines(applyAll(learning(), { Watching: { player: "ann", you: 9 } }), 80).map(([t]) => t);
+  assert.deepEqual([lines[0], lines[3]], ["  ann's discoveries", "    potion of healing"]);
+});
+
 test("a world without potions, scrolls or wands says so", () => {
   const s = applyAll(onLevel(), { ItemKinds: [{ name: "dagger", glyph: ")", colour: [1, 2, 3], class: "Weapon", known: true }] });
   assert.deepEqual(text(s, "Discoveries"), ["  Your discoveries", "", "  This world has no potions, scrolls or wands.", "", "  Any key returns to the map."]);
