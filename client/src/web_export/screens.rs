@@ -942,8 +942,9 @@ fn graveyard(r: &mut Recorder) {
 }
 
 /// The pages that do not fit a short window: the log scrolls by the page
-/// it has, the graveyard, the help and the pack scroll under their keys,
-/// and a window made taller, then short again, shows what it can.
+/// it has, the graveyard, the help, the pack and the discoveries scroll
+/// under their keys, and a window made taller, then short again, shows
+/// what it can.
 fn short_pages(r: &mut Recorder) {
     r.arrive_equipped();
     for i in 0..40 {
@@ -983,6 +984,18 @@ fn short_pages(r: &mut Recorder) {
     r.key(Key::Escape);
     r.ch('q');
     r.key(Key::Escape);
+    let potion = |i: u16| ItemInfo {
+        name: format!("potion {i}"),
+        glyph: '!',
+        colour: [200, 180, 90],
+        class: ItemClass::Potion,
+        known: i < 8,
+    };
+    r.msg(ServerMsg::ItemKinds((0..30).map(potion).collect()));
+    r.ch('\\');
+    for key in [Key::PageDown, Key::PageDown, Key::PageUp, Key::Escape] {
+        r.key(key);
+    }
 }
 
 fn watching(r: &mut Recorder) {
