@@ -4,11 +4,11 @@
 //! cursor a cell, and Enter, `.`, `t`, `f` or `z` throw or zap at it.
 //! Whom the cursor goes to depends on what is aimed ([`Among`]): a throw,
 //! the monsters in sight; a wand known to be a wand of healing, the other
-//! players in sight; another wand known by name (striking, slow monster:
-//! its bolt passes friends by), the monsters, as a throw; a wand not yet
-//! known (it may heal), the monsters in sight and then the other players. Each lot is taken
-//! nearest first (by walking distance, which counts a diagonal step as
-//! one; the nearer of two as far by id). The server decides whether the
+//! players in sight; another wand the player knows (striking, slow
+//! monster: its bolt passes friends by), the monsters, as a throw; a wand
+//! not yet known (it may heal), the monsters in sight and then the other
+//! players. Each lot is taken nearest first (by walking distance, which
+//! counts a diagonal step as one; the nearer of two as far by id). The server decides whether the
 //! cell is in range and what the missile or the wand's magic meets on its
 //! way.
 
@@ -21,10 +21,6 @@ use crate::state::ClientState;
 /// `assets/items.toml`, which the server tells once the kind is learnt;
 /// until then it goes by its look, "an oak wand").
 pub const HEALING_WAND: &str = "wand of healing";
-
-/// How a wand's name begins once the player knows its kind ("wand of
-/// striking"); until then it goes by a look ("oak wand").
-pub const KNOWN_WAND: &str = "wand of ";
 
 /// Whom Tab takes an aiming cursor to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,9 +42,7 @@ impl Among {
         let kind = carried.and_then(|c| state.item_kind(c.kind));
         match kind {
             Some(k) if k.class == ItemClass::Wand && k.name == HEALING_WAND => Among::Friends,
-            Some(k) if k.class == ItemClass::Wand && k.name.starts_with(KNOWN_WAND) => {
-                Among::Monsters
-            }
+            Some(k) if k.class == ItemClass::Wand && k.known => Among::Monsters,
             _ => Among::Anyone,
         }
     }
@@ -257,6 +251,7 @@ mod tests {
             glyph: '-',
             colour: [9, 9, 9],
             class,
+            known: name != "oak wand",
         };
         let kinds = vec![
             item(HEALING_WAND, ItemClass::Wand),

@@ -65,6 +65,9 @@ pub(crate) enum Intent {
     Pack,
     /// Show the keys and the rules of the clock (any key puts them away).
     Help,
+    /// Show what the player knows of potions, scrolls and wands (any key
+    /// puts it away).
+    Discoveries,
     /// A cursor that names what is on a cell.
     Look,
     /// Enter: open a line to talk; after a death, start a new character
@@ -140,6 +143,7 @@ fn char_intent(c: char, shift: bool) -> Option<Intent> {
         ('r', true) | ('R', _) => Some(Intent::Act(Action::Rest)),
         ('x', false) => Some(Intent::Look),
         ('?', _) | ('/', true) => Some(Intent::Help),
+        ('\\', false) => Some(Intent::Discoveries),
         ('d', false) => item(ItemUse::Drop),
         ('q', false) => item(ItemUse::Quaff),
         ('r', false) => item(ItemUse::Read),

@@ -16,6 +16,7 @@
 
 pub mod aim;
 pub mod chat;
+mod discoveries;
 pub mod first_screen;
 mod fit;
 mod glyph;

@@ -176,6 +176,7 @@ mod tests {
             glyph: ')',
             colour: [1, 1, 1],
             class,
+            known: true,
         };
         let items = vec![item("dagger", ItemClass::Weapon), item("dart", ItemClass::Missile)];
         s.apply(&ServerMsg::ItemKinds(items)).unwrap();

@@ -1,11 +1,11 @@
 //! The pages of text that take the map's place, as lines with their
 //! colours: the graveyard (the hall of the living above the dead), the
-//! pack, the end of a game (a death or an escape, with the graveyard) and
-//! the item prompts. Each is laid out for the rows it has above the HUD:
-//! the graveyard, the pack, the help and the end of a game scroll when
-//! they do not fit (PgUp, PgDn), each with its keys (which go on, which
-//! leave) always on its last line; an item prompt is cut (its question
-//! names the letters that suit).
+//! pack, the discoveries, the end of a game (a death or an escape, with the
+//! graveyard) and the item prompts. Each is laid out for the rows it has
+//! above the HUD: the graveyard, the pack, the help, the discoveries and
+//! the end of a game scroll when they do not fit (PgUp, PgDn), each with
+//! its keys (which go on, which leave) always on its last line; an item
+//! prompt is cut (its question names the letters that suit).
 
 use gloam_protocol::{DeathRecord, ItemClass};
 
@@ -38,10 +38,11 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
         }
         Page::Map => Vec::new(),
         Page::End => {
-            scrolled(body_lines(scene), rows, scene.page_scroll, Leave::Keys(end_keys(scene.state)))
+            let keys = Leave::Keys(end_keys(scene.state));
+            scrolled(body_lines(scene, cols), rows, scene.page_scroll, keys)
         }
-        Page::Graveyard | Page::Pack | Page::Help => {
-            scrolled(body_lines(scene), rows, scene.page_scroll, Leave::AnyKey)
+        Page::Graveyard | Page::Pack | Page::Help | Page::Discoveries => {
+            scrolled(body_lines(scene, cols), rows, scene.page_scroll, Leave::AnyKey)
         }
         Page::Backgrounds => {
             let name = scene.state.name.as_deref().unwrap_or_default();
@@ -55,14 +56,16 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
     }
 }
 
-/// The body of a page that scrolls when it does not fit: the graveyard,
-/// the pack, the help, the end of a game.
-fn body_lines(scene: &Scene<'_>) -> Vec<PageLine> {
+/// The body of a page that scrolls when it does not fit, in rows of
+/// `cols` letters: the graveyard, the pack, the help, the discoveries, the
+/// end of a game.
+fn body_lines(scene: &Scene<'_>, cols: usize) -> Vec<PageLine> {
     match scene.page {
         Page::Graveyard => graveyard_tables(scene.graveyard),
         Page::End => end_body(scene.state, scene.graveyard, scene.server),
         Page::Pack => pack_lines(scene.state),
         Page::Help => crate::reading::help_lines(),
+        Page::Discoveries => crate::discoveries::discoveries_lines(scene.state, cols),
         _ => Vec::new(),
     }
 }
@@ -73,12 +76,12 @@ fn body_rows(rows: usize) -> usize {
     rows.saturating_sub(2)
 }
 
-/// How far the scene's page scrolls in `rows` lines: 0 when its body fits
-/// (or it is no page that scrolls).
-pub(crate) fn scroll_most(scene: &Scene<'_>, rows: usize) -> usize {
+/// How far the scene's page scrolls in `rows` lines of `cols` letters: 0
+/// when its body fits (or it is no page that scrolls).
+pub(crate) fn scroll_most(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> usize {
     match body_rows(rows) {
         0 => 0,
-        room => body_lines(scene).len().saturating_sub(room),
+        room => body_lines(scene, cols).len().saturating_sub(room),
     }
 }
 
@@ -396,6 +399,30 @@ mod tests {
     }
 
     /// A full pack on a short page: its items scroll, the keys stay.
+    /// The discoveries page scrolls when it does not fit, as far as the
+    /// rows its looks wrap onto at the page's width.
+    #[test]
+    fn the_discoveries_page_wraps_to_its_width_and_scrolls() {
+        use gloam_protocol::ItemInfo;
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let potion = |i: u8| ItemInfo {
+            name: format!("potion {i}"),
+            glyph: '!',
+            colour: [1, 2, 3],
+            class: ItemClass::Potion,
+            known: i < 6,
+        };
+        s.apply(&ServerMsg::ItemKinds((0..30).map(potion).collect())).unwrap();
+        let (chat, link) = (Chat::default(), Link::Playing);
+        let scene = Scene::new(&s, &chat, &link, Page::Discoveries);
+        // A title, a blank line, the heading and 6 known: 9, then the looks.
+        assert_eq!(scroll_most(&scene, (120, 12)), 9 + 3 - 10, "3 rows of looks at 120");
+        assert_eq!(scroll_most(&scene, (40, 12)), 9 + 9 - 10, "9 rows of looks at 40");
+        let lines = text_in(&s, Page::Discoveries, 12);
+        assert_eq!(lines[2], "  Potions: 6 of 30 known");
+        assert!(lines[11].contains("PgUp PgDn"), "{lines:#?}");
+    }
+
     #[test]
     fn a_full_pack_on_a_short_page_scrolls() {
         use gloam_protocol::{Carried, ItemInfo};
@@ -405,6 +432,7 @@ mod tests {
             glyph: '(',
             colour: [1, 2, 3],
             class: ItemClass::Missile,
+            known: true,
         };
         s.apply(&ServerMsg::ItemKinds(vec![kind])).unwrap();
         let pack = vec![Carried { kind: 0, count: 2, equipped: false }; 26];
@@ -557,6 +585,7 @@ mod tests {
             glyph: '!',
             colour: [1, 2, 3],
             class,
+            known: true,
         };
         let kinds =
             vec![kind("potion of healing", ItemClass::Potion), kind("dart", ItemClass::Missile)];

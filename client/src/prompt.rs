@@ -166,6 +166,7 @@ pub(crate) mod tests {
             glyph: '!',
             colour: [1, 2, 3],
             class,
+            known: true,
         };
         let kinds = vec![
             kind("potion of healing", ItemClass::Potion),

@@ -47,6 +47,8 @@ pub enum Page {
     Log,
     /// The keys and the rules of the clock (`?`).
     Help,
+    /// What the player knows of potions, scrolls and wands (`\`).
+    Discoveries,
     /// A new character's first screen: the backgrounds to choose from.
     Backgrounds,
 }

@@ -167,6 +167,7 @@ pub fn page_glyphs(scene: &Scene<'_>) -> Vec<Glyph> {
         | Page::Choose(_)
         | Page::Log
         | Page::Help
+        | Page::Discoveries
         | Page::Backgrounds => Vec::new(),
     }
 }
@@ -438,6 +439,7 @@ mod tests {
             glyph: '{',
             colour: [200, 100, 50],
             class: ItemClass::Missile,
+            known: true,
         };
         s.apply(&ServerMsg::ItemKinds(vec![dart])).unwrap();
         let top = Some(Lying { kind: 0, count: 3, more: false });

@@ -186,14 +186,22 @@ fn thing_msg() -> impl Strategy<Value = ServerMsg> {
             )
         }),
         vec(monster_change(), 0..8).prop_map(ServerMsg::Monsters),
-        vec((name(), any::<char>(), any::<[u8; 3]>(), item_class()), 0..6).prop_map(|kinds| {
-            ServerMsg::ItemKinds(
-                kinds
-                    .into_iter()
-                    .map(|(name, glyph, colour, class)| ItemInfo { name, glyph, colour, class })
-                    .collect(),
-            )
-        }),
+        vec((name(), any::<char>(), any::<[u8; 3]>(), item_class(), any::<bool>()), 0..6).prop_map(
+            |kinds| {
+                ServerMsg::ItemKinds(
+                    kinds
+                        .into_iter()
+                        .map(|(name, glyph, colour, class, known)| ItemInfo {
+                            name,
+                            glyph,
+                            colour,
+                            class,
+                            known,
+                        })
+                        .collect(),
+                )
+            }
+        ),
         vec(floor_change(), 0..8).prop_map(ServerMsg::Floor),
         vec(any::<(u16, u16, bool)>(), 0..26).prop_map(|pack| {
             ServerMsg::Pack(

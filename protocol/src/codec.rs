@@ -165,6 +165,7 @@ mod tests {
                 glyph: '!',
                 colour: [200, 40, 40],
                 class: ItemClass::Potion,
+                known: true,
             }]),
             ServerMsg::Floor(vec![FloorChange { at: Pos::new(1, 1), top: None }]),
             ServerMsg::Pack(vec![

@@ -285,6 +285,10 @@ pub struct ItemInfo {
     pub glyph: char,
     pub colour: [u8; 3],
     pub class: ItemClass,
+    /// Whether `name` is the kind's own: true for a kind with no look (a
+    /// dagger) and for one the player learnt; false while the kind is
+    /// told by its look ("murky potion").
+    pub known: bool,
 }
 
 /// What a new character may start as: its name, a line about it, its

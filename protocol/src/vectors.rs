@@ -565,11 +565,13 @@ fn thing_samples() -> Vec<ServerMsg> {
         ItemKinds(
             item_classes()
                 .into_iter()
-                .map(|class| ItemInfo {
+                .enumerate()
+                .map(|(i, class)| ItemInfo {
                     name: format!("{class:?}"),
                     glyph: '!',
                     colour: [200, 40, 40],
                     class,
+                    known: i % 2 == 0,
                 })
                 .collect(),
         ),

@@ -331,7 +331,8 @@ impl Oracle {
 
     /// Each kind of item the client holds is told as it looks until known
     /// or, once learnt, by its name: never anything else (a look or a name
-    /// of another kind). When each was learnt is the history's to check.
+    /// of another kind); and it is told as known exactly when it is told
+    /// by its own name. When each was learnt is the history's to check.
     fn check_item_kinds(&self, state: &ClientState) -> Result<(), String> {
         if state.item_kinds.is_empty() {
             return Ok(());
@@ -343,6 +344,10 @@ impl Oracle {
             return Err("the kinds of item differ from the catalogue's".into());
         }
         for (i, told) in state.item_kinds.iter().enumerate() {
+            let own = told.name == self.items.kind(i as u16).name;
+            if told.known != own {
+                return Err(format!("kind {i} told as {told:?}: known is not whether it is named"));
+            }
             if *told != unknown[i] && *told != named[i] {
                 return Err(format!("kind {i} told as {told:?}: neither its look nor its name"));
             }

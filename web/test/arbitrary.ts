@@ -165,9 +165,9 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
   Others: text(80).map((Others) => ({ Others })),
   Kinds: list(record({ name, glyph: char, colour })).map((Kinds) => ({ Kinds })),
   Monsters: list(monsterChange).map((Monsters) => ({ Monsters })),
-  ItemKinds: list(record({ name, glyph: char, colour, class: fc.constantFrom(...ITEM_CLASSES) })).map(
-    (ItemKinds) => ({ ItemKinds }),
-  ),
+  ItemKinds: list(
+    record({ name, glyph: char, colour, class: fc.constantFrom(...ITEM_CLASSES), known: fc.boolean() }),
+  ).map((ItemKinds) => ({ ItemKinds })),
   Floor: list(floorChange).map((Floor) => ({ Floor })),
   Pack: list(record({ kind: u16, count: u16, equipped: fc.boolean() })).map((Pack) => ({ Pack })),
   Vitals: record({ hp: u16, max: u16 }).map((Vitals) => ({ Vitals })),

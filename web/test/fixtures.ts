@@ -103,7 +103,7 @@ export function knownWhole(size = 256): Session {
   const msgs: ServerMsg[] = [
     welcome(1, size, size),
     enterLevel(1, size, size),
-    { ItemKinds: [{ name: "potion", glyph: "!", colour: [200, 80, 220], class: "Potion" }] },
+    { ItemKinds: [{ name: "potion", glyph: "!", colour: [200, 80, 220], class: "Potion", known: true }] },
     { Party: [1, 2, 3].map((id) => ({ id, name: `p${id}`, hp: 10, max: 30, level: 2 })) },
   ];
   for (const m of msgs) {

@@ -31,7 +31,7 @@ function feed(s: Session, ...msgs: ServerMsg[]): Session {
  * leather (d), a scroll (e) and a sword (f), and a kobold at (7, 5).
  */
 function armed(): Session {
-  const item = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll" | "Wand") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls });
+  const item = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll" | "Wand") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls, known: true });
   return feed(
     playing(),
     { ItemKinds: [item("potion of healing", "Potion"), item("dart", "Missile"), item("dagger", "Weapon"), item("leather armour", "Armour"), item("scroll", "Scroll"), item("sword", "Weapon"), item("oak wand", "Wand")] },

@@ -64,10 +64,10 @@ test("strings over the limits are refused, or cut where the window cuts them", (
   const s = onLevel();
   refused({ Kinds: [kind("x".repeat(41), "x")] }, /longer than the protocol allows/, s);
   refused({ Kinds: [kind("rat", "\u0007")] }, /control character/, s);
-  refused({ ItemKinds: [{ name: "dart", glyph: "\u0085", colour: [1, 2, 3], class: "Missile" }] }, /control character/, s);
+  refused({ ItemKinds: [{ name: "dart", glyph: "\u0085", colour: [1, 2, 3], class: "Missile", known: true }] }, /control character/, s);
   refused({ Chat: { from: 2, name: "bob", to: "Depth", text: "next line\u0085" } }, /chat no server sends/, s);
   refused({ Kinds: new Array(1025).fill(kind("rat", "r")) }, /more kinds of monster/, s);
-  refused({ ItemKinds: [{ name: "", glyph: "!", colour: [1, 2, 3], class: "Potion" }] }, /empty or longer/, s);
+  refused({ ItemKinds: [{ name: "", glyph: "!", colour: [1, 2, 3], class: "Potion", known: true }] }, /empty or longer/, s);
   refused({ Chat: { from: 2, name: "bob", to: "Depth", text: "é".repeat(201) } }, /chat no server sends/, s);
   refused({ Chat: { from: 2, name: "a-name-far-too-long", to: "Depth", text: "hi" } }, /player name/, s);
   refused({ Roster: ["x".repeat(17)] }, /player name/, s);

@@ -128,17 +128,17 @@ test("monsters appear, move, are hurt, fall asleep and vanish, each of a kind na
 
 test("kinds told again (one learnt) rename what is carried, and keep it", () => {
   const s = onLevel();
-  const murky: ItemInfo = { name: "murky potion", glyph: "!", colour: [1, 2, 3], class: "Potion" };
+  const murky: ItemInfo = { name: "murky potion", glyph: "!", colour: [1, 2, 3], class: "Potion", known: false };
   applyAll(s, { ItemKinds: [murky] }, { Pack: [{ kind: 0, count: 2, equipped: false }] });
   assert.equal(s.itemKind(0)?.name, "murky potion");
-  applyAll(s, { ItemKinds: [{ ...murky, name: "potion of healing", colour: [9, 0, 0] }] });
+  applyAll(s, { ItemKinds: [{ ...murky, name: "potion of healing", colour: [9, 0, 0], known: true }] });
   assert.equal(s.itemKind(0)?.name, "potion of healing");
   assert.deepEqual(s.pack, [{ kind: 0, count: 2, equipped: false }]);
 });
 
 test("piles are remembered until seen gone, and forgotten on a new level", () => {
   const s = onLevel();
-  applyAll(s, { ItemKinds: [{ name: "dart", glyph: "{", colour: [9, 9, 9], class: "Missile" }] });
+  applyAll(s, { ItemKinds: [{ name: "dart", glyph: "{", colour: [9, 9, 9], class: "Missile", known: true }] });
   const at = { x: 3, y: 3 };
   applyAll(s, { Floor: [{ at, top: { kind: 0, count: 12, more: false } }] });
   assert.equal([...s.floor.values()][0]?.top.count, 12);

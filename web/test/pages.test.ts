@@ -1,6 +1,6 @@
 // The pages that take the map's place: the graveyard, the pack, the end of
-// a game, an item prompt, the log and the help, as pages.rs and reading.rs
-// write them.
+// a game, an item prompt, the log, the help and the discoveries, as
+// pages.rs, reading.rs and discoveries.rs write them.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -9,9 +9,10 @@ import type { DeathRecord } from "../src/protocol";
 import { morgueUrl, sceneOf, type Page } from "../src/session/scene";
 import type { ClientState } from "../src/state";
 import { GAME_LINES, hud } from "../src/render/hud";
-import { pageLines, pageSize, whenUtc } from "../src/render/pages";
+import { discoveriesLines } from "../src/render/discoveries";
+import { pageLines, pageSize, scrollMost, whenUtc } from "../src/render/pages";
 import { logScrollMost } from "../src/render/reading";
-import { DEFAULT } from "../src/render/palette";
+import { DEFAULT, TEXT_DIM, fromColour } from "../src/render/palette";
 import { applyAll, onLevel, playing, record } from "./fixtures";
 
 function text(s: ClientState, page: Page): string[] {
@@ -34,7 +35,7 @@ const rec = (name: string, depth: number, level: number, by: string, escaped: bo
 
 /** A pack of a potion, darts, a wielded dagger, a dagger, worn leather, a scroll and the artifact. */
 function packed(): ClientState {
-  const kind = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll" | "Artifact") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls });
+  const kind = (name: string, cls: "Potion" | "Missile" | "Weapon" | "Armour" | "Scroll" | "Artifact") => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls, known: true });
   const item = (k: number, count: number, equipped: boolean) => ({ kind: k, count, equipped });
   return applyAll(
     onLevel(),
@@ -119,7 +120,7 @@ test("a short help page scrolls and keeps its keys on the last line", () => {
 test("a full pack on a short page scrolls", () => {
   const s = applyAll(
     onLevel(),
-    { ItemKinds: [{ name: "dart", glyph: "(", colour: [1, 2, 3], class: "Missile" }] },
+    { ItemKinds: [{ name: "dart", glyph: "(", colour: [1, 2, 3], class: "Missile", known: true }] },
     { Pack: Array.from({ length: 26 }, () => ({ kind: 0, count: 2, equipped: false })) },
   );
   const lines = scrolledTo(s, "Pack", 12, 0);
@@ -295,4 +296,76 @@ test("a short end page scrolls with PgDn, and Enter still starts again", () => {
   assert.deepEqual([s.page(), s.scene().pageScroll], ["End", 11 - 2]);
   assert.equal(s.onKey("Up", false, false, 0), "Ignore");
   assert.equal(s.onKey("Enter", false, false, 0), "Again");
+});
+
+/** A world of three potions (healing known), a dagger, two scrolls (none known) and a known wand. */
+function learning(): ClientState {
+  const kind = (name: string, cls: "Potion" | "Weapon" | "Scroll" | "Wand", known: boolean) => ({ name, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: cls, known });
+  return applyAll(onLevel(), {
+    ItemKinds: [
+      kind("potion of healing", "Potion", true),
+      kind("murky potion", "Potion", false),
+      kind("dagger", "Weapon", true),
+      kind("fizzy potion", "Potion", false),
+      kind("scroll labelled ZUN KAH", "Scroll", false),
+      kind("scroll labelled FOO", "Scroll", false),
+      kind("wand of healing", "Wand", true),
+    ],
+  });
+}
+
+test("the discoveries list each class's known kinds, then the looks not yet known", () => {
+  assert.deepEqual(discoveriesLines(learning(), 80).map(([t]) => t), [
+    "  Your discoveries",
+    "",
+    "  Potions: 1 of 3 known",
+    "    potion of healing",
+    "    Not yet known: murky potion, fizzy potion",
+    "",
+    "  Scrolls: 0 of 2 known",
+    "    Not yet known: scroll labelled ZUN KAH, scroll labelled FOO",
+    "",
+    "  Wands: 1 of 1 known",
+    "    wand of healing",
+  ]);
+  const lines = discoveriesLines(learning(), 80);
+  assert.deepEqual([lines[3]?.[1], lines[4]?.[1]], [fromColour([1, 2, 3]), TEXT_DIM], "a known kind in its colour, the looks dim");
+});
+
+test("the looks not yet known wrap to the page, the later rows further in", () => {
+  const lines = discoveriesLines(learning(), 40).map(([t]) => t);
+  const scrolls = position(lines, "  Scrolls");
+  assert.deepEqual(lines.slice(scrolls + 1, scrolls + 4), ["    Not yet known: scroll labelled ZUN", "      KAH, scroll labelled FOO", ""]);
+  assert.ok(lines.every((l) => [...l].length <= 40), lines.join("\n"));
+});
+
+test("a watcher sees its player's discoveries", () => {
+  const lines = discoveriesLines(applyAll(learning(), { Watching: { player: "ann", you: 9 } }), 80).map(([t]) => t);
+  assert.deepEqual([lines[0], lines[3]], ["  ann's discoveries", "    potion of healing"]);
+});
+
+test("a world without potions, scrolls or wands says so", () => {
+  const s = applyAll(onLevel(), { ItemKinds: [{ name: "dagger", glyph: ")", colour: [1, 2, 3], class: "Weapon", known: true }] });
+  assert.deepEqual(text(s, "Discoveries"), ["  Your discoveries", "", "  This world has no potions, scrolls or wands.", "", "  Any key returns to the map."]);
+});
+
+test("the discoveries page wraps to its width and scrolls as far as its rows", () => {
+  const potion = (i: number) => ({ name: `potion ${i}`, glyph: "!", colour: [1, 2, 3] as [number, number, number], class: "Potion" as const, known: i < 6 });
+  const s = applyAll(onLevel(), { ItemKinds: Array.from({ length: 30 }, (_, i) => potion(i)) });
+  const scene = sceneOf(s, "Playing", "Discoveries");
+  assert.equal(scrollMost(scene, 120, 12), 9 + 3 - 10, "3 rows of looks at 120");
+  assert.equal(scrollMost(scene, 40, 12), 9 + 9 - 10, "9 rows of looks at 40");
+  const lines = scrolledTo(s, "Discoveries", 12, 0);
+  assert.equal(lines[2], "  Potions: 6 of 30 known");
+  assert.ok(lines[11]?.includes("PgUp PgDn"), lines.join("\n"));
+});
+
+test("backslash shows the discoveries; any key puts them away, sending nothing, and Esc does not ask to quit", () => {
+  const s = playing();
+  for (const away of [{ char: "j" }, "Escape"] as const) {
+    assert.equal(s.onKey({ char: "\\" }, false, false, 0), "Redraw");
+    assert.equal(s.page(), "Discoveries");
+    assert.equal(s.onKey(away, false, false, 0), "Redraw", JSON.stringify(away));
+    assert.deepEqual([s.page(), s.scene().askingToQuit], ["Map", false]);
+  }
 });

@@ -128,6 +128,7 @@ mod tests {
             glyph: '!',
             colour: [1, 2, 3],
             class,
+            known: name != "oak wand",
         };
         let kinds = vec![
             kind("potion of healing", ItemClass::Potion),

@@ -110,6 +110,8 @@ pub struct Session {
     pack_shown: bool,
     /// Whether the help page is shown.
     help_shown: bool,
+    /// Whether the discoveries page is shown.
+    discoveries_shown: bool,
     /// An item prompt or an aim the keys drive, if any.
     mode: Mode,
     /// Where the character's token is kept.
@@ -176,6 +178,7 @@ impl Session {
             graveyard: Graveyard::Away,
             pack_shown: false,
             help_shown: false,
+            discoveries_shown: false,
             mode: Mode::Map,
             token,
             in_flight: 0,
@@ -238,7 +241,7 @@ impl Session {
 
     /// How far down the page shown scrolls (0 when it fits).
     fn page_most(&self) -> usize {
-        crate::pages::scroll_most(&self.scene(), self.page_size().1)
+        crate::pages::scroll_most(&self.scene(), self.page_size())
     }
 
     /// The session drawn in `palette`'s colours.
@@ -265,6 +268,8 @@ impl Session {
             Page::Pack
         } else if self.help_shown {
             Page::Help
+        } else if self.discoveries_shown {
+            Page::Discoveries
         } else {
             Page::Map
         }
@@ -390,7 +395,8 @@ impl Session {
             }
             Mode::Map => {}
         }
-        let paged = matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help);
+        let paged =
+            matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help | Page::Discoveries);
         match intent {
             Some(Intent::ScrollBack | Intent::ScrollForward) if paged && self.page_most() > 0 => {
                 return self.scroll_page(intent == Some(Intent::ScrollBack));
@@ -410,13 +416,20 @@ impl Session {
         }
         if paged {
             // Any key puts the page away, Esc too (it does not quit from here).
-            self.graveyard = Graveyard::Away;
-            self.pack_shown = false;
-            self.help_shown = false;
-            self.page_scroll = 0;
+            self.put_the_page_away();
             return KeyOutcome::Redraw;
         }
         self.on_map_intent(intent, repeat, now)
+    }
+
+    /// Puts away the page shown (the graveyard, the pack, the help, the
+    /// discoveries), its scroll with it: the map shows again.
+    fn put_the_page_away(&mut self) {
+        self.graveyard = Graveyard::Away;
+        self.pack_shown = false;
+        self.help_shown = false;
+        self.discoveries_shown = false;
+        self.page_scroll = 0;
     }
 
     /// Ctrl and a key: whatever is open, Ctrl keys are the window's.
@@ -453,6 +466,10 @@ impl Session {
             }
             Some(Intent::Help) => {
                 self.help_shown = true;
+                KeyOutcome::Redraw
+            }
+            Some(Intent::Discoveries) => {
+                self.discoveries_shown = true;
                 KeyOutcome::Redraw
             }
             Some(Intent::Look) if self.state.at.is_some() => {
@@ -989,6 +1006,20 @@ mod tests {
         assert_eq!(s.page(), Page::Help);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw, "not a quit");
         assert_eq!((s.page(), s.scene().asking_to_quit), (Page::Map, false));
+    }
+
+    /// `\` shows the discoveries; any key puts them away (sending
+    /// nothing: `j` does not step), and Esc does not ask to quit.
+    #[test]
+    fn backslash_shows_the_discoveries_and_any_key_puts_them_away() {
+        let mut s = playing();
+        let now = Instant::now();
+        for away in [Key::Char('j'), Key::Escape] {
+            assert_eq!(s.on_key(Key::Char('\\'), false, false, now), KeyOutcome::Redraw);
+            assert_eq!(s.page(), Page::Discoveries);
+            assert_eq!(s.on_key(away, false, false, now), KeyOutcome::Redraw, "{away:?}");
+            assert_eq!((s.page(), s.scene().asking_to_quit), (Page::Map, false));
+        }
     }
 
     #[test]

@@ -90,7 +90,13 @@ mod tests {
     use super::*;
 
     fn dart() -> ItemInfo {
-        ItemInfo { name: "dart".into(), glyph: '{', colour: [9, 9, 9], class: ItemClass::Missile }
+        ItemInfo {
+            name: "dart".into(),
+            glyph: '{',
+            colour: [9, 9, 9],
+            class: ItemClass::Missile,
+            known: true,
+        }
     }
 
     fn with_items() -> ClientState {
@@ -109,12 +115,14 @@ mod tests {
             glyph: '!',
             colour: [1, 2, 3],
             class: ItemClass::Potion,
+            known: false,
         };
         s.apply(&ServerMsg::ItemKinds(vec![murky.clone()])).unwrap();
         let carried = Carried { kind: 0, count: 2, equipped: false };
         s.apply(&ServerMsg::Pack(vec![carried])).unwrap();
         assert_eq!(s.item_kind(0).map(|k| k.name.as_str()), Some("murky potion"));
-        let healing = ItemInfo { name: "potion of healing".into(), colour: [9, 0, 0], ..murky };
+        let healing =
+            ItemInfo { name: "potion of healing".into(), colour: [9, 0, 0], known: true, ..murky };
         s.apply(&ServerMsg::ItemKinds(vec![healing])).unwrap();
         assert_eq!(s.item_kind(0).map(|k| k.name.as_str()), Some("potion of healing"));
         assert_eq!(s.pack, [carried]);

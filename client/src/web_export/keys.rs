@@ -73,6 +73,7 @@ fn intent_json(intent: Intent) -> String {
         Intent::Graveyard => "\"Graveyard\"".into(),
         Intent::Pack => "\"Pack\"".into(),
         Intent::Help => "\"Help\"".into(),
+        Intent::Discoveries => "\"Discoveries\"".into(),
         Intent::Look => "\"Look\"".into(),
         Intent::Enter => "\"Enter\"".into(),
         Intent::ScrollBack => "\"ScrollBack\"".into(),

@@ -167,6 +167,7 @@ fn item_kinds() -> ServerMsg {
         glyph,
         colour: [200, 180, 90],
         class,
+        known: true,
     };
     ServerMsg::ItemKinds(vec![
         item("potion of healing", '!', ItemClass::Potion),
@@ -704,6 +705,32 @@ fn items(r: &mut Recorder) {
     r.ch('q');
     r.ch('i');
     r.key(Key::Escape);
+    discoveries(r);
+}
+
+/// The discoveries page (`\`) with a potion and a wand known and the
+/// other potions, the scrolls and a wand known only by their looks; any
+/// key (here `j`, which does not step) puts it away.
+fn discoveries(r: &mut Recorder) {
+    let kind = |name: &str, glyph, class, known| ItemInfo {
+        name: name.into(),
+        glyph,
+        colour: [200, 180, 90],
+        class,
+        known,
+    };
+    r.msg(ServerMsg::ItemKinds(vec![
+        kind("potion of healing", '!', ItemClass::Potion, true),
+        kind("murky potion", '!', ItemClass::Potion, false),
+        kind("dagger", ')', ItemClass::Weapon, true),
+        kind("fizzy potion", '!', ItemClass::Potion, false),
+        kind("scroll labelled ZUN KAH", '?', ItemClass::Scroll, false),
+        kind("scroll labelled XOR BEL", '?', ItemClass::Scroll, false),
+        kind("wand of slowing", '-', ItemClass::Wand, true),
+        kind("oak wand", '-', ItemClass::Wand, false),
+    ]));
+    r.ch('\\');
+    r.ch('j');
 }
 
 /// Zapping among friends: a wand the player knows for a wand of healing
@@ -720,6 +747,7 @@ fn zapping(r: &mut Recorder) {
         glyph: '-',
         colour: [90, 200, 120],
         class: ItemClass::Wand,
+        known: name != "oak wand",
     };
     known.extend([wand(crate::aim::HEALING_WAND), wand("oak wand"), wand("wand of striking")]);
     r.msg(ServerMsg::ItemKinds(known));
@@ -923,8 +951,9 @@ fn graveyard(r: &mut Recorder) {
 }
 
 /// The pages that do not fit a short window: the log scrolls by the page
-/// it has, the graveyard, the help and the pack scroll under their keys,
-/// and a window made taller, then short again, shows what it can.
+/// it has, the graveyard, the help, the pack and the discoveries scroll
+/// under their keys, and a window made taller, then short again, shows
+/// what it can.
 fn short_pages(r: &mut Recorder) {
     r.arrive_equipped();
     for i in 0..40 {
@@ -964,6 +993,18 @@ fn short_pages(r: &mut Recorder) {
     r.key(Key::Escape);
     r.ch('q');
     r.key(Key::Escape);
+    let potion = |i: u16| ItemInfo {
+        name: format!("potion {i}"),
+        glyph: '!',
+        colour: [200, 180, 90],
+        class: ItemClass::Potion,
+        known: i < 8,
+    };
+    r.msg(ServerMsg::ItemKinds((0..30).map(potion).collect()));
+    r.ch('\\');
+    for key in [Key::PageDown, Key::PageDown, Key::PageUp, Key::Escape] {
+        r.key(key);
+    }
 }
 
 fn watching(r: &mut Recorder) {
@@ -973,6 +1014,9 @@ fn watching(r: &mut Recorder) {
     r.ch('q');
     r.say("go left");
     r.say("/kick eve");
+    r.msg(item_kinds());
+    r.ch('\\');
+    r.key(Key::Escape);
     r.msg(ServerMsg::Died(record("bob", false)));
     r.key(Key::Enter);
     r.key(Key::Escape);

@@ -172,7 +172,7 @@ fn message() -> impl Strategy<Value = ServerMsg> {
         }),
         3 => proptest::collection::vec(monster_change(), 0..5).prop_map(ServerMsg::Monsters),
         1 => proptest::collection::vec((name(), any::<char>()), 0..4).prop_map(|kinds| {
-            ServerMsg::ItemKinds(kinds.into_iter().map(|(name, glyph)| ItemInfo { name, glyph, colour: [9, 9, 9], class: ItemClass::Potion }).collect())
+            ServerMsg::ItemKinds(kinds.into_iter().map(|(name, glyph)| ItemInfo { name, glyph, colour: [9, 9, 9], class: ItemClass::Potion, known: true }).collect())
         }),
         2 => proptest::collection::vec(floor_change(), 0..5).prop_map(ServerMsg::Floor),
         1 => proptest::collection::vec((0u16..4, 0u16..5), 0..30).prop_map(|pack| {

@@ -157,7 +157,7 @@ impl Catalogue {
     }
 
     /// What a client is told of every kind, in order, for a player who
-    /// knows `known`: an unknown kind only by its look.
+    /// knows `known`: an unknown kind only by its look (and not `known`).
     pub fn infos_for(&self, known: &Known) -> Vec<gloam_protocol::ItemInfo> {
         // A kind keeps its look's colour once known (as in NetHack): the
         // potion on the floor does not change colour, and no learnt kind
@@ -168,6 +168,7 @@ impl Catalogue {
                 info.colour = look.colour;
                 if !known.contains(&(id as ItemKindId)) {
                     info.name = look.name.clone();
+                    info.known = false;
                 }
             }
             info

@@ -161,7 +161,8 @@ impl ItemKind {
         matches!(self.class, Class::Potion { .. } | Class::Scroll { .. } | Class::Missile { .. })
     }
 
-    /// What a client is told of this kind.
+    /// What a client is told of this kind, under its own name (known: a
+    /// look, where the kind has one, is put on by [`Catalogue::infos_for`]).
     pub fn info(&self) -> gloam_protocol::ItemInfo {
         use gloam_protocol::ItemClass;
         let class = match self.class {
@@ -178,6 +179,7 @@ impl ItemKind {
             glyph: self.glyph,
             colour: self.colour,
             class,
+            known: true,
         }
     }
 

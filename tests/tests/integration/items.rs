@@ -373,8 +373,9 @@ async fn the_gloamstone_carried_up_by_two_players_in_turn_wins() {
 }
 
 /// In a world whose potions are unknown until tried, ann drinks one beside
-/// bob: both learn it, each told its name only then; cat, who comes after,
-/// knows it only by its look. The oracle checks every message of all
+/// bob: both learn it, each told its name (and that it is known, for the
+/// discoveries page) only then; cat, who comes after, knows it only by its
+/// look. The oracle checks every message of all
 /// three (no name told that the player did not know), and the depth
 /// replayed from the log, that each learnt it exactly when it truly did.
 #[tokio::test]
@@ -388,6 +389,7 @@ async fn an_unknown_potion_drunk_teaches_those_who_see_it_and_nobody_else() {
     let mut ann = world.join("ann").await;
     let mut bob = world.join("bob").await;
     assert_eq!(ann.state.item_kinds[usize::from(healing)].name, look, "unknown at first");
+    assert!(!ann.state.item_kinds[usize::from(healing)].known, "told as unknown at first");
     go_to(&mut ann, potion).await;
     let got = lines(&ann.act(Action::PickUp).await.unwrap());
     assert!(got.iter().any(|l| l.starts_with(&format!("You pick up a {look}"))), "{got:?}");
@@ -397,10 +399,13 @@ async fn an_unknown_potion_drunk_teaches_those_who_see_it_and_nobody_else() {
     assert!(drink.contains(&format!("You drink a {look}.")), "{drink:?}");
     bob.sync().await.unwrap();
     for sim in [&ann, &bob] {
-        assert_eq!(sim.state.item_kinds[usize::from(healing)].name, "potion of healing");
+        let told = &sim.state.item_kinds[usize::from(healing)];
+        assert_eq!(told.name, "potion of healing");
+        assert!(told.known, "{} is told it is known now", sim.name);
     }
     let cat = world.join("cat").await;
-    assert_eq!(cat.state.item_kinds[usize::from(healing)].name, look, "cat was not there");
+    let told = &cat.state.item_kinds[usize::from(healing)];
+    assert_eq!((told.name.as_str(), told.known), (look.as_str(), false), "cat was not there");
     let covered = world.replayed(vec![ann, bob, cat], vec![]).await;
     assert!(covered.known >= 2, "ann's and bob's learning checked: {covered:?}");
 }

@@ -685,6 +685,7 @@ function writeItemInfo(w: Writer, i: ItemInfo): void {
   w.char(i.glyph);
   writeColour(w, i.colour);
   w.variant(ITEM_CLASSES, i.class);
+  w.bool(i.known);
 }
 
 function readItemInfo(r: Reader): ItemInfo {
@@ -693,6 +694,7 @@ function readItemInfo(r: Reader): ItemInfo {
     glyph: r.char(),
     colour: readColour(r),
     class: r.variant(ITEM_CLASSES, "ItemClass"),
+    known: r.bool(),
   };
 }
 

@@ -249,6 +249,11 @@ export interface ItemInfo {
   glyph: string;
   colour: Colour;
   class: ItemClass;
+  /**
+   * Whether `name` is the kind's own: true for a kind with no look and for
+   * one the player learnt; false while the kind is told by its look.
+   */
+  known: boolean;
 }
 
 export interface FloorChange {

@@ -1,9 +1,10 @@
 // The pages of text that take the map's place (client/src/pages.rs), as
 // lines with their colours: the graveyard (the hall of the living above
-// the dead), the pack, the end of a game (a death or an escape, with the
-// graveyard), the item prompts, the log and the help. Each is laid out
-// for the rows it has; the graveyard, the pack, the help and the end of a
-// game scroll when they do not fit, their keys always the last line.
+// the dead), the pack, the discoveries, the end of a game (a death or an
+// escape, with the graveyard), the item prompts, the log and the help.
+// Each is laid out for the rows it has; the graveyard, the pack, the help,
+// the discoveries and the end of a game scroll when they do not fit, their
+// keys always the last line.
 
 import type { DeathRecord, ItemClass } from "../protocol";
 import { charCount, type ClientState } from "../state";
@@ -13,6 +14,7 @@ import { letter, question, suitable, type ItemUse } from "../session/prompt";
 import { morgueUrl, type Scene } from "../session/scene";
 import type { PageLine } from "./glyph";
 import { ALERT, GOOD, TEXT, TEXT_DIM, TEXT_MIDDLE, fromColour, type Palette } from "./palette";
+import { discoveriesLines } from "./discoveries";
 import { helpLines, logLines } from "./reading";
 
 const blank = (): PageLine => ["", TEXT];
@@ -31,27 +33,30 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
   if (page === "Log") return logLines(scene.state, palette, cols, rows, scene.logScroll);
   if (page === "Map") return [];
   if (page === "Backgrounds") return firstLines(scene.state.name ?? "", scene.state.backgrounds, rows);
-  if (page === "End") return scrolled(bodyLines(scene), rows, scene.pageScroll, endKeys(scene.state));
-  if (page === "Graveyard" || page === "Pack" || page === "Help") return scrolled(bodyLines(scene), rows, scene.pageScroll, null);
+  if (page === "End") return scrolled(bodyLines(scene, cols), rows, scene.pageScroll, endKeys(scene.state));
+  if (page === "Graveyard" || page === "Pack" || page === "Help" || page === "Discoveries") {
+    return scrolled(bodyLines(scene, cols), rows, scene.pageScroll, null);
+  }
   return chooseLines(scene.state, page.choose).slice(0, rows);
 }
 
-/** The body of a page that scrolls when it does not fit: the graveyard, the pack, the help, the end of a game. */
-function bodyLines(scene: Scene): PageLine[] {
+/** The body of a page that scrolls when it does not fit, in rows of `cols` letters: the graveyard, the pack, the help, the discoveries, the end of a game. */
+function bodyLines(scene: Scene, cols: number): PageLine[] {
   if (scene.page === "Graveyard") return graveyardTables(scene.graveyard);
   if (scene.page === "End") return endBody(scene.state, scene.graveyard, scene.server);
   if (scene.page === "Pack") return packLines(scene.state);
   if (scene.page === "Help") return helpLines(scene.state.words);
+  if (scene.page === "Discoveries") return discoveriesLines(scene.state, cols);
   return [];
 }
 
 /** How many of a page's `rows` lines its body has: all but a blank line and the keys under it. */
 const bodyRows = (rows: number) => Math.max(rows - 2, 0);
 
-/** How far the scene's page scrolls in `rows` lines: 0 when its body fits (or it is no page that scrolls). */
-export function scrollMost(scene: Scene, rows: number): number {
+/** How far the scene's page scrolls in `rows` lines of `cols` letters: 0 when its body fits (or it is no page that scrolls). */
+export function scrollMost(scene: Scene, cols: number, rows: number): number {
   const room = bodyRows(rows);
-  return room === 0 ? 0 : Math.max(bodyLines(scene).length - room, 0);
+  return room === 0 ? 0 : Math.max(bodyLines(scene, cols).length - room, 0);
 }
 
 /** How far PgUp and PgDn scroll a page of `rows` lines. */

@@ -50,9 +50,6 @@ export function friends(state: ClientState): Pos[] {
 /** What a wand of healing is called once the player knows it (its name in assets/items.toml). */
 export const HEALING_WAND = "wand of healing";
 
-/** How a wand's name begins once the player knows its kind ("wand of striking"); until then it goes by a look ("oak wand"). */
-export const KNOWN_WAND = "wand of ";
-
 /** Whom Tab takes an aiming cursor to: a throw's (or a known harmful wand's) monsters, a healing wand's friends, an unknown wand's anyone. */
 export type Among = "Monsters" | "Friends" | "Anyone";
 
@@ -62,7 +59,7 @@ export function amongForWand(state: ClientState, slot: number): Among {
   const kind = carried === undefined ? undefined : state.itemKind(carried.kind);
   if (kind?.class !== "Wand") return "Anyone";
   if (kind.name === HEALING_WAND) return "Friends";
-  return kind.name.startsWith(KNOWN_WAND) ? "Monsters" : "Anyone";
+  return kind.known ? "Monsters" : "Anyone";
 }
 
 /** Where those `among` stand, in the order Tab goes to them. */

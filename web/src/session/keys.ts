@@ -41,6 +41,7 @@ export type Intent =
   | "Graveyard"
   | "Pack"
   | "Help"
+  | "Discoveries"
   | "Look"
   | "Enter"
   | "ScrollBack"
@@ -78,7 +79,7 @@ function field(m: unknown, name: string): unknown {
   return typeof m === "object" && m !== null && name in m ? (m as Record<string, unknown>)[name] : undefined;
 }
 
-const PLAIN_INTENTS = ["Fire", "Graveyard", "Pack", "Help", "Look", "Enter", "ScrollBack", "ScrollForward", "Log", "Quit"] as const;
+const PLAIN_INTENTS = ["Fire", "Graveyard", "Pack", "Help", "Discoveries", "Look", "Enter", "ScrollBack", "ScrollForward", "Log", "Quit"] as const;
 
 function readAction(a: unknown): Action | null {
   const name = typeof a === "string" ? a : typeof a === "object" && a !== null ? Object.keys(a)[0] : undefined;

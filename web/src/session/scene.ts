@@ -19,7 +19,7 @@ export type Link =
 
 /** What the area above the HUD shows. */
 /** What the area above the HUD shows ("Backgrounds": a new character's first screen). */
-export type Page = "Map" | "Graveyard" | "Pack" | { choose: ItemUse } | "End" | "Log" | "Help" | "Backgrounds";
+export type Page = "Map" | "Graveyard" | "Pack" | { choose: ItemUse } | "End" | "Log" | "Help" | "Discoveries" | "Backgrounds";
 
 /** The player's side of talking: the line typed, the scroll back, the names muted. */
 export interface Chat {

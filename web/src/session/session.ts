@@ -76,6 +76,7 @@ export class Session {
   graveyard: "Away" | "Awaited" | "Shown" = "Away";
   packShown = false;
   helpShown = false;
+  discoveriesShown = false;
   mode: Mode = "Map";
   /** Actions sent and not yet answered: a held key's repeats wait for the answer. */
   inFlight = 0;
@@ -133,6 +134,7 @@ export class Session {
     if (this.graveyard === "Shown") return "Graveyard";
     if (this.packShown) return "Pack";
     if (this.helpShown) return "Help";
+    if (this.discoveriesShown) return "Discoveries";
     return "Map";
   }
 
@@ -202,7 +204,7 @@ export class Session {
   resize(cols: number, rows: number): void {
     this.pageArea = [cols, rows];
     if (this.log !== null) this.log = Math.min(this.log, this.logMost());
-    this.pageScroll = Math.min(this.pageScroll, scrollMost(this.scene(), this.pageLines()));
+    this.pageScroll = Math.min(this.pageScroll, scrollMost(this.scene(), this.pageArea[0], this.pageLines()));
   }
 
   /** How many lines a page has. */
@@ -237,7 +239,7 @@ export class Session {
     if (this.page() === "Backgrounds") return shift ? "Ignore" : this.onFirstKey(key);
     const meant = intent(key, shift);
     if (this.page() === "End") {
-      if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
+      if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageArea[0], this.pageLines()) > 0) {
         return this.scrollPage(meant === "ScrollBack");
       }
       if (meant === "Quit") return "Quit";
@@ -257,8 +259,8 @@ export class Session {
       return this.onLookKey(mode.looking, key, shift);
     }
     const page = this.page();
-    const paged = page === "Graveyard" || page === "Pack" || page === "Help";
-    if (paged && (meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageLines()) > 0) {
+    const paged = page === "Graveyard" || page === "Pack" || page === "Help" || page === "Discoveries";
+    if (paged && (meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageArea[0], this.pageLines()) > 0) {
       return this.scrollPage(meant === "ScrollBack");
     }
     if (meant === "ScrollBack") return this.scroll(true);
@@ -279,6 +281,7 @@ export class Session {
       this.graveyard = "Away";
       this.packShown = false;
       this.helpShown = false;
+      this.discoveriesShown = false;
       this.pageScroll = 0;
       return "Redraw";
     }
@@ -308,6 +311,9 @@ export class Session {
         return "Redraw";
       case "Help":
         this.helpShown = true;
+        return "Redraw";
+      case "Discoveries":
+        this.discoveriesShown = true;
         return "Redraw";
       case "Look":
         if (this.state.at === null) return "Ignore";
@@ -455,7 +461,7 @@ export class Session {
   private scrollPage(back: boolean): KeyOutcome {
     const rows = this.pageLines();
     const step = scrollStep(rows);
-    const most = scrollMost(this.scene(), rows);
+    const most = scrollMost(this.scene(), this.pageArea[0], rows);
     this.pageScroll = back ? Math.max(0, this.pageScroll - step) : Math.min(this.pageScroll + step, most);
     return "Redraw";
   }

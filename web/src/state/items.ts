@@ -22,7 +22,13 @@ export function nameItemKinds(s: ClientState, kinds: ItemInfo[]): void {
   if (!piles.every((p) => known(p.top.kind)) || !s.pack.every((c) => known(c.kind))) {
     fail(REASONS.item_known_lost_its_kind);
   }
-  s.itemKinds = kinds.map((k) => ({ name: k.name, glyph: k.glyph, colour: [...k.colour], class: k.class }));
+  s.itemKinds = kinds.map((k) => ({
+    name: k.name,
+    glyph: k.glyph,
+    colour: [...k.colour],
+    class: k.class,
+    known: k.known,
+  }));
 }
 
 /** Checks that `changes` name cells of the map and kinds the server named, changing nothing. */

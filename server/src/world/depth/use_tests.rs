@@ -435,6 +435,7 @@ fn a_potion_drunk_teaches_its_kind_to_the_drinker_and_those_who_see_it() {
         });
         let kinds = kinds.expect("its client is told the kinds as it knows them now");
         assert_eq!(kinds[usize::from(healing)].name, "potion of healing");
+        assert!(kinds[usize::from(healing)].known, "told as known");
         let colour = items.look(healing).unwrap().colour;
         assert_eq!(kinds[usize::from(healing)].colour, colour, "it keeps its look's colour");
     }
@@ -451,6 +452,27 @@ fn a_potion_drunk_teaches_its_kind_to_the_drinker_and_those_who_see_it() {
     let outcome = d.play(cat, Action::Quaff(0));
     assert!(said(&outcome, cat, &format!("You drink a {look}.")), "{:?}", lines(&outcome, cat));
     assert!(said(&outcome, cat, &learnt));
+}
+
+/// Each kind told says whether its name is the kind's own: a kind with no
+/// look and a kind learnt are known; one told by its look is not.
+#[test]
+fn each_kind_told_says_whether_its_name_is_its_own() {
+    let items = Catalogue::built_in().disguised(7);
+    let healing = items.find("potion of healing").unwrap();
+    let dagger = items.find("dagger").unwrap();
+    let mut known = crate::items::Known::new();
+    let told = items.infos_for(&known);
+    for (i, info) in told.iter().enumerate() {
+        let own = info.name == items.kinds()[i].name;
+        assert_eq!(info.known, own, "{} is known exactly when named so", info.name);
+    }
+    assert!(told[usize::from(dagger)].known, "a dagger has no look");
+    assert!(!told[usize::from(healing)].known, "a potion is told by its look");
+    known.insert(healing);
+    let told = items.infos_for(&known);
+    assert!(told[usize::from(healing)].known, "a kind learnt is known");
+    assert_eq!(told[usize::from(healing)].name, "potion of healing");
 }
 
 /// A world's looks come from its seed: every potion and scroll has one,
