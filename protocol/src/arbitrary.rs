@@ -5,7 +5,7 @@
 use crate::{
     Action, AudienceCmd, BackgroundInfo, Carried, ChatTo, ClientMsg, DeathRecord, Dir, FloorChange,
     ItemClass, ItemInfo, KindInfo, Lying, Member, MonsterChange, MonsterId, PlayerChange, PlayerId,
-    Playing, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
+    Playing, Pos, RecordingAsk, Refusal, ServerMsg, SightDiff, Terrain, Wound,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -148,6 +148,7 @@ fn joining_msg() -> impl Strategy<Value = ServerMsg> {
             ".{0,40}".prop_map(|reason| Refusal::CannotWatch { reason }),
             any::<u32>().prop_map(|players| Refusal::Full { players }),
             ".{0,20}".prop_map(|name| Refusal::NoSuchBackground { name }),
+            ".{0,40}".prop_map(|reason| Refusal::NoRecording { reason }),
         ]
         .prop_map(ServerMsg::Refused),
         (
@@ -211,6 +212,24 @@ fn thing_msg() -> impl Strategy<Value = ServerMsg> {
             )
         }),
         vec(background(), 0..5).prop_map(ServerMsg::Backgrounds),
+        (name(), any::<u32>(), any::<u16>(), any::<u64>(), any::<u64>()).prop_map(
+            |(player, you, depth, from, to)| ServerMsg::Recording {
+                player,
+                you: PlayerId(you),
+                depth,
+                from,
+                to
+            }
+        ),
+        (any::<u64>(), ".{0,80}").prop_map(|(round, line)| ServerMsg::Recorded {
+            round,
+            msg: Box::new(ServerMsg::Note(line))
+        }),
+        (any::<u64>(), diff()).prop_map(|(round, d)| ServerMsg::Recorded {
+            round,
+            msg: Box::new(ServerMsg::Sight(d))
+        }),
+        any::<bool>().prop_map(|cut| ServerMsg::RecordingEnd { cut }),
     ]
 }
 
@@ -317,6 +336,18 @@ pub fn client_msg() -> impl Strategy<Value = ClientMsg> {
                 name,
                 token,
                 background
+            }
+        ),
+        (any::<u32>(), name(), any::<u32>(), any::<u32>()).prop_map(
+            |(version, name, life, rounds)| ClientMsg::Recording {
+                version,
+                ask: RecordingAsk::Grave { name, life, rounds }
+            }
+        ),
+        (any::<u32>(), name(), any::<[u8; 16]>(), any::<(u16, u64, u64)>()).prop_map(
+            |(version, name, token, (depth, from, to))| ClientMsg::Recording {
+                version,
+                ask: RecordingAsk::Mine { name, token, depth, from, to }
             }
         ),
     ]

@@ -33,13 +33,13 @@ pub use cells::CellSet;
 pub use disc::Disc;
 pub use message::{
     Action, AudienceCmd, BackgroundInfo, Carried, ChatTo, ClientMsg, DeathRecord, FloorChange,
-    ItemClass, ItemInfo, KindInfo, Lying, Member, MonsterChange, PlayerChange, Playing, Refusal,
-    ServerMsg, SightDiff, Token,
+    ItemClass, ItemInfo, KindInfo, Lying, Member, MonsterChange, PlayerChange, Playing,
+    RecordingAsk, Refusal, ServerMsg, SightDiff, Token,
 };
 pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 16;
+pub const PROTOCOL_VERSION: u32 = 17;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;

@@ -51,6 +51,23 @@ pub enum ClientMsg {
     /// name, or a dead character's, makes a character of no background: 30
     /// hit points and nothing in its pack.)
     Create { version: u32, name: String, token: Option<Token>, background: String },
+    /// Instead of [`ClientMsg::Hello`], as the first message: asks for a
+    /// recording. The server answers [`ServerMsg::Recording`], the
+    /// recording's messages and [`ServerMsg::RecordingEnd`], then closes;
+    /// or refuses it ([`Refusal::NoRecording`]).
+    Recording { version: u32, ask: RecordingAsk },
+}
+
+/// Which recording a client asks for: what one player was sent on one
+/// depth, made again from the depth's history (see `docs/recordings.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RecordingAsk {
+    /// The last `rounds` rounds of a life that ended: life number `life` of
+    /// `name` (its grave's `morgue`). Anyone may ask, as for its morgue file.
+    Grave { name: String, life: u32, rounds: u32 },
+    /// The asker's own past: `name` with its token, as a hello gives them,
+    /// on `depth` from its round `from` to its round `to`.
+    Mine { name: String, token: Token, depth: u16, from: u64, to: u64 },
 }
 
 /// What a player may do about its watchers.
@@ -258,6 +275,17 @@ pub enum ServerMsg {
     /// The backgrounds a new character may take, in the host's order (the
     /// answer to [`ClientMsg::Backgrounds`]).
     Backgrounds(Vec<BackgroundInfo>),
+    /// A recording follows (the answer to [`ClientMsg::Recording`]): what
+    /// `player` was sent on `depth` in its rounds `from` to `to`, each
+    /// message in a [`ServerMsg::Recorded`], then [`ServerMsg::RecordingEnd`].
+    /// `you` is the player's id in the first of them (its own id in the
+    /// messages, as a welcome's `you`).
+    Recording { player: String, you: PlayerId, depth: u16, from: u64, to: u64 },
+    /// One message of a recording, and the depth's round it was sent in.
+    Recorded { round: u64, msg: Box<ServerMsg> },
+    /// The recording is whole; `cut`: it stopped early, at its limit of
+    /// bytes (the last round it holds is the last `Recorded`'s).
+    RecordingEnd { cut: bool },
 }
 
 /// One player in the game, as [`ServerMsg::Who`] lists it.
@@ -480,6 +508,10 @@ pub enum Refusal {
     NoSuchBackground {
         name: String,
     },
+    /// No recording can be made of what [`ClientMsg::Recording`] asked.
+    NoRecording {
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -503,6 +535,7 @@ impl std::fmt::Display for Refusal {
             Refusal::NoSuchBackground { name } => {
                 write!(f, "no background is called {name} here")
             }
+            Refusal::NoRecording { reason } => write!(f, "no recording: {reason}"),
         }
     }
 }

@@ -30,7 +30,8 @@ use crate::codec::{self, DecodeError};
 use crate::{
     Action, AudienceCmd, BackgroundInfo, Carried, ChatTo, ClientMsg, DeathRecord, Dir, FloorChange,
     ItemClass, ItemInfo, KindInfo, Lying, Member, MonsterChange, MonsterId, PROTOCOL_VERSION,
-    PlayerChange, PlayerId, Playing, Pos, Refusal, ServerMsg, SightDiff, Terrain, Wound,
+    PlayerChange, PlayerId, Playing, Pos, RecordingAsk, Refusal, ServerMsg, SightDiff, Terrain,
+    Wound,
 };
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/test/vectors.json");
@@ -345,6 +346,7 @@ fn refusals() -> Vec<Refusal> {
         Refusal::Full { players: 8 },
         Refusal::Full { players: u32::MAX },
         Refusal::NoSuchBackground { name: "bard".into() },
+        Refusal::NoRecording { reason: "that life left no recording".into() },
     ]
 }
 
@@ -406,6 +408,20 @@ fn client_samples() -> Vec<ClientMsg> {
             name: "Zoë".into(),
             token: Some(TOKEN),
             player: "Ærø".into(),
+        },
+        ClientMsg::Recording {
+            version: 17,
+            ask: RecordingAsk::Grave { name: "ann".into(), life: 2, rounds: 100 },
+        },
+        ClientMsg::Recording {
+            version: u32::MAX,
+            ask: RecordingAsk::Mine {
+                name: "Zoë".into(),
+                token: TOKEN,
+                depth: 65535,
+                from: (1 << 53) + 1,
+                to: u64::MAX,
+            },
         },
     ];
     all.extend(actions().into_iter().map(ClientMsg::Act));
@@ -638,6 +654,19 @@ fn life_samples() -> Vec<ServerMsg> {
         ]),
         Graveyard(vec![]),
         Graveyard(vec![death("ann", 250, 251, true), death("Ærø", 0, 0, false)]),
+        Recording { player: "ann".into(), you: PlayerId(4), depth: 3, from: 1100, to: 1200 },
+        Recording {
+            player: "Zoë".into(),
+            you: PlayerId(u32::MAX),
+            depth: 65535,
+            from: 0,
+            to: u64::MAX,
+        },
+        Recorded { round: 1150, msg: Box::new(Note("A jackal bites you (3).".into())) },
+        Recorded { round: (1 << 53) + 1, msg: Box::new(Vitals { hp: 0, max: 65535 }) },
+        Recorded { round: 0, msg: Box::new(Stopped) },
+        RecordingEnd { cut: false },
+        RecordingEnd { cut: true },
         Watching { player: "ann".into(), you: PlayerId(12) },
         Watchers(vec![]),
         Watchers(names(&["cat", "Zoë"])),

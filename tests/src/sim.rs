@@ -151,6 +151,21 @@ impl SimClient {
         }
     }
 
+    /// Joins as `name` (a new character) with every message of the game
+    /// kept from the first (see `transcript`), the welcome's included.
+    pub async fn join_recorded(
+        url: &str,
+        name: &str,
+        oracle: Option<Oracle>,
+    ) -> Result<Self, SimError> {
+        let mut sim = Self::connect(url, name, None, oracle).await?;
+        sim.record();
+        let version = PROTOCOL_VERSION;
+        sim.send(&ClientMsg::Hello { version, name: name.to_owned(), token: None }).await?;
+        sim.welcomed().await?;
+        Ok(sim)
+    }
+
     /// Joins as `name` with the character's secret token.
     pub async fn join_with_token(
         url: &str,
@@ -631,5 +646,50 @@ fn connection_own(msg: &ServerMsg) -> bool {
             line.starts_with("You stop watching ") || line.starts_with("You are watching ")
         }
         _ => false,
+    }
+}
+
+/// A recording as the server sent it: its head (whose, where, which
+/// rounds), each message with its round, and whether it was cut short.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recording {
+    pub head: ServerMsg,
+    pub messages: Vec<(u64, ServerMsg)>,
+    pub cut: bool,
+}
+
+/// Asks the server at `url` for the recording `ask` names, on a connection
+/// of its own, and reads it whole (each read bounded by [`RECV_TIMEOUT`]).
+pub async fn ask_recording(
+    url: &str,
+    ask: gloam_protocol::RecordingAsk,
+) -> Result<Recording, SimError> {
+    let mut ws = connect_raw(url).await?;
+    let msg = ClientMsg::Recording { version: PROTOCOL_VERSION, ask };
+    ws.send(Message::Binary(codec::encode(&msg).into())).await?;
+    let mut head = None;
+    let mut messages = Vec::new();
+    loop {
+        let frame = tokio::time::timeout(RECV_TIMEOUT, ws.next())
+            .await
+            .map_err(|_| SimError::Timeout(RECV_TIMEOUT))?;
+        let bytes = match frame {
+            None => return Err(SimError::Closed(None)),
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(Message::Binary(bytes))) => bytes,
+            Some(Ok(Message::Close(frame))) => return Err(SimError::Closed(frame)),
+            Some(Ok(_)) => continue,
+        };
+        match codec::decode_server(&bytes)? {
+            ServerMsg::Refused(refusal) => return Err(SimError::Refused(refusal)),
+            ServerMsg::Recorded { round, msg } => messages.push((round, *msg)),
+            ServerMsg::RecordingEnd { cut } => {
+                let head =
+                    head.ok_or_else(|| SimError::Stuck("a recording with no head".into()))?;
+                return Ok(Recording { head, messages, cut });
+            }
+            msg @ ServerMsg::Recording { .. } => head = Some(msg),
+            other => return Err(SimError::Stuck(format!("{other:?} in a recording"))),
+        }
     }
 }

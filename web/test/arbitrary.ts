@@ -84,6 +84,15 @@ const client: { [K in VariantOf<ClientMsg>]: fc.Arbitrary<ClientMsg> } = {
   Stop: fc.constant("Stop"),
   Backgrounds: fc.constant("Backgrounds"),
   Create: record({ version: u32, name, token, background: name }).map((Create) => ({ Create })),
+  Recording: record({
+    version: u32,
+    ask: fc.oneof(
+      record({ name, life: u32, rounds: u32 }).map((Grave) => ({ Grave })),
+      record({ name, token: fc.array(u8, { minLength: 16, maxLength: 16 }), depth: u16, from: u64, to: u64 }).map(
+        (Mine) => ({ Mine }),
+      ),
+    ),
+  }).map((Recording) => ({ Recording })),
 };
 
 const playerChange: fc.Arbitrary<PlayerChange> = fc.oneof(
@@ -149,6 +158,7 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
       text(40).map((reason) => ({ CannotWatch: { reason } })),
       u32.map((players) => ({ Full: { players } })),
       name.map((name) => ({ NoSuchBackground: { name } })),
+      text(40).map((reason) => ({ NoRecording: { reason } })),
     )
     .map((Refused) => ({ Refused })),
   EnterLevel: record({ depth: u16, width: u16, height: u16, remembered: fc.array(u8), terrain: fc.array(terrain) })
@@ -186,6 +196,11 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
   Backgrounds: list(
     record({ name, about: text(60), hp: u16, to_hit: i8, damage: i8, stealth: u8, throwing: i8, kit: names }),
   ).map((Backgrounds) => ({ Backgrounds })),
+  Recording: record({ player: name, you: u32, depth: u16, from: u64, to: u64 }).map((Recording) => ({ Recording })),
+  Recorded: record({ round: u64, msg: text(80).map((Note): ServerMsg => ({ Note })) }).map((Recorded) => ({
+    Recorded,
+  })),
+  RecordingEnd: record({ cut: fc.boolean() }).map((RecordingEnd) => ({ RecordingEnd })),
 };
 
 export const clientMsg: fc.Arbitrary<ClientMsg> = fc.oneof(...Object.values(client));

@@ -82,8 +82,8 @@ test("a byte after the message is refused", () => {
 });
 
 test("an unknown variant is refused", () => {
-  refused("client", varint(BigInt(CLIENT_MSG_VARIANTS.length)), "Malformed", /unknown ClientMsg variant 10/);
-  refused("server", varint(BigInt(SERVER_MSG_VARIANTS.length)), "Malformed", /unknown ServerMsg variant 32/);
+  refused("client", varint(BigInt(CLIENT_MSG_VARIANTS.length)), "Malformed", /unknown ClientMsg variant 11/);
+  refused("server", varint(BigInt(SERVER_MSG_VARIANTS.length)), "Malformed", /unknown ServerMsg variant 35/);
   refused("server", varint(0xffff_ffffn), "Malformed", /unknown ServerMsg variant 4294967295/);
   // Act, then an Action past Rest, or a Move to a ninth direction.
   refused("client", [1, 17], "Malformed", /unknown Action variant 17/);

@@ -104,7 +104,8 @@ pub fn tried_again(refusal: &Refusal) -> bool {
         | Refusal::NameInvalid { .. }
         | Refusal::NameTaken
         | Refusal::WrongToken
-        | Refusal::NoSuchBackground { .. } => false,
+        | Refusal::NoSuchBackground { .. }
+        | Refusal::NoRecording { .. } => false,
     }
 }
 

@@ -209,6 +209,11 @@ impl ClientState {
             ServerMsg::Combat(text) => self.told(Topic::Combat, text),
             ServerMsg::Others(text) => self.told(Topic::Others, text),
             ServerMsg::Chat { from, name, to, text } => self.hear(*from, name, to, text)?,
+            // A recording's, sent only to a connection that asked for one:
+            // its messages are played in a mirror of their own.
+            ServerMsg::Recording { .. }
+            | ServerMsg::Recorded { .. }
+            | ServerMsg::RecordingEnd { .. } => {}
         }
         Ok(())
     }

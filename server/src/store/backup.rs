@@ -14,8 +14,8 @@ use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableErro
 
 use super::tables::{
     BACKGROUNDS, DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVE_MORGUES,
-    GRAVES, GRAVES_BY_SECOND, KNOWN, LIVING, LIVING_MORGUES, META, PACKS, PILES, PLACES, PROGRESS,
-    SLAIN, TOKENS, UNIQUES_SLAIN, VITALS,
+    GRAVES, GRAVES_BY_SECOND, KNOWN, LIFE_ENDS, LIVING, LIVING_MORGUES, META, PACKS, PILES, PLACES,
+    PROGRESS, SLAIN, TOKENS, UNIQUES_SLAIN, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -71,6 +71,7 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, DEPTH_SUM)?;
     copy_table(&read, &write, DEPTH_HISTORY)?;
     copy_table(&read, &write, UNIQUES_SLAIN)?;
+    copy_table(&read, &write, LIFE_ENDS)?;
     write.commit()?;
     Ok(())
 }

@@ -60,6 +60,20 @@ pub(super) enum Cmd {
         kind: String,
         by: String,
     },
+    /// Life number `life` of `name` ended on `depth`, in its round `round`.
+    EndLife {
+        name: String,
+        life: u32,
+        depth: u16,
+        round: u64,
+    },
+    /// Where life number `life` of `name` ended, if kept; sees every end
+    /// sent before it.
+    LifeEnd {
+        name: String,
+        life: u32,
+        reply: oneshot::Sender<Result<Option<(u16, u64)>, String>>,
+    },
     LoadLog {
         depth: u16,
         reply: mpsc::Sender<Result<DepthHistory, String>>,

@@ -171,6 +171,25 @@ impl StoreHandle {
         }
     }
 
+    /// Keeps where life number `life` of `name` ended: on `depth`, in its
+    /// round `round` (a recording of its last rounds is made from there).
+    pub fn end_life_at(&self, name: &str, life: u32, depth: u16, round: u64) {
+        let cmd = Cmd::EndLife { name: name.to_owned(), life, depth, round };
+        if self.queue.send(cmd).is_err() {
+            error!(player = name, "the store has stopped: where a life ended was not kept");
+        }
+    }
+
+    /// Where life number `life` of `name` ended (the depth, and its round
+    /// then), if kept. Sees every end sent before it. Waits for room while
+    /// the store's lane is full.
+    pub async fn life_end(&self, name: &str, life: u32) -> Result<Option<(u16, u64)>, String> {
+        let (reply, answer) = oneshot::channel();
+        let read = Cmd::LifeEnd { name: name.to_owned(), life, reply };
+        self.queue.send_when_room(read).await.map_err(|_| CLOSED.to_owned())?;
+        answer.await.map_err(|_| CLOSED.to_owned())?
+    }
+
     /// A depth's history as kept. Sees every entry sent before it.
     /// Blocks the calling thread until the store answers (a read of one
     /// depth's entries): it is called where a depth's level is built,

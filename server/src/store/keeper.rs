@@ -186,7 +186,8 @@ impl Keeper {
             | Cmd::Bury { .. }
             | Cmd::AppendLog { .. }
             | Cmd::StartHistory { .. }
-            | Cmd::SlayUnique { .. } => {
+            | Cmd::SlayUnique { .. }
+            | Cmd::EndLife { .. } => {
                 // A waiting load sees the writes sent before it, none after.
                 if self.waiting.loads.iter().any(|(name, _)| cmd.concerns(name)) {
                     self.commit(writes);
@@ -214,6 +215,13 @@ impl Keeper {
                 let log =
                     self.db().and_then(|db| depth_history(db, depth).map_err(|e| e.to_string()));
                 let _ = reply.send(log);
+            }
+            Cmd::LifeEnd { name, life, reply } => {
+                self.commit(writes);
+                let end = self
+                    .db()
+                    .and_then(|db| tables::life_end(db, &name, life).map_err(|e| e.to_string()));
+                let _ = reply.send(end);
             }
             Cmd::Flush { done } => {
                 self.commit(writes);
@@ -298,7 +306,8 @@ impl Keeper {
                 | Cmd::Bury { .. }
                 | Cmd::AppendLog { .. }
                 | Cmd::StartHistory { .. }
-                | Cmd::SlayUnique { .. })
+                | Cmd::SlayUnique { .. }
+                | Cmd::EndLife { .. })
                     if result.is_err() =>
                 {
                     self.failed.push(save)

@@ -85,6 +85,11 @@ pub(super) const GRAVES: TableDefinition<u64, (&str, u64, u16, u64, u32, &str)> 
 /// of the two. Read, never written: the graves in it stay listed.
 pub(super) const GRAVES_BY_SECOND: TableDefinition<(u64, &str), (u16, u64, u32, &str)> =
     TableDefinition::new("graveyard");
+/// (name, life: its morgue file's number) to (the depth the life ended
+/// on, that depth's rounds then): where a recording of its last rounds is
+/// made from. A life that ended before recordings has no row.
+pub(super) const LIFE_ENDS: TableDefinition<(&str, u32), (u16, u64)> =
+    TableDefinition::new("life-ends");
 /// (depth, entry number) to one entry of the depth's log: every command the
 /// depth applied, in order, encoded by the world.
 pub(super) const DEPTH_LOG: TableDefinition<(u16, u64), &[u8]> = TableDefinition::new("depth-log");
@@ -154,7 +159,11 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                 Cmd::SlayUnique { kind, by } => {
                     txn.open_table(UNIQUES_SLAIN)?.insert(kind.as_str(), by.as_str())?;
                 }
+                Cmd::EndLife { name, life, depth, round } => {
+                    txn.open_table(LIFE_ENDS)?.insert((name.as_str(), *life), (*depth, *round))?;
+                }
                 Cmd::Load { .. }
+                | Cmd::LifeEnd { .. }
                 | Cmd::Graveyard { .. }
                 | Cmd::LoadLog { .. }
                 | Cmd::Flush { .. }
@@ -463,6 +472,18 @@ fn slain_uniques(txn: &ReadTransaction) -> Result<Vec<String>, redb::Error> {
         names.push(entry?.0.value().to_owned());
     }
     Ok(names)
+}
+
+/// Where life number `life` of `name` ended: the depth, and that depth's
+/// rounds then (see [`LIFE_ENDS`]).
+pub(super) fn life_end(
+    db: &Database,
+    name: &str,
+    life: u32,
+) -> Result<Option<(u16, u64)>, redb::Error> {
+    let txn = db.begin_read()?;
+    let Some(table) = open_if_there(&txn, LIFE_ENDS)? else { return Ok(None) };
+    Ok(table.get((name, life))?.map(|v| v.value()))
 }
 
 /// The hall of the living, first to escape first; then the dead, deepest

@@ -262,6 +262,12 @@ impl Characters {
 
     /// What a claim does next, decided under the lock: the character is
     /// marked online for it at once, so no other claim can get in between.
+    /// Whether `token` is the key of the character called `name`.
+    pub(crate) fn owns(&self, name: &str, token: &Token) -> bool {
+        let all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
+        all.get(name).is_some_and(|c| c.token_hash == hash(token))
+    }
+
     fn decide(
         &self,
         name: &str,

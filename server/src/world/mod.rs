@@ -24,6 +24,7 @@ mod depth;
 #[cfg(test)]
 mod gate;
 mod presence;
+mod recordings;
 mod registry;
 #[cfg(test)]
 mod restock_tests;
@@ -47,12 +48,13 @@ pub use build::fresh_depth;
 pub(crate) use depth::rules::{combat, throwing};
 pub use depth::{
     Arrival, Command, Death, DepthState, End, Entry, Leaving, Monster, Outgoing, RULES_VERSION,
-    decode_history, may_start_order,
+    Recorded, decode_history, may_start_order,
 };
 /// The rules of a depth alone, for the balance run to play with nobody
 /// listening.
 pub(crate) use depth::{Departure, Flow, Killer, Nobody, Rules};
 pub use presence::{ActError, Presence, Reply, Watcher};
+pub use recordings::{MAX_RECORDING_ROUNDS, Recording};
 pub use talk::Talkers;
 pub use watch::{Audience, StreamPart};
 
@@ -73,6 +75,8 @@ pub struct World {
     talkers: talk::Talkers,
     /// The whole graveyard as last read for `/status`, and when.
     graves: std::sync::Mutex<Option<(tokio::time::Instant, Arc<Vec<DeathRecord>>)>>,
+    /// Held while a recording is made: one at a time (see `recordings`).
+    recording_turn: tokio::sync::Mutex<()>,
 }
 
 /// How long `/status` shows the graveyard it read before reading it again:
@@ -93,7 +97,8 @@ impl World {
         let depths = Arc::new(Depths::new(config, store));
         tokio::spawn(tell_about_saving(saving, Arc::downgrade(&depths)));
         let graves = std::sync::Mutex::default();
-        Self { depths, characters, talkers: talk::Talkers::default(), graves }
+        let recording_turn = tokio::sync::Mutex::default();
+        Self { depths, characters, talkers: talk::Talkers::default(), graves, recording_turn }
     }
 
     pub(crate) fn config(&self) -> &Config {

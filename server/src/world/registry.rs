@@ -199,6 +199,22 @@ impl Depths {
         current
     }
 
+    /// Has `depth`, if it is in play, hand what it applied to the store,
+    /// and waits until that is on its way there (not long on a depth that
+    /// is stuck): a read of its history after this sees all of it.
+    pub(super) async fn keep_log_of(&self, depth: u16) {
+        let Some(handle) = self.lock().get(&depth).cloned() else { return };
+        let (kept, done) = tokio::sync::oneshot::channel();
+        let asked = async {
+            if handle.tx.send(DepthCmd::KeepLog { kept }).await.is_ok() {
+                let _ = done.await;
+            }
+        };
+        if tokio::time::timeout(NOTICE_PATIENCE, asked).await.is_err() {
+            warn!(depth, "a depth too busy to hand its log over for a recording");
+        }
+    }
+
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u16, DepthHandle>> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }

@@ -18,6 +18,7 @@ mod oracle;
 mod orders;
 mod page;
 mod play;
+mod recordings;
 mod restock;
 mod rounds;
 mod watch;

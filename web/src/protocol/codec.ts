@@ -16,6 +16,7 @@ import {
   ITEM_CLASSES,
   MONSTER_CHANGE_VARIANTS,
   PLAYER_CHANGE_VARIANTS,
+  RECORDING_ASK_VARIANTS,
   REFUSAL_VARIANTS,
   SERVER_MSG_VARIANTS,
   TERRAINS,
@@ -36,6 +37,7 @@ import {
   type PlayerChange,
   type Playing,
   type Pos,
+  type RecordingAsk,
   type Refusal,
   type ServerMsg,
   type SightDiff,
@@ -147,8 +149,42 @@ function writeClientMsg(w: Writer, m: ClientMsg): void {
     w.string(m.Create.name);
     w.option(m.Create.token, writeToken);
     w.string(m.Create.background);
+  } else if ("Recording" in m) {
+    w.variant(CLIENT_MSG_VARIANTS, "Recording");
+    w.u32(m.Recording.version);
+    writeRecordingAsk(w, m.Recording.ask);
   } else {
     noVariant(m, "ClientMsg");
+  }
+}
+
+function writeRecordingAsk(w: Writer, a: RecordingAsk): void {
+  if ("Grave" in a) {
+    w.variant(RECORDING_ASK_VARIANTS, "Grave");
+    w.string(a.Grave.name);
+    w.u32(a.Grave.life);
+    w.u32(a.Grave.rounds);
+  } else if ("Mine" in a) {
+    w.variant(RECORDING_ASK_VARIANTS, "Mine");
+    w.string(a.Mine.name);
+    writeToken(w, a.Mine.token);
+    w.u16(a.Mine.depth);
+    w.u64(a.Mine.from);
+    w.u64(a.Mine.to);
+  } else {
+    noVariant(a, "RecordingAsk");
+  }
+}
+
+function readRecordingAsk(r: Reader): RecordingAsk {
+  const variant = r.variant(RECORDING_ASK_VARIANTS, "RecordingAsk");
+  switch (variant) {
+    case "Grave":
+      return { Grave: { name: r.string(), life: r.u32(), rounds: r.u32() } };
+    case "Mine":
+      return {
+        Mine: { name: r.string(), token: readToken(r), depth: r.u16(), from: r.u64(), to: r.u64() },
+      };
   }
 }
 
@@ -171,6 +207,8 @@ function readClientMsg(r: Reader): ClientMsg {
       return {
         Create: { version: r.u32(), name: r.string(), token: r.option(readToken), background: r.string() },
       };
+    case "Recording":
+      return { Recording: { version: r.u32(), ask: readRecordingAsk(r) } };
     case "Graveyard":
     case "Who":
     case "Stop":
@@ -400,6 +438,21 @@ function writeServerMsg(w: Writer, m: ServerMsg): void {
   } else if ("Backgrounds" in m) {
     tag("Backgrounds");
     w.vec(m.Backgrounds, writeBackgroundInfo);
+  } else if ("Recording" in m) {
+    const v = m.Recording;
+    tag("Recording");
+    w.string(v.player);
+    w.u32(v.you);
+    w.u16(v.depth);
+    w.u64(v.from);
+    w.u64(v.to);
+  } else if ("Recorded" in m) {
+    tag("Recorded");
+    w.u64(m.Recorded.round);
+    writeServerMsg(w, m.Recorded.msg);
+  } else if ("RecordingEnd" in m) {
+    tag("RecordingEnd");
+    w.bool(m.RecordingEnd.cut);
   } else {
     noVariant(m, "ServerMsg");
   }
@@ -491,6 +544,14 @@ function readServerMsg(r: Reader): ServerMsg {
       return { Who: r.vec(readPlaying, "players") };
     case "Backgrounds":
       return { Backgrounds: r.vec(readBackgroundInfo, "backgrounds") };
+    case "Recording":
+      return {
+        Recording: { player: r.string(), you: r.u32(), depth: r.u16(), from: r.u64(), to: r.u64() },
+      };
+    case "Recorded":
+      return { Recorded: { round: r.u64(), msg: readServerMsg(r) } };
+    case "RecordingEnd":
+      return { RecordingEnd: { cut: r.bool() } };
   }
 }
 
@@ -539,6 +600,9 @@ function writeRefusal(w: Writer, v: Refusal): void {
   } else if ("NoSuchBackground" in v) {
     w.variant(REFUSAL_VARIANTS, "NoSuchBackground");
     w.string(v.NoSuchBackground.name);
+  } else if ("NoRecording" in v) {
+    w.variant(REFUSAL_VARIANTS, "NoRecording");
+    w.string(v.NoRecording.reason);
   } else {
     noVariant(v, "Refusal");
   }
@@ -559,6 +623,8 @@ function readRefusal(r: Reader): Refusal {
       return { Full: { players: r.u32() } };
     case "NoSuchBackground":
       return { NoSuchBackground: { name: r.string() } };
+    case "NoRecording":
+      return { NoRecording: { reason: r.string() } };
     case "NameTaken":
     case "WrongToken":
       return variant;

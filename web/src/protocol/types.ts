@@ -64,6 +64,7 @@ export const CLIENT_MSG_VARIANTS = [
   "Stop",
   "Backgrounds",
   "Create",
+  "Recording",
 ] as const;
 
 export type ClientMsg =
@@ -76,7 +77,14 @@ export type ClientMsg =
   | "Who"
   | "Stop"
   | "Backgrounds"
-  | { Create: { version: number; name: string; token: Token | null; background: string } };
+  | { Create: { version: number; name: string; token: Token | null; background: string } }
+  | { Recording: { version: number; ask: RecordingAsk } };
+
+export const RECORDING_ASK_VARIANTS = ["Grave", "Mine"] as const;
+/** Which recording a client asks for (protocol/src/message.rs). */
+export type RecordingAsk =
+  | { Grave: { name: string; life: number; rounds: number } }
+  | { Mine: { name: string; token: Token; depth: number; from: bigint; to: bigint } };
 
 export const AUDIENCE_CMD_VARIANTS = ["Refuse", "Allow", "Kick"] as const;
 export type AudienceCmd = "Refuse" | "Allow" | { Kick: string };
@@ -159,6 +167,9 @@ export const SERVER_MSG_VARIANTS = [
   "Who",
   "Restarting",
   "Backgrounds",
+  "Recording",
+  "Recorded",
+  "RecordingEnd",
 ] as const;
 
 export type ServerMsg =
@@ -212,7 +223,10 @@ export type ServerMsg =
   | { Watchers: string[] }
   | { Who: Playing[] }
   | "Restarting"
-  | { Backgrounds: BackgroundInfo[] };
+  | { Backgrounds: BackgroundInfo[] }
+  | { Recording: { player: string; you: PlayerId; depth: number; from: bigint; to: bigint } }
+  | { Recorded: { round: bigint; msg: ServerMsg } }
+  | { RecordingEnd: { cut: boolean } };
 
 /** What a new character may start as (protocol/src/message.rs). */
 export interface BackgroundInfo {
@@ -336,6 +350,7 @@ export const REFUSAL_VARIANTS = [
   "CannotWatch",
   "Full",
   "NoSuchBackground",
+  "NoRecording",
 ] as const;
 export type Refusal =
   | { WrongVersion: { server: number } }
@@ -345,7 +360,8 @@ export type Refusal =
   | { Unavailable: { reason: string } }
   | { CannotWatch: { reason: string } }
   | { Full: { players: number } }
-  | { NoSuchBackground: { name: string } };
+  | { NoSuchBackground: { name: string } }
+  | { NoRecording: { reason: string } };
 
 /** The variant names of an externally tagged union: "Stopped" | "Note" | ... */
 export type VariantOf<T> = T extends string ? T : keyof T;

@@ -142,5 +142,6 @@ export function refusalText(r: Refusal): string {
   if ("Unavailable" in r) return `the server cannot take you now: ${r.Unavailable.reason}`;
   if ("Full" in r) return `The server is full (${r.Full.players} players); try again later.`;
   if ("NoSuchBackground" in r) return `no background is called ${r.NoSuchBackground.name} here`;
+  if ("NoRecording" in r) return `no recording: ${r.NoRecording.reason}`;
   return `cannot watch: ${r.CannotWatch.reason}`;
 }

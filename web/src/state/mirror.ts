@@ -212,6 +212,9 @@ export class ClientState {
       const { from, name, to, text } = msg.Chat;
       return hear(this, from, name, to, text);
     }
+    // A recording's, sent only to a connection that asked for one: its
+    // messages are played in a mirror of their own.
+    if ("Recording" in msg || "Recorded" in msg || "RecordingEnd" in msg) return;
     const none: never = msg;
     throw new StateError(`not a server message: ${JSON.stringify(none)}`);
   }

@@ -9,6 +9,7 @@
 //! had not taken is written first: its watchers may have been shown it.
 
 mod play;
+mod recording;
 mod requests;
 pub(crate) mod rules;
 mod watch;
@@ -195,14 +196,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         Ok(rules::greet(msg))
     }
 
-    /// Enters the world as the hello said, to play or to watch.
+    /// Enters the world as the hello said, to play or to watch (or sends
+    /// the recording it asked for instead).
     async fn enter(&mut self, joining: Joining) -> Result<Joined, Ending> {
         let from = self.peer.ip();
-        if let Err(wait) = self.hellos.admit(from, Instant::now()) {
-            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
-            let reason = format!("too many hellos from your address: try again in {seconds} s");
-            return Err(self.refuse(Refusal::Unavailable { reason }).await);
-        }
+        self.admit().await?;
         let joined = match &joining {
             Joining::Play { name, token, background } => {
                 let background = background.as_deref();
@@ -211,13 +209,16 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             Joining::Watch { name, token, player } => {
                 self.world.watch(name, *token, from, player).await.map(Joined::Watcher)
             }
+            // Not entered: sent, and the connection ends.
+            Joining::Recording(ask) => return Err(self.send_recording(ask).await),
         };
         let joined = match joined {
             Ok(joined) => joined,
             Err(refusal) => return Err(self.refuse(refusal).await),
         };
-        let (Joining::Play { name, .. } | Joining::Watch { name, .. }) = &joining;
-        tracing::Span::current().record("player", name.as_str());
+        if let Joining::Play { name, .. } | Joining::Watch { name, .. } = &joining {
+            tracing::Span::current().record("player", name.as_str());
+        }
         Ok(joined)
     }
 

@@ -2,7 +2,8 @@
 //! the sockets so they can be tested directly.
 
 use gloam_protocol::{
-    Action, AudienceCmd, ChatTo, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, Refusal, Token,
+    Action, AudienceCmd, ChatTo, ClientMsg, MAX_NAME_CHARS, PROTOCOL_VERSION, RecordingAsk,
+    Refusal, Token,
 };
 
 /// What a client came for, as its first message says.
@@ -20,6 +21,8 @@ pub(crate) enum Joining {
         token: Option<Token>,
         player: String,
     },
+    /// To be sent a recording, and nothing else.
+    Recording(RecordingAsk),
 }
 
 /// What to do with a message from a client that has not said hello yet.
@@ -27,7 +30,8 @@ pub(crate) fn greet(msg: ClientMsg) -> Result<Joining, Greeting> {
     let version = match &msg {
         ClientMsg::Hello { version, .. }
         | ClientMsg::Watch { version, .. }
-        | ClientMsg::Create { version, .. } => *version,
+        | ClientMsg::Create { version, .. }
+        | ClientMsg::Recording { version, .. } => *version,
         ClientMsg::Backgrounds => return Err(Greeting::Backgrounds),
         _ => return Err(Greeting::Violation("the first message must be a hello")),
     };
@@ -54,6 +58,14 @@ pub(crate) fn greet(msg: ClientMsg) -> Result<Joining, Greeting> {
                 return Err(Greeting::Refuse(Refusal::CannotWatch { reason }));
             }
             Ok(Joining::Watch { name, token, player })
+        }
+        ClientMsg::Recording { ask, .. } => {
+            let (RecordingAsk::Grave { name, .. } | RecordingAsk::Mine { name, .. }) = &ask;
+            if check_name(name).is_err() {
+                let reason = "nobody was ever called that".into();
+                return Err(Greeting::Refuse(Refusal::NoRecording { reason }));
+            }
+            Ok(Joining::Recording(ask))
         }
         _ => Err(Greeting::Violation("the first message must be a hello")),
     }
@@ -95,6 +107,7 @@ pub(crate) fn play(msg: ClientMsg) -> Result<Request, &'static str> {
         ClientMsg::Hello { .. } | ClientMsg::Watch { .. } | ClientMsg::Create { .. } => {
             Err("hello sent twice")
         }
+        ClientMsg::Recording { .. } => Err("a recording is asked for instead of a hello"),
         ClientMsg::Backgrounds => Err("the backgrounds are asked for before the hello"),
     }
 }

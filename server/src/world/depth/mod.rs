@@ -86,6 +86,7 @@
 //! terrain is sent only the first time it is seen.
 
 mod orders;
+mod recording;
 pub(crate) mod rules;
 pub(super) mod views;
 
@@ -94,6 +95,7 @@ use std::sync::Arc;
 use gloam_protocol::{Action, MonsterId, PlayerId, Pos, ServerMsg};
 
 pub use orders::may_start as may_start_order;
+pub use recording::Recorded;
 pub(crate) use rules::events::Nobody;
 pub use rules::{Command, Death, End, Entry, Leaving, Monster, RULES_VERSION, decode_history};
 pub(crate) use rules::{
@@ -274,7 +276,10 @@ impl DepthState {
         let mut outcome = Outcome::default();
         for (id, action) in actions {
             let one = match Order::of(&self.rules, id, action) {
-                Some(order) => self.carry_out(id, order),
+                Some(order) => {
+                    self.rules.mark(Command::Ordered { id, action });
+                    self.carry_out(id, order)
+                }
                 None => self.act_one(id, action),
             };
             outcome.append(one);
@@ -377,6 +382,12 @@ impl DepthState {
     /// the comings and goings they have not heard of, into `outcome`:
     /// riding in a player's last sight diff there when it has one.
     pub fn tell_the_still(&mut self, outcome: &mut Outcome, shift: Option<usize>) {
+        if !self.has_untold() {
+            return;
+        }
+        let marked = shift.map(|s| u8::try_from(s).expect("a handful of shifts"));
+        let joined = !outcome.out.is_empty();
+        self.rules.mark(Command::Told { shift: marked, joined });
         self.views.tell_untold(&self.rules, outcome, shift);
     }
 
@@ -387,7 +398,8 @@ impl DepthState {
     }
 
     /// A line for everyone on this depth.
-    pub(crate) fn tell_everyone(&self, text: &str) -> Vec<Outgoing> {
+    pub(crate) fn tell_everyone(&mut self, text: &str) -> Vec<Outgoing> {
+        self.rules.mark(Command::Announced { text: text.to_owned() });
         Views::tell_everyone(&self.rules, text)
     }
 
@@ -504,6 +516,8 @@ mod item_tests;
 mod monster_tests;
 #[cfg(test)]
 mod orders_tests;
+#[cfg(test)]
+mod recording_tests;
 #[cfg(test)]
 mod restock_tests;
 #[cfg(test)]

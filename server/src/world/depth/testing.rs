@@ -4,7 +4,7 @@
 
 use gloam_protocol::{Action, PlayerId};
 
-use super::{Arrival, DepthState, Leaving, Outcome, Outgoing};
+use super::{Arrival, DepthState, Entry, Leaving, Outcome, Outgoing};
 use crate::character::Player;
 
 pub(super) trait PlayAndTell {
@@ -58,4 +58,10 @@ impl PlayAndTell for DepthState {
         self.tell_the_still(&mut outcome, Some(shift));
         outcome.out
     }
+}
+
+/// The entries of `log` that the rules apply, the marks of what the views
+/// did left out (a replay tells nobody, so logs none).
+pub(super) fn commands_of(log: &[Entry]) -> Vec<Entry> {
+    log.iter().filter(|e| !e.what.is_mark()).cloned().collect()
 }

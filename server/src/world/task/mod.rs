@@ -124,6 +124,11 @@ pub(super) enum DepthCmd {
     /// Someone started watching this player: those of its watchers who do
     /// not have its view yet are sent it.
     Resync(PlayerId),
+    /// Hand what the depth applied to the store now (a recording is to be
+    /// made of it); `kept` is told once it is on its way there.
+    KeepLog {
+        kept: tokio::sync::oneshot::Sender<()>,
+    },
     /// The server is stopping: no action is applied and no round closed
     /// any more, so that as its players leave one by one (each saved where
     /// it stands) nobody steps onto a cell another has just left and is
@@ -297,6 +302,9 @@ impl DepthTask {
                 DepthCmd::Leave { saved, .. } => {
                     let _ = saved.send(());
                 }
+                DepthCmd::KeepLog { kept } => {
+                    let _ = kept.send(());
+                }
                 _ => {}
             }
         }
@@ -327,6 +335,10 @@ impl DepthTask {
                 if let Some(link) = self.links.get(&id) {
                     link.audience.relay(Vec::new(), || view(&self.state, id));
                 }
+            }
+            DepthCmd::KeepLog { kept } => {
+                self.keep_log();
+                let _ = kept.send(());
             }
         }
     }
@@ -507,7 +519,9 @@ impl DepthTask {
         }
         self.acted.remove(&player.id);
         self.waiting_since.remove(&player.id);
-        self.depths.store().bury(record.clone());
+        let store = self.depths.store();
+        store.end_life_at(&player.name, record.morgue, depth, self.state.rounds());
+        store.bury(record.clone());
         if let Some(link) = link {
             let last = if escaped {
                 gloam_protocol::ServerMsg::Escaped(record)

@@ -30,6 +30,20 @@ pub struct Entry {
     pub what: Command,
 }
 
+impl Command {
+    /// A mark of what the views did between commands (see the end of
+    /// [`Command`]), which the rules pass over.
+    pub fn is_mark(&self) -> bool {
+        matches!(
+            self,
+            Command::Told { .. }
+                | Command::Ordered { .. }
+                | Command::Announced { .. }
+                | Command::Resumed
+        )
+    }
+}
+
 /// A depth's log as the store keeps it (each entry encoded by the codec),
 /// decoded; the first entry that does not decode is named.
 pub fn decode_history(stored: &[Vec<u8>]) -> Result<Vec<Entry>, String> {
@@ -136,6 +150,36 @@ pub enum Command {
     Gone {
         kinds: Vec<KindId>,
     },
+    /// A player left because its connection was lost or fell behind (a
+    /// [`Command::Leave`] quit): the same to the rules, told otherwise.
+    /// Logs made before recordings hold `Leave` for both.
+    Lost {
+        id: PlayerId,
+    },
+    // What follows marks what the depth's views did between commands:
+    // the rules pass over it, and a recording (`depth::recording`)
+    // follows it to tell each player again what it was told then.
+    /// Those who stood still (all, or one shift of them) were told of the
+    /// movers: `joined`, into the messages of the command before it (a
+    /// deadline's), else alone.
+    Told {
+        shift: Option<u8>,
+        joined: bool,
+    },
+    /// A player's action was a standing order: the step it took (an
+    /// [`Command::Act`]) follows, unless it could take none.
+    Ordered {
+        id: PlayerId,
+        action: Action,
+    },
+    /// A line for everyone on the depth, from the server.
+    Announced {
+        text: String,
+    },
+    /// The depth's history was taken up after a restart: the views began
+    /// afresh, and the players the history left on the depth (the
+    /// [`Command::Leave`]s that follow) were taken off with nobody told.
+    Resumed,
 }
 
 /// The entries applied and not yet handed over, when kept, and how many
@@ -182,6 +226,12 @@ impl Rules {
         Some(LogPart { first, entries, checksum: self.checksum() })
     }
 
+    /// The entries applied since the last call (a log kept but never
+    /// handed over: a recording's, see `depth::recording`).
+    pub(crate) fn take_entries(&mut self) -> Vec<Entry> {
+        self.log.entries.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
     /// Numbers the next entry after `count` others (a history set aside).
     pub(crate) fn skip_log(&mut self, count: u64) {
         self.log.logged = count;
@@ -196,6 +246,7 @@ impl Rules {
         self.replay(history)?;
         self.log.entries = Some(Vec::new());
         self.log.logged = first + history.len() as u64;
+        self.log.record(self.clock.rounds, Command::Resumed);
         let stranded: Vec<PlayerId> = self.players().keys().copied().collect();
         for id in stranded {
             self.leave(id, Leaving::Quit, &mut Nobody);
@@ -216,34 +267,11 @@ impl Rules {
                     entry.round, self.clock.rounds
                 ));
             }
+            if let Some((player, via)) = arrival(&entry.what) {
+                self.arrive(player, via, &mut Nobody);
+                continue;
+            }
             match &entry.what {
-                Command::Arrive { id, name, vitals, via } => {
-                    let mut player = Player::new(*id, name.clone());
-                    player.vitals = *vitals;
-                    self.arrive(player, *via, &mut Nobody);
-                }
-                Command::Came { id, name, vitals, via, pack } => {
-                    let mut player = Player::new(*id, name.clone());
-                    player.vitals = *vitals;
-                    player.pack = Pack::of(pack.clone());
-                    self.arrive(player, *via, &mut Nobody);
-                }
-                Command::Entered { id, name, vitals, via, pack, xp } => {
-                    let mut player = Player::new(*id, name.clone());
-                    player.vitals = *vitals;
-                    player.pack.clone_from(pack);
-                    player.xp = *xp;
-                    self.arrive(player, *via, &mut Nobody);
-                }
-                Command::Knowing { id, name, vitals, via, pack, xp, known } => {
-                    let skills = Skills::default();
-                    let player = came(*id, name, *vitals, pack, *xp, known, skills);
-                    self.arrive(player, *via, &mut Nobody);
-                }
-                Command::Skilled { id, name, vitals, via, pack, xp, known, skills } => {
-                    let player = came(*id, name, *vitals, pack, *xp, known, *skills);
-                    self.arrive(player, *via, &mut Nobody);
-                }
                 Command::Act { id, action } => {
                     self.act(*id, *action, &mut Nobody);
                 }
@@ -256,12 +284,25 @@ impl Rules {
                 Command::Leave { id } => {
                     self.leave(*id, Leaving::Quit, &mut Nobody);
                 }
+                Command::Lost { id } => {
+                    self.leave(*id, Leaving::Lost, &mut Nobody);
+                }
                 Command::Restock { periods } => {
                     self.restock(*periods, &mut Nobody);
                 }
                 Command::Gone { kinds } => {
                     self.clear_slain(kinds);
                 }
+                // Arrivals, above; and what only the views did.
+                Command::Arrive { .. }
+                | Command::Came { .. }
+                | Command::Entered { .. }
+                | Command::Knowing { .. }
+                | Command::Skilled { .. }
+                | Command::Told { .. }
+                | Command::Ordered { .. }
+                | Command::Announced { .. }
+                | Command::Resumed => {}
             }
         }
         Ok(())
@@ -370,6 +411,39 @@ impl Fnv {
     fn pos(&mut self, p: Pos) {
         self.u64(u64::from(p.x) << 16 | u64::from(p.y));
     }
+}
+
+/// The player an arrival logged, as it came, and where it was put; `None`
+/// for a command that is not an arrival.
+pub(crate) fn arrival(what: &Command) -> Option<(Player, Arrival)> {
+    let (player, via) = match what {
+        Command::Arrive { id, name, vitals, via } => {
+            let mut player = Player::new(*id, name.clone());
+            player.vitals = *vitals;
+            (player, via)
+        }
+        Command::Came { id, name, vitals, via, pack } => {
+            let mut player = Player::new(*id, name.clone());
+            player.vitals = *vitals;
+            player.pack = Pack::of(pack.clone());
+            (player, via)
+        }
+        Command::Entered { id, name, vitals, via, pack, xp } => {
+            let mut player = Player::new(*id, name.clone());
+            player.vitals = *vitals;
+            player.pack.clone_from(pack);
+            player.xp = *xp;
+            (player, via)
+        }
+        Command::Knowing { id, name, vitals, via, pack, xp, known } => {
+            (came(*id, name, *vitals, pack, *xp, known, Skills::default()), via)
+        }
+        Command::Skilled { id, name, vitals, via, pack, xp, known, skills } => {
+            (came(*id, name, *vitals, pack, *xp, known, *skills), via)
+        }
+        _ => return None,
+    };
+    Some((player, *via))
 }
 
 /// A player as an arrival logged it: [`Command::Knowing`]'s fields, and

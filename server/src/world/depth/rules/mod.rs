@@ -38,8 +38,8 @@ use gloam_protocol::{Action, Dir, Disc, MonsterId, PlayerId, Pos, Terrain};
 pub(crate) use clock::Phase;
 pub use flow::{Death, End, Leaving};
 pub(crate) use flow::{Departure, Flow, Killer, Notice, Slaying};
-pub(crate) use log::LogPart;
 pub use log::{Command, Entry, RULES_VERSION, decode_history};
+pub(crate) use log::{LogPart, arrival};
 pub use monsters::Monster;
 
 use super::Arrival;
@@ -249,6 +249,12 @@ impl Rules {
         self.take_flow()
     }
 
+    /// Logs what the views did between commands (one of the markers at
+    /// the end of [`Command`]), for recordings to follow.
+    pub(crate) fn mark(&mut self, what: Command) {
+        self.log.record(self.clock.rounds, what);
+    }
+
     /// The flow of the command just applied, handed back.
     fn take_flow(&mut self) -> Flow {
         std::mem::take(&mut self.flow)
@@ -354,7 +360,11 @@ impl Rules {
         obs: &mut dyn Observer,
     ) -> (Option<Player>, Flow) {
         if self.player(id).is_some() {
-            self.log.record(self.clock.rounds, Command::Leave { id });
+            let command = match how {
+                Leaving::Lost => Command::Lost { id },
+                _ => Command::Leave { id },
+            };
+            self.log.record(self.clock.rounds, command);
         }
         let player = self.take_off(id, how, obs);
         self.run_clock(obs);

@@ -1,0 +1,216 @@
+//! Recordings: what one player was sent on a depth, made again from the
+//! depth's history. The history holds every command the rules applied and,
+//! between them, marks of what the views did that the rules did not (those
+//! who stood still told of the movers, a standing order's first action, a
+//! line for everyone, a restart: see the end of [`Command`]). Applied to the
+//! depth fresh from its seed with the views listening, in the same calls
+//! the depth's task made live, they tell every player again exactly what it
+//! was told then; a recording keeps one player's part.
+//!
+//! Each call's own log is held against the history as it goes: a depth
+//! that logs anything else than the history says is not the depth the
+//! history was made on, and the recording stops there with the reason.
+//!
+//! A recording holds what the depth sent: not chat, nor what the
+//! connection says of itself (greetings, the graveyard, who watches), nor
+//! the record of a death (the grave has it). A player who comes back to a
+//! depth brings what it remembers of it: from its last visit in the same
+//! history; one whose last visit is older (before a history set aside)
+//! comes back remembering nothing.
+
+use std::collections::HashMap;
+use std::ops::RangeInclusive;
+
+use gloam_protocol::{PlayerId, ServerMsg};
+
+use super::rules::{Command, Entry, Leaving, arrival};
+use super::views::Views;
+use super::{DepthState, Nobody, Outcome};
+use crate::character::Memory;
+
+/// One message of a recording: the round of the depth it was sent in, and
+/// the id its player had then.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recorded {
+    pub round: u64,
+    pub to: PlayerId,
+    pub msg: ServerMsg,
+}
+
+/// A recording being made: whose, of which rounds, and what it holds.
+struct Recorder<'a> {
+    name: &'a str,
+    rounds: RangeInclusive<u64>,
+    /// The ids the player had on the depth (one each time it came).
+    ids: Vec<PlayerId>,
+    /// What players who left the depth remembered of it, by name.
+    memories: HashMap<String, Memory>,
+    /// The messages of the last command, not yet kept: a deadline's are
+    /// joined by what those who stood still were told after it.
+    pending: (u64, Outcome),
+    /// The first round of the recording was reached.
+    started: bool,
+    /// After a restart: the players the history left are taken off with
+    /// nobody told.
+    quiet: bool,
+    kept: Vec<Recorded>,
+}
+
+impl DepthState {
+    /// Applies `history` to this depth, fresh from its seed as the world
+    /// builds it, with the views listening, and gives what the player named
+    /// `name` was sent in `rounds`. A recording that starts with the player
+    /// on the depth starts with its whole view then, as a watcher's does.
+    /// Fails where the depth does not do what the history says.
+    pub fn record(
+        &mut self,
+        history: &[Entry],
+        name: &str,
+        rounds: RangeInclusive<u64>,
+    ) -> Result<Vec<Recorded>, String> {
+        let mut r = Recorder {
+            name,
+            rounds,
+            ids: Vec::new(),
+            memories: HashMap::new(),
+            pending: (0, Outcome::default()),
+            started: false,
+            quiet: false,
+            kept: Vec::new(),
+        };
+        self.rules.keep_log();
+        let mut i = 0;
+        while let Some(entry) = history.get(i) {
+            if entry.round > *r.rounds.end() {
+                break;
+            }
+            if entry.round != self.rounds() {
+                let live = entry.round;
+                return Err(format!(
+                    "entry {i} fell in round {live} live but in round {} here",
+                    self.rounds()
+                ));
+            }
+            let joined = matches!(entry.what, Command::Told { joined: true, .. });
+            if !r.started && entry.round >= *r.rounds.start() && !joined {
+                self.start(&mut r);
+            }
+            self.perform(&mut r, entry);
+            let made = self.rules.take_entries();
+            let stored = history.get(i..i + made.len()).unwrap_or_default();
+            if made.is_empty() || made != stored {
+                return Err(format!("entry {i} ({:?}) is not what this depth does", entry.what));
+            }
+            i += made.len();
+        }
+        self.keep_pending(&mut r);
+        Ok(r.kept)
+    }
+
+    /// The recording's first round is reached: what came before it is let
+    /// go, and the player, if it is on the depth, is given its whole view
+    /// as it stands.
+    fn start(&mut self, r: &mut Recorder) {
+        self.keep_pending(r);
+        r.started = true;
+        let Some(&id) = r.ids.last() else { return };
+        let round = self.rounds();
+        let view = self.view_of(id).unwrap_or_default();
+        r.kept.extend(view.into_iter().map(|msg| Recorded { round, to: id, msg }));
+    }
+
+    /// Applies one entry of the history as the depth's task did live.
+    fn perform(&mut self, r: &mut Recorder, entry: &Entry) {
+        if let Command::Told { shift, joined: true } = entry.what {
+            // Told into the messages of the command before (a deadline's).
+            self.tell_the_still(&mut r.pending.1, shift.map(usize::from));
+            return;
+        }
+        self.keep_pending(r);
+        let quiet = std::mem::take(&mut r.quiet);
+        let outcome = match &entry.what {
+            what @ (Command::Arrive { .. }
+            | Command::Came { .. }
+            | Command::Entered { .. }
+            | Command::Knowing { .. }
+            | Command::Skilled { .. }) => {
+                let (mut player, via) = arrival(what).expect("an arrival");
+                if player.name == r.name {
+                    r.ids.push(player.id);
+                }
+                if let Some(memory) = r.memories.remove(&player.name) {
+                    player.memories.insert(self.depth(), memory);
+                }
+                self.arrive(player, via)
+            }
+            Command::Act { id, action } | Command::Ordered { id, action } => self.act(*id, *action),
+            Command::Deadline { id } => self.deadline(*id),
+            Command::Leave { id } if quiet => {
+                r.quiet = true;
+                let (player, _) = self.rules.leave(*id, Leaving::Quit, &mut Nobody);
+                r.remember(self.depth(), player);
+                Outcome::default()
+            }
+            Command::Leave { id } | Command::Lost { id } => {
+                let how = match entry.what {
+                    Command::Lost { .. } => Leaving::Lost,
+                    _ => Leaving::Quit,
+                };
+                let (player, outcome) = self.leave(*id, how);
+                r.remember(self.depth(), player);
+                outcome
+            }
+            Command::Restock { periods } => {
+                self.restock(*periods);
+                Outcome::default()
+            }
+            Command::Gone { kinds } => {
+                self.clear_slain(kinds);
+                Outcome::default()
+            }
+            Command::Told { shift, .. } => {
+                let mut told = Outcome::default();
+                self.tell_the_still(&mut told, shift.map(usize::from));
+                told
+            }
+            Command::Announced { text } => {
+                let out = self.tell_everyone(text);
+                Outcome { out, ..Outcome::default() }
+            }
+            Command::Resumed => {
+                self.views = Views::default();
+                self.rules.mark(Command::Resumed);
+                r.quiet = true;
+                Outcome::default()
+            }
+            // Logged only with the arrival it ends, which applies it.
+            Command::Escape { .. } => Outcome::default(),
+        };
+        r.pending = (entry.round, outcome);
+    }
+
+    /// Keeps the player's part of the last command's messages (once the
+    /// recording has started), and what those who left remember.
+    fn keep_pending(&self, r: &mut Recorder) {
+        let (round, outcome) = std::mem::take(&mut r.pending);
+        let Outcome { out, flow, .. } = outcome;
+        for departure in flow.departures {
+            r.remember(self.depth(), Some(departure.player));
+        }
+        if !r.started {
+            return;
+        }
+        let mine = out.into_iter().filter(|o| r.ids.contains(&o.to));
+        r.kept.extend(mine.map(|o| Recorded { round, to: o.to, msg: o.msg }));
+    }
+}
+
+impl Recorder<'_> {
+    /// Keeps what `player`, leaving depth `depth`, remembers of it.
+    fn remember(&mut self, depth: u16, player: Option<crate::character::Player>) {
+        let Some(mut player) = player else { return };
+        if let Some(memory) = player.memories.remove(&depth) {
+            self.memories.insert(player.name, memory);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Recordings as clients ask for them: which may be made for whom, and the
+//! making, off the game's tasks. A recording is what one player was sent on
+//! one depth, made again from the depth's history (`depth::recording`):
+//! the last rounds of any life that ended (as its morgue file, anyone may
+//! ask), or a player's own past, asked with its key.
+
+use std::sync::Arc;
+
+use gloam_protocol::{PlayerId, RecordingAsk, Refusal, ServerMsg};
+use tracing::{info, warn};
+
+use super::World;
+use super::build::fresh_depth;
+use super::depth::{RULES_VERSION, Recorded, decode_history};
+use super::registry::Depths;
+
+/// The most rounds one recording holds: a fall is its last few dozen.
+pub const MAX_RECORDING_ROUNDS: u64 = 500;
+
+/// A recording as made: whose, where, which rounds, and the messages.
+#[derive(Debug)]
+pub struct Recording {
+    pub player: String,
+    /// Its id in the first message.
+    pub you: PlayerId,
+    pub depth: u16,
+    pub from: u64,
+    pub to: u64,
+    /// What its client was told, in order: the kinds of monster and item
+    /// (as a welcome tells them), then what its depth told it.
+    pub messages: Vec<Recorded>,
+}
+
+/// What a recording is asked of: whose, on which depth, which rounds.
+struct Wanted {
+    player: String,
+    depth: u16,
+    from: u64,
+    to: u64,
+}
+
+impl World {
+    /// Makes the recording `ask` names, if the asker may have it. Made one
+    /// at a time, on a thread of its own: however long a depth's history,
+    /// nobody's game waits for it.
+    pub async fn recording(&self, ask: &RecordingAsk) -> Result<Recording, Refusal> {
+        let wanted = self.wanted(ask).await?;
+        let _turn = self.recording_turn.lock().await;
+        self.depths.keep_log_of(wanted.depth).await;
+        let depths = Arc::clone(&self.depths);
+        let Wanted { player, depth, from, to } = wanted;
+        let name = player.clone();
+        let started = std::time::Instant::now();
+        let made = tokio::task::spawn_blocking(move || make(&depths, depth, &name, from, to))
+            .await
+            .map_err(|e| format!("the recording failed: {e}"))
+            .and_then(|made| made);
+        let made = made.and_then(|messages| match messages.is_empty() {
+            true => Err(format!("{player} was told nothing on depth {depth} in those rounds")),
+            false => Ok(messages),
+        });
+        match made {
+            Ok(made) => {
+                let (count, took) = (made.len(), started.elapsed());
+                info!(player = %player, depth, from, to, messages = count, ?took, "recording made");
+                let you = made[0].to;
+                // First what its client was told on joining of the kinds
+                // of monster and item, as the welcome tells them.
+                let c = self.config();
+                let kinds = ServerMsg::Kinds(c.bestiary.kinds_info());
+                let items = ServerMsg::ItemKinds(c.world_items().infos());
+                let told = |msg| Recorded { round: made[0].round, to: you, msg };
+                let mut messages = vec![told(kinds), told(items)];
+                messages.extend(made);
+                Ok(Recording { player, you, depth, from, to, messages })
+            }
+            Err(reason) => {
+                warn!(player = %player, depth, from, to, %reason, "no recording could be made");
+                Err(Refusal::NoRecording { reason })
+            }
+        }
+    }
+
+    /// Whose recording `ask` is of and which part, once the asker may have it.
+    async fn wanted(&self, ask: &RecordingAsk) -> Result<Wanted, Refusal> {
+        let refuse = |reason: &str| Refusal::NoRecording { reason: reason.to_owned() };
+        match ask {
+            RecordingAsk::Grave { name, life, rounds } => {
+                let end = self.depths.store().life_end(name, *life).await;
+                let end = end.map_err(|e| refuse(&format!("the store cannot say: {e}")))?;
+                let Some((depth, round)) = end else {
+                    return Err(refuse(
+                        "that life left no recording (it ended before they were kept)",
+                    ));
+                };
+                let rounds = u64::from(*rounds).clamp(1, MAX_RECORDING_ROUNDS);
+                let from = round.saturating_sub(rounds);
+                Ok(Wanted { player: name.clone(), depth, from, to: round })
+            }
+            RecordingAsk::Mine { name, token, depth, from, to } => {
+                if !self.characters.owns(name, token) {
+                    return Err(Refusal::WrongToken);
+                }
+                if from > to {
+                    return Err(refuse("its first round is after its last"));
+                }
+                if to - from >= MAX_RECORDING_ROUNDS {
+                    let most = format!("a recording holds at most {MAX_RECORDING_ROUNDS} rounds");
+                    return Err(refuse(&most));
+                }
+                if *depth == 0 || *depth > self.config().bottom() {
+                    return Err(refuse("this world has no such depth"));
+                }
+                Ok(Wanted { player: name.clone(), depth: *depth, from: *from, to: *to })
+            }
+        }
+    }
+}
+
+/// Replays `depth`'s history, as the store has it, for `name`'s part in
+/// rounds `from` to `to`.
+fn make(
+    depths: &Depths,
+    depth: u16,
+    name: &str,
+    from: u64,
+    to: u64,
+) -> Result<Vec<Recorded>, String> {
+    let stored = depths.store().depth_history(depth)?;
+    match stored.rules {
+        Some(RULES_VERSION) => {}
+        Some(_) => return Err("the depth's history was made under other rules".into()),
+        None => return Err("nothing was ever played on that depth".into()),
+    }
+    let entries = decode_history(&stored.entries)?;
+    let mut state = fresh_depth(&depths.config, depth);
+    state.record(&entries, name, from..=to)
+}
