@@ -69,6 +69,24 @@ enum Command {
         #[arg(long)]
         depth: u16,
     },
+    /// Print what a player was sent on a depth of the (stopped) world in
+    /// --data, made again from the depth's log (see docs/recordings.md),
+    /// and how long that took. Give the rules the server played with, as
+    /// for replay.
+    Record {
+        /// The depth.
+        #[arg(long)]
+        depth: u16,
+        /// The player's name.
+        #[arg(long)]
+        player: String,
+        /// The first round.
+        #[arg(long, default_value_t = 0)]
+        from: u64,
+        /// The last round.
+        #[arg(long, default_value_t = u64::MAX)]
+        to: u64,
+    },
 }
 
 fn main() -> std::process::ExitCode {
@@ -98,6 +116,15 @@ fn look_back(command: &Command, rules: Config, store: &Store) -> anyhow::Result<
             let world = store.world()?.context("the data folder holds no world yet")?;
             let config = rules.playing(world);
             print!("{}", cli::replay_report(store, &config, *depth)?);
+        }
+        Command::Record { depth, player, from, to } => {
+            let world = store.world()?.context("the data folder holds no world yet")?;
+            let config = rules.playing(world);
+            let rounds = *from..=*to;
+            print!(
+                "{}",
+                gloam_server::world::record_report(store, &config, *depth, player, rounds)?
+            );
         }
         Command::Mapgen(_) => {}
     }

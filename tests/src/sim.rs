@@ -151,17 +151,19 @@ impl SimClient {
         }
     }
 
-    /// Joins as `name` (a new character) with every message of the game
-    /// kept from the first (see `transcript`), the welcome's included.
+    /// Joins as `name` (with its key, if it has one) with every message of
+    /// the game kept from the first (see `transcript`), the welcome's
+    /// included.
     pub async fn join_recorded(
         url: &str,
         name: &str,
+        token: Option<Token>,
         oracle: Option<Oracle>,
     ) -> Result<Self, SimError> {
-        let mut sim = Self::connect(url, name, None, oracle).await?;
+        let mut sim = Self::connect(url, name, token, oracle).await?;
         sim.record();
         let version = PROTOCOL_VERSION;
-        sim.send(&ClientMsg::Hello { version, name: name.to_owned(), token: None }).await?;
+        sim.send(&ClientMsg::Hello { version, name: name.to_owned(), token }).await?;
         sim.welcomed().await?;
         Ok(sim)
     }

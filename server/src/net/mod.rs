@@ -110,7 +110,7 @@ pub async fn run_with_store(
     if tokio::time::timeout(grace, tracker.wait()).await.is_err() {
         warn!(left = tracker.len(), "connections still open after the grace period");
     }
-    world.close();
+    world.close().await;
     stop_backups.cancel();
     let _ = backups.await;
     // Every connection that closed has sent its save; commit them.

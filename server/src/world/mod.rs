@@ -54,7 +54,7 @@ pub use depth::{
 /// listening.
 pub(crate) use depth::{Departure, Flow, Killer, Nobody, Rules};
 pub use presence::{ActError, Presence, Reply, Watcher};
-pub use recordings::{MAX_RECORDING_ROUNDS, Recording};
+pub use recordings::{MAX_RECORDING_ROUNDS, Recording, record_history, record_report};
 pub use talk::Talkers;
 pub use watch::{Audience, StreamPart};
 
@@ -306,8 +306,12 @@ impl World {
         tx.max_capacity() - tx.capacity()
     }
 
-    /// Ends every depth's task once the connections holding handles are gone.
-    pub fn close(&self) {
+    /// Ends every depth's task once the connections holding handles are
+    /// gone, each depth's history handed to the store first (the store
+    /// closes next: what a depth hands over as its task ends would come
+    /// too late, and a clean restart would lose the last of its history).
+    pub async fn close(&self) {
+        self.depths.keep_every_log().await;
         self.depths.close();
     }
 

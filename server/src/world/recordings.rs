@@ -127,12 +127,56 @@ fn make(
     to: u64,
 ) -> Result<Vec<Recorded>, String> {
     let stored = depths.store().depth_history(depth)?;
+    record_history(&depths.config, depth, &stored, name, from..=to)
+}
+
+/// What the player named `name` was sent on `depth` of the world `config`
+/// plays, in `rounds`, made from the depth's `stored` history.
+pub fn record_history(
+    config: &crate::Config,
+    depth: u16,
+    stored: &crate::store::DepthHistory,
+    name: &str,
+    rounds: std::ops::RangeInclusive<u64>,
+) -> Result<Vec<Recorded>, String> {
     match stored.rules {
         Some(RULES_VERSION) => {}
         Some(_) => return Err("the depth's history was made under other rules".into()),
         None => return Err("nothing was ever played on that depth".into()),
     }
     let entries = decode_history(&stored.entries)?;
-    let mut state = fresh_depth(&depths.config, depth);
-    state.record(&entries, name, from..=to)
+    let mut state = fresh_depth(config, depth);
+    state.record(&entries, name, rounds)
+}
+
+/// What `gloam-server record` prints: each message of the recording, a
+/// line each (its round and the message, cut to a line's width), then how
+/// many there are, their bytes on the wire and how long the recording
+/// took to make from how long a history.
+pub fn record_report(
+    store: &crate::store::Store,
+    config: &crate::Config,
+    depth: u16,
+    name: &str,
+    rounds: std::ops::RangeInclusive<u64>,
+) -> anyhow::Result<String> {
+    let stored = store.depth_history(depth)?;
+    let started = std::time::Instant::now();
+    let made = record_history(config, depth, &stored, name, rounds)
+        .map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
+    let took = started.elapsed();
+    let mut out = String::new();
+    let mut bytes = 0;
+    for r in &made {
+        bytes += gloam_protocol::codec::encode(&r.msg).len();
+        let said: String = format!("{:?}", r.msg).chars().take(100).collect();
+        out.push_str(&format!("round {}: {said}\n", r.round));
+    }
+    out.push_str(&format!(
+        "{} messages to {name} ({bytes} bytes), made in {:.3} s from a history of {} entries\n",
+        made.len(),
+        took.as_secs_f64(),
+        stored.entries.len()
+    ));
+    Ok(out)
 }

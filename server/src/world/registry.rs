@@ -215,6 +215,16 @@ impl Depths {
         }
     }
 
+    /// Has every depth in play hand what it applied to the store, and
+    /// waits until each has (not long on one that is stuck): the server
+    /// stops, and its store closes next.
+    pub(super) async fn keep_every_log(&self) {
+        let running: Vec<u16> = self.lock().keys().copied().collect();
+        for depth in running {
+            self.keep_log_of(depth).await;
+        }
+    }
+
     pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u16, DepthHandle>> {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }

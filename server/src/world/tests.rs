@@ -607,7 +607,7 @@ async fn new_characters_are_capped_per_address_and_in_all() {
     for presence in made {
         presence.leave().await;
     }
-    world.close();
+    world.close().await;
     let handle = writer.handle();
     handle.flush().await;
     drop(handle);
@@ -713,4 +713,30 @@ async fn a_frozen_world_applies_no_action_and_saves_each_where_it_stood() {
     ann.leave().await;
     let saved = store.load("ann").await.unwrap().expect("saved as it left");
     assert_eq!(saved.pos, level.arrival, "the step after the freeze was not taken");
+}
+
+/// The server stops: every depth hands its history to the store before
+/// the store closes, so a clean restart loses none of it (the periodic
+/// save never came here).
+#[tokio::test]
+async fn closing_the_world_keeps_every_depths_history_whole() {
+    let config = Config { save_interval: Duration::from_secs(3600), ..Config::quiet(9) };
+    let dir = tempfile::tempdir().unwrap();
+    let (writer, known) = Store::open(dir.path()).unwrap().start();
+    let world = Arc::new(World::new(config, writer.handle(), known));
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
+    assert!(ann.reply().await.expect("the arrival").done);
+    for _ in 0..3 {
+        ann.act(Action::Wait).unwrap();
+        assert!(ann.reply().await.expect("an answer").done);
+    }
+    // Its presence still held while the world and the store close: the
+    // depth's task lives on past the store, as it may at a SIGTERM's end.
+    world.close().await;
+    tokio::task::spawn_blocking(move || writer.close()).await.unwrap();
+    drop(ann);
+    let stored = Store::open(dir.path()).unwrap().depth_history(1).unwrap();
+    let entries = decode_history(&stored.entries).unwrap();
+    let waits = entries.iter().filter(|e| matches!(e.what, Command::Act { .. })).count();
+    assert_eq!(waits, 3, "every wait is in the history: {entries:?}");
 }

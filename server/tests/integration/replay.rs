@@ -4,7 +4,9 @@
 //! to the same checksum as the live depth's; started again, the depth takes
 //! up its history (its monsters as they were), and after more play the
 //! replay still agrees. Every monster each player was shown, in both runs,
-//! is what it truly saw in the depth replayed from the log.
+//! is what it truly saw in the depth replayed from the log. A player who
+//! plays in both runs is sent, in all, exactly what its recording made
+//! from the stored history holds, across the restart.
 
 #![cfg(unix)]
 
@@ -98,4 +100,90 @@ async fn a_depth_replayed_from_the_store_matches_the_live_one_across_a_restart()
     let covered =
         history::check_every_depth(&config, &store, &glimpses).unwrap_or_else(|e| panic!("{e}"));
     assert!(covered.glimpses >= 10, "{covered:?}");
+}
+
+/// What `player` was sent of its game on one connection: its transcript
+/// but the welcome (and the kinds it names) before it and the notice of
+/// the restart after it.
+fn game_of(player: &SimClient) -> Vec<gloam_protocol::ServerMsg> {
+    use gloam_protocol::ServerMsg;
+    let sent = player.transcript.as_deref().expect("recorded from the first message");
+    assert!(matches!(
+        sent[..3],
+        [ServerMsg::Welcome { .. }, ServerMsg::Kinds(_), ServerMsg::ItemKinds(_)]
+    ));
+    sent[3..].iter().filter(|m| !matches!(m, ServerMsg::Restarting)).cloned().collect()
+}
+
+/// Ann and bob explore a while, recorded; the server restarts.
+async fn explore_recorded(
+    url: &str,
+    tokens: [Option<gloam_protocol::Token>; 2],
+) -> (Vec<gloam_protocol::ServerMsg>, [Option<gloam_protocol::Token>; 2]) {
+    // The oracle of a first life only: a fresh one would take what a
+    // returning player remembers for cells it never saw.
+    let checked = || if tokens[0].is_none() { oracle() } else { None };
+    let mut ann = SimClient::join_recorded(url, "ann", tokens[0], checked()).await.expect("ann");
+    let mut bob = SimClient::join_recorded(url, "bob", tokens[1], checked()).await.expect("bob");
+    for _ in 0..40 {
+        ann.explore(1).await.expect("ann explores");
+        bob.explore(1).await.expect("bob explores");
+    }
+    ann.sync().await.expect("ann is answered");
+    let tokens = [ann.token, bob.token];
+    (game_of(&ann), tokens)
+}
+
+#[tokio::test]
+async fn a_recording_made_from_the_store_goes_on_across_a_restart() {
+    const QUIET: [&str; 2] =
+        ["--bestiary", concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/assets/quiet-bestiary.toml")];
+    let args = [&ARGS[..], &QUIET].concat();
+    let data = tempfile::tempdir().unwrap();
+    let server = ServerProcess::start(SERVER, data.path(), &args);
+    let (first, tokens) = explore_recorded(&server.url, [None, None]).await;
+    assert!(server.process.signal("TERM").success());
+    let server = ServerProcess::start(SERVER, data.path(), &args);
+    let (second, _) = explore_recorded(&server.url, tokens).await;
+    assert!(server.process.signal("TERM").success());
+
+    let store = Store::open(data.path()).unwrap();
+    let world = store.world().unwrap().expect("a world");
+    let bestiary = gloam_server::bestiary::Bestiary::load(std::path::Path::new(QUIET[1])).unwrap();
+    let config =
+        Config { bestiary: std::sync::Arc::new(bestiary), ..Config::default() }.playing(world);
+    let stored = store.depth_history(1).unwrap();
+    let made = gloam_server::world::record_history(&config, 1, &stored, "ann", 0..=u64::MAX)
+        .expect("the history records");
+    let recorded: Vec<gloam_protocol::ServerMsg> = made.into_iter().map(|r| r.msg).collect();
+    let first_len = first.len();
+    let sent = [first, second].concat();
+    let first = (0..recorded.len().min(sent.len())).find(|&i| recorded[i] != sent[i]);
+    let at = |m: &[gloam_protocol::ServerMsg], i: usize| {
+        format!("{:?}", &m[i.saturating_sub(2)..(i + 3).min(m.len())])
+    };
+    if let Some(i) = first {
+        panic!(
+            "message {i} of {} (first run {}): recorded {}\nsent {}",
+            sent.len(),
+            first_len,
+            at(&recorded, i),
+            at(&sent, i)
+        );
+    }
+    assert_eq!(recorded.len(), sent.len(), "as many messages as were sent in both runs");
+    assert!(recorded == sent, "ann's recording is what she was sent, across the restart");
+
+    // The host's view of it: a line a message, then how many.
+    drop(store);
+    let out = Command::new(SERVER)
+        .args(["record", "--depth", "1", "--player", "ann", QUIET[0], QUIET[1], "--data"])
+        .arg(data.path())
+        .output()
+        .expect("gloam-server runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8(out.stdout).expect("text");
+    let last = report.lines().last().unwrap_or_default();
+    assert!(last.starts_with(&format!("{} messages to ann (", sent.len())), "{last}");
+    assert_eq!(report.lines().count(), sent.len() + 1, "a line a message");
 }

@@ -113,14 +113,14 @@ async fn each_recording_is_byte_for_byte_what_its_player_was_sent() {
     let store = Store::open(data.path()).unwrap();
     let server = TestServer::start_with_store(config(), store).await.expect("the server starts");
     let url = server.url();
-    let mut ann = SimClient::join_recorded(&url, "ann", Some(oracle())).await.expect("ann");
+    let mut ann = SimClient::join_recorded(&url, "ann", None, Some(oracle())).await.expect("ann");
     // Alone on the depth, she was sent nothing after her arrival's sight:
     // the watcher's view is hers as she read it.
     let fork = ann.oracle().map(Oracle::fork);
     let mut cy = SimClient::watch(&url, "cy", "ann", fork).await.expect("cy watches ann");
     let before_cy = game_of(&ann).len();
     cy.record();
-    let mut bob = SimClient::join_recorded(&url, "bob", Some(oracle())).await.expect("bob");
+    let mut bob = SimClient::join_recorded(&url, "bob", None, Some(oracle())).await.expect("bob");
     for turn in 0..120 {
         fight_or_wander(&mut ann, turn).await.expect("ann plays");
         fight_or_wander(&mut bob, turn).await.expect("bob plays");
@@ -180,7 +180,7 @@ async fn a_fall_is_anyones_to_watch_and_a_past_only_its_players() {
         Oracle::new(SEED, SETTING, gloam_protocol::SIGHT_RADIUS)
             .with_monsters(bestiary.clone(), placements.clone())
     };
-    let mut ann = SimClient::join_recorded(&url, "ann", Some(oracle())).await.expect("ann");
+    let mut ann = SimClient::join_recorded(&url, "ann", None, Some(oracle())).await.expect("ann");
     let token = ann.token.expect("ann's key");
     let died = ann.act(Action::Wait).await;
     assert!(matches!(died, Err(SimError::Died(_))), "{died:?}");
