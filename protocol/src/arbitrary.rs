@@ -350,5 +350,11 @@ pub fn client_msg() -> impl Strategy<Value = ClientMsg> {
                 ask: RecordingAsk::Mine { name, token, depth, from, to }
             }
         ),
+        (any::<u32>(), (name(), name()), any::<[u8; 16]>(), any::<(u16, u64, u64)>()).prop_map(
+            |(version, (name, player), token, (depth, from, to))| ClientMsg::Recording {
+                version,
+                ask: RecordingAsk::Past { name, token, player, depth, from, to }
+            }
+        ),
     ]
 }

@@ -68,6 +68,10 @@ pub enum RecordingAsk {
     /// The asker's own past: `name` with its token, as a hello gives them,
     /// on `depth` from its round `from` to its round `to`.
     Mine { name: String, token: Token, depth: u16, from: u64, to: u64 },
+    /// Another player's past on a depth the asker (`name`, with its token)
+    /// has been to, where the host allows it (`--recordings others`): never
+    /// the player's time there now unless it lets others watch it.
+    Past { name: String, token: Token, player: String, depth: u16, from: u64, to: u64 },
 }
 
 /// What a player may do about its watchers.

@@ -423,6 +423,17 @@ fn client_samples() -> Vec<ClientMsg> {
                 to: u64::MAX,
             },
         },
+        ClientMsg::Recording {
+            version: 17,
+            ask: RecordingAsk::Past {
+                name: "bob".into(),
+                token: TOKEN,
+                player: "Ærø".into(),
+                depth: 2,
+                from: 250,
+                to: 251,
+            },
+        },
     ];
     all.extend(actions().into_iter().map(ClientMsg::Act));
     all.extend(audience_cmds().into_iter().map(ClientMsg::Audience));

@@ -88,6 +88,11 @@ pub struct HostRules {
     /// The most watchers one player may have at once.
     #[arg(long, default_value_t = gloam_protocol::DEFAULT_MAX_WATCHERS, global = true)]
     pub max_watchers: u8,
+    /// Whose past a player may watch again: its own (and anyone's fall),
+    /// or also others' on the depths it has been to (see
+    /// docs/recordings.md).
+    #[arg(long, value_enum, default_value_t = Recordings::Own, global = true)]
+    pub recordings: Recordings,
     /// Rounds played elsewhere in the world while a depth stands empty for
     /// it to regain a quarter of the monsters it lost (0: never).
     #[arg(long, default_value_t = crate::config::DEFAULT_RESTOCK_EVERY, global = true)]
@@ -116,6 +121,16 @@ pub fn world_name(text: &str) -> Result<String, String> {
         return Err("a world's name holds no control characters".into());
     }
     Ok(name.to_owned())
+}
+
+/// Whose past a player may ask a recording of (`--recordings`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Recordings {
+    /// Its own, and the last rounds of any life that ended.
+    Own,
+    /// Also any player's, on a depth the asker has been to: never a
+    /// player's time there now, unless it lets others watch it.
+    Others,
 }
 
 /// A host's default for watching (`--watchers`).
@@ -147,6 +162,7 @@ impl HostRules {
             pvp: self.pvp,
             watchers_allowed: self.watchers == Watchers::Allow,
             max_watchers: usize::from(self.max_watchers),
+            recordings_of_others: self.recordings == Recordings::Others,
             restock_every: self.restock_every,
             motd: match &self.motd {
                 Some(file) => crate::motd::read(file).map_err(anyhow::Error::msg)?,

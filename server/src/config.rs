@@ -126,6 +126,10 @@ pub struct Config {
     pub watchers_allowed: bool,
     /// The most watchers one player may have at once.
     pub max_watchers: usize,
+    /// Whether a player may ask for a recording of another player's past
+    /// on a depth it has been to (`--recordings others`; see
+    /// `world::recordings`), not only of its own and of any fall.
+    pub recordings_of_others: bool,
     /// Rounds played in the world while a depth stands empty for each
     /// period after which it regains some of the monsters it lost (see
     /// `world::absence`); 0: never.
@@ -323,6 +327,7 @@ impl Default for Config {
             pvp: false,
             watchers_allowed: true,
             max_watchers: usize::from(gloam_protocol::DEFAULT_MAX_WATCHERS),
+            recordings_of_others: false,
             restock_every: DEFAULT_RESTOCK_EVERY,
             world_name: String::new(),
             motd: Vec::new(),

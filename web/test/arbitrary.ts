@@ -91,6 +91,14 @@ const client: { [K in VariantOf<ClientMsg>]: fc.Arbitrary<ClientMsg> } = {
       record({ name, token: fc.array(u8, { minLength: 16, maxLength: 16 }), depth: u16, from: u64, to: u64 }).map(
         (Mine) => ({ Mine }),
       ),
+      record({
+        name,
+        token: fc.array(u8, { minLength: 16, maxLength: 16 }),
+        player: name,
+        depth: u16,
+        from: u64,
+        to: u64,
+      }).map((Past) => ({ Past })),
     ),
   }).map((Recording) => ({ Recording })),
 };

@@ -37,6 +37,9 @@ struct Wanted {
     depth: u16,
     from: u64,
     to: u64,
+    /// The player is on the depth now and lets nobody watch it: its time
+    /// there now is left out.
+    now_cut: bool,
 }
 
 impl World {
@@ -48,16 +51,20 @@ impl World {
         let _turn = self.recording_turn.lock().await;
         self.depths.keep_log_of(wanted.depth).await;
         let depths = Arc::clone(&self.depths);
-        let Wanted { player, depth, from, to } = wanted;
+        let Wanted { player, depth, from, to, now_cut } = wanted;
         let name = player.clone();
         let started = std::time::Instant::now();
         let made = tokio::task::spawn_blocking(move || make(&depths, depth, &name, from, to))
             .await
             .map_err(|e| format!("the recording failed: {e}"))
             .and_then(|made| made);
-        let made = made.and_then(|messages| match messages.is_empty() {
-            true => Err(format!("{player} was told nothing on depth {depth} in those rounds")),
-            false => Ok(messages),
+        let made = made.map(|made| if now_cut { before_now(made) } else { made });
+        let made = made.and_then(|messages| match (messages.is_empty(), now_cut) {
+            (false, _) => Ok(messages),
+            (true, false) => Err(format!("{player} was told nothing on depth {depth} in those rounds")),
+            (true, true) => Err(format!(
+                "{player} is on depth {depth} now and lets nobody watch: only its earlier visits can be seen"
+            )),
         });
         match made {
             Ok(made) => {
@@ -83,7 +90,6 @@ impl World {
 
     /// Whose recording `ask` is of and which part, once the asker may have it.
     async fn wanted(&self, ask: &RecordingAsk) -> Result<Wanted, Refusal> {
-        let refuse = |reason: &str| Refusal::NoRecording { reason: reason.to_owned() };
         match ask {
             RecordingAsk::Grave { name, life, rounds } => {
                 let end = self.depths.store().life_end(name, *life).await;
@@ -95,26 +101,65 @@ impl World {
                 };
                 let rounds = u64::from(*rounds).clamp(1, MAX_RECORDING_ROUNDS);
                 let from = round.saturating_sub(rounds);
-                Ok(Wanted { player: name.clone(), depth, from, to: round })
+                Ok(Wanted { player: name.clone(), depth, from, to: round, now_cut: false })
             }
             RecordingAsk::Mine { name, token, depth, from, to } => {
                 if !self.characters.owns(name, token) {
                     return Err(Refusal::WrongToken);
                 }
-                if from > to {
-                    return Err(refuse("its first round is after its last"));
+                self.check_range(*depth, *from, *to)?;
+                let (depth, from, to) = (*depth, *from, *to);
+                Ok(Wanted { player: name.clone(), depth, from, to, now_cut: false })
+            }
+            RecordingAsk::Past { name, token, player, depth, from, to } => {
+                if !self.config().recordings_of_others {
+                    return Err(refuse("this host keeps each player's past to itself"));
                 }
-                if to - from >= MAX_RECORDING_ROUNDS {
-                    let most = format!("a recording holds at most {MAX_RECORDING_ROUNDS} rounds");
-                    return Err(refuse(&most));
+                if !self.characters.owns(name, token) {
+                    return Err(Refusal::WrongToken);
                 }
-                if *depth == 0 || *depth > self.config().bottom() {
-                    return Err(refuse("this world has no such depth"));
+                self.check_range(*depth, *from, *to)?;
+                let been = self.depths.store().load(name).await.map_err(|e| refuse(&e))?;
+                if !been.is_some_and(|saved| saved.explored.iter().any(|(d, _)| d == depth)) {
+                    return Err(refuse("you have not been to that depth"));
                 }
-                Ok(Wanted { player: name.clone(), depth: *depth, from: *from, to: *to })
+                // Its time there now is only for its watchers to see.
+                let here_unwatched = self.talkers.whereabouts(player) == Some((*depth, false));
+                let (depth, from, to) = (*depth, *from, *to);
+                Ok(Wanted { player: player.clone(), depth, from, to, now_cut: here_unwatched })
             }
         }
     }
+
+    /// Refuses rounds out of order, too many of them, or a depth the world
+    /// does not have.
+    fn check_range(&self, depth: u16, from: u64, to: u64) -> Result<(), Refusal> {
+        if from > to {
+            return Err(refuse("its first round is after its last"));
+        }
+        if to - from >= MAX_RECORDING_ROUNDS {
+            return Err(refuse(&format!(
+                "a recording holds at most {MAX_RECORDING_ROUNDS} rounds"
+            )));
+        }
+        if depth == 0 || depth > self.config().bottom() {
+            return Err(refuse("this world has no such depth"));
+        }
+        Ok(())
+    }
+}
+
+/// A recording refused for `reason`.
+fn refuse(reason: &str) -> Refusal {
+    Refusal::NoRecording { reason: reason.to_owned() }
+}
+
+/// A recording without the player's time on the depth now: everything
+/// from its last arrival there (the last `EnterLevel`) left out.
+fn before_now(mut made: Vec<Recorded>) -> Vec<Recorded> {
+    let now = made.iter().rposition(|r| matches!(r.msg, ServerMsg::EnterLevel { .. }));
+    made.truncate(now.unwrap_or(made.len()));
+    made
 }
 
 /// Replays `depth`'s history, as the store has it, for `name`'s part in

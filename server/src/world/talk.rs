@@ -209,6 +209,15 @@ impl Talkers {
         depths
     }
 
+    /// Where the player called `name` plays now, and whether it lets
+    /// others watch it; `None` when it is not playing.
+    pub fn whereabouts(&self, name: &str) -> Option<(u16, bool)> {
+        let talkers = self.lock();
+        let t = talkers.get(name)?;
+        let audience = t.audience.as_ref()?;
+        Some((t.depth.load(Ordering::SeqCst), audience.is_open()))
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Talker>> {
         // A panic elsewhere while holding it leaves the map whole.
         self.by_name.lock().unwrap_or_else(std::sync::PoisonError::into_inner)

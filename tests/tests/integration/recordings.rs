@@ -4,10 +4,12 @@
 //! byte for byte, what its connection was sent (but the welcome); a fall's
 //! last rounds are anyone's to ask for; the oracle, playing a recording in
 //! a mirror of its own, finds no cell or monster its player did not see
-//! then; what may not be had is refused with a reason.
+//! then; another's past is had only where the host allows it, on a depth
+//! the asker has been to, and never another's time there now unless it
+//! lets others watch; what may not be had is refused with a reason.
 
 use gloam_client::ClientState;
-use gloam_protocol::{Action, RecordingAsk, Refusal, ServerMsg, codec};
+use gloam_protocol::{Action, AudienceCmd, ClientMsg, RecordingAsk, Refusal, ServerMsg, codec};
 use gloam_server::Config;
 use gloam_server::bestiary::Bestiary;
 use gloam_server::config::Placement;
@@ -150,6 +152,23 @@ async fn each_recording_is_byte_for_byte_what_its_player_was_sent() {
         cy.transcript.as_deref().unwrap().iter().map(codec::encode).collect();
     same_frames("cy, watching ann", &watched, &hers[before_cy..]);
 
+    // Another's past is not to be had on this host.
+    let token = bob.token.expect("bob's key");
+    let past = RecordingAsk::Past {
+        name: "bob".into(),
+        token,
+        player: "ann".into(),
+        depth: 1,
+        from: 0,
+        to: 499,
+    };
+    let refused = ask_recording(&url, past).await;
+    assert!(
+        matches!(&refused, Err(SimError::Refused(Refusal::NoRecording { reason }))
+        if reason.contains("to itself")),
+        "{refused:?}"
+    );
+
     // Begun later, a recording opens with the player's whole view then,
     // and the oracle (hers, which knows what she has seen, as a watcher's
     // coming late does) finds nothing in it she had not seen.
@@ -205,4 +224,50 @@ async fn a_fall_is_anyones_to_watch_and_a_past_only_its_players() {
     let long = RecordingAsk::Mine { name: "ann".into(), token, depth: 1, from: 0, to: 10_000 };
     let refused = ask_recording(&url, long).await;
     assert!(matches!(refused, Err(SimError::Refused(Refusal::NoRecording { .. }))), "{refused:?}");
+}
+
+/// Where the host allows it, a player may watch another's past on a depth
+/// it has been to: all of it while the other lets others watch it, and
+/// never its time there now once it lets nobody watch.
+#[tokio::test]
+async fn anothers_past_is_had_where_the_host_allows_it() {
+    let config = Config { recordings_of_others: true, ..config() };
+    let server = TestServer::start(config).await.expect("the server starts");
+    let url = server.url();
+    let mut ann = SimClient::join_recorded(&url, "ann", None, Some(oracle())).await.expect("ann");
+    let mut bob = SimClient::join_recorded(&url, "bob", None, Some(oracle())).await.expect("bob");
+    for turn in 0..40 {
+        fight_or_wander(&mut ann, turn).await.expect("ann plays");
+        fight_or_wander(&mut bob, turn).await.expect("bob plays");
+    }
+    let token = bob.token.expect("bob's key");
+    let past = |depth| RecordingAsk::Past {
+        name: "bob".into(),
+        token,
+        player: "ann".into(),
+        depth,
+        from: 0,
+        to: 499,
+    };
+    let hers = ask_recording(&url, past(1)).await.expect("ann's past, watchable");
+    let want = frames_of(&hers);
+    catch_up(&mut ann, want.len()).await;
+    same_frames("ann's past, asked by bob", &want, &game_of(&ann));
+
+    let refused = ask_recording(&url, past(2)).await;
+    assert!(
+        matches!(&refused, Err(SimError::Refused(Refusal::NoRecording { reason }))
+        if reason.contains("not been")),
+        "{refused:?}"
+    );
+
+    // Once she lets nobody watch, her time there now is hers alone.
+    ann.send(&ClientMsg::Audience(AudienceCmd::Refuse)).await.expect("ann refuses watchers");
+    ann.sync().await.expect("ann is answered");
+    let refused = ask_recording(&url, past(1)).await;
+    assert!(
+        matches!(&refused, Err(SimError::Refused(Refusal::NoRecording { reason }))
+        if reason.contains("lets nobody watch")),
+        "{refused:?}"
+    );
 }

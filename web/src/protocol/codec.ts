@@ -171,6 +171,14 @@ function writeRecordingAsk(w: Writer, a: RecordingAsk): void {
     w.u16(a.Mine.depth);
     w.u64(a.Mine.from);
     w.u64(a.Mine.to);
+  } else if ("Past" in a) {
+    w.variant(RECORDING_ASK_VARIANTS, "Past");
+    w.string(a.Past.name);
+    writeToken(w, a.Past.token);
+    w.string(a.Past.player);
+    w.u16(a.Past.depth);
+    w.u64(a.Past.from);
+    w.u64(a.Past.to);
   } else {
     noVariant(a, "RecordingAsk");
   }
@@ -184,6 +192,17 @@ function readRecordingAsk(r: Reader): RecordingAsk {
     case "Mine":
       return {
         Mine: { name: r.string(), token: readToken(r), depth: r.u16(), from: r.u64(), to: r.u64() },
+      };
+    case "Past":
+      return {
+        Past: {
+          name: r.string(),
+          token: readToken(r),
+          player: r.string(),
+          depth: r.u16(),
+          from: r.u64(),
+          to: r.u64(),
+        },
       };
   }
 }

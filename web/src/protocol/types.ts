@@ -80,11 +80,12 @@ export type ClientMsg =
   | { Create: { version: number; name: string; token: Token | null; background: string } }
   | { Recording: { version: number; ask: RecordingAsk } };
 
-export const RECORDING_ASK_VARIANTS = ["Grave", "Mine"] as const;
+export const RECORDING_ASK_VARIANTS = ["Grave", "Mine", "Past"] as const;
 /** Which recording a client asks for (protocol/src/message.rs). */
 export type RecordingAsk =
   | { Grave: { name: string; life: number; rounds: number } }
-  | { Mine: { name: string; token: Token; depth: number; from: bigint; to: bigint } };
+  | { Mine: { name: string; token: Token; depth: number; from: bigint; to: bigint } }
+  | { Past: { name: string; token: Token; player: string; depth: number; from: bigint; to: bigint } };
 
 export const AUDIENCE_CMD_VARIANTS = ["Refuse", "Allow", "Kick"] as const;
 export type AudienceCmd = "Refuse" | "Allow" | { Kick: string };

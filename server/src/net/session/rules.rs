@@ -60,7 +60,9 @@ pub(crate) fn greet(msg: ClientMsg) -> Result<Joining, Greeting> {
             Ok(Joining::Watch { name, token, player })
         }
         ClientMsg::Recording { ask, .. } => {
-            let (RecordingAsk::Grave { name, .. } | RecordingAsk::Mine { name, .. }) = &ask;
+            let (RecordingAsk::Grave { name, .. }
+            | RecordingAsk::Mine { name, .. }
+            | RecordingAsk::Past { player: name, .. }) = &ask;
             if check_name(name).is_err() {
                 let reason = "nobody was ever called that".into();
                 return Err(Greeting::Refuse(Refusal::NoRecording { reason }));
