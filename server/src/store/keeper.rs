@@ -186,6 +186,7 @@ impl Keeper {
             | Cmd::Bury { .. }
             | Cmd::AppendLog { .. }
             | Cmd::StartHistory { .. }
+            | Cmd::KeepSnapshot { .. }
             | Cmd::SlayUnique { .. } => {
                 // A waiting load sees the writes sent before it, none after.
                 if self.waiting.loads.iter().any(|(name, _)| cmd.concerns(name)) {
@@ -209,10 +210,10 @@ impl Keeper {
                     let _ = reply.send(first(&dead, most));
                 }
             }
-            Cmd::LoadLog { depth, reply } => {
+            Cmd::LoadLog { depth, reading, reply } => {
                 self.commit(writes);
-                let log =
-                    self.db().and_then(|db| depth_history(db, depth).map_err(|e| e.to_string()));
+                let read = |db: &_| depth_history(db, depth, reading).map_err(|e| e.to_string());
+                let log = self.db().and_then(read);
                 let _ = reply.send(log);
             }
             Cmd::Flush { done } => {
@@ -298,6 +299,7 @@ impl Keeper {
                 | Cmd::Bury { .. }
                 | Cmd::AppendLog { .. }
                 | Cmd::StartHistory { .. }
+                | Cmd::KeepSnapshot { .. }
                 | Cmd::SlayUnique { .. })
                     if result.is_err() =>
                 {

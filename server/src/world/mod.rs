@@ -23,6 +23,7 @@ mod characters;
 mod depth;
 #[cfg(test)]
 mod gate;
+mod keeping;
 mod presence;
 mod registry;
 #[cfg(test)]
@@ -47,11 +48,12 @@ pub use build::fresh_depth;
 pub(crate) use depth::rules::{combat, throwing};
 pub use depth::{
     Arrival, Command, Death, DepthState, End, Entry, Leaving, Monster, Outgoing, RULES_VERSION,
-    decode_history, may_start_order,
+    SNAPSHOT_FORMAT, decode_history, may_start_order,
 };
 /// The rules of a depth alone, for the balance run to play with nobody
 /// listening.
 pub(crate) use depth::{Departure, Flow, Killer, Nobody, Rules};
+pub use keeping::{SNAPSHOT_EVERY, keep_history};
 pub use presence::{ActError, Presence, Reply, Watcher};
 pub use talk::Talkers;
 pub use watch::{Audience, StreamPart};
@@ -313,5 +315,7 @@ impl World {
     }
 }
 
+#[cfg(test)]
+mod snapshot_tests;
 #[cfg(test)]
 mod tests;

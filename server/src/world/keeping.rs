@@ -1,0 +1,33 @@
+//! What a depth hands the store as it plays, on the save tick: the entries
+//! its log applied since the last time, and, each time the log passes a
+//! multiple of `snapshot_every` entries, a snapshot of its state (see
+//! `depth::rules::snapshot`), so that a rebuild restores the newest and
+//! replays only the entries after it (`build::take_up`). Every entry is
+//! kept all the same: a history can still be replayed from its start.
+
+use gloam_protocol::codec;
+
+use super::depth::{DepthState, RULES_VERSION};
+use crate::store::{DepthSnapshot, StoreHandle};
+
+/// The default of `Config::snapshot_every`. A rebuild replays at most this
+/// many entries after the newest snapshot, about 10 ms of replay of a
+/// crowded depth (some 12 µs an entry: `BENCHMARKS.md`), well under the
+/// 100 ms a first join after a restart may wait for; a snapshot costs a
+/// few milliseconds of the depth's time and its bytes in the store, at
+/// most once a save on the busiest depth.
+pub const SNAPSHOT_EVERY: u64 = 10_000;
+
+/// Hands `state`'s entries not yet handed over to `store`, with a snapshot
+/// of its state after them when they pass a multiple of `every` entries.
+pub fn keep_history(state: &mut DepthState, store: &StoreHandle, every: u64) {
+    let Some(part) = state.take_log() else { return };
+    let after = part.first + part.entries.len() as u64;
+    let entries = part.entries.iter().map(codec::encode).collect();
+    store.append_log(state.depth(), part.first, entries, part.checksum);
+    let every = every.max(1);
+    if part.first / every != after / every {
+        let (rules, checksum, bytes) = (RULES_VERSION, part.checksum, state.snapshot());
+        store.keep_snapshot(state.depth(), DepthSnapshot { after, rules, checksum, bytes });
+    }
+}
