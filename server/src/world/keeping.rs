@@ -10,13 +10,17 @@ use gloam_protocol::codec;
 use super::depth::{DepthState, RULES_VERSION};
 use crate::store::{DepthSnapshot, StoreHandle};
 
-/// The default of `Config::snapshot_every`. A rebuild replays at most this
-/// many entries after the newest snapshot, about 10 ms of replay of a
-/// crowded depth (some 12 µs an entry: `BENCHMARKS.md`), well under the
-/// 100 ms a first join after a restart may wait for; a snapshot costs a
-/// few milliseconds of the depth's time and its bytes in the store, at
-/// most once a save on the busiest depth.
-pub const SNAPSHOT_EVERY: u64 = 10_000;
+/// The default of `Config::snapshot_every`. A rebuild replays the entries
+/// after the newest snapshot: fewer than this many and one save tick's
+/// (about 1,250 on a depth of 1,000 players acting 5 times a second). Such
+/// a crowd, fighting, replays at 12 to 27 µs an entry (`BENCHMARKS.md`,
+/// the second on a loaded machine), so 3,250 are 40 to 90 ms, under the
+/// 100 ms a first join after a restart is to wait at most; 5,000 or 10,000
+/// would not be. A snapshot of that crowd is about 320 KB, written in about
+/// a millisecond: some 0.3% of the depth's time, and 0.8 MB a second
+/// through the store at most, on the busiest depth alone (only the newest
+/// few are kept).
+pub const SNAPSHOT_EVERY: u64 = 2_000;
 
 /// Hands `state`'s entries not yet handed over to `store`, with a snapshot
 /// of its state after them when they pass a multiple of `every` entries.
