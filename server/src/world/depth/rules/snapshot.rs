@@ -66,9 +66,10 @@ struct Taken {
     restocking: Restocking,
 }
 
-/// Writes a map hashed by cell in the order of its keys: its own order
-/// follows the history of its table, so that the same state would not
-/// always give the same bytes (and two states could not be compared by them).
+/// Writes a map hashed by cell in the order of its keys. A hash map's own
+/// order follows the history of its table: written in it, the same state
+/// would not always give the same bytes, nor could two states be compared
+/// by them.
 pub(super) fn in_order<K, V, H, S>(map: &HashMap<K, V, H>, to: S) -> Result<S::Ok, S::Error>
 where
     K: Ord + Hash + Serialize,
