@@ -5,7 +5,7 @@
 //! bytes are left off.
 
 /// Cells of one level, by row-major index.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CellSet {
     words: Vec<u64>,
 }

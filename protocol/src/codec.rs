@@ -54,6 +54,16 @@ pub fn decode_record<M: DeserializeOwned>(bytes: &[u8]) -> Result<M, DecodeError
     decode_limited::<M, MAX_SERVER_MSG>(bytes)
 }
 
+/// The largest snapshot of a depth's state the server reads back from its
+/// store: a crowded depth's players, with their memories, take a few MiB.
+pub const MAX_SNAPSHOT: usize = 64 * 1024 * 1024;
+
+/// Decodes a snapshot of a depth's state (a record of the server's own,
+/// kept in its store) under [`MAX_SNAPSHOT`].
+pub fn decode_snapshot<M: DeserializeOwned>(bytes: &[u8]) -> Result<M, DecodeError> {
+    decode_limited::<M, MAX_SNAPSHOT>(bytes)
+}
+
 fn decode_limited<M: DeserializeOwned, const LIMIT: usize>(bytes: &[u8]) -> Result<M, DecodeError> {
     if bytes.len() > LIMIT {
         return Err(DecodeError::TooLarge { len: bytes.len(), limit: LIMIT });

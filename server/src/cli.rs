@@ -396,42 +396,72 @@ pub fn graveyard_report(dead: &[gloam_protocol::DeathRecord]) -> String {
 
 /// What `gloam-server replay` prints: depth `depth` of the stored world
 /// rebuilt from its seed and its log, its checksum, and the live depth's at
-/// its last save.
+/// its last save. With `reading` [`Reading::FromSnapshot`] (as a server
+/// rebuilds it), from its newest snapshot and the commands after it; with
+/// [`Reading::Whole`], from its seed and every command of its history.
+/// Says where the replay began, how many commands it replayed and how
+/// long the rebuild took (reading the store included).
 pub fn replay_report(
     store: &crate::store::Store,
     config: &crate::Config,
     depth: u16,
+    reading: crate::store::Reading,
 ) -> anyhow::Result<String> {
-    let stored = store.depth_history(depth)?;
-    let crate::store::DepthHistory { start, rules, entries, live, .. } = stored;
+    let started = std::time::Instant::now();
+    let stored = store.read_history(depth, reading)?;
+    let crate::store::DepthHistory { start, rules, live, .. } = stored;
     if let Some(rules) = rules.filter(|&r| r != crate::world::RULES_VERSION) {
         return Ok(format!(
             "depth {depth}: its history ({} commands from command {start}) was recorded under rules {rules}, and this server plays rules {}: the server sets it aside and starts the depth afresh\n",
-            entries.len(),
+            stored.entries.len(),
             crate::world::RULES_VERSION
         ));
     }
+    let mut out = String::new();
+    let mut state = crate::world::fresh_depth(config, depth);
+    let (mut from, mut entries) = (start, stored.entries);
+    if let Some(snapshot) = stored.snapshot {
+        match state.restore(&snapshot.bytes, snapshot.checksum) {
+            Ok(()) => from = snapshot.after,
+            Err(e) => {
+                out.push_str(&format!(
+                    "depth {depth}: the snapshot after command {} is passed over: {e}\n",
+                    snapshot.after
+                ));
+                entries = store.depth_history(depth)?.entries;
+            }
+        }
+    }
     let entries = crate::world::decode_history(&entries)
         .map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
-    let mut state = crate::world::fresh_depth(config, depth);
     state.replay(&entries).map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
+    let took = started.elapsed();
     let sum = state.checksum();
-    let mut out = format!(
-        "depth {depth}: {} commands replayed, {} rounds, {} monsters left; checksum {sum:016x}\n",
+    let began = if from == start { "its history's start" } else { "its newest snapshot" };
+    out.push_str(&format!(
+        "depth {depth}: {} commands replayed from command {from} ({began}; {} in its history), rebuilt in {:.1} ms, {} rounds, {} monsters left; checksum {sum:016x}\n",
         entries.len(),
+        from - start + entries.len() as u64,
+        took.as_secs_f64() * 1000.0,
         state.rounds(),
-        state.monsters().count()
-    );
-    out.push_str(&match live {
-        Some((kept, live)) if kept == start + entries.len() as u64 && live == sum => {
+        state.monsters().count(),
+    ));
+    out.push_str(&live_line(live, from + entries.len() as u64, sum));
+    Ok(out)
+}
+
+/// How the depth's checksum after `kept` commands, `sum`, compares with the
+/// `live` one kept at its last save.
+fn live_line(live: Option<(u64, u64)>, kept: u64, sum: u64) -> String {
+    match live {
+        Some((at, live)) if at == kept && live == sum => {
             format!("the live depth's at its last save: {live:016x}: the same\n")
         }
-        Some((kept, live)) => {
-            format!("the live depth's at its last save ({kept} commands): {live:016x}: DIFFERENT\n")
+        Some((at, live)) => {
+            format!("the live depth's at its last save ({at} commands): {live:016x}: DIFFERENT\n")
         }
         None => "no live checksum kept: the depth was never played\n".into(),
-    });
-    Ok(out)
+    }
 }
 
 /// A length of time as a host writes it: a whole number and a unit, `s`,

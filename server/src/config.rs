@@ -105,6 +105,10 @@ pub struct Config {
     /// How often the players who moved are saved: a crash loses at most
     /// this much of their walking (plus one commit).
     pub save_interval: Duration,
+    /// How many commands a depth's log holds between two snapshots of its
+    /// state: a rebuild after a restart replays at most about this many
+    /// (see `world::keeping`).
+    pub snapshot_every: u64,
     /// The kinds of monster.
     pub bestiary: Arc<Bestiary>,
     /// The kinds of item.
@@ -311,6 +315,7 @@ impl Default for Config {
             max_connections: 1024,
             socket_send_buffer: 32 * 1024,
             save_interval: Duration::from_millis(250),
+            snapshot_every: crate::world::SNAPSHOT_EVERY,
             new_characters_per_address_per_hour: 10,
             hello_pace: HelloPace::default(),
             max_characters: 10_000,

@@ -122,7 +122,7 @@ impl Window {
 }
 
 /// The cells one viewer sees, within `radius` of `centre`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fov {
     centre: Pos,
     radius: i32,

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use gloam_server::Config;
 use gloam_server::cli::{self, MapgenArgs, WorldChoice};
-use gloam_server::store::Store;
+use gloam_server::store::{Reading, Store};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -68,6 +68,10 @@ enum Command {
         /// The depth to rebuild.
         #[arg(long)]
         depth: u16,
+        /// Replay its whole history from its start, passing over its
+        /// snapshots (a server starts from the newest).
+        #[arg(long)]
+        whole: bool,
     },
     /// Print what a player was sent on a depth of the (stopped) world in
     /// --data, made again from the depth's log (see docs/recordings.md),
@@ -112,10 +116,11 @@ fn main() -> std::process::ExitCode {
 fn look_back(command: &Command, rules: Config, store: &Store) -> anyhow::Result<()> {
     match command {
         Command::Graveyard => print!("{}", cli::graveyard_report(&store.graveyard()?)),
-        Command::Replay { depth } => {
+        Command::Replay { depth, whole } => {
             let world = store.world()?.context("the data folder holds no world yet")?;
             let config = rules.playing(world);
-            print!("{}", cli::replay_report(store, &config, *depth)?);
+            let reading = if *whole { Reading::Whole } else { Reading::FromSnapshot };
+            print!("{}", cli::replay_report(store, &config, *depth, reading)?);
         }
         Command::Record { depth, player, from, to } => {
             let world = store.world()?.context("the data folder holds no world yet")?;

@@ -11,7 +11,7 @@ use crate::level::Level;
 /// as it happens, so what the player has seen is also what its client holds:
 /// `explored` is every cell whose terrain the client was sent, and `sight`
 /// the view the client was last told about.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Memory {
     explored: CellSet,
     sight: Option<Fov>,

@@ -13,9 +13,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableError};
 
 use super::tables::{
-    BACKGROUNDS, DEPTH_HISTORY, DEPTH_LOG, DEPTH_SUM, EXPLORED, GRAVE_LEVELS, GRAVE_MORGUES,
-    GRAVES, GRAVES_BY_SECOND, KNOWN, LIFE_ENDS, LIVING, LIVING_MORGUES, META, PACKS, PILES, PLACES,
-    PROGRESS, SLAIN, TOKENS, UNIQUES_SLAIN, VITALS,
+    BACKGROUNDS, DEPTH_HISTORY, DEPTH_LOG, DEPTH_SNAPSHOTS, DEPTH_SUM, EXPLORED, GRAVE_LEVELS,
+    GRAVE_MORGUES, GRAVES, GRAVES_BY_SECOND, KNOWN, LIFE_ENDS, LIVING, LIVING_MORGUES, META, PACKS,
+    PILES, PLACES, PROGRESS, SLAIN, TOKENS, UNIQUES_SLAIN, VITALS,
 };
 
 /// The folder backups of the store `file` go in.
@@ -70,6 +70,7 @@ fn copy(db: &Database, to: &Path) -> Result<(), redb::Error> {
     copy_table(&read, &write, DEPTH_LOG)?;
     copy_table(&read, &write, DEPTH_SUM)?;
     copy_table(&read, &write, DEPTH_HISTORY)?;
+    copy_table(&read, &write, DEPTH_SNAPSHOTS)?;
     copy_table(&read, &write, UNIQUES_SLAIN)?;
     copy_table(&read, &write, LIFE_ENDS)?;
     write.commit()?;

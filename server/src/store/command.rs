@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use gloam_protocol::DeathRecord;
 use tokio::sync::oneshot;
 
-use super::DepthHistory;
+use super::{DepthHistory, DepthSnapshot, Reading};
 use crate::character::{Credential, Snapshot};
 
 /// Where a load's answer goes.
@@ -54,6 +54,11 @@ pub(super) enum Cmd {
         start: u64,
         rules: u32,
     },
+    /// A snapshot of the depth's state (see `tables::DEPTH_SNAPSHOTS`).
+    KeepSnapshot {
+        depth: u16,
+        snapshot: DepthSnapshot,
+    },
     /// The unique of kind `kind` (its name) was slain by `by`: gone from
     /// the world for good.
     SlayUnique {
@@ -76,6 +81,7 @@ pub(super) enum Cmd {
     },
     LoadLog {
         depth: u16,
+        reading: Reading,
         reply: mpsc::Sender<Result<DepthHistory, String>>,
     },
     Flush {

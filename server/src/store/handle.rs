@@ -14,9 +14,9 @@ use gloam_protocol::DeathRecord;
 use tokio::sync::oneshot;
 use tracing::{debug, error};
 
-use super::DepthHistory;
 use super::command::Cmd;
 use super::queue::Queue;
+use super::{DepthHistory, DepthSnapshot, Reading};
 use crate::character::{Credential, Snapshot};
 
 /// The running store: its thread, which holds the lock on its folder.
@@ -162,6 +162,14 @@ impl StoreHandle {
         }
     }
 
+    /// Keeps a snapshot of depth `depth`'s state, at the next commit (after
+    /// the entries sent before it), in place of its oldest.
+    pub fn keep_snapshot(&self, depth: u16, snapshot: DepthSnapshot) {
+        if self.queue.send(Cmd::KeepSnapshot { depth, snapshot }).is_err() {
+            error!(depth, "the store has stopped: a depth's snapshot was not kept");
+        }
+    }
+
     /// Keeps the unique of kind `kind` (its name) as slain by `by`: no
     /// depth built after holds it (see [`DepthHistory::slain_uniques`]).
     pub fn slay_unique(&self, kind: &str, by: &str) {
@@ -195,8 +203,14 @@ impl StoreHandle {
     /// depth's entries): it is called where a depth's level is built,
     /// which blocks as long already.
     pub fn depth_history(&self, depth: u16) -> Result<DepthHistory, String> {
+        self.read_history(depth, Reading::Whole)
+    }
+
+    /// [`depth_history`](Self::depth_history), as much of it as `reading` says.
+    pub fn read_history(&self, depth: u16, reading: Reading) -> Result<DepthHistory, String> {
         let (reply, answer) = mpsc::channel();
-        self.queue.send(Cmd::LoadLog { depth, reply }).map_err(|_| CLOSED.to_owned())?;
+        let read = Cmd::LoadLog { depth, reading, reply };
+        self.queue.send(read).map_err(|_| CLOSED.to_owned())?;
         answer.recv().map_err(|_| CLOSED.to_owned())?
     }
 

@@ -186,6 +186,7 @@ impl Keeper {
             | Cmd::Bury { .. }
             | Cmd::AppendLog { .. }
             | Cmd::StartHistory { .. }
+            | Cmd::KeepSnapshot { .. }
             | Cmd::SlayUnique { .. }
             | Cmd::EndLife { .. } => {
                 // A waiting load sees the writes sent before it, none after.
@@ -210,10 +211,10 @@ impl Keeper {
                     let _ = reply.send(first(&dead, most));
                 }
             }
-            Cmd::LoadLog { depth, reply } => {
+            Cmd::LoadLog { depth, reading, reply } => {
                 self.commit(writes);
-                let log =
-                    self.db().and_then(|db| depth_history(db, depth).map_err(|e| e.to_string()));
+                let read = |db: &_| depth_history(db, depth, reading).map_err(|e| e.to_string());
+                let log = self.db().and_then(read);
                 let _ = reply.send(log);
             }
             Cmd::LifeEnd { name, life, reply } => {
@@ -306,6 +307,7 @@ impl Keeper {
                 | Cmd::Bury { .. }
                 | Cmd::AppendLog { .. }
                 | Cmd::StartHistory { .. }
+                | Cmd::KeepSnapshot { .. }
                 | Cmd::SlayUnique { .. }
                 | Cmd::EndLife { .. })
                     if result.is_err() =>

@@ -62,7 +62,7 @@ use redb::backends::InMemoryBackend;
 pub use error::StoreError;
 pub use handle::{StoreHandle, Writer};
 pub use open::{LOCK_FILE, STORE_FILE};
-pub use tables::{DepthHistory, META};
+pub use tables::{DepthHistory, DepthSnapshot, META, Reading};
 
 use crate::character::Credential;
 use keeper::{GATHER, Keeper, MEMORY, Reopen};
@@ -130,7 +130,12 @@ impl Store {
 
     /// A depth's history as the store holds it now (see [`DepthHistory`]).
     pub fn depth_history(&self, depth: u16) -> Result<DepthHistory, StoreError> {
-        tables::depth_history(&self.db, depth).map_err(|e| open::failed(self.path(), e))
+        self.read_history(depth, Reading::Whole)
+    }
+
+    /// [`depth_history`](Self::depth_history), as much of it as `reading` says.
+    pub fn read_history(&self, depth: u16, reading: Reading) -> Result<DepthHistory, StoreError> {
+        tables::depth_history(&self.db, depth, reading).map_err(|e| open::failed(self.path(), e))
     }
 
     /// The dead, deepest first, as the store holds them now.

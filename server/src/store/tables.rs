@@ -103,6 +103,19 @@ pub(super) const DEPTH_SUM: TableDefinition<u16, (u64, u64)> = TableDefinition::
 pub(super) const DEPTH_HISTORY: TableDefinition<u16, (u64, u32)> =
     TableDefinition::new("depth-history");
 
+/// (depth, entries applied before it) to a snapshot of the depth's state
+/// after them: (the rules version it was taken under, the depth's checksum
+/// then, its bytes as the world wrote them). Only the newest
+/// [`KEEP_SNAPSHOTS`] of a depth are kept; its log's entries all stay. A
+/// store written before snapshots has no such table: its depths are
+/// replayed from their histories' starts, and keep snapshots from then on.
+pub(super) const DEPTH_SNAPSHOTS: TableDefinition<(u16, u64), (u32, u64, &[u8])> =
+    TableDefinition::new("depth-snapshots");
+
+/// How many snapshots a depth keeps: a rebuild reads the newest alone; the
+/// few before it are for going back a little (a recording of late rounds).
+pub(crate) const KEEP_SNAPSHOTS: usize = 4;
+
 /// The name of a unique slain in the world to the name of the player who
 /// slew it: it is never placed again. A store written before uniques has
 /// no such table: none was slain.
@@ -130,6 +143,34 @@ pub struct DepthHistory {
     /// The names of the uniques slain in the world, read with the history:
     /// a depth built afresh leaves them out (see `Rules::clear_slain`).
     pub slain_uniques: Vec<String>,
+    /// The newest snapshot of the current history, when it was read to be
+    /// resumed from one (see [`Reading`]): then `entries` are those after
+    /// it, not from `start`.
+    pub snapshot: Option<DepthSnapshot>,
+}
+
+/// A snapshot of a depth's state, as the store keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DepthSnapshot {
+    /// How many entries the depth had applied (counting from its first
+    /// ever): the snapshot is of its state after them.
+    pub after: u64,
+    /// The version of the rules it was taken under.
+    pub rules: u32,
+    /// The depth's checksum then.
+    pub checksum: u64,
+    /// The state, as the world wrote it.
+    pub bytes: Vec<u8>,
+}
+
+/// How much of a depth's history a read gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// Every entry from the history's start.
+    Whole,
+    /// The newest snapshot of the history taken under its rules and within
+    /// it, and the entries after it; the whole history when there is none.
+    FromSnapshot,
 }
 
 /// Writes `writes` (the commands that change the store) in one
@@ -156,6 +197,7 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                 Cmd::StartHistory { depth, start, rules } => {
                     txn.open_table(DEPTH_HISTORY)?.insert(*depth, (*start, *rules))?;
                 }
+                Cmd::KeepSnapshot { depth, snapshot } => keep_snapshot(&txn, *depth, snapshot)?,
                 Cmd::SlayUnique { kind, by } => {
                     txn.open_table(UNIQUES_SLAIN)?.insert(kind.as_str(), by.as_str())?;
                 }
@@ -175,6 +217,27 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
         }
     }
     txn.commit()?;
+    Ok(())
+}
+
+/// Keeps `snapshot` of depth `depth`, and of those before it the newest
+/// [`KEEP_SNAPSHOTS`] less one.
+fn keep_snapshot(
+    txn: &WriteTransaction,
+    depth: u16,
+    snapshot: &DepthSnapshot,
+) -> Result<(), redb::Error> {
+    let mut table = txn.open_table(DEPTH_SNAPSHOTS)?;
+    let DepthSnapshot { after, rules, checksum, bytes } = snapshot;
+    table.insert((depth, *after), (*rules, *checksum, bytes.as_slice()))?;
+    let kept: Vec<u64> = table
+        .range((depth, 0)..=(depth, u64::MAX))?
+        .rev()
+        .map(|row| row.map(|(key, _)| key.value().1))
+        .collect::<Result<_, _>>()?;
+    for old in kept.into_iter().skip(KEEP_SNAPSHOTS) {
+        table.remove((depth, old))?;
+    }
     Ok(())
 }
 
@@ -431,7 +494,11 @@ fn decode_pack(name: &str, bytes: &[u8]) -> Vec<(String, u16)> {
 /// its first without a gap (after a gap nothing can be replayed, so
 /// nothing after one is given), the rules it was made under, and its
 /// checksum at the last save.
-pub(super) fn depth_history(db: &Database, depth: u16) -> Result<DepthHistory, redb::Error> {
+pub(super) fn depth_history(
+    db: &Database,
+    depth: u16,
+    reading: Reading,
+) -> Result<DepthHistory, redb::Error> {
     let txn = db.begin_read()?;
     let header = match open_if_there(&txn, DEPTH_HISTORY)? {
         Some(table) => table.get(depth)?.map(|v| v.value()),
@@ -444,16 +511,30 @@ pub(super) fn depth_history(db: &Database, depth: u16) -> Result<DepthHistory, r
     let start = header.map_or(0, |(start, _)| start);
     let rules = header.map(|(_, rules)| rules);
     let slain_uniques = slain_uniques(&txn)?;
-    let mut history =
-        DepthHistory { start, rules, entries: Vec::new(), next: start, live, slain_uniques };
+    let snapshot = None;
+    let mut history = DepthHistory {
+        start,
+        rules,
+        entries: Vec::new(),
+        next: start,
+        live,
+        slain_uniques,
+        snapshot,
+    };
     let Some(table) = open_if_there(&txn, DEPTH_LOG)? else { return Ok(history) };
     let mut all = table.range((depth, 0)..=(depth, u64::MAX))?;
     if let Some(last) = all.next_back() {
         history.next = history.next.max(last?.0.value().1 + 1);
     }
-    for entry in table.range((depth, start)..=(depth, u64::MAX))? {
+    if reading == Reading::FromSnapshot
+        && let Some(rules) = header.map(|(_, rules)| rules)
+    {
+        history.snapshot = newest_snapshot(&txn, depth, (start, history.next), rules)?;
+    }
+    let first = history.snapshot.as_ref().map_or(start, |s| s.after);
+    for entry in table.range((depth, first)..=(depth, u64::MAX))? {
         let (key, bytes) = entry?;
-        if key.value().1 != start + history.entries.len() as u64 {
+        if key.value().1 != first + history.entries.len() as u64 {
             break;
         }
         history.entries.push(bytes.value().to_vec());
@@ -462,6 +543,32 @@ pub(super) fn depth_history(db: &Database, depth: u16) -> Result<DepthHistory, r
         history.rules = Some(FIRST_RULES);
     }
     Ok(history)
+}
+
+/// The newest snapshot of depth `depth` taken under rules `rules` within
+/// its current history, which runs from entry `start` to before `next`: one
+/// taken after none of its entries is no better than the depth built
+/// afresh, and one as old as the history's start may be of the history set
+/// aside before it.
+fn newest_snapshot(
+    txn: &ReadTransaction,
+    depth: u16,
+    (start, next): (u64, u64),
+    rules: u32,
+) -> Result<Option<DepthSnapshot>, redb::Error> {
+    let Some(table) = open_if_there(txn, DEPTH_SNAPSHOTS)? else { return Ok(None) };
+    if start >= next {
+        return Ok(None);
+    }
+    for row in table.range((depth, start + 1)..=(depth, next))?.rev() {
+        let (key, value) = row?;
+        let (taken_under, checksum, bytes) = value.value();
+        if taken_under == rules {
+            let (after, bytes) = (key.value().1, bytes.to_vec());
+            return Ok(Some(DepthSnapshot { after, rules, checksum, bytes }));
+        }
+    }
+    Ok(None)
 }
 
 /// The names of the uniques slain in the world, in name order.

@@ -10,7 +10,7 @@ use crate::bestiary::KindId;
 use crate::config::Config;
 use crate::mapgen::{self, Generator};
 use crate::seeds::{DepthSeeds, Seeds};
-use crate::store::{DepthHistory, StoreHandle};
+use crate::store::{DepthHistory, DepthSnapshot, Reading, StoreHandle};
 
 /// Depth `depth` of the world `c` plays, as its seed makes it: its level
 /// (the last has no stairs down), its monsters, the host's rules. The
@@ -39,9 +39,11 @@ pub(super) fn built(c: &Config, depth: u16) -> (DepthState, Generator) {
 /// before the depth's task starts, so the task never waits on it.
 /// Then the uniques slain in the world leave it, if it still holds them
 /// (its history began before they were slain: see `Rules::clear_slain`).
+/// A history with snapshots is taken up from the newest: restored, and
+/// only the entries after it replayed (see `world::keeping`).
 pub(super) fn resume(state: &mut DepthState, store: &StoreHandle, c: &Config) {
     let depth = state.depth();
-    let stored = match store.depth_history(depth) {
+    let stored = match store.read_history(depth, Reading::FromSnapshot) {
         Ok(stored) => stored,
         Err(e) => {
             warn!(depth, error = %e, "cannot read the depth's history: it starts afresh");
@@ -71,13 +73,56 @@ fn take_up(state: &mut DepthState, store: &StoreHandle, c: &Config, stored: &Dep
         return set_aside(state, store, c, stored, &why);
     }
     let started = std::time::Instant::now();
-    match decode_history(&stored.entries).and_then(|e| state.resume(stored.start, &e)) {
-        Ok(()) => {
-            let (count, rounds, took) = (stored.entries.len(), state.rounds(), started.elapsed());
-            info!(depth, entries = count, rounds, ?took, "depth history replayed");
+    let replayed = match &stored.snapshot {
+        Some(snapshot) => from_snapshot(state, store, c, stored, snapshot),
+        None => replay(state, stored.start, &stored.entries),
+    };
+    match replayed {
+        Ok((from, count)) => {
+            let (rounds, took) = (state.rounds(), started.elapsed());
+            info!(depth, from, entries = count, rounds, ?took, "depth history replayed");
         }
         Err(e) => set_aside(state, store, c, stored, &format!("it does not fit this world: {e}")),
     }
+}
+
+/// Replays `entries`, numbered from `first`, on `state` and takes its place
+/// in its history; gives where the replay began and how many it replayed.
+fn replay(state: &mut DepthState, first: u64, entries: &[Vec<u8>]) -> Result<(u64, usize), String> {
+    let entries = decode_history(entries)?;
+    state.resume(first, &entries)?;
+    Ok((first, entries.len()))
+}
+
+/// Takes up `stored` from its `snapshot`: restores it and replays the
+/// entries after it. A snapshot of other rules, or one that does not prove
+/// itself (see `rules::snapshot`), or whose entries after it do not fit,
+/// is passed over with a warning, and the whole history is read again and
+/// replayed on the depth built afresh.
+fn from_snapshot(
+    state: &mut DepthState,
+    store: &StoreHandle,
+    c: &Config,
+    stored: &DepthHistory,
+    snapshot: &DepthSnapshot,
+) -> Result<(u64, usize), String> {
+    let depth = state.depth();
+    let taken = if snapshot.rules == RULES_VERSION {
+        state
+            .restore(&snapshot.bytes, snapshot.checksum)
+            .and_then(|()| replay(state, snapshot.after, &stored.entries))
+    } else {
+        Err(format!("taken under rules {}, not {RULES_VERSION}", snapshot.rules))
+    };
+    let error = match taken {
+        Ok(replayed) => return Ok(replayed),
+        Err(error) => error,
+    };
+    let after = snapshot.after;
+    warn!(depth, after, %error, "the depth's snapshot is passed over: its whole history is replayed");
+    *state = fresh_depth(c, depth);
+    let whole = store.depth_history(depth)?;
+    replay(state, whole.start, &whole.entries)
 }
 
 /// Sets a depth's stored history aside (kept, never replayed again) and

@@ -23,6 +23,7 @@ mod characters;
 mod depth;
 #[cfg(test)]
 mod gate;
+mod keeping;
 mod presence;
 mod recordings;
 mod registry;
@@ -48,11 +49,12 @@ pub use build::fresh_depth;
 pub(crate) use depth::rules::{combat, throwing};
 pub use depth::{
     Arrival, Command, Death, DepthState, End, Entry, Leaving, Monster, Outgoing, RULES_VERSION,
-    Recorded, decode_history, may_start_order,
+    Recorded, SNAPSHOT_FORMAT, decode_history, may_start_order,
 };
 /// The rules of a depth alone, for the balance run to play with nobody
 /// listening.
 pub(crate) use depth::{Departure, Flow, Killer, Nobody, Rules};
+pub use keeping::{SNAPSHOT_EVERY, keep_history};
 pub use presence::{ActError, Presence, Reply, Watcher};
 pub use recordings::{MAX_RECORDING_ROUNDS, Recording, record_history, record_report};
 pub use talk::Talkers;
@@ -322,5 +324,7 @@ impl World {
     }
 }
 
+#[cfg(test)]
+mod snapshot_tests;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@ mod burst;
 mod disks;
 mod lanes;
 mod morgues;
+mod snapshots;
 
 use std::time::Duration;
 

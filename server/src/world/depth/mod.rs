@@ -97,7 +97,9 @@ use gloam_protocol::{Action, MonsterId, PlayerId, Pos, ServerMsg};
 pub use orders::may_start as may_start_order;
 pub use recording::Recorded;
 pub(crate) use rules::events::Nobody;
-pub use rules::{Command, Death, End, Entry, Leaving, Monster, RULES_VERSION, decode_history};
+pub use rules::{
+    Command, Death, End, Entry, Leaving, Monster, RULES_VERSION, SNAPSHOT_FORMAT, decode_history,
+};
 pub(crate) use rules::{
     Departure, Flow, HostRules, Killer, LogPart, Notice, Phase, Rules, Slaying,
 };
@@ -504,6 +506,19 @@ impl DepthState {
     pub fn checksum(&self) -> u64 {
         self.rules.checksum()
     }
+
+    /// The depth's state as it stands, in bytes (see `rules::snapshot`).
+    pub fn snapshot(&self) -> Vec<u8> {
+        self.rules.snapshot()
+    }
+
+    /// Puts this depth, fresh from its seed, in the state of a
+    /// [`snapshot`](Self::snapshot) whose checksum was `checksum`; refused,
+    /// changing nothing, when it does not prove itself (see
+    /// `rules::snapshot`). Then [`resume`](Self::resume) the entries after it.
+    pub fn restore(&mut self, bytes: &[u8], checksum: u64) -> Result<(), String> {
+        self.rules.restore(bytes, checksum)
+    }
 }
 
 #[cfg(test)]
@@ -524,6 +539,8 @@ mod restock_tests;
 mod round_tests;
 #[cfg(test)]
 mod skill_tests;
+#[cfg(test)]
+mod snapshot_tests;
 #[cfg(test)]
 mod testing;
 #[cfg(test)]

@@ -619,7 +619,7 @@ fn item_action(who: u8, what: u8) -> Action {
 /// [`hall_with_monsters`] after it lost four monsters in the far end of
 /// the hall (out of the log: taken off as it was built), so that a restock
 /// has some to bring back.
-fn hall_that_lost_monsters(seed: u64, rules: HostRules) -> DepthState {
+pub(super) fn hall_that_lost_monsters(seed: u64, rules: HostRules) -> DepthState {
     let mut d = hall_with_monsters(seed, rules);
     let kobold = kind(&d, "kobold");
     let lost: Vec<MonsterId> = (1..5).filter_map(|y| d.spawn(kobold, Pos::new(17, y))).collect();
@@ -633,7 +633,7 @@ fn hall_that_lost_monsters(seed: u64, rules: HostRules) -> DepthState {
 /// Plays `commands` (who, and what: arrive, leave, a step, a wait, a
 /// deadline, picking up, dropping and using items, and on an empty depth
 /// a restock) with up to `cast` players.
-fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
+pub(super) fn play_commands(d: &mut DepthState, commands: &[(u8, u8)], cast: u8) {
     for &(who, what) in commands {
         let id = PlayerId(u32::from(who % cast) + 1);
         match what {

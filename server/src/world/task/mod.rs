@@ -281,11 +281,11 @@ impl DepthTask {
         self.metrics.record(self.state.rounds(), self.state.player_count());
     }
 
-    /// Hands the entries the depth applied since the last time to the store.
+    /// Hands the entries the depth applied since the last time to the
+    /// store, with a snapshot of its state now and then (see `keeping`).
     fn keep_log(&mut self) {
-        let Some(part) = self.state.take_log() else { return };
-        let entries = part.entries.iter().map(codec::encode).collect();
-        self.depths.store().append_log(self.state.depth(), part.first, entries, part.checksum);
+        let every = self.depths.config().snapshot_every;
+        super::keeping::keep_history(&mut self.state, self.depths.store(), every);
     }
 
     /// An empty depth out of play: takes no more commands, hands on any

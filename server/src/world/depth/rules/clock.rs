@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use gloam_protocol::{Action, PlayerId};
 
 /// Where a player is in its party's current round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// May act in this round; the round waits for it.
     Ready,
@@ -19,7 +19,7 @@ pub enum Phase {
     Away,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Clock {
     phase: BTreeMap<PlayerId, Phase>,
     /// The players in [`Phase::Acted`], kept apart so that finding the

@@ -21,6 +21,7 @@ pub(crate) mod monsters;
 mod occupancy;
 mod parties;
 mod restock;
+mod snapshot;
 mod stealing;
 pub(crate) mod throwing;
 mod uniques;
@@ -41,6 +42,7 @@ pub(crate) use flow::{Departure, Flow, Killer, Notice, Slaying};
 pub use log::{Command, Entry, RULES_VERSION, decode_history};
 pub(crate) use log::{LogPart, arrival};
 pub use monsters::Monster;
+pub use snapshot::SNAPSHOT_FORMAT;
 
 use super::Arrival;
 use crate::bestiary::{Bestiary, KindId};

@@ -66,11 +66,12 @@ pub(crate) enum Search {
 /// [`step`](Self::step) and [`swap`](Self::swap), and what it sees only
 /// through [`sight_mut`](Self::sight_mut); the rest of a player (its hit
 /// points, pack, what it explored) is anyone's to change.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Occupancy {
     players: BTreeMap<PlayerId, Player>,
     /// Who stands on each cell (one of them, when players share one: only
     /// when every open cell is taken does an arrival stack).
+    #[serde(serialize_with = "super::snapshot::in_order")]
     cells: CellMap<PlayerId>,
     /// How many times a player came, went, moved or saw anew.
     changes: u64,
@@ -250,7 +251,7 @@ impl Occupancy {
 }
 
 /// A monster on a depth.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Monster {
     pub id: MonsterId,
     pub kind: KindId,
@@ -328,9 +329,10 @@ impl Monster {
 /// [`wake`](Self::wake) and [`lull`](Self::lull); the rest of a monster
 /// (its hit points, prey, goal) is anyone's to change through
 /// [`get_mut`](Self::get_mut).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Monsters {
     by_id: BTreeMap<MonsterId, Monster>,
+    #[serde(serialize_with = "super::snapshot::in_order")]
     at: CellMap<MonsterId>,
     /// How many times a monster came, moved, woke or fell asleep.
     changes: u64,

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use gloam_protocol::{Dir, PlayerId};
 
 /// A player's last action, as far as walking goes.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Last {
     /// Its number, in the order the depth applied actions.
     number: u64,
@@ -26,7 +26,7 @@ pub(crate) struct Last {
 }
 
 /// Every player's last action.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Walks {
     /// Actions applied on the depth so far.
     count: u64,

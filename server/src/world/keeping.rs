@@ -1,0 +1,39 @@
+//! What a depth hands the store as it plays, on the save tick: the entries
+//! its log applied since the last time, and, each time the log passes a
+//! multiple of `snapshot_every` entries, a snapshot of its state (see
+//! `depth::rules::snapshot`), so that a rebuild restores the newest and
+//! replays only the entries after it (`build::take_up`). Every entry is
+//! kept all the same: a history can still be replayed from its start.
+
+use gloam_protocol::codec;
+
+use super::depth::{DepthState, RULES_VERSION};
+use crate::store::{DepthSnapshot, StoreHandle};
+
+/// The default of `Config::snapshot_every`. A rebuild replays the entries
+/// after the newest snapshot: fewer than this many and one save tick's
+/// (about 1,250 on a depth of 1,000 players acting 5 times a second). Such
+/// a crowd, fighting, replays at 12 to 27 µs an entry (`BENCHMARKS.md`,
+/// the second on a loaded machine), so 3,250 are 40 to 90 ms, under the
+/// 100 ms a first join after a restart is to wait at most; 5,000 or 10,000
+/// would not be (after a crash, taking off the players it left on the
+/// depth comes on top: some 45 µs a player in that crowd). A snapshot of
+/// that crowd is about 320 KB, written in about
+/// a millisecond: some 0.3% of the depth's time, and 0.8 MB a second
+/// through the store at most, on the busiest depth alone (only the newest
+/// few are kept).
+pub const SNAPSHOT_EVERY: u64 = 2_000;
+
+/// Hands `state`'s entries not yet handed over to `store`, with a snapshot
+/// of its state after them when they pass a multiple of `every` entries.
+pub fn keep_history(state: &mut DepthState, store: &StoreHandle, every: u64) {
+    let Some(part) = state.take_log() else { return };
+    let after = part.first + part.entries.len() as u64;
+    let entries = part.entries.iter().map(codec::encode).collect();
+    store.append_log(state.depth(), part.first, entries, part.checksum);
+    let every = every.max(1);
+    if part.first / every != after / every {
+        let (rules, checksum, bytes) = (RULES_VERSION, part.checksum, state.snapshot());
+        store.keep_snapshot(state.depth(), DepthSnapshot { after, rules, checksum, bytes });
+    }
+}

@@ -1,0 +1,144 @@
+//! A depth rebuilt after a restart from its newest snapshot: only the
+//! entries after it are replayed, a snapshot that does not prove itself
+//! is passed over for the whole history, and a depth being rebuilt keeps
+//! no player on another depth waiting.
+
+use std::time::Duration;
+
+use gloam_protocol::{Action, PlayerId};
+
+use super::build::resume;
+use super::keeping::keep_history;
+use super::*;
+use crate::store::{DepthSnapshot, Reading, Store, StoreHandle, Writer};
+
+const DEPTH: u16 = 2;
+const ANN: PlayerId = PlayerId(1);
+/// A snapshot every this many entries: a few in the rounds played here.
+const EVERY: u64 = 10;
+
+/// Ann arrives on `state`, waits `rounds` rounds and leaves; the depth's
+/// log is handed to `store` after each round, as the save tick hands it,
+/// with a snapshot every [`EVERY`] entries.
+fn play(state: &mut DepthState, store: &StoreHandle, rounds: usize) {
+    state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+    for _ in 0..rounds {
+        state.act(ANN, Action::Wait);
+        keep_history(state, store, EVERY);
+    }
+    state.leave(ANN, Leaving::Quit);
+    keep_history(state, store, EVERY);
+}
+
+/// The depth as the server builds it after a restart.
+fn restarted(c: &Config, store: &StoreHandle) -> DepthState {
+    let mut state = fresh_depth(c, DEPTH);
+    resume(&mut state, store, c);
+    state
+}
+
+/// A world whose depth was played 40 rounds: its config, its store, and
+/// the depth as it was left.
+fn played() -> (Config, Writer, DepthState) {
+    let c = Config::with_seed(11);
+    let (writer, _) = Store::in_memory().start();
+    let mut first = restarted(&c, &writer.handle());
+    play(&mut first, &writer.handle(), 40);
+    assert!(first.rounds() >= 40);
+    (c, writer, first)
+}
+
+/// The newest snapshot of the depth's history kept in `store`.
+fn newest(store: &StoreHandle) -> DepthSnapshot {
+    let read = store.read_history(DEPTH, Reading::FromSnapshot).unwrap();
+    read.snapshot.expect("snapshots were kept")
+}
+
+#[test]
+fn a_restart_restores_the_newest_snapshot_and_replays_only_the_entries_after_it() {
+    let (c, writer, first) = played();
+    let store = writer.handle();
+    let snapshot = newest(&store);
+    assert!(snapshot.after >= 30, "one of the last ten entries: {}", snapshot.after);
+    // Every entry before it made unreadable: a replay from the start fails.
+    store.append_log(DEPTH, 0, vec![vec![0xff]; snapshot.after as usize], 0);
+    let mut second = restarted(&c, &store);
+    assert_eq!((second.rounds(), second.checksum()), (first.rounds(), first.checksum()));
+    play(&mut second, &store, 5);
+    let third = restarted(&c, &store);
+    assert_eq!(third.rounds(), second.rounds(), "and the history went on from there");
+    assert_eq!(third.checksum(), second.checksum());
+    let whole = store.depth_history(DEPTH).unwrap();
+    assert_eq!(whole.next, whole.entries.len() as u64, "every entry kept, none skipped");
+}
+
+#[test]
+fn a_snapshot_that_does_not_prove_itself_is_passed_over_for_the_whole_history() {
+    let (c, writer, first) = played();
+    let store = writer.handle();
+    let sound = newest(&store);
+    let damaged = [
+        DepthSnapshot { bytes: vec![0xff; 40], ..sound.clone() },
+        DepthSnapshot { checksum: sound.checksum ^ 1, ..sound.clone() },
+        DepthSnapshot { bytes: fresh_depth(&c, DEPTH).snapshot(), ..sound.clone() },
+    ];
+    for snapshot in damaged {
+        store.keep_snapshot(DEPTH, snapshot);
+        let again = restarted(&c, &store);
+        assert_eq!((again.rounds(), again.checksum()), (first.rounds(), first.checksum()));
+    }
+}
+
+#[test]
+fn a_history_set_aside_leaves_its_snapshots_behind() {
+    let (c, writer, first) = played();
+    let store = writer.handle();
+    let next = store.depth_history(DEPTH).unwrap().next;
+    let (bytes, checksum) = (first.snapshot(), first.checksum());
+    store
+        .keep_snapshot(DEPTH, DepthSnapshot { after: next, rules: RULES_VERSION, checksum, bytes });
+    store.start_history(DEPTH, next, RULES_VERSION);
+    let afresh = restarted(&c, &store);
+    assert_eq!(afresh.rounds(), 0, "the new history starts from the seed, not the old snapshot");
+}
+
+/// Ann plays on depth 1 while depth 2 is being rebuilt: held where its
+/// replay would hold it, for as long as the test likes. One worker thread:
+/// a rebuild run on it, rather than handed off it, would leave none for
+/// ann's depth, and her actions would never be answered. (Her answers are
+/// awaited on a thread of their own, whose clock a stalled worker cannot
+/// stop.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_depth_being_rebuilt_keeps_no_player_on_another_depth_waiting() {
+    let local = std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+    let (writer, known) = Store::in_memory().start();
+    let world = Arc::new(World::new(Config::quiet(5), writer.handle(), known));
+    let mut ann = world.enter("ann", None, local, None).await.unwrap();
+    while !ann.reply().await.expect("ann's arrival").done {}
+    let (rebuilding, release) = gate::hold_building(&world.depths, DEPTH);
+    let depths = world.depths.clone();
+    let rebuild = tokio::spawn(async move { depths.handle(DEPTH).map(|h| h.depth) });
+    rebuilding.recv_timeout(Duration::from_secs(10)).expect("depth 2 is being rebuilt");
+    let (answered, ann) = std::thread::spawn(move || {
+        let clock = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        let answered = clock.block_on(async {
+            let mut answered = 0;
+            for _ in 0..3 {
+                ann.act(Action::Wait).unwrap();
+                let answer =
+                    async { while !ann.reply().await.expect("ann is in the game").done {} };
+                if tokio::time::timeout(Duration::from_secs(10), answer).await.is_ok() {
+                    answered += 1;
+                }
+            }
+            answered
+        });
+        (answered, ann)
+    })
+    .join()
+    .unwrap();
+    release.send(()).unwrap();
+    assert_eq!(answered, 3, "ann's actions waited for depth 2's rebuild");
+    assert_eq!(rebuild.await.unwrap(), Some(DEPTH));
+    drop(ann);
+}
