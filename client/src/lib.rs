@@ -30,6 +30,7 @@ mod pages;
 pub mod palette;
 pub mod prompt;
 mod reading;
+pub mod replay;
 pub mod scene;
 pub mod session;
 pub mod state;
