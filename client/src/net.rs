@@ -137,7 +137,7 @@ fn spawn(
         let (reason, ending) = match within {
             None => running.await,
             Some(within) => tokio::time::timeout(within, running).await.unwrap_or_else(|_| {
-                let s = within.as_secs();
+                let s = within.as_secs_f32();
                 (format!("no whole answer in {s} s"), Ending::Dropped)
             }),
         };
@@ -419,6 +419,20 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A recording asked for that does not come whole in time ends the
+    /// connection, saying so, though the server keeps it open.
+    #[test]
+    fn an_ask_not_answered_whole_in_time_ends() {
+        let (server, client) = (runtime(), runtime());
+        let (url, _heard) = serve_one(&server, None);
+        let within = Duration::from_millis(200);
+        let connection = spawn(client.handle(), url, ann(), Some(within), || {});
+        assert!(matches!(next_event(&connection), NetEvent::Msg(ServerMsg::Welcome { .. })));
+        let ending = next_event(&connection);
+        let reason = "no whole answer in 0.2 s".to_owned();
+        assert_eq!(ending, NetEvent::Closed { reason, ending: Ending::Dropped });
     }
 
     /// A server that takes the TCP connection but never answers the

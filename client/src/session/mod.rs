@@ -254,7 +254,7 @@ impl Session {
 
     /// How far down the page shown scrolls (0 when it fits).
     fn page_most(&self) -> usize {
-        crate::pages::scroll_most(&self.scene(), self.page_size())
+        crate::pages::scroll_most(&self.game_scene(), self.page_size())
     }
 
     /// The session drawn in `palette`'s colours.
@@ -345,9 +345,11 @@ impl Session {
     /// What the window draws now: the player page while a recording
     /// plays, else the page of the game.
     pub fn scene(&self) -> Scene<'_> {
-        if let Some(scene) = self.player_scene() {
-            return scene;
-        }
+        self.player_scene().unwrap_or_else(|| self.game_scene())
+    }
+
+    /// The page of the game (under the player page, while it shows).
+    fn game_scene(&self) -> Scene<'_> {
         let mut scene = Scene::new(&self.state, &self.chat, &self.link, self.page());
         scene.palette = self.palette;
         match self.mode {

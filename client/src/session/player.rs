@@ -394,6 +394,25 @@ mod tests {
         assert_eq!(hud_text(&s)[2], "Recording: ann on depth 1, round 4 (4 to 8), x1, playing");
     }
 
+    /// A resize while the recording plays is no reason to scroll the end
+    /// page under it back to its top.
+    #[test]
+    fn the_end_page_comes_back_scrolled_as_it_was() {
+        let mut s = playing();
+        s.resize(120, 12);
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record(3))));
+        s.on_net(NetEvent::Msg(ServerMsg::Graveyard(vec![record(3); 30])));
+        let now = Instant::now();
+        s.on_key(Key::PageDown, false, false, now);
+        let scrolled = s.scene().page_scroll;
+        assert!(scrolled > 0);
+        s.on_key(Key::Char('r'), false, false, now);
+        answer(&mut s);
+        s.resize(120, 12);
+        s.on_key(Key::Escape, false, false, now);
+        assert_eq!((s.page(), s.scene().page_scroll), (Page::End, scrolled));
+    }
+
     #[test]
     fn a_recording_without_a_level_is_not_played() {
         let mut s = dead(3);
