@@ -6,7 +6,10 @@
 //! event when a message arrives. After a lost link the session counts
 //! down to the next try: the loop then sleeps only until its next tick,
 //! and opens a new connection when the session asks (the decisions are
-//! the session's, `session/retry.rs`).
+//! the session's, `session/retry.rs`). On the end page, `r` has it open a
+//! second connection that asks for a recording; while one plays, the
+//! session's tick says when its next round is due, and the loop redraws
+//! then.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
