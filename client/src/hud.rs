@@ -184,7 +184,7 @@ fn replay_rows(
 ) -> Vec<HudLine> {
     let keys = HudLine::new(fit(REPLAY_KEYS, cols, "    "), Tone::Dim);
     let status = HudLine::new(fit(&replay.status(), message_cols, ", "), Tone::Warn);
-    let mut rows = vec![playing_row(state, cols), keys, status];
+    let mut rows = vec![status_row(state, &Link::Playing, cols), keys, status];
     let game = state.log.iter().filter(|l| !l.is_chat());
     let tone = |line: &LogLine, _| game_tone(state, line);
     rows.extend(pad(message_rows(game, 0, message_cols, GAME_LINES - 1, tone), GAME_LINES - 1));

@@ -367,6 +367,7 @@ mod tests {
         assert!(s.playing_back() && !s.asking());
         assert_eq!(s.tick(t0), Tick::Moved(Some(Duration::from_millis(250))), "the first at once");
         let hud = hud_text(&s);
+        assert_eq!(hud[0], "Joining...", "as the game says it before its first level");
         assert_eq!(hud[1], KEYS);
         assert_eq!(hud[2], "Recording: ann on depth 1, round 4 (4 to 8), x1, playing");
         assert_eq!(s.scene().page, Page::Map, "the map is drawn");
