@@ -6,7 +6,10 @@
 //! event when a message arrives. After a lost link the session counts
 //! down to the next try: the loop then sleeps only until its next tick,
 //! and opens a new connection when the session asks (the decisions are
-//! the session's, `session/retry.rs`).
+//! the session's, `session/retry.rs`). On the end page, `r` has it open a
+//! second connection that asks for a recording; while one plays, the
+//! session's tick says when its next round is due, and the loop redraws
+//! then.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -143,10 +146,46 @@ fn host(
     Ok((format!("ws://{addr}"), token_key, LocalServer { stop, task }))
 }
 
+/// The window's connections: the game's, and one asking for a recording
+/// while the session wants it (opened with `ask`).
+struct Links<'a> {
+    game: net::Connection,
+    recording: Option<net::Connection>,
+    ask: &'a dyn Fn(ClientMsg) -> net::Connection,
+}
+
+impl Links<'_> {
+    /// Hands what the connections said to the session; gives whether
+    /// anything came. The recording's connection is let go once the
+    /// session no longer waits on it (it closes itself).
+    fn bring(&mut self, session: &mut Session) -> bool {
+        let mut came = false;
+        while let Ok(event) = self.game.events.try_recv() {
+            session.on_net(event);
+            came = true;
+        }
+        if let Some(recording) = &self.recording {
+            while let Ok(event) = recording.events.try_recv() {
+                session.on_recording(event);
+                came = true;
+            }
+            if !session.asking() {
+                self.recording = None;
+            }
+        }
+        came
+    }
+}
+
 /// What the loop does after a key press (or typed text) the session took.
-fn carry_out(outcome: KeyOutcome, session: &mut Session, connection: &net::Connection) -> Flow {
+fn carry_out(outcome: KeyOutcome, session: &mut Session, links: &mut Links<'_>) -> Flow {
+    let connection = &links.game;
     match outcome {
         KeyOutcome::Quit => Flow::Quit,
+        KeyOutcome::Ask(msg) => {
+            links.recording = Some((links.ask)(msg));
+            Flow::Redraw
+        }
         KeyOutcome::Send(msg) => {
             if connection.send(msg.clone()) {
                 session.sent(&msg, Instant::now());
@@ -344,7 +383,7 @@ fn on_event(
     event: Event,
     session: &mut Session,
     screen: &mut Screen<'_>,
-    connection: &net::Connection,
+    links: &mut Links<'_>,
 ) -> anyhow::Result<Flow> {
     Ok(match event {
         Event::Quit { .. } => Flow::Quit,
@@ -356,7 +395,7 @@ fn on_event(
         {
             let video = screen.canvas.window().subsystem().clone();
             match video.clipboard().clipboard_text() {
-                Ok(text) => carry_out(session.on_text(&text), session, connection),
+                Ok(text) => carry_out(session.on_text(&text), session, links),
                 Err(_) => Flow::Same,
             }
         }
@@ -365,28 +404,23 @@ fn on_event(
             let ctrl = keymod.intersects(Mod::LCTRLMOD | Mod::RCTRLMOD);
             let key = if ctrl { to_ctrl_key(code) } else { to_key(code) };
             let Some(key) = key else { return Ok(Flow::Same) };
-            match carry_out(session.on_key(key, shift, repeat, Instant::now()), session, connection)
-            {
+            match carry_out(session.on_key(key, shift, repeat, Instant::now()), session, links) {
                 Flow::Zoom(by) => screen.zoom(by, session)?,
                 flow => flow,
             }
         }
-        Event::TextInput { text, .. } => carry_out(session.on_text(&text), session, connection),
+        Event::TextInput { text, .. } => carry_out(session.on_text(&text), session, links),
         Event::MouseButtonDown { mouse_btn: MouseButton::Left, x, y, .. } => {
             let cell = screen.cell_under(session, (x, y));
-            carry_out(session.on_click(cell, Instant::now()), session, connection)
+            carry_out(session.on_click(cell, Instant::now()), session, links)
         }
         Event::Window { win_event, .. } => screen.on_window(win_event, session)?,
         e if e.is_user_event() => {
             // Frees the boxed payload.
             let _ = e.as_user_event_type::<Wake>();
-            let mut flow = Flow::Same;
-            while let Ok(net_event) = connection.events.try_recv() {
-                session.on_net(net_event);
-                flow = Flow::Redraw;
-            }
+            let came = links.bring(session);
             retitle(screen, session);
-            flow
+            if came { Flow::Redraw } else { Flow::Same }
         }
         _ => Flow::Same,
     })
@@ -396,22 +430,25 @@ fn on_event(
 /// tick, while it counts down to trying again), handles everything that
 /// came, and redraws only when something changed. Opens the connection
 /// with `open`, again whenever the session asks (after a lost link), and
-/// closes it at the end. Gives whether the player asked to play again
-/// (after a death) rather than to quit.
+/// closes it at the end; a recording the session asks for is asked with
+/// `ask`. Gives whether the player asked to play again (after a death)
+/// rather than to quit.
 fn play(
     pump: &mut sdl3::EventPump,
     session: &mut Session,
     screen: &mut Screen<'_>,
     open: impl Fn(&Session) -> net::Connection,
+    ask: &dyn Fn(ClientMsg) -> net::Connection,
 ) -> anyhow::Result<bool> {
-    let mut connection = open(session);
-    let played = play_on(pump, session, screen, &open, &mut connection);
+    let mut links = Links { game: open(session), recording: None, ask };
+    let played = play_on(pump, session, screen, &open, &mut links);
+    let Links { game, .. } = links;
     // Esc, the window closed, a death: a goodbye and a closing handshake
     // (only the handshake on the first screen: no character to leave yet).
     if session.page() == crate::scene::Page::Backgrounds {
-        connection.close();
+        game.close();
     } else {
-        connection.quit();
+        game.quit();
     }
     played
 }
@@ -422,15 +459,19 @@ fn play_on(
     session: &mut Session,
     screen: &mut Screen<'_>,
     open: &impl Fn(&Session) -> net::Connection,
-    connection: &mut net::Connection,
+    links: &mut Links<'_>,
 ) -> anyhow::Result<bool> {
     let mut dirty = true;
     loop {
         let wait = match session.tick(Instant::now()) {
             Tick::Idle => None,
             Tick::Within(wait) => Some(wait),
+            Tick::Moved(wait) => {
+                dirty = true;
+                wait
+            }
             Tick::Connect => {
-                *connection = open(session);
+                links.game = open(session);
                 dirty = true;
                 None
             }
@@ -449,7 +490,7 @@ fn play_on(
         batch.extend(pump.poll_iter());
         let mut flow = Flow::Same;
         for event in batch {
-            match on_event(event, session, screen, connection)? {
+            match on_event(event, session, screen, links)? {
                 Flow::Redraw | Flow::Zoom(_) => dirty = true,
                 Flow::Same => {}
                 done @ (Flow::Quit | Flow::Again) => {
@@ -577,6 +618,13 @@ pub fn run(options: Options) -> anyhow::Result<()> {
             let first = session.opening(watch.clone(), background.clone());
             net::connect(runtime.handle(), url.clone(), first, wake)
         };
+        let ask = |msg: ClientMsg| {
+            let sender = events.event_sender();
+            let wake = move || {
+                let _ = sender.push_custom_event(Wake);
+            };
+            net::ask(runtime.handle(), url.clone(), msg, wake)
+        };
         let mut session = Session::new(url.clone(), slot)
             .with_palette(options.palette)
             .with_jitter_seed(jitter_seed());
@@ -584,7 +632,7 @@ pub fn run(options: Options) -> anyhow::Result<()> {
             session = session.for_a_new_life();
         }
         screen.fit(&mut session);
-        let played = play(&mut pump, &mut session, &mut screen, open);
+        let played = play(&mut pump, &mut session, &mut screen, open, &ask);
         slot = session.into_token_slot();
         match played {
             Ok(true) => again = true,

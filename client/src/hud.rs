@@ -142,6 +142,9 @@ pub fn hud(scene: &Scene<'_>) -> Vec<HudLine> {
 /// The HUD's rows, top to bottom, in rows of `cols` letters, the messages
 /// in `message_cols` of them (the rest is the party panel's).
 pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLine> {
+    if let Some(replay) = scene.replay {
+        return replay_rows(scene.state, replay, cols, message_cols);
+    }
     let state = scene.state;
     let scroll = scene.chat.scroll.min(game_lines(state).saturating_sub(GAME_LINES));
     let typing = scene.chat.line.as_ref();
@@ -162,6 +165,29 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
         rows.push(HudLine::new(fit(NO_CHAT_YET, message_cols, ": "), Tone::Dim));
     }
     rows.extend(chat);
+    pad(rows, usize::from(HUD_ROWS))
+}
+
+/// The keys row of the player page, where a recording plays.
+pub(crate) const REPLAY_KEYS: &str =
+    "Space: pause    +/-: faster, slower    .: one round    Esc: back";
+
+/// The HUD of the player page: the game's first row (of the recording's
+/// mirror), the playback's keys, then where the playback stands on the
+/// messages' top row and the recording's lines under it. Nothing is said
+/// on the chat rows: a recording holds no chat.
+fn replay_rows(
+    state: &ClientState,
+    replay: &crate::replay::Replay,
+    cols: usize,
+    message_cols: usize,
+) -> Vec<HudLine> {
+    let keys = HudLine::new(fit(REPLAY_KEYS, cols, "    "), Tone::Dim);
+    let status = HudLine::new(fit(&replay.status(), message_cols, ", "), Tone::Warn);
+    let mut rows = vec![status_row(state, &Link::Playing, cols), keys, status];
+    let game = state.log.iter().filter(|l| !l.is_chat());
+    let tone = |line: &LogLine, _| game_tone(state, line);
+    rows.extend(pad(message_rows(game, 0, message_cols, GAME_LINES - 1, tone), GAME_LINES - 1));
     pad(rows, usize::from(HUD_ROWS))
 }
 

@@ -8,7 +8,8 @@
 //! size (and [`zoom`], the cell size the player chose); [`input`], the key tables; [`prompt`] and [`aim`], which
 //! item suits a key and where a throw is aimed; [`look`], what the look
 //! cursor names; [`first_screen`], a new character's choice of
-//! background; [`net`], the
+//! background; [`replay`], playing a recording back (the end page's
+//! player); [`net`], the
 //! connection on a tokio task; and [`session`], which ties them together:
 //! keys and server messages in, a scene out. With the `window` feature,
 //! [`app`] is the window's event loop and [`render`] draws the scene with
@@ -30,6 +31,7 @@ mod pages;
 pub mod palette;
 pub mod prompt;
 mod reading;
+pub mod replay;
 pub mod scene;
 pub mod session;
 pub mod state;

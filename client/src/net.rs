@@ -100,10 +100,47 @@ pub fn connect(
     hello: ClientMsg,
     wake: impl Fn() + Send + Sync + 'static,
 ) -> Connection {
+    spawn(runtime, url, hello, None, wake)
+}
+
+/// How long a recording may take to come whole, from the ask to its end:
+/// a server that stalls is a failed ask, not a page waiting for ever.
+pub const RECORDING_WITHIN: Duration = Duration::from_secs(30);
+
+/// Asks the server at `url` for a recording on a connection of its own,
+/// `ask` its first message ([`gloam_protocol::ClientMsg::Recording`]): what
+/// the server says comes as from [`connect`], and the connection ends
+/// when the server closes it after the recording, or [`RECORDING_WITHIN`]
+/// after the ask (then its last event says so).
+pub fn ask(
+    runtime: &tokio::runtime::Handle,
+    url: String,
+    ask: ClientMsg,
+    wake: impl Fn() + Send + Sync + 'static,
+) -> Connection {
+    spawn(runtime, url, ask, Some(RECORDING_WITHIN), wake)
+}
+
+/// The connection's task, saying `first` first, ended after `within` if
+/// given (its last event then says so).
+fn spawn(
+    runtime: &tokio::runtime::Handle,
+    url: String,
+    first: ClientMsg,
+    within: Option<Duration>,
+    wake: impl Fn() + Send + Sync + 'static,
+) -> Connection {
     let (actions, actions_rx) = async_mpsc::unbounded_channel();
     let (events_tx, events) = mpsc::channel();
     runtime.spawn(async move {
-        let (reason, ending) = run(&url, hello, actions_rx, &events_tx, &wake).await;
+        let running = run(&url, first, actions_rx, &events_tx, &wake);
+        let (reason, ending) = match within {
+            None => running.await,
+            Some(within) => tokio::time::timeout(within, running).await.unwrap_or_else(|_| {
+                let s = within.as_secs_f32();
+                (format!("no whole answer in {s} s"), Ending::Dropped)
+            }),
+        };
         let _ = events_tx.send(NetEvent::Closed { reason, ending });
         wake();
     });
@@ -382,6 +419,20 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A recording asked for that does not come whole in time ends the
+    /// connection, saying so, though the server keeps it open.
+    #[test]
+    fn an_ask_not_answered_whole_in_time_ends() {
+        let (server, client) = (runtime(), runtime());
+        let (url, _heard) = serve_one(&server, None);
+        let within = Duration::from_millis(200);
+        let connection = spawn(client.handle(), url, ann(), Some(within), || {});
+        assert!(matches!(next_event(&connection), NetEvent::Msg(ServerMsg::Welcome { .. })));
+        let ending = next_event(&connection);
+        let reason = "no whole answer in 0.2 s".to_owned();
+        assert_eq!(ending, NetEvent::Closed { reason, ending: Ending::Dropped });
     }
 
     /// A server that takes the TCP connection but never answers the

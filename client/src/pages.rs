@@ -62,7 +62,7 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
 fn body_lines(scene: &Scene<'_>, cols: usize) -> Vec<PageLine> {
     match scene.page {
         Page::Graveyard => graveyard_tables(scene.graveyard),
-        Page::End => end_body(scene.state, scene.graveyard, scene.server),
+        Page::End => end_body(scene),
         Page::Pack => pack_lines(scene.state),
         Page::Help => crate::reading::help_lines(),
         Page::Discoveries => crate::discoveries::discoveries_lines(scene.state, cols),
@@ -186,7 +186,8 @@ fn item_line(state: &ClientState, slot: u8) -> PageLine {
 /// The end of a game: how it ended (to the player, "You died...", to a
 /// watcher, "ann died..."), the character's record, then the hall of the
 /// living and the graveyard.
-fn end_body(state: &ClientState, graveyard: Option<&[DeathRecord]>, server: &str) -> Vec<PageLine> {
+fn end_body(scene: &Scene<'_>) -> Vec<PageLine> {
+    let state = scene.state;
     let Some(d) = state.ending() else { return Vec::new() };
     let who = if state.watched().is_some() { d.name.as_str() } else { "You" };
     let (headline, colour, when) = if d.escaped {
@@ -204,19 +205,27 @@ fn end_body(state: &ClientState, graveyard: Option<&[DeathRecord]>, server: &str
         (format!("  Monsters killed:       {}", d.kills), palette::TEXT),
         (format!("  {when:<22} {}", d.when_utc()), palette::TEXT),
     ];
-    if let Some(url) = crate::scene::morgue_url(server, d) {
+    if let Some(url) = crate::scene::morgue_url(scene.server, d) {
         lines.push((format!("  Morgue file:           {url}"), palette::TEXT));
     }
+    if let Some(said) = scene.recording_line {
+        lines.push((format!("  {:<22} {said}", "Recording:"), palette::TEXT));
+    }
     lines.push(blank());
-    lines.extend(graveyard_tables(graveyard));
+    lines.extend(graveyard_tables(scene.graveyard));
     lines
 }
 
-/// The keys that go on from the end of a game: a new character, or for a
+/// The keys that go on from the end of a game: a new character (and,
+/// when the life has a morgue file, watching its last rounds), or for a
 /// watcher whose player's game ended, leaving.
 fn end_keys(state: &ClientState) -> String {
     match (state.watched(), state.ending()) {
         (Some(_), _) => WATCHER_END.to_owned(),
+        (None, Some(d)) if d.morgue > 0 => format!(
+            "Enter: a new character named {}    r: watch your last rounds    Esc: quit",
+            d.name
+        ),
         (None, Some(d)) => format!("Enter: a new character named {}    Esc: quit", d.name),
         (None, None) => String::new(),
     }

@@ -80,6 +80,12 @@ pub struct Scene<'a> {
     /// The address the session connects to (`ws://host:port`): the end
     /// page names the morgue file on the same host. Empty: not known.
     pub server: &'a str,
+    /// The end page's line about the character's last rounds: asked for,
+    /// or why they could not be had.
+    pub recording_line: Option<&'a str>,
+    /// A recording playing: the map is its player's, and the HUD says
+    /// where the playback stands and its keys.
+    pub replay: Option<&'a crate::replay::Replay>,
 }
 
 /// Where the morgue file of `record` is served, on the host of the server
@@ -125,6 +131,8 @@ impl<'a> Scene<'a> {
             log_scroll: 0,
             page_scroll: 0,
             server: "",
+            recording_line: None,
+            replay: None,
         }
     }
 }

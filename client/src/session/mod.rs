@@ -7,7 +7,9 @@
 //! the names muted, the page shown, and an item prompt or throw being
 //! aimed (`items.rs`); for a new character, the first screen's choice of
 //! background and the first message of each connection
-//! ([`Session::opening`], `first_screen.rs`). The window turns its events into calls here and
+//! ([`Session::opening`], `first_screen.rs`); after a death, the end page's
+//! player, which asks for the character's last rounds and plays them
+//! (`player.rs`). The window turns its events into calls here and
 //! draws the [`Scene`] it gives.
 
 use std::time::{Duration, Instant};
@@ -45,6 +47,9 @@ pub enum KeyOutcome {
     Quit,
     /// Nothing: an unbound key, no connection, or a repeat too soon.
     Ignore,
+    /// Open a connection of its own saying this first (a recording asked
+    /// for), and hand what it says to [`Session::on_recording`].
+    Ask(ClientMsg),
 }
 
 /// Where the graveyard page stands.
@@ -58,6 +63,7 @@ enum Graveyard {
 }
 
 mod items;
+mod player;
 pub mod retry;
 
 use retry::{Ending, Jitter, Next};
@@ -73,6 +79,9 @@ pub enum Tick {
     /// Connect again now (with [`Session::token`]); the session shows the
     /// try under way.
     Connect,
+    /// The recording played moved on: redraw, and call again within this
+    /// long (none: nothing is due until a key).
+    Moved(Option<Duration>),
 }
 
 /// When the next try to connect again is made.
@@ -159,6 +168,10 @@ pub struct Session {
     /// life: until welcomed, its connections open with the first screen
     /// and the choice goes with the token kept.
     new_life: bool,
+    /// The character's last rounds, asked for on the end page (`player.rs`).
+    asked: player::Asked,
+    /// The player page, over the end page while a recording plays.
+    player: Option<player::Player>,
 }
 
 /// The seed of the jitter's draws unless the window gives another
@@ -196,6 +209,8 @@ impl Session {
             chosen: None,
             first_closed: false,
             new_life: false,
+            asked: player::Asked::Not,
+            player: None,
         }
     }
 
@@ -241,7 +256,7 @@ impl Session {
 
     /// How far down the page shown scrolls (0 when it fits).
     fn page_most(&self) -> usize {
-        crate::pages::scroll_most(&self.scene(), self.page_size())
+        crate::pages::scroll_most(&self.game_scene(), self.page_size())
     }
 
     /// The session drawn in `palette`'s colours.
@@ -329,8 +344,14 @@ impl Session {
         }
     }
 
-    /// What the window draws now.
+    /// What the window draws now: the player page while a recording
+    /// plays, else the page of the game.
     pub fn scene(&self) -> Scene<'_> {
+        self.player_scene().unwrap_or_else(|| self.game_scene())
+    }
+
+    /// The page of the game (under the player page, while it shows).
+    fn game_scene(&self) -> Scene<'_> {
         let mut scene = Scene::new(&self.state, &self.chat, &self.link, self.page());
         scene.palette = self.palette;
         match self.mode {
@@ -342,6 +363,7 @@ impl Session {
         scene.log_scroll = self.log.unwrap_or(0);
         scene.page_scroll = self.page_scroll;
         scene.server = &self.server;
+        scene.recording_line = self.recording_line();
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -356,6 +378,9 @@ impl Session {
 
     /// A key pressed (`repeat` when held down) at `now`.
     pub fn on_key(&mut self, key: Key, shift: bool, repeat: bool, now: Instant) -> KeyOutcome {
+        if self.playing_back() {
+            return self.on_player_key(key, shift, now);
+        }
         if let Key::Ctrl(c) = key {
             return self.on_ctrl_key(c);
         }
@@ -372,15 +397,7 @@ impl Session {
         }
         let intent = intent(key, shift);
         if self.page() == Page::End {
-            return match intent {
-                Some(Intent::ScrollBack | Intent::ScrollForward) if self.page_most() > 0 => {
-                    self.scroll_page(intent == Some(Intent::ScrollBack))
-                }
-                Some(Intent::Quit) => KeyOutcome::Quit,
-                // A watcher's player died: there is no character to start again.
-                Some(Intent::Enter) if self.state.watching.is_none() => KeyOutcome::Again,
-                _ => KeyOutcome::Ignore,
-            };
+            return self.on_end_key(key, shift);
         }
         match self.mode {
             Mode::Choosing(item_use) => return self.on_prompt_key(item_use, key, shift, now),
@@ -420,6 +437,22 @@ impl Session {
             return KeyOutcome::Redraw;
         }
         self.on_map_intent(intent, repeat, now)
+    }
+
+    /// A key on the end page: it scrolls, quits, starts again, or (`r`)
+    /// plays the character's last rounds.
+    fn on_end_key(&mut self, key: Key, shift: bool) -> KeyOutcome {
+        let intent = intent(key, shift);
+        match intent {
+            Some(Intent::ScrollBack | Intent::ScrollForward) if self.page_most() > 0 => {
+                self.scroll_page(intent == Some(Intent::ScrollBack))
+            }
+            Some(Intent::Quit) => KeyOutcome::Quit,
+            _ if key == Key::Char('r') && !shift => self.watch_last_rounds(),
+            // A watcher's player died: there is no character to start again.
+            Some(Intent::Enter) if self.state.watching.is_none() => KeyOutcome::Again,
+            _ => KeyOutcome::Ignore,
+        }
     }
 
     /// Puts away the page shown (the graveyard, the pack, the help, the
@@ -719,6 +752,9 @@ impl Session {
     /// started, and the countdown shown kept up to date. The window calls
     /// it after every event and when the time it gave is up.
     pub fn tick(&mut self, now: Instant) -> Tick {
+        if let Some(tick) = self.player_tick(now) {
+            return tick;
+        }
         let due = match self.next_try {
             None => return Tick::Idle,
             Some(NextTry::After(wait)) => now + wait,
@@ -1627,7 +1663,7 @@ mod tests {
             match s.tick(t0 + waited) {
                 Tick::Within(more) => waited += more,
                 Tick::Connect => break,
-                Tick::Idle => panic!("a try is planned"),
+                Tick::Idle | Tick::Moved(_) => panic!("a try is planned"),
             }
         }
         assert!(waited >= Duration::from_millis(500) && waited <= Duration::from_secs(1));
@@ -1664,7 +1700,7 @@ mod tests {
                     at += wait;
                 }
                 Tick::Connect => break,
-                Tick::Idle => panic!(),
+                Tick::Idle | Tick::Moved(_) => panic!(),
             }
         }
         let first = shown[0];

@@ -511,6 +511,7 @@ fn outcome_json(outcome: &KeyOutcome) -> Value {
         KeyOutcome::Redraw => json!("Redraw"),
         KeyOutcome::Quit => json!("Quit"),
         KeyOutcome::Ignore => json!("Ignore"),
+        KeyOutcome::Ask(msg) => json!({ "Ask": serde_json::to_value(msg).unwrap() }),
     }
 }
 

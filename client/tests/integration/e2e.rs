@@ -1,6 +1,7 @@
 //! The real `gloam` binary in a real X server (Xvfb): key presses delivered
 //! to its window (by xdotool) move the player and take it down the stairs,
-//! as a second, simulated player on the same server sees. Needs `Xvfb` and
+//! as a second, simulated player on the same server sees; a player killed
+//! by a giant watches its last rounds from its end page. Needs `Xvfb` and
 //! `xdotool` (tests/run-all installs them).
 
 #![cfg(unix)]
@@ -1556,4 +1557,87 @@ async fn a_refused_try_again_is_not_tried_again() {
     let row = line_starting(&text, "Disconnected: ");
     assert!(row.contains("refused: that name belongs to another player"), "{row}");
     xvfb.quit_window(gloam);
+}
+
+/// The text of the window's next screenshot (F12 writes the frame's text
+/// beside its picture, whole or not at all), the first that `shows`
+/// approves of; every screenshot's text is read once.
+fn screen_until(xvfb: &Xvfb, dir: &std::path::Path, what: &str, shows: impl Fn(&str) -> bool) {
+    let mut read = std::collections::BTreeSet::new();
+    let mut last = String::new();
+    let deadline = std::time::Instant::now() + DEADLINE;
+    while std::time::Instant::now() < deadline {
+        xdotool(&xvfb.display, &["key", "F12"]);
+        let written = std::time::Instant::now() + Duration::from_secs(5);
+        while std::time::Instant::now() < written {
+            let fresh: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "txt") && !read.contains(p))
+                .collect();
+            if fresh.is_empty() {
+                std::thread::yield_now();
+                continue;
+            }
+            for path in fresh {
+                last = std::fs::read_to_string(&path).unwrap_or_default();
+                read.insert(path);
+                if shows(&last) {
+                    return;
+                }
+            }
+            break;
+        }
+    }
+    panic!("the window never showed {what}; last:\n{last}");
+}
+
+/// The window's player: ann, crushed by a giant beside her arrival, presses
+/// `r` on her end page; the window asks the server for her last rounds on
+/// a connection of its own and plays them on the map to the giant's blow;
+/// Esc goes back to the end page, and Esc there quits.
+#[test]
+fn the_end_pages_r_plays_the_last_rounds_in_the_window() {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let setting = GeneratorSetting::One(Generator::Bsp);
+    let arena = std::path::Path::new(gloam_tests::ARENA_BESTIARY);
+    let bestiary = gloam_server::bestiary::Bestiary::load(arena).expect("the arena bestiary");
+    let beside = gloam_tests::floor_in_sight_of_arrival(31, setting, 1).1[0];
+    let giant = gloam_server::config::Placement { kind: "giant".into(), depth: 1, pos: beside };
+    let config = Config {
+        generator: setting,
+        bestiary: std::sync::Arc::new(bestiary),
+        placements: vec![giant],
+        ..Config::with_seed(31)
+    };
+    let data = tempfile::tempdir().unwrap();
+    let store = gloam_server::store::Store::open(data.path()).unwrap();
+    let server = runtime.block_on(TestServer::start_with_store(config, store)).unwrap();
+    let xvfb = Xvfb::start();
+    let dir = tempfile::tempdir().unwrap();
+    let mut gloam = xvfb.gloam();
+    gloam
+        .args(["--connect", &server.url(), "--name", "ann"])
+        .env("XDG_CONFIG_HOME", dir.path())
+        .current_dir(dir.path());
+    let gloam = Running::spawn(gloam);
+    xvfb.focus_window_of("ann");
+    let dir = dir.path();
+
+    screen_until(&xvfb, dir, "her arrival", |text| text.contains("Depth 1   HP 36/36"));
+    xdotool(&xvfb.display, &["key", "5"]);
+    let keys = "Enter: a new character named ann    r: watch your last rounds    Esc: quit";
+    screen_until(&xvfb, dir, "her end page", |text| text.contains(keys));
+    xdotool(&xvfb.display, &["key", "r"]);
+    screen_until(&xvfb, dir, "her last rounds played to the end", |text| {
+        text.contains("Space: pause    +/-: faster, slower    .: one round    Esc: back")
+            && text.contains("Recording: ann on depth 1, round ")
+            && text.contains(", x1, ended")
+            && text.contains("The giant crushes you")
+    });
+    xdotool(&xvfb.display, &["key", "Escape"]);
+    screen_until(&xvfb, dir, "her end page again", |text| text.contains(keys));
+    xvfb.quit_window(gloam);
+    drop(server);
 }

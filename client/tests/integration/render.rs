@@ -371,3 +371,33 @@ fn a_missing_font_is_an_error_that_names_the_path() {
     };
     assert!(err.to_string().contains("/nowhere/font.ttf"), "{err}");
 }
+
+/// The player page: a recording of the known state's rounds, paused, the
+/// map and the HUD as the game draws them but for the playback's keys and
+/// where it stands, on the messages' top row.
+#[test]
+fn the_player_page_matches_its_golden_image() {
+    use gloam_client::replay::{Control, Recording, Replay};
+    use gloam_protocol::{PlayerId, ServerMsg};
+    let _sdl = SDL.lock().unwrap_or_else(|e| e.into_inner());
+    let state = common::known_state();
+    let mut recording = Recording::new("ann".into(), PlayerId(1), 1, 120, 220);
+    for round in [131, 135, 140] {
+        recording.push(round, ServerMsg::Stopped);
+    }
+    let mut replay = Replay::new(recording);
+    let now = std::time::Instant::now();
+    replay.press(Control::Step, now);
+    replay.press(Control::Step, now);
+    replay.press(Control::Faster, now);
+    let ttf = sdl3::ttf::init().expect("SDL_ttf starts");
+    let font =
+        gloam_client::render::load_font(&ttf, &common::font_path(), 16.0).expect("the font loads");
+    let chat = Chat::default();
+    let mut scene = Scene::new(&state, &chat, &Link::Playing, Page::Map);
+    scene.replay = Some(&replay);
+    let text_px = gloam_client::render::text_px_for(&font, 16).expect("the font sizes");
+    let size = Layout::window_for(80, 40, 16, text_px);
+    let frame = render_offscreen(&font, size, 16, &scene).expect("the frame draws");
+    compare_with_golden(&frame, "player.png");
+}
