@@ -98,7 +98,7 @@ class FakeSocket {
 }
 
 /** A fake browser's globals at an address whose query is `search`, and what the page does with them. */
-function browser(storage: Map<string, string>, search = "") {
+function browser(storage: Map<string, string>, search = "", pathname = "/") {
   const canvas = new FakeCanvas();
   // The form starts hidden, as index.html has it.
   const form = Object.assign(new FakeElement(), { hidden: true });
@@ -108,6 +108,7 @@ function browser(storage: Map<string, string>, search = "") {
     name: new FakeElement(),
     "join-why": new FakeElement(),
     morgue: new FakeElement(),
+    replay: new FakeElement(),
   };
   const frames: (() => void)[] = [];
   const documentHandlers = new Map<string, Handler>();
@@ -125,7 +126,7 @@ function browser(storage: Map<string, string>, search = "") {
       fonts: { add: () => {} },
     },
     window: { devicePixelRatio: 1, localStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v) }, addEventListener: () => {} },
-    location: { protocol: "http:", host: "game.test:8080", origin: "http://game.test:8080", search },
+    location: { protocol: "http:", host: "game.test:8080", origin: "http://game.test:8080", search, pathname },
     WebSocket: FakeSocket,
     FontFace: class {
       load(): Promise<never> {
