@@ -19,7 +19,7 @@
 
 import { Connection, OPEN_WITHIN_MS, type Socket } from "./net";
 import type { ServerMsg } from "./protocol";
-import { atlasFor, drawFrame, type Atlas } from "./render/canvas";
+import { atlasFor, clear, drawFrame, type Atlas } from "./render/canvas";
 import { loadFont, metricsFor } from "./render/font";
 import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
 import { named, type Palette } from "./render/palette";
@@ -31,9 +31,9 @@ import { Session, type KeyOutcome } from "./session/session";
 import { morgueUrl } from "./session/scene";
 import { TokenStore } from "./session/tokens";
 import { Player } from "./session/player";
-import { Gathering, askFor, replayUrl, type Grave } from "./session/replay";
+import { ASKING, Gathering, askFor, replayUrl, type Grave } from "./session/replay";
 import { sceneOf, type Scene } from "./session/scene";
-import { ClientState, MAX_NAME_CHARS, PAGE_WORDS, charCount, note, refusalText } from "./state";
+import { ClientState, MAX_NAME_CHARS, PAGE_WORDS, charCount, refusalText } from "./state";
 
 /** The parts of the page the app drives. */
 export interface PageParts {
@@ -316,6 +316,15 @@ export class App {
   /** A key pressed on the page; true when the game took it (the browser should not). */
   onKeyDown(e: KeyEvent & { repeat: boolean }): boolean {
     const shown = this.player;
+    const asking = this.asking;
+    if (asking !== null && asking.fromLink && keyOf(e) === "Escape") {
+      // Esc while a link's recording is asked for: the page's start.
+      this.asking = null;
+      asking.connection.close("closed");
+      this.askName(null);
+      this.requestFrame();
+      return true;
+    }
     if (shown !== null) {
       const key = keyOf(e);
       return key !== null && this.onPlayerKey(shown.player, shown.fromLink, key);
@@ -475,6 +484,7 @@ export class App {
     session?.resize(layout.pageCols, layout.mapRows);
     this.atlas = atlasFor(this.ctx, this.atlas, layout.cellPx, scale);
     if (scene !== null) drawFrame(this.ctx, this.atlas, scene, this.palette, layout);
+    else clear(this.ctx, layout);
     this.linkMorgue();
     this.linkReplay();
     // Only the last frame's time is kept (a measure a frame would pile up).
@@ -489,7 +499,5 @@ export class App {
 
 /** What the page shows while a recording its address asked for comes: nobody plays yet. */
 function askingScene(url: string): Scene {
-  const state = new ClientState();
-  note(state, "Note", `Recording: asking the server...`);
-  return sceneOf(state, { connecting: url }, "Map");
+  return { ...sceneOf(new ClientState(), { connecting: url }, "Map"), replay: { status: `Recording: ${ASKING}`, keys: "Esc: back" } };
 }

@@ -404,6 +404,8 @@ test("an address /replay/NAME/LIFE asks for that recording at once, with no name
   const asked = FakeSocket.all[0]!;
   asked.open();
   assert.deepEqual(asked.sent, [ASK_ANN_3]);
+  page.drawFrames();
+  assert.match(screen(), /\nEsc: back\nRecording: asking the server\.\.\.\n/, "while it comes");
   sendRecording(asked);
   page.key(" ", "Space");
   assert.match(screen(), /Recording: ann on depth 1, round 40 \(40 to 52\), x1, paused/);
@@ -417,4 +419,12 @@ test("an address /replay/NAME/LIFE asks for that recording at once, with no name
   again.receive({ Refused: { NoRecording: { reason: "ann has no life 9" } } });
   assert.equal(refused.parts["join"]?.hidden, false);
   assert.equal(refused.parts["join-why"]?.textContent, "Recording: no recording: ann has no life 9");
+  // Esc while it is asked for: the name form, the ask given up.
+  const leaving = browser(new Map(), "", "/replay/ann/4");
+  await load();
+  const third = FakeSocket.all[0]!;
+  third.open();
+  assert.equal(leaving.key("Escape", "Escape"), true);
+  assert.notEqual(third.closed, null, "the ask's connection is closed");
+  assert.equal(leaving.parts["join"]?.hidden, false);
 });

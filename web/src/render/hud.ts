@@ -11,7 +11,6 @@ import { GAME_ROWS, CHAT_ROWS, HUD_ROWS } from "./layout";
 import { charCount, chars, isChat, isNews, shown, takeChars, type ClientState, type Experience, type LogLine } from "../state";
 import { FIRST_KEYS } from "../session/first";
 import { KEYS_HELP } from "../session/keys";
-import { PLAYER_KEYS } from "../session/replay";
 import type { Aim } from "../session/aim";
 import type { Line } from "../session/chat";
 import { letter } from "../session/prompt";
@@ -85,7 +84,7 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
   const scroll = Math.min(scene.chat.scroll, Math.max(0, gameLines(state) - GAME_LINES));
   const typing = scene.chat.line;
   let second: HudLine;
-  if (scene.replay !== null) second = hudLine(fit(PLAYER_KEYS, cols, "    "), "Dim");
+  if (scene.replay !== null) second = hudLine(fit(scene.replay.keys, cols, "    "), "Dim");
   else if (scene.askingToQuit) second = hudLine(QUIT_QUESTION, "Warn");
   else if (typing !== null) second = typingRow(typing, cols);
   else if (scene.aim !== null) second = aimRow(state, scene.aim, cols);
@@ -93,7 +92,7 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
   else second = secondRow(state, scroll, cols);
   const rows = [statusRow(state, scene.link, cols), second];
   // On the player page the recording's status tops the game's lines.
-  const banner = scene.replay === null ? [] : [hudLine(fit(scene.replay, messageCols, ", "), "Warn")];
+  const banner = scene.replay === null ? [] : [hudLine(fit(scene.replay.status, messageCols, ", "), "Warn")];
   const gameRows = GAME_LINES - banner.length;
   const game = messageRows(state.log.filter((l) => !isChat(l)), scroll, messageCols, gameRows, (l) => gameTone(state, l));
   rows.push(...banner, ...pad(game, gameRows));

@@ -8,7 +8,7 @@
 import type { ServerMsg } from "../protocol";
 import { ClientState, PAGE_WORDS, note } from "../state";
 import type { Key } from "./keys";
-import { Playback, playerKey, type Group, type Recording } from "./replay";
+import { PLAYER_KEYS, Playback, playerKey, type Group, type Recording } from "./replay";
 import type { Scene } from "./scene";
 
 /** The sight radius of the game (protocol/src/lib.rs SIGHT_RADIUS): a recording does not say it. */
@@ -104,7 +104,7 @@ export class Player {
       pageScroll: 0,
       server: this.server,
       recording: null,
-      replay: this.playback.status(),
+      replay: { status: this.playback.status(), keys: PLAYER_KEYS },
     };
   }
 }

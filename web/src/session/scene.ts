@@ -50,8 +50,8 @@ export interface Scene {
   server: string;
   /** The end page's line about the recording asked for (`r`): what the server was asked, or why none came; null when none was asked. */
   recording: string | null;
-  /** On the player page, the status line of the recording played (replay.ts); null elsewhere. */
-  replay: string | null;
+  /** On the player page (or while its recording is asked for), the recording's status line, on top of the game's lines, and its keys, in the keys row (replay.ts); null elsewhere. */
+  replay: { status: string; keys: string } | null;
 }
 
 /**
