@@ -244,7 +244,10 @@ export class App {
    * (`fromLink`: the page's address asked); they play once come whole.
    */
   private watchGrave(grave: Grave, fromLink: boolean): void {
-    this.asking?.connection.close("closed");
+    // An ask under way is given up first, unheard: its end is not this one's.
+    const before = this.asking;
+    this.asking = null;
+    before?.connection.close("closed");
     const gathering = new Gathering();
     const connection: Connection = new Connection(
       this.url,
