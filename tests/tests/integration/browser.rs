@@ -222,8 +222,8 @@ async fn a_reload_resumes_the_character_where_it_stood() {
 
 /// A key towards a giant beside the arrival is a blow, and the giant's
 /// answer kills the page's player: the page shows the death page (who,
-/// where, by what, and its morgue file, as a line and a link), not an
-/// error, and Enter starts a new character.
+/// where, by what, and its morgue file, as a line and a link, and a link
+/// to its last rounds), not an error, and Enter starts a new character.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn death_shows_the_death_page() {
     let (arrival, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
@@ -258,6 +258,12 @@ async fn death_shows_the_death_page() {
     let link =
         "(() => { const a = document.getElementById('morgue'); return a.hidden ? '' : a.href; })()";
     assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(url));
+    // Its last rounds, at a link a friend can open, and `r` among the keys.
+    let replay = format!("http://{}/replay/webby/1", server.addr);
+    let replay_link = "document.getElementById('replay').textContent";
+    let said = browser.eval(page, replay_link).await.unwrap();
+    assert_eq!(said, serde_json::json!(format!("Watch the last rounds: {replay}")));
+    assert!(screen.contains("r: watch your last rounds"), "{screen}");
 
     // Enter: the name's next life chooses its background again (a fighter).
     browser.key(page, "Enter").await.unwrap();
