@@ -6,7 +6,10 @@
 // token opens the first screen instead, to choose a background:
 // session/first.ts); `?name=NAME` in
 // the address answers the form on a first visit (a host hands out links),
-// and `?watch=NAME` watches that player instead of playing.
+// and `?watch=NAME` watches that player instead of playing. `r` on the
+// end page of a life with a grave, or an address `/replay/NAME/LIFE`,
+// asks for its last rounds on a connection of their own and plays them
+// (the player page: session/player.ts, replay.ts).
 //
 // One key, from press to pixels: keydown -> keyboard.ts's keyOf ->
 // Session.onKey (session/) -> a ClientMsg sent by net.ts -> the server's
@@ -16,17 +19,21 @@
 
 import { Connection, OPEN_WITHIN_MS, type Socket } from "./net";
 import type { ServerMsg } from "./protocol";
-import { atlasFor, drawFrame, type Atlas } from "./render/canvas";
+import { atlasFor, clear, drawFrame, type Atlas } from "./render/canvas";
 import { loadFont, metricsFor } from "./render/font";
 import { layoutFit, zoomFor, ZOOM_STEPS, type Layout } from "./render/layout";
 import { named, type Palette } from "./render/palette";
 import { cellUnder, screenText } from "./render/view";
 import { keyOf, typedChar, type KeyEvent } from "./session/keyboard";
+import type { Key } from "./session/keys";
 import { Jitter, type Ending } from "./session/retry";
 import { Session, type KeyOutcome } from "./session/session";
 import { morgueUrl } from "./session/scene";
 import { TokenStore } from "./session/tokens";
-import { MAX_NAME_CHARS, PAGE_WORDS, charCount, refusalText } from "./state";
+import { Player } from "./session/player";
+import { ASKING, Gathering, askFor, replayUrl, type Grave } from "./session/replay";
+import { sceneOf, type Scene } from "./session/scene";
+import { ClientState, MAX_NAME_CHARS, PAGE_WORDS, charCount, refusalText } from "./state";
 
 /** The parts of the page the app drives. */
 export interface PageParts {
@@ -38,6 +45,17 @@ export interface PageParts {
   retitle?: (title: string) => void;
   /** The link to the morgue file, shown on the end page of a life that has one (the canvas names it too). */
   morgue?: HTMLAnchorElement;
+  /** The link to the last rounds of that life (`/replay/NAME/LIFE`), for a friend to open. */
+  replay?: HTMLAnchorElement;
+}
+
+/** A recording asked for: what came of it so far, and whether the page's address asked for it (`/replay/...`). */
+interface Asking {
+  gathering: Gathering;
+  connection: Connection;
+  fromLink: boolean;
+  /** While a link's recording comes: what the page shows (nobody plays yet). */
+  scene: Scene | null;
 }
 
 /** Where the zoom the player chose is kept (as the window keeps it in a file). */
@@ -75,6 +93,12 @@ export class App {
   /** The session's next tick, while it counts down to trying again. */
   private ticking: ReturnType<typeof setTimeout> | null = null;
   private drawnOnce = false;
+  /** The recording being asked for, until it came or failed. */
+  private asking: Asking | null = null;
+  /** The player page, while a recording plays; and whether it was opened by the page's address. */
+  private player: { player: Player; fromLink: boolean } | null = null;
+  /** The player's next tick, while it plays. */
+  private playing: ReturnType<typeof setTimeout> | null = null;
   private readonly ctx: CanvasRenderingContext2D;
   private readonly tokens: TokenStore;
   private readonly storage: Storage | null;
@@ -90,6 +114,8 @@ export class App {
     storage: Storage | null,
     origin: string,
     private readonly openSocket?: (url: string) => Socket,
+    /** The grave the page's address asks to play (`/replay/NAME/LIFE`), if any. */
+    private readonly linked: Grave | null = null,
   ) {
     const ctx = page.canvas.getContext("2d", { alpha: false });
     if (ctx === null) throw new Error("this browser draws no 2D canvas");
@@ -109,7 +135,8 @@ export class App {
    */
   start(): void {
     const kept = this.tokens.load();
-    if (kept !== null) this.connect(kept.name);
+    if (this.linked !== null) this.watchGrave(this.linked, true);
+    else if (kept !== null) this.connect(kept.name);
     else if (this.addressName !== null) this.join(this.addressName);
     else this.askName(null);
     void loadFont().then(() => this.requestFrame());
@@ -212,8 +239,99 @@ export class App {
     this.requestFrame();
   }
 
+  /**
+   * Asks the server for `grave`'s last rounds on a connection of their own
+   * (`fromLink`: the page's address asked); they play once come whole.
+   */
+  private watchGrave(grave: Grave, fromLink: boolean): void {
+    // An ask under way is given up first, unheard: its end is not this one's.
+    const before = this.asking;
+    this.asking = null;
+    before?.connection.close("closed");
+    const gathering = new Gathering();
+    const connection: Connection = new Connection(
+      this.url,
+      askFor(grave),
+      {
+        message: (msg) => {
+          const why = gathering.onMessage(msg);
+          if (why !== null) connection.close(`the server is broken or hostile: ${why}`);
+          this.afterAsking();
+        },
+        closed: (reason) => {
+          gathering.onClosed(reason);
+          this.afterAsking();
+        },
+      },
+      this.openSocket,
+    );
+    this.asking = { gathering, connection, fromLink, scene: fromLink ? askingScene(this.url) : null };
+    setTimeout(() => connection.giveUpOpening(), OPEN_WITHIN_MS);
+    this.requestFrame();
+  }
+
+  /** What the recording asked for came to, if anything: it plays, or the reason shows (on the end page, or over the name form). */
+  private afterAsking(): void {
+    const asking = this.asking;
+    if (asking === null || asking.gathering.state === "Asking") return;
+    this.asking = null;
+    const asked = asking.gathering.state;
+    if ("came" in asked) {
+      if (this.session !== null) this.session.recording = null;
+      const player = new Player(asked.came, this.url, this.session?.state.world ?? "");
+      this.player = { player, fromLink: asking.fromLink };
+      this.playTick();
+    } else if (asking.fromLink) {
+      this.askName(`Recording: ${asked.failed}`);
+    } else {
+      this.session?.recordingFailed(asked.failed);
+    }
+    this.requestFrame();
+  }
+
+  /** Plays the groups due now, and sets the next tick when one will be due. */
+  private playTick(): void {
+    if (this.playing !== null) clearTimeout(this.playing);
+    this.playing = null;
+    const player = this.player?.player;
+    if (player === undefined) return;
+    const now = performance.now();
+    if (player.tick(now)) this.requestFrame();
+    const due = player.nextDue(now);
+    if (due !== null) this.playing = setTimeout(() => this.playTick(), Math.max(due, 1));
+  }
+
+  /** A key on the player page: Esc leaves it, to the end page it came from, or to the name form when the address asked. */
+  private onPlayerKey(player: Player, fromLink: boolean, key: Key): boolean {
+    const outcome = player.onKey(key, performance.now());
+    if (outcome === "Leave") {
+      this.player = null;
+      if (this.playing !== null) clearTimeout(this.playing);
+      this.playing = null;
+      if (fromLink) this.askName(null);
+    } else if (outcome === "Redraw") {
+      this.playTick();
+    }
+    this.requestFrame();
+    return true;
+  }
+
   /** A key pressed on the page; true when the game took it (the browser should not). */
   onKeyDown(e: KeyEvent & { repeat: boolean }): boolean {
+    const shown = this.player;
+    const asking = this.asking;
+    if (asking !== null && asking.fromLink && keyOf(e) === "Escape") {
+      // Esc while a link's recording is asked for: the page's start.
+      this.asking = null;
+      asking.connection.close("closed");
+      this.askName(null);
+      this.requestFrame();
+      return true;
+    }
+    if (shown !== null) {
+      const key = keyOf(e);
+      return key !== null && this.onPlayerKey(shown.player, shown.fromLink, key);
+    }
     const session = this.session;
     if (session === null || !this.page.form.hidden) return false;
     const typed = typedChar(e);
@@ -259,12 +377,14 @@ export class App {
       // The page cannot close itself: it stops trying to connect again.
       session.giveUp();
       this.connection?.quit();
+    } else if (typeof outcome === "object" && "record" in outcome) {
+      this.watchGrave(outcome.record, false);
     } else if (outcome === "Again" && this.name !== null) {
       // Enter on a player's end page starts the name's next life.
       this.connect(this.name, session.page() === "End" && session.state.watching === null);
     } else if (typeof outcome === "object" && "send" in outcome) {
       if (this.connection?.send(outcome.send) === true) session.sent(outcome.send, performance.now());
-    } else if (typeof outcome === "object") this.zoomBy(outcome.zoom);
+    } else if (typeof outcome === "object" && "zoom" in outcome) this.zoomBy(outcome.zoom);
     // Enter may have asked to try again now.
     if (outcome === "Redraw") this.tick();
     if (outcome !== "Ignore") this.requestFrame();
@@ -308,15 +428,21 @@ export class App {
 
   /** The text of the frame as last drawn (see `screenText`); empty before one. */
   screenText(): string {
-    if (this.session === null || this.layout === null) return "";
-    return screenText(this.session.scene(), this.palette, this.layout);
+    const scene = this.scene();
+    if (scene === null || this.layout === null) return "";
+    return screenText(scene, this.palette, this.layout);
+  }
+
+  /** What is shown: the player page, a link's recording being asked for, or the session's page. */
+  private scene(): Scene | null {
+    return this.player?.player.scene() ?? this.asking?.scene ?? this.session?.scene() ?? null;
   }
 
   /** Shows the link to the morgue file on the end page of a life that has one, and hides it elsewhere. */
   private linkMorgue(): void {
     const link = this.page.morgue;
     if (link === undefined) return;
-    const session = this.session;
+    const session = this.player === null ? this.session : null;
     const ending = session?.page() === "End" ? session.state.ending() : null;
     const url = session !== null && ending !== null ? morgueUrl(session.server, ending) : null;
     if (url !== null && link.href !== url) link.href = url;
@@ -326,9 +452,23 @@ export class App {
     link.hidden = url === null;
   }
 
+  /** Shows the link to the last rounds beside the morgue file's, on a player's end page of a life with a grave. */
+  private linkReplay(): void {
+    const link = this.page.replay;
+    if (link === undefined) return;
+    const session = this.player === null ? this.session : null;
+    const grave = session !== null && session.page() === "End" ? session.grave() : null;
+    const url = session !== null && grave !== null ? replayUrl(session.server, grave) : null;
+    if (url !== null && link.href !== url) link.href = url;
+    const text = `Watch the last rounds: ${url ?? ""}`;
+    if (url !== null && link.textContent !== text) link.textContent = text;
+    link.hidden = url === null;
+  }
+
   /** Draws the whole page afresh, at the page's size. */
   private draw(): void {
     const session = this.session;
+    const scene = this.scene();
     const { canvas } = this.page;
     const scale = window.devicePixelRatio || 1;
     const width = canvas.clientWidth;
@@ -340,20 +480,27 @@ export class App {
     performance.mark("gloam:draw-start");
     this.ctx.setTransform(scale, 0, 0, scale, 0, 0);
     const letters = (cell: number) => metricsFor(this.ctx, cell).textPx;
-    const map: [number, number] = session !== null && session.state.width > 0 ? [session.state.width, session.state.height] : [80, 40];
+    const map: [number, number] = scene !== null && scene.state.width > 0 ? [scene.state.width, scene.state.height] : [80, 40];
     const layout = layoutFit(width, height, this.zoom ?? zoomFor(width, height, map, letters), letters);
     this.layout = layout;
     // Every resize asks for a frame: the session learns the page's size here.
     session?.resize(layout.pageCols, layout.mapRows);
     this.atlas = atlasFor(this.ctx, this.atlas, layout.cellPx, scale);
-    if (session !== null) drawFrame(this.ctx, this.atlas, session.scene(), this.palette, layout);
+    if (scene !== null) drawFrame(this.ctx, this.atlas, scene, this.palette, layout);
+    else clear(this.ctx, layout);
     this.linkMorgue();
+    this.linkReplay();
     // Only the last frame's time is kept (a measure a frame would pile up).
     performance.clearMeasures("gloam:draw");
     performance.measure("gloam:draw", "gloam:draw-start");
-    if (!this.drawnOnce && session !== null) {
+    if (!this.drawnOnce && scene !== null) {
       this.drawnOnce = true;
       performance.mark("gloam:first-frame");
     }
   }
+}
+
+/** What the page shows while a recording its address asked for comes: nobody plays yet. */
+function askingScene(url: string): Scene {
+  return { ...sceneOf(new ClientState(), { connecting: url }, "Map"), replay: { status: `Recording: ${ASKING}`, keys: "Esc: back" } };
 }

@@ -3,6 +3,7 @@
 
 import { App, type PageParts } from "./app";
 import { serverUrl } from "./net";
+import { replayPath } from "./session/replay";
 
 function part<T extends HTMLElement>(id: string, kind: new () => T): T {
   const el = document.getElementById(id);
@@ -17,6 +18,7 @@ function start(): void {
     nameInput: part("name", HTMLInputElement),
     why: part("join-why", HTMLElement),
     morgue: part("morgue", HTMLAnchorElement),
+    replay: part("replay", HTMLAnchorElement),
     retitle: (title) => {
       document.title = title;
     },
@@ -27,7 +29,8 @@ function start(): void {
   } catch {
     // Storage refused (a private window, say): nothing is kept.
   }
-  const app = new App(page, serverUrl(location), new URLSearchParams(location.search), storage, location.origin);
+  const linked = replayPath(location.pathname);
+  const app = new App(page, serverUrl(location), new URLSearchParams(location.search), storage, location.origin, undefined, linked);
   page.form.addEventListener("submit", (e) => {
     e.preventDefault();
     app.submitName();

@@ -98,7 +98,7 @@ class FakeSocket {
 }
 
 /** A fake browser's globals at an address whose query is `search`, and what the page does with them. */
-function browser(storage: Map<string, string>, search = "") {
+function browser(storage: Map<string, string>, search = "", pathname = "/") {
   const canvas = new FakeCanvas();
   // The form starts hidden, as index.html has it.
   const form = Object.assign(new FakeElement(), { hidden: true });
@@ -108,6 +108,7 @@ function browser(storage: Map<string, string>, search = "") {
     name: new FakeElement(),
     "join-why": new FakeElement(),
     morgue: new FakeElement(),
+    replay: new FakeElement(),
   };
   const frames: (() => void)[] = [];
   const documentHandlers = new Map<string, Handler>();
@@ -125,7 +126,7 @@ function browser(storage: Map<string, string>, search = "") {
       fonts: { add: () => {} },
     },
     window: { devicePixelRatio: 1, localStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v) }, addEventListener: () => {} },
-    location: { protocol: "http:", host: "game.test:8080", origin: "http://game.test:8080", search },
+    location: { protocol: "http:", host: "game.test:8080", origin: "http://game.test:8080", search, pathname },
     WebSocket: FakeSocket,
     FontFace: class {
       load(): Promise<never> {
@@ -316,4 +317,122 @@ test("?watch= with ?name= watches at once under the address's name", async () =>
   page.drawFrames();
   assert.equal(page.parts["morgue"]?.hidden, false);
   assert.equal(page.parts["morgue"]?.textContent, "ann's morgue file");
+});
+
+/** The page's screen as text (what the window's F12 writes). */
+function screen(): string {
+  return (globalThis as unknown as { window: { gloam: { screenText(): string } } }).window.gloam.screenText();
+}
+
+/** A recording of ann's last rounds on depth 1: the kinds, the level, then two rounds of lines. */
+function sendRecording(socket: FakeSocket): void {
+  socket.receive({ Recording: { player: "ann", you: 1, depth: 1, from: 40n, to: 52n } });
+  const recorded: [bigint, ServerMsg][] = [
+    [40n, { Kinds: [] }],
+    [40n, { ItemKinds: [] }],
+    [40n, enterLevel(1, 20, 10)],
+    [40n, sight({ x: 5, y: 5 }, { revealed: [[idx(0, 0), "Floor"]] })],
+    [45n, { Note: "The giant hits you." }],
+    [52n, { Note: "You die..." }],
+  ];
+  for (const [round, msg] of recorded) socket.receive({ Recorded: { round, msg } });
+  socket.receive({ RecordingEnd: { cut: false } });
+}
+
+/** A page where ann, kept, has just died with her grave numbered 3. */
+async function annDied(): Promise<{ page: ReturnType<typeof browser>; game: FakeSocket }> {
+  const storage = new Map([["http://game.test:8080", JSON.stringify({ name: "ann", token: "000102030405060708090a0b0c0d0e0f" })]]);
+  const page = browser(storage);
+  await load();
+  const game = FakeSocket.all[0]!;
+  game.open();
+  game.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "" } });
+  game.receive(enterLevel(1, 20, 10));
+  game.receive({ Died: { ...record("ann"), morgue: 3 } });
+  page.drawFrames();
+  return { page, game };
+}
+
+const ASK_ANN_3 = { Recording: { version: PROTOCOL_VERSION, ask: { Grave: { name: "ann", life: 3, rounds: 100 } } } };
+
+test("r on the end page asks for the last rounds on a new connection; a refusal is shown on the end page, which stays", async () => {
+  const { page } = await annDied();
+  assert.match(screen(), /Enter: a new character named ann {4}r: watch your last rounds {4}Esc: quit/);
+  assert.equal(page.parts["replay"]?.hidden, false, "a friend's link shows beside the morgue file's");
+  assert.equal(page.parts["replay"]?.textContent, "Watch the last rounds: http://game.test:8080/replay/ann/3");
+  assert.equal(page.key("r", "KeyR"), true);
+  const asked = FakeSocket.all[1]!;
+  assert.equal(asked.url, "ws://game.test:8080/");
+  asked.open();
+  assert.deepEqual(asked.sent, [ASK_ANN_3]);
+  page.drawFrames();
+  assert.match(screen(), / {2}Morgue file: {11}http:\/\/game\.test:8080\/morgue\/ann\/3\.txt\n {2}Recording: {13}asking the server\.\.\./);
+  // `r` again while asking: the first ask is given up, and its end is not shown.
+  assert.equal(page.key("r", "KeyR"), true);
+  assert.notEqual(asked.closed, null);
+  page.drawFrames();
+  assert.match(screen(), / {2}Recording: {13}asking the server\.\.\./);
+  const second = FakeSocket.all[2]!;
+  second.open();
+  assert.deepEqual(second.sent, [ASK_ANN_3]);
+  second.receive({ Refused: { NoRecording: { reason: "ann's last depth is no longer kept" } } });
+  second.onclose?.({ code: 1000, reason: "", wasClean: true });
+  page.drawFrames();
+  assert.match(screen(), / {2}Recording: {13}no recording: ann's last depth is no longer kept/);
+  assert.match(screen(), /You died on depth 4/, "the end page stays");
+});
+
+test("a recording that came plays on the player page; Esc comes back to the end page as it was", async () => {
+  const { page } = await annDied();
+  page.key("r", "KeyR");
+  const asked = FakeSocket.all[1]!;
+  asked.open();
+  sendRecording(asked);
+  // The first group plays at once; Space pauses before any timer runs.
+  assert.equal(page.key(" ", "Space"), true);
+  assert.match(screen(), /Recording: ann on depth 1, round 40 \(40 to 52\), x1, paused/);
+  assert.match(screen(), /Space: pause {4}\+\/-: faster, slower {4}\.: one round {4}Esc: back/);
+  assert.equal(page.parts["replay"]?.hidden, true, "no link over the player");
+  page.key("+", "Equal");
+  page.key(".", "Period");
+  assert.match(screen(), /Recording: ann on depth 1, round 45 \(40 to 52\), x2, paused/);
+  assert.match(screen(), /The giant hits you\./);
+  page.key(".", "Period");
+  assert.match(screen(), /round 52 \(40 to 52\), x2, ended/);
+  assert.equal(page.key("Escape", "Escape"), true);
+  assert.match(screen(), /You died on depth 4/);
+  assert.doesNotMatch(screen(), /Recording:/, "the line of the recording asked is gone once it came");
+  assert.equal(FakeSocket.all.length, 2, "nothing else connected");
+});
+
+test("an address /replay/NAME/LIFE asks for that recording at once, with no name form, and Esc leaves to the form", async () => {
+  const page = browser(new Map(), "", "/replay/ann/3");
+  await load();
+  assert.equal(page.parts["join"]?.hidden, true, "no name is asked");
+  const asked = FakeSocket.all[0]!;
+  asked.open();
+  assert.deepEqual(asked.sent, [ASK_ANN_3]);
+  page.drawFrames();
+  assert.match(screen(), /\nEsc: back\nRecording: asking the server\.\.\.\n/, "while it comes");
+  sendRecording(asked);
+  page.key(" ", "Space");
+  assert.match(screen(), /Recording: ann on depth 1, round 40 \(40 to 52\), x1, paused/);
+  page.key("Escape", "Escape");
+  assert.equal(page.parts["join"]?.hidden, false, "the page's start: the name form");
+  // Refused: the form says why.
+  const refused = browser(new Map(), "", "/replay/ann/9");
+  await load();
+  const again = FakeSocket.all[0]!;
+  again.open();
+  again.receive({ Refused: { NoRecording: { reason: "ann has no life 9" } } });
+  assert.equal(refused.parts["join"]?.hidden, false);
+  assert.equal(refused.parts["join-why"]?.textContent, "Recording: no recording: ann has no life 9");
+  // Esc while it is asked for: the name form, the ask given up.
+  const leaving = browser(new Map(), "", "/replay/ann/4");
+  await load();
+  const third = FakeSocket.all[0]!;
+  third.open();
+  assert.equal(leaving.key("Escape", "Escape"), true);
+  assert.notEqual(third.closed, null, "the ask's connection is closed");
+  assert.equal(leaving.parts["join"]?.hidden, false);
 });

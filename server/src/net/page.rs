@@ -1,6 +1,7 @@
 //! The web client's page, served on the game's own port: the files of
 //! `web/dist/` and the map font, built into the binary (`build.rs` lists
-//! the folder), for GET and HEAD, with the headers a careful host sends;
+//! the folder), for GET and HEAD (the index at `/` and at
+//! `/replay/NAME/LIFE`, where the page plays a life's last rounds), with the headers a careful host sends;
 //! and the plain HTTP refusals of a connection (a head too large or
 //! malformed, the server full). One answer per connection, then
 //! `Connection: close`. Nothing is read from disk at run time: a request's
@@ -18,6 +19,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tracing::{debug, info};
 
 use super::head::{HeadError, PageRequest};
+use super::session::rules::check_name;
 
 /// The files of `web/dist/` when the server was built: (name there, bytes).
 const DIST: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/web_dist.rs"));
@@ -132,14 +134,15 @@ impl Answer {
     }
 }
 
-/// What `request` is answered; `/` is `/index.html`.
+/// What `request` is answered; `/` and a life's last rounds
+/// (`/replay/NAME/LIFE`) are `/index.html`.
 pub(super) fn route(request: &PageRequest) -> Answer {
     if request.method != "GET" && request.method != "HEAD" {
         return Answer::NotAllowed;
     }
     // A query (`/app.js?v=2`) names the same file.
     let path = request.target.split('?').next().unwrap_or_default();
-    let path = if path == "/" { "/index.html" } else { path };
+    let path = if path == "/" || is_replay(path) { "/index.html" } else { path };
     let Some(file) = FILES.iter().find(|f| f.path == path) else {
         return Answer::NotFound;
     };
@@ -147,6 +150,40 @@ pub(super) fn route(request: &PageRequest) -> Answer {
         Some(tags) if names_tag(tags, &file.etag) => Answer::NotModified(file),
         _ => Answer::File(file),
     }
+}
+
+/// Whether `path` is the page of a life's last rounds, `/replay/NAME/LIFE`:
+/// a name as the handshake takes it (percent-encoded as a browser sends
+/// it) and a life's number from 1, without a sign or a leading zero, as
+/// the page reads it (`web/src/session/replay.ts` `replayPath`).
+fn is_replay(path: &str) -> bool {
+    let Some((name, life)) = path.strip_prefix("/replay/").and_then(|rest| rest.split_once('/'))
+    else {
+        return false;
+    };
+    let named = percent_decoded(name).is_some_and(|name| check_name(&name).is_ok());
+    let numbered = !life.starts_with('0')
+        && life.bytes().all(|b| b.is_ascii_digit())
+        && life.parse::<u32>().is_ok();
+    named && numbered
+}
+
+/// `text` with each `%XX` as the byte it stands for, if that is UTF-8 (as
+/// `morgue.rs` reads its names).
+fn percent_decoded(text: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let Some((&b, after)) = rest.split_first() {
+        if b == b'%' {
+            let hex = std::str::from_utf8(after.get(..2)?).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            rest = &after[2..];
+        } else {
+            bytes.push(b);
+            rest = after;
+        }
+    }
+    String::from_utf8(bytes).ok()
 }
 
 /// Whether an `If-None-Match` list names `etag` (or any file, `*`). The
@@ -446,6 +483,41 @@ mod tests {
             "http://elsewhere/",
         ] {
             assert_eq!(get(nowhere), Answer::NotFound, "{nowhere}");
+        }
+    }
+
+    #[test]
+    fn a_lifes_last_rounds_are_the_index_and_a_malformed_path_is_not_found() {
+        for replay in
+            ["/replay/ann/3", "/replay/Zo%C3%AB/12?from=friend", "/replay/a-b_9/4294967295"]
+        {
+            assert_eq!(served_path(get(replay)), Some("/index.html"), "{replay}");
+        }
+        let (head, _) = split(&response(get("/replay/ann/3"), Some("127.0.0.1:7777"), true));
+        assert!(head.contains("\r\nContent-Type: text/html; charset=utf-8\r\n"), "{head}");
+        let policy = content_security_policy(Some("127.0.0.1:7777"));
+        assert!(head.contains(&format!("\r\nContent-Security-Policy: {policy}\r\n")), "{head}");
+        for malformed in [
+            "/replay",
+            "/replay/",
+            "/replay/ann",
+            "/replay/ann/",
+            "/replay//3",
+            "/replay/ann/0",
+            "/replay/ann/03",
+            "/replay/ann/-3",
+            "/replay/ann/+3",
+            "/replay/ann/x",
+            "/replay/ann/4294967296",
+            "/replay/ann/3/",
+            "/replay/ann/3/app.js",
+            "/replay/../3",
+            "/replay/a%2Fb/3",
+            "/replay/%zz/3",
+            "/replay/seventeen_letters/3",
+            "/REPLAY/ann/3",
+        ] {
+            assert_eq!(get(malformed), Answer::NotFound, "{malformed}");
         }
     }
 

@@ -3,8 +3,9 @@
 //! player and a simulated one (the SDL window's protocol, checked by the
 //! oracle) meet on one depth, see each other, talk both ways; keys move;
 //! a reload resumes the character where it stood; death shows the death
-//! page. The page is read as text (`window.gloam.screenText()`, what the
-//! window's F12 writes), not as pixels.
+//! page; a fall plays at its `/replay/NAME/LIFE` link. The page is read
+//! as text (`window.gloam.screenText()`, what the window's F12 writes),
+//! not as pixels.
 
 use std::time::Duration;
 
@@ -221,8 +222,8 @@ async fn a_reload_resumes_the_character_where_it_stood() {
 
 /// A key towards a giant beside the arrival is a blow, and the giant's
 /// answer kills the page's player: the page shows the death page (who,
-/// where, by what, and its morgue file, as a line and a link), not an
-/// error, and Enter starts a new character.
+/// where, by what, and its morgue file, as a line and a link, and a link
+/// to its last rounds), not an error, and Enter starts a new character.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn death_shows_the_death_page() {
     let (arrival, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
@@ -257,12 +258,70 @@ async fn death_shows_the_death_page() {
     let link =
         "(() => { const a = document.getElementById('morgue'); return a.hidden ? '' : a.href; })()";
     assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(url));
+    // Its last rounds, at a link a friend can open, and `r` among the keys.
+    let replay = format!("http://{}/replay/webby/1", server.addr);
+    let replay_link = "document.getElementById('replay').textContent";
+    let said = browser.eval(page, replay_link).await.unwrap();
+    assert_eq!(said, serde_json::json!(format!("Watch the last rounds: {replay}")));
+    assert!(screen.contains("r: watch your last rounds"), "{screen}");
 
     // Enter: the name's next life chooses its background again (a fighter).
     browser.key(page, "Enter").await.unwrap();
     choose_background(&mut browser, page, "a").await;
     shown(&mut browser, page, "HP 36/36").await;
     assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(""), "hidden in play");
+
+    assert!(browser.errors(page).await.unwrap().is_empty());
+    browser.stop().await;
+}
+
+/// A fall is anyone's to watch at its link: a simulated ann is killed by a
+/// giant beside her arrival (as in recordings.rs), and a browser that
+/// opens `/replay/ann/1` asks for her last rounds at once, with no name
+/// form, and plays them on the player page (its status line and keys, the
+/// giant's blow in the log) to the end. A screenshot of the end is kept
+/// (in `GLOAM_SCREENSHOTS`, when set) and is the page's size.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fall_plays_at_its_replay_link() {
+    let (_, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
+    let arena = std::path::Path::new(gloam_tests::ARENA_BESTIARY);
+    let config = Config {
+        bestiary: std::sync::Arc::new(gloam_server::bestiary::Bestiary::load(arena).unwrap()),
+        placements: vec![gloam_server::config::Placement {
+            kind: "giant".into(),
+            depth: 1,
+            pos: cells[0],
+        }],
+        ..quiet()
+    };
+    let data = tempfile::tempdir().unwrap();
+    let store = gloam_server::store::Store::open(data.path()).unwrap();
+    let server = TestServer::start_with_store(config, store).await.unwrap();
+    let mut ann = SimClient::join(&server.url(), "ann", None).await.expect("ann joins");
+    let died = ann.act(Action::Wait).await;
+    assert!(matches!(died, Err(gloam_tests::SimError::Died(_))), "{died:?}");
+    assert_eq!(ann.state.death.as_ref().expect("ann's record").morgue, 1);
+
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let url = page_url(&server) + "replay/ann/1";
+    let page = browser.open(&url, 1280, 800).await.expect("the page opens");
+    let screen = shown(&mut browser, page, "Recording: ann on depth 1, round ").await;
+    assert!(
+        screen.contains("Space: pause    +/-: faster, slower    .: one round    Esc: back"),
+        "{screen}"
+    );
+    let hidden = browser.eval(page, "document.getElementById('join').hidden").await.unwrap();
+    assert_eq!(hidden, serde_json::json!(true), "no name form");
+    let screen = shown(&mut browser, page, ", x1, ended").await;
+    assert!(screen.contains("The giant crushes you"), "{screen}");
+    assert!(screen.contains("You die..."), "{screen}");
+
+    let kept = std::env::var_os("GLOAM_SCREENSHOTS").map(std::path::PathBuf::from);
+    let temp = tempfile::NamedTempFile::new().unwrap();
+    let shot = kept.map_or_else(|| temp.path().to_owned(), |dir| dir.join("replay-ended.png"));
+    browser.screenshot(page, &shot).await.unwrap();
+    let (width, height, _) = rgb_of(&std::fs::read(&shot).unwrap());
+    assert_eq!((width, height), (1280, 800));
 
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;

@@ -100,10 +100,15 @@ export function atlasFor(ctx: CanvasRenderingContext2D, last: Atlas | null, cell
   return new Atlas(cellPx, metrics, scale);
 }
 
-/** Draws one whole frame of `scene` as `layout` places it. */
-export function drawFrame(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Scene, palette: Palette, layout: Layout): void {
+/** Paints the whole page in the background colour (nothing shown: the name form over it). */
+export function clear(ctx: CanvasRenderingContext2D, layout: Layout): void {
   ctx.fillStyle = cssColour(BACKGROUND);
   ctx.fillRect(0, 0, layout.width, layout.height);
+}
+
+/** Draws one whole frame of `scene` as `layout` places it. */
+export function drawFrame(ctx: CanvasRenderingContext2D, atlas: Atlas, scene: Scene, palette: Palette, layout: Layout): void {
+  clear(ctx, layout);
   if (scene.page === "Map") {
     drawMap(ctx, atlas, scene, palette, layout);
     drawText(ctx, atlas, sideGlyphs(scene.state, palette, layout.sideCols, layout.mapRows), layout, layout.sideX, 0);

@@ -10,7 +10,7 @@ const FALLBACK = "monospace";
 let loaded = false;
 
 /** Loads the font; resolves either way (the fallback draws meanwhile). */
-export async function loadFont(url = "font.ttf"): Promise<boolean> {
+export async function loadFont(url = "/font.ttf"): Promise<boolean> {
   if (typeof FontFace === "undefined" || typeof document === "undefined") return false;
   try {
     const face = new FontFace(FAMILY, `url(${url})`);

@@ -84,14 +84,18 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
   const scroll = Math.min(scene.chat.scroll, Math.max(0, gameLines(state) - GAME_LINES));
   const typing = scene.chat.line;
   let second: HudLine;
-  if (scene.askingToQuit) second = hudLine(QUIT_QUESTION, "Warn");
+  if (scene.replay !== null) second = hudLine(fit(scene.replay.keys, cols, "    "), "Dim");
+  else if (scene.askingToQuit) second = hudLine(QUIT_QUESTION, "Warn");
   else if (typing !== null) second = typingRow(typing, cols);
   else if (scene.aim !== null) second = aimRow(state, scene.aim, cols);
   else if (scene.look !== null) second = lookRow(state, scene.look, cols);
   else second = secondRow(state, scroll, cols);
   const rows = [statusRow(state, scene.link, cols), second];
-  const game = messageRows(state.log.filter((l) => !isChat(l)), scroll, messageCols, GAME_LINES, (l) => gameTone(state, l));
-  rows.push(...pad(game, GAME_LINES));
+  // On the player page the recording's status tops the game's lines.
+  const banner = scene.replay === null ? [] : [hudLine(fit(scene.replay.status, messageCols, ", "), "Warn")];
+  const gameRows = GAME_LINES - banner.length;
+  const game = messageRows(state.log.filter((l) => !isChat(l)), scroll, messageCols, gameRows, (l) => gameTone(state, l));
+  rows.push(...banner, ...pad(game, gameRows));
   const chat = messageRows(state.log.filter(isChat), 0, messageCols, CHAT_LINES, (_, age) => chatTone(age));
   if (chat.length === 0) rows.push(hudLine(fit(NO_CHAT_YET, messageCols, ": "), "Dim"));
   rows.push(...chat);

@@ -43,7 +43,7 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
 /** The body of a page that scrolls when it does not fit, in rows of `cols` letters: the graveyard, the pack, the help, the discoveries, the end of a game. */
 function bodyLines(scene: Scene, cols: number): PageLine[] {
   if (scene.page === "Graveyard") return graveyardTables(scene.graveyard);
-  if (scene.page === "End") return endBody(scene.state, scene.graveyard, scene.server);
+  if (scene.page === "End") return endBody(scene.state, scene.graveyard, scene.server, scene.recording);
   if (scene.page === "Pack") return packLines(scene.state);
   if (scene.page === "Help") return helpLines(scene.state.words);
   if (scene.page === "Discoveries") return discoveriesLines(scene.state, cols);
@@ -123,7 +123,7 @@ function itemLine(state: ClientState, slot: number): PageLine {
  * watcher, "ann died..."), the character's record, then the hall of the
  * living and the graveyard.
  */
-function endBody(state: ClientState, graveyard: DeathRecord[] | null, server: string): PageLine[] {
+function endBody(state: ClientState, graveyard: DeathRecord[] | null, server: string, recording: string | null): PageLine[] {
   const d = state.ending();
   if (d === null) return [];
   const who = state.watched() !== null ? d.name : "You";
@@ -140,6 +140,7 @@ function endBody(state: ClientState, graveyard: DeathRecord[] | null, server: st
     [`  Monsters killed:       ${d.kills}`, TEXT],
     [`  ${when.padEnd(22)} ${whenUtc(d.when)}`, TEXT],
     ...morgueLine(server, d),
+    ...(recording === null ? [] : [[`  ${"Recording:".padEnd(22)} ${recording}`, TEXT] as PageLine]),
     blank(),
     ...graveyardTables(graveyard),
   ];
@@ -152,15 +153,21 @@ function morgueLine(server: string, d: DeathRecord): PageLine[] {
 }
 
 /**
- * The keys that go on from the end of a game: a new character; for a
- * watcher, whose page cannot close itself, watching again (the player may
- * have started anew under the same name).
+ * The keys that go on from the end of a game: a new character, and the
+ * last rounds watched when the life has a grave; for a watcher, whose
+ * page cannot close itself, watching again (the player may have started
+ * anew under the same name).
  */
 function endKeys(state: ClientState): string {
   const watched = state.watched();
   if (watched !== null) return state.words.watcherEnd.replace("{player}", watched);
-  return `Enter: a new character named ${state.ending()?.name ?? ""}    Esc: quit`;
+  const ending = state.ending();
+  const watch = ending !== null && ending.morgue > 0 ? `    ${WATCH_KEYS}` : "";
+  return `Enter: a new character named ${ending?.name ?? ""}${watch}    Esc: quit`;
 }
+
+/** The end page's key for a life's last rounds (with a grave: `morgue` > 0). */
+export const WATCH_KEYS = "r: watch your last rounds";
 
 /** Seconds since 1970 as `1970-01-01 00:00 UTC` (DeathRecord::when_utc). */
 export function whenUtc(when: bigint): string {

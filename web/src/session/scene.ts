@@ -48,6 +48,10 @@ export interface Scene {
   pageScroll: number;
   /** The address the session connects to (`ws://host:port`): the end page names the morgue file on the same host. Empty: not known. */
   server: string;
+  /** The end page's line about the recording asked for (`r`): what the server was asked, or why none came; null when none was asked. */
+  recording: string | null;
+  /** On the player page (or while its recording is asked for), the recording's status line, on top of the game's lines, and its keys, in the keys row (replay.ts); null elsewhere. */
+  replay: { status: string; keys: string } | null;
 }
 
 /**
@@ -81,5 +85,7 @@ export function sceneOf(state: ClientState, link: Link, page: Page): Scene {
     logScroll: 0,
     pageScroll: 0,
     server: "",
+    recording: null,
+    replay: null,
   };
 }

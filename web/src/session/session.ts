@@ -19,6 +19,7 @@ import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
 import { ctrlIntent, intent, lookKey, shouldSend, type Intent, type Key } from "./keys";
 import type { ItemUse } from "./prompt";
 import { Jitter, next, waitMs, type Ending } from "./retry";
+import { ASKING, type Grave } from "./replay";
 import type { Chat, Link, Page, Scene } from "./scene";
 
 /** Why the link was lost when the server said it is restarting before its close (client/src/session/mod.rs's RESTARTING_LINK). */
@@ -30,6 +31,8 @@ export type KeyOutcome =
   | { send: ClientMsg }
   /** Connect again: for a new character after a death, or after the link was lost. */
   | "Again"
+  /** Ask for the last rounds of this grave, on a connection of their own (replay.ts), and play them. */
+  | { record: Grave }
   | "Redraw"
   | { zoom: number }
   | "Quit"
@@ -104,6 +107,8 @@ export class Session {
   firstClosed = false;
   /** The character died (or escaped) and this session plays its next life: until welcomed, its connections open with the first screen and the choice goes with the token kept. */
   newLife = false;
+  /** The end page's line of the recording asked for with `r`: "asking the server...", or why none came; null before `r`. */
+  recording: string | null = null;
   /** The token the last connection opened with (kept for the name): a new life's choice goes with it. */
   private kept: Token | null = null;
 
@@ -193,6 +198,8 @@ export class Session {
       logScroll: this.log ?? 0,
       pageScroll: this.pageScroll,
       server: this.server,
+      recording: this.recording,
+      replay: null,
     };
   }
 
@@ -246,7 +253,7 @@ export class Session {
       // A player starts a new character; a watcher, whose player died,
       // watches again (the page cannot close itself as the window does).
       if (meant === "Enter") return "Again";
-      return "Ignore";
+      return this.askToWatch(key);
     }
     const mode = this.mode;
     if (mode === "AskingToQuit") {
@@ -286,6 +293,26 @@ export class Session {
       return "Redraw";
     }
     return this.onMapIntent(meant, repeat, now);
+  }
+
+  /** `r` on a player's own end page, when its life has a grave: its last rounds are asked for. */
+  private askToWatch(key: Key): KeyOutcome {
+    const grave = this.grave();
+    if (grave === null || typeof key !== "object" || !("char" in key) || key.char !== "r") return "Ignore";
+    this.recording = ASKING;
+    return { record: grave };
+  }
+
+  /** The grave of the life this player's end page shows (not a watcher's), if it has one. */
+  grave(): Grave | null {
+    const ending = this.state.ending();
+    if (ending === null || this.state.watching !== null || ending.morgue === 0) return null;
+    return { name: ending.name, life: ending.morgue };
+  }
+
+  /** The recording asked for did not come: `why` shows on the end page. */
+  recordingFailed(why: string): void {
+    this.recording = why;
   }
 
   /** A key on the map. */
