@@ -107,6 +107,10 @@ const FIRST_STATUS: &str = "A new character";
 
 const END_KEYS: &str = "a new character: Enter   quit: Esc";
 
+/// [`END_KEYS`] of a life whose last rounds can be watched again (it has a
+/// morgue number: see the end page).
+const END_KEYS_REPLAY: &str = "a new character: Enter   last rounds: r   quit: Esc";
+
 /// The keys line of a watcher whose player's game ended: nothing is left
 /// to watch, talk to or ask for (the page says its own: see
 /// `web_export/keys.rs`, `WORDS`).
@@ -292,9 +296,11 @@ fn second_row(state: &ClientState, typing: Option<&Line>, scroll: usize, cols: u
     let (text, tone) = if let Some(line) = typing {
         return typing_row(line, cols);
     } else if state.ending().is_some() {
-        let keys = match state.watched() {
-            Some(_) => WATCHER_END_KEYS,
-            None => END_KEYS,
+        let replayable = state.ending().is_some_and(|d| d.morgue > 0);
+        let keys = match (state.watched(), replayable) {
+            (Some(_), _) => WATCHER_END_KEYS,
+            (None, true) => END_KEYS_REPLAY,
+            (None, false) => END_KEYS,
         };
         (keys.to_owned(), Tone::Dim)
     } else if !state.waiting.is_empty() {
@@ -900,14 +906,18 @@ mod tests {
         let rows = hud_of(&s, &closed);
         let mut watcher = playing(2, &[], &[]);
         watcher.apply(&ServerMsg::Watching { player: "ann".into(), you: PlayerId(9) }).unwrap();
-        watcher.apply(&ServerMsg::Died(record)).unwrap();
+        watcher.apply(&ServerMsg::Died(record.clone())).unwrap();
         assert_eq!(
             hud_of(&watcher, &closed)[1].text,
             WATCHER_END_KEYS,
             "nothing offered that a watcher at the end cannot do (G, talk)"
         );
         assert_eq!(rows[0], HudLine::new("You died. The game is over.", Tone::Middle));
-        assert_eq!(rows[1].text, END_KEYS);
+        assert_eq!(rows[1].text, END_KEYS, "no last rounds to watch of a life with no number");
+        let mut numbered = playing(1, &[], &[]);
+        let third_life = gloam_protocol::DeathRecord { morgue: 3, ..record.clone() };
+        numbered.apply(&ServerMsg::Died(third_life)).unwrap();
+        assert_eq!(hud_of(&numbered, &closed)[1].text, END_KEYS_REPLAY, "r: its last rounds");
         let watched = hud_of(&watcher, &closed);
         assert_eq!(watched[0].text, "ann died. The game is over.", "of its player, to a watcher");
     }

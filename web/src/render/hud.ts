@@ -30,6 +30,8 @@ export const NO_CHAT_YET = "Chat shows here: Enter talks. Ctrl+P reads back ever
 export const QUIT_QUESTION = "Really quit? (y/n)";
 /** The keys line after a death or an escape. */
 export const END_KEYS = "a new character: Enter   quit: Esc";
+/** END_KEYS of a life whose last rounds can be watched again (it has a morgue number). */
+export const END_KEYS_REPLAY = "a new character: Enter   last rounds: r   quit: Esc";
 /** The keys line of a watcher, who never acts. */
 export const WATCHER_KEYS = "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
 /** The keys while looking, after what the cursor is on. */
@@ -171,7 +173,11 @@ export function secondRow(state: ClientState, scroll: number, cols: number): Hud
   let text: string;
   let tone: Tone;
   const watched = state.watched();
-  if (state.ending() !== null) [text, tone] = [watched === null ? END_KEYS : state.words.watcherEndKeys.replace("{player}", watched), "Dim"];
+  const ending = state.ending();
+  if (ending !== null) {
+    const own = ending.morgue > 0 ? END_KEYS_REPLAY : END_KEYS;
+    [text, tone] = [watched === null ? own : state.words.watcherEndKeys.replace("{player}", watched), "Dim"];
+  }
   else if (state.waiting.length > 0) [text, tone] = [waitingText(state.waiting, cols), "Warn"];
   else if (scroll > 0) [text, tone] = [`${scroll} newer ${scroll === 1 ? "line" : "lines"} below (PgDn)`, "Warn"];
   else if (state.watching !== null) [text, tone] = [WATCHER_KEYS, "Dim"];
