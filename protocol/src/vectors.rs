@@ -377,6 +377,37 @@ fn player_changes() -> Vec<PlayerChange> {
     ]
 }
 
+/// Asks for recordings, one of each kind, at the edges of their numbers.
+fn recording_asks() -> Vec<ClientMsg> {
+    vec![
+        ClientMsg::Recording {
+            version: 17,
+            ask: RecordingAsk::Grave { name: "ann".into(), life: 2, rounds: 100 },
+        },
+        ClientMsg::Recording {
+            version: u32::MAX,
+            ask: RecordingAsk::Mine {
+                name: "Zoë".into(),
+                token: TOKEN,
+                depth: 65535,
+                from: (1 << 53) + 1,
+                to: u64::MAX,
+            },
+        },
+        ClientMsg::Recording {
+            version: 17,
+            ask: RecordingAsk::Past {
+                name: "bob".into(),
+                token: TOKEN,
+                player: "Ærø".into(),
+                depth: 2,
+                from: 250,
+                to: 251,
+            },
+        },
+    ]
+}
+
 fn client_samples() -> Vec<ClientMsg> {
     let hello = |version, name: &str, token| ClientMsg::Hello { version, name: name.into(), token };
     let mut all = vec![
@@ -409,32 +440,8 @@ fn client_samples() -> Vec<ClientMsg> {
             token: Some(TOKEN),
             player: "Ærø".into(),
         },
-        ClientMsg::Recording {
-            version: 17,
-            ask: RecordingAsk::Grave { name: "ann".into(), life: 2, rounds: 100 },
-        },
-        ClientMsg::Recording {
-            version: u32::MAX,
-            ask: RecordingAsk::Mine {
-                name: "Zoë".into(),
-                token: TOKEN,
-                depth: 65535,
-                from: (1 << 53) + 1,
-                to: u64::MAX,
-            },
-        },
-        ClientMsg::Recording {
-            version: 17,
-            ask: RecordingAsk::Past {
-                name: "bob".into(),
-                token: TOKEN,
-                player: "Ærø".into(),
-                depth: 2,
-                from: 250,
-                to: 251,
-            },
-        },
     ];
+    all.extend(recording_asks());
     all.extend(actions().into_iter().map(ClientMsg::Act));
     all.extend(audience_cmds().into_iter().map(ClientMsg::Audience));
     let texts = ["hello", "", "héllo wörld ✓ 🐉", "\"quoted\" \\ back\tslash\n\u{7f}\u{1}"];
