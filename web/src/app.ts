@@ -31,7 +31,7 @@ import { Session, type KeyOutcome } from "./session/session";
 import { morgueUrl } from "./session/scene";
 import { TokenStore } from "./session/tokens";
 import { Player } from "./session/player";
-import { ASKING, Gathering, askFor, replayUrl, type Grave } from "./session/replay";
+import { ASKING, Gathering, askFor, replayUrl, type Grave, type Recording } from "./session/replay";
 import { sceneOf, type Scene } from "./session/scene";
 import { ClientState, MAX_NAME_CHARS, PAGE_WORDS, charCount, refusalText } from "./state";
 
@@ -277,16 +277,22 @@ export class App {
     this.asking = null;
     const asked = asking.gathering.state;
     if ("came" in asked) {
-      if (this.session !== null) this.session.recording = null;
-      const player = new Player(asked.came, this.url, this.session?.state.world ?? "");
-      this.player = { player, fromLink: asking.fromLink };
-      this.playTick();
+      // A link's recording is nobody's end page's to keep.
+      if (!asking.fromLink) this.session?.recordingCame(asked.came);
+      this.play(asked.came, asking.fromLink);
     } else if (asking.fromLink) {
       this.askName(`Recording: ${asked.failed}`);
     } else {
       this.session?.recordingFailed(asked.failed);
     }
     this.requestFrame();
+  }
+
+  /** Shows `recording` on the player page, from its start. */
+  private play(recording: Recording, fromLink: boolean): void {
+    const player = new Player(recording, this.url, this.session?.state.world ?? "");
+    this.player = { player, fromLink };
+    this.playTick();
   }
 
   /** Plays the groups due now, and sets the next tick when one will be due. */
@@ -379,6 +385,8 @@ export class App {
       this.connection?.quit();
     } else if (typeof outcome === "object" && "record" in outcome) {
       this.watchGrave(outcome.record, false);
+    } else if (typeof outcome === "object" && "play" in outcome) {
+      this.play(outcome.play, false);
     } else if (outcome === "Again" && this.name !== null) {
       // Enter on a player's end page starts the name's next life.
       this.connect(this.name, session.page() === "End" && session.state.watching === null);

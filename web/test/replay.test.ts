@@ -195,12 +195,18 @@ test("the end page offers the last rounds only for a life with a grave; `r` asks
   assert.equal(endText(s).at(-1), "  Enter: a new character named ann    r: watch your last rounds    Esc: quit");
   assert.ok(!endText(s).some((l) => l.includes("Recording:")), "nothing asked yet");
   assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { record: { name: "ann", life: 3 } });
+  assert.equal(s.onKey({ char: "r" }, false, false, 0), "Ignore", "asked once, as the window does");
   const lines = endText(s);
   const morgue = lines.indexOf("  Morgue file:           http://here/morgue/ann/3.txt");
   assert.equal(lines[morgue + 1], `  ${"Recording:".padEnd(22)} ${ASKING}`);
   assert.equal(lines[morgue + 1], "  Recording:             asking the server...");
   s.recordingFailed("no recording: ann has no life 3");
   assert.equal(endText(s)[morgue + 1], "  Recording:             no recording: ann has no life 3");
+  assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { record: { name: "ann", life: 3 } }, "asked again after a refusal");
+  const came = recording();
+  s.recordingCame(came);
+  assert.ok(!endText(s).some((l) => l.includes("Recording:")), "the line goes once it came");
+  assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { play: came }, "kept: played again without asking");
   // A watcher's end page has no `r`.
   const w = new Session("ws://here/", NO_TOKENS, undefined, "cat");
   for (const m of [welcome(1, 20, 10), { Watching: { player: "ann", you: 9 } }, enterLevel(1, 20, 10), { Died: { ...record("ann"), morgue: 3 } }] as ServerMsg[]) w.onMessage(m);
@@ -241,6 +247,14 @@ test("the player page draws the recording's mirror with its status on top of the
   assert.equal(rows[2], "Recording: ann on depth 2, round 13 (10 to 19), x1, ended");
   assert.ok(rows.includes("You miss the giant."));
   assert.equal(player.onKey("Escape", 500), "Leave");
+});
+
+test("the player page leaves the chat rows blank: a recording holds no chat (as the window's)", () => {
+  const player = new Player(recording(), "ws://here/");
+  player.tick(0);
+  const rows = hud(player.scene(), 120, 80).map((r) => r.text);
+  assert.ok(!rows.some((r) => r.startsWith("Chat shows here")), rows.join("\n"));
+  assert.equal(rows.at(-1), "", "the last row, the chat's, is blank");
 });
 
 test("a recorded message the mirror refuses ends playback there, its reason in the log", () => {
