@@ -24,6 +24,7 @@ import {
   askFor,
   groupByRound,
   playerKey,
+  MOST_A_TICK,
   replayPath,
   replayUrl,
   type Group,
@@ -106,7 +107,32 @@ test("Space pauses and resumes where it was; `.` plays one group and pauses", ()
   assert.equal(p.onKey("Leave", 0), "Leave");
 });
 
+test("faster brings the next group nearer, slower does not put it off (as the window's)", () => {
+  const p = new Playback(HEAD, groups(5));
+  p.tick(0);
+  p.onKey("Faster", 100);
+  assert.equal(p.nextDue(100), 125, "x2 from now, not from the last group");
+  assert.deepEqual(p.tick(200), [], "the old interval from the last group would have played one");
+  p.onKey("Slower", 200);
+  p.onKey("Slower", 200);
+  assert.equal(p.nextDue(200), 25, "still due at 225");
+  assert.deepEqual(p.tick(225).map((g) => g.round), [12n]);
+  assert.equal(p.nextDue(225), 500, "then a group each 500 ms at x1/2");
+});
+
+test("a tick long late plays at most MOST_A_TICK groups; the rest of the delay is forgiven", () => {
+  const p = new Playback(HEAD, groups(30));
+  p.tick(0);
+  assert.equal(p.tick(60_000).length, MOST_A_TICK);
+  assert.equal(p.nextDue(60_000), 0, "the next plays on the next tick");
+  assert.equal(p.tick(60_000).length, 1);
+  assert.equal(p.nextDue(60_000), 250);
+});
+
 test("the player's keys: Space, + = >, - <, ., Esc", () => {
+  assert.equal(playerKey({ char: "." }, true), "Faster", "Shift+. is >");
+  assert.equal(playerKey({ char: "," }, true), "Slower", "Shift+, is <");
+  assert.equal(playerKey({ char: "," }), null);
   const got = [" ", "+", "=", ">", "-", "<", ".", "x"].map((c) => playerKey({ char: c }));
   assert.deepEqual(got, ["Pause", "Faster", "Faster", "Faster", "Slower", "Slower", "Step", null]);
   assert.equal(playerKey("Escape"), "Leave");

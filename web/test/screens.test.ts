@@ -164,8 +164,8 @@ class Watch {
   }
 
   /** A key on the player page, its outcome as the window names it (Esc redraws the end page). */
-  onKey(player: Player, key: Key, now: number): KeyOutcome {
-    const outcome = player.onKey(key, now);
+  onKey(player: Player, key: Key, shift: boolean, now: number): KeyOutcome {
+    const outcome = player.onKey(key, now, shift);
     if (outcome !== "Leave") return outcome;
     this.player = null;
     return "Redraw";
@@ -187,7 +187,7 @@ function play(s: Session, watch: Watch, step: Step, layout: Layout): { out?: Key
     watch.onClosed(step.recording_closed);
     return {};
   }
-  if (step.key !== undefined && watch.player !== null) return { out: watch.onKey(watch.player, step.key, now) };
+  if (step.key !== undefined && watch.player !== null) return { out: watch.onKey(watch.player, step.key, step.shift === true, now) };
   if (step.key !== undefined) {
     const out = s.onKey(step.key, step.shift === true, step.repeat === true, now);
     watch.carryOut(out);

@@ -993,8 +993,9 @@ fn ask_and_receive(r: &mut Recorder) {
 }
 
 /// The player: a recording plays a group a round (rounds without a
-/// message not waited for), paused, faster, one round, slower, and Esc
-/// back to the end page; `r` then plays it again without asking.
+/// message not waited for), paused, faster, slower, one round, Shift+`.`
+/// (`>`), and Esc back to the end page; `r` then plays it again without
+/// asking.
 fn playing_back(r: &mut Recorder) {
     dead_with_a_grave(r);
     ask_and_receive(r);
@@ -1003,9 +1004,13 @@ fn playing_back(r: &mut Recorder) {
     r.ch(' ');
     r.step(Input::Wait(1_000));
     r.ch(' ');
+    // Faster brings the next group nearer, from now: not yet due here.
     r.ch('+');
-    r.step(Input::Wait(100));
+    r.step(Input::Wait(80));
+    // Slower does not put it off: due now.
+    r.ch('-');
     r.ch('.');
+    r.shifted(Key::Char('.'));
     r.ch('-');
     r.ch('x');
     r.ch('.');

@@ -62,9 +62,9 @@ export class Player {
     return this.broken === null ? this.playback.nextDue(now) : null;
   }
 
-  /** A key at `now`. */
-  onKey(key: Key, now: number): PlayerOutcome {
-    const meant = playerKey(key);
+  /** A key at `now` (`shift` held, as the window reads it). */
+  onKey(key: Key, now: number, shift = false): PlayerOutcome {
+    const meant = playerKey(key, shift);
     if (meant === null) return "Ignore";
     const applied = this.playback.onKey(meant, now);
     if (applied === "Leave") return "Leave";
