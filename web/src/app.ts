@@ -317,9 +317,12 @@ export class App {
       if (fromLink) this.askName(null);
     } else if (outcome === "Redraw") {
       this.playTick();
+    } else if (typeof outcome === "object") {
+      this.zoomBy(outcome.zoom);
     }
     this.requestFrame();
-    return true;
+    // A Ctrl key the player does not read stays the browser's.
+    return !(typeof key === "object" && "ctrl" in key) || outcome !== "Ignore";
   }
 
   /** A key pressed on the page; true when the game took it (the browser should not). */

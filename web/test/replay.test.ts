@@ -272,6 +272,8 @@ test("the player page draws the recording's mirror with its status on top of the
   rows = hud(player.scene(), 120, 80).map((r) => r.text);
   assert.equal(rows[2], "Recording: ann on depth 2, round 13 (10 to 19), x1, ended");
   assert.ok(rows.includes("You miss the giant."));
+  assert.deepEqual(player.onKey({ ctrl: "=" }, 450), { zoom: 1 }, "Ctrl+ zooms, as in the game");
+  assert.equal(player.onKey({ ctrl: "p" }, 450), "Ignore", "no log of the game's over a recording");
   assert.equal(player.onKey("Escape", 500), "Leave");
 });
 

@@ -1013,6 +1013,9 @@ fn playing_back(r: &mut Recorder) {
     r.shifted(Key::Char('.'));
     r.ch('-');
     r.ch('x');
+    // Ctrl+ zooms as in the game; the log is not the recording's.
+    r.key(Key::Ctrl('='));
+    r.key(Key::Ctrl('p'));
     r.ch('.');
     r.ch('.');
     r.key(Key::Escape);
