@@ -30,7 +30,7 @@ import { Jitter, type Ending } from "./session/retry";
 import { Session, type KeyOutcome } from "./session/session";
 import { morgueUrl } from "./session/scene";
 import { TokenStore } from "./session/tokens";
-import { Player } from "./session/player";
+import { Player, unplayable } from "./session/player";
 import { ASKING, Gathering, askFor, replayUrl, type Grave, type Recording } from "./session/replay";
 import { sceneOf, type Scene } from "./session/scene";
 import { ClientState, MAX_NAME_CHARS, PAGE_WORDS, charCount, refusalText } from "./state";
@@ -273,9 +273,12 @@ export class App {
   /** What the recording asked for came to, if anything: it plays, or the reason shows (on the end page, or over the name form). */
   private afterAsking(): void {
     const asking = this.asking;
-    if (asking === null || asking.gathering.state === "Asking") return;
+    const state = asking?.gathering.state;
+    if (asking === null || state === undefined || state === "Asking") return;
     this.asking = null;
-    const asked = asking.gathering.state;
+    // One with no level to play on has failed, as in the window.
+    const why = "came" in state ? unplayable(state.came) : null;
+    const asked = why === null ? state : { failed: why };
     if ("came" in asked) {
       // A link's recording is nobody's end page's to keep.
       if (!asking.fromLink) this.session?.recordingCame(asked.came);

@@ -12,7 +12,7 @@ import type { ServerMsg } from "../src/protocol";
 import { hud } from "../src/render/hud";
 import { pageLines } from "../src/render/pages";
 import { DEFAULT } from "../src/render/palette";
-import { Player, welcomeOf } from "../src/session/player";
+import { Player, unplayable, welcomeOf } from "../src/session/player";
 import {
   ASKING,
   FIRST_SPEED,
@@ -248,6 +248,11 @@ function recording() {
   ];
   return { head: HEAD, groups, cut: false };
 }
+
+test("a recording that enters no level is not played, in the window's words", () => {
+  assert.equal(unplayable(recording()), null);
+  assert.equal(unplayable({ head: HEAD, groups: [{ round: 11n, msgs: [{ Note: "a" }] }], cut: false }), "the recording holds no level to show");
+});
 
 test("the welcome of a recording's mirror is its player's, sized as its first level", () => {
   assert.deepEqual(welcomeOf(recording(), "Deepwood"), {

@@ -16,7 +16,7 @@ import { layoutAt, type Layout } from "../src/render/layout";
 import { DEFAULT } from "../src/render/palette";
 import { cellUnder, screenText } from "../src/render/view";
 import type { Key } from "../src/session/keys";
-import { Player } from "../src/session/player";
+import { Player, unplayable } from "../src/session/player";
 import { Gathering, askFor } from "../src/session/replay";
 import type { Ending } from "../src/session/retry";
 import { Session, type KeyOutcome } from "../src/session/session";
@@ -154,9 +154,11 @@ class Watch {
 
   /** As app.ts's afterAsking: a recording come whole plays, or why none came shows on the end page. */
   private settle(): void {
-    const asked = this.gathering?.state;
-    if (asked === undefined || asked === "Asking") return;
+    const came = this.gathering?.state;
+    if (came === undefined || came === "Asking") return;
     this.gathering = null;
+    const why = "came" in came ? unplayable(came.came) : null;
+    const asked = why === null ? came : { failed: why };
     if ("came" in asked) {
       this.s.recordingCame(asked.came);
       this.player = new Player(asked.came, this.s.server, this.s.state.world);

@@ -1024,7 +1024,8 @@ fn playing_back(r: &mut Recorder) {
 }
 
 /// The server refuses the ask: its reason on the end page, and `r` asks
-/// again.
+/// again; a connection that fails, and a recording with no level, say why
+/// there too.
 fn playing_back_refused(r: &mut Recorder) {
     dead_with_a_grave(r);
     r.ch('r');
@@ -1034,6 +1035,19 @@ fn playing_back_refused(r: &mut Recorder) {
     r.step(Input::RecordingClosed("the server closed the connection".into(), Ending::Code(1000)));
     r.ch('r');
     r.step(Input::RecordingClosed("cannot connect to ws://here".into(), Ending::Dropped));
+    // A recording that enters no level has no map to play on.
+    r.ch('r');
+    let head = ServerMsg::Recording {
+        player: "ann".into(),
+        you: PlayerId(1),
+        depth: 3,
+        from: 411,
+        to: 412,
+    };
+    r.step(Input::Recorded(head));
+    let note = ServerMsg::Note("You die...".into());
+    r.step(Input::Recorded(ServerMsg::Recorded { round: 412, msg: Box::new(note) }));
+    r.step(Input::Recorded(ServerMsg::RecordingEnd { cut: false }));
     r.key(Key::Escape);
 }
 
@@ -1690,6 +1704,7 @@ mod tests {
             "Recording: ann on depth 3, round 410 (408 to 412), x1, playing",
             "Space: pause    +/-: faster, slower    .: one round    Esc: back",
             "no recording: ann's life 2 ended before recordings were kept",
+            "the recording holds no level to show",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

@@ -32,6 +32,12 @@ export function welcomeOf(recording: Recording, world: string): ServerMsg {
   };
 }
 
+/** Why `recording` cannot be played (it enters no level, so there is no map to play on), or null; in the window's words. */
+export function unplayable(recording: Recording): string | null {
+  const entered = recording.groups.some((g) => g.msgs.some((m) => typeof m === "object" && "EnterLevel" in m));
+  return entered ? null : "the recording holds no level to show";
+}
+
 export class Player {
   readonly state = new ClientState();
   readonly playback: Playback;
