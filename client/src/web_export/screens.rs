@@ -4,7 +4,9 @@
 //! cannot drift apart unseen. Each session has a window size (a
 //! [`Layout`]) and steps: a key (with Shift and repeat), typed text, a
 //! click at a pixel, a server message (its frame in hex, as
-//! `web/test/vectors.json` gives them) or the connection closing; for each,
+//! `web/test/vectors.json` gives them) or the connection closing, a
+//! message on the recording's own connection (after `r`'s
+//! [`KeyOutcome::Ask`]) or its closing, time passing, a resize; for each,
 //! what the window did (the outcome of a key, the message sent), the
 //! screen's text after it ([`screen_text`]: only the rows that changed, as
 //! `rows` of `[index, text]`, and the number of rows, `height`, when that
@@ -13,7 +15,8 @@
 //!
 //! The scripted sessions walk through the game's screens: the arrival,
 //! walking, talking, the item prompts and aiming, looking, the log, the
-//! help, the quit question, the end pages, the graveyard, a lost link,
+//! help, the quit question, the end pages, the graveyard, a life's last
+//! rounds played on the player page (and refused), a lost link,
 //! every key the window is given, and hostile messages, one a session;
 //! and at a short window, where the pages do not fit.
 //! The random ones are seeded (so the file is the same each run): random
