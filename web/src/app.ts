@@ -30,8 +30,8 @@ import { Jitter, type Ending } from "./session/retry";
 import { Session, type KeyOutcome } from "./session/session";
 import { morgueUrl } from "./session/scene";
 import { TokenStore } from "./session/tokens";
-import { Player } from "./session/player";
-import { ASKING, Gathering, askFor, replayUrl, type Grave } from "./session/replay";
+import { Player, unplayable } from "./session/player";
+import { ASKING, Gathering, askFor, replayUrl, type Grave, type Recording } from "./session/replay";
 import { sceneOf, type Scene } from "./session/scene";
 import { ClientState, MAX_NAME_CHARS, PAGE_WORDS, charCount, refusalText } from "./state";
 
@@ -273,20 +273,29 @@ export class App {
   /** What the recording asked for came to, if anything: it plays, or the reason shows (on the end page, or over the name form). */
   private afterAsking(): void {
     const asking = this.asking;
-    if (asking === null || asking.gathering.state === "Asking") return;
+    const state = asking?.gathering.state;
+    if (asking === null || state === undefined || state === "Asking") return;
     this.asking = null;
-    const asked = asking.gathering.state;
+    // One with no level to play on has failed, as in the window.
+    const why = "came" in state ? unplayable(state.came) : null;
+    const asked = why === null ? state : { failed: why };
     if ("came" in asked) {
-      if (this.session !== null) this.session.recording = null;
-      const player = new Player(asked.came, this.url, this.session?.state.world ?? "");
-      this.player = { player, fromLink: asking.fromLink };
-      this.playTick();
+      // A link's recording is nobody's end page's to keep.
+      if (!asking.fromLink) this.session?.recordingCame(asked.came);
+      this.play(asked.came, asking.fromLink);
     } else if (asking.fromLink) {
       this.askName(`Recording: ${asked.failed}`);
     } else {
       this.session?.recordingFailed(asked.failed);
     }
     this.requestFrame();
+  }
+
+  /** Shows `recording` on the player page, from its start. */
+  private play(recording: Recording, fromLink: boolean): void {
+    const player = new Player(recording, this.url, this.session?.state.world ?? "");
+    this.player = { player, fromLink };
+    this.playTick();
   }
 
   /** Plays the groups due now, and sets the next tick when one will be due. */
@@ -311,9 +320,12 @@ export class App {
       if (fromLink) this.askName(null);
     } else if (outcome === "Redraw") {
       this.playTick();
+    } else if (typeof outcome === "object") {
+      this.zoomBy(outcome.zoom);
     }
     this.requestFrame();
-    return true;
+    // A Ctrl key the player does not read stays the browser's.
+    return !(typeof key === "object" && "ctrl" in key) || outcome !== "Ignore";
   }
 
   /** A key pressed on the page; true when the game took it (the browser should not). */
@@ -379,6 +391,8 @@ export class App {
       this.connection?.quit();
     } else if (typeof outcome === "object" && "record" in outcome) {
       this.watchGrave(outcome.record, false);
+    } else if (typeof outcome === "object" && "play" in outcome) {
+      this.play(outcome.play, false);
     } else if (outcome === "Again" && this.name !== null) {
       // Enter on a player's end page starts the name's next life.
       this.connect(this.name, session.page() === "End" && session.state.watching === null);

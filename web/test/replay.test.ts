@@ -12,7 +12,7 @@ import type { ServerMsg } from "../src/protocol";
 import { hud } from "../src/render/hud";
 import { pageLines } from "../src/render/pages";
 import { DEFAULT } from "../src/render/palette";
-import { Player, welcomeOf } from "../src/session/player";
+import { Player, unplayable, welcomeOf } from "../src/session/player";
 import {
   ASKING,
   FIRST_SPEED,
@@ -24,6 +24,7 @@ import {
   askFor,
   groupByRound,
   playerKey,
+  MOST_A_TICK,
   replayPath,
   replayUrl,
   type Group,
@@ -106,7 +107,32 @@ test("Space pauses and resumes where it was; `.` plays one group and pauses", ()
   assert.equal(p.onKey("Leave", 0), "Leave");
 });
 
+test("faster brings the next group nearer, slower does not put it off (as the window's)", () => {
+  const p = new Playback(HEAD, groups(5));
+  p.tick(0);
+  p.onKey("Faster", 100);
+  assert.equal(p.nextDue(100), 125, "x2 from now, not from the last group");
+  assert.deepEqual(p.tick(200), [], "the old interval from the last group would have played one");
+  p.onKey("Slower", 200);
+  p.onKey("Slower", 200);
+  assert.equal(p.nextDue(200), 25, "still due at 225");
+  assert.deepEqual(p.tick(225).map((g) => g.round), [12n]);
+  assert.equal(p.nextDue(225), 500, "then a group each 500 ms at x1/2");
+});
+
+test("a tick long late plays at most MOST_A_TICK groups; the rest of the delay is forgiven", () => {
+  const p = new Playback(HEAD, groups(30));
+  p.tick(0);
+  assert.equal(p.tick(60_000).length, MOST_A_TICK);
+  assert.equal(p.nextDue(60_000), 0, "the next plays on the next tick");
+  assert.equal(p.tick(60_000).length, 1);
+  assert.equal(p.nextDue(60_000), 250);
+});
+
 test("the player's keys: Space, + = >, - <, ., Esc", () => {
+  assert.equal(playerKey({ char: "." }, true), "Faster", "Shift+. is >");
+  assert.equal(playerKey({ char: "," }, true), "Slower", "Shift+, is <");
+  assert.equal(playerKey({ char: "," }), null);
   const got = [" ", "+", "=", ">", "-", "<", ".", "x"].map((c) => playerKey({ char: c }));
   assert.deepEqual(got, ["Pause", "Faster", "Faster", "Faster", "Slower", "Slower", "Step", null]);
   assert.equal(playerKey("Escape"), "Leave");
@@ -195,12 +221,18 @@ test("the end page offers the last rounds only for a life with a grave; `r` asks
   assert.equal(endText(s).at(-1), "  Enter: a new character named ann    r: watch your last rounds    Esc: quit");
   assert.ok(!endText(s).some((l) => l.includes("Recording:")), "nothing asked yet");
   assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { record: { name: "ann", life: 3 } });
+  assert.equal(s.onKey({ char: "r" }, false, false, 0), "Ignore", "asked once, as the window does");
   const lines = endText(s);
   const morgue = lines.indexOf("  Morgue file:           http://here/morgue/ann/3.txt");
   assert.equal(lines[morgue + 1], `  ${"Recording:".padEnd(22)} ${ASKING}`);
   assert.equal(lines[morgue + 1], "  Recording:             asking the server...");
   s.recordingFailed("no recording: ann has no life 3");
   assert.equal(endText(s)[morgue + 1], "  Recording:             no recording: ann has no life 3");
+  assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { record: { name: "ann", life: 3 } }, "asked again after a refusal");
+  const came = recording();
+  s.recordingCame(came);
+  assert.ok(!endText(s).some((l) => l.includes("Recording:")), "the line goes once it came");
+  assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { play: came }, "kept: played again without asking");
   // A watcher's end page has no `r`.
   const w = new Session("ws://here/", NO_TOKENS, undefined, "cat");
   for (const m of [welcome(1, 20, 10), { Watching: { player: "ann", you: 9 } }, enterLevel(1, 20, 10), { Died: { ...record("ann"), morgue: 3 } }] as ServerMsg[]) w.onMessage(m);
@@ -216,6 +248,11 @@ function recording() {
   ];
   return { head: HEAD, groups, cut: false };
 }
+
+test("a recording that enters no level is not played, in the window's words", () => {
+  assert.equal(unplayable(recording()), null);
+  assert.equal(unplayable({ head: HEAD, groups: [{ round: 11n, msgs: [{ Note: "a" }] }], cut: false }), "the recording holds no level to show");
+});
 
 test("the welcome of a recording's mirror is its player's, sized as its first level", () => {
   assert.deepEqual(welcomeOf(recording(), "Deepwood"), {
@@ -240,7 +277,17 @@ test("the player page draws the recording's mirror with its status on top of the
   rows = hud(player.scene(), 120, 80).map((r) => r.text);
   assert.equal(rows[2], "Recording: ann on depth 2, round 13 (10 to 19), x1, ended");
   assert.ok(rows.includes("You miss the giant."));
+  assert.deepEqual(player.onKey({ ctrl: "=" }, 450), { zoom: 1 }, "Ctrl+ zooms, as in the game");
+  assert.equal(player.onKey({ ctrl: "p" }, 450), "Ignore", "no log of the game's over a recording");
   assert.equal(player.onKey("Escape", 500), "Leave");
+});
+
+test("the player page leaves the chat rows blank: a recording holds no chat (as the window's)", () => {
+  const player = new Player(recording(), "ws://here/");
+  player.tick(0);
+  const rows = hud(player.scene(), 120, 80).map((r) => r.text);
+  assert.ok(!rows.some((r) => r.startsWith("Chat shows here")), rows.join("\n"));
+  assert.equal(rows.at(-1), "", "the last row, the chat's, is blank");
 });
 
 test("a recorded message the mirror refuses ends playback there, its reason in the log", () => {

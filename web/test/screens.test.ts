@@ -11,13 +11,16 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import keys from "../src/generated/keys.json";
-import { decodeServer, type ClientMsg } from "../src/protocol";
+import { decodeServer, type ClientMsg, type ServerMsg } from "../src/protocol";
 import { layoutAt, type Layout } from "../src/render/layout";
 import { DEFAULT } from "../src/render/palette";
 import { cellUnder, screenText } from "../src/render/view";
 import type { Key } from "../src/session/keys";
+import { Player, unplayable } from "../src/session/player";
+import { Gathering, askFor } from "../src/session/replay";
 import type { Ending } from "../src/session/retry";
 import { Session, type KeyOutcome } from "../src/session/session";
+import type { Scene } from "../src/session/scene";
 import { WINDOW_WORDS } from "../src/state";
 import { asJson, fromHex, parseJson, type Json } from "./json";
 
@@ -39,6 +42,10 @@ interface Step {
   connect?: boolean;
   /** The window resized to [width, height, cell, letter]. */
   resize?: [number, number, number, number];
+  /** A message on the recording's own connection (after `r`'s Ask), its frame in hex. */
+  recording?: string;
+  /** The recording's connection ended, why (with `ending`). */
+  recording_closed?: string;
   out?: Json;
   refused?: string | null;
   /** The rows of the screen that changed, by index. */
@@ -70,8 +77,10 @@ const file = parseJson(readFileSync(new URL("../../test/screens.json", import.me
 function outcomeJson(outcome: KeyOutcome): unknown {
   if (typeof outcome === "string") return outcome;
   if ("send" in outcome) return { Send: asJson(outcome.send) };
-  // The window's name for it is its own engineer's (issue 40): matched at the merge.
-  if ("record" in outcome) return { Recording: outcome.record };
+  // The page names the grave; the window the message its own connection opens with.
+  if ("record" in outcome) return { Ask: asJson(askFor(outcome.record)) };
+  // The page's app plays the kept recording; the window's session shows it and redraws.
+  if ("play" in outcome) return "Redraw";
   return { Zoom: outcome.zoom };
 }
 
@@ -109,14 +118,83 @@ function what(step: Step): string {
   if (step.click !== undefined) return `click at ${step.click.join(", ")}`;
   if (step.msg !== undefined) return `message ${step.variant ?? ""} ${step.msg.slice(0, 40)}`;
   if (step.resize !== undefined) return `resized to ${step.resize.join(", ")}`;
+  if (step.recording !== undefined) return `recording's message ${step.variant ?? ""} ${step.recording.slice(0, 40)}`;
+  if (step.recording_closed !== undefined) return `recording's connection closed: ${step.recording_closed}`;
   if (step.wait === true) return `time passes to ${step.at} ms`;
   return `closed: ${step.closed ?? ""}`;
 }
 
+/**
+ * The page's recording side as app.ts drives it (watchGrave, afterAsking,
+ * play, playTick, onPlayerKey): `r`'s grave asked on a connection of its own,
+ * what that connection brings gathered, then the player page over the
+ * session's end page until Esc.
+ */
+class Watch {
+  private gathering: Gathering | null = null;
+  player: Player | null = null;
+
+  constructor(private readonly s: Session) {}
+
+  /** `r` gave `outcome`: a grave's ask opens its connection. */
+  carryOut(outcome: KeyOutcome): void {
+    if (typeof outcome === "object" && "record" in outcome) this.gathering = new Gathering();
+    if (typeof outcome === "object" && "play" in outcome) this.player = new Player(outcome.play, this.s.server, this.s.state.world);
+  }
+
+  onMessage(msg: ServerMsg): void {
+    this.gathering?.onMessage(msg);
+    this.settle();
+  }
+
+  onClosed(reason: string): void {
+    this.gathering?.onClosed(reason);
+    this.settle();
+  }
+
+  /** As app.ts's afterAsking: a recording come whole plays, or why none came shows on the end page. */
+  private settle(): void {
+    const came = this.gathering?.state;
+    if (came === undefined || came === "Asking") return;
+    this.gathering = null;
+    const why = "came" in came ? unplayable(came.came) : null;
+    const asked = why === null ? came : { failed: why };
+    if ("came" in asked) {
+      this.s.recordingCame(asked.came);
+      this.player = new Player(asked.came, this.s.server, this.s.state.world);
+    } else this.s.recordingFailed(asked.failed);
+  }
+
+  /** A key on the player page, its outcome as the window names it (Esc redraws the end page). */
+  onKey(player: Player, key: Key, shift: boolean, now: number): KeyOutcome {
+    const outcome = player.onKey(key, now, shift);
+    if (outcome !== "Leave") return outcome;
+    this.player = null;
+    return "Redraw";
+  }
+
+  scene(): Scene {
+    return this.player?.scene() ?? this.s.scene();
+  }
+}
+
 /** Plays one step on the page's session: the outcome of a key, or the reason a message was refused. */
-function play(s: Session, step: Step, layout: Layout): { out?: KeyOutcome; refused?: string | null } {
+function play(s: Session, watch: Watch, step: Step, layout: Layout): { out?: KeyOutcome; refused?: string | null } {
   const now = step.at;
-  if (step.key !== undefined) return { out: s.onKey(step.key, step.shift === true, step.repeat === true, now) };
+  if (step.recording !== undefined) {
+    watch.onMessage(decodeServer(fromHex(step.recording)));
+    return {};
+  }
+  if (step.recording_closed !== undefined) {
+    watch.onClosed(step.recording_closed);
+    return {};
+  }
+  if (step.key !== undefined && watch.player !== null) return { out: watch.onKey(watch.player, step.key, step.shift === true, now) };
+  if (step.key !== undefined) {
+    const out = s.onKey(step.key, step.shift === true, step.repeat === true, now);
+    watch.carryOut(out);
+    return { out };
+  }
   if (step.text !== undefined) return { out: s.onText(step.text) };
   if (step.click !== undefined) {
     const [x, y] = step.click;
@@ -141,7 +219,8 @@ function replay(recorded: Recorded): void {
   const s = new Session("ws://here", { keep: () => file.token_note }, WINDOW_WORDS, recorded.who);
   // As the page tells its session on every resize, and the window's harness did.
   s.resize(layout.pageCols, layout.mapRows);
-  const screenOf = () => screenText(s.scene(), DEFAULT, layout).split("\n").slice(0, -1);
+  const watch = new Watch(s);
+  const screenOf = () => screenText(watch.scene(), DEFAULT, layout).split("\n").slice(0, -1);
   let want = recorded.start;
   let title = recorded.title;
   assert.equal(s.title(), title, `${recorded.name}, before the first step: the title differs`);
@@ -155,15 +234,16 @@ function replay(recorded: Recorded): void {
       layout = layoutAt(...step.resize);
       s.resize(layout.pageCols, layout.mapRows);
     }
-    const done = step.resize !== undefined ? {} : play(s, step, layout);
+    const done = step.resize !== undefined ? {} : play(s, watch, step, layout);
     if (done.out !== undefined) {
       const got = outcomeJson(done.out);
       if (!intended(step, step.out, got, (name) => was.has(name))) assert.deepEqual(got, step.out, `${where}: the outcome differs`);
       if (typeof done.out === "object" && "send" in done.out) s.sent(done.out.send as ClientMsg, step.at);
     }
     if (step.msg !== undefined) assert.equal(done.refused, step.refused, `${where}: the refusal differs`);
-    // As the window ticks after every event.
-    assert.equal(s.tick(step.at) === "Connect", step.connect === true, `${where}: whether to connect again differs`);
+    // As the window ticks after every event (the player page's playback while it shows).
+    if (watch.player !== null) watch.player.tick(step.at);
+    else assert.equal(s.tick(step.at) === "Connect", step.connect === true, `${where}: whether to connect again differs`);
     want = screenAfter(want, step);
     const differs = firstDifference(want, screenOf());
     assert.equal(differs, null, `${where}: the screen's ${differs}`);
@@ -174,7 +254,7 @@ function replay(recorded: Recorded): void {
 
 test("the vectors hold sessions of every kind", () => {
   const names = file.sessions.map((r) => r.name).join("\n");
-  for (const part of ["arrival", "walking", "talking", "items", "looking", "log", "help", "dying", "graveyard", "quitting", "hostile", "random keys", "random messages", "every key", "restarting", "full", "a watcher told of a restart"]) {
+  for (const part of ["arrival", "walking", "talking", "items", "looking", "log", "help", "dying", "graveyard", "quitting", "hostile", "random keys", "random messages", "every key", "restarting", "full", "a watcher told of a restart", "playing back", "playing back refused", "playing back resized"]) {
     assert.ok(names.includes(part), `no ${part} session`);
   }
 });

@@ -4,7 +4,9 @@
 //! cannot drift apart unseen. Each session has a window size (a
 //! [`Layout`]) and steps: a key (with Shift and repeat), typed text, a
 //! click at a pixel, a server message (its frame in hex, as
-//! `web/test/vectors.json` gives them) or the connection closing; for each,
+//! `web/test/vectors.json` gives them) or the connection closing, a
+//! message on the recording's own connection (after `r`'s
+//! [`KeyOutcome::Ask`]) or its closing, time passing, a resize; for each,
 //! what the window did (the outcome of a key, the message sent), the
 //! screen's text after it ([`screen_text`]: only the rows that changed, as
 //! `rows` of `[index, text]`, and the number of rows, `height`, when that
@@ -13,7 +15,8 @@
 //!
 //! The scripted sessions walk through the game's screens: the arrival,
 //! walking, talking, the item prompts and aiming, looking, the log, the
-//! help, the quit question, the end pages, the graveyard, a lost link,
+//! help, the quit question, the end pages, the graveyard, a life's last
+//! rounds played on the player page (and refused), a lost link,
 //! every key the window is given, and hostile messages, one a session;
 //! and at a short window, where the pages do not fit.
 //! The random ones are seeded (so the file is the same each run): random
@@ -224,6 +227,10 @@ enum Input {
     Wait(u64),
     /// The window is resized to `(width, height, cell, letter)`.
     Resize((u32, u32, u32, u32)),
+    /// A message on the recording's own connection (`r` on the end page).
+    Recorded(ServerMsg),
+    /// The recording's connection ended, why and how.
+    RecordingClosed(String, Ending),
 }
 
 /// One session being played and written down.
@@ -340,6 +347,19 @@ impl Recorder {
                 step.insert("resize".into(), json!([size.0, size.1, size.2, size.3]));
                 self.layout = Layout::at(size.0, size.1, size.2, size.3);
                 self.session.resize(self.layout.page_cols, self.layout.map_rows);
+                None
+            }
+            Input::Recorded(msg) => {
+                step.insert("recording".into(), json!(hex(&gloam_protocol::codec::encode(msg))));
+                step.insert("variant".into(), json!(variant(msg)));
+                self.session.on_recording(NetEvent::Msg(msg.clone()));
+                None
+            }
+            Input::RecordingClosed(reason, ending) => {
+                step.insert("recording_closed".into(), json!(reason));
+                step.insert("ending".into(), ending_json(*ending));
+                let event = NetEvent::Closed { reason: reason.clone(), ending: *ending };
+                self.session.on_recording(event);
                 None
             }
         };
@@ -923,6 +943,128 @@ fn dying(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// Died on depth 3 with a grave (morgue number 2), the connection closed:
+/// the end page, which offers `r`.
+fn dead_with_a_grave(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.msg(ServerMsg::Combat("The orc hits you.".into()));
+    r.msg(ServerMsg::Died(record("ann", false)));
+    r.step(Input::Closed("your character died".into(), Ending::Code(1000)));
+}
+
+/// A recording of ann's last rounds 408 to 412 on depth 3, as its
+/// connection brings it: the head, the kinds, the level and a sight with
+/// an orc, notes and vitals a round, and the end.
+fn last_rounds() -> Vec<ServerMsg> {
+    let head = ServerMsg::Recording {
+        player: "ann".into(),
+        you: PlayerId(1),
+        depth: 3,
+        from: 408,
+        to: 412,
+    };
+    let recorded = |round, msg| ServerMsg::Recorded { round, msg: Box::new(msg) };
+    let orc = vec![monster(4, 1, Pos::new(5, 3), false)];
+    let moved = MonsterChange::Moved { id: MonsterId(4), at: Pos::new(4, 3) };
+    vec![
+        head,
+        recorded(408, kinds()),
+        recorded(408, item_kinds()),
+        recorded(408, enter_level(3)),
+        recorded(408, ServerMsg::Sight(SightDiff { monsters: orc, ..sight(None, Pos::new(2, 2)) })),
+        recorded(408, ServerMsg::Vitals { hp: 12, max: 20 }),
+        recorded(409, ServerMsg::Sight(sight(Some(Pos::new(2, 2)), Pos::new(3, 3)))),
+        recorded(409, ServerMsg::Note("You see an orc.".into())),
+        recorded(410, ServerMsg::Monsters(vec![moved])),
+        recorded(410, ServerMsg::Combat("The orc hits you.".into())),
+        recorded(410, ServerMsg::Vitals { hp: 5, max: 20 }),
+        recorded(412, ServerMsg::Combat("The orc hits you.".into())),
+        recorded(412, ServerMsg::Vitals { hp: 0, max: 20 }),
+        recorded(412, ServerMsg::Note("You die...".into())),
+        ServerMsg::RecordingEnd { cut: false },
+    ]
+}
+
+/// `r` asks for the last rounds; they come on their own connection.
+fn ask_and_receive(r: &mut Recorder) {
+    let asked = r.ch('r');
+    assert!(matches!(asked, KeyOutcome::Ask(_)), "r asks: {asked:?}");
+    for msg in last_rounds() {
+        r.step(Input::Recorded(msg));
+    }
+    r.step(Input::RecordingClosed("the server closed the connection".into(), Ending::Code(1000)));
+}
+
+/// The player: a recording plays a group a round (rounds without a
+/// message not waited for), paused, faster, slower, one round, Shift+`.`
+/// (`>`), and Esc back to the end page; `r` then plays it again without
+/// asking.
+fn playing_back(r: &mut Recorder) {
+    dead_with_a_grave(r);
+    ask_and_receive(r);
+    r.step(Input::Wait(200));
+    r.step(Input::Wait(40));
+    r.ch(' ');
+    r.step(Input::Wait(1_000));
+    r.ch(' ');
+    // Faster brings the next group nearer, from now: not yet due here.
+    r.ch('+');
+    r.step(Input::Wait(80));
+    // Slower does not put it off: due now.
+    r.ch('-');
+    r.ch('.');
+    r.shifted(Key::Char('.'));
+    r.ch('-');
+    r.ch('x');
+    // Ctrl+ zooms as in the game; the log is not the recording's.
+    r.key(Key::Ctrl('='));
+    r.key(Key::Ctrl('p'));
+    r.ch('.');
+    r.ch('.');
+    r.key(Key::Escape);
+    r.ch('r');
+    r.key(Key::Escape);
+}
+
+/// The server refuses the ask: its reason on the end page, and `r` asks
+/// again; a connection that fails, and a recording with no level, say why
+/// there too.
+fn playing_back_refused(r: &mut Recorder) {
+    dead_with_a_grave(r);
+    r.ch('r');
+    r.ch('r');
+    let reason = "ann's life 2 ended before recordings were kept".to_owned();
+    r.step(Input::Recorded(ServerMsg::Refused(Refusal::NoRecording { reason })));
+    r.step(Input::RecordingClosed("the server closed the connection".into(), Ending::Code(1000)));
+    r.ch('r');
+    r.step(Input::RecordingClosed("cannot connect to ws://here".into(), Ending::Dropped));
+    // A recording that enters no level has no map to play on.
+    r.ch('r');
+    let head = ServerMsg::Recording {
+        player: "ann".into(),
+        you: PlayerId(1),
+        depth: 3,
+        from: 411,
+        to: 412,
+    };
+    r.step(Input::Recorded(head));
+    let note = ServerMsg::Note("You die...".into());
+    r.step(Input::Recorded(ServerMsg::Recorded { round: 412, msg: Box::new(note) }));
+    r.step(Input::Recorded(ServerMsg::RecordingEnd { cut: false }));
+    r.key(Key::Escape);
+}
+
+/// The window resized while a recording plays, and back.
+fn playing_back_resized(r: &mut Recorder) {
+    dead_with_a_grave(r);
+    ask_and_receive(r);
+    r.step(Input::Wait(250));
+    r.step(Input::Resize(LAYOUTS[2]));
+    r.step(Input::Wait(250));
+    r.step(Input::Resize(LAYOUTS[0]));
+    r.key(Key::Escape);
+}
+
 fn escaping(r: &mut Recorder) {
     r.arrive(Pos::new(2, 2));
     r.msg(ServerMsg::Escaped(record("ann", true)));
@@ -1410,7 +1552,7 @@ fn changed_rows<'s>(before: &[String], after: &'s [String]) -> Vec<(usize, &'s s
 }
 
 /// The scripted sessions, each played at two window sizes.
-fn scripts() -> [(&'static str, Script); 21] {
+fn scripts() -> [(&'static str, Script); 24] {
     [
         ("arrival", arrival),
         ("walking", walking),
@@ -1433,6 +1575,9 @@ fn scripts() -> [(&'static str, Script); 21] {
         ("every key", every_key),
         ("holding", holding),
         ("zapping", zapping),
+        ("playing back", playing_back),
+        ("playing back refused", playing_back_refused),
+        ("playing back resized", playing_back_resized),
     ]
 }
 
@@ -1557,6 +1702,12 @@ mod tests {
             "\"title\":\"Gloamhold - Gloam - dan watching ann\"",
             "Who will you be? Choose a background:",
             "\"Create\":{",
+            "\"Ask\":{\"Recording\":",
+            "\"recording_closed\":",
+            "Recording: ann on depth 3, round 410 (408 to 412), x1, playing",
+            "Space: pause    +/-: faster, slower    .: one round    Esc: back",
+            "no recording: ann's life 2 ended before recordings were kept",
+            "the recording holds no level to show",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

@@ -98,6 +98,8 @@ export function hud(scene: Scene, cols: number, messageCols: number): HudLine[] 
   const gameRows = GAME_LINES - banner.length;
   const game = messageRows(state.log.filter((l) => !isChat(l)), scroll, messageCols, gameRows, (l) => gameTone(state, l));
   rows.push(...banner, ...pad(game, gameRows));
+  // A recording holds no chat: the player page leaves the chat rows blank, as the window's does.
+  if (scene.replay !== null) return pad(rows, HUD_ROWS);
   const chat = messageRows(state.log.filter(isChat), 0, messageCols, CHAT_LINES, (_, age) => chatTone(age));
   if (chat.length === 0) rows.push(hudLine(fit(NO_CHAT_YET, messageCols, ": "), "Dim"));
   rows.push(...chat);

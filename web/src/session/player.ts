@@ -7,15 +7,15 @@
 
 import type { ServerMsg } from "../protocol";
 import { ClientState, PAGE_WORDS, note } from "../state";
-import type { Key } from "./keys";
+import { ctrlIntent, type Key } from "./keys";
 import { PLAYER_KEYS, Playback, playerKey, type Group, type Recording } from "./replay";
 import type { Scene } from "./scene";
 
 /** The sight radius of the game (protocol/src/lib.rs SIGHT_RADIUS): a recording does not say it. */
 export const SIGHT_RADIUS = 8;
 
-/** What the player asks of the page. */
-export type PlayerOutcome = "Redraw" | "Leave" | "Ignore";
+/** What the player asks of the page: a zoom is Ctrl+ or Ctrl- (the game's own zoom keys). */
+export type PlayerOutcome = "Redraw" | "Leave" | "Ignore" | { zoom: number };
 
 /** The welcome a recording's mirror starts from: its player, the size of the first level it enters, `world` named. */
 export function welcomeOf(recording: Recording, world: string): ServerMsg {
@@ -30,6 +30,12 @@ export function welcomeOf(recording: Recording, world: string): ServerMsg {
   return {
     Welcome: { you: recording.head.you, width: size.width, height: size.height, sight_radius: SIGHT_RADIUS, actions_per_second: 10, token: null, world },
   };
+}
+
+/** Why `recording` cannot be played (it enters no level, so there is no map to play on), or null; in the window's words. */
+export function unplayable(recording: Recording): string | null {
+  const entered = recording.groups.some((g) => g.msgs.some((m) => typeof m === "object" && "EnterLevel" in m));
+  return entered ? null : "the recording holds no level to show";
 }
 
 export class Player {
@@ -62,9 +68,14 @@ export class Player {
     return this.broken === null ? this.playback.nextDue(now) : null;
   }
 
-  /** A key at `now`. */
-  onKey(key: Key, now: number): PlayerOutcome {
-    const meant = playerKey(key);
+  /** A key at `now` (`shift` held, as the window reads it). */
+  onKey(key: Key, now: number, shift = false): PlayerOutcome {
+    if (typeof key === "object" && "ctrl" in key) {
+      // Ctrl keys zoom, as in the game; the others (the log too) do nothing here, as in the window.
+      const i = ctrlIntent(key.ctrl);
+      return i !== null && typeof i === "object" && "zoom" in i ? { zoom: i.zoom } : "Ignore";
+    }
+    const meant = playerKey(key, shift);
     if (meant === null) return "Ignore";
     const applied = this.playback.onKey(meant, now);
     if (applied === "Leave") return "Leave";

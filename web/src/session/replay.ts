@@ -173,26 +173,36 @@ export type PlayState = "playing" | "paused" | "ended";
 /** What a key asks of the player. */
 export type PlayerKey = "Pause" | "Faster" | "Slower" | "Step" | "Leave";
 
-/** What a key on the player page means, or null. */
-export function playerKey(key: Key): PlayerKey | null {
+/**
+ * What a key on the player page means, or null; `shift` held (a keyboard
+ * that reports the unshifted key gives `>` as Shift+`.` and `<` as
+ * Shift+`,`), as the window's `replay::control` reads it.
+ */
+export function playerKey(key: Key, shift = false): PlayerKey | null {
   if (key === "Escape") return "Leave";
   if (typeof key !== "object" || !("char" in key)) return null;
+  if (shift && key.char === ".") return "Faster";
+  if (shift && key.char === ",") return "Slower";
   const meaning: Record<string, PlayerKey> = { " ": "Pause", "+": "Faster", "=": "Faster", ">": "Faster", "-": "Slower", "<": "Slower", ".": "Step" };
   return meaning[key.char] ?? null;
 }
 
+/** The most groups one tick plays when the clock fell behind (a page in the background): the rest is forgiven, not rushed through. */
+export const MOST_A_TICK = 8;
+
 /**
  * Where playback stands in a recording's groups: how many are applied,
- * at what speed, paused or not, and when the last was applied. The first
- * group is due at once, then one each STEP_MS divided by the speed.
+ * at what speed, paused or not, and when the next is due. The first
+ * group is due at once, then one each STEP_MS divided by the speed (as
+ * client/src/replay.rs plays them).
  */
 export class Playback {
   /** How many groups have been applied. */
   applied = 0;
   speed = FIRST_SPEED;
   paused = false;
-  /** When the last group was applied (or playback resumed), in ms; null before the first. */
-  private since: number | null = null;
+  /** When the next group is due, in ms; null: at once. */
+  private due: number | null = null;
   /** Stopped short (a message that would not apply): ended where it is. */
   private stopped = false;
 
@@ -211,24 +221,27 @@ export class Playback {
     return STEP_MS / (SPEEDS[this.speed]?.factor ?? 1);
   }
 
-  /** The groups due at `now` (ms), in order: each is taken as applied. */
+  /** The groups due at `now` (ms), in order, at most MOST_A_TICK: each is taken as applied. */
   tick(now: number): Group[] {
     if (this.state() !== "playing") return [];
-    if (this.since === null) {
-      this.since = now;
-      return this.take(1);
+    let due = this.due ?? now;
+    let count = 0;
+    while (due <= now && this.applied + count < this.groups.length) {
+      if (count === MOST_A_TICK) {
+        due = now;
+        break;
+      }
+      count++;
+      due += this.interval();
     }
-    const due = Math.floor((now - this.since) / this.interval());
-    if (due <= 0) return [];
-    this.since += due * this.interval();
-    return this.take(due);
+    this.due = due;
+    return this.take(count);
   }
 
   /** How long after `now` the next group is due; null when none will be without a key. */
   nextDue(now: number): number | null {
     if (this.state() !== "playing") return null;
-    if (this.since === null) return 0;
-    return Math.max(0, this.since + this.interval() - now);
+    return Math.max(0, (this.due ?? now) - now);
   }
 
   /** The next `count` groups (fewer at the end), taken as applied. */
@@ -247,17 +260,17 @@ export class Playback {
         if (this.state() === "ended") return [];
         this.paused = !this.paused;
         // Resumed: the next group waits a whole interval from now.
-        if (!this.paused && this.since !== null) this.since = now;
+        if (!this.paused) this.due = now + this.interval();
         return [];
       case "Faster":
-        this.speed = Math.min(this.speed + 1, SPEEDS.length - 1);
-        return [];
       case "Slower":
-        this.speed = Math.max(this.speed - 1, 0);
+        this.speed = Math.min(Math.max(this.speed + (key === "Faster" ? 1 : -1), 0), SPEEDS.length - 1);
+        // A faster speed brings the next group nearer; a slower one does not put it off.
+        if (this.state() === "playing" && this.due !== null) this.due = Math.min(this.due, now + this.interval());
         return [];
       case "Step":
+        if (this.state() === "ended") return [];
         this.paused = true;
-        this.since = now;
         return this.take(1);
     }
   }

@@ -19,7 +19,7 @@ import { onAimKey, onPromptKey, openPrompt, fire } from "./items";
 import { ctrlIntent, intent, lookKey, shouldSend, type Intent, type Key } from "./keys";
 import type { ItemUse } from "./prompt";
 import { Jitter, next, waitMs, type Ending } from "./retry";
-import { ASKING, type Grave } from "./replay";
+import { ASKING, type Grave, type Recording } from "./replay";
 import type { Chat, Link, Page, Scene } from "./scene";
 
 /** Why the link was lost when the server said it is restarting before its close (client/src/session/mod.rs's RESTARTING_LINK). */
@@ -33,6 +33,8 @@ export type KeyOutcome =
   | "Again"
   /** Ask for the last rounds of this grave, on a connection of their own (replay.ts), and play them. */
   | { record: Grave }
+  /** Play this recording, asked for before and kept (the window's Redraw: it shows the player page itself). */
+  | { play: Recording }
   | "Redraw"
   | { zoom: number }
   | "Quit"
@@ -109,6 +111,8 @@ export class Session {
   newLife = false;
   /** The end page's line of the recording asked for with `r`: "asking the server...", or why none came; null before `r`. */
   recording: string | null = null;
+  /** The recording `r` asked for, once it came whole: kept, so `r` plays it again without asking (as the window does). */
+  lastRounds: Recording | null = null;
   /** The token the last connection opened with (kept for the name): a new life's choice goes with it. */
   private kept: Token | null = null;
 
@@ -295,10 +299,16 @@ export class Session {
     return this.onMapIntent(meant, repeat, now);
   }
 
-  /** `r` on a player's own end page, when its life has a grave: its last rounds are asked for. */
+  /**
+   * `r` on a player's own end page, when its life has a grave: its last
+   * rounds are asked for, once while an ask is under way; once come, the
+   * kept recording plays again (as the window does).
+   */
   private askToWatch(key: Key): KeyOutcome {
     const grave = this.grave();
     if (grave === null || typeof key !== "object" || !("char" in key) || key.char !== "r") return "Ignore";
+    if (this.recording === ASKING) return "Ignore";
+    if (this.lastRounds !== null) return { play: this.lastRounds };
     this.recording = ASKING;
     return { record: grave };
   }
@@ -308,6 +318,12 @@ export class Session {
     const ending = this.state.ending();
     if (ending === null || this.state.watching !== null || ending.morgue === 0) return null;
     return { name: ending.name, life: ending.morgue };
+  }
+
+  /** The recording asked for came whole: the end page's line goes, and the recording is kept to play again. */
+  recordingCame(recording: Recording): void {
+    this.recording = null;
+    this.lastRounds = recording;
   }
 
   /** The recording asked for did not come: `why` shows on the end page. */
