@@ -255,21 +255,25 @@ async fn death_shows_the_death_page() {
     // The morgue file, named on the canvas and linked beside it.
     let url = format!("http://{}/morgue/webby/1.txt", server.addr);
     assert!(screen.contains(&format!("Morgue file:           {url}")), "{screen}");
+    // The links follow the frame drawn after the page's text is there: waited for.
     let link =
         "(() => { const a = document.getElementById('morgue'); return a.hidden ? '' : a.href; })()";
-    assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(url));
+    let linked = browser.wait(page, &format!("{link} === {url:?}"), SHOWN_WITHIN).await;
+    assert!(linked.is_ok(), "{:?}", browser.eval(page, link).await);
     // Its last rounds, at a link a friend can open, and `r` among the keys.
     let replay = format!("http://{}/replay/webby/1", server.addr);
     let replay_link = "document.getElementById('replay').textContent";
-    let said = browser.eval(page, replay_link).await.unwrap();
-    assert_eq!(said, serde_json::json!(format!("Watch the last rounds: {replay}")));
+    let said = format!("Watch the last rounds: {replay}");
+    let linked = browser.wait(page, &format!("{replay_link} === {said:?}"), SHOWN_WITHIN).await;
+    assert!(linked.is_ok(), "{:?}", browser.eval(page, replay_link).await);
     assert!(screen.contains("r: watch your last rounds"), "{screen}");
 
     // Enter: the name's next life chooses its background again (a fighter).
     browser.key(page, "Enter").await.unwrap();
     choose_background(&mut browser, page, "a").await;
     shown(&mut browser, page, "HP 36/36").await;
-    assert_eq!(browser.eval(page, link).await.unwrap(), serde_json::json!(""), "hidden in play");
+    let hidden = browser.wait(page, &format!("{link} === ''"), SHOWN_WITHIN).await;
+    assert!(hidden.is_ok(), "hidden in play: {:?}", browser.eval(page, link).await);
 
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;
