@@ -309,7 +309,27 @@ impl Recorder {
         let now = self.now();
         let mut step = serde_json::Map::new();
         step.insert("at".into(), json!(self.ms));
-        let outcome = match &input {
+        let outcome = self.apply(&input, &mut step, now);
+        if let Some(outcome) = &outcome {
+            step.insert("out".into(), outcome_json(outcome));
+            if let KeyOutcome::Send(msg) = outcome {
+                self.session.sent(msg, now);
+            }
+        }
+        self.tick_and_look(&mut step, now);
+        self.steps.push(serde_json::to_string(&Value::Object(step)).unwrap());
+        outcome.unwrap_or(KeyOutcome::Ignore)
+    }
+
+    /// Hands `input` to the session as the window would, writing it into
+    /// `step`; gives what a key, a text or a click did (nothing for the rest).
+    fn apply(
+        &mut self,
+        input: &Input,
+        step: &mut serde_json::Map<String, Value>,
+        now: Instant,
+    ) -> Option<KeyOutcome> {
+        match input {
             Input::Key(key, shift, repeat) => {
                 step.insert("key".into(), serde_json::from_str(&key_json(*key)).unwrap());
                 step.insert("shift".into(), json!(shift));
@@ -362,16 +382,7 @@ impl Recorder {
                 self.session.on_recording(event);
                 None
             }
-        };
-        if let Some(outcome) = &outcome {
-            step.insert("out".into(), outcome_json(outcome));
-            if let KeyOutcome::Send(msg) = outcome {
-                self.session.sent(msg, now);
-            }
         }
-        self.tick_and_look(&mut step, now);
-        self.steps.push(serde_json::to_string(&Value::Object(step)).unwrap());
-        outcome.unwrap_or(KeyOutcome::Ignore)
     }
 
     /// What follows a step as the window does it: the tick after every
