@@ -69,6 +69,19 @@ pub fn floor_in_sight_of_arrival(
     (a, cells)
 }
 
+/// The arena's bestiary, and a giant placed beside depth 1's arrival (its
+/// one blow kills a new character): where the scenarios of a death begin.
+pub fn giant_beside_arrival(
+    seed: u64,
+    setting: gloam_server::mapgen::GeneratorSetting,
+) -> (gloam_server::bestiary::Bestiary, Vec<gloam_server::config::Placement>) {
+    let arena = std::path::Path::new(ARENA_BESTIARY);
+    let bestiary = gloam_server::bestiary::Bestiary::load(arena).expect("the arena bestiary loads");
+    let pos = floor_in_sight_of_arrival(seed, setting, 1).1[0];
+    let giant = gloam_server::config::Placement { kind: "giant".into(), depth: 1, pos };
+    (bestiary, vec![giant])
+}
+
 /// The vi-key of a step (the window's and the page's key for it).
 pub fn vi_key(d: gloam_protocol::Dir) -> &'static str {
     use gloam_protocol::Dir;

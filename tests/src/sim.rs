@@ -311,50 +311,43 @@ impl SimClient {
 
     /// The next message from the server, applied to the mirror and checked.
     pub async fn recv(&mut self) -> Result<ServerMsg, SimError> {
-        loop {
-            let frame = tokio::time::timeout(RECV_TIMEOUT, self.ws.next())
-                .await
-                .map_err(|_| SimError::Timeout(RECV_TIMEOUT))?;
-            let bytes = match frame {
-                None => return Err(SimError::Closed(None)),
-                Some(Err(e)) => return Err(e.into()),
-                Some(Ok(Message::Binary(bytes))) => bytes,
-                Some(Ok(Message::Close(frame))) => {
-                    return Err(match self.state.death.clone() {
-                        Some(record) => SimError::Died(record),
-                        None => SimError::Closed(frame),
-                    });
-                }
-                Some(Ok(_)) => continue,
-            };
-            self.stats.frames += 1;
-            self.stats.bytes += bytes.len() as u64;
-            self.last_frame_len = bytes.len();
-            let msg = codec::decode_server(&bytes)?;
-            if let (true, ServerMsg::Sight(diff)) = (self.ordering, &msg)
-                && self.state.terrain(diff.at).is_none()
-            {
-                // A standing order walks only where its player was told of.
-                let why =
-                    format!("{}: an order stepped onto {:?}, never told of", self.name, diff.at);
-                return Err(SimError::Oracle(why));
+        let bytes = match next_binary(&mut self.ws).await {
+            Ok(bytes) => bytes,
+            // The close after a death reads as the death.
+            Err(SimError::Closed(frame)) => {
+                return Err(match self.state.death.clone() {
+                    Some(record) => SimError::Died(record),
+                    None => SimError::Closed(frame),
+                });
             }
-            self.state.apply(&msg)?;
-            if let Some(transcript) = &mut self.transcript
-                && !connection_own(&msg)
-            {
-                transcript.push(msg.clone());
-            }
-            if let ServerMsg::EnterLevel { remembered, .. } = &msg {
-                self.remembered = CellSet::from_bytes(remembered);
-            }
-            if let Some(oracle) = &mut self.oracle {
-                oracle
-                    .check(&msg, &self.state)
-                    .map_err(|e| SimError::Oracle(format!("{}: {e}", self.name)))?;
-            }
-            return Ok(msg);
+            Err(e) => return Err(e),
+        };
+        self.stats.frames += 1;
+        self.stats.bytes += bytes.len() as u64;
+        self.last_frame_len = bytes.len();
+        let msg = codec::decode_server(&bytes)?;
+        if let (true, ServerMsg::Sight(diff)) = (self.ordering, &msg)
+            && self.state.terrain(diff.at).is_none()
+        {
+            // A standing order walks only where its player was told of.
+            let why = format!("{}: an order stepped onto {:?}, never told of", self.name, diff.at);
+            return Err(SimError::Oracle(why));
         }
+        self.state.apply(&msg)?;
+        if let Some(transcript) = &mut self.transcript
+            && !connection_own(&msg)
+        {
+            transcript.push(msg.clone());
+        }
+        if let ServerMsg::EnterLevel { remembered, .. } = &msg {
+            self.remembered = CellSet::from_bytes(remembered);
+        }
+        if let Some(oracle) = &mut self.oracle {
+            oracle
+                .check(&msg, &self.state)
+                .map_err(|e| SimError::Oracle(format!("{}: {e}", self.name)))?;
+        }
+        Ok(msg)
     }
 
     /// Reads messages until `found` picks one out, within `within` (quiet
@@ -672,16 +665,7 @@ pub async fn ask_recording(
     let mut head = None;
     let mut messages = Vec::new();
     loop {
-        let frame = tokio::time::timeout(RECV_TIMEOUT, ws.next())
-            .await
-            .map_err(|_| SimError::Timeout(RECV_TIMEOUT))?;
-        let bytes = match frame {
-            None => return Err(SimError::Closed(None)),
-            Some(Err(e)) => return Err(e.into()),
-            Some(Ok(Message::Binary(bytes))) => bytes,
-            Some(Ok(Message::Close(frame))) => return Err(SimError::Closed(frame)),
-            Some(Ok(_)) => continue,
-        };
+        let bytes = next_binary(&mut ws).await?;
         match codec::decode_server(&bytes)? {
             ServerMsg::Refused(refusal) => return Err(SimError::Refused(refusal)),
             ServerMsg::Recorded { round, msg } => messages.push((round, *msg)),
@@ -692,6 +676,23 @@ pub async fn ask_recording(
             }
             msg @ ServerMsg::Recording { .. } => head = Some(msg),
             other => return Err(SimError::Stuck(format!("{other:?} in a recording"))),
+        }
+    }
+}
+
+/// The next binary frame `ws` receives within [`RECV_TIMEOUT`], frames of
+/// other kinds passed over; the server's close is [`SimError::Closed`].
+async fn next_binary(ws: &mut Ws) -> Result<tokio_tungstenite::tungstenite::Bytes, SimError> {
+    loop {
+        let frame = tokio::time::timeout(RECV_TIMEOUT, ws.next())
+            .await
+            .map_err(|_| SimError::Timeout(RECV_TIMEOUT))?;
+        match frame {
+            None => return Err(SimError::Closed(None)),
+            Some(Err(e)) => return Err(e.into()),
+            Some(Ok(Message::Binary(bytes))) => return Ok(bytes),
+            Some(Ok(Message::Close(frame))) => return Err(SimError::Closed(frame)),
+            Some(Ok(_)) => {}
         }
     }
 }

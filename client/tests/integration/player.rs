@@ -5,7 +5,6 @@
 //! plays on the player page to its end, the giant's blow in its log; Esc
 //! goes back to the end page.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,8 +16,6 @@ use gloam_client::session::{KeyOutcome, Session, Tick};
 use gloam_client::tokens::TokenSlot;
 use gloam_protocol::{Action, ClientMsg};
 use gloam_server::Config;
-use gloam_server::bestiary::Bestiary;
-use gloam_server::config::Placement;
 use gloam_server::mapgen::{Generator, GeneratorSetting};
 use gloam_server::store::Store;
 use gloam_tests::TestServer;
@@ -30,13 +27,11 @@ const PATIENCE: Duration = Duration::from_secs(30);
 /// The world of seed 31 with no monster but a giant beside the arrival,
 /// whose one blow kills.
 fn config() -> Config {
-    let arena = Path::new(gloam_tests::ARENA_BESTIARY);
-    let bestiary = Bestiary::load(arena).expect("the arena bestiary loads");
-    let beside = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1).1[0];
+    let (bestiary, placements) = gloam_tests::giant_beside_arrival(SEED, SETTING);
     Config {
         generator: SETTING,
         bestiary: Arc::new(bestiary),
-        placements: vec![Placement { kind: "giant".into(), depth: 1, pos: beside }],
+        placements,
         ..Config::with_seed(SEED)
     }
 }

@@ -182,10 +182,7 @@ async fn each_recording_is_byte_for_byte_what_its_player_was_sent() {
 
 #[tokio::test]
 async fn a_fall_is_anyones_to_watch_and_a_past_only_its_players() {
-    let arena = gloam_tests::ARENA_BESTIARY;
-    let bestiary = Bestiary::load(std::path::Path::new(arena)).expect("the arena bestiary loads");
-    let giant = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1).1[0];
-    let placements = vec![Placement { kind: "giant".into(), depth: 1, pos: giant }];
+    let (bestiary, placements) = gloam_tests::giant_beside_arrival(SEED, SETTING);
     let config = Config {
         bestiary: std::sync::Arc::new(bestiary.clone()),
         placements: placements.clone(),

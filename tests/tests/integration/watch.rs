@@ -367,10 +367,7 @@ async fn a_watcher_that_stops_reading_is_dropped_alone() {
 /// record ann's client gets, then the graveyard, then closed.
 #[tokio::test]
 async fn a_watcher_sees_its_player_die() {
-    let arena = gloam_tests::ARENA_BESTIARY;
-    let bestiary = Bestiary::load(std::path::Path::new(arena)).expect("the arena bestiary loads");
-    let giant = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1).1[0];
-    let placements = vec![Placement { kind: "giant".into(), depth: 1, pos: giant }];
+    let (bestiary, placements) = gloam_tests::giant_beside_arrival(SEED, SETTING);
     let config = Config {
         bestiary: std::sync::Arc::new(bestiary.clone()),
         placements: placements.clone(),
