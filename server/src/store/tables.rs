@@ -171,6 +171,10 @@ pub enum Reading {
     /// The newest snapshot of the history taken under its rules and within
     /// it, and the entries after it; the whole history when there is none.
     FromSnapshot,
+    /// As `FromSnapshot`, of the snapshots taken after at most this many
+    /// entries (counted from the depth's first ever): for a recording of
+    /// rounds before the newest.
+    SnapshotAtMost(u64),
 }
 
 /// Writes `writes` (the commands that change the store) in one
@@ -526,10 +530,13 @@ pub(super) fn depth_history(
     if let Some(last) = all.next_back() {
         history.next = history.next.max(last?.0.value().1 + 1);
     }
-    if reading == Reading::FromSnapshot
-        && let Some(rules) = header.map(|(_, rules)| rules)
-    {
-        history.snapshot = newest_snapshot(&txn, depth, (start, history.next), rules)?;
+    let most = match reading {
+        Reading::Whole => None,
+        Reading::FromSnapshot => Some(history.next),
+        Reading::SnapshotAtMost(most) => Some(most.min(history.next)),
+    };
+    if let (Some(most), Some((_, rules))) = (most, header) {
+        history.snapshot = newest_snapshot(&txn, depth, (start, most), rules)?;
     }
     let first = history.snapshot.as_ref().map_or(start, |s| s.after);
     for entry in table.range((depth, first)..=(depth, u64::MAX))? {

@@ -351,16 +351,20 @@ mod tests {
         let mut old = fresh_depth(&c, DEPTH);
         play(&mut old, &store, 4);
         let kept = store.depth_history(DEPTH).unwrap();
-        assert_eq!((kept.rules, kept.entries.len()), (Some(1), 6), "came, 4 waits, left");
+        assert_eq!(
+            (kept.rules, kept.entries.len()),
+            (Some(1), 7),
+            "remembered, came, 4 waits, left"
+        );
 
         let mut state = restarted(&c, &store);
         assert_eq!(state.rounds(), 0, "set aside: the depth starts afresh from its seed");
         let history = store.depth_history(DEPTH).unwrap();
-        assert_eq!((history.start, history.rules), (6, Some(RULES_VERSION)), "a new one after it");
+        assert_eq!((history.start, history.rules), (7, Some(RULES_VERSION)), "a new one after it");
         assert!(history.entries.is_empty());
         play(&mut state, &store, 2);
         let history = store.depth_history(DEPTH).unwrap();
-        assert_eq!((history.start, history.entries.len(), history.next), (6, 4, 10));
+        assert_eq!((history.start, history.entries.len(), history.next), (7, 5, 12));
         let again = restarted(&c, &store);
         assert_eq!(again.rounds(), 2, "the new history alone is replayed");
         assert_eq!(again.checksum(), state.checksum());

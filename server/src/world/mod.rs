@@ -56,7 +56,9 @@ pub use depth::{
 pub(crate) use depth::{Departure, Flow, Killer, Nobody, Rules};
 pub use keeping::{SNAPSHOT_EVERY, keep_history};
 pub use presence::{ActError, Presence, Reply, Watcher};
-pub use recordings::{MAX_RECORDING_ROUNDS, Recording, record_history, record_report};
+pub use recordings::{
+    MAX_RECORDING_ROUNDS, Recording, record_history, record_report, record_stored,
+};
 pub use talk::Talkers;
 pub use watch::{Audience, StreamPart};
 

@@ -4,6 +4,7 @@
 //! the last rounds of any life that ended (as its morgue file, anyone may
 //! ask), or a player's own past, asked with its key.
 
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use gloam_protocol::{PlayerId, RecordingAsk, Refusal, ServerMsg};
@@ -13,6 +14,7 @@ use super::World;
 use super::build::fresh_depth;
 use super::depth::{RULES_VERSION, Recorded, decode_history};
 use super::registry::Depths;
+use crate::store::{DepthHistory, Reading};
 
 /// The most rounds one recording holds: a fall is its last few dozen.
 pub const MAX_RECORDING_ROUNDS: u64 = 500;
@@ -171,8 +173,72 @@ fn make(
     from: u64,
     to: u64,
 ) -> Result<Vec<Recorded>, String> {
-    let stored = depths.store().depth_history(depth)?;
-    record_history(&depths.config, depth, &stored, name, from..=to)
+    let store = depths.store();
+    record_stored(
+        &depths.config,
+        depth,
+        |reading| store.read_history(depth, reading),
+        name,
+        from..=to,
+    )
+}
+
+/// What the player named `name` was sent on `depth` in `rounds`, made
+/// from the depth's history as `read` gives it: from the newest snapshot
+/// taken before the first round (see [`record_from_snapshot`]), else from
+/// the history's start.
+pub fn record_stored(
+    config: &crate::Config,
+    depth: u16,
+    read: impl Fn(Reading) -> Result<DepthHistory, String>,
+    name: &str,
+    rounds: RangeInclusive<u64>,
+) -> Result<Vec<Recorded>, String> {
+    if let Some(made) = record_from_snapshot(config, depth, &read, name, rounds.clone()) {
+        return Ok(made);
+    }
+    record_history(config, depth, &read(Reading::Whole)?, name, rounds)
+}
+
+/// The most snapshots looked at for one recording: more than a store keeps
+/// of a depth (see `store::tables`).
+const SNAPSHOTS_LOOKED_AT: usize = 8;
+
+/// The recording made from the newest snapshot of the depth taken before
+/// `rounds` start, restored with its views, and the entries after it: the
+/// commands before are not played again. None when there is no such
+/// snapshot, or it does not restore or its entries do not replay (said in
+/// the log): then the whole history is replayed.
+fn record_from_snapshot(
+    config: &crate::Config,
+    depth: u16,
+    read: &impl Fn(Reading) -> Result<DepthHistory, String>,
+    name: &str,
+    rounds: RangeInclusive<u64>,
+) -> Option<Vec<Recorded>> {
+    let mut most = u64::MAX;
+    for _ in 0..SNAPSHOTS_LOOKED_AT {
+        let stored = read(Reading::SnapshotAtMost(most)).ok()?;
+        let snapshot = stored.snapshot.as_ref().filter(|_| stored.rules == Some(RULES_VERSION))?;
+        let mut state = fresh_depth(config, depth);
+        let restored = state.restore_watched(&snapshot.bytes, snapshot.checksum);
+        let made = match restored {
+            Ok(()) if state.rounds() >= *rounds.start() => {
+                most = snapshot.after.checked_sub(1)?;
+                continue;
+            }
+            Ok(()) => decode_history(&stored.entries)
+                .and_then(|entries| state.record_restored(&entries, name, rounds.clone())),
+            Err(error) => Err(error),
+        };
+        let after = snapshot.after;
+        return made
+            .inspect_err(
+                |error| warn!(depth, after, %error, "a recording passes over the depth's snapshot"),
+            )
+            .ok();
+    }
+    None
 }
 
 /// What the player named `name` was sent on `depth` of the world `config`
@@ -207,7 +273,8 @@ pub fn record_report(
 ) -> anyhow::Result<String> {
     let stored = store.depth_history(depth)?;
     let started = std::time::Instant::now();
-    let made = record_history(config, depth, &stored, name, rounds)
+    let read = |reading| store.read_history(depth, reading).map_err(|e| e.to_string());
+    let made = record_stored(config, depth, read, name, rounds)
         .map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
     let took = started.elapsed();
     let mut out = String::new();

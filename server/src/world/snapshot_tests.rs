@@ -142,3 +142,27 @@ async fn a_depth_being_rebuilt_keeps_no_player_on_another_depth_waiting() {
     assert_eq!(rebuild.await.unwrap(), Some(DEPTH));
     drop(ann);
 }
+
+#[test]
+fn a_recording_starts_from_the_newest_snapshot_before_its_first_round() {
+    let (c, writer, first) = played();
+    let store = writer.handle();
+    let read = |reading| store.read_history(DEPTH, reading);
+    let end = first.rounds();
+    let (late, early) = (end - 2, end - 15);
+    let whole = |from| {
+        let stored = store.depth_history(DEPTH).unwrap();
+        recordings::record_history(&c, DEPTH, &stored, "ann", from..=end).unwrap()
+    };
+    let (late_whole, early_whole) = (whole(late), whole(early));
+    assert!(!late_whole.is_empty() && !early_whole.is_empty());
+    // Every entry before the second snapshot made unreadable: a recording
+    // replayed from the start would fail.
+    let second = read(Reading::SnapshotAtMost(20)).unwrap().snapshot.expect("kept");
+    assert_eq!(second.after, 20);
+    store.append_log(DEPTH, 0, vec![vec![0xff]; second.after as usize], 0);
+    let made = |from| recordings::record_stored(&c, DEPTH, read, "ann", from..=end);
+    assert_eq!(made(late).expect("made from the newest snapshot"), late_whole);
+    assert_eq!(made(early).expect("made from an older one"), early_whole);
+    assert!(made(1).is_err(), "no snapshot before round 1, and the start is unreadable");
+}

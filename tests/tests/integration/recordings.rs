@@ -15,7 +15,7 @@ use gloam_server::bestiary::Bestiary;
 use gloam_server::config::Placement;
 use gloam_server::level::{MAP_HEIGHT, MAP_WIDTH};
 use gloam_server::mapgen::{Generator, GeneratorSetting};
-use gloam_server::store::Store;
+use gloam_server::store::{Reading, Store};
 use gloam_tests::sim::{Recording, ask_recording};
 use gloam_tests::{Oracle, SimClient, SimError, TestServer};
 
@@ -267,4 +267,63 @@ async fn anothers_past_is_had_where_the_host_allows_it() {
         if reason.contains("lets nobody watch")),
         "{refused:?}"
     );
+}
+
+/// On a depth keeping a snapshot every few dozen commands, a recording of
+/// late rounds starts from the newest snapshot before them, with what the
+/// views had told each player then: it is what the whole history makes,
+/// and the snapshots the server kept make it without the commands before.
+#[tokio::test]
+async fn a_late_recording_starts_from_a_snapshot_the_server_kept() {
+    let config = Config { snapshot_every: 25, ..config() };
+    let data = tempfile::tempdir().unwrap();
+    let store = Store::open(data.path()).unwrap();
+    let server = TestServer::start_with_store(config.clone(), store).await.expect("starts");
+    let url = server.url();
+    let mut ann = SimClient::join_recorded(&url, "ann", None, Some(oracle())).await.expect("ann");
+    let mut bob = SimClient::join_recorded(&url, "bob", None, Some(oracle())).await.expect("bob");
+    for turn in 0..120 {
+        fight_or_wander(&mut ann, turn).await.expect("ann plays");
+        fight_or_wander(&mut bob, turn).await.expect("bob plays");
+        if turn % 30 == 29 {
+            // A recording has the depth hand its log to the store first,
+            // as its save tick does: with a snapshot every 25 entries.
+            ask_recording(&url, mine(&ann, 0)).await.expect("ann's past so far");
+        }
+    }
+    let whole = ask_recording(&url, mine(&ann, 0)).await.expect("all of ann's past");
+    let middle = whole.messages.last().expect("a message").0 / 2;
+    assert!(middle > 10, "rounds were played: {middle}");
+    let late = ask_recording(&url, mine(&ann, middle)).await.expect("a later part");
+    check_with_oracle(&late, ann.oracle().map(Oracle::fork).expect("ann's oracle"));
+    // After its opening view (all told in its first round), the same
+    // frames as the whole recording's.
+    let start = late.messages[2].0;
+    let after = |r: &Recording| -> Vec<Vec<u8>> {
+        r.messages
+            .iter()
+            .filter(|(round, _)| *round > start)
+            .map(|(_, m)| codec::encode(m))
+            .collect()
+    };
+    let (late_after, whole_after) = (after(&late), after(&whole));
+    assert!(!whole_after.is_empty(), "rounds after the first were recorded");
+    // The depth went on between the two asks (a deadline, the still told).
+    assert!(late_after.len() >= whole_after.len());
+    same_frames("ann's late rounds", &late_after[..whole_after.len()], &whole_after);
+
+    server.stop(std::time::Duration::from_secs(10)).await.expect("stops");
+    let store = Store::open(data.path()).unwrap();
+    let read = |reading| match reading {
+        Reading::Whole => Err("the whole history is not to be read here".to_owned()),
+        part => store.read_history(1, part).map_err(|e| e.to_string()),
+    };
+    let rounds = middle..=middle + 499;
+    let made = gloam_server::world::record_stored(&config, 1, read, "ann", rounds)
+        .expect("made from a snapshot alone");
+    let made: Vec<Vec<u8>> = made.iter().map(|r| codec::encode(&r.msg)).collect();
+    // The history went on after the recording was asked (ann was lost
+    // when the server stopped): what was sent then comes after.
+    let sent = &frames_of(&late)[2..];
+    same_frames("from the kept snapshot", &made[..sent.len().min(made.len())], sent);
 }

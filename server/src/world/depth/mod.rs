@@ -252,6 +252,8 @@ impl DepthState {
     /// it, in a command of its own.
     pub fn arrive(&mut self, player: Player, via: Arrival) -> Outcome {
         let id = player.id;
+        let memory = player.memory(self.depth()).map(gloam_protocol::codec::encode);
+        self.rules.mark(Command::Remembered { memory });
         let mut outcome = Outcome::default();
         self.run(&mut outcome, |rules, obs| ((), Some(rules.arrive(player, via, obs))));
         if self.rules.wins(id, via) {
@@ -507,9 +509,10 @@ impl DepthState {
         self.rules.checksum()
     }
 
-    /// The depth's state as it stands, in bytes (see `rules::snapshot`).
+    /// The depth's state as it stands, in bytes, with what its views had
+    /// told each player (see `rules::snapshot`).
     pub fn snapshot(&self) -> Vec<u8> {
-        self.rules.snapshot()
+        self.rules.snapshot(&self.views.to_bytes())
     }
 
     /// Puts this depth, fresh from its seed, in the state of a
@@ -517,7 +520,15 @@ impl DepthState {
     /// changing nothing, when it does not prove itself (see
     /// `rules::snapshot`). Then [`resume`](Self::resume) the entries after it.
     pub fn restore(&mut self, bytes: &[u8], checksum: u64) -> Result<(), String> {
-        self.rules.restore(bytes, checksum)
+        self.rules.restore(bytes, checksum).map(drop)
+    }
+
+    /// As [`restore`](Self::restore), with the views as the snapshot kept
+    /// them: for a recording that starts from it.
+    pub(crate) fn restore_watched(&mut self, bytes: &[u8], checksum: u64) -> Result<(), String> {
+        let views = self.rules.restore(bytes, checksum)?;
+        self.views = Views::from_bytes(&views)?;
+        Ok(())
     }
 }
 

@@ -13,10 +13,16 @@
 //!
 //! A recording holds what the depth sent: not chat, nor what the
 //! connection says of itself (greetings, the graveyard, who watches), nor
-//! the record of a death (the grave has it). A player who comes back to a
-//! depth brings what it remembers of it: from its last visit in the same
-//! history; one whose last visit is older (before a history set aside)
-//! comes back remembering nothing.
+//! the record of a death (the grave has it). A player who comes to the
+//! depth brings what it remembered of it then, as the history's mark
+//! before its arrival says (in a history older than those marks, what it
+//! remembered when it last left in the same history, if it did).
+//!
+//! A recording need not start from the depth's first command: restored
+//! from a snapshot taken before its first round (which keeps what the
+//! views had told each player), the depth plays only the commands after
+//! it, so that the last rounds of a long history cost what they cost in a
+//! short one.
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -53,6 +59,9 @@ struct Recorder<'a> {
     /// After a restart: the players the history left are taken off with
     /// nobody told.
     quiet: bool,
+    /// What the player arriving next remembers, as the history's mark
+    /// before its arrival says (`None`: no mark, the memory is carried).
+    remembered: Option<Option<Memory>>,
     kept: Vec<Recorded>,
 }
 
@@ -68,14 +77,43 @@ impl DepthState {
         name: &str,
         rounds: RangeInclusive<u64>,
     ) -> Result<Vec<Recorded>, String> {
+        self.record_on(history, name, rounds, Vec::new())
+    }
+
+    /// As [`record`](Self::record), on this depth restored from a snapshot
+    /// with its views (`restore_watched`) before the recording's first
+    /// round, from `history`'s entries after the snapshot. The player, if
+    /// it stood on the depth then, is known by its name.
+    pub fn record_restored(
+        &mut self,
+        history: &[Entry],
+        name: &str,
+        rounds: RangeInclusive<u64>,
+    ) -> Result<Vec<Recorded>, String> {
+        if self.rounds() >= *rounds.start() {
+            let (then, first) = (self.rounds(), rounds.start());
+            return Err(format!("a snapshot of round {then} is not before round {first}"));
+        }
+        let here = self.rules.players().values().find(|p| p.name == name).map(|p| p.id);
+        self.record_on(history, name, rounds, here.into_iter().collect())
+    }
+
+    fn record_on(
+        &mut self,
+        history: &[Entry],
+        name: &str,
+        rounds: RangeInclusive<u64>,
+        ids: Vec<PlayerId>,
+    ) -> Result<Vec<Recorded>, String> {
         let mut r = Recorder {
             name,
             rounds,
-            ids: Vec::new(),
+            ids,
             memories: HashMap::new(),
             pending: (0, Outcome::default()),
             started: false,
             quiet: false,
+            remembered: None,
             kept: Vec::new(),
         };
         self.rules.keep_log();
@@ -95,6 +133,14 @@ impl DepthState {
             if !r.started && entry.round >= *r.rounds.start() && !joined {
                 self.start(&mut r);
             }
+            let entry = match &entry.what {
+                // The memory is given with the arrival after it.
+                Command::Remembered { memory } => {
+                    r.remembered = Some(remembered(memory.as_deref(), i)?);
+                    history.get(i + 1).ok_or(format!("entry {i} remembers for no arrival"))?
+                }
+                _ => entry,
+            };
             self.perform(&mut r, entry);
             let made = self.rules.take_entries();
             let stored = history.get(i..i + made.len()).unwrap_or_default();
@@ -138,7 +184,8 @@ impl DepthState {
                 if player.name == r.name {
                     r.ids.push(player.id);
                 }
-                if let Some(memory) = r.memories.remove(&player.name) {
+                let carried = r.memories.remove(&player.name);
+                if let Some(memory) = r.remembered.take().unwrap_or(carried) {
                     player.memories.insert(self.depth(), memory);
                 }
                 self.arrive(player, via)
@@ -183,8 +230,9 @@ impl DepthState {
                 r.quiet = true;
                 Outcome::default()
             }
-            // Logged only with the arrival it ends, which applies it.
-            Command::Escape { .. } => Outcome::default(),
+            // Logged only with the arrival it ends (or starts), which
+            // applies it.
+            Command::Escape { .. } | Command::Remembered { .. } => Outcome::default(),
         };
         r.pending = (entry.round, outcome);
     }
@@ -203,6 +251,13 @@ impl DepthState {
         let mine = out.into_iter().filter(|o| r.ids.contains(&o.to));
         r.kept.extend(mine.map(|o| Recorded { round, to: o.to, msg: o.msg }));
     }
+}
+
+/// The memory a [`Command::Remembered`] mark (entry `i`) holds.
+fn remembered(bytes: Option<&[u8]>, i: usize) -> Result<Option<Memory>, String> {
+    let decode = |b| gloam_protocol::codec::decode_snapshot::<Memory>(b);
+    let memory = bytes.map(decode).transpose();
+    memory.map_err(|e| format!("entry {i} remembers what does not decode: {e}"))
 }
 
 impl Recorder<'_> {

@@ -232,6 +232,7 @@ fn the_history_holds_what_the_views_did_and_the_rules_pass_it_over() {
     assert!(marks(|c| matches!(c, super::Command::Ordered { .. })) > 0);
     assert!(marks(|c| matches!(c, super::Command::Announced { .. })) > 0);
     assert!(marks(|c| matches!(c, super::Command::Lost { .. })) > 0);
+    assert!(marks(|c| matches!(c, super::Command::Remembered { memory: Some(_) })) > 0);
     let mut replayed = fresh_depth(&config(), 1);
     replayed.replay(&live.log).expect("the rules replay it");
     assert_eq!(replayed.checksum(), live.state.checksum());
@@ -256,4 +257,60 @@ fn a_history_of_another_depth_is_refused_where_it_parts() {
     let live = played(3, 200);
     let mut other = fresh_depth(&Config::with_seed(SEED + 1), 1);
     assert!(other.record(&live.log, "ann", 0..=u64::MAX).is_err());
+}
+
+/// A depth played live, with a snapshot of it (views and all) taken as
+/// its task saves, every `every` steps: its entries so far, and the bytes.
+fn played_with_snapshots(
+    seed: u64,
+    steps: usize,
+    every: usize,
+) -> (Live, Vec<(usize, Vec<u8>, u64)>) {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut live = Live::new();
+    let mut snapshots = Vec::new();
+    for step in 1..=steps {
+        live.step(&mut rng);
+        if step % every == 0 {
+            snapshots.push((live.log.len(), live.state.snapshot(), live.state.checksum()));
+        }
+    }
+    (live, snapshots)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn a_recording_from_a_snapshot_is_the_recording_from_the_start(seed in any::<u64>()) {
+        let (live, snapshots) = played_with_snapshots(seed, 300, 60);
+        for (after, bytes, checksum) in snapshots {
+            let Some(next) = live.log.get(after) else { continue };
+            let from = next.round + 1;
+            for name in NAMES {
+                let mut whole = fresh_depth(&config(), 1);
+                let want = whole.record(&live.log, name, from..=u64::MAX).expect("replays");
+                let mut restored = fresh_depth(&config(), 1);
+                restored.restore_watched(&bytes, checksum).expect("the snapshot restores");
+                let got = restored
+                    .record_restored(&live.log[after..], name, from..=u64::MAX)
+                    .expect("replays from the snapshot");
+                prop_assert_eq!(got.len(), want.len(), "{}'s messages from round {}", name, from);
+                if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+                    prop_assert!(false, "{name}'s recording from round {from} differs at {i}: {:?}\n vs {:?}", got[i], want[i]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_recording_wants_a_snapshot_before_its_first_round() {
+    let (live, snapshots) = played_with_snapshots(4, 120, 60);
+    let (after, bytes, checksum) = &snapshots[0];
+    let mut restored = fresh_depth(&config(), 1);
+    restored.restore_watched(bytes, *checksum).expect("restores");
+    let then = restored.rounds();
+    let late = restored.record_restored(&live.log[*after..], "ann", then..=u64::MAX);
+    assert!(late.is_err(), "a snapshot of the first round itself is not before it");
 }

@@ -92,9 +92,15 @@ fn a_snapshot_is_refused_when_damaged_or_of_another_depth_and_the_depth_is_left_
     assert_eq!(refused(&bytes[..bytes.len() / 2], checksum), (true, fresh), "cut short");
     assert_eq!(refused(&bytes, checksum ^ 1), (true, fresh), "another checksum kept with it");
     let mut flipped = bytes.clone();
-    let last = flipped.len() - 1;
+    // The rules' last byte: the views' bytes (their length, 0 here) follow.
+    let last = live.rules.snapshot(&[]).len() - 2;
     flipped[last] ^= 0x55;
     assert_eq!(refused(&flipped, checksum), (true, fresh), "a byte changed");
+    let unreadable_views = live.rules.snapshot(&[0xff; 3]);
+    let mut d = hall_that_lost_monsters(7, HostRules::default());
+    assert!(d.restore(&unreadable_views, checksum).is_ok(), "a rebuild needs no views");
+    let mut d = hall_that_lost_monsters(7, HostRules::default());
+    assert!(d.restore_watched(&unreadable_views, checksum).is_err(), "a recording does");
     let other = live.depth() + 1;
     let mut other_depth = DepthState::new(other, live.rules.level.clone(), 8);
     assert!(other_depth.restore(&bytes, checksum).is_err(), "a snapshot of another depth");

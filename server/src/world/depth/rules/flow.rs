@@ -71,7 +71,7 @@ pub(crate) fn join<T>(into: &mut Vec<T>, more: Vec<T>) {
 }
 
 /// How a player left the depth.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Leaving {
     /// It left the game.
     Quit,

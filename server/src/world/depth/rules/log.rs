@@ -40,6 +40,7 @@ impl Command {
                 | Command::Ordered { .. }
                 | Command::Announced { .. }
                 | Command::Resumed
+                | Command::Remembered { .. }
         )
     }
 }
@@ -180,6 +181,14 @@ pub enum Command {
     /// afresh, and the players the history left on the depth (the
     /// [`Command::Leave`]s that follow) were taken off with nobody told.
     Resumed,
+    /// A player arrives (the arrival follows) remembering this of the
+    /// depth: its [`Memory`](crate::character::Memory), encoded, or `None`
+    /// if it had none. The rules need no memory, but a recording does to
+    /// show the map the player came back to; logs made before this mark
+    /// hold none, and a recording of them carries memories between visits.
+    Remembered {
+        memory: Option<Vec<u8>>,
+    },
 }
 
 /// The entries applied and not yet handed over, when kept, and how many
@@ -302,7 +311,8 @@ impl Rules {
                 | Command::Told { .. }
                 | Command::Ordered { .. }
                 | Command::Announced { .. }
-                | Command::Resumed => {}
+                | Command::Resumed
+                | Command::Remembered { .. } => {}
             }
         }
         Ok(())

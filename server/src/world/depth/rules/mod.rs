@@ -43,6 +43,7 @@ pub use log::{Command, Entry, RULES_VERSION, decode_history};
 pub(crate) use log::{LogPart, arrival};
 pub use monsters::Monster;
 pub use snapshot::SNAPSHOT_FORMAT;
+pub(crate) use snapshot::in_order;
 
 use super::Arrival;
 use crate::bestiary::{Bestiary, KindId};

@@ -11,6 +11,10 @@
 //! found) or what lives only within one command (its flow, the watch of
 //! a standing order).
 //!
+//! Beside the rules' state it carries what the views had told each player
+//! then, as bytes the rules do not read: a rebuild starts the views afresh
+//! and passes them over, a recording starts from them (`depth::recording`).
+//!
 //! A snapshot is trusted only as far as it proves itself: bytes that do
 //! not decode, of another [`SNAPSHOT_FORMAT`] or another depth, or whose
 //! restored state does not sum to the checksum kept beside them, are
@@ -33,7 +37,8 @@ use crate::seeds::LevelRng;
 /// state below (or of a type it holds) is added, removed or changes
 /// meaning: a snapshot of another layout is refused, and its depth
 /// replayed from its history's start as before snapshots.
-pub const SNAPSHOT_FORMAT: u32 = 1;
+/// 1: the rules alone; 2: and the views' bytes after them.
+pub const SNAPSHOT_FORMAT: u32 = 2;
 
 /// The state a snapshot holds, borrowed from a depth to be written.
 /// [`Taken`] is the same fields, owned, in the same order.
@@ -49,6 +54,7 @@ struct Kept<'a> {
     dice: &'a LevelRng,
     walks: &'a Walks,
     restocking: &'a Restocking,
+    views: &'a [u8],
 }
 
 /// The state a snapshot holds, read back: the fields of [`Kept`].
@@ -64,13 +70,14 @@ struct Taken {
     dice: LevelRng,
     walks: Walks,
     restocking: Restocking,
+    views: Vec<u8>,
 }
 
 /// Writes a map hashed by cell in the order of its keys. A hash map's own
 /// order follows the history of its table: written in it, the same state
 /// would not always give the same bytes, nor could two states be compared
 /// by them.
-pub(super) fn in_order<K, V, H, S>(map: &HashMap<K, V, H>, to: S) -> Result<S::Ok, S::Error>
+pub(crate) fn in_order<K, V, H, S>(map: &HashMap<K, V, H>, to: S) -> Result<S::Ok, S::Error>
 where
     K: Ord + Hash + Serialize,
     V: Serialize,
@@ -83,8 +90,9 @@ where
 }
 
 impl Rules {
-    /// The depth's state as it stands, in bytes (see the module).
-    pub(crate) fn snapshot(&self) -> Vec<u8> {
+    /// The depth's state as it stands, in bytes, with `views` (what its
+    /// views hold, in their own bytes) after it: see the module.
+    pub(crate) fn snapshot(&self, views: &[u8]) -> Vec<u8> {
         gloam_protocol::codec::encode(&Kept {
             format: SNAPSHOT_FORMAT,
             depth: self.depth,
@@ -96,17 +104,19 @@ impl Rules {
             dice: &self.dice,
             walks: &self.walks,
             restocking: &self.restocking,
+            views,
         })
     }
 
     /// Puts this depth (built fresh from its seed) in the state `bytes`
     /// hold, a [`snapshot`](Self::snapshot) of it whose checksum was
-    /// `checksum`. Refused, leaving the depth as it was, when they do not
-    /// decode, are of another layout or depth, or sum to another checksum.
-    /// The log is not touched: [`resume`](Self::resume) the entries after
-    /// the snapshot to take the depth's place in its history.
-    pub(crate) fn restore(&mut self, bytes: &[u8], checksum: u64) -> Result<(), String> {
-        let taken: Taken = gloam_protocol::codec::decode_snapshot(bytes)
+    /// `checksum`, and gives the views' bytes kept with it. Refused, leaving
+    /// the depth as it was, when they do not decode, are of another layout
+    /// or depth, or sum to another checksum. The log is not touched:
+    /// [`resume`](Self::resume) the entries after the snapshot to take the
+    /// depth's place in its history.
+    pub(crate) fn restore(&mut self, bytes: &[u8], checksum: u64) -> Result<Vec<u8>, String> {
+        let mut taken: Taken = gloam_protocol::codec::decode_snapshot(bytes)
             .map_err(|e| format!("the snapshot does not decode: {e}"))?;
         if taken.format != SNAPSHOT_FORMAT {
             let format = taken.format;
@@ -117,6 +127,7 @@ impl Rules {
         if taken.depth != self.depth {
             return Err(format!("a snapshot of depth {}, not {}", taken.depth, self.depth));
         }
+        let views = std::mem::take(&mut taken.views);
         let was = self.exchange(taken);
         let restored = self.checksum();
         if restored != checksum {
@@ -125,7 +136,7 @@ impl Rules {
                 "the snapshot restores to checksum {restored:016x}, not the {checksum:016x} kept with it"
             ));
         }
-        Ok(())
+        Ok(views)
     }
 
     /// Puts `state` in place of the depth's, and gives what was there.

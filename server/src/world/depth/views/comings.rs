@@ -14,7 +14,7 @@ use crate::world::depth::Outgoing;
 use crate::world::depth::rules::{Leaving, Rules};
 
 /// A coming or going the others have not heard of yet.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(super) enum Coming {
     Came(String),
     Went(String, Leaving),
@@ -30,7 +30,7 @@ impl Coming {
 
 /// Comings and goings not yet told to everyone, numbered from the
 /// depth's start; each player's [`View`] holds how far it has heard.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Comings {
     /// The number of `list[0]`: everyone has heard all before it.
     first: u64,

@@ -22,30 +22,38 @@ use gloam_protocol::{Carried, PlayerId, ServerMsg, SightDiff};
 
 use super::Outcome;
 use super::rules::events::{Event, Observer, Sight};
-use super::rules::{CellHasher, Rules};
+use super::rules::{CellHasher, Rules, in_order};
 use crate::character::experience;
 use comings::{Coming, Comings};
+use serde::{Deserialize, Serialize};
 use view::{ChangedMonsters, RecentMoves, View};
 
 /// What every player on the depth was told, and what the rules did in the
 /// command being observed that some may yet have to hear.
-#[derive(Debug, Default)]
+///
+/// Between commands only the first six fields hold anything: they are what
+/// a depth's snapshot keeps of its views (see [`Views::to_bytes`]).
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Views {
     /// For each player on the depth, what its client was told.
+    #[serde(serialize_with = "in_order")]
     pub(super) told: HashMap<PlayerId, View, BuildHasherDefault<CellHasher>>,
     /// Players whose client was last told its round waits for someone
     /// (and maybe some who left since): with those who wait now, the only
     /// ones whose "waiting for" can change (see `tell_waiting`).
     told_waiting: BTreeSet<PlayerId>,
     /// Players whose sight changed in this command.
+    #[serde(skip)]
     moved: Vec<PlayerId>,
     /// Players who moved, with each cell they stood on, not yet told to
     /// every shift of those who stood still.
     recent_moves: RecentMoves,
     /// Monsters that moved, were hurt or died in this command, and where.
+    #[serde(skip)]
     changed_monsters: ChangedMonsters,
     /// Players whose hit points may have changed in this command (or who
     /// arrived): their own are told at its end.
+    #[serde(skip)]
     vitals_changed: Vec<PlayerId>,
     /// Comings and goings not yet told to everyone.
     comings: Comings,
@@ -56,6 +64,7 @@ pub(crate) struct Views {
     parties_told_at: Option<u64>,
     /// Piles that changed in this command in the sight of players who did
     /// not change them, by player.
+    #[serde(skip)]
     floor_seen: std::collections::BTreeMap<PlayerId, Vec<gloam_protocol::FloorChange>>,
 }
 
@@ -72,6 +81,17 @@ impl Observer for Telling<'_> {
 }
 
 impl Views {
+    /// What the views hold between commands, in bytes (for a snapshot).
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        gloam_protocol::codec::encode(self)
+    }
+
+    /// Views as [`to_bytes`](Self::to_bytes) gave them.
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        gloam_protocol::codec::decode_snapshot(bytes)
+            .map_err(|e| format!("the snapshot's views do not decode: {e}"))
+    }
+
     /// Takes in one event, as it happens.
     fn observe(&mut self, rules: &Rules, event: Event, outcome: &mut Outcome) {
         match event {

@@ -158,6 +158,10 @@ impl Views {
         let told_of: Vec<(PlayerId, Pos)> =
             told_of.map(|&o| (o, rules.player(o).map_or(NOWHERE, |p| p.pos))).collect();
         near.extend(told_of);
+        // In the players' order, not the order of the maps they were found
+        // in, which follows each map's history: a depth restored from a
+        // snapshot tells the same diffs as the one that played on.
+        near.sort_unstable_by_key(|&(other, _)| other);
         diff.players = players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
     }
 

@@ -6,13 +6,14 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
 
 use gloam_protocol::{MonsterId, PlayerId, Pos, Wound};
+use serde::{Deserialize, Serialize};
 
 use super::still::SHIFTS;
-use crate::world::depth::rules::{CellHasher, Monster};
+use crate::world::depth::rules::{CellHasher, Monster, in_order};
 
 /// What a client was told of a monster in sight: where it stands, how
 /// hurt it looks, and whether it seems asleep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Glimpse {
     pub at: Pos,
     pub wound: Wound,
@@ -59,7 +60,7 @@ impl ChangedMonsters {
 /// The players who moved, with each cell they stood on, since each shift
 /// of those who stood still was last told (see [`SHIFTS`]), numbered from
 /// the depth's start; what every shift has heard is forgotten.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(super) struct RecentMoves {
     /// The number of `moves[0]`.
     first: u64,
@@ -102,11 +103,12 @@ impl RecentMoves {
 }
 
 /// What one client was told of the depth beyond its own sight.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct View {
     /// The other players in its sight, and where. A hash map: in a crowd
     /// every command looks up each mover in every viewer's, and a tree of
     /// hundreds of players per viewer was a chain of cache misses each time.
+    #[serde(serialize_with = "in_order")]
     pub players: HashMap<PlayerId, Pos, BuildHasherDefault<CellHasher>>,
     /// The monsters in its sight, where, and how hurt.
     pub monsters: BTreeMap<MonsterId, Glimpse>,
