@@ -15,7 +15,7 @@ use gloam_server::Config;
 use gloam_server::config::WorldWish;
 use gloam_server::store::Store;
 use gloam_server::world::{
-    Arrival, DepthState, Player, RULES_VERSION, SNAPSHOT_EVERY, fresh_depth, keep_history,
+    Arrival, DepthState, Outcome, Player, RULES_VERSION, SNAPSHOT_EVERY, fresh_depth, keep_history,
 };
 use rand::{RngExt, SeedableRng};
 
@@ -84,6 +84,9 @@ fn wander(
                 state.restock(8);
             }
             if logged % TICK == 0 {
+                // Those who stood still hear of the movers, as the task
+                // tells them (else what they are yet to hear piles up).
+                state.tell_the_still(&mut Outcome::default(), None);
                 keep_history(state, store, SNAPSHOT_EVERY);
             }
         }

@@ -90,6 +90,10 @@ enum Command {
         /// The last round.
         #[arg(long, default_value_t = u64::MAX)]
         to: u64,
+        /// From the history's start, not from the newest snapshot before
+        /// the first round (to compare the two).
+        #[arg(long)]
+        whole: bool,
     },
 }
 
@@ -122,14 +126,13 @@ fn look_back(command: &Command, rules: Config, store: &Store) -> anyhow::Result<
             let reading = if *whole { Reading::Whole } else { Reading::FromSnapshot };
             print!("{}", cli::replay_report(store, &config, *depth, reading)?);
         }
-        Command::Record { depth, player, from, to } => {
+        Command::Record { depth, player, from, to, whole } => {
             let world = store.world()?.context("the data folder holds no world yet")?;
             let config = rules.playing(world);
-            let rounds = *from..=*to;
-            print!(
-                "{}",
-                gloam_server::world::record_report(store, &config, *depth, player, rounds)?
-            );
+            let (rounds, depth) = (*from..=*to, *depth);
+            let report =
+                gloam_server::world::record_report(store, &config, depth, player, rounds, *whole)?;
+            print!("{report}");
         }
         Command::Mapgen(_) => {}
     }

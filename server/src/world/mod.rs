@@ -48,8 +48,8 @@ pub use build::fresh_depth;
 /// player weighing its weapons and its throws reckons with.
 pub(crate) use depth::rules::{combat, throwing};
 pub use depth::{
-    Arrival, Command, Death, DepthState, End, Entry, Leaving, Monster, Outgoing, RULES_VERSION,
-    Recorded, SNAPSHOT_FORMAT, decode_history, may_start_order,
+    Arrival, Command, Death, DepthState, End, Entry, Leaving, Monster, Outcome, Outgoing,
+    RULES_VERSION, Recorded, SNAPSHOT_FORMAT, decode_history, may_start_order,
 };
 /// The rules of a depth alone, for the balance run to play with nobody
 /// listening.

@@ -263,17 +263,22 @@ pub fn record_history(
 /// What `gloam-server record` prints: each message of the recording, a
 /// line each (its round and the message, cut to a line's width), then how
 /// many there are, their bytes on the wire and how long the recording
-/// took to make from how long a history.
+/// took to make (from the newest snapshot before its first round, or
+/// `whole`, from the history's start) from how long a history.
 pub fn record_report(
     store: &crate::store::Store,
     config: &crate::Config,
     depth: u16,
     name: &str,
     rounds: std::ops::RangeInclusive<u64>,
+    whole: bool,
 ) -> anyhow::Result<String> {
     let stored = store.depth_history(depth)?;
     let started = std::time::Instant::now();
-    let read = |reading| store.read_history(depth, reading).map_err(|e| e.to_string());
+    let read = |reading| match reading {
+        Reading::SnapshotAtMost(_) if whole => Err("not from a snapshot".to_owned()),
+        reading => store.read_history(depth, reading).map_err(|e| e.to_string()),
+    };
     let made = record_stored(config, depth, read, name, rounds)
         .map_err(|e| anyhow::anyhow!("depth {depth}: {e}"))?;
     let took = started.elapsed();
