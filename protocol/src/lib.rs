@@ -51,6 +51,10 @@ pub const MAX_NAME_CHARS: usize = 16;
 /// window's title holds it beside the player's name.
 pub const MAX_WORLD_NAME_CHARS: usize = 40;
 
+/// The longest address a draining server names for newcomers to go to
+/// instead ([`Refusal::Draining`]), in characters.
+pub const MAX_ELSEWHERE_CHARS: usize = 200;
+
 /// The most watchers a player may have, unless the host says otherwise.
 pub const DEFAULT_MAX_WATCHERS: u8 = 8;
 

@@ -9,6 +9,7 @@
 mod accept;
 mod accept_fuzz;
 mod designer_files;
+mod drain;
 mod graveyard;
 mod levels;
 mod load;

@@ -1,0 +1,157 @@
+//! A world drained over real sockets, on the real binary: SIGUSR2 or
+//! `POST /drain` (on the `--health` port, from loopback) turns newcomers
+//! away with `Refusal::Draining` naming `--drain-to`, while the player in
+//! play goes on (its actions answered, its own reconnection let in); the
+//! health endpoints say so (`/health/ready` 503); and once the last player
+//! has left the process exits 0 with the world saved.
+
+#![cfg(unix)]
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use gloam_protocol::{Action, Refusal};
+use gloam_tests::process::{DEADLINE, ServerProcess};
+use gloam_tests::raw::{HttpAnswer, http};
+use gloam_tests::sim::{SimClient, SimError};
+
+const ELSEWHERE: &str = "ws://gloam-2.example.org:7777";
+
+/// Starts the server on `data` with a health port and `--drain-to`; gives
+/// it and the health port's address.
+fn start(data: &Path) -> (ServerProcess, SocketAddr) {
+    let args = ["--seed", "5", "--health", "127.0.0.1:0", "--drain-to", ELSEWHERE];
+    let server = ServerProcess::start(env!("CARGO_BIN_EXE_gloam-server"), data, &args);
+    let health = server
+        .banner()
+        .lines()
+        .find_map(|l| l.strip_prefix("gloam-server health on http://"))
+        .and_then(|rest| rest.strip_suffix("/health"))
+        .expect("the health address is told")
+        .parse()
+        .expect("an address");
+    (server, health)
+}
+
+/// The game's address, from its URL.
+fn game_addr(server: &ServerProcess) -> SocketAddr {
+    server.url.trim_start_matches("ws://").parse().expect("an address")
+}
+
+async fn get(addr: SocketAddr, path: &str) -> (HttpAnswer, serde_json::Value) {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: gloam\r\n\r\n");
+    let answer = http(addr, request.as_bytes()).await;
+    let json = serde_json::from_slice(&answer.body).unwrap_or(serde_json::Value::Null);
+    (answer, json)
+}
+
+async fn post_drain(addr: SocketAddr) -> HttpAnswer {
+    http(addr, b"POST /drain HTTP/1.1\r\nHost: gloam\r\nContent-Length: 0\r\n\r\n").await
+}
+
+/// Waits (bounded) until `/health/ready` on `addr` says 503: the drain,
+/// begun by a signal, has been taken.
+async fn until_not_ready(addr: SocketAddr) -> serde_json::Value {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let (answer, json) = get(addr, "/health/ready").await;
+            if answer.status == 503 {
+                return json;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the world drains in time")
+}
+
+/// A newcomer is turned away with the typed refusal naming where to go.
+async fn newcomer_is_sent_elsewhere(url: &str, name: &str) {
+    match SimClient::join(url, name, None).await {
+        Err(SimError::Refused(refusal)) => assert_eq!(
+            refusal,
+            Refusal::Draining { elsewhere: Some(ELSEWHERE.into()) },
+            "{name} is told where to go"
+        ),
+        Ok(_) => panic!("{name} was let into a draining world"),
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+#[tokio::test]
+async fn sigusr2_drains_the_world_the_player_plays_on_and_the_server_exits_zero_once_it_leaves() {
+    let data = tempfile::tempdir().unwrap();
+    let (server, health) = start(&data.path().join("w"));
+    let (url, game) = (server.url.clone(), game_addr(&server));
+    let mut ann = SimClient::join(&url, "ann", None).await.expect("ann joins");
+    let (answer, before) = get(game, "/health/ready").await;
+    assert_eq!(
+        (answer.status, &before["ready"], &before["players"]),
+        (200, &true.into(), &1.into())
+    );
+    assert_eq!(before["draining"], false);
+    let kill = std::process::Command::new("kill")
+        .args(["-USR2", &server.process.pid().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let during = until_not_ready(game).await;
+    assert_eq!(during["draining"], true);
+    assert_eq!(during["ready"], false);
+    assert_eq!(during["live"], true);
+    assert_eq!(during["elsewhere"], ELSEWHERE);
+    let (live, _) = get(health, "/health/live").await;
+    assert_eq!(live.status, 200, "alive while it drains");
+    newcomer_is_sent_elsewhere(&url, "bob").await;
+    // The player plays on: its actions are answered.
+    ann.act(Action::Wait).await.expect("ann's wait is answered");
+    ann.act(Action::Wait).await.expect("and the next");
+    let (_, still) = get(health, "/health").await;
+    assert_eq!(still["players"], 1, "bob was never counted");
+    let token = ann.token.expect("a new character's token");
+    let at = ann.at();
+    ann.quit().await.expect("ann quits");
+    let exit = server.process.wait();
+    assert!(exit.success(), "exit status {exit:?}");
+    // Saved: the world opens again with ann where she stood.
+    let (again, _) = start(&data.path().join("w"));
+    let ann = SimClient::join_with_token(&again.url, "ann", Some(token), None).await.unwrap();
+    assert_eq!(ann.at(), at, "ann resumes where she left");
+}
+
+#[tokio::test]
+async fn post_drain_on_the_health_port_drains_and_a_dropped_link_ends_the_world() {
+    let data = tempfile::tempdir().unwrap();
+    let (server, health) = start(&data.path().join("w"));
+    let (url, game) = (server.url.clone(), game_addr(&server));
+    let ann = SimClient::join(&url, "ann", None).await.expect("ann joins");
+    let token = ann.token;
+    // Not on the game's port, which anyone reaches: the world goes on.
+    assert_eq!(post_drain(game).await.status, 404);
+    let (nothing, _) = get(health, "/").await;
+    assert_eq!(nothing.status, 404, "the health port serves no page");
+    let (ready, _) = get(game, "/health/ready").await;
+    assert_eq!(ready.status, 200, "still ready");
+    let drained = post_drain(health).await;
+    assert_eq!(drained.status, 202);
+    let told: serde_json::Value = serde_json::from_slice(&drained.body).unwrap();
+    assert_eq!((&told["draining"], &told["ready"]), (&true.into(), &false.into()));
+    let (ready, _) = get(health, "/health/ready").await;
+    assert_eq!(ready.status, 503);
+    newcomer_is_sent_elsewhere(&url, "bob").await;
+    match SimClient::watch(&url, "cy", "ann", None).await {
+        Err(SimError::Refused(Refusal::Draining { elsewhere })) => {
+            assert_eq!(elsewhere.as_deref(), Some(ELSEWHERE));
+        }
+        Err(e) => panic!("cy: {e}"),
+        Ok(_) => panic!("cy watches in a draining world"),
+    }
+    // Ann's link breaks and she comes back on a new one: she is in play,
+    // not a newcomer, so she is let in and takes her character over.
+    let mut ann = SimClient::join_with_token(&url, "ann", token, None).await.expect("ann is back");
+    ann.act(Action::Wait).await.expect("and plays");
+    assert!(ann.close_cleanly().await.expect("closes"), "the server answers the close");
+    let exit = server.process.wait();
+    assert!(exit.success(), "exit status {exit:?}");
+}
