@@ -11,6 +11,7 @@ mod accept_fuzz;
 mod designer_files;
 mod drain;
 mod graveyard;
+mod hosting;
 mod levels;
 mod load;
 mod mapgen_cli;
