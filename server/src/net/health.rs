@@ -3,7 +3,9 @@
 //! draining, where newcomers go, the world's name and the versions),
 //! `GET /health/live` (200 while the server serves) and
 //! `GET /health/ready` (200 while it takes newcomers, 503 once it
-//! drains), each with the same JSON body; and `POST /drain`, which drains
+//! drains), each with the same JSON body (`saving` in it says whether the
+//! store's commits work: a host's alert, not a probe's, since a restart
+//! would not mend a full disk); and `POST /drain`, which drains
 //! the world (see `World::drain`). HEAD reads the status without the
 //! body.
 //!
@@ -78,6 +80,9 @@ pub(super) struct Health {
     draining: bool,
     /// Players in the game now (watchers are not counted).
     players: usize,
+    /// The store's last commit worked (while it fails, saves are kept and
+    /// tried again, and new characters are refused).
+    saving: bool,
     /// The most players the host allows at once (`--max-players`).
     max_players: Option<u32>,
     /// Where a draining world sends newcomers (`--drain-to`).
@@ -99,6 +104,7 @@ impl Health {
             ready: !draining,
             draining,
             players: world.players(),
+            saving: world.is_saving(),
             max_players: config.max_players,
             elsewhere: config.drain_to.clone(),
             world: config.world_name.clone(),

@@ -305,6 +305,12 @@ impl World {
         self.characters.players()
     }
 
+    /// False while the store's last commit failed (saves are kept and
+    /// tried again; new characters are refused meanwhile).
+    pub fn is_saving(&self) -> bool {
+        self.depths.store().is_saving()
+    }
+
     /// Completes once the world drains and nobody plays any more.
     pub async fn drained(&self) {
         self.draining.cancelled().await;

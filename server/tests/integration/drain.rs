@@ -21,7 +21,12 @@ const ELSEWHERE: &str = "ws://gloam-2.example.org:7777";
 /// Starts the server on `data` with a health port and `--drain-to`; gives
 /// it and the health port's address.
 fn start(data: &Path) -> (ServerProcess, SocketAddr) {
-    let args = ["--seed", "5", "--health", "127.0.0.1:0", "--drain-to", ELSEWHERE];
+    start_with_health(data, "127.0.0.1:0")
+}
+
+/// As [`start`], the health port bound to `health`.
+fn start_with_health(data: &Path, health: &str) -> (ServerProcess, SocketAddr) {
+    let args = ["--seed", "5", "--health", health, "--drain-to", ELSEWHERE];
     let server = ServerProcess::start(env!("CARGO_BIN_EXE_gloam-server"), data, &args);
     let health = server
         .banner()
@@ -90,7 +95,7 @@ async fn sigusr2_drains_the_world_the_player_plays_on_and_the_server_exits_zero_
         (answer.status, &before["ready"], &before["players"]),
         (200, &true.into(), &1.into())
     );
-    assert_eq!(before["draining"], false);
+    assert_eq!((&before["draining"], &before["saving"]), (&false.into(), &true.into()));
     let kill = std::process::Command::new("kill")
         .args(["-USR2", &server.process.pid().to_string()])
         .status()
@@ -154,4 +159,29 @@ async fn post_drain_on_the_health_port_drains_and_a_dropped_link_ends_the_world(
     assert!(ann.close_cleanly().await.expect("closes"), "the server answers the close");
     let exit = server.process.wait();
     assert!(exit.success(), "exit status {exit:?}");
+}
+
+/// An address of this machine other than loopback, if it has one (the one
+/// its route out would use; nothing is sent).
+fn outward_address() -> Option<std::net::IpAddr> {
+    let probe = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    probe.connect("192.0.2.254:9").or_else(|_| probe.connect("198.51.100.1:9")).ok()?;
+    Some(probe.local_addr().ok()?.ip()).filter(|ip| !ip.is_loopback() && !ip.is_unspecified())
+}
+
+#[tokio::test]
+async fn a_drain_from_another_machine_is_refused_and_changes_nothing() {
+    let Some(outward) = outward_address() else {
+        eprintln!("skipped: this machine has no address but loopback");
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let (server, health) = start_with_health(&data.path().join("w"), "0.0.0.0:0");
+    let from_outside = SocketAddr::new(outward, health.port());
+    let refused = post_drain(from_outside).await;
+    assert_eq!(refused.status, 403, "{outward} is not this machine's loopback");
+    let (ready, report) = get(from_outside, "/health/ready").await;
+    assert_eq!((ready.status, &report["draining"]), (200, &false.into()), "probes are answered");
+    SimClient::join(&server.url, "ann", None).await.expect("the world still takes newcomers");
+    assert_eq!(post_drain(health).await.status, 202, "from loopback it drains");
 }
