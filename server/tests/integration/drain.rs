@@ -185,3 +185,21 @@ async fn a_drain_from_another_machine_is_refused_and_changes_nothing() {
     SimClient::join(&server.url, "ann", None).await.expect("the world still takes newcomers");
     assert_eq!(post_drain(health).await.status, 202, "from loopback it drains");
 }
+
+/// Watchers do not hold a draining world open: a watcher of the last
+/// player is sent away when that player leaves, and the server exits.
+#[tokio::test]
+async fn a_watcher_does_not_keep_a_drained_world_open() {
+    let data = tempfile::tempdir().unwrap();
+    let (server, health) = start(&data.path().join("w"));
+    let url = server.url.clone();
+    let ann = SimClient::join(&url, "ann", None).await.expect("ann joins");
+    let mut bob = SimClient::watch(&url, "bob", "ann", None).await.expect("bob watches ann");
+    assert_eq!(post_drain(health).await.status, 202);
+    let (_, report) = get(health, "/health").await;
+    assert_eq!(report["players"], 1, "a watcher is not a player");
+    ann.quit().await.expect("ann quits");
+    bob.closed().await.expect("bob is sent away");
+    let exit = server.process.wait();
+    assert!(exit.success(), "exit status {exit:?}");
+}
