@@ -32,6 +32,10 @@ use super::head::{self, PageRequest, Request};
 use super::page;
 use crate::world::World;
 
+/// Connections the health port serves at once: an orchestrator's probes
+/// and a drain need a few; more would be a flood.
+pub(super) const MOST_AT_ONCE: usize = 64;
+
 /// It loads nothing, runs nothing, and is framed by nobody.
 const POLICY: &str =
     "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";

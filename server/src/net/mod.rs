@@ -146,6 +146,7 @@ impl Serving<'_> {
         drain: impl Future<Output = ()>,
     ) {
         let slots = Arc::new(Semaphore::new(self.world.config().max_connections));
+        let probes = Arc::new(Semaphore::new(health::MOST_AT_ONCE));
         let drained = self.world.drained();
         tokio::pin!(shutdown, drain, drained);
         let mut signalled = false;
@@ -171,10 +172,15 @@ impl Serving<'_> {
                     Err(e) => warn!(error = %e, "accept failed"),
                 },
                 accepted = accept_on(listeners.health.as_ref()) => match accepted {
-                    Ok((stream, peer)) => {
+                    // Over the cap a connection is closed unanswered: a
+                    // probe tries again, a flood costs nothing.
+                    Ok((stream, peer)) => if let Ok(probe) = probes.clone().try_acquire_owned() {
                         let (world, stop) = (self.world.clone(), self.stop.clone());
-                        self.tracker.spawn(health::receive(stream, peer, world, stop));
-                    }
+                        self.tracker.spawn(async move {
+                            health::receive(stream, peer, world, stop).await;
+                            drop(probe);
+                        });
+                    },
                     Err(e) => warn!(error = %e, "accept failed on the health port"),
                 },
             }

@@ -203,3 +203,41 @@ async fn a_watcher_does_not_keep_a_drained_world_open() {
     let exit = server.process.wait();
     assert!(exit.success(), "exit status {exit:?}");
 }
+
+/// The health port serves 64 connections at once (`health::MOST_AT_ONCE`):
+/// one more is closed unanswered, and a probe is answered again once they
+/// have gone.
+#[tokio::test]
+async fn the_health_port_serves_a_few_at_once_and_closes_a_flood() {
+    use tokio::io::AsyncReadExt;
+    let data = tempfile::tempdir().unwrap();
+    let (_server, health) = start(&data.path().join("w"));
+    let mut idle = Vec::new();
+    for _ in 0..64 {
+        idle.push(tokio::net::TcpStream::connect(health).await.expect("connects"));
+    }
+    // Accepted after the 64 (the kernel queues connections in order),
+    // while they hold every place.
+    let mut over = tokio::net::TcpStream::connect(health).await.expect("connects");
+    tokio::io::AsyncWriteExt::write_all(&mut over, b"GET /health HTTP/1.1\r\n\r\n").await.unwrap();
+    let mut read = Vec::new();
+    let closed =
+        tokio::time::timeout(DEADLINE, over.read_to_end(&mut read)).await.expect("in time");
+    let said = String::from_utf8_lossy(&read);
+    assert!(closed.is_err() || read.is_empty(), "closed unanswered, not {said}");
+    drop(idle);
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let mut probe = tokio::net::TcpStream::connect(health).await.expect("connects");
+            let asked = b"GET /health/live HTTP/1.1\r\n\r\n";
+            tokio::io::AsyncWriteExt::write_all(&mut probe, asked).await.unwrap();
+            let mut answer = Vec::new();
+            if probe.read_to_end(&mut answer).await.is_ok() && answer.starts_with(b"HTTP/1.1 200") {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("answered again once the flood has gone");
+}
