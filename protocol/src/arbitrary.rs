@@ -149,6 +149,7 @@ fn joining_msg() -> impl Strategy<Value = ServerMsg> {
             any::<u32>().prop_map(|players| Refusal::Full { players }),
             ".{0,20}".prop_map(|name| Refusal::NoSuchBackground { name }),
             ".{0,40}".prop_map(|reason| Refusal::NoRecording { reason }),
+            proptest::option::of(".{0,40}").prop_map(|elsewhere| Refusal::Draining { elsewhere }),
         ]
         .prop_map(ServerMsg::Refused),
         (

@@ -39,7 +39,7 @@ pub use message::{
 pub use types::{Dir, MonsterId, PlayerId, Pos, Terrain, Wound};
 
 /// Bumped whenever a message's meaning or encoding changes.
-pub const PROTOCOL_VERSION: u32 = 17;
+pub const PROTOCOL_VERSION: u32 = 18;
 
 /// How far a player sees: a cell is in range when dx² + dy² ≤ r².
 pub const SIGHT_RADIUS: u8 = 8;
@@ -50,6 +50,10 @@ pub const MAX_NAME_CHARS: usize = 16;
 /// The longest world name a host may give (`--name`), in characters: a
 /// window's title holds it beside the player's name.
 pub const MAX_WORLD_NAME_CHARS: usize = 40;
+
+/// The longest address a draining server names for newcomers to go to
+/// instead ([`Refusal::Draining`]), in characters.
+pub const MAX_ELSEWHERE_CHARS: usize = 200;
 
 /// The most watchers a player may have, unless the host says otherwise.
 pub const DEFAULT_MAX_WATCHERS: u8 = 8;

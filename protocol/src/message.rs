@@ -516,6 +516,15 @@ pub enum Refusal {
     NoRecording {
         reason: String,
     },
+    /// The world is closing: its host drains it (a fleet retires it, or it
+    /// is being updated), so it takes no new players or watchers, while
+    /// those already in play go on until they leave. `elsewhere` is where
+    /// the host asks newcomers to go instead (`--drain-to`: an address,
+    /// at most [`MAX_ELSEWHERE_CHARS`](crate::MAX_ELSEWHERE_CHARS)
+    /// characters), if it named one. Waiting will not lift it.
+    Draining {
+        elsewhere: Option<String>,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -540,6 +549,12 @@ impl std::fmt::Display for Refusal {
                 write!(f, "no background is called {name} here")
             }
             Refusal::NoRecording { reason } => write!(f, "no recording: {reason}"),
+            Refusal::Draining { elsewhere: Some(elsewhere) } => {
+                write!(f, "this world is closing and takes no newcomers: join {elsewhere} instead")
+            }
+            Refusal::Draining { elsewhere: None } => {
+                write!(f, "this world is closing and takes no newcomers")
+            }
         }
     }
 }

@@ -347,6 +347,8 @@ fn refusals() -> Vec<Refusal> {
         Refusal::Full { players: u32::MAX },
         Refusal::NoSuchBackground { name: "bard".into() },
         Refusal::NoRecording { reason: "that life left no recording".into() },
+        Refusal::Draining { elsewhere: None },
+        Refusal::Draining { elsewhere: Some("ws://gloam-2.example.org:7777".into()) },
     ]
 }
 

@@ -123,6 +123,22 @@ pub fn world_name(text: &str) -> Result<String, String> {
     Ok(name.to_owned())
 }
 
+/// Where a draining world sends newcomers, as a host gives it
+/// (`--drain-to`): 1 to
+/// [`MAX_ELSEWHERE_CHARS`](gloam_protocol::MAX_ELSEWHERE_CHARS)
+/// characters once trimmed, none of them a control character or a space.
+pub fn drain_to(text: &str) -> Result<String, String> {
+    let address = text.trim();
+    let most = gloam_protocol::MAX_ELSEWHERE_CHARS;
+    if address.is_empty() || address.chars().count() > most {
+        return Err(format!("an address to drain to is 1 to {most} characters"));
+    }
+    if address.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err("an address to drain to holds no spaces or control characters".into());
+    }
+    Ok(address.to_owned())
+}
+
 /// Whose past a player may ask a recording of (`--recordings`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Recordings {
@@ -585,6 +601,19 @@ mod tests {
         let e = report(&mapgen_args(1, Some(file.clone()))).unwrap_err();
         assert!(e.to_string().starts_with(&format!("{}:", file.display())), "{e}");
         assert!(e.what.contains("hp"), "{e}");
+    }
+
+    #[test]
+    fn an_address_to_drain_to_is_one_word_of_at_most_200_characters() {
+        assert_eq!(
+            drain_to(" ws://gloam-2.example.org:7777 "),
+            Ok("ws://gloam-2.example.org:7777".into())
+        );
+        assert_eq!(drain_to("gloam-2:7777"), Ok("gloam-2:7777".into()));
+        for bad in ["", "  ", "two words", "a\u{7}bell", &"x".repeat(201)] {
+            assert!(drain_to(bad).is_err(), "{bad:?}");
+        }
+        assert!(drain_to(&"x".repeat(200)).is_ok());
     }
 
     #[test]

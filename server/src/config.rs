@@ -150,6 +150,10 @@ pub struct Config {
     pub max_players: Option<u32>,
     /// What the server tells its clients when it stops.
     pub farewell: Farewell,
+    /// Where a draining world sends newcomers (`--drain-to`: an address
+    /// told in `Refusal::Draining`; `None`: nowhere named). See
+    /// docs/hosting.md.
+    pub drain_to: Option<String>,
 }
 
 /// What a server that stops tells its clients.
@@ -338,6 +342,7 @@ impl Default for Config {
             motd: Vec::new(),
             max_players: None,
             farewell: Farewell::Restart,
+            drain_to: None,
         }
     }
 }

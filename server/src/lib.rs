@@ -28,7 +28,7 @@ pub(crate) mod tuning;
 pub mod world;
 
 pub use config::Config;
-pub use net::{run, run_with_store};
+pub use net::{Listeners, host, run, run_with_store};
 
 /// Completes on Ctrl-C or, on Unix, SIGTERM.
 pub async fn shutdown_signal() {
@@ -51,6 +51,24 @@ pub async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => tracing::info!("Ctrl-C received"),
         () = term => tracing::info!("SIGTERM received"),
+    }
+}
+
+/// Completes when the process is sent SIGUSR2 (on Unix; never elsewhere):
+/// `gloam-server`'s signal to drain the world (see `net::host`). The
+/// signal is caught from this call on, not from the first poll: a SIGUSR2
+/// that came before would end the process.
+pub fn drain_signal() -> impl Future<Output = ()> {
+    #[cfg(unix)]
+    let caught = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::user_defined2()).ok();
+    async move {
+        #[cfg(unix)]
+        if let Some(mut caught) = caught {
+            caught.recv().await;
+            tracing::info!("SIGUSR2 received");
+            return;
+        }
+        std::future::pending::<()>().await;
     }
 }
 

@@ -53,6 +53,18 @@ struct Args {
     name: Option<String>,
     #[command(flatten)]
     rules: cli::HostRules,
+    /// Also serve the world's health on ADDR, e.g. 127.0.0.1:9000, for an
+    /// orchestrator: GET /health (JSON), /health/live, /health/ready (503
+    /// while draining), and POST /drain from this machine only. The game's
+    /// port answers the GETs too [default: off]. See docs/hosting.md.
+    #[arg(long, value_name = "ADDR")]
+    health: Option<SocketAddr>,
+    /// Where a draining world sends newcomers: an address told in the
+    /// refusal, e.g. ws://gloam-2.example.org:7777. `kill -USR2 PID` (or
+    /// POST /drain on --health) drains the world: newcomers are refused,
+    /// those playing go on, and the server exits 0 once the last has left.
+    #[arg(long, value_name = "ADDR", value_parser = cli::drain_to)]
+    drain_to: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -176,6 +188,7 @@ async fn serve() -> anyhow::Result<()> {
         new_characters_per_address_per_hour: args.new_characters_per_hour,
         max_characters: args.max_characters,
         world_name: args.name.clone().unwrap_or_default(),
+        drain_to: args.drain_to.clone(),
         ..rules.playing(world)
     };
     if let Some(addr) = args.metrics {
@@ -185,10 +198,24 @@ async fn serve() -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
+    let health = match args.health {
+        Some(addr) => Some(
+            tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("cannot serve health on {addr}"))?,
+        ),
+        None => None,
+    };
+    // Caught before the address is told: a host may signal at once.
+    let drain = gloam_server::drain_signal();
+    if let Some(health) = &health {
+        println!("gloam-server health on http://{}/health", health.local_addr()?);
+    }
     let addr = listener.local_addr()?;
     // One plain line on stdout for hosts (and scripts) to read the address from.
     println!("gloam-server listening on ws://{addr}");
     println!("gloam-server: friends join in a browser at {}", gloam_server::net::page_url(addr));
-    gloam_server::run_with_store(listener, gloam_server::shutdown_signal(), config, store).await?;
+    let listeners = gloam_server::Listeners { game: listener, health };
+    gloam_server::host(listeners, gloam_server::shutdown_signal(), drain, config, store).await?;
     Ok(())
 }

@@ -167,6 +167,7 @@ const server: { [K in VariantOf<ServerMsg>]: fc.Arbitrary<ServerMsg> } = {
       u32.map((players) => ({ Full: { players } })),
       name.map((name) => ({ NoSuchBackground: { name } })),
       text(40).map((reason) => ({ NoRecording: { reason } })),
+      fc.option(text(40), { nil: null }).map((elsewhere) => ({ Draining: { elsewhere } })),
     )
     .map((Refused) => ({ Refused })),
   EnterLevel: record({ depth: u16, width: u16, height: u16, remembered: fc.array(u8), terrain: fc.array(terrain) })

@@ -10,7 +10,9 @@
 //!   [`Refusal::CannotWatch`] (the player watched is not back yet, after
 //!   the same restart, or refuses watchers for now), and [`Refusal::Full`]
 //!   (the host's `--max-players` reached: a place frees when someone
-//!   leaves). A wrong key, a name
+//!   leaves). A world that is closing ([`Refusal::Draining`]: its host
+//!   drains it, and it will not open again) is shown with the address it
+//!   names instead, and not tried again. A wrong key, a name
 //!   taken or invalid, and another protocol version will not change by
 //!   waiting: they are shown and not tried again. A name taken is never
 //!   this client's own old connection, which the server may still hold
@@ -105,7 +107,8 @@ pub fn tried_again(refusal: &Refusal) -> bool {
         | Refusal::NameTaken
         | Refusal::WrongToken
         | Refusal::NoSuchBackground { .. }
-        | Refusal::NoRecording { .. } => false,
+        | Refusal::NoRecording { .. }
+        | Refusal::Draining { .. } => false,
     }
 }
 
@@ -209,6 +212,8 @@ mod tests {
             (Refusal::Unavailable { reason: why() }, Next::Backoff),
             (Refusal::CannotWatch { reason: why() }, Next::Backoff),
             (Refusal::Full { players: 8 }, Next::Backoff),
+            (Refusal::Draining { elsewhere: None }, Next::Stop),
+            (Refusal::Draining { elsewhere: Some("ws://elsewhere:7777".into()) }, Next::Stop),
         ]
     }
 

@@ -1301,6 +1301,17 @@ fn full(r: &mut Recorder) {
     r.key(Key::Escape);
 }
 
+/// A world its host drains: a newcomer is told where to go instead, and
+/// the client does not try again.
+fn draining(r: &mut Recorder) {
+    r.key(Key::Enter);
+    let elsewhere = Some("ws://gloam-2.example.org:7777".into());
+    r.msg(ServerMsg::Refused(Refusal::Draining { elsewhere }));
+    r.step(Input::Closed("closed by the server".into(), Ending::Code(1008)));
+    r.key(Key::Up);
+    r.key(Key::Escape);
+}
+
 /// A watcher in a named world, told its day's message, then of a restart.
 fn watcher_restarting(r: &mut Recorder) {
     r.msg(named_welcome("Gloamhold"));
@@ -1563,7 +1574,7 @@ fn changed_rows<'s>(before: &[String], after: &'s [String]) -> Vec<(usize, &'s s
 }
 
 /// The scripted sessions, each played at two window sizes.
-fn scripts() -> [(&'static str, Script); 24] {
+fn scripts() -> [(&'static str, Script); 25] {
     [
         ("arrival", arrival),
         ("walking", walking),
@@ -1583,6 +1594,7 @@ fn scripts() -> [(&'static str, Script); 24] {
         ("refused", refused),
         ("restarting", restarting),
         ("full", full),
+        ("draining", draining),
         ("every key", every_key),
         ("holding", holding),
         ("zapping", zapping),
@@ -1709,6 +1721,7 @@ mod tests {
             "The server is restarting.",
             "the server is restarting: come back in a moment",
             "The server is full (8 players); try again later.",
+            "refused: this world is closing and takes no newcomers: join ws://gloam-2.example.org:7777 instead",
             "\"title\":\"Gloamhold <the old> & new - Gloam - ann\"",
             "\"title\":\"Gloamhold - Gloam - dan watching ann\"",
             "Who will you be? Choose a background:",

@@ -11,13 +11,15 @@
 //! websocket`) is a game connection, handed to tungstenite with the same
 //! bytes replayed, so its handshake is checked as before; anything else is
 //! a request for the page (`page`), or for the host's page of the world
-//! (`status`), answered and closed. Either counts
+//! (`status`), or for its health (`health`: probes, and the drain a host
+//! asks for), answered and closed. Either counts
 //! against `max_connections` from its accept to its close; over the cap an
 //! upgrade is closed with "try again later", a page request gets a 503.
 
 mod chat;
 mod connection;
 mod head;
+mod health;
 mod hellos;
 mod morgue;
 mod pacer;
@@ -56,18 +58,42 @@ pub async fn run(
     run_with_store(listener, shutdown, config, Store::in_memory()).await
 }
 
-/// Serves the world on `listener` until `shutdown` completes, then stops
-/// accepting, saves every player, tells every client the server restarts
-/// and closes it (as `Config::farewell` says), and returns once
-/// they are closed (or the grace period has passed) and every character is
-/// saved in `store`.
+/// Serves the world on `listener` until `shutdown` completes; see [`host`].
 pub async fn run_with_store(
     listener: TcpListener,
     shutdown: impl Future<Output = ()>,
     config: Config,
     store: Store,
 ) -> std::io::Result<()> {
-    let addr = listener.local_addr()?;
+    let listeners = Listeners { game: listener, health: None };
+    host(listeners, shutdown, std::future::pending(), config, store).await
+}
+
+/// The ports a server listens on: the game's (which serves the page and
+/// the health endpoints too), and optionally one for the health endpoints
+/// alone (`--health`), where `POST /drain` is taken from loopback.
+#[derive(Debug)]
+pub struct Listeners {
+    pub game: TcpListener,
+    pub health: Option<TcpListener>,
+}
+
+/// Serves the world on `listeners` until `shutdown` completes, or until
+/// the world has drained: once `drain` completes (SIGUSR2 for
+/// `gloam-server`) or a host posts `/drain`, newcomers are refused and
+/// the server stops when the last player has left. Then it stops
+/// accepting, saves every player, tells every client left the server
+/// restarts and closes it (as `Config::farewell` says), and returns once
+/// they are closed (or the grace period has passed) and every character is
+/// saved in `store`.
+pub async fn host(
+    listeners: Listeners,
+    shutdown: impl Future<Output = ()>,
+    drain: impl Future<Output = ()>,
+    config: Config,
+    store: Store,
+) -> std::io::Result<()> {
+    let addr = listeners.game.local_addr()?;
     info!(%addr, seed = config.seed, generator = ?config.generator, "listening");
     let grace = config.shutdown_grace;
     let (writer, known) = store.start();
@@ -82,26 +108,9 @@ pub async fn run_with_store(
     let world = Arc::new(World::new(config, writer.handle(), known));
     let stop = CancellationToken::new();
     let tracker = TaskTracker::new();
-    let slots = Arc::new(Semaphore::new(world.config().max_connections));
-    tokio::pin!(shutdown);
-    loop {
-        tokio::select! {
-            () = &mut shutdown => break,
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    let _ = socket2::SockRef::from(&stream)
-                        .set_send_buffer_size(world.config().socket_send_buffer);
-                    let slot = slots.clone().try_acquire_owned().ok();
-                    let (world, hellos) = (world.clone(), hellos.clone());
-                    tracker.spawn(receive(stream, peer, slot, world, hellos, stop.clone()));
-                }
-                // Running out of file descriptors and the like: log and keep serving.
-                Err(e) => warn!(error = %e, "accept failed"),
-            },
-        }
-    }
-    drop(listener);
+    let serving = Serving { world: world.clone(), hellos, stop: stop.clone(), tracker: &tracker };
+    serving.accept_until(&listeners, shutdown, drain).await;
+    drop(listeners);
     info!(connections = tracker.len(), farewell = ?world.config().farewell, "shutting down");
     // Before anyone leaves: no step onto a cell a leaver has just freed.
     world.freeze().await;
@@ -117,6 +126,77 @@ pub async fn run_with_store(
     tokio::task::spawn_blocking(move || writer.close()).await.map_err(std::io::Error::other)?;
     info!("stopped");
     Ok(())
+}
+
+/// What the accept loop hands each connection.
+struct Serving<'t> {
+    world: Arc<World>,
+    hellos: Arc<Hellos>,
+    stop: CancellationToken,
+    tracker: &'t TaskTracker,
+}
+
+impl Serving<'_> {
+    /// Accepts connections on both ports until `shutdown` completes or the
+    /// world has drained (`drain` begins a drain).
+    async fn accept_until(
+        &self,
+        listeners: &Listeners,
+        shutdown: impl Future<Output = ()>,
+        drain: impl Future<Output = ()>,
+    ) {
+        let slots = Arc::new(Semaphore::new(self.world.config().max_connections));
+        let probes = Arc::new(Semaphore::new(health::MOST_AT_ONCE));
+        let drained = self.world.drained();
+        tokio::pin!(shutdown, drain, drained);
+        let mut signalled = false;
+        loop {
+            tokio::select! {
+                () = &mut shutdown => return,
+                () = &mut drained => return info!("drained: nobody plays; the world closes"),
+                () = &mut drain, if !signalled => {
+                    signalled = true;
+                    self.world.drain("the drain signal (SIGUSR2)");
+                }
+                accepted = listeners.game.accept() => match accepted {
+                    Ok((stream, peer)) => {
+                        let _ = stream.set_nodelay(true);
+                        let _ = socket2::SockRef::from(&stream)
+                            .set_send_buffer_size(self.world.config().socket_send_buffer);
+                        let slot = slots.clone().try_acquire_owned().ok();
+                        let (world, hellos) = (self.world.clone(), self.hellos.clone());
+                        let stop = self.stop.clone();
+                        self.tracker.spawn(receive(stream, peer, slot, world, hellos, stop));
+                    }
+                    // Running out of file descriptors and the like: log and keep serving.
+                    Err(e) => warn!(error = %e, "accept failed"),
+                },
+                accepted = accept_on(listeners.health.as_ref()) => match accepted {
+                    // Over the cap a connection is closed unanswered: a
+                    // probe tries again, a flood costs nothing.
+                    Ok((stream, peer)) => if let Ok(probe) = probes.clone().try_acquire_owned() {
+                        let (world, stop) = (self.world.clone(), self.stop.clone());
+                        self.tracker.spawn(async move {
+                            health::receive(stream, peer, world, stop).await;
+                            drop(probe);
+                        });
+                    },
+                    Err(e) => warn!(error = %e, "accept failed on the health port"),
+                },
+            }
+        }
+    }
+}
+
+/// The next connection on `listener`, if there is one: none ever comes
+/// without it.
+async fn accept_on(
+    listener: Option<&TcpListener>,
+) -> std::io::Result<(tokio::net::TcpStream, std::net::SocketAddr)> {
+    match listener {
+        Some(listener) => listener.accept().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Serves one accepted connection from its first byte: its request head,
@@ -152,17 +232,38 @@ pub async fn receive<S>(
                 None => connection::turn_away(stream, peer).await,
             }
         }
-        head::Request::Page(request) => match (status::asked(&request), morgue::asked(&request)) {
-            (Some(form), _) if slot.is_some() => {
-                status::serve(stream, peer, &request, form, &world, send_timeout).await;
-            }
-            (_, Some(asked)) if slot.is_some() => {
-                morgue::serve(stream, peer, &request, asked, &world, send_timeout).await;
-            }
-            _ => page::serve(stream, peer, &request, slot.is_none(), send_timeout).await,
-        },
+        head::Request::Page(request) if slot.is_some() => {
+            answer_page(stream, peer, &request, &world, send_timeout).await;
+        }
+        head::Request::Page(request) => {
+            page::serve(stream, peer, &request, true, send_timeout).await;
+        }
     }
     drop(slot);
+}
+
+/// Answers a request on the game's port that is not a game connection:
+/// the host's page of the world, a morgue file, the world's health, or
+/// the web client's page.
+async fn answer_page<S>(
+    stream: S,
+    peer: std::net::SocketAddr,
+    request: &head::PageRequest,
+    world: &World,
+    send_timeout: Duration,
+) where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    if let Some(form) = status::asked(request) {
+        status::serve(stream, peer, request, form, world, send_timeout).await;
+    } else if let Some(asked) = morgue::asked(request) {
+        morgue::serve(stream, peer, request, asked, world, send_timeout).await;
+    } else if let Some(asked) = health::asked(request) {
+        let asked = (asked, health::Port::Game);
+        health::serve(stream, peer, request, asked, world, send_timeout).await;
+    } else {
+        page::serve(stream, peer, request, false, send_timeout).await;
+    }
 }
 
 /// Writes a backup of the store every `every` (when set) and whenever the

@@ -7,14 +7,14 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use gloam_protocol::{CellSet, Lying, PlayerId, Refusal, Token};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
-use tracing::{error, warn};
+use tracing::{error, info, warn};
 
 use crate::character::{Credential, KeptPile, Memory, Player, Progress};
 use crate::items::{Catalogue, Class, Item, Pack};
@@ -112,6 +112,11 @@ pub(crate) struct Characters {
     /// How many characters are online to play (not to watch), kept under
     /// `by_name`'s lock.
     playing: AtomicUsize,
+    /// Told each time a place among the players is given back.
+    place_freed: Notify,
+    /// Set once the host drains the world (under `by_name`'s lock): the
+    /// address newcomers are sent to, if any. It is never unset.
+    draining: OnceLock<Option<String>>,
     /// The kinds of item, to turn a stored pack's names back into items.
     items: Arc<Catalogue>,
     /// When each client address made its characters of the last hour.
@@ -163,7 +168,17 @@ impl Characters {
         let next_id = AtomicU32::new(by_name.len() as u32);
         let made_from = Mutex::new(HashMap::new());
         let playing = AtomicUsize::new(0);
-        Self { by_name: Mutex::new(by_name), next_id, store, limits, playing, made_from, items }
+        Self {
+            by_name: Mutex::new(by_name),
+            next_id,
+            store,
+            limits,
+            playing,
+            place_freed: Notify::new(),
+            draining: OnceLock::new(),
+            made_from,
+            items,
+        }
     }
 
     /// Joins as `name`: creates the character (with a fresh token, recorded
@@ -290,6 +305,7 @@ impl Characters {
                 // connection left.
                 let kept = purpose == Purpose::Play && std::mem::take(&mut c.taking_over);
                 if !kept {
+                    self.check_open()?;
                     self.take_place(purpose)?;
                 }
                 let kicked = CancellationToken::new();
@@ -307,6 +323,7 @@ impl Characters {
                     c.taking_over = true;
                 } else if !c.taking_over {
                     // A watcher that comes to play is a new player.
+                    self.check_open()?;
                     self.check_room()?;
                 }
                 old.kicked.cancel();
@@ -323,6 +340,7 @@ impl Characters {
         from: IpAddr,
         purpose: Purpose,
     ) -> Result<(Ready, Character), Refusal> {
+        self.check_open()?;
         if known >= self.limits.total {
             return Err(Refusal::Unavailable {
                 reason: "this world has all the characters it can keep".into(),
@@ -369,6 +387,58 @@ impl Characters {
         }
     }
 
+    /// Refuses a newcomer (a new name, or a character not in play, to play
+    /// or to watch) while the world drains; one already in play may come
+    /// back on a new connection. Called under the lock.
+    fn check_open(&self) -> Result<(), Refusal> {
+        match self.draining.get() {
+            Some(elsewhere) => Err(Refusal::Draining { elsewhere: elsewhere.clone() }),
+            None => Ok(()),
+        }
+    }
+
+    /// Drains the world: from now on newcomers are refused, sent to
+    /// `elsewhere`. False if it was draining already.
+    pub(crate) fn drain(&self, elsewhere: Option<String>) -> bool {
+        // Under the lock: a claim decided before this counts among the
+        // players `until_nobody_plays` waits for, one after it is refused.
+        let _all = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
+        self.draining.set(elsewhere).is_ok()
+    }
+
+    /// Whether the world drains.
+    pub(crate) fn is_draining(&self) -> bool {
+        self.draining.get().is_some()
+    }
+
+    /// How many play now (watchers are not counted).
+    pub(crate) fn players(&self) -> usize {
+        self.playing.load(Ordering::SeqCst)
+    }
+
+    /// Completes once nobody plays.
+    pub(crate) async fn until_nobody_plays(&self) {
+        loop {
+            let freed = self.place_freed.notified();
+            tokio::pin!(freed);
+            // Listening before looking: a place freed in between is heard.
+            freed.as_mut().enable();
+            if self.players() == 0 {
+                return;
+            }
+            freed.await;
+        }
+    }
+
+    /// Gives back one place among the players. Called under the lock.
+    fn free_place(&self) {
+        let left = self.playing.fetch_sub(1, Ordering::SeqCst) - 1;
+        if self.is_draining() {
+            info!(players = left, "draining: a player left");
+        }
+        self.place_freed.notify_waiters();
+    }
+
     /// Counts a claim to play among those playing, when there is room.
     /// Called under the lock.
     fn take_place(&self, purpose: Purpose) -> Result<(), Refusal> {
@@ -383,7 +453,7 @@ impl Characters {
     /// takeover keeps it. Called under the lock.
     fn give_place(&self, c: &Character) {
         if c.online.as_ref().is_some_and(|o| o.playing) && !c.taking_over {
-            self.playing.fetch_sub(1, Ordering::SeqCst);
+            self.free_place();
         }
     }
 
@@ -395,7 +465,7 @@ impl Characters {
             && std::mem::take(&mut c.taking_over)
             && !c.online.as_ref().is_some_and(|o| o.playing)
         {
-            self.playing.fetch_sub(1, Ordering::SeqCst);
+            self.free_place();
         }
     }
 

@@ -81,6 +81,8 @@ pub struct World {
     graves: std::sync::Mutex<Option<(tokio::time::Instant, Arc<Vec<DeathRecord>>)>>,
     /// Held while a recording is made: one at a time (see `recordings`).
     recording_turn: tokio::sync::Mutex<()>,
+    /// Cancelled once the host drains the world (see [`World::drain`]).
+    draining: tokio_util::sync::CancellationToken,
 }
 
 /// How long `/status` shows the graveyard it read before reading it again:
@@ -102,7 +104,9 @@ impl World {
         tokio::spawn(tell_about_saving(saving, Arc::downgrade(&depths)));
         let graves = std::sync::Mutex::default();
         let recording_turn = tokio::sync::Mutex::default();
-        Self { depths, characters, talkers: talk::Talkers::default(), graves, recording_turn }
+        let draining = tokio_util::sync::CancellationToken::new();
+        let talkers = talk::Talkers::default();
+        Self { depths, characters, talkers, graves, recording_turn, draining }
     }
 
     pub(crate) fn config(&self) -> &Config {
@@ -275,6 +279,44 @@ impl World {
         *self.graves.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
             Some((now, graves.clone()));
         Ok(graves)
+    }
+
+    /// Drains the world, as `why` asks (a signal, a request): from now on
+    /// a newcomer is refused with [`Refusal::Draining`] naming
+    /// `Config::drain_to`, while those in play go on; [`World::drained`]
+    /// completes once the last of them has left. False if it was draining
+    /// already.
+    pub fn drain(&self, why: &str) -> bool {
+        let elsewhere = self.config().drain_to.clone();
+        if !self.characters.drain(elsewhere.clone()) {
+            return false;
+        }
+        let players = self.characters.players();
+        info!(why, players, elsewhere = elsewhere.as_deref().unwrap_or("-"), "draining started");
+        self.draining.cancel();
+        true
+    }
+
+    /// Whether the host drains the world.
+    pub fn is_draining(&self) -> bool {
+        self.characters.is_draining()
+    }
+
+    /// How many play now (watchers are not counted).
+    pub fn players(&self) -> usize {
+        self.characters.players()
+    }
+
+    /// False while the store's last commit failed (saves are kept and
+    /// tried again; new characters are refused meanwhile).
+    pub fn is_saving(&self) -> bool {
+        self.depths.store().is_saving()
+    }
+
+    /// Completes once the world drains and nobody plays any more.
+    pub async fn drained(&self) {
+        self.draining.cancelled().await;
+        self.characters.until_nobody_plays().await;
     }
 
     /// The character `name` is no longer played (its depth has saved it).

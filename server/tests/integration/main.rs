@@ -9,7 +9,9 @@
 mod accept;
 mod accept_fuzz;
 mod designer_files;
+mod drain;
 mod graveyard;
+mod hosting;
 mod levels;
 mod load;
 mod mapgen_cli;

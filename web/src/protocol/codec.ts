@@ -622,6 +622,9 @@ function writeRefusal(w: Writer, v: Refusal): void {
   } else if ("NoRecording" in v) {
     w.variant(REFUSAL_VARIANTS, "NoRecording");
     w.string(v.NoRecording.reason);
+  } else if ("Draining" in v) {
+    w.variant(REFUSAL_VARIANTS, "Draining");
+    w.option(v.Draining.elsewhere, (w, s) => w.string(s));
   } else {
     noVariant(v, "Refusal");
   }
@@ -644,6 +647,8 @@ function readRefusal(r: Reader): Refusal {
       return { NoSuchBackground: { name: r.string() } };
     case "NoRecording":
       return { NoRecording: { reason: r.string() } };
+    case "Draining":
+      return { Draining: { elsewhere: r.option(readString) } };
     case "NameTaken":
     case "WrongToken":
       return variant;

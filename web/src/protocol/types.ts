@@ -352,6 +352,7 @@ export const REFUSAL_VARIANTS = [
   "Full",
   "NoSuchBackground",
   "NoRecording",
+  "Draining",
 ] as const;
 export type Refusal =
   | { WrongVersion: { server: number } }
@@ -362,7 +363,8 @@ export type Refusal =
   | { CannotWatch: { reason: string } }
   | { Full: { players: number } }
   | { NoSuchBackground: { name: string } }
-  | { NoRecording: { reason: string } };
+  | { NoRecording: { reason: string } }
+  | { Draining: { elsewhere: string | null } };
 
 /** The variant names of an externally tagged union: "Stopped" | "Note" | ... */
 export type VariantOf<T> = T extends string ? T : keyof T;

@@ -4,7 +4,8 @@
 // behaviour vectors cover them. The page only keeps the timer and opens
 // the socket (app.ts).
 //
-// Tried again: a refusal the server may lift (Unavailable, CannotWatch, Full);
+// Tried again: a refusal the server may lift (Unavailable, CannotWatch, Full;
+// never Draining: the world is closing, and the refusal names where to go);
 // a connection that could not be opened or dropped without a close frame;
 // the close codes 1001, 1011, 1013 and 1014 after a wait, and 1012 (the
 // server restarts) at once, the first time. Never: a wrong key, a name

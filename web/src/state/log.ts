@@ -143,5 +143,9 @@ export function refusalText(r: Refusal): string {
   if ("Full" in r) return `The server is full (${r.Full.players} players); try again later.`;
   if ("NoSuchBackground" in r) return `no background is called ${r.NoSuchBackground.name} here`;
   if ("NoRecording" in r) return `no recording: ${r.NoRecording.reason}`;
+  if ("Draining" in r) {
+    const closing = "this world is closing and takes no newcomers";
+    return r.Draining.elsewhere === null ? closing : `${closing}: join ${r.Draining.elsewhere} instead`;
+  }
   return `cannot watch: ${r.CannotWatch.reason}`;
 }
