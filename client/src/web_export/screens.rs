@@ -16,7 +16,8 @@
 //! The scripted sessions walk through the game's screens: the arrival,
 //! walking, talking, the item prompts and aiming, looking, the log, the
 //! help, the quit question, the end pages, the graveyard, a life's last
-//! rounds played on the player page (and refused), a lost link,
+//! rounds played on the player page (and refused), a fall watched from
+//! the graveyard by its letter (in play, and over the end page), a lost link,
 //! every key the window is given, and hostile messages, one a session;
 //! and at a short window, where the pages do not fit.
 //! The random ones are seeded (so the file is the same each run): random
