@@ -7,9 +7,10 @@
 //! the names muted, the page shown, and an item prompt or throw being
 //! aimed (`items.rs`); for a new character, the first screen's choice of
 //! background and the first message of each connection
-//! ([`Session::opening`], `first_screen.rs`); after a death, the end page's
-//! player, which asks for the character's last rounds and plays them
-//! (`player.rs`). The window turns its events into calls here and
+//! ([`Session::opening`], `first_screen.rs`); the player, which asks for
+//! a life's last rounds and plays them over the page they were asked from
+//! (the character's own from the end page, anyone's from the graveyard's
+//! letters: `player.rs`). The window turns its events into calls here and
 //! draws the [`Scene`] it gives.
 
 use std::time::{Duration, Instant};

@@ -263,22 +263,7 @@ export class Session {
     // A shifted letter is a capital, which names no background.
     if (this.page() === "Backgrounds") return shift ? "Ignore" : this.onFirstKey(key);
     const meant = intent(key, shift);
-    if (this.page() === "End") {
-      if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageArea[0], this.pageLines()) > 0) {
-        return this.scrollPage(meant === "ScrollBack");
-      }
-      if (meant === "Quit") return "Quit";
-      // A player starts a new character; a watcher, whose player died,
-      // watches again (the page cannot close itself as the window does).
-      if (meant === "Enter") return "Again";
-      // The graveyard known at the end, over the end page.
-      if (meant === "Graveyard" && this.state.watching === null) {
-        this.graveyard = "Shown";
-        this.pageScroll = 0;
-        return "Redraw";
-      }
-      return this.askToWatch(key);
-    }
+    if (this.page() === "End") return this.onEndKey(key, meant);
     const mode = this.mode;
     if (mode === "AskingToQuit") {
       this.mode = "Map";
@@ -322,6 +307,24 @@ export class Session {
     // The page's own: a lost link is joined again with Enter.
     if (meant === "Enter" && typeof this.link === "object" && "lost" in this.link) return "Again";
     return this.onMapIntent(meant, repeat, now);
+  }
+
+  /** A key on the end page: it scrolls, quits, starts again, shows the graveyard (`G`), or (`r`) plays the character's last rounds. */
+  private onEndKey(key: Key, meant: Intent | null): KeyOutcome {
+    if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageArea[0], this.pageLines()) > 0) {
+      return this.scrollPage(meant === "ScrollBack");
+    }
+    if (meant === "Quit") return "Quit";
+    // A player starts a new character; a watcher, whose player died,
+    // watches again (the page cannot close itself as the window does).
+    if (meant === "Enter") return "Again";
+    // The graveyard known at the end, over the end page.
+    if (meant === "Graveyard" && this.state.watching === null) {
+      this.graveyard = "Shown";
+      this.pageScroll = 0;
+      return "Redraw";
+    }
+    return this.askToWatch(key);
   }
 
   /** `r` on a player's own end page, when its life has a grave: its last rounds (see `watch`). */
