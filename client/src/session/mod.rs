@@ -173,7 +173,8 @@ pub struct Session {
     /// or the graveyard page (any grave's), and the grave (`player.rs`).
     asked: player::Asked,
     asked_for: Option<player::Grave>,
-    /// The player page, over the end page while a recording plays.
+    /// The player page, over the page it was asked from (the end page or
+    /// the graveyard) while a recording plays.
     player: Option<player::Player>,
 }
 
