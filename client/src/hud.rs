@@ -105,11 +105,11 @@ pub(crate) const QUIT_QUESTION: &str = "Really quit? (y/n)";
 /// of backgrounds, so the line that said it was being reached is gone.
 const FIRST_STATUS: &str = "A new character";
 
-const END_KEYS: &str = "a new character: Enter   quit: Esc";
+const END_KEYS: &str = "a new character: Enter   graveyard: G   quit: Esc";
 
 /// [`END_KEYS`] of a life whose last rounds can be watched again (it has a
 /// morgue number: see the end page).
-const END_KEYS_REPLAY: &str = "a new character: Enter   last rounds: r   quit: Esc";
+const END_KEYS_REPLAY: &str = "a new character: Enter   last rounds: r   graveyard: G   quit: Esc";
 
 /// The keys line of a watcher whose player's game ended: nothing is left
 /// to watch, talk to or ask for (the page says its own: see
@@ -176,6 +176,9 @@ pub fn hud_at(scene: &Scene<'_>, cols: usize, message_cols: usize) -> Vec<HudLin
 pub(crate) const REPLAY_KEYS: &str =
     "Space: pause    +/-: faster, slower    .: one round    Esc: back";
 
+/// [`REPLAY_KEYS`] once the recording has ended.
+pub(crate) const REPLAY_KEYS_ENDED: &str = "Space: play again    +/-: faster, slower    Esc: back";
+
 /// The HUD of the player page: the game's first row (of the recording's
 /// mirror), the playback's keys, then where the playback stands on the
 /// messages' top row and the recording's lines under it. Nothing is said
@@ -186,7 +189,8 @@ fn replay_rows(
     cols: usize,
     message_cols: usize,
 ) -> Vec<HudLine> {
-    let keys = HudLine::new(fit(REPLAY_KEYS, cols, "    "), Tone::Dim);
+    let keys = if replay.ended() { REPLAY_KEYS_ENDED } else { REPLAY_KEYS };
+    let keys = HudLine::new(fit(keys, cols, "    "), Tone::Dim);
     let status = HudLine::new(fit(&replay.status(), message_cols, ", "), Tone::Warn);
     let mut rows = vec![status_row(state, &Link::Playing, cols), keys, status];
     let game = state.log.iter().filter(|l| !l.is_chat());

@@ -41,7 +41,11 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
             let keys = Leave::Keys(end_keys(scene.state));
             scrolled(body_lines(scene, cols), rows, scene.page_scroll, keys)
         }
-        Page::Graveyard | Page::Pack | Page::Help | Page::Discoveries => {
+        Page::Graveyard => {
+            let keys = Leave::Keys(graveyard_keys(scene));
+            scrolled(body_lines(scene, cols), rows, scene.page_scroll, keys)
+        }
+        Page::Pack | Page::Help | Page::Discoveries => {
             scrolled(body_lines(scene, cols), rows, scene.page_scroll, Leave::AnyKey)
         }
         Page::Backgrounds => {
@@ -61,7 +65,7 @@ pub(crate) fn page_lines(scene: &Scene<'_>, (cols, rows): (usize, usize)) -> Vec
 /// end of a game.
 fn body_lines(scene: &Scene<'_>, cols: usize) -> Vec<PageLine> {
     match scene.page {
-        Page::Graveyard => graveyard_tables(scene.graveyard),
+        Page::Graveyard => graveyard_tables(scene.graveyard, true),
         Page::End => end_body(scene),
         Page::Pack => pack_lines(scene.state),
         Page::Help => crate::reading::help_lines(),
@@ -92,7 +96,7 @@ pub(crate) fn scroll_step(rows: usize) -> usize {
 
 /// Which keys leave a page, as its last line says.
 enum Leave {
-    /// Any key returns to the map (the graveyard, the pack, the help).
+    /// Any key returns to the map (the pack, the help, the discoveries).
     AnyKey,
     /// These keys, and no others, go on (the end of a game).
     Keys(String),
@@ -212,7 +216,7 @@ fn end_body(scene: &Scene<'_>) -> Vec<PageLine> {
         lines.push((format!("  {:<22} {said}", "Recording:"), palette::TEXT));
     }
     lines.push(blank());
-    lines.extend(graveyard_tables(scene.graveyard));
+    lines.extend(graveyard_tables(scene.graveyard, false));
     lines
 }
 
@@ -223,42 +227,95 @@ fn end_keys(state: &ClientState) -> String {
     match (state.watched(), state.ending()) {
         (Some(_), _) => WATCHER_END.to_owned(),
         (None, Some(d)) if d.morgue > 0 => format!(
-            "Enter: a new character named {}    r: watch your last rounds    Esc: quit",
+            "Enter: a new character named {}    r: watch your last rounds    G: the graveyard    Esc: quit",
             d.name
         ),
-        (None, Some(d)) => format!("Enter: a new character named {}    Esc: quit", d.name),
+        (None, Some(d)) => {
+            format!("Enter: a new character named {}    G: the graveyard    Esc: quit", d.name)
+        }
         (None, None) => String::new(),
     }
 }
 
-/// The hall of the living (those who escaped), then the dead, as tables.
-fn graveyard_tables(graveyard: Option<&[DeathRecord]>) -> Vec<PageLine> {
+/// The most graves the graveyard page gives a letter: `a` to `z`.
+const MOST_LETTERED: usize = 26;
+
+/// The graves the graveyard page gives a letter, in the order it lists
+/// them (the hall of the living, then the dead): those whose last rounds
+/// can be asked for (a morgue number), the first [`MOST_LETTERED`]. The
+/// first is `a`.
+pub(crate) fn lettered(records: &[DeathRecord]) -> Vec<&DeathRecord> {
+    let (living, dead): (Vec<&DeathRecord>, Vec<&DeathRecord>) =
+        records.iter().partition(|r| r.escaped);
+    living.into_iter().chain(dead).filter(|r| r.morgue > 0).take(MOST_LETTERED).collect()
+}
+
+/// The letter of the `n`th grave lettered.
+fn grave_letter(n: usize) -> char {
+    char::from(b'a' + n as u8)
+}
+
+/// The graveyard page's last line: the recording asked for, if any (under
+/// way, or why it failed), the letters that watch a fall, and the keys
+/// that go back (to the map, or to the end of a game).
+fn graveyard_keys(scene: &Scene<'_>) -> String {
+    let said = scene.recording_line.map(|said| format!("Recording: {said}    "));
+    let graves = scene.graveyard.map_or(0, |records| lettered(records).len());
+    let keys = match graves {
+        0 => "Any key: back".to_owned(),
+        1 => "a: watch a fall    any other key: back".to_owned(),
+        n => format!("a-{}: watch a fall    any other key: back", grave_letter(n - 1)),
+    };
+    format!("{}{keys}", said.unwrap_or_default())
+}
+
+/// The hall of the living (those who escaped), then the dead, as tables;
+/// `letters`: each grave [`lettered`] has its letter before its name.
+fn graveyard_tables(graveyard: Option<&[DeathRecord]>, letters: bool) -> Vec<PageLine> {
     let Some(records) = graveyard else {
         return vec![("  The graveyard is not known yet.".into(), palette::TEXT_DIM)];
     };
     let (living, dead): (Vec<&DeathRecord>, Vec<&DeathRecord>) =
         records.iter().partition(|r| r.escaped);
+    // Counts the graves lettered so far, when they are.
+    let mut next = letters.then_some(0);
     let mut lines = vec![("  The hall of the living".to_string(), palette::GOOD)];
-    lines.extend(record_table(&living, "escaped with", "Nobody has escaped yet."));
+    lines.extend(record_table(&living, "escaped with", "Nobody has escaped yet.", &mut next));
     lines.push(blank());
     lines.push(("  The graveyard".to_string(), palette::TEXT));
-    lines.extend(record_table(&dead, "killed by", "Nobody has died in this world yet."));
+    let none = "Nobody has died in this world yet.";
+    lines.extend(record_table(&dead, "killed by", none, &mut next));
     lines
 }
 
-/// Records as a table under a header; `none` when there are none.
-fn record_table(records: &[&DeathRecord], last_column: &str, none: &str) -> Vec<PageLine> {
+/// Records as a table under a header; `none` when there are none. With
+/// `next` (the count of graves lettered before), each grave whose last
+/// rounds can be asked for has the next letter (`  c) ann ...`).
+fn record_table(
+    records: &[&DeathRecord],
+    last_column: &str,
+    none: &str,
+    next: &mut Option<usize>,
+) -> Vec<PageLine> {
     if records.is_empty() {
         return vec![(format!("  {none}"), palette::TEXT_DIM)];
     }
+    let margin = if next.is_some() { "     " } else { "  " };
     let header = format!(
-        "  {:<16} {:>5} {:>5} {:>7} {:>5}  {last_column}",
+        "{margin}{:<16} {:>5} {:>5} {:>7} {:>5}  {last_column}",
         "name", "depth", "level", "rounds", "kills"
     );
     let mut rows = vec![(header, palette::TEXT_MIDDLE)];
     for r in records {
+        let margin = match next {
+            Some(n) if r.morgue > 0 && *n < MOST_LETTERED => {
+                *n += 1;
+                format!("  {}) ", grave_letter(*n - 1))
+            }
+            _ => margin.to_owned(),
+        };
         let text = format!(
-            "  {:<16} {:>5} {:>5} {:>7} {:>5}  {}",
+            "{margin}{:<16} {:>5} {:>5} {:>7} {:>5}  {}",
             r.name, r.depth, r.level, r.rounds, r.kills, r.killed_by
         );
         rows.push((text, palette::TEXT));
@@ -312,14 +369,48 @@ mod tests {
         s.apply(&ServerMsg::Graveyard(records)).unwrap();
         let lines = text(&s, Page::Graveyard);
         let hall = position(&lines, "The hall of the living");
-        let eve = position(&lines, "eve                  9    11     321    12  the Gloamstone");
+        let eve =
+            position(&lines, "     eve                  9    11     321    12  the Gloamstone");
         let graveyard = position(&lines, "The graveyard");
-        let bob = position(&lines, "bob                  7     5     321    12  an ogre");
+        let bob = position(&lines, "     bob                  7     5     321    12  an ogre");
         assert!(hall < eve && eve < graveyard && graveyard < bob, "{lines:#?}");
         assert!(lines[hall + 1].ends_with("escaped with") && lines[graveyard + 1].ends_with("by"));
 
         s.apply(&ServerMsg::Graveyard(vec![record("bob", 7, 5, "an ogre", false)])).unwrap();
         position(&text(&s, Page::Graveyard), "Nobody has escaped yet.");
+    }
+
+    /// Each grave whose last rounds can be asked for (a morgue number) has
+    /// a letter on the graveyard page, in the order listed (the living
+    /// first), `a` to `z`; the last line says so. The end page's tables
+    /// have none (its keys are its own).
+    #[test]
+    fn the_graveyard_page_letters_the_falls_that_can_be_watched() {
+        let mut s = crate::testing::on_level(PlayerId(1), 20, 10, 1);
+        let numbered = |name, escaped, morgue| DeathRecord {
+            morgue,
+            ..record(name, 3, 2, if escaped { "the Gloamstone" } else { "a rat" }, escaped)
+        };
+        let mut records = vec![numbered("bob", false, 4), numbered("old", false, 0)];
+        records.push(numbered("eve", true, 2));
+        records.extend((0..30).map(|i| numbered("cat", false, i + 1)));
+        s.apply(&ServerMsg::Graveyard(records)).unwrap();
+        let lines = text_in(&s, Page::Graveyard, 80);
+        let graves = lettered(s.graveyard.as_deref().unwrap());
+        assert_eq!(graves.len(), 26);
+        assert_eq!((graves[0].name.as_str(), graves[1].name.as_str()), ("eve", "bob"));
+        position(&lines, "     name             depth level  rounds kills  escaped with");
+        position(&lines, "  a) eve                  3     2     321    12  the Gloamstone");
+        position(&lines, "  b) bob                  3     2     321    12  a rat");
+        position(&lines, "     old                  3     2     321    12  a rat");
+        position(&lines, "  z) cat                  3     2     321    12  a rat");
+        assert_eq!(lines.iter().filter(|l| l.starts_with("     cat")).count(), 30 - 24);
+        assert_eq!(lines.last().unwrap(), "  a-z: watch a fall    any other key: back");
+        s.apply(&ServerMsg::Graveyard(vec![numbered("bob", false, 4)])).unwrap();
+        let one = text(&s, Page::Graveyard);
+        assert_eq!(one.last().unwrap(), "  a: watch a fall    any other key: back");
+        s.apply(&ServerMsg::Died(record("ann", 3, 2, "a rat", false))).unwrap();
+        position(&text(&s, Page::End), "  bob                  3     2     321    12  a rat");
     }
 
     /// The text of `page` in `rows` lines, scrolled `scroll` lines down.
@@ -347,17 +438,15 @@ mod tests {
             let lines = text_in(&s, Page::Graveyard, rows);
             assert!(lines.len() <= rows, "{rows} rows: {lines:#?}");
             let last = lines.last().expect("a line");
-            assert!(last.contains("returns to the map"), "{rows} rows: {lines:#?}");
+            assert!(last.contains("Any key: back"), "{rows} rows: {lines:#?}");
         }
         let lines = text_in(&s, Page::Graveyard, 12);
         assert_eq!(lines[0], "  The hall of the living");
         let total = 5 + 20 + 200;
-        let keys = format!(
-            "  PgUp PgDn scroll, any other key returns to the map (lines 1-10 of {total})."
-        );
+        let keys = format!("  Any key: back    PgUp PgDn scroll (lines 1-10 of {total})");
         assert_eq!(lines[10..], ["".to_string(), keys]);
         let end = scrolled_to(&s, Page::Graveyard, 12, usize::MAX);
-        assert_eq!(end[9], "  bob199               7     5     321    12  an ogre", "{end:#?}");
+        assert_eq!(end[9], "     bob199               7     5     321    12  an ogre", "{end:#?}");
         assert!(end[11].contains(&format!("lines {}-{total} of {total}", total - 9)));
         let all: Vec<String> = (0..total)
             .step_by(10)
@@ -372,7 +461,7 @@ mod tests {
     fn a_short_end_page_scrolls_under_the_keys_to_go_on() {
         let mut s = long_graveyard();
         s.apply(&ServerMsg::Died(record("ann", 3, 2, "a rat", false))).unwrap();
-        let keys = "Enter: a new character named ann    Esc: quit";
+        let keys = "Enter: a new character named ann    G: the graveyard    Esc: quit";
         let tall = text(&s, Page::End);
         assert!(tall.len() <= 40, "{}", tall.len());
         let total = 8 + 5 + 20 + 200;

@@ -77,7 +77,7 @@ impl Recording {
 /// What the player page's keys ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Control {
-    /// Space: pause, or play on.
+    /// Space: pause, or play on; at the end, play again from the start.
     Pause,
     /// `+`, `=`, `>`: the next speed up.
     Faster,
@@ -204,6 +204,22 @@ impl Replay {
     /// where it stands.
     pub fn stop(&mut self) {
         self.run = Run::Ended;
+    }
+
+    /// Whether every group is applied (or it stopped short).
+    pub fn ended(&self) -> bool {
+        self.run == Run::Ended
+    }
+
+    /// Back to the start, to play again at the speed it had: the next
+    /// tick applies the first group. Whoever applied the groups starts
+    /// their mirror afresh.
+    pub fn restart(&mut self) {
+        self.applied = 0;
+        self.run = match self.recording.groups.is_empty() {
+            true => Run::Ended,
+            false => Run::Playing(None),
+        };
     }
 
     /// The groups now due at `now`, and when the next is.
@@ -408,6 +424,23 @@ mod tests {
         assert_eq!(c(Key::Escape, false), Some(Control::Leave));
         assert_eq!(c(Key::Char('x'), false), None);
         assert_eq!(c(Key::Enter, false), None);
+    }
+
+    #[test]
+    fn a_restart_plays_from_the_first_group_at_the_speed_it_had() {
+        let mut replay = Replay::new(recording(&[11, 12]));
+        let t0 = Instant::now();
+        replay.press(Control::Faster, t0);
+        replay.tick(t0);
+        replay.press(Control::Step, t0);
+        assert!(replay.ended());
+        replay.restart();
+        assert!(!replay.ended());
+        assert_eq!(replay.status(), "Recording: ann on depth 2, round 10 (10 to 30), x2, playing");
+        assert_eq!(replay.tick(t0), Tick { apply: 0..1, next: Some(MS(125)) });
+        let mut empty = Replay::new(recording(&[]));
+        empty.restart();
+        assert!(empty.ended(), "nothing to play");
     }
 
     #[test]

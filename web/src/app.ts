@@ -7,8 +7,8 @@
 // session/first.ts); `?name=NAME` in
 // the address answers the form on a first visit (a host hands out links),
 // and `?watch=NAME` watches that player instead of playing. `r` on the
-// end page of a life with a grave, or an address `/replay/NAME/LIFE`,
-// asks for its last rounds on a connection of their own and plays them
+// end page of a life with a grave, a grave's letter on the graveyard page
+// (`G`), or an address `/replay/NAME/LIFE`, asks for its last rounds on a connection of their own and plays them
 // (the player page: session/player.ts, replay.ts).
 //
 // One key, from press to pixels: keydown -> keyboard.ts's keyOf ->
@@ -280,9 +280,8 @@ export class App {
     const why = "came" in state ? unplayable(state.came) : null;
     const asked = why === null ? state : { failed: why };
     if ("came" in asked) {
-      // A link's recording is nobody's end page's to keep.
-      if (!asking.fromLink) this.session?.recordingCame(asked.came);
-      this.play(asked.came, asking.fromLink);
+      // A link's recording is nobody's end page's to keep; a page's is played only while still wanted.
+      if (asking.fromLink || this.session?.recordingCame(asked.came) === true) this.play(asked.came, asking.fromLink);
     } else if (asking.fromLink) {
       this.askName(`Recording: ${asked.failed}`);
     } else {
@@ -399,6 +398,12 @@ export class App {
     } else if (typeof outcome === "object" && "send" in outcome) {
       if (this.connection?.send(outcome.send) === true) session.sent(outcome.send, performance.now());
     } else if (typeof outcome === "object" && "zoom" in outcome) this.zoomBy(outcome.zoom);
+    // The graveyard put away gives up a fall asked for from it: its connection goes.
+    const asking = this.asking;
+    if (asking !== null && !asking.fromLink && !session.asking()) {
+      this.asking = null;
+      asking.connection.close("closed");
+    }
     // Enter may have asked to try again now.
     if (outcome === "Redraw") this.tick();
     if (outcome !== "Ignore") this.requestFrame();

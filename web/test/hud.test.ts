@@ -126,7 +126,7 @@ test("a lost link says why, and the end of a game is no network fault", () => {
   const dead = state(2, [], { Died: record("ann", false, "a rat") });
   const r = rows(dead, { lost: "the server closed the connection: your character died" });
   assert.deepEqual([r[0]?.text, r[0]?.tone], ["You died. The game is over.", "Middle"]);
-  assert.equal(r[1]?.text, "a new character: Enter   quit: Esc");
+  assert.equal(r[1]?.text, "a new character: Enter   graveyard: G   quit: Esc");
   const watcher = state(2, [], { Watching: { player: "ann", you: 9 } }, { Died: record("ann", false, "a rat") });
   assert.equal(rows(watcher, { lost: "ann left the game" })[1]?.text, "watch ann again: Enter", "nothing a watcher at the end cannot do (G, talk)");
   assert.equal(rows(watcher, { lost: "ann left the game" })[0]?.text, "ann died. The game is over.", "of its player, to a watcher");

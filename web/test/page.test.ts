@@ -357,7 +357,7 @@ const ASK_ANN_3 = { Recording: { version: PROTOCOL_VERSION, ask: { Grave: { name
 
 test("r on the end page asks for the last rounds on a new connection; a refusal is shown on the end page, which stays", async () => {
   const { page } = await annDied();
-  assert.match(screen(), /Enter: a new character named ann {4}r: watch your last rounds {4}Esc: quit/);
+  assert.match(screen(), /Enter: a new character named ann {4}r: watch your last rounds {4}G: the graveyard {4}Esc: quit/);
   assert.equal(page.parts["replay"]?.hidden, false, "a friend's link shows beside the morgue file's");
   assert.equal(page.parts["replay"]?.textContent, "Watch the last rounds: http://game.test:8080/replay/ann/3");
   assert.equal(page.key("r", "KeyR"), true);
@@ -401,6 +401,50 @@ test("a recording that came plays on the player page; Esc comes back to the end 
   assert.match(screen(), /You died on depth 4/);
   assert.doesNotMatch(screen(), /Recording:/, "the line of the recording asked is gone once it came");
   assert.equal(FakeSocket.all.length, 2, "nothing else connected");
+});
+
+test("in play, a graveyard letter plays that fall; the game's keys stay off the game, its messages still come, and Esc goes back to the graveyard", async () => {
+  const storage = new Map([["http://game.test:8080", JSON.stringify({ name: "ann", token: "000102030405060708090a0b0c0d0e0f" })]]);
+  const page = browser(storage);
+  await load();
+  const game = FakeSocket.all[0]!;
+  game.open();
+  game.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "" } });
+  game.receive(enterLevel(1, 20, 10));
+  page.key("G", "KeyG");
+  assert.deepEqual(game.sent.at(-1), "Graveyard");
+  game.receive({ Graveyard: [{ ...record("bob"), morgue: 4 }, record("old")] });
+  page.drawFrames();
+  assert.match(screen(), / {2}a\) bob /);
+  assert.match(screen(), / {2}a: watch a fall {4}any other key: back/);
+  // Asked, then given up: the page put away closes its connection.
+  page.key("a", "KeyA");
+  const given = FakeSocket.all[1]!;
+  given.open();
+  page.key("Escape", "Escape");
+  assert.notEqual(given.closed, null, "the ask given up");
+  page.key("G", "KeyG");
+  game.receive({ Graveyard: [{ ...record("bob"), morgue: 4 }, record("old")] });
+  page.key("a", "KeyA");
+  const asked = FakeSocket.all[2]!;
+  asked.open();
+  assert.deepEqual(asked.sent, [{ Recording: { version: PROTOCOL_VERSION, ask: { Grave: { name: "bob", life: 4, rounds: 100 } } } }]);
+  sendRecording(asked);
+  page.key(" ", "Space");
+  assert.match(screen(), /Recording: ann on depth 1, round 40 \(40 to 52\), x1, paused/);
+  const sent = game.sent.length;
+  page.key("h", "KeyH");
+  page.key("Enter", "Enter");
+  assert.equal(game.sent.length, sent, "no game key reaches the game");
+  game.receive({ Note: "A bat flutters by." });
+  page.drawFrames();
+  assert.doesNotMatch(screen(), /A bat flutters by\./, "the recording's mirror is its own");
+  page.key("Escape", "Escape");
+  page.drawFrames();
+  assert.match(screen(), / {2}a\) bob /, "back to the graveyard");
+  page.key("Escape", "Escape");
+  page.drawFrames();
+  assert.match(screen(), /A bat flutters by\./, "the game's mirror kept up meanwhile");
 });
 
 test("an address /replay/NAME/LIFE asks for that recording at once, with no name form, and Esc leaves to the form", async () => {

@@ -10,7 +10,7 @@ import { morgueUrl, sceneOf, type Page } from "../src/session/scene";
 import type { ClientState } from "../src/state";
 import { GAME_LINES, hud } from "../src/render/hud";
 import { discoveriesLines } from "../src/render/discoveries";
-import { pageLines, pageSize, scrollMost, whenUtc } from "../src/render/pages";
+import { lettered, pageLines, pageSize, scrollMost, whenUtc } from "../src/render/pages";
 import { logScrollMost } from "../src/render/reading";
 import { DEFAULT, TEXT_DIM, fromColour } from "../src/render/palette";
 import { applyAll, onLevel, playing, record } from "./fixtures";
@@ -74,23 +74,48 @@ test("a long graveyard page scrolls under its keys", () => {
   for (const rows of [1, 2, 3, 5, 12, 20, 39]) {
     const lines = scrolledTo(s, "Graveyard", rows, 0);
     assert.ok(lines.length <= rows, `${rows} rows: ${lines.join("\n")}`);
-    assert.match(lines.at(-1) ?? "", /returns to the map/, `${rows} rows`);
+    assert.match(lines.at(-1) ?? "", /Any key: back/, `${rows} rows`);
   }
   const lines = scrolledTo(s, "Graveyard", 12, 0);
   assert.equal(lines[0], "  The hall of the living");
   const total = 5 + 20 + 200;
-  assert.deepEqual(lines.slice(10), ["", `  PgUp PgDn scroll, any other key returns to the map (lines 1-10 of ${total}).`]);
+  assert.deepEqual(lines.slice(10), ["", `  Any key: back    PgUp PgDn scroll (lines 1-10 of ${total})`]);
   const end = scrolledTo(s, "Graveyard", 12, Number.MAX_SAFE_INTEGER);
-  assert.equal(end[9], "  bob199               7     5     321    12  an ogre");
+  assert.equal(end[9], "     bob199               7     5     321    12  an ogre");
   assert.ok(end[11]?.includes(`lines ${total - 9}-${total} of ${total}`));
   const all: string[] = [];
   for (let at = 0; at < total; at += 10) all.push(...scrolledTo(s, "Graveyard", 12, at));
   assert.equal(all.filter((l) => l.includes("zed")).length, 20, "every one of the living");
 });
 
+test("the graveyard page letters the falls that can be watched, the living first, a to z; the end page's tables have none", () => {
+  const numbered = (name: string, escaped: boolean, morgue: number) => ({ ...rec(name, 3, 2, escaped ? "the Gloamstone" : "a rat", escaped), morgue });
+  const records = [numbered("bob", false, 4), numbered("old", false, 0), numbered("eve", true, 2), ...Array.from({ length: 30 }, (_, i) => numbered("cat", false, i + 1))];
+  const s = applyAll(onLevel(), { Graveyard: records });
+  const lines = scrolledTo(s, "Graveyard", 80, 0);
+  const graves = lettered(records);
+  assert.equal(graves.length, 26);
+  assert.deepEqual([graves[0]?.name, graves[1]?.name], ["eve", "bob"]);
+  for (const line of [
+    "     name             depth level  rounds kills  escaped with",
+    "  a) eve                  3     2     321    12  the Gloamstone",
+    "  b) bob                  3     2     321    12  a rat",
+    "     old                  3     2     321    12  a rat",
+    "  z) cat                  3     2     321    12  a rat",
+  ]) {
+    assert.ok(lines.includes(line), line);
+  }
+  assert.equal(lines.filter((l) => l.startsWith("     cat")).length, 30 - 24);
+  assert.equal(lines.at(-1), "  a-z: watch a fall    any other key: back");
+  const one = applyAll(onLevel(), { Graveyard: [numbered("bob", false, 4)] });
+  assert.equal(text(one, "Graveyard").at(-1), "  a: watch a fall    any other key: back");
+  const dead = applyAll(one, { Died: rec("ann", 3, 2, "a rat", false) });
+  assert.ok(text(dead, "End").includes("  bob                  3     2     321    12  a rat"));
+});
+
 test("a short end page scrolls under the keys to go on", () => {
   const s = applyAll(longGraveyard(), { Died: rec("ann", 3, 2, "a rat", false) });
-  const keys = "Enter: a new character named ann    Esc: quit";
+  const keys = "Enter: a new character named ann    G: the graveyard    Esc: quit";
   const tall = text(s, "End");
   assert.ok(tall.length <= 40, `${tall.length}`);
   const total = 8 + 5 + 20 + 200;

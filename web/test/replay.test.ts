@@ -215,10 +215,10 @@ function died(morgue: number): Session {
 const endText = (s: Session) => pageLines(s.scene(), DEFAULT, 120, 40).map(([t]) => t);
 
 test("the end page offers the last rounds only for a life with a grave; `r` asks for them and says so", () => {
-  assert.equal(endText(died(0)).at(-1), "  Enter: a new character named ann    Esc: quit");
+  assert.equal(endText(died(0)).at(-1), "  Enter: a new character named ann    G: the graveyard    Esc: quit");
   assert.equal(died(0).onKey({ char: "r" }, false, false, 0), "Ignore");
   const s = died(3);
-  assert.equal(endText(s).at(-1), "  Enter: a new character named ann    r: watch your last rounds    Esc: quit");
+  assert.equal(endText(s).at(-1), "  Enter: a new character named ann    r: watch your last rounds    G: the graveyard    Esc: quit");
   assert.ok(!endText(s).some((l) => l.includes("Recording:")), "nothing asked yet");
   assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { record: { name: "ann", life: 3 } });
   assert.equal(s.onKey({ char: "r" }, false, false, 0), "Ignore", "asked once, as the window does");
@@ -280,6 +280,89 @@ test("the player page draws the recording's mirror with its status on top of the
   assert.deepEqual(player.onKey({ ctrl: "=" }, 450), { zoom: 1 }, "Ctrl+ zooms, as in the game");
   assert.equal(player.onKey({ ctrl: "p" }, 450), "Ignore", "no log of the game's over a recording");
   assert.equal(player.onKey("Escape", 500), "Leave");
+});
+
+test("Space at the end plays the recording again from its start, at the speed it had, in a fresh mirror", () => {
+  const player = new Player(recording(), "ws://here/");
+  player.onKey({ char: "+" }, 0);
+  for (let i = 0; i < 3; i++) player.onKey({ char: "." }, 0);
+  let rows = hud(player.scene(), 120, 80).map((r) => r.text);
+  assert.equal(rows[1], "Space: play again    +/-: faster, slower    Esc: back");
+  assert.equal(rows[2], "Recording: ann on depth 2, round 13 (10 to 19), x2, ended");
+  assert.equal(player.onKey({ char: " " }, 1000), "Redraw");
+  rows = hud(player.scene(), 120, 80).map((r) => r.text);
+  assert.equal(rows[1], PLAYER_KEYS);
+  assert.equal(rows[2], "Recording: ann on depth 2, round 10 (10 to 19), x2, playing");
+  assert.ok(!rows.includes("You miss the giant."), "a fresh mirror");
+  assert.equal(player.tick(1000), true, "the first group at once");
+  assert.equal(player.nextDue(1000), 125);
+});
+
+/** A session of ann in play that asked for the graveyard (`G`) and got eve (escaped, life 2), bob (life 4) and old (no grave). */
+function atTheGraveyard(): Session {
+  const s = new Session("ws://here/", NO_TOKENS, undefined, "ann");
+  for (const m of [welcome(1, 20, 10), enterLevel(1, 20, 10)]) s.onMessage(m);
+  assert.deepEqual(s.onKey({ char: "G" }, false, false, 0), { send: "Graveyard" });
+  s.onMessage({ Graveyard: GRAVES });
+  assert.equal(s.page(), "Graveyard");
+  return s;
+}
+
+const GRAVES = [{ ...record("bob"), morgue: 4 }, record("old"), { ...record("eve", true, "the Gloamstone"), morgue: 2 }];
+
+test("a graveyard letter asks for that fall; other keys put the page away and give up an ask under way", () => {
+  const s = atTheGraveyard();
+  assert.equal(endText(s).at(-1), "  a-b: watch a fall    any other key: back");
+  assert.equal(s.onKey({ char: "c" }, false, false, 0), "Redraw", "no grave c");
+  assert.equal(s.page(), "Map");
+  s.onKey({ char: "G" }, false, false, 0);
+  s.onMessage({ Graveyard: GRAVES });
+  assert.deepEqual(s.onKey({ char: "b" }, false, false, 0), { record: { name: "bob", life: 4 } });
+  assert.ok(s.asking());
+  assert.equal(endText(s).at(-1), "  Recording: asking the server...    a-b: watch a fall    any other key: back");
+  assert.equal(s.onKey({ char: "a" }, false, false, 0), "Ignore", "once");
+  assert.equal(s.onKey("Escape", false, false, 0), "Redraw");
+  assert.equal(s.page(), "Map");
+  assert.ok(!s.asking(), "given up");
+  assert.equal(s.recordingCame(recording()), false, "not played over the game later");
+  s.onKey({ char: "G" }, false, false, 0);
+  s.onMessage({ Graveyard: GRAVES });
+  assert.deepEqual(s.onKey({ char: "a" }, false, false, 0), { record: { name: "eve", life: 2 } });
+  s.recordingFailed("no recording: eve's life 2 ended before recordings were kept");
+  const refused = "  Recording: no recording: eve's life 2 ended before recordings were kept    a-b: watch a fall    any other key: back";
+  assert.equal(endText(s).at(-1), refused);
+  assert.equal(s.onKey({ char: "a" }, true, false, 0), "Redraw", "a capital is no letter");
+  assert.equal(s.page(), "Map");
+  // One that came is kept: played again without asking; another is asked for.
+  s.onKey({ char: "G" }, false, false, 0);
+  s.onMessage({ Graveyard: GRAVES });
+  s.onKey({ char: "b" }, false, false, 0);
+  const came = recording();
+  assert.equal(s.recordingCame(came), true);
+  assert.deepEqual(s.onKey({ char: "b" }, false, false, 0), { play: came });
+  assert.equal(s.page(), "Graveyard", "where Esc on the player page comes back to");
+  assert.deepEqual(s.onKey({ char: "a" }, false, false, 0), { record: { name: "eve", life: 2 } });
+});
+
+test("after a death, G shows the graveyard over the end page, and any other key the end page again", () => {
+  const s = new Session("ws://here/", NO_TOKENS, undefined, "ann");
+  for (const m of [welcome(1, 20, 10), enterLevel(1, 20, 10), { Died: { ...record("ann"), morgue: 3 } }, { Graveyard: GRAVES }] as ServerMsg[]) s.onMessage(m);
+  s.onClosed("your character died", { Code: 1000 });
+  assert.equal(s.onKey({ char: "g" }, true, false, 0), "Redraw");
+  assert.equal(s.page(), "Graveyard");
+  assert.deepEqual(s.onKey({ char: "a" }, false, false, 0), { record: { name: "eve", life: 2 } });
+  assert.equal(s.onKey("Enter", false, false, 0), "Redraw", "Enter puts the graveyard away: no new character from it");
+  assert.equal(s.page(), "End");
+  assert.ok(!endText(s).some((l) => l.includes("Recording:")), "eve's ask is not the end page's");
+  assert.deepEqual(s.onKey({ char: "r" }, false, false, 0), { record: { name: "ann", life: 3 } });
+  s.onKey({ char: "G" }, false, false, 0);
+  s.onKey("Escape", false, false, 0);
+  assert.ok(s.asking(), "the character's own goes on");
+  assert.ok(endText(s).includes("  Recording:             asking the server..."));
+  // A watcher's end has no graveyard key.
+  const w = new Session("ws://here/", NO_TOKENS, undefined, "cat");
+  for (const m of [welcome(1, 20, 10), { Watching: { player: "ann", you: 9 } }, enterLevel(1, 20, 10), { Died: { ...record("ann"), morgue: 3 } }] as ServerMsg[]) w.onMessage(m);
+  assert.equal(w.onKey({ char: "G" }, false, false, 0), "Ignore");
 });
 
 test("the player page leaves the chat rows blank: a recording holds no chat (as the window's)", () => {

@@ -126,9 +126,9 @@ function what(step: Step): string {
 
 /**
  * The page's recording side as app.ts drives it (watchGrave, afterAsking,
- * play, playTick, onPlayerKey): `r`'s grave asked on a connection of its own,
- * what that connection brings gathered, then the player page over the
- * session's end page until Esc.
+ * play, playTick, onPlayerKey, carryOut): the grave `r` or a graveyard's
+ * letter asked for on a connection of its own, what that connection brings
+ * gathered, then the player page over the session's page until Esc.
  */
 class Watch {
   private gathering: Gathering | null = null;
@@ -136,10 +136,11 @@ class Watch {
 
   constructor(private readonly s: Session) {}
 
-  /** `r` gave `outcome`: a grave's ask opens its connection. */
+  /** A key gave `outcome`: a grave's ask opens its connection; one no longer wanted (the graveyard put away) is let go. */
   carryOut(outcome: KeyOutcome): void {
     if (typeof outcome === "object" && "record" in outcome) this.gathering = new Gathering();
     if (typeof outcome === "object" && "play" in outcome) this.player = new Player(outcome.play, this.s.server, this.s.state.world);
+    if (!this.s.asking()) this.gathering = null;
   }
 
   onMessage(msg: ServerMsg): void {
@@ -160,8 +161,7 @@ class Watch {
     const why = "came" in came ? unplayable(came.came) : null;
     const asked = why === null ? came : { failed: why };
     if ("came" in asked) {
-      this.s.recordingCame(asked.came);
-      this.player = new Player(asked.came, this.s.server, this.s.state.world);
+      if (this.s.recordingCame(asked.came)) this.player = new Player(asked.came, this.s.server, this.s.state.world);
     } else this.s.recordingFailed(asked.failed);
   }
 

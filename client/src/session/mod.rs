@@ -7,9 +7,10 @@
 //! the names muted, the page shown, and an item prompt or throw being
 //! aimed (`items.rs`); for a new character, the first screen's choice of
 //! background and the first message of each connection
-//! ([`Session::opening`], `first_screen.rs`); after a death, the end page's
-//! player, which asks for the character's last rounds and plays them
-//! (`player.rs`). The window turns its events into calls here and
+//! ([`Session::opening`], `first_screen.rs`); the player, which asks for
+//! a life's last rounds and plays them over the page they were asked from
+//! (the character's own from the end page, anyone's from the graveyard's
+//! letters: `player.rs`). The window turns its events into calls here and
 //! draws the [`Scene`] it gives.
 
 use std::time::{Duration, Instant};
@@ -168,9 +169,12 @@ pub struct Session {
     /// life: until welcomed, its connections open with the first screen
     /// and the choice goes with the token kept.
     new_life: bool,
-    /// The character's last rounds, asked for on the end page (`player.rs`).
+    /// The last rounds asked for, on the end page (the character's own)
+    /// or the graveyard page (any grave's), and the grave (`player.rs`).
     asked: player::Asked,
-    /// The player page, over the end page while a recording plays.
+    asked_for: Option<player::Grave>,
+    /// The player page, over the page it was asked from (the end page or
+    /// the graveyard) while a recording plays.
     player: Option<player::Player>,
 }
 
@@ -210,6 +214,7 @@ impl Session {
             first_closed: false,
             new_life: false,
             asked: player::Asked::Not,
+            asked_for: None,
             player: None,
         }
     }
@@ -271,6 +276,9 @@ impl Session {
             Page::Log
         } else if self.choosing_a_background() {
             Page::Backgrounds
+        } else if self.state.ending().is_some() && self.graveyard == Graveyard::Shown {
+            // Shown over the end page with `G`.
+            Page::Graveyard
         } else if self.state.ending().is_some() {
             Page::End
         } else if let Mode::Choosing(item_use) = self.mode {
@@ -363,7 +371,7 @@ impl Session {
         scene.log_scroll = self.log.unwrap_or(0);
         scene.page_scroll = self.page_scroll;
         scene.server = &self.server;
-        scene.recording_line = self.recording_line();
+        scene.recording_line = self.recording_line(scene.page);
         if self.graveyard == Graveyard::Awaited {
             // The one last heard is not shown while a fresh one comes.
             scene.graveyard = None;
@@ -414,6 +422,11 @@ impl Session {
         }
         let paged =
             matches!(self.page(), Page::Graveyard | Page::Pack | Page::Help | Page::Discoveries);
+        if let (Page::Graveyard, Key::Char(c @ 'a'..='z'), false) = (self.page(), key, shift)
+            && let Some(outcome) = self.watch_a_fall(c)
+        {
+            return outcome;
+        }
         match intent {
             Some(Intent::ScrollBack | Intent::ScrollForward) if paged && self.page_most() > 0 => {
                 return self.scroll_page(intent == Some(Intent::ScrollBack));
@@ -449,6 +462,12 @@ impl Session {
             }
             Some(Intent::Quit) => KeyOutcome::Quit,
             _ if key == Key::Char('r') && !shift => self.watch_last_rounds(),
+            // The graveyard known at the end, over the end page.
+            Some(Intent::Graveyard) if self.state.watching.is_none() => {
+                self.graveyard = Graveyard::Shown;
+                self.page_scroll = 0;
+                KeyOutcome::Redraw
+            }
             // A watcher's player died: there is no character to start again.
             Some(Intent::Enter) if self.state.watching.is_none() => KeyOutcome::Again,
             _ => KeyOutcome::Ignore,
@@ -456,8 +475,12 @@ impl Session {
     }
 
     /// Puts away the page shown (the graveyard, the pack, the help, the
-    /// discoveries), its scroll with it: the map shows again.
+    /// discoveries), its scroll with it: the map (or the end page) shows
+    /// again. A fall asked for from the graveyard is given up.
     fn put_the_page_away(&mut self) {
+        if self.graveyard == Graveyard::Shown {
+            self.give_up_asking();
+        }
         self.graveyard = Graveyard::Away;
         self.pack_shown = false;
         self.help_shown = false;
@@ -751,10 +774,23 @@ impl Session {
     /// Time passed (it is `now`): a try to connect again that is due is
     /// started, and the countdown shown kept up to date. The window calls
     /// it after every event and when the time it gave is up.
+    /// While a recording plays (`player.rs`), its playback ticks too: the
+    /// live game's link is kept up under the player page.
     pub fn tick(&mut self, now: Instant) -> Tick {
-        if let Some(tick) = self.player_tick(now) {
-            return tick;
+        let tried = self.try_tick(now);
+        match (self.player_tick(now), tried) {
+            (None | Some(Tick::Idle), tried) => tried,
+            (Some(Tick::Moved(next)), Tick::Within(wait)) => {
+                Tick::Moved(Some(next.map_or(wait, |next| next.min(wait))))
+            }
+            (Some(Tick::Within(next)), Tick::Within(wait)) => Tick::Within(next.min(wait)),
+            (Some(_), Tick::Connect) => Tick::Connect,
+            (Some(played), _) => played,
         }
+    }
+
+    /// The tick of the link's tries to connect again (see [`Self::tick`]).
+    fn try_tick(&mut self, now: Instant) -> Tick {
         let due = match self.next_try {
             None => return Tick::Idle,
             Some(NextTry::After(wait)) => now + wait,
@@ -1320,7 +1356,7 @@ mod tests {
         assert_eq!(s.page(), Page::End);
         let now = Instant::now();
         assert_eq!(s.on_key(Key::Up, false, false, now), KeyOutcome::Ignore);
-        assert_eq!(s.on_key(Key::Char('g'), true, false, now), KeyOutcome::Ignore);
+        assert_eq!(s.on_key(Key::Char('g'), false, false, now), KeyOutcome::Ignore);
         assert_eq!(s.on_key(Key::Enter, false, false, now), KeyOutcome::Again);
         assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Quit);
     }

@@ -6,7 +6,11 @@
 //! a mirror of its own, fed a group of messages at a time by the playback
 //! core ([`crate::replay`]) from the window's clock ([`Session::tick`]).
 //! Esc goes back to the end page as it was; the recording is kept, so `r`
-//! plays it again without asking.
+//! plays it again without asking. The graveyard page (`G`, in play or
+//! over the end page) gives each grave a letter that plays its last
+//! rounds alike, and Esc goes back to the graveyard; meanwhile the live
+//! game's messages keep coming to the session's own mirror, and its keys
+//! are the player's. Space at the end plays the recording again.
 
 use std::time::Instant;
 
@@ -26,7 +30,28 @@ pub const LAST_ROUNDS: u32 = 100;
 /// What the end page's line says while the server is asked.
 pub const ASKING: &str = "asking the server...";
 
-/// Where asking for the character's last rounds stands.
+/// A life whose last rounds can be asked for: its name, and its number
+/// (its morgue file's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Grave {
+    name: String,
+    life: u32,
+}
+
+impl Grave {
+    fn of(record: &gloam_protocol::DeathRecord) -> Self {
+        Self { name: record.name.clone(), life: record.morgue }
+    }
+
+    /// The first message of the connection that asks for its last rounds.
+    fn ask(&self) -> ClientMsg {
+        let ask =
+            RecordingAsk::Grave { name: self.name.clone(), life: self.life, rounds: LAST_ROUNDS };
+        ClientMsg::Recording { version: PROTOCOL_VERSION, ask }
+    }
+}
+
+/// Where asking for a grave's last rounds stands.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) enum Asked {
     /// Not asked (or not since the player came back from watching).
@@ -56,18 +81,7 @@ impl Player {
     /// (the map's size from its first level, the world's name `world`);
     /// why not, when it enters no level.
     fn new(recording: Recording, world: &str) -> Result<Self, String> {
-        let (width, height) = recording.map_size().ok_or("the recording holds no level to show")?;
-        let mut mirror = ClientState::named(&recording.player);
-        let welcome = ServerMsg::Welcome {
-            you: recording.you,
-            width,
-            height,
-            sight_radius: gloam_protocol::SIGHT_RADIUS,
-            actions_per_second: 10,
-            token: None,
-            world: world.to_owned(),
-        };
-        mirror.apply(&welcome).map_err(|e| format!("the recording does not fit: {e}"))?;
+        let mirror = welcomed(&recording, world)?;
         let replay = Replay::new(recording);
         Ok(Self { replay, mirror, chat: Chat::default(), link: Link::Playing })
     }
@@ -88,6 +102,15 @@ impl Player {
         }
     }
 
+    /// Space at the end: from the start again, at the speed it had, in a
+    /// mirror welcomed afresh.
+    fn again(&mut self, world: &str) {
+        if let Ok(mirror) = welcomed(self.replay.recording(), world) {
+            self.mirror = mirror;
+            self.replay.restart();
+        }
+    }
+
     /// Time passed: the groups due are applied.
     fn tick(&mut self, now: Instant) -> Tick {
         let tick = self.replay.tick(now);
@@ -101,34 +124,79 @@ impl Player {
     }
 }
 
+/// A mirror for `recording`, welcomed as the game's was (the map's size
+/// from its first level, the world's name `world`); why not, when it
+/// enters no level.
+fn welcomed(recording: &Recording, world: &str) -> Result<ClientState, String> {
+    let (width, height) = recording.map_size().ok_or("the recording holds no level to show")?;
+    let mut mirror = ClientState::named(&recording.player);
+    let welcome = ServerMsg::Welcome {
+        you: recording.you,
+        width,
+        height,
+        sight_radius: gloam_protocol::SIGHT_RADIUS,
+        actions_per_second: 10,
+        token: None,
+        world: world.to_owned(),
+    };
+    mirror.apply(&welcome).map_err(|e| format!("the recording does not fit: {e}"))?;
+    Ok(mirror)
+}
+
 impl Session {
-    /// The recording this session's End page offers, if any: the player's
-    /// own life that ended with a morgue file (not a watcher's player's).
-    fn grave_ask(&self) -> Option<ClientMsg> {
+    /// The grave this session's End page offers, if any: the player's own
+    /// life that ended with a morgue file (not a watcher's player's).
+    fn own_grave(&self) -> Option<Grave> {
         let record =
             self.state.ending().filter(|d| d.morgue > 0 && self.state.watched().is_none())?;
-        let ask = RecordingAsk::Grave {
-            name: record.name.clone(),
-            life: record.morgue,
-            rounds: LAST_ROUNDS,
-        };
-        Some(ClientMsg::Recording { version: PROTOCOL_VERSION, ask })
+        Some(Grave::of(record))
     }
 
-    /// `r` on the end page: plays the recording kept, or asks for it (on
-    /// a connection of its own), unless it is being asked for.
+    /// `r` on the end page: plays the character's last rounds (see
+    /// [`Self::watch`]).
     pub(super) fn watch_last_rounds(&mut self) -> KeyOutcome {
-        let Some(ask) = self.grave_ask() else { return KeyOutcome::Ignore };
+        match self.own_grave() {
+            Some(grave) => self.watch(grave),
+            None => KeyOutcome::Ignore,
+        }
+    }
+
+    /// A letter on the graveyard page: plays that grave's last rounds (see
+    /// [`Self::watch`]); none when no grave has the letter.
+    pub(super) fn watch_a_fall(&mut self, letter: char) -> Option<KeyOutcome> {
+        let records = self.state.graveyard.as_deref().unwrap_or_default();
+        let index = (letter as usize).checked_sub('a' as usize)?;
+        let grave = Grave::of(crate::pages::lettered(records).get(index)?);
+        Some(self.watch(grave))
+    }
+
+    /// Plays `grave`'s last rounds: the recording kept, when it is that
+    /// grave's, else asked for (on a connection of its own); nothing while
+    /// an ask is under way.
+    fn watch(&mut self, grave: Grave) -> KeyOutcome {
         match &self.asked {
             Asked::Asking(_) => KeyOutcome::Ignore,
-            Asked::Got(recording) => {
+            Asked::Got(recording) if self.asked_for.as_ref() == Some(&grave) => {
                 self.show(recording.clone());
                 KeyOutcome::Redraw
             }
-            Asked::Not | Asked::Failed(_) => {
+            Asked::Not | Asked::Failed(_) | Asked::Got(_) => {
+                let ask = grave.ask();
                 self.asked = Asked::Asking(None);
+                self.asked_for = Some(grave);
                 KeyOutcome::Ask(ask)
             }
+        }
+    }
+
+    /// The graveyard page was put away: a fall asked for from it is given
+    /// up (it would start playing over the game later), and why the last
+    /// one failed is forgotten. The character's own, asked for with `r`,
+    /// goes on: the end page shows it.
+    pub(super) fn give_up_asking(&mut self) {
+        let own = self.asked_for.is_some() && self.asked_for == self.own_grave();
+        if matches!(self.asked, Asked::Asking(_) | Asked::Failed(_)) && !own {
+            self.asked = Asked::Not;
         }
     }
 
@@ -181,9 +249,13 @@ impl Session {
         self.player.is_some()
     }
 
-    /// The end page's line about the recording: being asked for, or why it
-    /// could not be had.
-    pub(super) fn recording_line(&self) -> Option<&str> {
+    /// The line about the recording on `page`: being asked for, or why it
+    /// could not be had; on the end page, only the character's own.
+    pub(super) fn recording_line(&self, page: Page) -> Option<&str> {
+        let own = self.asked_for.is_some() && self.asked_for == self.own_grave();
+        if !(page == Page::Graveyard || page == Page::End && own) {
+            return None;
+        }
         match &self.asked {
             Asked::Asking(_) => Some(ASKING),
             Asked::Failed(why) => Some(why),
@@ -191,8 +263,9 @@ impl Session {
         }
     }
 
-    /// A key on the player page: the playback's keys, Esc back to the end
-    /// page, Ctrl and a key the zoom.
+    /// A key on the player page: the playback's keys (Space at the end
+    /// plays it again), Esc back to the page it was played from, Ctrl and
+    /// a key the zoom.
     pub(super) fn on_player_key(&mut self, key: Key, shift: bool, now: Instant) -> KeyOutcome {
         let Some(player) = &mut self.player else { return KeyOutcome::Ignore };
         if let Key::Ctrl(c) = key {
@@ -204,6 +277,10 @@ impl Session {
         match control(key, shift) {
             Some(Control::Leave) => {
                 self.player = None;
+                KeyOutcome::Redraw
+            }
+            Some(Control::Pause) if player.replay.ended() => {
+                player.again(&self.state.world);
                 KeyOutcome::Redraw
             }
             Some(control) => {
@@ -306,9 +383,10 @@ mod tests {
         let keys = |s: &Session| page_text(s).last().cloned().unwrap();
         assert_eq!(
             keys(&dead(3)),
-            "  Enter: a new character named ann    r: watch your last rounds    Esc: quit"
+            "  Enter: a new character named ann    r: watch your last rounds    G: the graveyard    Esc: quit"
         );
-        assert_eq!(keys(&dead(0)), "  Enter: a new character named ann    Esc: quit");
+        let none = "  Enter: a new character named ann    G: the graveyard    Esc: quit";
+        assert_eq!(keys(&dead(0)), none);
         let mut s = dead(0);
         assert_eq!(s.on_key(Key::Char('r'), false, false, Instant::now()), KeyOutcome::Ignore);
     }
@@ -430,6 +508,198 @@ mod tests {
         assert!(!s.playing_back());
         let line = "  Recording:             the recording holds no level to show";
         assert!(page_text(&s).contains(&line.to_owned()));
+    }
+
+    /// The graveyard as the server sends it: bob (life 4) and eve (life
+    /// 2, escaped), and old, whose life ended before morgue files.
+    fn graves() -> Vec<DeathRecord> {
+        let bob = DeathRecord { name: "bob".into(), ..record(4) };
+        let old = DeathRecord { name: "old".into(), ..record(0) };
+        let eve = DeathRecord { name: "eve".into(), escaped: true, ..record(2) };
+        vec![bob, old, eve]
+    }
+
+    fn grave_ask(name: &str, life: u32) -> KeyOutcome {
+        let ask = RecordingAsk::Grave { name: name.into(), life, rounds: LAST_ROUNDS };
+        KeyOutcome::Ask(ClientMsg::Recording { version: PROTOCOL_VERSION, ask })
+    }
+
+    /// In play, `G` and the graveyard came.
+    fn at_the_graveyard() -> Session {
+        let mut s = playing();
+        let now = Instant::now();
+        assert_eq!(
+            s.on_key(Key::Char('G'), false, false, now),
+            KeyOutcome::Send(ClientMsg::Graveyard)
+        );
+        s.on_net(msg(ServerMsg::Graveyard(graves())));
+        assert_eq!(s.page(), Page::Graveyard);
+        s
+    }
+
+    fn last_line(s: &Session) -> String {
+        page_text(s).last().cloned().unwrap()
+    }
+
+    #[test]
+    fn a_graveyard_letter_asks_for_that_fall_and_other_keys_put_the_page_away() {
+        let mut s = at_the_graveyard();
+        let now = Instant::now();
+        assert_eq!(last_line(&s), "  a-b: watch a fall    any other key: back");
+        assert_eq!(s.on_key(Key::Char('c'), false, false, now), KeyOutcome::Redraw, "no grave c");
+        assert_eq!(s.page(), Page::Map);
+        s.on_key(Key::Char('G'), false, false, now);
+        s.on_net(msg(ServerMsg::Graveyard(graves())));
+        assert_eq!(s.on_key(Key::Char('b'), false, false, now), grave_ask("bob", 4));
+        assert!(s.asking());
+        let asking =
+            "  Recording: asking the server...    a-b: watch a fall    any other key: back";
+        assert_eq!(last_line(&s), asking);
+        assert_eq!(s.on_key(Key::Char('a'), false, false, now), KeyOutcome::Ignore, "once");
+        // Put away: the ask is given up, not played over the game later.
+        assert_eq!(s.on_key(Key::Escape, false, false, now), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map);
+        assert!(!s.asking());
+        s.on_key(Key::Char('G'), false, false, now);
+        s.on_net(msg(ServerMsg::Graveyard(graves())));
+        assert_eq!(s.on_key(Key::Char('a'), false, false, now), grave_ask("eve", 2));
+        let reason = "eve's life 2 ended before recordings were kept".to_owned();
+        s.on_recording(msg(ServerMsg::Refused(Refusal::NoRecording { reason })));
+        let refused = "  Recording: no recording: eve's life 2 ended before recordings were kept    a-b: watch a fall    any other key: back";
+        assert_eq!(last_line(&s), refused);
+        assert_eq!(s.on_key(Key::Char('a'), true, false, now), KeyOutcome::Redraw, "A: no letter");
+        assert_eq!(s.page(), Page::Map);
+    }
+
+    /// While alive: the recording plays over the game, the game's keys do
+    /// not reach it, the live game's messages keep coming to its own
+    /// mirror, and Esc goes back to the graveyard page, then the map.
+    #[test]
+    fn a_fall_watched_in_play_keeps_the_game_and_esc_comes_back_to_the_graveyard() {
+        let mut s = at_the_graveyard();
+        let t0 = Instant::now();
+        s.on_key(Key::Char('b'), false, false, t0);
+        answer(&mut s);
+        assert!(s.playing_back());
+        s.tick(t0);
+        s.tick(t0 + Duration::from_millis(250));
+        assert_eq!(hud_text(&s)[2], "Recording: ann on depth 1, round 5 (4 to 8), x1, playing");
+        for key in [Key::Char('h'), Key::Char('G'), Key::Enter, Key::Char('i')] {
+            assert_eq!(s.on_key(key, false, false, t0), KeyOutcome::Ignore, "{key:?}");
+        }
+        s.on_net(msg(ServerMsg::Note("A bat flutters by.".into())));
+        assert!(!hud_text(&s).contains(&"A bat flutters by.".to_owned()), "not the recording's");
+        assert_eq!(s.on_key(Key::Escape, false, false, t0), KeyOutcome::Redraw);
+        assert!(!s.playing_back());
+        assert_eq!(s.page(), Page::Graveyard);
+        assert_eq!(s.on_key(Key::Escape, false, false, t0), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Map);
+        assert!(hud_text(&s).contains(&"A bat flutters by.".to_owned()), "{:#?}", hud_text(&s));
+        // Kept: the same fall plays again without asking; another is asked for.
+        s.on_key(Key::Char('G'), false, false, t0);
+        s.on_net(msg(ServerMsg::Graveyard(graves())));
+        assert_eq!(s.on_key(Key::Char('b'), false, false, t0), KeyOutcome::Redraw);
+        assert!(s.playing_back());
+        s.on_key(Key::Escape, false, false, t0);
+        assert_eq!(s.on_key(Key::Char('a'), false, false, t0), grave_ask("eve", 2));
+    }
+
+    /// A death while the recording plays: the end page shows once it is
+    /// left (the graveyard page first, as it was).
+    #[test]
+    fn a_death_while_watching_shows_the_end_once_back() {
+        let mut s = at_the_graveyard();
+        let t0 = Instant::now();
+        s.on_key(Key::Char('b'), false, false, t0);
+        answer(&mut s);
+        s.on_net(msg(ServerMsg::Died(record(3))));
+        assert!(s.playing_back());
+        s.on_key(Key::Escape, false, false, t0);
+        assert_eq!(s.page(), Page::Graveyard);
+        s.on_key(Key::Escape, false, false, t0);
+        assert_eq!(s.page(), Page::End);
+    }
+
+    #[test]
+    fn after_a_death_g_shows_the_graveyard_over_the_end_page() {
+        let mut s = playing();
+        s.on_net(msg(ServerMsg::Died(record(3))));
+        s.on_net(msg(ServerMsg::Graveyard(graves())));
+        s.on_net(NetEvent::Closed {
+            reason: "your character died".into(),
+            ending: crate::net::Ending::Code(1000),
+        });
+        let t0 = Instant::now();
+        assert_eq!(s.on_key(Key::Char('g'), true, false, t0), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Graveyard);
+        assert_eq!(s.on_key(Key::Char('a'), false, false, t0), grave_ask("eve", 2));
+        assert!(!page_text(&s).iter().any(|l| l.starts_with("  Recording:   ")));
+        answer(&mut s);
+        assert!(s.playing_back());
+        s.tick(t0);
+        assert_eq!(s.on_key(Key::Escape, false, false, t0), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::Graveyard);
+        assert_eq!(s.on_key(Key::Char('x'), false, false, t0), KeyOutcome::Redraw);
+        assert_eq!(s.page(), Page::End);
+        assert!(!page_text(&s).iter().any(|l| l.contains("Recording:")), "not the own life's");
+        // `r` asks for the character's own: the one kept is eve's.
+        assert_eq!(s.on_key(Key::Char('r'), false, false, t0), grave_ask("ann", 3));
+        // Its ask goes on over the graveyard page, and shows on both.
+        s.on_key(Key::Char('G'), false, false, t0);
+        s.on_key(Key::Escape, false, false, t0);
+        assert!(s.asking());
+        let text = page_text(&s);
+        assert!(text.contains(&"  Recording:             asking the server...".to_owned()));
+    }
+
+    #[test]
+    fn a_watcher_at_the_end_has_no_graveyard_key() {
+        let mut s = playing();
+        s.state.watching = Some(("bob".into(), PlayerId(9)));
+        s.on_net(NetEvent::Msg(ServerMsg::Died(record(3))));
+        assert_eq!(s.on_key(Key::Char('G'), false, false, Instant::now()), KeyOutcome::Ignore);
+        assert_eq!(s.page(), Page::End);
+    }
+
+    #[test]
+    fn space_at_the_end_plays_the_recording_again_from_its_start() {
+        let mut s = dead(3);
+        let t0 = Instant::now();
+        s.on_key(Key::Char('r'), false, false, t0);
+        answer(&mut s);
+        s.on_key(Key::Char('+'), false, false, t0);
+        for _ in 0..4 {
+            s.on_key(Key::Char('.'), false, false, t0);
+        }
+        let ended = "Space: play again    +/-: faster, slower    Esc: back";
+        assert_eq!(hud_text(&s)[1], ended);
+        assert_eq!(hud_text(&s)[2], "Recording: ann on depth 1, round 8 (4 to 8), x2, ended");
+        assert_eq!(s.on_key(Key::Char(' '), false, false, t0), KeyOutcome::Redraw);
+        assert_eq!(hud_text(&s)[1], KEYS);
+        assert_eq!(hud_text(&s)[2], "Recording: ann on depth 1, round 4 (4 to 8), x2, playing");
+        assert_eq!(hud_text(&s)[0], "Joining...", "a mirror afresh");
+        assert!(!hud_text(&s).contains(&"The giant kills you.".to_owned()));
+        assert_eq!(s.tick(t0), Tick::Moved(Some(Duration::from_millis(125))));
+    }
+
+    /// A lost link counts down under the player page: its tries are not
+    /// held up by the playback's ticks, nor the playback by them.
+    #[test]
+    fn the_live_link_is_tried_again_while_a_fall_plays() {
+        let mut s = at_the_graveyard();
+        let t0 = Instant::now();
+        s.on_key(Key::Char('b'), false, false, t0);
+        answer(&mut s);
+        s.on_net(NetEvent::Closed { reason: "gone".into(), ending: crate::net::Ending::Dropped });
+        assert_eq!(s.tick(t0), Tick::Moved(Some(Duration::from_millis(250))), "the first group");
+        let mut at = t0;
+        let tried = (0..100).find(|_| {
+            at += Duration::from_millis(250);
+            s.tick(at) == Tick::Connect
+        });
+        assert!(tried.is_some(), "tried again while the recording played");
+        assert!(matches!(s.scene().link, Link::Playing), "the player page's own link");
+        assert_eq!(s.tick(at), Tick::Idle, "the recording ended meanwhile, the try under way");
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //! The scripted sessions walk through the game's screens: the arrival,
 //! walking, talking, the item prompts and aiming, looking, the log, the
 //! help, the quit question, the end pages, the graveyard, a life's last
-//! rounds played on the player page (and refused), a lost link,
+//! rounds played on the player page (and refused), a fall watched from
+//! the graveyard by its letter (in play, and over the end page), a lost link,
 //! every key the window is given, and hostile messages, one a session;
 //! and at a short window, where the pages do not fit.
 //! The random ones are seeded (so the file is the same each run): random
@@ -943,10 +944,14 @@ fn dying(r: &mut Recorder) {
     r.msg(ServerMsg::Graveyard(many));
     r.step(Input::Closed("your character died".into(), Ending::Code(1000)));
     r.key(Key::Up);
-    r.shifted(Key::Char('g'));
     r.key(Key::PageDown);
     r.key(Key::PageDown);
     r.key(Key::PageUp);
+    r.ch('i');
+    // The graveyard over the end page: a letter asks, and Enter puts the
+    // page away (the ask with it).
+    r.shifted(Key::Char('g'));
+    r.key(Key::PageDown);
     r.ch('i');
     r.key(Key::Ctrl('p'));
     r.key(Key::Ctrl('p'));
@@ -1032,9 +1037,73 @@ fn playing_back(r: &mut Recorder) {
     r.key(Key::Ctrl('p'));
     r.ch('.');
     r.ch('.');
+    // At the end, Space plays it again from the start.
+    r.ch(' ');
+    r.step(Input::Wait(100));
     r.key(Key::Escape);
     r.ch('r');
     r.key(Key::Escape);
+}
+
+/// The graveyard as a death or `G` brings it: eve escaped (life 2), bob
+/// (life 2) and old, whose life has no number (no letter).
+fn graves() -> Vec<DeathRecord> {
+    let old = DeathRecord { morgue: 0, ..record("old", false) };
+    vec![record("bob", false), old, record("eve", true)]
+}
+
+/// In play, `G`, then a fall watched by its letter: the game's keys do not
+/// reach the game while it plays, the game's messages keep coming, Esc
+/// goes back to the graveyard, and another key to the map; the fall kept
+/// plays again without asking; another, refused, says why on the page's
+/// last line; an ask given up when the page is put away.
+fn graveyard_falls(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.shifted(Key::Char('g'));
+    r.msg(ServerMsg::Graveyard(graves()));
+    let asked = r.ch('b');
+    assert!(matches!(asked, KeyOutcome::Ask(_)), "b asks: {asked:?}");
+    r.ch('a');
+    for msg in last_rounds() {
+        r.step(Input::Recorded(msg));
+    }
+    r.step(Input::RecordingClosed("the server closed the connection".into(), Ending::Code(1000)));
+    r.step(Input::Wait(250));
+    r.ch('h');
+    r.key(Key::Enter);
+    r.msg(ServerMsg::Note("A bat flutters by.".into()));
+    r.key(Key::Escape);
+    r.key(Key::Escape);
+    r.shifted(Key::Char('g'));
+    r.msg(ServerMsg::Graveyard(graves()));
+    r.ch('b');
+    r.key(Key::Escape);
+    r.ch('a');
+    let reason = "eve's life 2 ended before recordings were kept".to_owned();
+    r.step(Input::Recorded(ServerMsg::Refused(Refusal::NoRecording { reason })));
+    r.step(Input::RecordingClosed("the server closed the connection".into(), Ending::Code(1000)));
+    r.ch('a');
+    r.key(Key::Up);
+    r.ch('z');
+}
+
+/// After a death, `G` shows the graveyard over the end page; a fall
+/// watched there goes back to it, and it to the end page.
+fn graveyard_after_death(r: &mut Recorder) {
+    r.arrive(Pos::new(2, 2));
+    r.msg(ServerMsg::Died(record("ann", false)));
+    r.msg(ServerMsg::Graveyard(graves()));
+    r.step(Input::Closed("your character died".into(), Ending::Code(1000)));
+    r.shifted(Key::Char('g'));
+    r.ch('b');
+    for msg in last_rounds() {
+        r.step(Input::Recorded(msg));
+    }
+    r.step(Input::Wait(250));
+    r.key(Key::Escape);
+    r.key(Key::Escape);
+    r.key(Key::Char('G'));
+    r.key(Key::Enter);
 }
 
 /// The server refuses the ask: its reason on the end page, and `r` asks
@@ -1574,7 +1643,7 @@ fn changed_rows<'s>(before: &[String], after: &'s [String]) -> Vec<(usize, &'s s
 }
 
 /// The scripted sessions, each played at two window sizes.
-fn scripts() -> [(&'static str, Script); 25] {
+fn scripts() -> [(&'static str, Script); 27] {
     [
         ("arrival", arrival),
         ("walking", walking),
@@ -1601,6 +1670,8 @@ fn scripts() -> [(&'static str, Script); 25] {
         ("playing back", playing_back),
         ("playing back refused", playing_back_refused),
         ("playing back resized", playing_back_resized),
+        ("graveyard falls", graveyard_falls),
+        ("graveyard after death", graveyard_after_death),
     ]
 }
 
@@ -1711,6 +1782,7 @@ mod tests {
             "bob died on depth 3",
             "\"resize\":[",
             "PgUp PgDn scroll, any other key returns to the map (lines",
+            "any other key: back    PgUp PgDn scroll (lines",
             "Esc: quit    PgUp PgDn scroll (lines",
             "at a short 640x360",
             "Connection lost. Trying again in 1 s...",
@@ -1732,6 +1804,12 @@ mod tests {
             "Space: pause    +/-: faster, slower    .: one round    Esc: back",
             "no recording: ann's life 2 ended before recordings were kept",
             "the recording holds no level to show",
+            "  b) bob ",
+            "a-b: watch a fall    any other key: back",
+            "Recording: asking the server...    a-b: watch a fall",
+            "\"Grave\":{\"life\":2,\"name\":\"bob\",\"rounds\":100}",
+            "Space: play again    +/-: faster, slower    Esc: back",
+            "no recording: eve's life 2 ended before recordings were kept    a-b",
         ] {
             assert!(text.contains(part), "no {part} in screens.json");
         }

@@ -1561,9 +1561,11 @@ async fn a_refused_try_again_is_not_tried_again() {
 
 /// The text of the window's next screenshot (F12 writes the frame's text
 /// beside its picture, whole or not at all), the first that `shows`
-/// approves of; every screenshot's text is read once.
+/// approves of; every screenshot's text is read once, and only those taken
+/// from now on (an earlier frame that showed the same is no proof).
 fn screen_until(xvfb: &Xvfb, dir: &std::path::Path, what: &str, shows: impl Fn(&str) -> bool) {
-    let mut read = std::collections::BTreeSet::new();
+    let mut read: std::collections::BTreeSet<std::path::PathBuf> =
+        std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).collect();
     let mut last = String::new();
     let deadline = std::time::Instant::now() + DEADLINE;
     while std::time::Instant::now() < deadline {
@@ -1596,7 +1598,9 @@ fn screen_until(xvfb: &Xvfb, dir: &std::path::Path, what: &str, shows: impl Fn(&
 /// The window's player: ann, crushed by a giant beside her arrival, presses
 /// `r` on her end page; the window asks the server for her last rounds on
 /// a connection of its own and plays them on the map to the giant's blow;
-/// Esc goes back to the end page, and Esc there quits.
+/// Esc goes back to the end page. Then `G` over the end page, her grave's
+/// letter, Esc back to the graveyard, and a key back to the end page,
+/// where Esc quits.
 #[test]
 fn the_end_pages_r_plays_the_last_rounds_in_the_window() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
@@ -1627,17 +1631,36 @@ fn the_end_pages_r_plays_the_last_rounds_in_the_window() {
 
     screen_until(&xvfb, dir, "her arrival", |text| text.contains("Depth 1   HP 36/36"));
     xdotool(&xvfb.display, &["key", "5"]);
-    let keys = "Enter: a new character named ann    r: watch your last rounds    Esc: quit";
+    let keys = "Enter: a new character named ann    r: watch your last rounds    G: the graveyard";
     screen_until(&xvfb, dir, "her end page", |text| text.contains(keys));
     xdotool(&xvfb.display, &["key", "r"]);
     screen_until(&xvfb, dir, "her last rounds played to the end", |text| {
-        text.contains("Space: pause    +/-: faster, slower    .: one round    Esc: back")
+        text.contains("Space: play again    +/-: faster, slower    Esc: back")
             && text.contains("Recording: ann on depth 1, round ")
             && text.contains(", x1, ended")
             && text.contains("The giant crushes you")
     });
     xdotool(&xvfb.display, &["key", "Escape"]);
     screen_until(&xvfb, dir, "her end page again", |text| text.contains(keys));
+
+    // Her grave's letter on the graveyard page plays the same fall (kept:
+    // not asked again); Esc goes back to the graveyard, and any other key
+    // to the end page. (Space at the end is played in `player.rs`: her
+    // recording is one round, which ends again as soon as it starts.)
+    xdotool(&xvfb.display, &["key", "shift+g"]);
+    let graveyard = "a: watch a fall    any other key: back";
+    screen_until(&xvfb, dir, "the graveyard, her grave lettered", |text| {
+        text.contains(graveyard) && text.contains("  a) ann ")
+    });
+    xdotool(&xvfb.display, &["key", "a"]);
+    screen_until(&xvfb, dir, "her fall from the graveyard, to its end", |text| {
+        text.contains("Space: play again    +/-: faster, slower    Esc: back")
+            && text.contains("The giant crushes you")
+    });
+    xdotool(&xvfb.display, &["key", "Escape"]);
+    screen_until(&xvfb, dir, "the graveyard again", |text| text.contains(graveyard));
+    xdotool(&xvfb.display, &["key", "x"]);
+    screen_until(&xvfb, dir, "her end page after the graveyard", |text| text.contains(keys));
     xvfb.quit_window(gloam);
     drop(server);
 }

@@ -3,7 +3,8 @@
 //! player and a simulated one (the SDL window's protocol, checked by the
 //! oracle) meet on one depth, see each other, talk both ways; keys move;
 //! a reload resumes the character where it stood; death shows the death
-//! page; a fall plays at its `/replay/NAME/LIFE` link. The page is read
+//! page; a fall plays at its `/replay/NAME/LIFE` link, and from the
+//! graveyard by its letter while the page's player plays. The page is read
 //! as text (`window.gloam.screenText()`, what the window's F12 writes),
 //! not as pixels.
 
@@ -309,14 +310,13 @@ async fn a_fall_plays_at_its_replay_link() {
     let mut browser = Browser::start().await.expect("the browser starts");
     let url = page_url(&server) + "replay/ann/1";
     let page = browser.open(&url, 1280, 800).await.expect("the page opens");
+    // Her fall is one round: it may have ended by the first frame read.
     let screen = shown(&mut browser, page, "Recording: ann on depth 1, round ").await;
-    assert!(
-        screen.contains("Space: pause    +/-: faster, slower    .: one round    Esc: back"),
-        "{screen}"
-    );
+    assert!(screen.contains("    +/-: faster, slower    "), "{screen}");
     let hidden = browser.eval(page, "document.getElementById('join').hidden").await.unwrap();
     assert_eq!(hidden, serde_json::json!(true), "no name form");
     let screen = shown(&mut browser, page, ", x1, ended").await;
+    assert!(screen.contains("Space: play again    +/-: faster, slower    Esc: back"), "{screen}");
     assert!(screen.contains("The giant crushes you"), "{screen}");
     assert!(screen.contains("You die..."), "{screen}");
 
@@ -326,6 +326,58 @@ async fn a_fall_plays_at_its_replay_link() {
     browser.screenshot(page, &shot).await.unwrap();
     let (width, height, _) = rgb_of(&std::fs::read(&shot).unwrap());
     assert_eq!((width, height), (1280, 800));
+
+    assert!(browser.errors(page).await.unwrap().is_empty());
+    browser.stop().await;
+}
+
+/// A fall watched from the graveyard while playing: a simulated ann is
+/// killed by the giant beside the arrival; webby, in play beside it (alone
+/// on the depth: nothing moves until she acts), opens the graveyard (`G`),
+/// where ann's grave has the letter `a`, and `a` plays ann's fall on the
+/// player page to its end; a game key then is the player's, not the
+/// game's; Esc goes back to the graveyard, and Esc again to webby's map,
+/// where she still plays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fall_plays_from_the_graveyard_in_play() {
+    let (_, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
+    let arena = std::path::Path::new(gloam_tests::ARENA_BESTIARY);
+    let config = Config {
+        bestiary: std::sync::Arc::new(gloam_server::bestiary::Bestiary::load(arena).unwrap()),
+        placements: vec![gloam_server::config::Placement {
+            kind: "giant".into(),
+            depth: 1,
+            pos: cells[0],
+        }],
+        ..quiet()
+    };
+    let data = tempfile::tempdir().unwrap();
+    let store = gloam_server::store::Store::open(data.path()).unwrap();
+    let server = TestServer::start_with_store(config, store).await.unwrap();
+    let mut ann = SimClient::join(&server.url(), "ann", None).await.expect("ann joins");
+    let died = ann.act(Action::Wait).await;
+    assert!(matches!(died, Err(gloam_tests::SimError::Died(_))), "{died:?}");
+
+    let mut browser = Browser::start().await.expect("the browser starts");
+    let page = join(&mut browser, &server, "webby").await;
+    browser.key(page, "Shift+G").await.unwrap();
+    let screen = shown(&mut browser, page, "a: watch a fall    any other key: back").await;
+    assert!(screen.contains("  a) ann "), "{screen}");
+    browser.key(page, "a").await.unwrap();
+    let screen = shown(&mut browser, page, ", x1, ended").await;
+    assert!(screen.contains("Recording: ann on depth 1, round "), "{screen}");
+    assert!(screen.contains("Space: play again    +/-: faster, slower    Esc: back"), "{screen}");
+    assert!(screen.contains("The giant crushes you"), "{screen}");
+    // `?` would show the help over the game: while the fall shows, it is
+    // the player's key (none), and the player page stays.
+    browser.key(page, "?").await.unwrap();
+    browser.key(page, "Escape").await.unwrap();
+    let screen = shown(&mut browser, page, "a: watch a fall    any other key: back").await;
+    assert!(!screen.contains("Recording:"), "{screen}");
+    browser.key(page, "Escape").await.unwrap();
+    let screen = shown(&mut browser, page, "Depth 1   HP ").await;
+    assert!(!screen.contains("a: watch a fall"), "the graveyard put away: {screen}");
+    assert!(!screen.contains("Keys"), "no help: the ? was the player's: {screen}");
 
     assert!(browser.errors(page).await.unwrap().is_empty());
     browser.stop().await;

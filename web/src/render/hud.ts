@@ -29,9 +29,9 @@ export const NO_CHAT_YET = "Chat shows here: Enter talks. Ctrl+P reads back ever
 /** What Esc in play asks. */
 export const QUIT_QUESTION = "Really quit? (y/n)";
 /** The keys line after a death or an escape. */
-export const END_KEYS = "a new character: Enter   quit: Esc";
+export const END_KEYS = "a new character: Enter   graveyard: G   quit: Esc";
 /** END_KEYS of a life whose last rounds can be watched again (it has a morgue number). */
-export const END_KEYS_REPLAY = "a new character: Enter   last rounds: r   quit: Esc";
+export const END_KEYS_REPLAY = "a new character: Enter   last rounds: r   graveyard: G   quit: Esc";
 /** The keys line of a watcher, who never acts. */
 export const WATCHER_KEYS = "watching: you cannot act   Enter talk  PgUp PgDn messages  G graveyard  Esc leave";
 /** The keys while looking, after what the cursor is on. */

@@ -34,7 +34,8 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
   if (page === "Map") return [];
   if (page === "Backgrounds") return firstLines(scene.state.name ?? "", scene.state.backgrounds, rows);
   if (page === "End") return scrolled(bodyLines(scene, cols), rows, scene.pageScroll, endKeys(scene.state));
-  if (page === "Graveyard" || page === "Pack" || page === "Help" || page === "Discoveries") {
+  if (page === "Graveyard") return scrolled(bodyLines(scene, cols), rows, scene.pageScroll, graveyardKeys(scene));
+  if (page === "Pack" || page === "Help" || page === "Discoveries") {
     return scrolled(bodyLines(scene, cols), rows, scene.pageScroll, null);
   }
   return chooseLines(scene.state, page.choose).slice(0, rows);
@@ -42,7 +43,7 @@ export function pageLines(scene: Scene, palette: Palette, cols: number, rows: nu
 
 /** The body of a page that scrolls when it does not fit, in rows of `cols` letters: the graveyard, the pack, the help, the discoveries, the end of a game. */
 function bodyLines(scene: Scene, cols: number): PageLine[] {
-  if (scene.page === "Graveyard") return graveyardTables(scene.graveyard);
+  if (scene.page === "Graveyard") return graveyardTables(scene.graveyard, true);
   if (scene.page === "End") return endBody(scene.state, scene.graveyard, scene.server, scene.recording);
   if (scene.page === "Pack") return packLines(scene.state);
   if (scene.page === "Help") return helpLines(scene.state.words);
@@ -142,7 +143,7 @@ function endBody(state: ClientState, graveyard: DeathRecord[] | null, server: st
     ...morgueLine(server, d),
     ...(recording === null ? [] : [[`  ${"Recording:".padEnd(22)} ${recording}`, TEXT] as PageLine]),
     blank(),
-    ...graveyardTables(graveyard),
+    ...graveyardTables(graveyard, false),
   ];
 }
 
@@ -163,7 +164,7 @@ function endKeys(state: ClientState): string {
   if (watched !== null) return state.words.watcherEnd.replace("{player}", watched);
   const ending = state.ending();
   const watch = ending !== null && ending.morgue > 0 ? `    ${WATCH_KEYS}` : "";
-  return `Enter: a new character named ${ending?.name ?? ""}${watch}    Esc: quit`;
+  return `Enter: a new character named ${ending?.name ?? ""}${watch}    G: the graveyard    Esc: quit`;
 }
 
 /** The end page's key for a life's last rounds (with a grave: `morgue` > 0). */
@@ -187,17 +188,49 @@ export function whenUtc(when: bigint): string {
   return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)} ${two(Math.floor(secs / 3600))}:${two(Math.floor((secs % 3600) / 60))} UTC`;
 }
 
-/** The hall of the living (those who escaped), then the dead, as tables. */
-function graveyardTables(graveyard: DeathRecord[] | null): PageLine[] {
+/** The most graves the graveyard page gives a letter: `a` to `z`. */
+const MOST_LETTERED = 26;
+
+/**
+ * The graves the graveyard page gives a letter, in the order it lists
+ * them (the hall of the living, then the dead): those whose last rounds
+ * can be asked for (a morgue number), the first MOST_LETTERED. The first
+ * is `a`.
+ */
+export function lettered(records: readonly DeathRecord[]): DeathRecord[] {
+  const inOrder = [...records.filter((r) => r.escaped), ...records.filter((r) => !r.escaped)];
+  return inOrder.filter((r) => r.morgue > 0).slice(0, MOST_LETTERED);
+}
+
+/** The letter of the `n`th grave lettered. */
+const graveLetter = (n: number) => String.fromCharCode(97 + n);
+
+/**
+ * The graveyard page's last line: the recording asked for, if any (under
+ * way, or why it failed), the letters that watch a fall, and the keys
+ * that go back (to the map, or to the end of a game).
+ */
+function graveyardKeys(scene: Scene): string {
+  const said = scene.recording === null ? "" : `Recording: ${scene.recording}    `;
+  const graves = scene.graveyard === null ? 0 : lettered(scene.graveyard).length;
+  if (graves === 0) return `${said}Any key: back`;
+  const letters = graves === 1 ? "a" : `a-${graveLetter(graves - 1)}`;
+  return `${said}${letters}: watch a fall    any other key: back`;
+}
+
+/** The hall of the living (those who escaped), then the dead, as tables; `letters`: each grave `lettered` has its letter before its name. */
+function graveyardTables(graveyard: DeathRecord[] | null, letters: boolean): PageLine[] {
   if (graveyard === null) return [["  The graveyard is not known yet.", TEXT_DIM]];
   const living = graveyard.filter((r) => r.escaped);
   const dead = graveyard.filter((r) => !r.escaped);
+  // Counts the graves lettered so far, when they are.
+  const next = letters ? { n: 0 } : null;
   return [
     ["  The hall of the living", GOOD],
-    ...recordTable(living, "escaped with", "Nobody has escaped yet."),
+    ...recordTable(living, "escaped with", "Nobody has escaped yet.", next),
     blank(),
     ["  The graveyard", TEXT],
-    ...recordTable(dead, "killed by", "Nobody has died in this world yet."),
+    ...recordTable(dead, "killed by", "Nobody has died in this world yet.", next),
   ];
 }
 
@@ -205,12 +238,19 @@ function graveyardTables(graveyard: DeathRecord[] | null): PageLine[] {
 const left = (s: string, n: number) => s + " ".repeat(Math.max(0, n - charCount(s)));
 const right = (s: string | number | bigint, n: number) => String(s).padStart(n);
 
-function recordTable(records: DeathRecord[], lastColumn: string, none: string): PageLine[] {
+/** Records as a table under a header; `none` when there are none. With `next` (the count of graves lettered before), each grave whose last rounds can be asked for has the next letter (`  c) ann ...`). */
+function recordTable(records: DeathRecord[], lastColumn: string, none: string, next: { n: number } | null): PageLine[] {
   if (records.length === 0) return [[`  ${none}`, TEXT_DIM]];
-  const row = (name: string, depth: string | number, level: string | number, rounds: string | bigint, kills: string | number, last: string) =>
-    `  ${left(name, 16)} ${right(depth, 5)} ${right(level, 5)} ${right(rounds, 7)} ${right(kills, 5)}  ${last}`;
+  const margin = next === null ? "  " : "     ";
+  const row = (lead: string, name: string, depth: string | number, level: string | number, rounds: string | bigint, kills: string | number, last: string) =>
+    `${lead}${left(name, 16)} ${right(depth, 5)} ${right(level, 5)} ${right(rounds, 7)} ${right(kills, 5)}  ${last}`;
+  const lead = (r: DeathRecord): string => {
+    if (next === null || r.morgue === 0 || next.n >= MOST_LETTERED) return margin;
+    next.n++;
+    return `  ${graveLetter(next.n - 1)}) `;
+  };
   return [
-    [row("name", "depth", "level", "rounds", "kills", lastColumn), TEXT_MIDDLE],
-    ...records.map((r): PageLine => [row(r.name, r.depth, r.level, r.rounds, r.kills, r.killed_by), TEXT]),
+    [row(margin, "name", "depth", "level", "rounds", "kills", lastColumn), TEXT_MIDDLE],
+    ...records.map((r): PageLine => [row(lead(r), r.name, r.depth, r.level, r.rounds, r.kills, r.killed_by), TEXT]),
   ];
 }

@@ -8,7 +8,7 @@
 import type { ServerMsg } from "../protocol";
 import { ClientState, PAGE_WORDS, note } from "../state";
 import { ctrlIntent, type Key } from "./keys";
-import { PLAYER_KEYS, Playback, playerKey, type Group, type Recording } from "./replay";
+import { PLAYER_KEYS, PLAYER_KEYS_ENDED, Playback, playerKey, type Group, type Recording } from "./replay";
 import type { Scene } from "./scene";
 
 /** The sight radius of the game (protocol/src/lib.rs SIGHT_RADIUS): a recording does not say it. */
@@ -39,21 +39,29 @@ export function unplayable(recording: Recording): string | null {
 }
 
 export class Player {
-  readonly state = new ClientState();
+  /** The recording's mirror (a fresh one when it plays again). */
+  state = new ClientState();
   readonly playback: Playback;
   /** Why the recording stopped short: a message its mirror refused. */
   broken: string | null = null;
 
   /** `server`: the address asked, for the scene; `world`: the game's name, when known. */
   constructor(
-    recording: Recording,
+    private readonly recording: Recording,
     private readonly server: string,
-    world = "",
+    private readonly world = "",
   ) {
-    this.state.words = PAGE_WORDS;
-    this.state.name = recording.head.player;
     this.playback = new Playback(recording.head, recording.groups);
-    this.applyAll([welcomeOf(recording, world)]);
+    this.welcome();
+  }
+
+  /** A mirror afresh, welcomed as the recording's player. */
+  private welcome(): void {
+    this.state = new ClientState();
+    this.state.words = PAGE_WORDS;
+    this.state.name = this.recording.head.player;
+    this.broken = null;
+    this.applyAll([welcomeOf(this.recording, this.world)]);
   }
 
   /** Time passed (it is `now`, ms): the groups due are applied. Gives whether anything changed. */
@@ -77,6 +85,12 @@ export class Player {
     }
     const meant = playerKey(key, shift);
     if (meant === null) return "Ignore";
+    if (meant === "Pause" && this.playback.state() === "ended") {
+      // At the end, Space plays it again from the start, at the speed it had.
+      this.playback.restart();
+      this.welcome();
+      return "Redraw";
+    }
     const applied = this.playback.onKey(meant, now);
     if (applied === "Leave") return "Leave";
     for (const group of applied) this.apply(group);
@@ -115,7 +129,7 @@ export class Player {
       pageScroll: 0,
       server: this.server,
       recording: null,
-      replay: { status: this.playback.status(), keys: PLAYER_KEYS },
+      replay: { status: this.playback.status(), keys: this.playback.state() === "ended" ? PLAYER_KEYS_ENDED : PLAYER_KEYS },
     };
   }
 }

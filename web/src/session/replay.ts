@@ -33,6 +33,9 @@ export const FIRST_SPEED = 2;
 /** The keys row of the player page. */
 export const PLAYER_KEYS = "Space: pause    +/-: faster, slower    .: one round    Esc: back";
 
+/** PLAYER_KEYS once the recording has ended: Space plays it again. */
+export const PLAYER_KEYS_ENDED = "Space: play again    +/-: faster, slower    Esc: back";
+
 /** The end page's line while a recording is asked for. */
 export const ASKING = "asking the server...";
 
@@ -278,6 +281,14 @@ export class Playback {
   /** Ends playback where it is. */
   stop(): void {
     this.stopped = true;
+  }
+
+  /** Back to the start, to play again at the speed it had: the next tick plays the first group (whoever applied the groups starts their mirror afresh). */
+  restart(): void {
+    this.applied = 0;
+    this.paused = false;
+    this.due = null;
+    this.stopped = false;
   }
 
   /** The round of the last group applied; the head's first before any. */

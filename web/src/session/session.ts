@@ -9,7 +9,7 @@
 import type { Action, ClientMsg, MonsterChange, Pos, ServerMsg, Token } from "../protocol";
 import { GAME_LINES, gameLines } from "../render/hud";
 import { DEFAULT_PAGE } from "../render/layout";
-import { pageSize, scrollMost, scrollStep } from "../render/pages";
+import { lettered, pageSize, scrollMost, scrollStep } from "../render/pages";
 import { logRoom, logScrollMost } from "../render/reading";
 import { ClientState, PAGE_WORDS, PROTOCOL_VERSION, ageLog, note, refusalText, terrainAt, type Words } from "../state";
 import { lookWith, startCursor, type Aim, type Cursor } from "./aim";
@@ -109,9 +109,10 @@ export class Session {
   firstClosed = false;
   /** The character died (or escaped) and this session plays its next life: until welcomed, its connections open with the first screen and the choice goes with the token kept. */
   newLife = false;
-  /** The end page's line of the recording asked for with `r`: "asking the server...", or why none came; null before `r`. */
+  /** The line of the recording asked for (with `r` on the end page, or a grave's letter on the graveyard page): "asking the server...", or why none came; null before. */
   recording: string | null = null;
-  /** The recording `r` asked for, once it came whole: kept, so `r` plays it again without asking (as the window does). */
+  /** The grave last asked for, and its recording once it came whole: kept, so it plays again without asking (as the window does). */
+  asked: Grave | null = null;
   lastRounds: Recording | null = null;
   /** The token the last connection opened with (kept for the name): a new life's choice goes with it. */
   private kept: Token | null = null;
@@ -137,7 +138,8 @@ export class Session {
   page(): Page {
     if (this.log !== null) return "Log";
     if (this.choosingABackground()) return "Backgrounds";
-    if (this.state.ending() !== null) return "End";
+    // Shown over the end page with `G`.
+    if (this.state.ending() !== null) return this.graveyard === "Shown" ? "Graveyard" : "End";
     if (typeof this.mode === "object" && "choosing" in this.mode) return { choose: this.mode.choosing };
     if (typeof this.mode === "object") return "Map";
     if (this.graveyard === "Shown") return "Graveyard";
@@ -189,11 +191,12 @@ export class Session {
   /** What the page draws now. */
   scene(): Scene {
     const mode = this.mode;
+    const page = this.page();
     return {
       state: this.state,
       chat: this.chat,
       link: this.link,
-      page: this.page(),
+      page,
       // The one last heard is not shown while a fresh one comes.
       graveyard: this.graveyard === "Awaited" ? null : this.state.graveyard,
       aim: typeof mode === "object" && "aiming" in mode ? mode.aiming : null,
@@ -202,9 +205,20 @@ export class Session {
       logScroll: this.log ?? 0,
       pageScroll: this.pageScroll,
       server: this.server,
-      recording: this.recording,
+      recording: this.recordingLine(page),
       replay: null,
     };
+  }
+
+  /** The line about the recording on `page`: being asked for, or why it could not be had; on the end page, only the character's own. */
+  private recordingLine(page: Page): string | null {
+    return page === "Graveyard" || (page === "End" && this.askedOwn()) ? this.recording : null;
+  }
+
+  /** Whether the grave asked for is this player's own, as its end page offers it. */
+  private askedOwn(): boolean {
+    const own = this.grave();
+    return own !== null && this.asked !== null && own.name === this.asked.name && own.life === this.asked.life;
   }
 
   /**
@@ -249,16 +263,7 @@ export class Session {
     // A shifted letter is a capital, which names no background.
     if (this.page() === "Backgrounds") return shift ? "Ignore" : this.onFirstKey(key);
     const meant = intent(key, shift);
-    if (this.page() === "End") {
-      if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageArea[0], this.pageLines()) > 0) {
-        return this.scrollPage(meant === "ScrollBack");
-      }
-      if (meant === "Quit") return "Quit";
-      // A player starts a new character; a watcher, whose player died,
-      // watches again (the page cannot close itself as the window does).
-      if (meant === "Enter") return "Again";
-      return this.askToWatch(key);
-    }
+    if (this.page() === "End") return this.onEndKey(key, meant);
     const mode = this.mode;
     if (mode === "AskingToQuit") {
       this.mode = "Map";
@@ -271,6 +276,10 @@ export class Session {
     }
     const page = this.page();
     const paged = page === "Graveyard" || page === "Pack" || page === "Help" || page === "Discoveries";
+    if (page === "Graveyard" && !shift && typeof key === "object" && "char" in key && /^[a-z]$/.test(key.char)) {
+      const watched = this.watchAFall(key.char);
+      if (watched !== null) return watched;
+    }
     if (paged && (meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageArea[0], this.pageLines()) > 0) {
       return this.scrollPage(meant === "ScrollBack");
     }
@@ -285,10 +294,9 @@ export class Session {
       this.nextTry = { after: 0 };
       return "Redraw";
     }
-    // The page's own: a lost link is joined again with Enter.
-    if (meant === "Enter" && typeof this.link === "object" && "lost" in this.link) return "Again";
     if (paged) {
       // Any key puts the page away, Esc too (it does not quit from here).
+      if (this.graveyard === "Shown") this.giveUpAsking();
       this.graveyard = "Away";
       this.packShown = false;
       this.helpShown = false;
@@ -296,21 +304,70 @@ export class Session {
       this.pageScroll = 0;
       return "Redraw";
     }
+    // The page's own: a lost link is joined again with Enter.
+    if (meant === "Enter" && typeof this.link === "object" && "lost" in this.link) return "Again";
     return this.onMapIntent(meant, repeat, now);
   }
 
-  /**
-   * `r` on a player's own end page, when its life has a grave: its last
-   * rounds are asked for, once while an ask is under way; once come, the
-   * kept recording plays again (as the window does).
-   */
+  /** A key on the end page: it scrolls, quits, starts again, shows the graveyard (`G`), or (`r`) plays the character's last rounds. */
+  private onEndKey(key: Key, meant: Intent | null): KeyOutcome {
+    if ((meant === "ScrollBack" || meant === "ScrollForward") && scrollMost(this.scene(), this.pageArea[0], this.pageLines()) > 0) {
+      return this.scrollPage(meant === "ScrollBack");
+    }
+    if (meant === "Quit") return "Quit";
+    // A player starts a new character; a watcher, whose player died,
+    // watches again (the page cannot close itself as the window does).
+    if (meant === "Enter") return "Again";
+    // The graveyard known at the end, over the end page.
+    if (meant === "Graveyard" && this.state.watching === null) {
+      this.graveyard = "Shown";
+      this.pageScroll = 0;
+      return "Redraw";
+    }
+    return this.askToWatch(key);
+  }
+
+  /** `r` on a player's own end page, when its life has a grave: its last rounds (see `watch`). */
   private askToWatch(key: Key): KeyOutcome {
     const grave = this.grave();
     if (grave === null || typeof key !== "object" || !("char" in key) || key.char !== "r") return "Ignore";
-    if (this.recording === ASKING) return "Ignore";
-    if (this.lastRounds !== null) return { play: this.lastRounds };
+    return this.watch(grave);
+  }
+
+  /** A letter on the graveyard page: that grave's last rounds (see `watch`); null when no grave has the letter. */
+  private watchAFall(letter: string): KeyOutcome | null {
+    const record = lettered(this.state.graveyard ?? [])[letter.charCodeAt(0) - 97];
+    return record === undefined ? null : this.watch({ name: record.name, life: record.morgue });
+  }
+
+  /**
+   * Plays `grave`'s last rounds: the recording kept, when it is that
+   * grave's, else asked for (the app opens a connection of their own);
+   * nothing while an ask is under way.
+   */
+  private watch(grave: Grave): KeyOutcome {
+    if (this.asking()) return "Ignore";
+    const same = this.asked !== null && this.asked.name === grave.name && this.asked.life === grave.life;
+    if (same && this.lastRounds !== null) return { play: this.lastRounds };
+    this.asked = grave;
+    this.lastRounds = null;
     this.recording = ASKING;
     return { record: grave };
+  }
+
+  /** Whether a recording asked for is still wanted: the app lets its connection go once not. */
+  asking(): boolean {
+    return this.recording === ASKING;
+  }
+
+  /**
+   * The graveyard page was put away: a fall asked for from it is given up
+   * (it would start playing over the game later), and why the last one
+   * failed is forgotten. The character's own, asked for with `r`, goes
+   * on: the end page shows it.
+   */
+  private giveUpAsking(): void {
+    if (this.lastRounds === null && !this.askedOwn()) this.recording = null;
   }
 
   /** The grave of the life this player's end page shows (not a watcher's), if it has one. */
@@ -320,15 +377,17 @@ export class Session {
     return { name: ending.name, life: ending.morgue };
   }
 
-  /** The recording asked for came whole: the end page's line goes, and the recording is kept to play again. */
-  recordingCame(recording: Recording): void {
+  /** The recording asked for came whole: the page's line goes, and the recording is kept to play again. False when it is no longer wanted (not to be played). */
+  recordingCame(recording: Recording): boolean {
+    if (!this.asking()) return false;
     this.recording = null;
     this.lastRounds = recording;
+    return true;
   }
 
-  /** The recording asked for did not come: `why` shows on the end page. */
+  /** The recording asked for did not come: `why` shows on the page it was asked from (when it is still wanted). */
   recordingFailed(why: string): void {
-    this.recording = why;
+    if (this.asking()) this.recording = why;
   }
 
   /** A key on the map. */
