@@ -127,7 +127,9 @@ async fn a_depth_left_alone_regains_monsters_and_its_log_replays() {
     assert_eq!(returns.len(), 2, "ann came back twice: {commands:?}");
     let restocks: Vec<usize> =
         (0..commands.len()).filter(|&i| matches!(commands[i], Command::Restock { .. })).collect();
-    assert_eq!(restocks, [returns[1] - 1], "one restock, just before the second return");
+    // Just before: only the mark of what she remembered between them.
+    assert_eq!(restocks, [returns[1] - 2], "one restock, just before the second return");
+    assert!(matches!(commands[returns[1] - 1], Command::Remembered { memory: Some(_) }));
     assert_eq!(commands[restocks[0]], &Command::Restock { periods: 2 });
 
     let (kept, live) = store.depth_history(1).unwrap().live.expect("depth 1 was played");
