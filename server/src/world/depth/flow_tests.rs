@@ -99,7 +99,7 @@ fn a_death_is_handed_back_with_who_struck_the_blow() {
         let blow = heard.0.iter().position(|e| {
             matches!(e, Event::MonsterStruck { target: ANN, blow: Blow::Hit(_), .. })
         });
-        let died = heard.0.iter().position(|e| matches!(e, Event::Died { id: ANN }));
+        let died = heard.0.iter().position(|e| matches!(e, Event::Died { id: ANN, .. }));
         assert!(blow < died && died.is_some(), "struck, then died: {:?}", heard.0);
         assert!(r.player(ANN).is_none());
         return;

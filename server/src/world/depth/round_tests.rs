@@ -320,6 +320,13 @@ fn a_monster_bites_until_the_player_dies_and_the_death_is_handed_back() {
                     |m| matches!(m, ServerMsg::Combat(t) if t.starts_with("The ogre clubs you"))
                 )
             );
+            // Her hit points are told run out, her last word on them.
+            let told_hp: Vec<&ServerMsg> = to(&outcome, ANN)
+                .into_iter()
+                .filter(|m| matches!(m, ServerMsg::Vitals { .. }))
+                .collect();
+            let max = dead.player.vitals.max_hp;
+            assert_eq!(told_hp.last(), Some(&&ServerMsg::Vitals { hp: 0, max }));
             death = Some(dead);
         }
     }

@@ -88,8 +88,9 @@ pub(crate) enum Event {
     /// A player left the depth standing on `at` (the game, its connection,
     /// its life, or by the stairs: `how` says which).
     Left { id: PlayerId, name: String, at: Pos, how: Leaving },
-    /// A player died (it is off the depth; the flow holds it).
-    Died { id: PlayerId },
+    /// A player died (it is off the depth; the flow holds it), whose most
+    /// hit points were `max_hp`.
+    Died { id: PlayerId, max_hp: u16 },
     /// A player carried the artifact, of kind `with`, back up to the first
     /// depth: it won, and leaves the game for the hall of the living.
     Escaped { id: PlayerId, with: ItemKindId },

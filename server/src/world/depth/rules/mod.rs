@@ -471,7 +471,7 @@ impl Rules {
                 monster.prey = None;
                 monster.goal = None;
             }
-            obs.observe(self, Event::Died { id });
+            obs.observe(self, Event::Died { id, max_hp: player.vitals.max_hp });
             self.flow.deaths.push(Death { player, end: End::Killed(killer) });
         }
     }

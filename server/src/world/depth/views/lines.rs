@@ -26,7 +26,7 @@ pub(super) fn say(rules: &Rules, event: Event, outcome: &mut Outcome) {
         | Event::FloorSeen { .. }
         | Event::Left { .. } => {}
         Event::Gained { .. } => {}
-        Event::Died { id } => outcome.tell(id, ServerMsg::Combat("You die...".into())),
+        Event::Died { id, .. } => outcome.tell(id, ServerMsg::Combat("You die...".into())),
         Event::Escaped { id, with } => {
             let text = format!("You escape the Gloam with {}!", rules.the_item(id, with));
             outcome.tell(id, ServerMsg::Note(text));

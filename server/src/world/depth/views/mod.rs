@@ -126,10 +126,15 @@ impl Views {
                 }
                 lines::say(rules, event, outcome);
             }
-            Event::Escaped { id, .. } | Event::Died { id } => {
+            Event::Escaped { id, .. } | Event::Died { id, .. } => {
                 // Its last action is answered by its end, not by a sight
                 // it no longer has.
                 outcome.out.retain(|o| o.to != id || !is_diff(&o.msg));
+                if let Event::Died { max_hp, .. } = event {
+                    // Its hit points run out with the blow, as its client
+                    // shows before the end (and a recording of its fall).
+                    outcome.tell(id, ServerMsg::Vitals { hp: 0, max: max_hp });
+                }
                 lines::say(rules, event, outcome);
             }
             said @ (Event::Refused { .. }
