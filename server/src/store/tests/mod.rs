@@ -680,16 +680,8 @@ fn a_world_made_before_editions_keeps_its_levels() {
     let new = store.settle_world(&WorldWish::default(), || 7).unwrap();
     assert_eq!(new.edition, crate::config::EDITION, "a new world is of the newest edition");
     let rewrite = |vaults: Option<&[u8]>| {
-        let txn = store.db.begin_write().unwrap();
-        {
-            let mut meta = txn.open_table(META).unwrap();
-            meta.remove("edition").unwrap();
-            match vaults {
-                Some(v) => meta.insert("vaults", v).map(drop).unwrap(),
-                None => meta.remove("vaults").map(drop).unwrap(),
-            }
-        }
-        txn.commit().unwrap();
+        let values = [("edition", None), ("vaults", vaults.map(<[u8]>::to_vec))];
+        store.with(|b| b.set_meta(&values)).unwrap();
         store.settle_world(&WorldWish::default(), || 8).unwrap()
     };
     let second = rewrite(Some(b"1"));
