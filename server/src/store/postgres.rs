@@ -69,6 +69,21 @@ impl std::fmt::Debug for Postgres {
     }
 }
 
+impl Drop for Postgres {
+    /// Lets the world go before the connection ends: PostgreSQL ends a
+    /// closed session a little later, and a server opening the world at
+    /// once (a restart) would find it still held.
+    fn drop(&mut self) {
+        if let Some(client) = &mut self.client {
+            let _ = client.execute("SELECT pg_advisory_unlock($1)", &[&WORLD_LOCK]);
+        }
+    }
+}
+
+/// How long an opening waits for a world held by a session that ends (a
+/// server killed a moment ago) before it says another server holds it.
+const HELD_WAIT: Duration = Duration::from_secs(3);
+
 /// Where `config` points, as printed: without its password.
 pub(super) fn place(config: &postgres::Config) -> String {
     let host = match config.get_hosts().first() {
@@ -96,10 +111,20 @@ impl Postgres {
             Fault::Damaged(detail) => StoreError::Corrupt { file: file.clone(), detail },
             other => StoreError::Unreachable { file: file.clone(), detail: other.to_string() },
         };
-        let mut client = session(&config).map_err(|e| match e {
-            Session::Held => StoreError::Locked { file: file.clone(), holder: "unknown".into() },
-            Session::Failed(fault) => unreachable(fault),
-        })?;
+        let deadline = std::time::Instant::now() + HELD_WAIT;
+        let mut client = loop {
+            match session(&config) {
+                Ok(client) => break client,
+                Err(Session::Held) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(Session::Held) => {
+                    let holder = "unknown".into();
+                    return Err(StoreError::Locked { file, holder });
+                }
+                Err(Session::Failed(fault)) => return Err(unreachable(fault)),
+            }
+        };
         migrate(&mut client, &file)?;
         mark_new(&mut client).map_err(unreachable)?;
         Ok((Self { config, client: Some(client) }, file))
