@@ -85,6 +85,14 @@ fn as_owner(program: &Path) -> Command {
     command
 }
 
+/// Runs `work` on a thread of its own: the blocking client drives a
+/// runtime of its own, which cannot run inside an async test's.
+fn off_runtime<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        scope.spawn(work).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// A port of 127.0.0.1 free now.
 fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
@@ -119,11 +127,13 @@ impl Cluster {
         let postgres = format!("{owner} '{}'", self.bin.join("postgres").display());
         let data = self.dir.join("data");
         // The watcher: postgres in the background; a line or the end of
-        // its input stops it; the folder goes unless the line says keep.
+        // its input stops it (a fast shutdown, or a kill after 30 s); the
+        // folder goes unless the line says keep.
         let script = format!(
             "{postgres} -D '{data}' -p {port} -k '{dir}' -c listen_addresses=127.0.0.1 \
-             >'{dir}/log' 2>&1 & pid=$!; read -r line; kill -INT $pid; wait $pid; \
-             [ \"$line\" = keep ] || rm -rf '{dir}'",
+             >'{dir}/log' 2>&1 & pid=$!; read -r line; kill -INT $pid; i=0; \
+             while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; \
+             kill -KILL $pid 2>/dev/null; wait $pid; [ \"$line\" = keep ] || rm -rf '{dir}'",
             data = data.display(),
             dir = self.dir.display(),
             port = self.port,
@@ -131,6 +141,8 @@ impl Cluster {
         let mut child = Command::new("sh")
             .args(["-c", &script])
             .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
             .spawn()
             .expect("sh runs");
         let stdin = child.stdin.take().expect("a pipe to the watcher");
@@ -141,7 +153,8 @@ impl Cluster {
     fn wait_ready(&mut self) {
         let deadline = Instant::now() + STARTUP;
         loop {
-            if postgres::Client::connect(&self.url("postgres"), postgres::NoTls).is_ok() {
+            let url = self.url("postgres");
+            if off_runtime(|| postgres::Client::connect(&url, postgres::NoTls).is_ok()) {
                 return;
             }
             let (child, _) = self.watcher.as_mut().expect("running");
@@ -163,14 +176,17 @@ impl Cluster {
     pub fn database(&self) -> String {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let name = format!("gloam_{}", NEXT.fetch_add(1, Ordering::SeqCst));
-        let mut client = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)
-            .expect("the test cluster answers");
-        client.batch_execute(&format!("CREATE DATABASE {name}")).expect("a new database");
+        let url = self.url("postgres");
+        off_runtime(|| {
+            let mut client =
+                postgres::Client::connect(&url, postgres::NoTls).expect("the test cluster answers");
+            client.batch_execute(&format!("CREATE DATABASE {name}")).expect("a new database");
+        });
         self.url(&name)
     }
 
     /// Stops postgres (a fast shutdown: what was committed stays), keeping
-    /// its folder for [`Cluster::restart`].
+    /// its folder for [`Cluster::start_again`].
     pub fn stop(&mut self) {
         if let Some((mut child, mut stdin)) = self.watcher.take() {
             let _ = writeln!(stdin, "keep");
@@ -179,10 +195,10 @@ impl Cluster {
         }
     }
 
-    /// Starts postgres again on the same folder and port (clients hold
-    /// its address).
-    pub fn restart(&mut self) {
-        self.stop();
+    /// Starts postgres again after [`Cluster::stop`], on the same folder
+    /// and port (clients hold its address).
+    pub fn start_again(&mut self) {
+        assert!(self.watcher.is_none(), "stopped first");
         self.run(self.port);
     }
 }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use gloam_protocol::DeathRecord;
 
 use super::command::Cmd;
+use super::export::Export;
 use super::{DepthHistory, Reading};
 use crate::character::{Credential, Snapshot};
 
@@ -37,6 +38,9 @@ pub(super) trait Backend: Send + std::fmt::Debug {
     fn meta(&mut self, key: &str) -> Result<Option<Vec<u8>>, Fault>;
     /// Sets (or, with None, removes) values of `meta`, in one transaction.
     fn set_meta(&mut self, values: &[(&str, Option<Vec<u8>>)]) -> Result<(), Fault>;
+    /// Everything the store holds, as the writes that make it again in
+    /// another store (see `export.rs`).
+    fn export(&mut self) -> Result<Export, Fault>;
     /// A consistent copy of the store, the newest `keep` kept; gives where.
     fn back_up(&mut self, keep: usize) -> Result<PathBuf, String>;
     /// A commit failed: the next call opens the database (or connection)

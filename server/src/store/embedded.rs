@@ -10,6 +10,7 @@ use redb::{Database, ReadableDatabase};
 
 use super::backend::{Backend, Fault};
 use super::command::Cmd;
+use super::export::Export;
 use super::keeper::Reopen;
 use super::tables::{self, META};
 use super::{DepthHistory, Reading, backup};
@@ -95,6 +96,10 @@ impl Backend for Redb {
             Ok(())
         };
         Ok(write(self.db()?)?)
+    }
+
+    fn export(&mut self) -> Result<Export, Fault> {
+        super::export::export(self.db()?)
     }
 
     fn back_up(&mut self, keep: usize) -> Result<PathBuf, String> {

@@ -43,6 +43,7 @@ mod backup;
 mod command;
 mod embedded;
 mod error;
+mod export;
 mod handle;
 mod keeper;
 mod morgue;
@@ -171,6 +172,24 @@ impl Store {
             Fault::Damaged(detail) => StoreError::Corrupt { file, detail },
             Fault::Unreachable(detail) => StoreError::Unreachable { file, detail },
         }
+    }
+
+    /// Copies everything this store holds into `to`, a store that holds
+    /// nothing yet (see `export.rs`): its records in one transaction, then
+    /// the world's settings and id. Gives how many writes that took.
+    pub fn copy_into(&self, to: &Store) -> Result<usize, StoreError> {
+        let export = self.with(|b| b.export())?;
+        to.with(|b| b.write(&export.writes))?;
+        let meta: Vec<(&str, Option<Vec<u8>>)> =
+            export.meta.iter().map(|(key, value)| (key.as_str(), Some(value.clone()))).collect();
+        to.with(|b| b.set_meta(&meta))?;
+        Ok(export.writes.len() + meta.len())
+    }
+
+    /// Where the store is kept, as printed: its file, its database's
+    /// address (without a password), or `:memory:`.
+    pub fn place(&self) -> &Path {
+        &self.place
     }
 
     /// The store's file (an absolute path), or None when it lives in memory.

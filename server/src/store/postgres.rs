@@ -41,6 +41,7 @@ use postgres::{Client, NoTls, Transaction};
 
 use super::backend::{Backend, Fault};
 use super::command::Cmd;
+use super::export::Export;
 use super::tables::{self, FIRST_RULES, KEEP_SNAPSHOTS};
 use super::{DepthHistory, DepthSnapshot, Reading, StoreError};
 use crate::character::{Credential, Snapshot, Vitals};
@@ -74,10 +75,28 @@ impl Drop for Postgres {
     /// closed session a little later, and a server opening the world at
     /// once (a restart) would find it still held.
     fn drop(&mut self) {
-        if let Some(client) = &mut self.client {
-            let _ = client.execute("SELECT pg_advisory_unlock($1)", &[&WORLD_LOCK]);
+        // Closing the client blocks too: off the runtime with the rest.
+        if let Some(mut client) = self.client.take() {
+            off_runtime(move || {
+                let _ = client.execute("SELECT pg_advisory_unlock($1)", &[&WORLD_LOCK]);
+                drop(client);
+            });
         }
     }
+}
+
+/// Runs `work` where the blocking client may block: on a thread of its
+/// own when called from inside a tokio runtime (the client drives a
+/// runtime of its own, which cannot run inside another, and the server
+/// opens the store and reads its world from async code before the store's
+/// thread starts), else right here.
+fn off_runtime<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return work();
+    }
+    std::thread::scope(|scope| {
+        scope.spawn(work).join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 /// How long an opening waits for a world held by a session that ends (a
@@ -101,6 +120,10 @@ impl Postgres {
     /// the migrations it lacks and marks a new world with its id. Gives the
     /// backend and where it is, as printed.
     pub(super) fn connect(url: &str) -> Result<(Self, PathBuf), StoreError> {
+        off_runtime(|| Self::connect_here(url))
+    }
+
+    fn connect_here(url: &str) -> Result<(Self, PathBuf), StoreError> {
         let mut config: postgres::Config = url.parse().map_err(|e| StoreError::Unreachable {
             file: PathBuf::from("the --store address"),
             detail: format!("{url:?} is not a PostgreSQL address: {e}"),
@@ -132,7 +155,17 @@ impl Postgres {
 
     /// Runs `work` on the connection, opened first if it was lost; a
     /// connection found closed is dropped, for the next call to open anew.
-    fn run<T>(&mut self, work: impl FnOnce(&mut Client) -> Result<T, Fault>) -> Result<T, Fault> {
+    fn run<T: Send>(
+        &mut self,
+        work: impl FnOnce(&mut Client) -> Result<T, Fault> + Send,
+    ) -> Result<T, Fault> {
+        off_runtime(|| self.run_here(work))
+    }
+
+    fn run_here<T>(
+        &mut self,
+        work: impl FnOnce(&mut Client) -> Result<T, Fault>,
+    ) -> Result<T, Fault> {
         if self.client.is_none() {
             match session(&self.config) {
                 Ok(client) => self.client = Some(client),
@@ -327,6 +360,10 @@ impl Backend for Postgres {
             }
             txn.commit().map_err(fault)
         })
+    }
+
+    fn export(&mut self) -> Result<Export, Fault> {
+        Err(Fault::Unreachable("a world on PostgreSQL is moved with pg_dump".into()))
     }
 
     fn back_up(&mut self, _keep: usize) -> Result<PathBuf, String> {

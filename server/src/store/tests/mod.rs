@@ -766,3 +766,61 @@ on_both_backends!(
     a_depth_history_is_read_from_its_start_under_its_rules,
     a_world_made_before_editions_keeps_its_levels,
 );
+
+/// A world moved from redb into PostgreSQL (`gloam-server migrate`) reads
+/// back alike there: its id and settings, its characters and their saves,
+/// the hall of the living and the graves in the same order, the ends of
+/// lives, and a depth's history with its snapshot and the uniques slain.
+#[test]
+fn a_world_copied_into_postgres_reads_back_alike() {
+    let Some(target) = Place::postgres() else { return };
+    let source = Place::redb();
+    let store = source.open();
+    store.settle_world(&seed(42), crate::fresh_seed).unwrap();
+    let (writer, _) = store.start();
+    let handle = writer.handle();
+    runtime().block_on(async {
+        for (i, name) in ["ann", "bob"].into_iter().enumerate() {
+            let known = Credential { name: name.into(), token_hash: [i as u8; 32] };
+            handle.create(known).await.unwrap();
+            handle.save(name, snapshot(2, 3 + i as u16));
+        }
+        handle.bury(death("cy", 3, 50, 1_000));
+        handle.bury(DeathRecord { escaped: true, level: 9, ..death("dee", 5, 70, 900) });
+        handle.bury(death("eve", 3, 50, 1_000));
+        handle.bury(DeathRecord { morgue: 2, ..death("fay", 4, 10, 800) });
+    });
+    handle.end_life_at("cy", 1, 3, 49);
+    handle.slay_unique("Old Mother Rot", "ann");
+    handle.start_history(2, 0, 5);
+    handle.append_log(2, 0, (0..12u8).map(|n| vec![n]).collect(), 77);
+    let snapshot_at = |after| DepthSnapshot { after, rules: 5, checksum: after, bytes: vec![1] };
+    (1..=6).for_each(|n| handle.keep_snapshot(2, snapshot_at(n * 2)));
+    writer.close();
+
+    let (from, to) = (source.open(), target.open());
+    assert!(from.copy_into(&to).unwrap() > 10);
+    drop(to);
+    let to = target.open();
+    assert_eq!(to.world_id().unwrap(), from.world_id().unwrap(), "the world keeps its id");
+    assert_eq!(to.world().unwrap(), Some(spec(42)));
+    assert_eq!(to.known(), from.known());
+    assert_eq!(to.graveyard().unwrap(), from.graveyard().unwrap());
+    assert_eq!(to.graveyard().unwrap().len(), 4);
+    for reading in [Reading::Whole, Reading::FromSnapshot] {
+        assert_eq!(to.read_history(2, reading).unwrap(), from.read_history(2, reading).unwrap());
+    }
+    assert_eq!(to.read_history(2, Reading::FromSnapshot).unwrap().snapshot, Some(snapshot_at(12)));
+    let read = |store: Store| {
+        let (writer, _) = store.start();
+        let handle = writer.handle();
+        let rt = runtime();
+        let saves = ["ann", "bob"].map(|name| rt.block_on(handle.load(name)).unwrap());
+        let end = rt.block_on(handle.life_end("cy", 1)).unwrap();
+        writer.close();
+        (saves, end)
+    };
+    let (moved, kept) = (read(to), read(from));
+    assert_eq!(moved, kept);
+    assert!(moved.0.iter().all(Option::is_some) && moved.1 == Some((3, 49)));
+}
