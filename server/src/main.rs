@@ -47,6 +47,12 @@ struct Args {
     /// keep them.
     #[arg(long, default_value = "gloam-data", global = true)]
     data: PathBuf,
+    /// Keep the world in PostgreSQL instead of --data's file: the address
+    /// of a database of its own, postgres://USER[:PASSWORD]@HOST[:PORT]/DB
+    /// (its tables are made on first use; see README, "Hosting on
+    /// PostgreSQL") [default: the redb file in --data].
+    #[arg(long, value_name = "URL", global = true)]
+    store: Option<String>,
     /// The world's name, shown in the page's and the window's titles and
     /// on /status (1 to 40 characters) [default: none].
     #[arg(long, value_parser = cli::world_name)]
@@ -69,6 +75,16 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Copy the (stopped) world in the folder --from into the empty
+    /// PostgreSQL database --to, to host it there with --store.
+    Migrate {
+        /// The world's data folder (its world.redb).
+        #[arg(long)]
+        from: PathBuf,
+        /// The database: postgres://USER[:PASSWORD]@HOST[:PORT]/DB.
+        #[arg(long)]
+        to: String,
+    },
     /// Print a level as text (and, with --steps, how it was built) without serving.
     Mapgen(MapgenArgs),
     /// List the dead of the world in --data, deepest first.
@@ -146,8 +162,35 @@ fn look_back(command: &Command, rules: Config, store: &Store) -> anyhow::Result<
                 gloam_server::world::record_report(store, &config, depth, player, rounds, *whole)?;
             print!("{report}");
         }
-        Command::Mapgen(_) => {}
+        Command::Mapgen(_) | Command::Migrate { .. } => {}
     }
+    Ok(())
+}
+
+/// Copies the world in the data folder `from` into the empty database at
+/// `to` (the folder's lock is taken: a world being played is refused).
+fn migrate(from: &std::path::Path, to: &str) -> anyhow::Result<()> {
+    let file = from.join(gloam_server::store::STORE_FILE);
+    anyhow::ensure!(
+        file.exists(),
+        "{} holds no world ({} is missing)",
+        from.display(),
+        file.display()
+    );
+    let source = Store::open(from)?;
+    let target = Store::connect(to)?;
+    if target.world()?.is_some() || !target.known().is_empty() || !target.graveyard()?.is_empty() {
+        anyhow::bail!(
+            "{} already holds a world; give migrate an empty database",
+            target.place().display()
+        );
+    }
+    let writes = source.copy_into(&target)?;
+    println!(
+        "gloam-server: moved the world in {} to {} ({writes} writes); host it with --store and that address",
+        source.place().display(),
+        target.place().display(),
+    );
     Ok(())
 }
 
@@ -168,14 +211,20 @@ async fn serve() -> anyhow::Result<()> {
     }
     // The rules first: a bad bestiary is reported before the store is touched.
     let rules = args.rules.apply(Config::default())?;
-    let store = Store::open(&args.data)?;
+    if let Some(Command::Migrate { from, to }) = &args.command {
+        return migrate(from, to);
+    }
+    let store = match &args.store {
+        Some(url) => Store::connect(url)?,
+        None => Store::open(&args.data)?,
+    };
     if let Some(command) = &args.command {
         return look_back(command, rules, &store);
     }
     let world = store.settle_world(&args.world.wish(), gloam_server::fresh_seed)?;
     println!(
         "gloam-server data: {} ({} characters; world seed {}, generator {})",
-        store.file().unwrap_or(&args.data).display(),
+        store.place().display(),
         store.known().len(),
         world.seed,
         world.generator.name(),

@@ -10,6 +10,7 @@ pub mod history;
 mod moves;
 pub mod netns;
 pub mod oracle;
+pub mod postgres;
 pub mod process;
 pub mod raw;
 pub mod scenario;

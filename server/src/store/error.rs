@@ -32,4 +32,9 @@ pub enum StoreError {
          option out to play the stored world, or give another --data folder for a new one"
     )]
     OtherWorld { file: PathBuf, stored: String, asked: String },
+    #[error(
+        "cannot use the store at {file}: {detail}; check that the database server runs and \
+         takes this server's connections"
+    )]
+    Unreachable { file: PathBuf, detail: String },
 }

@@ -4,7 +4,7 @@
 //! once the writes they must see are in, and keeps saves for a retry while
 //! the disk fails.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -13,11 +13,10 @@ use gloam_protocol::DeathRecord;
 use redb::Database;
 use tracing::{debug, error};
 
-use super::backup;
+use super::backend::Backend;
 use super::command::{Cmd, GraveyardReply, LoadReply};
 use super::morgue::Shelf;
 use super::queue::Queue;
-use super::tables::{self, depth_history, graveyard, load};
 use crate::character::Snapshot;
 
 /// Commands applied at once, at most: enough to make a burst cheap, few
@@ -55,13 +54,12 @@ impl std::fmt::Debug for Reopen {
     }
 }
 
-/// The store's thread and what it owns: the database (None while it
-/// cannot be reopened), the saves a failed commit left, and the flag the
-/// game watches to know whether saving works.
+/// The store's thread and what it owns: the backend, the saves a failed
+/// commit left, and the flag the game watches to know whether saving works.
 pub(super) struct Keeper {
-    db: Option<Database>,
+    backend: Box<dyn Backend>,
+    /// Where the store is kept, for the log.
     file: PathBuf,
-    reopen: Option<Reopen>,
     failed: Vec<Cmd>,
     saving: tokio::sync::watch::Sender<bool>,
     /// How often it commits while busy ([`GATHER`]).
@@ -97,13 +95,12 @@ impl Waiting {
 }
 
 impl Keeper {
-    /// A keeper of `db`, kept in `file` (`MEMORY` for a store in memory),
-    /// with the flag that says whether saving works and the count of
-    /// commits that worked, for others to watch.
+    /// A keeper of `backend`, kept at `file` (`MEMORY` for a store in
+    /// memory), with the flag that says whether saving works and the count
+    /// of commits that worked, for others to watch.
     pub(super) fn new(
-        db: Database,
+        backend: Box<dyn Backend>,
         file: PathBuf,
-        reopen: Option<Reopen>,
         gather: Duration,
         morgues: Shelf,
     ) -> (Self, tokio::sync::watch::Receiver<bool>, Arc<AtomicUsize>) {
@@ -111,9 +108,8 @@ impl Keeper {
         let commits = Arc::new(AtomicUsize::new(0));
         let keeper = Keeper {
             commits: commits.clone(),
-            db: Some(db),
+            backend,
             file,
-            reopen,
             failed: Vec::new(),
             saving,
             gather,
@@ -123,19 +119,6 @@ impl Keeper {
             morgues,
         };
         (keeper, saving_rx, commits)
-    }
-
-    /// The database, reopened first if a failure closed it.
-    fn db(&mut self) -> Result<&Database, String> {
-        if self.db.is_none()
-            && let Some(reopen) = &self.reopen
-        {
-            match (reopen.0)() {
-                Ok(db) => self.db = Some(db),
-                Err(e) => return Err(format!("cannot reopen the store: {e}")),
-            }
-        }
-        self.db.as_ref().ok_or_else(|| "the store is unavailable".to_owned())
     }
 
     /// Takes the commands waiting (new characters first: see `queue.rs`)
@@ -213,15 +196,12 @@ impl Keeper {
             }
             Cmd::LoadLog { depth, reading, reply } => {
                 self.commit(writes);
-                let read = |db: &_| depth_history(db, depth, reading).map_err(|e| e.to_string());
-                let log = self.db().and_then(read);
+                let log = self.backend.depth_history(depth, reading).map_err(|e| e.to_string());
                 let _ = reply.send(log);
             }
             Cmd::LifeEnd { name, life, reply } => {
                 self.commit(writes);
-                let end = self
-                    .db()
-                    .and_then(|db| tables::life_end(db, &name, life).map_err(|e| e.to_string()));
+                let end = self.backend.life_end(&name, life).map_err(|e| e.to_string());
                 let _ = reply.send(end);
             }
             Cmd::Flush { done } => {
@@ -235,8 +215,7 @@ impl Keeper {
             }
             Cmd::Backup { keep, done } => {
                 self.commit(writes);
-                let file = self.file.clone();
-                let _ = done.send(self.db().and_then(|db| back_up(db, &file, keep)));
+                let _ = done.send(self.backend.back_up(keep));
             }
             Cmd::Close => {
                 self.commit(writes);
@@ -247,11 +226,11 @@ impl Keeper {
     }
 
     fn load(&mut self, name: &str) -> Result<Option<Snapshot>, String> {
-        self.db().and_then(|db| load(db, name).map_err(|e| e.to_string()))
+        self.backend.load(name).map_err(|e| e.to_string())
     }
 
     fn graveyard(&mut self) -> Result<Vec<DeathRecord>, String> {
-        self.db().and_then(|db| graveyard(db).map_err(|e| e.to_string()))
+        self.backend.graveyard().map_err(|e| e.to_string())
     }
 
     /// Answers the reads that waited for a commit (the graveyards with one
@@ -286,7 +265,7 @@ impl Keeper {
         all.append(writes);
         let started = Instant::now();
         let count = all.len();
-        let result = self.db().and_then(|db| tables::write(db, &all).map_err(|e| e.to_string()));
+        let result = self.backend.write(&all).map_err(|e| e.to_string());
         metrics::histogram!(crate::telemetry::COMMIT_SECONDS).record(started.elapsed());
         match &result {
             Ok(()) => {
@@ -320,10 +299,7 @@ impl Keeper {
         if result.is_err() {
             let over = self.failed.len().saturating_sub(KEPT_WHILE_FAILING);
             self.failed.drain(..over);
-            if self.reopen.is_some() {
-                // redb takes no more work from a database that saw an I/O error.
-                self.db = None;
-            }
+            self.backend.lost();
         }
         self.saving
             .send_if_modified(|saving| std::mem::replace(saving, result.is_ok()) != result.is_ok());
@@ -341,15 +317,4 @@ impl Keeper {
 /// The first `most` of `dead`, or why the graveyard cannot be read.
 fn first(dead: &Result<Vec<DeathRecord>, String>, most: usize) -> Result<Vec<DeathRecord>, String> {
     dead.as_ref().map(|dead| dead[..most.min(dead.len())].to_vec()).map_err(Clone::clone)
-}
-
-/// A backup of the store kept in `file` (a store in memory has no folder).
-fn back_up(db: &Database, file: &Path, keep: usize) -> Result<PathBuf, String> {
-    if file == Path::new(MEMORY) {
-        return Err("a store in memory has no folder to back up into".into());
-    }
-    let started = Instant::now();
-    let path = backup::write(db, &backup::folder_of(file), keep)?;
-    tracing::info!(file = %path.display(), took = ?started.elapsed(), "backup written");
-    Ok(path)
 }

@@ -38,13 +38,17 @@
 //! - `backup.rs`: online backups into the folder's `backups/`;
 //! - `error.rs`: why a data folder could not be used.
 
+mod backend;
 mod backup;
 mod command;
+mod embedded;
 mod error;
+mod export;
 mod handle;
 mod keeper;
 mod morgue;
 mod open;
+mod postgres;
 mod queue;
 mod tables;
 mod world;
@@ -52,7 +56,7 @@ mod world;
 use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use gloam_protocol::DeathRecord;
@@ -65,21 +69,25 @@ pub use open::{LOCK_FILE, STORE_FILE};
 pub use tables::{DepthHistory, DepthSnapshot, META, Reading};
 
 use crate::character::Credential;
+use backend::{Backend, Fault};
+use embedded::Redb;
 use keeper::{GATHER, Keeper, MEMORY, Reopen};
 use queue::{CloseOnDrop, Queue};
 
 /// An open store, before the game starts writing to it.
 #[derive(Debug)]
 pub struct Store {
-    db: Database,
-    /// The file, or None for a store in memory.
+    /// What keeps it (see `backend.rs`); behind a lock only so that the
+    /// reads before the start can take `&self`.
+    backend: Mutex<Box<dyn Backend>>,
+    /// Where it is kept, as printed: its file, its database, or `MEMORY`.
+    place: PathBuf,
+    /// The redb file, or None for a store in memory or on PostgreSQL.
     file: Option<PathBuf>,
     /// Held for as long as the store is open.
     lock: Option<File>,
     /// The characters it holds, read when it opened.
     known: Vec<Credential>,
-    /// How to open the database again after an I/O error (None: never fails).
-    reopen: Option<Reopen>,
     /// How long writes wait for others to go with them (`GATHER`).
     gather: Duration,
     /// The lives that ended under each name, as the graveyard numbers
@@ -100,12 +108,19 @@ impl Store {
         let lock = open::lock_folder(dir, &file)?;
         backup::remove_unfinished(&backup::folder_of(&file), None);
         let db = open::open_file(&file)?;
-        let known = tables::read_known(&db).map_err(|e| open::failed(&file, e))?;
-        let lives = lives(&tables::graveyard(&db).map_err(|e| open::failed(&file, e))?);
         let path = file.clone();
         let reopen = Some(Reopen(Box::new(move || Ok(Database::create(&path)?))));
-        let (file, lock) = (Some(file), Some(lock));
-        Ok(Self { db, file, lock, known, reopen, gather: GATHER, lives })
+        let backend = Redb::new(db, Some(file.clone()), reopen);
+        Self::on(Box::new(backend), file.clone(), Some(file), Some(lock))
+    }
+
+    /// The store in the PostgreSQL database at `url` (`postgres://...`),
+    /// its tables made or brought up to date (see `postgres.rs`). Fails,
+    /// changing nothing, when another server plays the world or the
+    /// database was made by a newer server.
+    pub fn connect(url: &str) -> Result<Self, StoreError> {
+        let (backend, place) = self::postgres::Postgres::connect(url)?;
+        Self::on(Box::new(backend), place, None, None)
     }
 
     /// A store that lives in memory and ends with the server: for tests and
@@ -115,8 +130,66 @@ impl Store {
             .create_with_backend(InMemoryBackend::new())
             .expect("a database in memory always opens");
         open::mark_new(&db).expect("a database in memory takes its version mark");
-        let (known, lives) = (Vec::new(), HashMap::new());
-        Self { db, file: None, lock: None, known, reopen: None, gather: GATHER, lives }
+        let backend = Box::new(Redb::new(db, None, None));
+        Self::on(backend, PathBuf::from(MEMORY), None, None).expect("a new store in memory reads")
+    }
+
+    /// The store kept by `backend` at `place`, its characters and lives read.
+    fn on(
+        backend: Box<dyn Backend>,
+        place: PathBuf,
+        file: Option<PathBuf>,
+        lock: Option<File>,
+    ) -> Result<Self, StoreError> {
+        let mut store = Self {
+            backend: Mutex::new(backend),
+            place,
+            file,
+            lock,
+            known: Vec::new(),
+            gather: GATHER,
+            lives: HashMap::new(),
+        };
+        store.known = store.with(|b| b.known())?;
+        store.lives = lives(&store.graveyard()?);
+        Ok(store)
+    }
+
+    /// `read` done by the backend, its fault told as the store's error.
+    fn with<T>(
+        &self,
+        read: impl FnOnce(&mut dyn Backend) -> Result<T, Fault>,
+    ) -> Result<T, StoreError> {
+        let mut backend = self.backend.lock().unwrap_or_else(PoisonError::into_inner);
+        read(backend.as_mut()).map_err(|fault| self.failed(fault))
+    }
+
+    /// A backend's fault as the store's error, naming where it is kept.
+    fn failed(&self, fault: Fault) -> StoreError {
+        let file = self.place.clone();
+        match fault {
+            Fault::Io(cause) => StoreError::Io { file, cause },
+            Fault::Damaged(detail) => StoreError::Corrupt { file, detail },
+            Fault::Unreachable(detail) => StoreError::Unreachable { file, detail },
+        }
+    }
+
+    /// Copies everything this store holds into `to`, a store that holds
+    /// nothing yet (see `export.rs`): its records in one transaction, then
+    /// the world's settings and id. Gives how many writes that took.
+    pub fn copy_into(&self, to: &Store) -> Result<usize, StoreError> {
+        let export = self.with(|b| b.export())?;
+        to.with(|b| b.write(&export.writes))?;
+        let meta: Vec<(&str, Option<Vec<u8>>)> =
+            export.meta.iter().map(|(key, value)| (key.as_str(), Some(value.clone()))).collect();
+        to.with(|b| b.set_meta(&meta))?;
+        Ok(export.writes.len() + meta.len())
+    }
+
+    /// Where the store is kept, as printed: its file, its database's
+    /// address (without a password), or `:memory:`.
+    pub fn place(&self) -> &Path {
+        &self.place
     }
 
     /// The store's file (an absolute path), or None when it lives in memory.
@@ -125,7 +198,7 @@ impl Store {
     }
 
     fn path(&self) -> &Path {
-        self.file.as_deref().unwrap_or(Path::new(MEMORY))
+        &self.place
     }
 
     /// A depth's history as the store holds it now (see [`DepthHistory`]).
@@ -135,12 +208,12 @@ impl Store {
 
     /// [`depth_history`](Self::depth_history), as much of it as `reading` says.
     pub fn read_history(&self, depth: u16, reading: Reading) -> Result<DepthHistory, StoreError> {
-        tables::depth_history(&self.db, depth, reading).map_err(|e| open::failed(self.path(), e))
+        self.with(|b| b.depth_history(depth, reading))
     }
 
     /// The dead, deepest first, as the store holds them now.
     pub fn graveyard(&self) -> Result<Vec<DeathRecord>, StoreError> {
-        tables::graveyard(&self.db).map_err(|e| open::failed(self.path(), e))
+        self.with(|b| b.graveyard())
     }
 
     /// Every character the store knows.
@@ -151,10 +224,10 @@ impl Store {
     /// Hands the store to its writing thread; gives the characters it holds.
     pub fn start(self) -> (Writer, Vec<Credential>) {
         let queue = Arc::new(Queue::default());
-        let Store { db, file, lock, known, reopen, gather, lives } = self;
+        let Store { backend, place, file, lock, known, gather, lives } = self;
+        let backend = backend.into_inner().unwrap_or_else(PoisonError::into_inner);
         let morgues = morgue::Shelf::beside(file.as_deref());
-        let label = file.unwrap_or_else(|| PathBuf::from(MEMORY));
-        let (keeper, saving, commits) = Keeper::new(db, label, reopen, gather, morgues);
+        let (keeper, saving, commits) = Keeper::new(backend, place, gather, morgues);
         // The thread holds the folder's lock: it is let go only once the
         // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()

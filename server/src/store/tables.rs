@@ -441,7 +441,7 @@ pub(super) fn load(db: &Database, name: &str) -> Result<Option<Snapshot>, redb::
 
 /// The stored piles of one depth; a list that does not decode is reported
 /// and forgotten (the piles are seen again when in sight).
-fn decode_piles(name: &str, depth: u16, bytes: &[u8]) -> Vec<KeptPile> {
+pub(super) fn decode_piles(name: &str, depth: u16, bytes: &[u8]) -> Vec<KeptPile> {
     gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
         tracing::error!(player = name, depth, error = %e, "stored piles do not decode: forgotten");
         Vec::new()
@@ -450,7 +450,7 @@ fn decode_piles(name: &str, depth: u16, bytes: &[u8]) -> Vec<KeptPile> {
 
 /// A stored progress; one that does not decode is reported and read as a
 /// new character's.
-fn decode_progress(name: &str, bytes: &[u8]) -> Progress {
+pub(super) fn decode_progress(name: &str, bytes: &[u8]) -> Progress {
     gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
         tracing::error!(player = name, error = %e, "a stored progress does not decode: read as level 1");
         Progress::default()
@@ -459,7 +459,7 @@ fn decode_progress(name: &str, bytes: &[u8]) -> Progress {
 
 /// The stored kinds a character knows; a list that does not decode is
 /// reported and read as none (they are learnt again by use).
-fn decode_known(name: &str, bytes: &[u8]) -> Vec<String> {
+pub(super) fn decode_known(name: &str, bytes: &[u8]) -> Vec<String> {
     gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
         tracing::error!(player = name, error = %e, "stored item knowledge does not decode: none kept");
         Vec::new()
@@ -468,7 +468,7 @@ fn decode_known(name: &str, bytes: &[u8]) -> Vec<String> {
 
 /// A stored background; one that does not decode is reported and read as
 /// none (the character plays on, unskilled).
-fn decode_background(name: &str, bytes: &[u8]) -> Option<(String, Skills)> {
+pub(super) fn decode_background(name: &str, bytes: &[u8]) -> Option<(String, Skills)> {
     gloam_protocol::codec::decode_record(bytes)
         .inspect_err(|e| {
             tracing::error!(player = name, error = %e, "a stored background does not decode: read as none");
@@ -478,7 +478,7 @@ fn decode_background(name: &str, bytes: &[u8]) -> Option<(String, Skills)> {
 
 /// A stored count of kills by kind; one that does not decode is reported
 /// and read as none.
-fn decode_slain(name: &str, bytes: &[u8]) -> Vec<(String, u32)> {
+pub(super) fn decode_slain(name: &str, bytes: &[u8]) -> Vec<(String, u32)> {
     gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
         tracing::error!(player = name, error = %e, "stored kills by kind do not decode: read as none");
         Vec::new()
@@ -487,7 +487,7 @@ fn decode_slain(name: &str, bytes: &[u8]) -> Vec<(String, u32)> {
 
 /// A stored pack; one that does not decode is reported and read as empty
 /// rather than keeping its character out of the game.
-fn decode_pack(name: &str, bytes: &[u8]) -> Vec<(String, u16)> {
+pub(super) fn decode_pack(name: &str, bytes: &[u8]) -> Vec<(String, u16)> {
     gloam_protocol::codec::decode_record(bytes).unwrap_or_else(|e| {
         tracing::error!(player = name, error = %e, "a stored pack does not decode: read as empty");
         Vec::new()
@@ -648,13 +648,21 @@ pub(super) fn graveyard(db: &Database) -> Result<Vec<DeathRecord>, redb::Error> 
             });
         }
     }
+    Ok(in_graveyard_order(living(&txn)?, dead))
+}
+
+/// The hall of the living (in the order they escaped), then the dead
+/// (given in the order they died), deepest first, then the longest lived.
+pub(super) fn in_graveyard_order(
+    mut living: Vec<DeathRecord>,
+    mut dead: Vec<DeathRecord>,
+) -> Vec<DeathRecord> {
     // A stable sort: graves alike in all three stay in the order of death.
     dead.sort_by(|a, b| {
         b.depth.cmp(&a.depth).then(b.rounds.cmp(&a.rounds)).then(a.when.cmp(&b.when))
     });
-    let mut all = living(&txn)?;
-    all.append(&mut dead);
-    Ok(all)
+    living.append(&mut dead);
+    living
 }
 
 /// The hall of the living, first to escape first.

@@ -3,10 +3,8 @@
 //! rebuilt from, in the `meta` table. A world once settled is kept: a host who names another
 //! is told so, never given it over the stored one.
 
-use redb::ReadableDatabase;
-
-use super::tables::META;
-use super::{Store, StoreError, open};
+use super::backend::Fault;
+use super::{Store, StoreError};
 use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::GeneratorSetting;
 
@@ -14,47 +12,38 @@ impl Store {
     /// A name for this world that stays with the file wherever it is moved
     /// or copied: 16 hex digits, drawn when the store was made.
     pub fn world_id(&self) -> Result<String, StoreError> {
-        let read = || -> Result<String, redb::Error> {
-            let txn = self.db.begin_read()?;
-            let meta = txn.open_table(META)?;
-            let id = meta
-                .get("world-id")?
-                .ok_or_else(|| redb::Error::Corrupted("the store has no world id".into()))?;
-            Ok(id.value().iter().map(|b| format!("{b:02x}")).collect())
-        };
-        read().map_err(|e| open::failed(self.path(), e))
+        let id = self.with(|b| b.meta("world-id"))?;
+        let id =
+            id.ok_or_else(|| self.failed(Fault::Damaged("the store has no world id".into())))?;
+        Ok(id.iter().map(|b| format!("{b:02x}")).collect())
     }
 
     /// The world this store was made for, if it was given one yet.
     pub fn world(&self) -> Result<Option<WorldSpec>, StoreError> {
-        let read = || -> Result<Option<WorldSpec>, redb::Error> {
-            let txn = self.db.begin_read()?;
-            let meta = txn.open_table(META)?;
-            let text = |key: &str| -> Result<Option<String>, redb::Error> {
-                Ok(meta.get(key)?.map(|v| String::from_utf8_lossy(v.value()).into_owned()))
+        self.with(|backend| {
+            let Some(seed) = backend.meta("seed")? else { return Ok(None) };
+            let mut text = |key: &str| -> Result<Option<String>, Fault> {
+                Ok(backend.meta(key)?.map(|v| String::from_utf8_lossy(&v).into_owned()))
             };
-            let Some(seed) = meta.get("seed")? else { return Ok(None) };
-            let seed = <[u8; 8]>::try_from(seed.value())
+            let damaged = |detail: &str| Fault::Damaged(detail.to_owned());
+            let seed = <[u8; 8]>::try_from(seed.as_slice())
                 .map(u64::from_le_bytes)
-                .map_err(|_| redb::Error::Corrupted("the world seed is not 8 bytes".into()))?;
+                .map_err(|_| damaged("the world seed is not 8 bytes"))?;
             let generator = text("generator")?
                 .and_then(|name| GeneratorSetting::from_name(&name))
-                .ok_or_else(|| redb::Error::Corrupted("unknown generator setting".into()))?;
+                .ok_or_else(|| damaged("unknown generator setting"))?;
             let mix = text("mix")?
                 .and_then(|mix| mix.parse().ok())
-                .ok_or_else(|| redb::Error::Corrupted("unreadable generator weights".into()))?;
+                .ok_or_else(|| damaged("unreadable generator weights"))?;
             let edition = match text("edition")? {
-                Some(e) => e
-                    .parse()
-                    .map_err(|_| redb::Error::Corrupted(format!("unreadable edition {e:?}")))?,
+                Some(e) => e.parse().map_err(|_| damaged(&format!("unreadable edition {e:?}")))?,
                 // Worlds made before editions have none: the second had
                 // vaults, the first not even those.
-                None if meta.get("vaults")?.is_some_and(|v| v.value() == b"1") => 2,
+                None if text("vaults")?.is_some_and(|v| v == "1") => 2,
                 None => 1,
             };
             Ok(Some(WorldSpec { seed, generator, mix, edition }))
-        };
-        read().map_err(|e| open::failed(self.path(), e))
+        })
     }
 
     /// Settles which world this store holds: the stored one if there is
@@ -73,7 +62,7 @@ impl Store {
                 mix: asked.mix.clone().unwrap_or_default(),
                 edition: crate::config::EDITION,
             };
-            self.write_world(&world).map_err(|e| open::failed(self.path(), e))?;
+            self.write_world(&world)?;
             return Ok(world);
         };
         let mut clashes = Vec::new();
@@ -100,16 +89,13 @@ impl Store {
         })
     }
 
-    fn write_world(&self, spec: &WorldSpec) -> Result<(), redb::Error> {
-        let txn = self.db.begin_write()?;
-        {
-            let mut meta = txn.open_table(META)?;
-            meta.insert("seed", spec.seed.to_le_bytes().as_slice())?;
-            meta.insert("generator", spec.generator.name().as_bytes())?;
-            meta.insert("mix", spec.mix.to_string().as_bytes())?;
-            meta.insert("edition", spec.edition.to_string().as_bytes())?;
-        }
-        txn.commit()?;
-        Ok(())
+    fn write_world(&self, spec: &WorldSpec) -> Result<(), StoreError> {
+        let values = [
+            ("seed", Some(spec.seed.to_le_bytes().to_vec())),
+            ("generator", Some(spec.generator.name().as_bytes().to_vec())),
+            ("mix", Some(spec.mix.to_string().into_bytes())),
+            ("edition", Some(spec.edition.to_string().into_bytes())),
+        ];
+        self.with(|b| b.set_meta(&values))
     }
 }

@@ -19,6 +19,7 @@ mod metrics;
 mod old_graves;
 mod old_world;
 mod persist;
+mod postgres;
 mod replay;
 mod replay_fixture;
 mod sight;

@@ -28,7 +28,7 @@ fn quiet(args: &[&str]) -> Vec<String> {
     all
 }
 
-fn start(data: &Path, args: &[&str]) -> ServerProcess {
+pub(crate) fn start(data: &Path, args: &[&str]) -> ServerProcess {
     let args = quiet(args);
     ServerProcess::start(SERVER, data, &args.iter().map(String::as_str).collect::<Vec<_>>())
 }
@@ -39,7 +39,11 @@ fn try_start(data: &Path, args: &[&str]) -> Result<ServerProcess, Failure> {
 }
 
 /// Joins as `name`; a refusal comes back as Err.
-async fn join(url: &str, name: &str, token: Option<Token>) -> Result<SimClient, Refusal> {
+pub(crate) async fn join(
+    url: &str,
+    name: &str,
+    token: Option<Token>,
+) -> Result<SimClient, Refusal> {
     match SimClient::join_with_token(url, name, token, None).await {
         Ok(sim) => Ok(sim),
         Err(SimError::Refused(refusal)) => Err(refusal),
@@ -97,14 +101,21 @@ struct Moment {
 
 #[tokio::test]
 async fn a_killed_server_loses_at_most_the_last_second() {
+    killed_in_play(&[]).await;
+}
+
+/// Six rounds of play, each ended by a SIGKILL wherever the server is in
+/// its saving, on a server started with `store` (its store's options) and
+/// again after each kill: each resumed player lost at most the last second.
+pub(crate) async fn killed_in_play(store: &[&str]) {
     const ROUNDS: usize = 6;
     let data = tempfile::tempdir().unwrap();
     let mut rng = Pcg64::seed_from_u64(0x6c6f_6d61);
     let mut token = None;
     let mut before_kill: Option<(Instant, Vec<Moment>)> = None;
     for round in 0..ROUNDS {
-        let args: &[&str] = if round == 0 { &["--seed", "3", "--generator", "bsp"] } else { &[] };
-        let server = start(data.path(), args);
+        let world: &[&str] = if round == 0 { &["--seed", "3", "--generator", "bsp"] } else { &[] };
+        let server = start(data.path(), &[world, store].concat());
         let mut walker = join(&server.url, "ann", token).await.unwrap();
         token = walker.token;
         if let Some((killed_at, history)) = before_kill.take() {

@@ -9,7 +9,8 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use redb::backends::{FileBackend, InMemoryBackend};
 use redb::{Database, StorageBackend};
 
-use super::super::keeper::{GATHER, Reopen};
+use super::super::embedded::Redb;
+use super::super::keeper::{MEMORY, Reopen};
 use super::super::{STORE_FILE, Store, open};
 
 impl Store {
@@ -26,9 +27,8 @@ impl Store {
         let db = open().expect("a database in memory always opens");
         open::mark_new(&db).expect("a database in memory takes its version mark");
         let reopen = Some(Reopen(Box::new(move || Ok(open()?))));
-        let lives = Default::default();
-        let known = Vec::new();
-        let store = Self { db, file: None, lock: None, known, reopen, gather: GATHER, lives };
+        let backend = Box::new(Redb::new(db, None, reopen));
+        let store = Self::on(backend, MEMORY.into(), None, None).expect("a new store reads");
         (store, full)
     }
 }
@@ -157,14 +157,8 @@ pub(super) fn on_a_disk_the_test_holds(dir: &Path) -> (Store, Arc<Hold>) {
         HeldDisk { file: FileBackend::new(file).expect("a file backend"), hold: hold.clone() };
     let db = Database::builder().create_with_backend(disk).expect("a new store opens");
     open::mark_new(&db).expect("a new store takes its version mark");
-    let store = Store {
-        db,
-        file: Some(path),
-        lock: Some(lock),
-        known: Vec::new(),
-        reopen: None,
-        gather: GATHER,
-        lives: Default::default(),
-    };
+    let backend = Box::new(Redb::new(db, Some(path.clone()), None));
+    let store =
+        Store::on(backend, path.clone(), Some(path), Some(lock)).expect("a new store reads");
     (store, hold)
 }

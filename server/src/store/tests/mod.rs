@@ -1,6 +1,27 @@
 //! The store's tests: what it keeps and gives back, how it refuses a
 //! folder it cannot use, and how its thread gathers, fails and ends.
 
+/// Each test named, a function of a [`Place`], runs twice: on redb in a
+/// data folder of its own, and on PostgreSQL in a database of its own
+/// (where PostgreSQL is not installed, that run says so and passes, unless
+/// `tests/run-all` requires it: see `gloam_tests::postgres`).
+macro_rules! on_both_backends {
+    ($($test:ident),* $(,)?) => {
+        $(mod $test {
+            #[test]
+            fn redb() {
+                super::$test(&super::Place::redb())
+            }
+            #[test]
+            fn postgres() {
+                if let Some(place) = super::Place::postgres() {
+                    super::$test(&place)
+                }
+            }
+        })*
+    };
+}
+
 mod burst;
 mod disks;
 mod lanes;
@@ -18,6 +39,40 @@ use super::*;
 use crate::character::{Credential, KeptPile, Progress, Skills, Snapshot, Vitals};
 use crate::config::{WorldSpec, WorldWish};
 use crate::mapgen::{Generator, GeneratorSetting, Mix};
+
+/// Where a test's store is kept: a data folder of its own (redb), or a
+/// database of its own on the tests' PostgreSQL.
+#[derive(Debug)]
+enum Place {
+    Folder(tempfile::TempDir),
+    Database(String),
+}
+
+impl Place {
+    fn redb() -> Self {
+        Place::Folder(tempfile::tempdir().unwrap())
+    }
+
+    fn postgres() -> Option<Self> {
+        gloam_tests::postgres::database().map(Place::Database)
+    }
+
+    /// Another place of the same kind, new.
+    fn another(&self) -> Self {
+        match self {
+            Place::Folder(_) => Place::redb(),
+            Place::Database(_) => Place::postgres().expect("PostgreSQL ran for this one"),
+        }
+    }
+
+    /// The store kept here, opened (again).
+    fn open(&self) -> Store {
+        match self {
+            Place::Folder(dir) => Store::open(dir.path()).unwrap(),
+            Place::Database(url) => Store::connect(url).unwrap(),
+        }
+    }
+}
 
 fn spec(seed: u64) -> WorldSpec {
     WorldSpec {
@@ -81,9 +136,7 @@ fn death(name: &str, depth: u16, rounds: u64, when: u64) -> DeathRecord {
 /// Those who escaped head the graveyard in the hall of the living, in the
 /// order they escaped, and every record keeps its level, after a restart
 /// too; an escape also takes the character out of play.
-#[test]
-fn the_living_head_the_graveyard_and_records_keep_their_level() {
-    let dir = tempfile::tempdir().unwrap();
+fn the_living_head_the_graveyard_and_records_keep_their_level(place: &Place) {
     let escape = |name: &str, when| DeathRecord {
         killed_by: "the Gloamstone".into(),
         escaped: true,
@@ -91,7 +144,7 @@ fn the_living_head_the_graveyard_and_records_keep_their_level() {
         ..death(name, 26, 9_000, when)
     };
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = place.open();
         store.settle_world(&seed(42), crate::fresh_seed).unwrap();
         let (writer, _) = store.start();
         let handle = writer.handle();
@@ -108,7 +161,7 @@ fn the_living_head_the_graveyard_and_records_keep_their_level() {
         drop(handle);
         writer.close();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = place.open();
     let all = store.graveyard().unwrap();
     let names: Vec<(&str, bool, u8)> =
         all.iter().map(|d| (d.name.as_str(), d.escaped, d.level)).collect();
@@ -119,12 +172,10 @@ fn the_living_head_the_graveyard_and_records_keep_their_level() {
 /// A death takes the character out of play (its next join is a new
 /// character under the same name and token) and into the graveyard, which
 /// lists the dead deepest first, and outlives closing the file.
-#[test]
-fn the_dead_go_to_the_graveyard_and_their_names_stay() {
-    let dir = tempfile::tempdir().unwrap();
+fn the_dead_go_to_the_graveyard_and_their_names_stay(place: &Place) {
     let known = Credential { name: "ann".into(), token_hash: [9; 32] };
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = place.open();
         store.settle_world(&seed(42), crate::fresh_seed).unwrap();
         let (writer, _) = store.start();
         let handle = writer.handle();
@@ -143,7 +194,7 @@ fn the_dead_go_to_the_graveyard_and_their_names_stay() {
         drop(handle);
         writer.close();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = place.open();
     assert_eq!(store.known(), [known], "the name and its token stay");
     let dead = store.graveyard().unwrap();
     assert_eq!(dead.len(), 3);
@@ -153,10 +204,8 @@ fn the_dead_go_to_the_graveyard_and_their_names_stay() {
 /// Every death keeps its grave, however many deaths one name has in one
 /// second: graves were once kept by (second, name), and a burst of 1,601
 /// deaths left 133 graves.
-#[test]
-fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second() {
-    let dir = tempfile::tempdir().unwrap();
-    let (writer, _) = Store::open(dir.path()).unwrap().start();
+fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second(place: &Place) {
+    let (writer, _) = place.open().start();
     let handle = writer.handle();
     runtime().block_on(async {
         for rounds in 0..300 {
@@ -170,12 +219,12 @@ fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second() {
     });
     drop(handle);
     writer.close();
-    let store = Store::open(dir.path()).unwrap();
+    let store = place.open();
     assert_eq!(store.graveyard().unwrap().len(), 301, "and they are kept");
     let (writer, _) = store.start();
     writer.handle().bury(death("ann", 2, 0, 1_000));
     writer.close();
-    let dead = Store::open(dir.path()).unwrap().graveyard().unwrap();
+    let dead = place.open().graveyard().unwrap();
     assert_eq!(dead.len(), 302, "numbering goes on after a restart");
     let twins: Vec<_> = dead.iter().filter(|d| **d == death("ann", 2, 0, 1_000)).collect();
     assert_eq!(twins.len(), 2, "even a death alike in every field has a grave of its own");
@@ -184,11 +233,9 @@ fn every_death_keeps_its_grave_even_many_of_one_name_in_one_second() {
 /// The uniques slain are kept for good: read with any depth's history,
 /// after closing the file too, and a unique slain twice (a history that
 /// was lost) is listed once.
-#[test]
-fn the_uniques_slain_survive_closing_the_file() {
-    let dir = tempfile::tempdir().unwrap();
+fn the_uniques_slain_survive_closing_the_file(place: &Place) {
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = place.open();
         store.settle_world(&seed(42), crate::fresh_seed).unwrap();
         assert!(store.depth_history(5).unwrap().slain_uniques.is_empty(), "none yet");
         let (writer, _) = store.start();
@@ -200,17 +247,15 @@ fn the_uniques_slain_survive_closing_the_file() {
         assert_eq!(seen, ["Grishnakh the Kobold Chief", "Old Mother Rot"], "sees what came before");
         writer.close();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = place.open();
     let kept = store.depth_history(9).unwrap().slain_uniques;
     assert_eq!(kept, ["Grishnakh the Kobold Chief", "Old Mother Rot"]);
 }
 
-#[test]
-fn saves_are_loaded_back_and_survive_closing_the_file() {
-    let dir = tempfile::tempdir().unwrap();
+fn saves_are_loaded_back_and_survive_closing_the_file(place: &Place) {
     let known = Credential { name: "ann".into(), token_hash: [9; 32] };
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = place.open();
         assert_eq!(store.settle_world(&seed(42), crate::fresh_seed).unwrap(), spec(42));
         let (writer, _) = store.start();
         let handle = writer.handle();
@@ -227,7 +272,7 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
         });
         writer.close();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = place.open();
     assert_eq!(store.known(), [known]);
     let id = store.world_id().unwrap();
     assert_eq!(id.len(), 16);
@@ -240,9 +285,8 @@ fn saves_are_loaded_back_and_survive_closing_the_file() {
     assert_eq!(loaded.piles, vec![(2, vec![pile(4)])], "the remembered piles are kept");
 }
 
-#[test]
-fn a_stored_world_wins_unless_the_host_asked_for_another() {
-    let store = Store::in_memory();
+fn a_stored_world_wins_unless_the_host_asked_for_another(place: &Place) {
+    let store = place.open();
     assert_eq!(
         store.settle_world(&seed(1), crate::fresh_seed).unwrap(),
         spec(1),
@@ -295,6 +339,25 @@ fn a_second_opening_of_a_folder_is_refused_while_the_first_holds_it() {
     let (writer, _) = first.start();
     writer.close();
     Store::open(dir.path()).expect("free again once the first is closed");
+}
+
+/// On PostgreSQL a world is held by its server's session (an advisory
+/// lock on the database), as a folder by its lock: a second server is
+/// refused while the first plays, and takes it once the first has closed.
+#[test]
+fn a_second_server_is_refused_a_world_on_postgres_while_the_first_plays_it() {
+    let Some(place) = Place::postgres() else { return };
+    let first = place.open();
+    let err = Store::connect(match &place {
+        Place::Database(url) => url,
+        Place::Folder(_) => unreachable!("a database"),
+    })
+    .unwrap_err();
+    assert!(matches!(err, StoreError::Locked { .. }), "{err:?}");
+    assert!(err.to_string().contains("postgres://postgres@127.0.0.1"), "{err}");
+    let (writer, _) = first.start();
+    writer.close();
+    drop(place.open());
 }
 
 #[test]
@@ -381,11 +444,10 @@ fn a_store_damaged_inside_is_refused_not_trusted() {
     assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
 }
 
-#[test]
-fn every_generator_setting_and_a_mix_read_back_as_written() {
+fn every_generator_setting_and_a_mix_read_back_as_written(place: &Place) {
     let mix: Mix = "bsp=3,caves=1,maze=0".parse().unwrap();
     for generator in GeneratorSetting::all() {
-        let store = Store::in_memory();
+        let store = place.another().open();
         let asked = WorldWish { seed: Some(5), generator: Some(generator), mix: Some(mix.clone()) };
         let world = store.settle_world(&asked, crate::fresh_seed).unwrap();
         assert_eq!(store.world().unwrap(), Some(world), "{generator:?}");
@@ -567,11 +629,10 @@ fn until_committed(writer: &Writer, before: usize, what: &str) {
 /// those, saves that come while the store gathers go in one commit, and a
 /// load waits for no commit unless a write of its own character is
 /// pending, which it then sees.
-#[test]
-fn saves_are_gathered_and_a_load_commits_only_its_own() {
+fn saves_are_gathered_and_a_load_commits_only_its_own(place: &Place) {
     // Gathering for as long as the test lasts: after the first few, only a
     // load or a flush commits.
-    let store = gathering(Store::in_memory(), std::time::Duration::from_secs(3600));
+    let store = gathering(place.open(), std::time::Duration::from_secs(3600));
     let (writer, _) = store.start();
     let handle = writer.handle();
     let rt = runtime();
@@ -603,10 +664,9 @@ fn saves_are_gathered_and_a_load_commits_only_its_own() {
 /// characters) do not run the pace of commits ahead: after thirty in a
 /// row, a save is committed a gathering later, not thirty gatherings (a
 /// crash in between would have lost all that time of play).
-#[test]
-fn a_save_waits_one_gathering_even_after_many_commits_made_at_once() {
+fn a_save_waits_one_gathering_even_after_many_commits_made_at_once(place: &Place) {
     let gather = Duration::from_millis(200);
-    let (writer, _) = gathering(Store::in_memory(), gather).start();
+    let (writer, _) = gathering(place.open(), gather).start();
     let handle = writer.handle();
     let rt = runtime();
     for x in 0..30 {
@@ -625,9 +685,8 @@ fn a_save_waits_one_gathering_even_after_many_commits_made_at_once() {
 
 /// While the store is busy, a save is committed by itself once the
 /// gathering time has passed, with no load or flush to ask for it.
-#[test]
-fn a_gathered_save_is_committed_without_being_asked() {
-    let store = gathering(Store::in_memory(), std::time::Duration::from_millis(20));
+fn a_gathered_save_is_committed_without_being_asked(place: &Place) {
+    let store = gathering(place.open(), std::time::Duration::from_millis(20));
     let (writer, _) = store.start();
     let handle = writer.handle();
     // Busy: the commits that may go at once are spent.
@@ -648,9 +707,8 @@ fn a_gathered_save_is_committed_without_being_asked() {
 /// history of rules 1 from entry 0; a new history marked after them is
 /// read alone, from its start; a gap ends what can be replayed, but the
 /// next entry is numbered after everything stored.
-#[test]
-fn a_depth_history_is_read_from_its_start_under_its_rules() {
-    let (writer, _) = Store::in_memory().start();
+fn a_depth_history_is_read_from_its_start_under_its_rules(place: &Place) {
+    let (writer, _) = place.open().start();
     let handle = writer.handle();
     let nothing = handle.depth_history(4).unwrap();
     assert_eq!((nothing.rules, nothing.entries.len(), nothing.next), (None, 0, 0));
@@ -673,23 +731,13 @@ fn a_depth_history_is_read_from_its_start_under_its_rules() {
 /// A world made before editions keeps the levels its players know: one
 /// whose meta says `vaults` is of the second edition, one that says
 /// nothing of the first (no vaults); a new world is of the newest.
-#[test]
-fn a_world_made_before_editions_keeps_its_levels() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path()).unwrap();
+fn a_world_made_before_editions_keeps_its_levels(place: &Place) {
+    let store = place.open();
     let new = store.settle_world(&WorldWish::default(), || 7).unwrap();
     assert_eq!(new.edition, crate::config::EDITION, "a new world is of the newest edition");
     let rewrite = |vaults: Option<&[u8]>| {
-        let txn = store.db.begin_write().unwrap();
-        {
-            let mut meta = txn.open_table(META).unwrap();
-            meta.remove("edition").unwrap();
-            match vaults {
-                Some(v) => meta.insert("vaults", v).map(drop).unwrap(),
-                None => meta.remove("vaults").map(drop).unwrap(),
-            }
-        }
-        txn.commit().unwrap();
+        let values = [("edition", None), ("vaults", vaults.map(<[u8]>::to_vec))];
+        store.with(|b| b.set_meta(&values)).unwrap();
         store.settle_world(&WorldWish::default(), || 8).unwrap()
     };
     let second = rewrite(Some(b"1"));
@@ -702,4 +750,77 @@ fn a_world_made_before_editions_keeps_its_levels() {
     assert_eq!(config.vaults.all().len(), crate::mapgen::Vaults::built_in().all().len());
     let config = crate::Config::default().playing(new);
     assert_eq!(config.items.edition(), crate::config::EDITION);
+}
+
+on_both_backends!(
+    the_living_head_the_graveyard_and_records_keep_their_level,
+    the_dead_go_to_the_graveyard_and_their_names_stay,
+    every_death_keeps_its_grave_even_many_of_one_name_in_one_second,
+    the_uniques_slain_survive_closing_the_file,
+    saves_are_loaded_back_and_survive_closing_the_file,
+    a_stored_world_wins_unless_the_host_asked_for_another,
+    every_generator_setting_and_a_mix_read_back_as_written,
+    saves_are_gathered_and_a_load_commits_only_its_own,
+    a_save_waits_one_gathering_even_after_many_commits_made_at_once,
+    a_gathered_save_is_committed_without_being_asked,
+    a_depth_history_is_read_from_its_start_under_its_rules,
+    a_world_made_before_editions_keeps_its_levels,
+);
+
+/// A world moved from redb into PostgreSQL (`gloam-server migrate`) reads
+/// back alike there: its id and settings, its characters and their saves,
+/// the hall of the living and the graves in the same order, the ends of
+/// lives, and a depth's history with its snapshot and the uniques slain.
+#[test]
+fn a_world_copied_into_postgres_reads_back_alike() {
+    let Some(target) = Place::postgres() else { return };
+    let source = Place::redb();
+    let store = source.open();
+    store.settle_world(&seed(42), crate::fresh_seed).unwrap();
+    let (writer, _) = store.start();
+    let handle = writer.handle();
+    runtime().block_on(async {
+        for (i, name) in ["ann", "bob"].into_iter().enumerate() {
+            let known = Credential { name: name.into(), token_hash: [i as u8; 32] };
+            handle.create(known).await.unwrap();
+            handle.save(name, snapshot(2, 3 + i as u16));
+        }
+        handle.bury(death("cy", 3, 50, 1_000));
+        handle.bury(DeathRecord { escaped: true, level: 9, ..death("dee", 5, 70, 900) });
+        handle.bury(death("eve", 3, 50, 1_000));
+        handle.bury(DeathRecord { morgue: 2, ..death("fay", 4, 10, 800) });
+    });
+    handle.end_life_at("cy", 1, 3, 49);
+    handle.slay_unique("Old Mother Rot", "ann");
+    handle.start_history(2, 0, 5);
+    handle.append_log(2, 0, (0..12u8).map(|n| vec![n]).collect(), 77);
+    let snapshot_at = |after| DepthSnapshot { after, rules: 5, checksum: after, bytes: vec![1] };
+    (1..=6).for_each(|n| handle.keep_snapshot(2, snapshot_at(n * 2)));
+    writer.close();
+
+    let (from, to) = (source.open(), target.open());
+    assert!(from.copy_into(&to).unwrap() > 10);
+    drop(to);
+    let to = target.open();
+    assert_eq!(to.world_id().unwrap(), from.world_id().unwrap(), "the world keeps its id");
+    assert_eq!(to.world().unwrap(), Some(spec(42)));
+    assert_eq!(to.known(), from.known());
+    assert_eq!(to.graveyard().unwrap(), from.graveyard().unwrap());
+    assert_eq!(to.graveyard().unwrap().len(), 4);
+    for reading in [Reading::Whole, Reading::FromSnapshot] {
+        assert_eq!(to.read_history(2, reading).unwrap(), from.read_history(2, reading).unwrap());
+    }
+    assert_eq!(to.read_history(2, Reading::FromSnapshot).unwrap().snapshot, Some(snapshot_at(12)));
+    let read = |store: Store| {
+        let (writer, _) = store.start();
+        let handle = writer.handle();
+        let rt = runtime();
+        let saves = ["ann", "bob"].map(|name| rt.block_on(handle.load(name)).unwrap());
+        let end = rt.block_on(handle.life_end("cy", 1)).unwrap();
+        writer.close();
+        (saves, end)
+    };
+    let (moved, kept) = (read(to), read(from));
+    assert_eq!(moved, kept);
+    assert!(moved.0.iter().all(Option::is_some) && moved.1 == Some((3, 49)));
 }

@@ -6,12 +6,10 @@ use super::*;
 
 /// Each name's lives are numbered from 1, and the numbering goes on after
 /// a restart from the graves (and the hall of the living) it left.
-#[test]
-fn lives_are_numbered_per_name_and_the_numbers_survive_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
+fn lives_are_numbered_per_name_and_the_numbers_survive_a_restart(place: &Place) {
     let rt = runtime();
     {
-        let (writer, _) = Store::open(dir.path()).unwrap().start();
+        let (writer, _) = place.open().start();
         let handle = writer.handle();
         assert_eq!([handle.end_life("ann"), handle.end_life("ann")], [1, 2]);
         assert_eq!(handle.end_life("bob"), 1);
@@ -21,7 +19,7 @@ fn lives_are_numbered_per_name_and_the_numbers_survive_a_restart() {
         rt.block_on(handle.flush());
         writer.close();
     }
-    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let (writer, _) = place.open().start();
     let handle = writer.handle();
     assert_eq!(handle.end_life("ann"), 3, "after the escape kept in the hall of the living");
     assert_eq!(handle.end_life("bob"), 2);
@@ -84,3 +82,5 @@ fn kills_by_kind_are_kept_and_an_older_store_loads_with_none() {
     assert_eq!(old, Snapshot { slain: Vec::new(), ..kept });
     writer.close();
 }
+
+on_both_backends!(lives_are_numbered_per_name_and_the_numbers_survive_a_restart,);

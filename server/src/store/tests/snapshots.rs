@@ -16,9 +16,8 @@ fn log(handle: &StoreHandle, depth: u16, first: u64, count: u64) {
     handle.append_log(depth, first, entries, first + count);
 }
 
-#[test]
-fn a_depth_is_read_from_its_newest_snapshot_with_the_entries_after_it() {
-    let (writer, _) = Store::in_memory().start();
+fn a_depth_is_read_from_its_newest_snapshot_with_the_entries_after_it(place: &Place) {
+    let (writer, _) = place.open().start();
     let handle = writer.handle();
     handle.start_history(2, 0, 5);
     log(&handle, 2, 0, 30);
@@ -89,3 +88,5 @@ fn a_backup_keeps_the_depths_snapshots() {
     let read = store.read_history(3, Reading::FromSnapshot).unwrap();
     assert_eq!((read.snapshot, read.entries.len()), (Some(taken(10, 5)), 2));
 }
+
+on_both_backends!(a_depth_is_read_from_its_newest_snapshot_with_the_entries_after_it,);
