@@ -703,10 +703,13 @@ fn depth_history(
     let last: Option<i64> =
         txn.query_one("SELECT MAX(entry) FROM depth_log WHERE depth = $1", &[&d])?.get(0);
     let next = last.map_or(start, |last| start.max(last as u64 + 1));
-    let snapshot = match header {
-        Some((_, rules)) if reading == Reading::FromSnapshot => {
-            newest_snapshot(txn, d, (start, next), rules)?
-        }
+    let most = match reading {
+        Reading::Whole => None,
+        Reading::FromSnapshot => Some(next),
+        Reading::SnapshotAtMost(most) => Some(most.min(next)),
+    };
+    let snapshot = match (header, most) {
+        (Some((_, rules)), Some(most)) => newest_snapshot(txn, d, (start, most), rules)?,
         _ => None,
     };
     let first = snapshot.as_ref().map_or(start, |s| s.after);

@@ -33,6 +33,14 @@ fn a_depth_is_read_from_its_newest_snapshot_with_the_entries_after_it(place: &Pl
     assert_eq!((read.start, read.next), (0, 30));
     let whole = handle.depth_history(2).unwrap();
     assert_eq!((whole.snapshot, whole.entries.len()), (None, 30), "read whole, as before");
+    // For a recording of earlier rounds: the newest taken after at most so
+    // many entries.
+    let older = handle.read_history(2, Reading::SnapshotAtMost(19)).unwrap();
+    assert_eq!((older.snapshot, older.entries.len()), (Some(taken(10, 5)), 20));
+    let at = handle.read_history(2, Reading::SnapshotAtMost(20)).unwrap();
+    assert_eq!(at.snapshot, Some(taken(20, 5)), "one taken after as many as that");
+    let none = handle.read_history(2, Reading::SnapshotAtMost(9)).unwrap();
+    assert_eq!((none.snapshot, none.entries.len()), (None, 30), "none so early: all of it");
 
     // A new history after these: their snapshots are not its own.
     handle.start_history(2, 30, 5);
