@@ -17,7 +17,7 @@ use crate::store::{DepthSnapshot, StoreHandle};
 /// the second on a loaded machine), so 3,250 are 40 to 90 ms, under the
 /// 100 ms a first join after a restart is to wait at most; 5,000 or 10,000
 /// would not be (after a crash, taking off the players it left on the
-/// depth comes on top: some 45 µs a player in that crowd). A snapshot of
+/// depth comes on top: about a millisecond for that crowd). A snapshot of
 /// that crowd is about 320 KB, written in about
 /// a millisecond: some 0.3% of the depth's time, and 0.8 MB a second
 /// through the store at most, on the busiest depth alone (only the newest

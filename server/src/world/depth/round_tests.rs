@@ -522,6 +522,135 @@ proptest! {
     }
 }
 
+/// A hall seen within `radius` with players on `players` (those on open
+/// cells) and awake orcs on `monsters`; forgetting its parties at every
+/// leaving, as before they were kept past it, when `old`.
+fn crowd(
+    radius: u8,
+    players: &BTreeSet<(u16, u16)>,
+    monsters: &BTreeSet<(u16, u16)>,
+    old: bool,
+) -> (DepthState, Vec<PlayerId>, Vec<MonsterId>) {
+    let mut d = DepthState::with_bestiary(
+        3,
+        level_from(HALL),
+        radius,
+        Arc::new(Bestiary::default()),
+        DepthSeeds::from_level_seed(7),
+    );
+    d.keep_log();
+    d.rules.parties.forget_at_leaving = old;
+    let mut ids = Vec::new();
+    for (i, &(x, y)) in players.iter().enumerate() {
+        let id = PlayerId(i as u32 + 1);
+        let at = Pos::new(x, y);
+        if d.rules.level.terrain(at).is_open() {
+            d.come(Player::new(id, format!("p{i}")), Arrival::Resume(at));
+            ids.push(id);
+        }
+    }
+    let alive: Vec<MonsterId> =
+        monsters.iter().filter_map(|&(x, y)| d.spawn(kind(&d, "orc"), Pos::new(x, y))).collect();
+    for &m in &alive {
+        d.rules.monsters.wake(m).unwrap();
+    }
+    (d, ids, alive)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Players leaving (and monsters dying) between two askings lose
+    /// themselves from the parties found (`Parties::leave`): always the
+    /// parties found afresh, with the stamp the parties had when every
+    /// leaving forgot them.
+    #[test]
+    fn parties_kept_past_a_leaving_are_the_parties_found_afresh(
+        players in proptest::collection::btree_set((1u16..21, 1u16..6), 1..12),
+        monsters in proptest::collection::btree_set((1u16..21, 1u16..6), 1..9),
+        steps in proptest::collection::vec((0u8..3, any::<proptest::sample::Index>()), 1..24),
+    ) {
+        let (mut kept, mut ids, mut alive) = crowd(3, &players, &monsters, false);
+        let (mut old, _, _) = crowd(3, &players, &monsters, true);
+        let (mut afresh, _, _) = crowd(3, &players, &monsters, false);
+        for (what, which) in steps {
+            match what {
+                0 if !ids.is_empty() => {
+                    let id = ids.remove(which.index(ids.len()));
+                    for d in [&mut kept, &mut old, &mut afresh] {
+                        d.rules.leave(id, Leaving::Quit, &mut Nobody);
+                    }
+                }
+                1 if !alive.is_empty() => {
+                    let m = alive.remove(which.index(alive.len()));
+                    for d in [&mut kept, &mut old, &mut afresh] {
+                        d.rules.monsters.remove(m).unwrap();
+                    }
+                }
+                _ => {
+                    let parties: Vec<_> = ids.iter().map(|&p| kept.party_of(p)).collect();
+                    let before: Vec<_> = ids.iter().map(|&p| old.party_of(p)).collect();
+                    afresh.rules.parties.forget();
+                    let found: Vec<_> = ids.iter().map(|&p| afresh.party_of(p)).collect();
+                    prop_assert_eq!(&parties, &found);
+                    prop_assert_eq!(&parties, &before);
+                }
+            }
+            prop_assert_eq!(kept.rules.parties_stamp(), old.rules.parties_stamp());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Taking off the players a crash left on a depth, some of them
+    /// waiting for their round to close, ends in the same depth and the
+    /// same log as when every leaving forgot the parties found.
+    #[test]
+    fn a_crowd_taken_off_at_a_resume_ends_as_taken_off_the_old_way(
+        players in proptest::collection::btree_set((1u16..21, 1u16..6), 1..16),
+        monsters in proptest::collection::btree_set((1u16..21, 1u16..6), 1..9),
+        acting in proptest::collection::vec(any::<bool>(), 16),
+    ) {
+        let (mut kept, ids, _) = crowd(3, &players, &monsters, false);
+        let (mut old, _, _) = crowd(3, &players, &monsters, true);
+        for d in [&mut kept, &mut old] {
+            for (&id, _) in ids.iter().zip(&acting).filter(|(_, acts)| **acts) {
+                let _ = d.play(id, Action::Wait);
+            }
+            d.resume(0, &[]).unwrap();
+        }
+        prop_assert_eq!(kept.checksum(), old.checksum());
+        prop_assert_eq!(kept.log(), old.log());
+        prop_assert_eq!(kept.player_count(), 0);
+    }
+}
+
+/// A crowd in one party, half of it waiting for its round to close, taken
+/// off at a resume: the parties are found once, not again at every
+/// leaving (which made it quadratic in the crowd).
+#[test]
+fn a_crowd_taken_off_at_a_resume_finds_its_parties_once() {
+    let players: BTreeSet<(u16, u16)> = (1..21).flat_map(|x| [(x, 1), (x, 5)]).collect();
+    // Each orc noticed by half of them, and both by those in the middle.
+    let monsters: BTreeSet<(u16, u16)> = [(5, 3), (15, 3)].into();
+    let (mut kept, ids, _) = crowd(8, &players, &monsters, false);
+    let (mut old, _, _) = crowd(8, &players, &monsters, true);
+    assert_eq!(kept.party_of(ids[0]), ids, "one party");
+    for d in [&mut kept, &mut old] {
+        for &id in ids.iter().step_by(2) {
+            let _ = d.play(id, Action::Wait);
+        }
+        assert!(d.rules.clock.waiting().count() >= 10, "half of them wait");
+        d.rules.parties.findings.set(0);
+        d.resume(0, &[]).unwrap();
+    }
+    assert_eq!(kept.checksum(), old.checksum());
+    assert!(old.rules.parties.findings.get() >= 10, "the old way finds them at each leaving");
+    assert!(kept.rules.parties.findings.get() <= 2, "{}", kept.rules.parties.findings.get());
+}
+
 /// A kill that splits no party leaves the parties' stamp as it was, so the
 /// views tell no party panels for it (every kill in a fight did, before);
 /// one that splits a party makes it grow.

@@ -6,7 +6,8 @@
 //! Each of the two owners counts its changes that could change who shares
 //! a danger with whom (a place, a sight, a monster waking or falling
 //! asleep, one coming or going), so the parties found from them know when
-//! they are stale without being told (`parties.rs`).
+//! they are stale without being told (`parties.rs`); each also lists those
+//! removed since its last other change, whom the parties need only lose.
 
 use std::collections::BTreeMap;
 use std::collections::HashMap;
@@ -75,6 +76,11 @@ pub(crate) struct Occupancy {
     cells: CellMap<PlayerId>,
     /// How many times a player came, went, moved or saw anew.
     changes: u64,
+    /// The players removed since `changes` last grew by anything else, in
+    /// order: the parties found since need only lose them. Not in a
+    /// snapshot, as the parties found are not.
+    #[serde(skip)]
+    left: Vec<PlayerId>,
 }
 
 impl Occupancy {
@@ -85,10 +91,30 @@ impl Occupancy {
         self.changes
     }
 
+    /// [`changes`](Self::changes) but the removals of those who
+    /// [`left`](Self::left) since: the same count, the same players where
+    /// they were seeing what they saw, but for those.
+    pub(crate) fn settled(&self) -> u64 {
+        self.changes - self.left.len() as u64
+    }
+
+    /// The players removed since the last change of another kind, in
+    /// order; a removal while players share a cell is a change of another
+    /// kind (another of them may stand revealed on it).
+    pub(crate) fn left(&self) -> &[PlayerId] {
+        &self.left
+    }
+
+    fn changed(&mut self) {
+        self.changes += 1;
+        self.left.clear();
+    }
+
     /// A player's memory of `depth`, to change what it sees now.
     pub(crate) fn sight_mut(&mut self, id: PlayerId, depth: u16) -> Option<&mut Memory> {
         let player = self.players.get_mut(&id)?;
         self.changes += 1;
+        self.left.clear();
         Some(player.memory_mut(depth))
     }
 
@@ -121,15 +147,21 @@ impl Occupancy {
 
     /// Puts a newcomer on the cell it stands on.
     pub(crate) fn insert(&mut self, player: Player) {
-        self.changes += 1;
+        self.changed();
         self.cells.insert(player.pos, player.id);
         self.players.insert(player.id, player);
     }
 
     /// Takes a player off its cell and the depth.
     pub(crate) fn remove(&mut self, id: PlayerId) -> Option<Player> {
+        let shared = self.cells.len() < self.players.len();
         let player = self.players.remove(&id)?;
         self.changes += 1;
+        if shared {
+            self.left.clear();
+        } else {
+            self.left.push(id);
+        }
         self.free(player.pos, id);
         Some(player)
     }
@@ -138,6 +170,7 @@ impl Occupancy {
     pub(crate) fn step(&mut self, id: PlayerId, to: Pos) {
         let Some(p) = self.players.get_mut(&id) else { return };
         self.changes += 1;
+        self.left.clear();
         let from = std::mem::replace(&mut p.pos, to);
         self.free(from, id);
         self.cells.insert(to, id);
@@ -149,7 +182,7 @@ impl Occupancy {
         else {
             return;
         };
-        self.changes += 1;
+        self.changed();
         for (id, to) in [(a, at_b), (b, at_a)] {
             if let Some(p) = self.players.get_mut(&id) {
                 p.pos = to;
