@@ -194,6 +194,24 @@ fn migrate(from: &std::path::Path, to: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The game's port, and the health port when asked for.
+async fn bind(
+    args: &Args,
+) -> anyhow::Result<(tokio::net::TcpListener, Option<tokio::net::TcpListener>)> {
+    let listener = tokio::net::TcpListener::bind(args.bind)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.bind))?;
+    let health = match args.health {
+        Some(addr) => Some(
+            tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("cannot serve health on {addr}"))?,
+        ),
+        None => None,
+    };
+    Ok((listener, health))
+}
+
 async fn serve() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -244,17 +262,7 @@ async fn serve() -> anyhow::Result<()> {
         let serving = gloam_server::telemetry::start(addr).await?;
         println!("gloam-server metrics on http://{serving}/metrics");
     }
-    let listener = tokio::net::TcpListener::bind(args.bind)
-        .await
-        .with_context(|| format!("cannot listen on {}", args.bind))?;
-    let health = match args.health {
-        Some(addr) => Some(
-            tokio::net::TcpListener::bind(addr)
-                .await
-                .with_context(|| format!("cannot serve health on {addr}"))?,
-        ),
-        None => None,
-    };
+    let (listener, health) = bind(&args).await?;
     // Caught before the address is told: a host may signal at once.
     let drain = gloam_server::drain_signal();
     if let Some(health) = &health {

@@ -68,6 +68,19 @@ pub(crate) struct Views {
     floor_seen: std::collections::BTreeMap<PlayerId, Vec<gloam_protocol::FloorChange>>,
 }
 
+/// Player `id`'s game ended (`event`: it died or escaped).
+fn ended(rules: &Rules, id: PlayerId, event: Event, outcome: &mut Outcome) {
+    // Its last action is answered by its end, not by a sight it no longer
+    // has.
+    outcome.out.retain(|o| o.to != id || !is_diff(&o.msg));
+    if let Event::Died { max_hp, .. } = event {
+        // Its hit points run out with the blow, as its client shows before
+        // the end (and a recording of its fall).
+        outcome.tell(id, ServerMsg::Vitals { hp: 0, max: max_hp });
+    }
+    lines::say(rules, event, outcome);
+}
+
 /// The views observing one command, telling into its outcome.
 pub(super) struct Telling<'a> {
     pub views: &'a mut Views,
@@ -126,17 +139,7 @@ impl Views {
                 }
                 lines::say(rules, event, outcome);
             }
-            Event::Escaped { id, .. } | Event::Died { id, .. } => {
-                // Its last action is answered by its end, not by a sight
-                // it no longer has.
-                outcome.out.retain(|o| o.to != id || !is_diff(&o.msg));
-                if let Event::Died { max_hp, .. } = event {
-                    // Its hit points run out with the blow, as its client
-                    // shows before the end (and a recording of its fall).
-                    outcome.tell(id, ServerMsg::Vitals { hp: 0, max: max_hp });
-                }
-                lines::say(rules, event, outcome);
-            }
+            Event::Escaped { id, .. } | Event::Died { id, .. } => ended(rules, id, event, outcome),
             said @ (Event::Refused { .. }
             | Event::OnStairs { .. }
             | Event::EnteredVault { .. }
