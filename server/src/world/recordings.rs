@@ -273,7 +273,9 @@ pub fn record_report(
     rounds: std::ops::RangeInclusive<u64>,
     whole: bool,
 ) -> anyhow::Result<String> {
-    let stored = store.depth_history(depth)?;
+    // Its length alone: the entries after the newest snapshot are read,
+    // not the whole history a second time.
+    let stored = store.read_history(depth, Reading::FromSnapshot)?;
     let started = std::time::Instant::now();
     let read = |reading| match reading {
         Reading::SnapshotAtMost(_) if whole => Err("not from a snapshot".to_owned()),
@@ -293,7 +295,7 @@ pub fn record_report(
         "{} messages to {name} ({bytes} bytes), made in {:.3} s from a history of {} entries\n",
         made.len(),
         took.as_secs_f64(),
-        stored.entries.len()
+        stored.next - stored.start
     ));
     Ok(out)
 }
