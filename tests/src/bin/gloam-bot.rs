@@ -163,9 +163,54 @@ impl Pace {
 /// How many bots say hello at once.
 const JOINS_AT_ONCE: usize = 32;
 
+/// How long after the last client joined the timed run starts: time for
+/// each client to hear that it starts and set its pace, so that those
+/// wakings are not in the run.
+const READY: Duration = Duration::from_millis(250);
+
+/// Which client this is of how many, each acting how many times a second.
+type Place = (usize, usize, f64);
+
+/// When the timed run starts: set once every client has joined.
+type Start = tokio::sync::watch::Receiver<Option<Instant>>;
+
+/// Waits for the run's start, reading what `sim` is told meanwhile (if
+/// there is one); gives the client's pace and the run's end, or `None`
+/// when the run will never start or the client lost its link.
+async fn run_start(
+    mut sim: Option<&mut SimClient>,
+    mut start: Start,
+    (i, clients, rate): Place,
+    length: Duration,
+) -> Option<(Pace, Instant)> {
+    let started = loop {
+        if let Some(started) = *start.borrow_and_update() {
+            break started;
+        }
+        let heard = async {
+            match sim.as_deref_mut() {
+                Some(sim) => sim.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            changed = start.changed() => changed.ok()?,
+            heard = heard => match heard {
+                Ok(_) | Err(SimError::Timeout(_)) => {}
+                Err(_) => return None,
+            },
+        }
+    };
+    Some((Pace::of(i, clients, rate, started), started + length))
+}
+
 /// A watcher of the load: reads (and mirrors) what it is fed until the
 /// watching ends or `until` passes; gives the bytes it read.
-async fn follow(mut eye: SimClient, until: Instant) -> (u64, SimClient) {
+async fn follow(mut eye: SimClient, start: Start, length: Duration) -> (u64, SimClient) {
+    let until = match run_start(Some(&mut eye), start, (0, 1, 1.0), length).await {
+        Some((_, until)) => until,
+        None => return (0, eye),
+    };
     let start = eye.stats.bytes;
     while Instant::now() < until {
         match tokio::time::timeout_at(until.into(), eye.recv()).await {
@@ -203,26 +248,48 @@ async fn join(url: &str, name: &str, background: Option<&str>) -> Result<SimClie
 async fn play(
     mut sim: SimClient,
     url: String,
-    pace: Pace,
-    until: Instant,
+    place: Place,
+    length: Duration,
+    start: Start,
 ) -> (Tally, Option<SimClient>) {
     let mut tally = Tally::default();
+    let Some((pace, until)) = run_start(Some(&mut sim), start, place, length).await else {
+        return (Tally { disconnected: true, ..tally }, None);
+    };
     let mut tick = pace.ticker();
     let mut turn = 0;
     let start_bytes = sim.stats.bytes;
     while Instant::now() < until {
-        tick.tick().await;
-        let action = sim.explorer_action(turn);
-        turn += 1;
-        let t = Instant::now();
-        tally.sent += 1;
-        match sim.act(action).await {
-            Ok(_) => {
-                tally.answered += 1;
-                tally.latencies.push(t.elapsed());
-                tally.sent_at.push(t);
+        // Between its actions a client reads what it is told as it comes,
+        // as the window does: a crowd's news is mirrored when it arrives,
+        // not in the timed span of the next action.
+        let heard = tokio::select! {
+            biased;
+            _ = tick.tick() => None,
+            heard = sim.recv() => Some(heard),
+        };
+        let result = match heard {
+            Some(Ok(_) | Err(SimError::Timeout(_))) => continue,
+            Some(Err(e)) => Err(e),
+            // A tick after the run's end sends nothing.
+            None if Instant::now() >= until => break,
+            None => {
+                let action = sim.explorer_action(turn);
+                turn += 1;
+                let t = Instant::now();
+                tally.sent += 1;
+                let answer = sim.act(action).await;
+                if answer.is_ok() {
+                    tally.answered += 1;
+                    tally.latencies.push(t.elapsed());
+                    tally.sent_at.push(t);
+                }
+                answer.map(drop)
             }
-            Err(gloam_tests::SimError::Died(_)) => {
+        };
+        match result {
+            Ok(()) => {}
+            Err(SimError::Died(_)) => {
                 tally.deaths += 1;
                 // A new character under the same name and key.
                 let (name, token) = (sim.name.clone(), sim.token);
@@ -234,7 +301,7 @@ async fn play(
                     }
                 }
             }
-            Err(gloam_tests::SimError::Closed(_)) | Err(gloam_tests::SimError::Net(_)) => {
+            Err(SimError::Closed(_) | SimError::Net(_)) => {
                 tally.disconnected = true;
                 break;
             }
@@ -282,11 +349,23 @@ async fn echo_server(
     Ok((url, serving))
 }
 
-async fn play_echo(url: String, pace: Pace, until: Instant) -> Tally {
+async fn play_echo(
+    url: String,
+    place: Place,
+    length: Duration,
+    start: Start,
+    joined: mpsc::UnboundedSender<()>,
+) -> Tally {
     let mut tally = Tally::default();
     let connecting =
         tokio_tungstenite::connect_async_with_config(&url, Some(sim::ws_config()), false);
-    let Ok((mut ws, _)) = connecting.await else {
+    let connected = connecting.await;
+    let _ = joined.send(());
+    let Ok((mut ws, _)) = connected else {
+        tally.disconnected = true;
+        return tally;
+    };
+    let Some((pace, until)) = run_start(None, start, place, length).await else {
         tally.disconnected = true;
         return tally;
     };
@@ -295,6 +374,9 @@ async fn play_echo(url: String, pace: Pace, until: Instant) -> Tally {
     while Instant::now() < until {
         tick.tick().await;
         let t = Instant::now();
+        if t >= until {
+            break;
+        }
         tally.sent += 1;
         if ws.send(Message::Binary(action.clone().into())).await.is_err() {
             tally.disconnected = true;
@@ -372,20 +454,25 @@ async fn main() -> anyhow::Result<()> {
         (None, false) => "ws://127.0.0.1:7777".to_owned(),
     };
 
-    // Each player starts playing as soon as it has joined (a joined player
-    // that does not read would be dropped as too slow), for `duration`.
-    let started = Instant::now();
+    // The crowd joins first, each player reading what it is told while it
+    // waits (one that does not read would be dropped as too slow); the
+    // timed run starts for all at once when the last is in, so that its
+    // figures are of the crowd playing, not of its joining (a joining
+    // crowd's backlog, mirrored by this one core, was most of the slowest
+    // answers). The echo's clients connect first the same way.
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut eyes = Vec::new();
     let joining = std::sync::Arc::new(tokio::sync::Semaphore::new(JOINS_AT_ONCE));
     let length = Duration::from_secs_f64(args.duration);
+    let (go, start) = tokio::sync::watch::channel(None::<Instant>);
+    let (joined_tx, mut joined_rx) = mpsc::unbounded_channel::<()>();
     for i in 0..args.clients {
-        let tx = tx.clone();
-        let pace = Pace::of(i, args.clients, args.rate, started);
+        let (tx, start, joined) = (tx.clone(), start.clone(), joined_tx.clone());
         if args.echo {
             let url = url.clone();
             tokio::spawn(async move {
-                let _ = tx.send((play_echo(url, pace, Instant::now() + length).await, None));
+                let tally = play_echo(url, (i, args.clients, args.rate), length, start, joined);
+                let _ = tx.send((tally.await, None));
             });
         } else if args.watchers > 0 {
             // Watchers need their player in the game: one after another.
@@ -396,11 +483,13 @@ async fn main() -> anyhow::Result<()> {
                 let eye = SimClient::watch(&url, &format!("w{i}x{j}"), &sim.name, None)
                     .await
                     .with_context(|| format!("a watcher of bot{i} could not watch"))?;
-                eyes.push(tokio::spawn(follow(eye, Instant::now() + length)));
+                eyes.push(tokio::spawn(follow(eye, start.clone(), length)));
             }
             let url = url.clone();
             tokio::spawn(async move {
-                let _ = tx.send(play(sim, url, pace, Instant::now() + length).await);
+                let _ = joined.send(());
+                let pace = (i, args.clients, args.rate);
+                let _ = tx.send(play(sim, url, pace, length, start).await);
             });
         } else {
             // Joined side by side, as the echo's clients connect, a few
@@ -409,10 +498,11 @@ async fn main() -> anyhow::Result<()> {
             let background = args.background.clone();
             tokio::spawn(async move {
                 let permit = joining.acquire_owned().await;
-                let joined = join(&url, &format!("bot{i}"), background.as_deref()).await;
+                let sim = join(&url, &format!("bot{i}"), background.as_deref()).await;
                 drop(permit);
-                let tally = match joined {
-                    Ok(sim) => play(sim, url, pace, Instant::now() + length).await,
+                let _ = joined.send(());
+                let tally = match sim {
+                    Ok(sim) => play(sim, url, (i, args.clients, args.rate), length, start).await,
                     Err(e) => {
                         eprintln!("bot{i} could not join {url}: {e}");
                         (Tally { disconnected: true, ..Tally::default() }, None)
@@ -422,6 +512,15 @@ async fn main() -> anyhow::Result<()> {
             });
         }
     }
+    drop(joined_tx);
+    let mut joined = 0;
+    while joined < args.clients && joined_rx.recv().await.is_some() {
+        joined += 1;
+    }
+    // A moment ahead, so that every client has its pace set before its
+    // first action falls due.
+    let started = Instant::now() + READY;
+    let _ = go.send(Some(started));
     drop(tx);
     let mut all = Tally::default();
     let mut disconnects = 0;
@@ -437,7 +536,11 @@ async fn main() -> anyhow::Result<()> {
         all.sent_at.extend(t.sent_at);
         disconnects += u64::from(t.disconnected);
     }
-    let elapsed = started.elapsed().as_secs_f64();
+    // Answers a second over the run's length: every action was sent within
+    // it, and one answered after it (the last of a round that waited for
+    // a partner whose client had stopped, answered by the deadline) counts
+    // its latency but does not lengthen the run.
+    let elapsed = length.as_secs_f64();
     let mut fed = 0u64;
     let mut watchers = Vec::new();
     for eye in eyes {
