@@ -109,7 +109,7 @@ fn action(c: &mut Criterion) {
     for i in 1..=4 {
         let mut arrived = depth.arrive(Player::new(PlayerId(i), format!("p{i}")), Arrival::Join);
         // Everyone hears of each arrival, as a depth's task tells them.
-        depth.tell_the_still(&mut arrived, None);
+        depth.tell_all_the_still(&mut arrived);
     }
     let me = PlayerId(1);
     let mut turn = 0usize;
@@ -126,7 +126,7 @@ fn action(c: &mut Criterion) {
                 .unwrap();
             turn += 1;
             let mut outcome = depth.act(me, Action::Move(dir));
-            depth.tell_the_still(&mut outcome, None);
+            depth.tell_all_the_still(&mut outcome);
             let out = outcome.out;
             let bytes: usize = out.iter().map(|o| codec::encode(&o.msg).len()).sum();
             black_box(bytes)
@@ -197,7 +197,7 @@ fn fight(items: bool, archers: bool) -> gloam_server::world::DepthState {
         }
         let mut arrived = depth.arrive(p, Arrival::Join);
         // Everyone hears of each arrival, as a depth's task tells them.
-        depth.tell_the_still(&mut arrived, None);
+        depth.tell_all_the_still(&mut arrived);
     }
     let mut placed = 0;
     for &(_, pos) in &cells {
@@ -266,7 +266,7 @@ fn round(c: &mut Criterion) {
                 (false, _) => Action::Wait,
             };
             let mut outcome = depth.act(p, action);
-            depth.tell_the_still(&mut outcome, None);
+            depth.tell_all_the_still(&mut outcome);
             for o in outcome.out {
                 let n = codec::encode(&o.msg).len();
                 bytes += n;
@@ -406,7 +406,7 @@ fn crowd(c: &mut Criterion) {
     for i in 1..=300 {
         let mut arrived = depth.arrive(Player::new(PlayerId(i), format!("p{i}")), Arrival::Join);
         // Everyone hears of each arrival, as a depth's task tells them.
-        depth.tell_the_still(&mut arrived, None);
+        depth.tell_all_the_still(&mut arrived);
     }
     let movers: Vec<PlayerId> = (1..=64).map(|i| PlayerId(i * 4)).collect();
     let mut turn = 0usize;
@@ -429,7 +429,7 @@ fn crowd(c: &mut Criterion) {
     // A batch, and those who stood still told at its end.
     let told = |depth: &mut DepthState, acts: Vec<(PlayerId, Action)>| {
         let mut outcome = depth.act_all(acts);
-        depth.tell_the_still(&mut outcome, None);
+        depth.tell_all_the_still(&mut outcome);
         outcome.out
     };
     let acts = steps(&depth);

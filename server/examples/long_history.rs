@@ -86,7 +86,7 @@ fn wander(
             if logged % TICK == 0 {
                 // Those who stood still hear of the movers, as the task
                 // tells them (else what they are yet to hear piles up).
-                state.tell_the_still(&mut Outcome::default(), None);
+                state.tell_all_the_still(&mut Outcome::default());
                 keep_history(state, store, SNAPSHOT_EVERY);
             }
         }

@@ -54,7 +54,7 @@ fn main() {
                 .collect();
             let dir = open[rng.random_range(0..open.len())];
             let mut outcome = depth.act(me, Action::Move(dir));
-            depth.tell_the_still(&mut outcome, None);
+            depth.tell_all_the_still(&mut outcome);
             for out in outcome.out {
                 if let (true, ServerMsg::Sight(diff)) = (out.to == me, &out.msg) {
                     sent.add(codec::encode(&out.msg).len(), diff);

@@ -7,7 +7,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, warn};
@@ -25,6 +25,25 @@ pub const COMMAND_SECONDS: &str = "gloam_command_seconds";
 /// How long a player who acted in a shared round waited for it to close
 /// (histogram, seconds; a player alone never waits).
 pub const ROUND_WAIT_SECONDS: &str = "gloam_round_wait_seconds";
+/// How many actions a depth applied as one batch (histogram, actions).
+pub const BATCH_ACTIONS: &str = "gloam_batch_actions";
+/// How long a depth took over one batch of actions, from taking the first
+/// to having every reply made, before they are handed over (histogram,
+/// seconds).
+pub const BATCH_SECONDS: &str = "gloam_batch_seconds";
+/// How long an action waited in its depth's queue before the depth took
+/// it (histogram, seconds).
+pub const DEPTH_QUEUE_SECONDS: &str = "gloam_depth_queue_seconds";
+/// How long a connection waited for the answer to an action it handed to
+/// its depth, from the handing to taking the answer from its queue
+/// (histogram, seconds): the depth's queue, its batch and the wait for the
+/// connection's task to run.
+pub const ANSWER_SECONDS: &str = "gloam_answer_seconds";
+/// How long from reading a player's action off its socket to writing its
+/// answer there (histogram, seconds): the pace, the depth's queue and
+/// batch, and the connection's task (for one action in flight at a time;
+/// with more, from the oldest one's read to the first answer).
+pub const TURNAROUND_SECONDS: &str = "gloam_turnaround_seconds";
 /// Bytes written to clients, WebSocket framing aside (counter).
 pub const BYTES_SENT: &str = "gloam_bytes_sent_total";
 /// Connections that ended, by why (counter, label `reason`).
@@ -37,13 +56,23 @@ pub const COMMIT_FAILURES: &str = "gloam_store_commit_failures_total";
 /// How long a scraper may take to send its request.
 const REQUEST_WAIT: Duration = Duration::from_secs(5);
 
-/// Bucket bounds for the durations, in seconds: from 10 us to 10 s.
-const BUCKETS: &[f64] =
-    &[1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+/// Bucket bounds for the durations, in seconds: from 10 us to 10 s, finer
+/// between 0.1 and 20 ms, where a crowd's answers fall.
+const BUCKETS: &[f64] = &[
+    1e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0,
+    2.5, 5.0, 10.0,
+];
+
+/// Bucket bounds for a batch's actions: powers of two up to the most a
+/// batch holds.
+const BATCH_BUCKETS: &[f64] = &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 
 /// Installs the recorder for this process; gives the handle that renders.
 pub fn install() -> anyhow::Result<PrometheusHandle> {
-    let recorder = PrometheusBuilder::new().set_buckets(BUCKETS)?.build_recorder();
+    let recorder = PrometheusBuilder::new()
+        .set_buckets(BUCKETS)?
+        .set_buckets_for_metric(Matcher::Full(BATCH_ACTIONS.to_owned()), BATCH_BUCKETS)?
+        .build_recorder();
     let handle = recorder.handle();
     metrics::set_global_recorder(recorder)
         .map_err(|e| anyhow::anyhow!("cannot install the metrics recorder: {e}"))?;
@@ -58,6 +87,19 @@ fn describe() {
     describe_counter!(ROUNDS, "Rounds closed.");
     describe_histogram!(COMMAND_SECONDS, Unit::Seconds, "A depth's time for one command.");
     describe_histogram!(ROUND_WAIT_SECONDS, Unit::Seconds, "A player's wait for its round.");
+    describe_histogram!(BATCH_ACTIONS, Unit::Count, "Actions a depth applied as one batch.");
+    describe_histogram!(BATCH_SECONDS, Unit::Seconds, "A depth's time for one batch of actions.");
+    describe_histogram!(
+        DEPTH_QUEUE_SECONDS,
+        Unit::Seconds,
+        "An action's wait in its depth's queue."
+    );
+    describe_histogram!(ANSWER_SECONDS, Unit::Seconds, "A connection's wait for an answer.");
+    describe_histogram!(
+        TURNAROUND_SECONDS,
+        Unit::Seconds,
+        "From an action read to its answer written."
+    );
     describe_counter!(BYTES_SENT, Unit::Bytes, "Bytes written to clients.");
     describe_counter!(CLOSED, "Connections ended, by reason.");
     describe_histogram!(COMMIT_SECONDS, Unit::Seconds, "One store commit.");

@@ -47,7 +47,7 @@ pub fn known_state() -> ClientState {
         states[i].apply(&gloam_client::testing::welcome(ids[i], w, h)).unwrap();
         states[i].apply(&ServerMsg::Kinds(bestiary.kinds_info())).unwrap();
         let mut outcome = depth.arrive(Player::new(ids[i], (*name).into()), Arrival::Join);
-        depth.tell_the_still(&mut outcome, None);
+        depth.tell_all_the_still(&mut outcome);
         let out = outcome.out;
         deliver(out, &mut states);
     }
@@ -92,6 +92,6 @@ pub fn known_state() -> ClientState {
 /// heard, as a depth's task tells them when their shift comes.
 fn told(depth: &mut DepthState, id: PlayerId, action: Action) -> Vec<Outgoing> {
     let mut outcome = depth.act(id, action);
-    depth.tell_the_still(&mut outcome, None);
+    depth.tell_all_the_still(&mut outcome);
     outcome.out
 }

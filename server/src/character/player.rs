@@ -9,7 +9,7 @@ use super::memory::Memory;
 use super::{Keep, KeptPile, Progress, Skills, Snapshot, Vitals};
 use crate::items::{Catalogue, Known, Pack};
 
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     pub id: PlayerId,
     pub name: String,

@@ -59,6 +59,13 @@ pub(super) enum Cmd {
         depth: u16,
         snapshot: DepthSnapshot,
     },
+    /// A snapshot of the depth's state to be written by the store's thread
+    /// (see `StoreHandle::keep_snapshot_made`): made, then kept as
+    /// [`Cmd::KeepSnapshot`].
+    MakeSnapshot {
+        depth: u16,
+        make: Box<dyn FnOnce() -> DepthSnapshot + Send + Sync>,
+    },
     /// The unique of kind `kind` (its name) was slain by `by`: gone from
     /// the world for good.
     SlayUnique {

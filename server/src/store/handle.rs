@@ -170,6 +170,19 @@ impl StoreHandle {
         }
     }
 
+    /// [`keep_snapshot`](Self::keep_snapshot), the snapshot made by the
+    /// store's thread when it comes to it: a crowded depth's snapshot
+    /// takes milliseconds to write, which its task does not spend.
+    pub fn keep_snapshot_made(
+        &self,
+        depth: u16,
+        make: impl FnOnce() -> DepthSnapshot + Send + Sync + 'static,
+    ) {
+        if self.queue.send(Cmd::MakeSnapshot { depth, make: Box::new(make) }).is_err() {
+            error!(depth, "the store has stopped: a depth's snapshot was not kept");
+        }
+    }
+
     /// Keeps the unique of kind `kind` (its name) as slain by `by`: no
     /// depth built after holds it (see [`DepthHistory::slain_uniques`]).
     pub fn slay_unique(&self, kind: &str, by: &str) {

@@ -164,6 +164,9 @@ impl Keeper {
     /// One command; false when it was the last.
     fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
         match cmd {
+            Cmd::MakeSnapshot { depth, make } => {
+                return self.apply(Cmd::KeepSnapshot { depth, snapshot: make() }, writes);
+            }
             Cmd::Create { .. }
             | Cmd::Save { .. }
             | Cmd::Bury { .. }

@@ -438,6 +438,7 @@ fn write_one(
         | Cmd::LifeEnd { .. }
         | Cmd::Graveyard { .. }
         | Cmd::LoadLog { .. }
+        | Cmd::MakeSnapshot { .. }
         | Cmd::Flush { .. }
         | Cmd::Morgue { .. }
         | Cmd::ReadMorgue { .. }

@@ -212,6 +212,7 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                 | Cmd::LifeEnd { .. }
                 | Cmd::Graveyard { .. }
                 | Cmd::LoadLog { .. }
+                | Cmd::MakeSnapshot { .. }
                 | Cmd::Flush { .. }
                 | Cmd::Morgue { .. }
                 | Cmd::ReadMorgue { .. }

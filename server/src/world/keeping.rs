@@ -12,17 +12,18 @@ use crate::store::{DepthSnapshot, StoreHandle};
 
 /// The default of `Config::snapshot_every`. A rebuild replays the entries
 /// after the newest snapshot: fewer than this many and one save tick's
-/// (about 1,250 on a depth of 1,000 players acting 5 times a second). Such
-/// a crowd, fighting, replays at 12 to 27 µs an entry (`BENCHMARKS.md`,
-/// the second on a loaded machine), so 3,250 are 40 to 90 ms, under the
-/// 100 ms a first join after a restart is to wait at most; 5,000 or 10,000
-/// would not be (after a crash, taking off the players it left on the
-/// depth comes on top: about a millisecond for that crowd). A snapshot of
-/// that crowd is about 320 KB, written in about
-/// a millisecond: some 0.3% of the depth's time, and 0.8 MB a second
-/// through the store at most, on the busiest depth alone (only the newest
-/// few are kept).
-pub const SNAPSHOT_EVERY: u64 = 2_000;
+/// (about 250 on a depth of 1,000 players acting 5 times a second: the
+/// log is handed over every fifth of `save_interval`). Such a crowd,
+/// fighting, replays at 12 to 27 µs an entry (`BENCHMARKS.md`, the second
+/// on a loaded machine), so 3,250 are 40 to 90 ms, under the 100 ms a
+/// first join after a restart is to wait at most; 5,000 or 10,000 would
+/// not be (after a crash, taking off the players it left on the depth
+/// comes on top: about a millisecond for that crowd). A snapshot of that
+/// crowd (about 540 KB) costs its depth's task 1-2 ms to clone the state
+/// (written by the store's thread): every 0.6 s for that crowd, and 0.9
+/// MB a second through the store at most, on the busiest depth alone
+/// (only the newest few are kept).
+pub const SNAPSHOT_EVERY: u64 = 3_000;
 
 /// Hands `state`'s entries not yet handed over to `store`, with a snapshot
 /// of its state after them when they pass a multiple of `every` entries.
@@ -33,7 +34,9 @@ pub fn keep_history(state: &mut DepthState, store: &StoreHandle, every: u64) {
     store.append_log(state.depth(), part.first, entries, part.checksum);
     let every = every.max(1);
     if part.first / every != after / every {
-        let (rules, checksum, bytes) = (RULES_VERSION, part.checksum, state.snapshot());
-        store.keep_snapshot(state.depth(), DepthSnapshot { after, rules, checksum, bytes });
+        // Cloned here, written by the store's thread (see `snapshot_later`).
+        let (rules, checksum, make) = (RULES_VERSION, part.checksum, state.snapshot_later());
+        let snapshot = move || DepthSnapshot { after, rules, checksum, bytes: make() };
+        store.keep_snapshot_made(state.depth(), snapshot);
     }
 }

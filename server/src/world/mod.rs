@@ -175,6 +175,7 @@ impl World {
             here,
             replies,
             awaiting: true,
+            asked: None,
             listener,
             inbox,
             audience,
@@ -331,7 +332,11 @@ impl World {
         let release = self.hold(depth).await;
         let tx = self.depths.handle(depth).expect("the world is open").tx;
         while tx.capacity() > 0 {
-            let nobody = DepthCmd::Act { id: PlayerId(u32::MAX), action: Action::Wait };
+            let nobody = DepthCmd::Act {
+                id: PlayerId(u32::MAX),
+                action: Action::Wait,
+                since: std::time::Instant::now(),
+            };
             tx.send(nobody).await.expect("the depth runs");
         }
         release

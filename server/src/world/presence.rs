@@ -55,6 +55,9 @@ pub struct Presence {
     pub(super) replies: mpsc::Receiver<ToConn>,
     /// A command (or the arrival) was sent whose reply has not come.
     pub(super) awaiting: bool,
+    /// When the action awaiting its reply was handed over, for the
+    /// answer's time (`telemetry::ANSWER_SECONDS`).
+    pub(super) asked: Option<std::time::Instant>,
     /// Its place among those who can be spoken to.
     pub(super) listener: Listener,
     /// The lines of chat said to it, until the connection takes them.
@@ -88,10 +91,12 @@ impl Presence {
     /// depth queue is [`ActError::Busy`], so the connection stays free to
     /// answer pings and notice shutdown while it tries again.
     pub(crate) fn act(&mut self, action: Action) -> Result<(), ActError> {
-        let cmd = DepthCmd::Act { id: self.id, action };
+        let since = std::time::Instant::now();
+        let cmd = DepthCmd::Act { id: self.id, action, since };
         match self.here.tx.try_send(cmd) {
             Ok(()) => {
                 self.awaiting = true;
+                self.asked = Some(since);
                 Ok(())
             }
             Err(mpsc::error::TrySendError::Full(_)) => Err(ActError::Busy),
@@ -120,6 +125,9 @@ impl Presence {
         }
         if done {
             self.awaiting = false;
+            if let Some(asked) = self.asked.take() {
+                ::metrics::histogram!(crate::telemetry::ANSWER_SECONDS).record(asked.elapsed());
+            }
         }
         Reply { frames, done, goes_on, died }
     }

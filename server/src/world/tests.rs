@@ -462,6 +462,55 @@ async fn an_answer_shows_the_others_as_they_stand_now() {
     assert!(told, "ann's answer shows bob where he stepped: {answer:?}");
 }
 
+/// Those who acted are saved where they stand in shifts by id (a crowd's
+/// saves are spread over the save interval, not made at one tick), each
+/// within `save_interval` of acting. In real time: the store is a thread
+/// of its own, and a paused clock would skip ahead while it answers.
+#[tokio::test]
+async fn those_who_acted_are_saved_in_shifts_within_the_save_interval() {
+    use tokio::time::Instant;
+    let interval = Duration::from_secs(2);
+    let config = Config { save_interval: interval, ..Config::quiet(9) };
+    let (writer, known) = Store::in_memory().start();
+    let store = writer.handle();
+    let world = Arc::new(World::new(config, store.clone(), known));
+    let mut players = Vec::new();
+    for name in ["ann", "bob"] {
+        let mut p = world.enter(name, None, LOCAL, None).await.unwrap();
+        until_done(&mut p).await;
+        players.push(p);
+    }
+    let shifts: Vec<u32> = players.iter().map(|p| p.id().0 % 5).collect();
+    assert_ne!(shifts[0], shifts[1], "ann and bob are of different shifts");
+    let rounds = async |name: &str| store.load(name).await.unwrap().unwrap().vitals.rounds;
+    let before = [rounds("ann").await, rounds("bob").await];
+    for p in &mut players {
+        for _ in 0..3 {
+            p.act(Action::Wait).unwrap();
+            until_done(p).await;
+        }
+    }
+    let acted = Instant::now();
+    // When each is first found saved, looking every 20 ms for 4 s.
+    let mut saved_at = [None, None];
+    while saved_at.contains(&None) && acted.elapsed() < 2 * interval {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        for (i, name) in ["ann", "bob"].into_iter().enumerate() {
+            if saved_at[i].is_none() && rounds(name).await > before[i] {
+                saved_at[i] = Some(acted.elapsed());
+            }
+        }
+    }
+    let [Some(ann), Some(bob)] = saved_at else {
+        panic!("both saved within the interval: {saved_at:?}");
+    };
+    let slack = interval / 5;
+    assert!(ann.max(bob) <= interval + slack, "within the save interval: {saved_at:?}");
+    // Nominally a fifth of the interval apart for each shift between them.
+    let apart = ann.abs_diff(bob);
+    assert!(apart >= interval / 20, "saved at different ticks: {saved_at:?}");
+}
+
 /// A depth nobody is on for `depth_idle` frees its level and task; the
 /// next arrival there starts it afresh, with the very level the seed
 /// makes, and the player remembers what it knew of it.

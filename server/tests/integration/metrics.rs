@@ -101,6 +101,17 @@ async fn the_figures_move_as_players_play() {
         "two welcomes and levels: {during:?}"
     );
     assert!(value(&during, "gloam_command_seconds_count") >= 22.0, "two arrivals, twenty actions");
+    // Each action waited in its depth's queue, came in a batch, and was
+    // answered: to its connection, and on its socket.
+    assert_eq!(value(&during, "gloam_depth_queue_seconds_count"), 20.0);
+    let batched = value(&during, "gloam_batch_actions_sum");
+    assert_eq!(batched, 20.0, "every action in a batch: {during:?}");
+    let batches = value(&during, "gloam_batch_seconds_count");
+    assert!((1.0..=20.0).contains(&batches), "{batches} batches");
+    assert_eq!(value(&during, "gloam_answer_seconds_count"), 20.0);
+    // Counted once its write is done: bob may read the last before then.
+    let turnarounds = value(&during, "gloam_turnaround_seconds_count");
+    assert!((19.0..=20.0).contains(&turnarounds), "{turnarounds} turnarounds");
     assert!(value(&during, "gloam_store_commit_seconds_count") >= 1.0, "the arrivals were saved");
     assert_eq!(value(&during, "gloam_store_commit_failures_total"), 0.0);
 

@@ -72,7 +72,7 @@ fn the_oracle_refuses_two_players_on_one_cell() {
     let mut out = Vec::new();
     for (id, name) in [(ann, "ann"), (bob, "bob"), (cy, "cy")] {
         let mut outcome = depth.arrive(Player::new(id, name.into()), Arrival::Join);
-        depth.tell_the_still(&mut outcome, None);
+        depth.tell_all_the_still(&mut outcome);
         out.extend(outcome.out);
     }
     let level = depth.level();
@@ -111,7 +111,7 @@ fn the_oracle_passes_only_what_a_depth_may_regain() {
     let first = u32::try_from(depth.monsters().count()).unwrap();
     let ann = PlayerId(1);
     let mut outcome = depth.arrive(Player::new(ann, "ann".into()), Arrival::Join);
-    depth.tell_the_still(&mut outcome, None);
+    depth.tell_all_the_still(&mut outcome);
     let level = depth.level();
     let mut state = gloam_client::testing::welcomed(ann, level.width(), level.height());
     let mut oracle = Oracle::new(config.seed, config.generator, config.sight_radius);
@@ -162,7 +162,7 @@ fn the_oracle_refuses_a_hider_told_from_afar() {
     let mut depth = fresh_depth(&config, 1);
     let ann = PlayerId(1);
     let mut outcome = depth.arrive(Player::new(ann, "ann".into()), Arrival::Join);
-    depth.tell_the_still(&mut outcome, None);
+    depth.tell_all_the_still(&mut outcome);
     let level = depth.level();
     let mut state = gloam_client::testing::welcomed(ann, level.width(), level.height());
     let mut oracle = Oracle::new(config.seed, config.generator, config.sight_radius);

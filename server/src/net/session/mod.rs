@@ -48,7 +48,8 @@ pub async fn serve<S>(
             Ok(conn) => conn,
             Err(why) => return debug!("{why}"),
         };
-        let mut session = Session { conn, peer, world, hellos, stop, graveyard_shown: None };
+        let mut session =
+            Session { conn, peer, world, hellos, stop, graveyard_shown: None, read_at: None };
         let (ending, joined) = session.greet_and_play().await;
         log_ending(&ending);
         if let Some(joined) = joined {
@@ -74,6 +75,9 @@ struct Session<S> {
     stop: CancellationToken,
     /// When the graveyard was last sent.
     graveyard_shown: Option<Instant>,
+    /// When the oldest action not yet answered was read (see
+    /// `telemetry::TURNAROUND_SECONDS`).
+    read_at: Option<std::time::Instant>,
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {

@@ -81,7 +81,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                     }
                     Ok(Ok(Request::Who)) => self.who(&mut chat).await,
                     Ok(Ok(Request::Stop)) => self.stop_order(&mut standing, &mut pacer).await,
-                    msg => queue_action(msg, &mut pacer, &mut standing, per_second),
+                    msg => {
+                        // The oldest action not yet answered, for its turnaround.
+                        self.read_at.get_or_insert_with(std::time::Instant::now);
+                        queue_action(msg, &mut pacer, &mut standing, per_second)
+                    }
                 },
                 () = sleep_until(next_check) => self.conn.keep_alive().await,
             };
@@ -157,6 +161,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         }
         for _ in 0..answered {
             pacer.answered();
+        }
+        if answered > 0
+            && let Some(at) = self.read_at.take()
+        {
+            ::metrics::histogram!(crate::telemetry::TURNAROUND_SECONDS).record(at.elapsed());
         }
         if answered > 0 && pacer.is_empty() {
             // The standing order was the last action answered: again if it

@@ -52,7 +52,7 @@
 //!    their cells, and only those who wait or were told they wait are asked
 //!    whom for, so a command in a crowd does not look at every player.
 //! 4. Those who stood still (the still) hear what the movers did in one
-//!    list, at most every 50 ms: in five shifts by player id told 10 ms
+//!    list, at most every 50 ms: in 25 shifts by player id told 2 ms
 //!    apart, with a batch when a shift's time has come, else by the depth's
 //!    timer; beyond a hundred players on a depth less often, up to 250 ms
 //!    (`views::still`). So a watcher in a crowd gets one message for many
@@ -103,7 +103,7 @@ pub use rules::{
 pub(crate) use rules::{
     Departure, Flow, HostRules, Killer, LogPart, Notice, Phase, Rules, Slaying,
 };
-pub(crate) use views::still::StillSchedule;
+pub(crate) use views::still::{Shift, StillSchedule};
 
 use crate::bestiary::{Bestiary, KindId};
 use crate::character::Player;
@@ -385,13 +385,22 @@ impl DepthState {
     /// [`shift_of`]) what the movers since they were last told did, and
     /// the comings and goings they have not heard of, into `outcome`:
     /// riding in a player's last sight diff there when it has one.
-    pub fn tell_the_still(&mut self, outcome: &mut Outcome, shift: Option<usize>) {
+    pub(crate) fn tell_the_still(&mut self, outcome: &mut Outcome, shift: Option<Shift>) {
+        self.tell_still(outcome, shift);
+    }
+
+    /// [`tell_the_still`](Self::tell_the_still), all of them: what a depth
+    /// does after a deadline (and the examples, which keep no shifts).
+    pub fn tell_all_the_still(&mut self, outcome: &mut Outcome) {
+        self.tell_still(outcome, None);
+    }
+
+    fn tell_still(&mut self, outcome: &mut Outcome, shift: Option<Shift>) {
         if !self.has_untold() {
             return;
         }
-        let marked = shift.map(|s| u8::try_from(s).expect("a handful of shifts"));
         let joined = !outcome.out.is_empty();
-        self.rules.mark(Command::Told { shift: marked, joined });
+        self.rules.mark(Command::told(shift, joined));
         self.views.tell_untold(&self.rules, outcome, shift);
     }
 
@@ -512,7 +521,15 @@ impl DepthState {
     /// The depth's state as it stands, in bytes, with what its views had
     /// told each player (see `rules::snapshot`).
     pub fn snapshot(&self) -> Vec<u8> {
-        self.rules.snapshot(&self.views.to_bytes())
+        self.snapshot_later()()
+    }
+
+    /// [`snapshot`](Self::snapshot), as the depth stands now, to be made
+    /// later on another thread: the state is cloned now (a fraction of the
+    /// time its bytes take to write, for a crowd), written when called.
+    pub fn snapshot_later(&self) -> impl FnOnce() -> Vec<u8> + Send + Sync + 'static {
+        let (rules, views) = (self.rules.frozen(), self.views.clone());
+        move || rules.snapshot(&views.to_bytes())
     }
 
     /// Puts this depth, fresh from its seed, in the state of a

@@ -129,7 +129,7 @@ impl DepthState {
                     self.rounds()
                 ));
             }
-            let joined = matches!(entry.what, Command::Told { joined: true, .. });
+            let joined = matches!(entry.what.told_shift(), Some((_, true)));
             if !r.started && entry.round >= *r.rounds.start() && !joined {
                 self.start(&mut r);
             }
@@ -167,9 +167,9 @@ impl DepthState {
 
     /// Applies one entry of the history as the depth's task did live.
     fn perform(&mut self, r: &mut Recorder, entry: &Entry) {
-        if let Command::Told { shift, joined: true } = entry.what {
+        if let Some((shift, true)) = entry.what.told_shift() {
             // Told into the messages of the command before (a deadline's).
-            self.tell_the_still(&mut r.pending.1, shift.map(usize::from));
+            self.tell_the_still(&mut r.pending.1, shift);
             return;
         }
         self.keep_pending(r);
@@ -179,17 +179,7 @@ impl DepthState {
             | Command::Came { .. }
             | Command::Entered { .. }
             | Command::Knowing { .. }
-            | Command::Skilled { .. }) => {
-                let (mut player, via) = arrival(what).expect("an arrival");
-                if player.name == r.name {
-                    r.ids.push(player.id);
-                }
-                let carried = r.memories.remove(&player.name);
-                if let Some(memory) = r.remembered.take().unwrap_or(carried) {
-                    player.memories.insert(self.depth(), memory);
-                }
-                self.arrive(player, via)
-            }
+            | Command::Skilled { .. }) => self.arrive_recorded(r, what),
             Command::Act { id, action } | Command::Ordered { id, action } => self.act(*id, *action),
             Command::Deadline { id } => self.deadline(*id),
             Command::Leave { id } if quiet => {
@@ -215,9 +205,12 @@ impl DepthState {
                 self.clear_slain(kinds);
                 Outcome::default()
             }
-            Command::Told { shift, .. } => {
+            Command::Told { .. } | Command::ToldShift { .. } => {
                 let mut told = Outcome::default();
-                self.tell_the_still(&mut told, shift.map(usize::from));
+                // A shift no depth tells: told to all, which the history
+                // does not hold, and the recording ends there.
+                let shift = entry.what.told_shift().and_then(|(shift, _)| shift);
+                self.tell_the_still(&mut told, shift);
                 told
             }
             Command::Announced { text } => {
@@ -235,6 +228,20 @@ impl DepthState {
             Command::Escape { .. } | Command::Remembered { .. } => Outcome::default(),
         };
         r.pending = (entry.round, outcome);
+    }
+
+    /// An arrival of the history, with what the arriving player remembered
+    /// of the depth (marked before it, or carried from when it left).
+    fn arrive_recorded(&mut self, r: &mut Recorder, what: &Command) -> Outcome {
+        let (mut player, via) = arrival(what).expect("an arrival");
+        if player.name == r.name {
+            r.ids.push(player.id);
+        }
+        let carried = r.memories.remove(&player.name);
+        if let Some(memory) = r.remembered.take().unwrap_or(carried) {
+            player.memories.insert(self.depth(), memory);
+        }
+        self.arrive(player, via)
     }
 
     /// Keeps the player's part of the last command's messages (once the

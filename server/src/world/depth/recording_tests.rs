@@ -4,6 +4,7 @@
 //! with what they remember), and each player's recording made from its log
 //! alone is every message that player was sent, in order.
 
+use super::views::still::{OLD_SHIFTS, SHIFTS};
 use std::collections::{BTreeMap, HashMap};
 
 use gloam_protocol::{Action, Dir, PlayerId, Pos, ServerMsg};
@@ -89,7 +90,7 @@ impl Live {
                 let outcome = self.state.act_all(acts);
                 self.told(outcome);
                 if rng.random_bool(0.5) {
-                    self.tell_shift(rng.random_range(0..5));
+                    self.tell_shift(rng.random_range(0..SHIFTS + OLD_SHIFTS));
                 }
             }
             10..=12 => {
@@ -99,7 +100,7 @@ impl Live {
                     self.told(outcome);
                 }
             }
-            13 => self.tell_shift(rng.random_range(0..5)),
+            13 => self.tell_shift(rng.random_range(0..SHIFTS + OLD_SHIFTS)),
             14 => {
                 let out = self.state.tell_everyone("The server can save again.");
                 self.told(Outcome { out, ..Outcome::default() });
@@ -131,8 +132,14 @@ impl Live {
         }
     }
 
+    /// Tells a shift of today's, or below [`OLD_SHIFTS`] one of a history
+    /// logged before there were [`SHIFTS`] (five of today's each).
     fn tell_shift(&mut self, shift: usize) {
         let mut told = Outcome::default();
+        let shift = match shift.checked_sub(OLD_SHIFTS) {
+            Some(today) => super::Shift::of_today(today),
+            None => super::Shift::named(shift, OLD_SHIFTS).expect("an old shift"),
+        };
         self.state.tell_the_still(&mut told, Some(shift));
         self.told(told);
     }

@@ -55,7 +55,7 @@ impl PlayAndTell for DepthState {
 
     fn tell_shift(&mut self, shift: usize) -> Vec<Outgoing> {
         let mut outcome = Outcome::default();
-        self.tell_the_still(&mut outcome, Some(shift));
+        self.tell_the_still(&mut outcome, Some(super::Shift::of_today(shift)));
         outcome.out
     }
 }

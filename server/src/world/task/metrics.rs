@@ -9,9 +9,14 @@ pub(super) struct DepthMetrics {
     rounds: ::metrics::Counter,
     command: ::metrics::Histogram,
     round_wait: ::metrics::Histogram,
+    batch_actions: ::metrics::Histogram,
+    batch_seconds: ::metrics::Histogram,
+    queue_wait: ::metrics::Histogram,
     /// When the commands being run started, and how many they are, until
     /// their time is recorded.
     started: Option<(std::time::Instant, usize)>,
+    /// When the batch of actions being applied was taken, and its size.
+    batch: Option<(std::time::Instant, usize)>,
     /// The depth's rounds already counted.
     rounds_counted: u64,
 }
@@ -26,7 +31,11 @@ impl DepthMetrics {
             rounds: ::metrics::counter!(t::ROUNDS),
             command: ::metrics::histogram!(t::COMMAND_SECONDS),
             round_wait: ::metrics::histogram!(t::ROUND_WAIT_SECONDS),
+            batch_actions: ::metrics::histogram!(t::BATCH_ACTIONS),
+            batch_seconds: ::metrics::histogram!(t::BATCH_SECONDS),
+            queue_wait: ::metrics::histogram!(t::DEPTH_QUEUE_SECONDS),
             started: None,
+            batch: None,
             rounds_counted,
         }
     }
@@ -41,6 +50,17 @@ impl DepthMetrics {
         self.actions.increment(count as u64);
     }
 
+    /// An action waited this long in the depth's queue.
+    pub(super) fn queued(&mut self, waited: std::time::Duration) {
+        self.queue_wait.record(waited);
+    }
+
+    /// A batch of `count` actions, taken at `taken`, is being applied: its
+    /// size and time are recorded with its commands' (see [`Self::record`]).
+    pub(super) fn batch(&mut self, count: usize, taken: std::time::Instant) {
+        self.batch = Some((taken, count));
+    }
+
     /// A round waited this long before it closed.
     pub(super) fn round_waited(&mut self, waited: std::time::Duration) {
         self.round_wait.record(waited);
@@ -49,6 +69,10 @@ impl DepthMetrics {
     /// Records the time of the commands begun (their share of the whole
     /// each), once, and the depth's rounds and players as they stand.
     pub(super) fn record(&mut self, rounds: u64, players: usize) {
+        if let Some((taken, count)) = self.batch.take() {
+            self.batch_actions.record(count as f64);
+            self.batch_seconds.record(taken.elapsed());
+        }
         if let Some((started, count)) = self.started.take() {
             let share = started.elapsed() / u32::try_from(count.max(1)).unwrap_or(u32::MAX);
             for _ in 0..count {

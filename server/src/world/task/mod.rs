@@ -24,8 +24,11 @@
 //!    buried ([`DepthTask::finish`]).
 //!
 //! Saving: a player is saved at once when it arrives, leaves, is dropped
-//! or takes the stairs, and those who acted every `save_interval`, with the
-//! depth's log, on the timer. A depth empty for `depth_idle` retires.
+//! or takes the stairs, and those who acted every `save_interval`, in
+//! [`SAVE_SHIFTS`] shifts by id (one each fifth of it), with the depth's
+//! log, on the timer; a snapshot of the depth now and then is cloned here
+//! and written by the store's thread (`keeping`). A depth empty for
+//! `depth_idle` retires.
 
 mod delivery;
 mod metrics;
@@ -112,6 +115,9 @@ pub(super) enum DepthCmd {
     Act {
         id: PlayerId,
         action: Action,
+        /// When the connection handed it over: its wait in the queue is
+        /// measured (see `metrics`).
+        since: std::time::Instant,
     },
     /// The player leaves the game; `saved` is told once its save is on its
     /// way to the store (ahead of anything sent to the store after that).
@@ -141,6 +147,12 @@ pub(super) enum DepthCmd {
 /// few enough that the first of them is not kept long from its answer.
 pub(super) const MAX_BATCH: usize = 64;
 
+/// Those who acted are saved in this many shifts (by player id), one
+/// every `save_interval` / `SAVE_SHIFTS`, so that each is saved every
+/// `save_interval` and a crowd's saves (a millisecond or two for a
+/// thousand) do not hold up its depth's task all at once.
+const SAVE_SHIFTS: u32 = 5;
+
 /// One depth's task: applies commands in the order they arrive and sends
 /// each player one [`ToConn`] per command. A player whose connection cannot
 /// keep up (its queue is full) is removed, which ends its connection.
@@ -152,8 +164,10 @@ pub(super) struct DepthTask {
     /// connection and no registry holds a handle.
     me: mpsc::WeakSender<DepthCmd>,
     links: HashMap<PlayerId, Link>,
-    /// Players who acted since the last periodic save.
+    /// Players who acted since their last periodic save.
     acted: HashSet<PlayerId>,
+    /// The shift of [`SAVE_SHIFTS`] the save tick saves next.
+    save_shift: u32,
     /// Players whose round waits for others, since when.
     waiting_since: HashMap<PlayerId, tokio::time::Instant>,
     metrics: DepthMetrics,
@@ -181,6 +195,7 @@ impl DepthTask {
             me,
             links: HashMap::new(),
             acted: HashSet::new(),
+            save_shift: 0,
             waiting_since: HashMap::new(),
             metrics,
             depths,
@@ -191,7 +206,7 @@ impl DepthTask {
     }
 
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
-        let mut tick = tokio::time::interval(self.depths.config().save_interval);
+        let mut tick = tokio::time::interval(self.depths.config().save_interval / SAVE_SHIFTS);
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let idle_limit = self.depths.config().depth_idle;
         let mut empty_since = Some(tokio::time::Instant::now());
@@ -218,7 +233,7 @@ impl DepthTask {
                     None => break,
                 },
                 _ = tick.tick() => {
-                    self.save_those_who_acted();
+                    self.save_next_shift();
                     self.keep_log();
                     let now = tokio::time::Instant::now();
                     empty_since = if self.state.is_empty() { empty_since.or(Some(now)) } else { None };
@@ -241,17 +256,22 @@ impl DepthTask {
     /// watch hear of all of them at once (`DepthState::act_all`); the first
     /// command of another sort ends the batch and runs after it.
     fn take(&mut self, cmd: DepthCmd, rx: &mut mpsc::Receiver<DepthCmd>) {
-        let DepthCmd::Act { id, action } = cmd else {
+        let DepthCmd::Act { id, action, since } = cmd else {
             return self.timed(1, |task| task.apply(cmd));
         };
         if self.frozen {
             return self.drop_frozen(id);
         }
+        let taken = std::time::Instant::now();
+        self.metrics.queued(taken - since);
         let mut acts = vec![(id, action)];
         let mut next = None;
         while acts.len() < MAX_BATCH {
             match rx.try_recv() {
-                Ok(DepthCmd::Act { id, action }) => acts.push((id, action)),
+                Ok(DepthCmd::Act { id, action, since }) => {
+                    self.metrics.queued(taken.saturating_duration_since(since));
+                    acts.push((id, action));
+                }
                 Ok(other) => {
                     next = Some(other);
                     break;
@@ -259,6 +279,7 @@ impl DepthTask {
                 Err(_) => break,
             }
         }
+        self.metrics.batch(acts.len(), taken);
         self.timed(acts.len(), |task| task.act_all(acts));
         if let Some(cmd) = next {
             // A freeze (or anything else) after the batch, in its turn.
@@ -314,7 +335,7 @@ impl DepthTask {
         match cmd {
             DepthCmd::Arrive { player, via, link } => self.arrive(*player, via, link),
             DepthCmd::Act { id, .. } if self.frozen => self.drop_frozen(id),
-            DepthCmd::Act { id, action } => self.act_all(vec![(id, action)]),
+            DepthCmd::Act { id, action, .. } => self.act_all(vec![(id, action)]),
             DepthCmd::Freeze => self.frozen = true,
             DepthCmd::Leave { id, saved } => {
                 self.links.remove(&id);
@@ -399,7 +420,7 @@ impl DepthTask {
     /// shifts, one every `still_period` / `SHIFTS` (see `depth::still`): with this
     /// batch when the next shift's time has come, else by the task's timer
     /// when it does. In a crowd that turns a message to every watcher per
-    /// batch into a few a second, a fifth of the watchers at a time. The
+    /// batch into a few a second, a twenty-fifth of the watchers at a time. The
     /// movers' own answers never wait for it.
     fn act_all(&mut self, mut acts: Vec<(PlayerId, Action)>) {
         acts.retain(|(id, _)| self.state.contains(*id));
@@ -578,6 +599,20 @@ impl DepthTask {
     fn save(&self, player: &Player, keep: Keep) {
         let items = &self.depths.config().items;
         self.depths.store().save(&player.name, player.snapshot(self.state.depth(), keep, items));
+    }
+
+    /// Saves those of the next save shift who acted since their last save.
+    fn save_next_shift(&mut self) {
+        let shift = self.save_shift;
+        self.save_shift = (shift + 1) % SAVE_SHIFTS;
+        let due: Vec<PlayerId> =
+            self.acted.iter().copied().filter(|id| id.0 % SAVE_SHIFTS == shift).collect();
+        for id in due {
+            self.acted.remove(&id);
+            if let Some(player) = self.state.player(id) {
+                self.save(player, Keep::ThisDepth);
+            }
+        }
     }
 
     fn save_those_who_acted(&mut self) {

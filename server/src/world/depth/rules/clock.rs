@@ -19,7 +19,7 @@ pub enum Phase {
     Away,
 }
 
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Clock {
     phase: BTreeMap<PlayerId, Phase>,
     /// The players in [`Phase::Acted`], kept apart so that finding the

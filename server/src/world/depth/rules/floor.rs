@@ -7,7 +7,7 @@ use super::CellMap;
 use crate::items::{Catalogue, Item};
 
 /// The piles of a depth, by cell. A pile is never empty.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Floor {
     #[serde(serialize_with = "super::snapshot::in_order")]
     piles: CellMap<Vec<Item>>,

@@ -13,6 +13,7 @@ use crate::bestiary::KindId;
 use crate::character::{Player, Skills, Vitals};
 use crate::items::{Item, ItemKindId, Pack};
 use crate::world::depth::Arrival;
+use crate::world::depth::views::still::{OLD_SHIFTS, Shift};
 
 /// The version of these rules, stored beside each depth's history: a
 /// history recorded under other rules could replay to something else than
@@ -31,12 +32,41 @@ pub struct Entry {
 }
 
 impl Command {
+    /// The mark of the still told: all of them, or `shift`.
+    pub(crate) fn told(shift: Option<Shift>, joined: bool) -> Self {
+        let byte = |n: usize| u8::try_from(n).expect("a few dozen shifts");
+        match shift {
+            None => Command::Told { shift: None, joined },
+            Some(s) if s.of() == OLD_SHIFTS => {
+                Command::Told { shift: Some(byte(s.index())), joined }
+            }
+            Some(s) => Command::ToldShift { shift: byte(s.index()), of: byte(s.of()), joined },
+        }
+    }
+
+    /// For a mark of the still told ([`Command::told`]): the shift told
+    /// (`Some(None)`: all of them) and whether joined to the command
+    /// before; `None` for anything else, and for a shift no depth tells.
+    pub(crate) fn told_shift(&self) -> Option<(Option<Shift>, bool)> {
+        match *self {
+            Command::Told { shift: None, joined } => Some((None, joined)),
+            Command::Told { shift: Some(s), joined } => {
+                Some((Some(Shift::named(usize::from(s), OLD_SHIFTS)?), joined))
+            }
+            Command::ToldShift { shift, of, joined } => {
+                Some((Some(Shift::named(usize::from(shift), usize::from(of))?), joined))
+            }
+            _ => None,
+        }
+    }
+
     /// A mark of what the views did between commands (see the end of
     /// [`Command`]), which the rules pass over.
     pub fn is_mark(&self) -> bool {
         matches!(
             self,
             Command::Told { .. }
+                | Command::ToldShift { .. }
                 | Command::Ordered { .. }
                 | Command::Announced { .. }
                 | Command::Resumed
@@ -160,9 +190,10 @@ pub enum Command {
     // What follows marks what the depth's views did between commands:
     // the rules pass over it, and a recording (`depth::recording`)
     // follows it to tell each player again what it was told then.
-    /// Those who stood still (all, or one shift of them) were told of the
-    /// movers: `joined`, into the messages of the command before it (a
-    /// deadline's), else alone.
+    /// Those who stood still (all, or one shift of five of them: as logged
+    /// before [`Command::ToldShift`]) were told of the movers: `joined`,
+    /// into the messages of the command before it (a deadline's), else
+    /// alone.
     Told {
         shift: Option<u8>,
         joined: bool,
@@ -188,6 +219,14 @@ pub enum Command {
     /// hold none, and a recording of them carries memories between visits.
     Remembered {
         memory: Option<Vec<u8>>,
+    },
+    /// One shift of those who stood still, shift `shift` of `of` (see
+    /// `views::still`), was told of the movers: as [`Command::Told`].
+    /// Last, so that the histories logged before it read as they did.
+    ToldShift {
+        shift: u8,
+        of: u8,
+        joined: bool,
     },
 }
 
@@ -309,6 +348,7 @@ impl Rules {
                 | Command::Knowing { .. }
                 | Command::Skilled { .. }
                 | Command::Told { .. }
+                | Command::ToldShift { .. }
                 | Command::Ordered { .. }
                 | Command::Announced { .. }
                 | Command::Resumed

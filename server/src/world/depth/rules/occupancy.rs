@@ -67,7 +67,7 @@ pub(crate) enum Search {
 /// [`step`](Self::step) and [`swap`](Self::swap), and what it sees only
 /// through [`sight_mut`](Self::sight_mut); the rest of a player (its hit
 /// points, pack, what it explored) is anyone's to change.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Occupancy {
     players: BTreeMap<PlayerId, Player>,
     /// Who stands on each cell (one of them, when players share one: only
@@ -362,7 +362,7 @@ impl Monster {
 /// [`wake`](Self::wake) and [`lull`](Self::lull); the rest of a monster
 /// (its hit points, prey, goal) is anyone's to change through
 /// [`get_mut`](Self::get_mut).
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Monsters {
     by_id: BTreeMap<MonsterId, Monster>,
     #[serde(serialize_with = "super::snapshot::in_order")]

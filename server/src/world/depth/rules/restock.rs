@@ -31,7 +31,7 @@ const GROUPS_PER_MONSTER: usize = 4;
 
 /// A depth's restocks: its stream, how many monsters it holds when full,
 /// and how many restocks it had.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(super) struct Restocking {
     /// Advanced by restocks and nothing else.
     rng: LevelRng,

@@ -37,8 +37,9 @@ use crate::seeds::LevelRng;
 /// state below (or of a type it holds) is added, removed or changes
 /// meaning: a snapshot of another layout is refused, and its depth
 /// replayed from its history's start as before snapshots.
-/// 1: the rules alone; 2: and the views' bytes after them.
-pub const SNAPSHOT_FORMAT: u32 = 2;
+/// 1: the rules alone; 2: and the views' bytes after them; 3: the views
+/// tell the still in 25 shifts, not 5.
+pub const SNAPSHOT_FORMAT: u32 = 3;
 
 /// The state a snapshot holds, borrowed from a depth to be written.
 /// [`Taken`] is the same fields, owned, in the same order.
@@ -57,19 +58,13 @@ struct Kept<'a> {
     views: &'a [u8],
 }
 
-/// The state a snapshot holds, read back: the fields of [`Kept`].
+/// The state a snapshot holds, read back: the fields of [`Kept`], the
+/// rules' read as one [`Frozen`] (a struct's fields are written one after
+/// another, so the bytes are the same).
 #[derive(Deserialize)]
 struct Taken {
     format: u32,
-    depth: u16,
-    occupancy: Occupancy,
-    monsters: Monsters,
-    next_monster: u32,
-    floor: Floor,
-    clock: Clock,
-    dice: LevelRng,
-    walks: Walks,
-    restocking: Restocking,
+    state: Frozen,
     views: Vec<u8>,
 }
 
@@ -89,9 +84,26 @@ where
     to.collect_map(entries)
 }
 
-impl Rules {
-    /// The depth's state as it stands, in bytes, with `views` (what its
-    /// views hold, in their own bytes) after it: see the module.
+/// The rules' state a snapshot holds, cloned from a depth (see
+/// [`Rules::frozen`]): written into bytes later, elsewhere (by the store's
+/// thread, so that a crowded depth's task does not stop for the
+/// milliseconds that takes), they are what the depth's were when taken.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Frozen {
+    depth: u16,
+    occupancy: Occupancy,
+    monsters: Monsters,
+    next_monster: u32,
+    floor: Floor,
+    clock: Clock,
+    dice: LevelRng,
+    walks: Walks,
+    restocking: Restocking,
+}
+
+impl Frozen {
+    /// The snapshot's bytes, with `views` (what the views held then, in
+    /// their own bytes) after the rules' state: see the module.
     pub(crate) fn snapshot(&self, views: &[u8]) -> Vec<u8> {
         gloam_protocol::codec::encode(&Kept {
             format: SNAPSHOT_FORMAT,
@@ -106,6 +118,30 @@ impl Rules {
             restocking: &self.restocking,
             views,
         })
+    }
+}
+
+impl Rules {
+    /// The depth's state as it stands, to be written into a snapshot's
+    /// bytes ([`Frozen::snapshot`]).
+    pub(crate) fn frozen(&self) -> Frozen {
+        Frozen {
+            depth: self.depth,
+            occupancy: self.occupancy.clone(),
+            monsters: self.monsters.clone(),
+            next_monster: self.next_monster,
+            floor: self.floor.clone(),
+            clock: self.clock.clone(),
+            dice: self.dice.clone(),
+            walks: self.walks.clone(),
+            restocking: self.restocking.clone(),
+        }
+    }
+
+    /// The depth's state as it stands, in bytes, with `views` after it.
+    #[cfg(test)]
+    pub(crate) fn snapshot(&self, views: &[u8]) -> Vec<u8> {
+        self.frozen().snapshot(views)
     }
 
     /// Puts this depth (built fresh from its seed) in the state `bytes`
@@ -124,11 +160,11 @@ impl Rules {
                 "a snapshot of layout {format}, and this server reads {SNAPSHOT_FORMAT}"
             ));
         }
-        if taken.depth != self.depth {
-            return Err(format!("a snapshot of depth {}, not {}", taken.depth, self.depth));
+        if taken.state.depth != self.depth {
+            return Err(format!("a snapshot of depth {}, not {}", taken.state.depth, self.depth));
         }
         let views = std::mem::take(&mut taken.views);
-        let was = self.exchange(taken);
+        let was = self.exchange(taken.state);
         let restored = self.checksum();
         if restored != checksum {
             self.exchange(was);
@@ -140,7 +176,7 @@ impl Rules {
     }
 
     /// Puts `state` in place of the depth's, and gives what was there.
-    fn exchange(&mut self, mut state: Taken) -> Taken {
+    fn exchange(&mut self, mut state: Frozen) -> Frozen {
         std::mem::swap(&mut self.occupancy, &mut state.occupancy);
         std::mem::swap(&mut self.monsters, &mut state.monsters);
         std::mem::swap(&mut self.next_monster, &mut state.next_monster);

@@ -26,7 +26,7 @@ pub(crate) struct Last {
 }
 
 /// Every player's last action.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Walks {
     /// Actions applied on the depth so far.
     count: u64,

@@ -9,7 +9,7 @@
 use gloam_protocol::{PlayerId, ServerMsg};
 
 use super::Views;
-use super::still::shift_of;
+use super::still::Shift;
 use crate::world::depth::Outgoing;
 use crate::world::depth::rules::{Leaving, Rules};
 
@@ -30,7 +30,7 @@ impl Coming {
 
 /// Comings and goings not yet told to everyone, numbered from the
 /// depth's start; each player's [`View`] holds how far it has heard.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Comings {
     /// The number of `list[0]`: everyone has heard all before it.
     first: u64,
@@ -138,13 +138,13 @@ impl Views {
     }
 
     /// Tells everyone here (or those of one shift, see
-    /// [`shift_of`]) the comings and goings it has not
+    /// [`Shift`]) the comings and goings it has not
     /// heard of: most have heard the same and get the same few messages.
     pub(super) fn tell_comings(
         &mut self,
         rules: &Rules,
         out: &mut Vec<Outgoing>,
-        shift: Option<usize>,
+        shift: Option<Shift>,
     ) {
         if self.comings.list.is_empty() {
             return;
@@ -153,7 +153,7 @@ impl Views {
         // What those who heard up to a mark are told, for each mark met.
         let mut said: Vec<(u64, Vec<ServerMsg>)> = Vec::new();
         for &to in rules.players().keys() {
-            if shift.is_some_and(|s| shift_of(to) != s) {
+            if shift.is_some_and(|s| !s.holds(to)) {
                 continue;
             }
             let Some(told) = self.told.get_mut(&to) else { continue };

@@ -33,7 +33,7 @@ use view::{ChangedMonsters, RecentMoves, View};
 ///
 /// Between commands only the first six fields hold anything: they are what
 /// a depth's snapshot keeps of its views (see [`Views::to_bytes`]).
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct Views {
     /// For each player on the depth, what its client was told.
     #[serde(serialize_with = "in_order")]
@@ -252,7 +252,7 @@ impl Views {
         &mut self,
         rules: &Rules,
         outcome: &mut Outcome,
-        shift: Option<usize>,
+        shift: Option<still::Shift>,
     ) {
         self.tell_movers(rules, outcome, shift);
         self.tell_comings(rules, &mut outcome.out, shift);

@@ -15,7 +15,7 @@ use gloam_protocol::{MonsterChange, PlayerChange, PlayerId, Pos, ServerMsg, Sigh
 
 use super::Views;
 use super::seen::{DepthAfter, NOWHERE, around, monsters_seen_anew, players_seen, reaches};
-use super::still::shift_of;
+use super::still::Shift;
 use super::view::View;
 use crate::character::{Memory, Player};
 use crate::world::depth::rules::{CellHasher, Occupancy, Phase, Rules};
@@ -84,7 +84,7 @@ impl Views {
         &mut self,
         rules: &Rules,
         outcome: &mut Outcome,
-        shift: Option<usize>,
+        shift: Option<Shift>,
     ) {
         let mut held = self.recent_moves.since(shift).to_vec();
         self.recent_moves.told(shift);
@@ -101,7 +101,7 @@ impl Views {
         let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
         let mut near = Vec::with_capacity(movers.len());
         for viewer in rules.players().values() {
-            if shift.is_some_and(|s| shift_of(viewer.id) != s) {
+            if shift.is_some_and(|s| !s.holds(viewer.id)) {
                 continue;
             }
             near.clear();

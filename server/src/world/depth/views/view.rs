@@ -8,7 +8,7 @@ use std::hash::BuildHasherDefault;
 use gloam_protocol::{MonsterId, PlayerId, Pos, Wound};
 use serde::{Deserialize, Serialize};
 
-use super::still::SHIFTS;
+use super::still::{SHIFTS, Shift};
 use crate::world::depth::rules::{CellHasher, Monster, in_order};
 
 /// What a client was told of a monster in sight: where it stands, how
@@ -30,7 +30,7 @@ impl Glimpse {
 /// cell each stood on in it: a player beyond sight of all those cells could
 /// neither see one of them now nor have been told of one (what it was told
 /// is where a monster stood when told, which is one of those cells).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct ChangedMonsters {
     pub ids: BTreeSet<MonsterId>,
     pub cells: Vec<Pos>,
@@ -60,7 +60,7 @@ impl ChangedMonsters {
 /// The players who moved, with each cell they stood on, since each shift
 /// of those who stood still was last told (see [`SHIFTS`]), numbered from
 /// the depth's start; what every shift has heard is forgotten.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(super) struct RecentMoves {
     /// The number of `moves[0]`.
     first: u64,
@@ -84,16 +84,18 @@ impl RecentMoves {
     }
 
     /// The moves `shift` has not heard of (all: those some shift has not).
-    pub(super) fn since(&self, shift: Option<usize>) -> &[(PlayerId, Pos)] {
-        let heard = shift.map_or(self.first, |s| self.heard[s]);
+    pub(super) fn since(&self, shift: Option<Shift>) -> &[(PlayerId, Pos)] {
+        let heard = shift.map_or(self.first, |s| {
+            s.parts().map(|part| self.heard[part]).min().unwrap_or(self.first)
+        });
         &self.moves[(heard - self.first) as usize..]
     }
 
     /// `shift` (or every shift) has heard every move.
-    pub(super) fn told(&mut self, shift: Option<usize>) {
+    pub(super) fn told(&mut self, shift: Option<Shift>) {
         let end = self.first + self.moves.len() as u64;
         match shift {
-            Some(s) => self.heard[s] = end,
+            Some(s) => s.parts().for_each(|part| self.heard[part] = end),
             None => self.heard = [end; SHIFTS],
         }
         let heard = self.heard.iter().copied().min().unwrap_or(end);
@@ -103,7 +105,7 @@ impl RecentMoves {
 }
 
 /// What one client was told of the depth beyond its own sight.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct View {
     /// The other players in its sight, and where. A hash map: in a crowd
     /// every command looks up each mover in every viewer's, and a tree of
