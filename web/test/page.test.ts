@@ -339,8 +339,8 @@ function sendRecording(socket: FakeSocket): void {
   socket.receive({ RecordingEnd: { cut: false } });
 }
 
-/** A page where ann, kept, has just died with her grave numbered 3. */
-async function annDied(): Promise<{ page: ReturnType<typeof browser>; game: FakeSocket }> {
+/** A page where ann, kept, plays on depth 1 of a 20 x 10 level. */
+async function annPlays(): Promise<{ page: ReturnType<typeof browser>; game: FakeSocket }> {
   const storage = new Map([["http://game.test:8080", JSON.stringify({ name: "ann", token: "000102030405060708090a0b0c0d0e0f" })]]);
   const page = browser(storage);
   await load();
@@ -348,6 +348,12 @@ async function annDied(): Promise<{ page: ReturnType<typeof browser>; game: Fake
   game.open();
   game.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "" } });
   game.receive(enterLevel(1, 20, 10));
+  return { page, game };
+}
+
+/** A page where ann, kept, has just died with her grave numbered 3. */
+async function annDied(): Promise<{ page: ReturnType<typeof browser>; game: FakeSocket }> {
+  const { page, game } = await annPlays();
   game.receive({ Died: { ...record("ann"), morgue: 3 } });
   page.drawFrames();
   return { page, game };
@@ -404,13 +410,7 @@ test("a recording that came plays on the player page; Esc comes back to the end 
 });
 
 test("in play, a graveyard letter plays that fall; the game's keys stay off the game, its messages still come, and Esc goes back to the graveyard", async () => {
-  const storage = new Map([["http://game.test:8080", JSON.stringify({ name: "ann", token: "000102030405060708090a0b0c0d0e0f" })]]);
-  const page = browser(storage);
-  await load();
-  const game = FakeSocket.all[0]!;
-  game.open();
-  game.receive({ Welcome: { you: 1, width: 20, height: 10, sight_radius: 8, actions_per_second: 20, token: null, world: "" } });
-  game.receive(enterLevel(1, 20, 10));
+  const { page, game } = await annPlays();
   page.key("G", "KeyG");
   assert.deepEqual(game.sent.at(-1), "Graveyard");
   game.receive({ Graveyard: [{ ...record("bob"), morgue: 4 }, record("old")] });

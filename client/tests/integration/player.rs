@@ -81,12 +81,19 @@ fn play_to_the_end(session: &mut Session) {
     panic!("the recording did not end");
 }
 
-#[test]
-fn a_death_is_watched_again_from_the_end_page() {
+/// A runtime and a server on it with a store of its own (in the folder
+/// given back), so that its falls are kept and can be watched again.
+fn a_server_that_keeps_its_graves() -> (tokio::runtime::Runtime, tempfile::TempDir, TestServer) {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     let data = tempfile::tempdir().unwrap();
     let store = Store::open(data.path()).unwrap();
     let server = runtime.block_on(TestServer::start_with_store(config(), store)).unwrap();
+    (runtime, data, server)
+}
+
+#[test]
+fn a_death_is_watched_again_from_the_end_page() {
+    let (runtime, _data, server) = a_server_that_keeps_its_graves();
     let url = server.url();
     let slot = TokenSlot { store: None, server: url.clone(), name: "ann".into() };
     let mut session = Session::new(url.clone(), slot);
@@ -145,10 +152,7 @@ fn hud_text(session: &Session) -> Vec<String> {
 /// to the graveyard and Esc again to her map, where she still plays.
 #[test]
 fn a_fall_is_watched_from_the_graveyard_while_playing() {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let store = Store::open(data.path()).unwrap();
-    let server = runtime.block_on(TestServer::start_with_store(config(), store)).unwrap();
+    let (runtime, _data, server) = a_server_that_keeps_its_graves();
     let url = server.url();
     let bob = runtime.block_on(async {
         let mut bob = gloam_tests::SimClient::join(&url, "bob", None).await.expect("bob joins");

@@ -280,14 +280,10 @@ async fn death_shows_the_death_page() {
     browser.stop().await;
 }
 
-/// A fall is anyone's to watch at its link: a simulated ann is killed by a
-/// giant beside her arrival (as in recordings.rs), and a browser that
-/// opens `/replay/ann/1` asks for her last rounds at once, with no name
-/// form, and plays them on the player page (its status line and keys, the
-/// giant's blow in the log) to the end. A screenshot of the end is kept
-/// (in `GLOAM_SCREENSHOTS`, when set) and is the page's size.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_fall_plays_at_its_replay_link() {
+/// A server with a giant beside depth 1's arrival (a store in the folder
+/// given back), where a simulated ann has just been crushed by it: her
+/// first life's grave, with its morgue file and recording.
+async fn ann_fell() -> (tempfile::TempDir, TestServer) {
     let (_, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
     let arena = std::path::Path::new(gloam_tests::ARENA_BESTIARY);
     let config = Config {
@@ -306,6 +302,18 @@ async fn a_fall_plays_at_its_replay_link() {
     let died = ann.act(Action::Wait).await;
     assert!(matches!(died, Err(gloam_tests::SimError::Died(_))), "{died:?}");
     assert_eq!(ann.state.death.as_ref().expect("ann's record").morgue, 1);
+    (data, server)
+}
+
+/// A fall is anyone's to watch at its link: a simulated ann is killed by a
+/// giant beside her arrival (as in recordings.rs), and a browser that
+/// opens `/replay/ann/1` asks for her last rounds at once, with no name
+/// form, and plays them on the player page (its status line and keys, the
+/// giant's blow in the log) to the end. A screenshot of the end is kept
+/// (in `GLOAM_SCREENSHOTS`, when set) and is the page's size.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fall_plays_at_its_replay_link() {
+    let (_data, server) = ann_fell().await;
 
     let mut browser = Browser::start().await.expect("the browser starts");
     let url = page_url(&server) + "replay/ann/1";
@@ -340,23 +348,7 @@ async fn a_fall_plays_at_its_replay_link() {
 /// where she still plays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fall_plays_from_the_graveyard_in_play() {
-    let (_, cells) = gloam_tests::floor_in_sight_of_arrival(SEED, SETTING, 1);
-    let arena = std::path::Path::new(gloam_tests::ARENA_BESTIARY);
-    let config = Config {
-        bestiary: std::sync::Arc::new(gloam_server::bestiary::Bestiary::load(arena).unwrap()),
-        placements: vec![gloam_server::config::Placement {
-            kind: "giant".into(),
-            depth: 1,
-            pos: cells[0],
-        }],
-        ..quiet()
-    };
-    let data = tempfile::tempdir().unwrap();
-    let store = gloam_server::store::Store::open(data.path()).unwrap();
-    let server = TestServer::start_with_store(config, store).await.unwrap();
-    let mut ann = SimClient::join(&server.url(), "ann", None).await.expect("ann joins");
-    let died = ann.act(Action::Wait).await;
-    assert!(matches!(died, Err(gloam_tests::SimError::Died(_))), "{died:?}");
+    let (_data, server) = ann_fell().await;
 
     let mut browser = Browser::start().await.expect("the browser starts");
     let page = join(&mut browser, &server, "webby").await;

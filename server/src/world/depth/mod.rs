@@ -382,26 +382,22 @@ impl DepthState {
     }
 
     /// Tells those who stood still (all, or those of one shift, see
-    /// [`shift_of`]) what the movers since they were last told did, and
+    /// [`Shift`]) what the movers since they were last told did, and
     /// the comings and goings they have not heard of, into `outcome`:
     /// riding in a player's last sight diff there when it has one.
     pub(crate) fn tell_the_still(&mut self, outcome: &mut Outcome, shift: Option<Shift>) {
-        self.tell_still(outcome, shift);
-    }
-
-    /// [`tell_the_still`](Self::tell_the_still), all of them: what a depth
-    /// does after a deadline (and the examples, which keep no shifts).
-    pub fn tell_all_the_still(&mut self, outcome: &mut Outcome) {
-        self.tell_still(outcome, None);
-    }
-
-    fn tell_still(&mut self, outcome: &mut Outcome, shift: Option<Shift>) {
         if !self.has_untold() {
             return;
         }
         let joined = !outcome.out.is_empty();
         self.rules.mark(Command::told(shift, joined));
         self.views.tell_untold(&self.rules, outcome, shift);
+    }
+
+    /// [`tell_the_still`](Self::tell_the_still), all of them: what a depth
+    /// does after a deadline (and the examples, which keep no shifts).
+    pub fn tell_all_the_still(&mut self, outcome: &mut Outcome) {
+        self.tell_the_still(outcome, None);
     }
 
     /// True when some movers are not yet told to some of those who stood
