@@ -75,8 +75,9 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Copy the (stopped) world in the folder --from into the empty
-    /// PostgreSQL database --to, to host it there with --store.
+    /// Copy the (stopped) world in the folder --from, its morgue files
+    /// too, into the empty PostgreSQL database --to, to host it there with
+    /// --store.
     Migrate {
         /// The world's data folder (its world.redb).
         #[arg(long)]
@@ -167,8 +168,9 @@ fn look_back(command: &Command, rules: Config, store: &Store) -> anyhow::Result<
     Ok(())
 }
 
-/// Copies the world in the data folder `from` into the empty database at
-/// `to` (the folder's lock is taken: a world being played is refused).
+/// Copies the world in the data folder `from`, its morgue files too, into
+/// the empty database at `to` (the folder's lock is taken: a world being
+/// played is refused).
 fn migrate(from: &std::path::Path, to: &str) -> anyhow::Result<()> {
     let file = from.join(gloam_server::store::STORE_FILE);
     anyhow::ensure!(
@@ -185,11 +187,13 @@ fn migrate(from: &std::path::Path, to: &str) -> anyhow::Result<()> {
             target.place().display()
         );
     }
-    let writes = source.copy_into(&target)?;
+    let copied = source.copy_into(&target)?;
     println!(
-        "gloam-server: moved the world in {} to {} ({writes} writes); host it with --store and that address",
+        "gloam-server: moved the world in {} to {} ({} writes, {} morgue files); host it with --store and that address",
         source.place().display(),
         target.place().display(),
+        copied.writes,
+        copied.morgue_files,
     );
     Ok(())
 }

@@ -12,6 +12,7 @@ use gloam_protocol::DeathRecord;
 
 use super::command::Cmd;
 use super::export::Export;
+use super::morgue::Morgue;
 use super::{DepthHistory, Reading};
 use crate::character::{Credential, Snapshot};
 
@@ -38,6 +39,12 @@ pub(super) trait Backend: Send + std::fmt::Debug {
     fn meta(&mut self, key: &str) -> Result<Option<Vec<u8>>, Fault>;
     /// Sets (or, with None, removes) values of `meta`, in one transaction.
     fn set_meta(&mut self, values: &[(&str, Option<Vec<u8>>)]) -> Result<(), Fault>;
+    /// Keeps morgue files (see `morgue.rs`), in one transaction where the
+    /// backend has them. Apart from the writes: a failure loses them, with
+    /// no retry, and the game goes on.
+    fn keep_morgues(&mut self, files: &[Morgue]) -> Result<(), Fault>;
+    /// `name`'s morgue file number `number`; None when there is none.
+    fn morgue(&mut self, name: &str, number: u32) -> Result<Option<String>, Fault>;
     /// Everything the store holds, as the writes that make it again in
     /// another store (see `export.rs`).
     fn export(&mut self) -> Result<Export, Fault>;

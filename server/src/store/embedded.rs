@@ -12,12 +12,13 @@ use super::backend::{Backend, Fault};
 use super::command::Cmd;
 use super::export::Export;
 use super::keeper::Reopen;
+use super::morgue::{Morgue, Shelf};
 use super::tables::{self, META};
 use super::{DepthHistory, Reading, backup};
 use crate::character::{Credential, Snapshot};
 
 /// A redb database (None while a failure closed it and it could not be
-/// opened again) and how to open it again.
+/// opened again), how to open it again, and its morgue files.
 #[derive(Debug)]
 pub(super) struct Redb {
     db: Option<Database>,
@@ -25,11 +26,14 @@ pub(super) struct Redb {
     reopen: Option<Reopen>,
     /// Its file, None in memory.
     file: Option<PathBuf>,
+    /// Its morgue files: in the folder beside its file, or in memory.
+    morgues: Shelf,
 }
 
 impl Redb {
     pub(super) fn new(db: Database, file: Option<PathBuf>, reopen: Option<Reopen>) -> Self {
-        Self { db: Some(db), reopen, file }
+        let morgues = Shelf::beside(file.as_deref());
+        Self { db: Some(db), reopen, file, morgues }
     }
 
     /// The database, reopened first if a failure closed it.
@@ -98,8 +102,18 @@ impl Backend for Redb {
         Ok(write(self.db()?)?)
     }
 
+    fn keep_morgues(&mut self, files: &[Morgue]) -> Result<(), Fault> {
+        files.iter().try_for_each(|file| self.morgues.keep(file)).map_err(Fault::Io)
+    }
+
+    fn morgue(&mut self, name: &str, number: u32) -> Result<Option<String>, Fault> {
+        self.morgues.read(name, number).map_err(Fault::Io)
+    }
+
     fn export(&mut self) -> Result<Export, Fault> {
-        super::export::export(self.db()?)
+        let mut export = super::export::export(self.db()?)?;
+        export.morgues = self.morgues.all().map_err(Fault::Io)?;
+        Ok(export)
     }
 
     fn back_up(&mut self, keep: usize) -> Result<PathBuf, String> {

@@ -3,26 +3,29 @@
 //! written into another store in one transaction. The dead are buried
 //! first, in the order the graveyard lists them (so the other store lists
 //! them alike), then the characters are created and saved, then the
-//! depths' logs, histories, snapshots and the uniques slain follow.
-//! Morgue files are files beside a redb store and are not moved.
+//! depths' logs, histories, snapshots and the uniques slain follow. The
+//! morgue files beside the store (`morgue/`) are read with them, and kept
+//! by the other store once its records are in.
 
 use redb::{Database, ReadableDatabase, ReadableTable};
 
 use super::DepthSnapshot;
 use super::backend::Fault;
 use super::command::Cmd;
+use super::morgue::Morgue;
 use super::tables::UNIQUES_SLAIN;
 use super::tables::{self, DEPTH_HISTORY, DEPTH_LOG, DEPTH_SNAPSHOTS, DEPTH_SUM, LIFE_ENDS, META};
 
 /// Entries of a depth's log in one write, at most.
 const ENTRIES_PER_WRITE: usize = 4096;
 
-/// A whole store as writes: its `meta` (but its layout's version), and the
-/// commands that make everything else again.
+/// A whole store as writes: its `meta` (but its layout's version), the
+/// commands that make everything else again, and its morgue files.
 #[derive(Default)]
 pub(super) struct Export {
     pub(super) meta: Vec<(String, Vec<u8>)>,
     pub(super) writes: Vec<Cmd>,
+    pub(super) morgues: Vec<Morgue>,
 }
 
 /// Everything `db` holds, as an [`Export`].

@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use gloam_protocol::DeathRecord;
 use redb::Database;
-use tracing::{debug, error};
+use tracing::{debug, error, warn};
 
 use super::backend::Backend;
 use super::command::{Cmd, GraveyardReply, LoadReply};
-use super::morgue::Shelf;
+use super::morgue::Morgue;
 use super::queue::Queue;
 use crate::character::Snapshot;
 
@@ -75,8 +75,6 @@ pub(super) struct Keeper {
     pace: Option<Instant>,
     /// The reads that wait for the next commit.
     waiting: Waiting,
-    /// Where the morgue files are kept.
-    morgues: Shelf,
 }
 
 /// Reads that must see a write not yet committed: they are answered after
@@ -102,7 +100,6 @@ impl Keeper {
         backend: Box<dyn Backend>,
         file: PathBuf,
         gather: Duration,
-        morgues: Shelf,
     ) -> (Self, tokio::sync::watch::Receiver<bool>, Arc<AtomicUsize>) {
         let (saving, saving_rx) = tokio::sync::watch::channel(true);
         let commits = Arc::new(AtomicUsize::new(0));
@@ -116,7 +113,6 @@ impl Keeper {
             last_commit: None,
             pace: None,
             waiting: Waiting::default(),
-            morgues,
         };
         (keeper, saving_rx, commits)
     }
@@ -211,10 +207,10 @@ impl Keeper {
                 self.commit(writes);
                 let _ = done.send(());
             }
-            // Files apart from the database: written and read at once.
-            Cmd::Morgue { name, number, text } => self.morgues.keep(&name, number, text),
+            // Apart from the writes: written and read at once.
+            Cmd::Morgue { name, number, text } => self.keep_morgue(Morgue { name, number, text }),
             Cmd::ReadMorgue { name, number, reply } => {
-                let _ = reply.send(self.morgues.read(&name, number));
+                let _ = reply.send(self.read_morgue(&name, number));
             }
             Cmd::Backup { keep, done } => {
                 self.commit(writes);
@@ -226,6 +222,24 @@ impl Keeper {
             }
         }
         true
+    }
+
+    /// Keeps a morgue file; one that cannot be kept is told in the log and
+    /// the game goes on (its player is offered a file that is not there).
+    fn keep_morgue(&mut self, file: Morgue) {
+        if let Err(e) = self.backend.keep_morgues(std::slice::from_ref(&file)) {
+            let (player, number) = (file.name.as_str(), file.number);
+            warn!(player, number, error = %e, "a morgue file could not be written");
+        }
+    }
+
+    /// A morgue file; None when there is none, or it cannot be read (the
+    /// log says why).
+    fn read_morgue(&mut self, name: &str, number: u32) -> Option<String> {
+        self.backend.morgue(name, number).unwrap_or_else(|e| {
+            warn!(player = name, number, error = %e, "a morgue file could not be read");
+            None
+        })
     }
 
     fn load(&mut self, name: &str) -> Result<Option<Snapshot>, String> {

@@ -35,6 +35,8 @@
 //! - `handle.rs`: the running store: the [`Writer`] (its thread) and the
 //!   [`StoreHandle`] the game clones, with a verb per command;
 //! - `keeper.rs`: the thread's loop, which gathers and commits;
+//! - `morgue.rs`: morgue files, and the shelf a redb store keeps them on
+//!   (a store on PostgreSQL keeps them in a table);
 //! - `backup.rs`: online backups into the folder's `backups/`;
 //! - `error.rs`: why a data folder could not be used.
 
@@ -73,6 +75,15 @@ use backend::{Backend, Fault};
 use embedded::Redb;
 use keeper::{GATHER, Keeper, MEMORY, Reopen};
 use queue::{CloseOnDrop, Queue};
+
+/// What [`Store::copy_into`] copied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Copied {
+    /// The writes that made the records and the world's settings again.
+    pub writes: usize,
+    /// The morgue files.
+    pub morgue_files: usize,
+}
 
 /// An open store, before the game starts writing to it.
 #[derive(Debug)]
@@ -175,15 +186,18 @@ impl Store {
     }
 
     /// Copies everything this store holds into `to`, a store that holds
-    /// nothing yet (see `export.rs`): its records in one transaction, then
-    /// the world's settings and id. Gives how many writes that took.
-    pub fn copy_into(&self, to: &Store) -> Result<usize, StoreError> {
+    /// nothing yet (see `export.rs`): everything is read first, so a file
+    /// that cannot be read stops it before `to` is touched; then its
+    /// records go in one transaction, its morgue files in another, and
+    /// the world's settings and id last. Gives what was copied.
+    pub fn copy_into(&self, to: &Store) -> Result<Copied, StoreError> {
         let export = self.with(|b| b.export())?;
         to.with(|b| b.write(&export.writes))?;
+        to.with(|b| b.keep_morgues(&export.morgues))?;
         let meta: Vec<(&str, Option<Vec<u8>>)> =
             export.meta.iter().map(|(key, value)| (key.as_str(), Some(value.clone()))).collect();
         to.with(|b| b.set_meta(&meta))?;
-        Ok(export.writes.len() + meta.len())
+        Ok(Copied { writes: export.writes.len() + meta.len(), morgue_files: export.morgues.len() })
     }
 
     /// Where the store is kept, as printed: its file, its database's
@@ -224,10 +238,9 @@ impl Store {
     /// Hands the store to its writing thread; gives the characters it holds.
     pub fn start(self) -> (Writer, Vec<Credential>) {
         let queue = Arc::new(Queue::default());
-        let Store { backend, place, file, lock, known, gather, lives } = self;
+        let Store { backend, place, file: _, lock, known, gather, lives } = self;
         let backend = backend.into_inner().unwrap_or_else(PoisonError::into_inner);
-        let morgues = morgue::Shelf::beside(file.as_deref());
-        let (keeper, saving, commits) = Keeper::new(backend, place, gather, morgues);
+        let (keeper, saving, commits) = Keeper::new(backend, place, gather);
         // The thread holds the folder's lock: it is let go only once the
         // last commit is done, however the writer ends.
         let thread = std::thread::Builder::new()

@@ -27,6 +27,16 @@
 //! holds it, as the redb store's folder lock does (a reconnection takes it
 //! again, and fails while another server holds it).
 //!
+//! Morgue files are kept in the `morgues` table, one row each, written and
+//! read by the store's thread as they come (see `morgue.rs`).
+//!
+//! Every statement may run for [`STATEMENT_TIMEOUT`] at most: one stuck
+//! (behind another session's lock, or on an overloaded server) fails then,
+//! and the keeper's retry takes over, rather than the store's thread
+//! waiting for good. That limit is PostgreSQL's own, so it needs a server
+//! that still answers: a server frozen whole, or a network that drops
+//! everything without a word, is not caught by it.
+//!
 //! Migrations are the numbered files of `server/migrations/`, built into
 //! the binary, applied in order in a transaction each and recorded in
 //! `schema_migrations`; a database that has one this server does not know
@@ -42,6 +52,7 @@ use postgres::{Client, NoTls, Transaction};
 use super::backend::{Backend, Fault};
 use super::command::Cmd;
 use super::export::Export;
+use super::morgue::Morgue;
 use super::tables::{self, FIRST_RULES, KEEP_SNAPSHOTS};
 use super::{DepthHistory, DepthSnapshot, Reading, StoreError};
 use crate::character::{Credential, Snapshot, Vitals};
@@ -58,10 +69,21 @@ pub(crate) const WORLD_LOCK: i64 = 0x67_6c_6f_61_6d;
 /// long at most before it answers and tries again later.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// How long one statement may run before PostgreSQL cancels it (the
+/// connection's `statement_timeout`). The store's thread waits on each
+/// statement, and while it waits no player can join and no save is
+/// committed; the slowest the store makes in play (a whole depth's log or
+/// graveyard read, a commit) take milliseconds, so ten seconds is far
+/// beyond any of them, even on a busy server, yet short enough that the
+/// store tries again (and players join) soon after a stuck one.
+const STATEMENT_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// A world's database and the connection to it (None while it is lost).
 pub(super) struct Postgres {
     config: postgres::Config,
     client: Option<Client>,
+    /// Each connection's `statement_timeout` ([`STATEMENT_TIMEOUT`]).
+    statement_timeout: Duration,
 }
 
 impl std::fmt::Debug for Postgres {
@@ -120,10 +142,16 @@ impl Postgres {
     /// the migrations it lacks and marks a new world with its id. Gives the
     /// backend and where it is, as printed.
     pub(super) fn connect(url: &str) -> Result<(Self, PathBuf), StoreError> {
-        off_runtime(|| Self::connect_here(url))
+        Self::connect_with(url, STATEMENT_TIMEOUT)
     }
 
-    fn connect_here(url: &str) -> Result<(Self, PathBuf), StoreError> {
+    /// [`Postgres::connect`], each statement cancelled after
+    /// `statement_timeout` (a test's shorter one).
+    fn connect_with(url: &str, statement_timeout: Duration) -> Result<(Self, PathBuf), StoreError> {
+        off_runtime(|| Self::connect_here(url, statement_timeout))
+    }
+
+    fn connect_here(url: &str, statement_timeout: Duration) -> Result<(Self, PathBuf), StoreError> {
         let mut config: postgres::Config = url.parse().map_err(|e| StoreError::Unreachable {
             file: PathBuf::from("the --store address"),
             detail: format!("{url:?} is not a PostgreSQL address: {e}"),
@@ -136,7 +164,7 @@ impl Postgres {
         };
         let deadline = std::time::Instant::now() + HELD_WAIT;
         let mut client = loop {
-            match session(&config) {
+            match session(&config, statement_timeout) {
                 Ok(client) => break client,
                 Err(Session::Held) if std::time::Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(50));
@@ -150,7 +178,7 @@ impl Postgres {
         };
         migrate(&mut client, &file)?;
         mark_new(&mut client).map_err(unreachable)?;
-        Ok((Self { config, client: Some(client) }, file))
+        Ok((Self { config, client: Some(client), statement_timeout }, file))
     }
 
     /// Runs `work` on the connection, opened first if it was lost; a
@@ -167,7 +195,7 @@ impl Postgres {
         work: impl FnOnce(&mut Client) -> Result<T, Fault>,
     ) -> Result<T, Fault> {
         if self.client.is_none() {
-            match session(&self.config) {
+            match session(&self.config, self.statement_timeout) {
                 Ok(client) => self.client = Some(client),
                 Err(Session::Held) => {
                     return Err(Fault::Unreachable("another server holds this world".into()));
@@ -191,9 +219,15 @@ enum Session {
     Failed(Fault),
 }
 
-/// A new connection that holds the world's lock.
-fn session(config: &postgres::Config) -> Result<Client, Session> {
+/// A new connection that holds the world's lock, each of its statements
+/// cancelled after `statement_timeout`. Set here rather than in the
+/// address's `options`, which poolers such as PgBouncer refuse.
+fn session(config: &postgres::Config, statement_timeout: Duration) -> Result<Client, Session> {
     let mut client = config.connect(NoTls).map_err(|e| Session::Failed(fault(e)))?;
+    let ms = statement_timeout.as_millis().max(1);
+    client
+        .batch_execute(&format!("SET statement_timeout = {ms}"))
+        .map_err(|e| Session::Failed(fault(e)))?;
     let row = client
         .query_one("SELECT pg_try_advisory_lock($1)", &[&WORLD_LOCK])
         .map_err(|e| Session::Failed(fault(e)))?;
@@ -362,6 +396,22 @@ impl Backend for Postgres {
         })
     }
 
+    fn keep_morgues(&mut self, files: &[Morgue]) -> Result<(), Fault> {
+        self.run(|client| keep_morgues(client, files).map_err(fault))
+    }
+
+    fn morgue(&mut self, name: &str, number: u32) -> Result<Option<String>, Fault> {
+        self.run(|client| {
+            let row = client
+                .query_opt(
+                    "SELECT body FROM morgues WHERE name = $1 AND number = $2",
+                    &[&name, &i64::from(number)],
+                )
+                .map_err(fault)?;
+            Ok(row.map(|row| row.get(0)))
+        })
+    }
+
     fn export(&mut self) -> Result<Export, Fault> {
         Err(Fault::Unreachable("a world on PostgreSQL is moved with pg_dump".into()))
     }
@@ -375,6 +425,20 @@ impl Backend for Postgres {
         // the server gone: the next call connects afresh.
         self.client = None;
     }
+}
+
+/// Keeps morgue files in one transaction, each replacing any of its name
+/// and number (as a file written again on the folder shelf does).
+fn keep_morgues(client: &mut Client, files: &[Morgue]) -> Result<(), postgres::Error> {
+    let mut txn = client.transaction()?;
+    let insert = txn.prepare(
+        "INSERT INTO morgues (name, number, body) VALUES ($1, $2, $3) \
+         ON CONFLICT (name, number) DO UPDATE SET body = EXCLUDED.body",
+    )?;
+    for Morgue { name, number, text } in files {
+        txn.execute(&insert, &[name, &i64::from(*number), text])?;
+    }
+    txn.commit()
 }
 
 /// The numbers the next grave and the next of the hall of the living take.
@@ -751,4 +815,68 @@ fn newest_snapshot(
         checksum: row.get::<_, i64>(1) as u64,
         bytes: row.get(2),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+
+    /// `SHOW statement_timeout` on `client`.
+    fn show_timeout(client: &mut Client) -> Result<String, Fault> {
+        Ok(client.query_one("SHOW statement_timeout", &[]).map_err(fault)?.get(0))
+    }
+
+    /// A store's connection carries [`STATEMENT_TIMEOUT`], and so does one
+    /// made again after a loss.
+    #[test]
+    fn every_connection_has_the_statement_timeout() {
+        let Some(url) = gloam_tests::postgres::database() else { return };
+        let (mut backend, _) = Postgres::connect(&url).unwrap();
+        assert_eq!(backend.run(show_timeout).unwrap(), "10s");
+        assert_eq!(STATEMENT_TIMEOUT, Duration::from_secs(10), "and the line above with it");
+        // The lost session's lock goes once PostgreSQL sees it closed: the
+        // reconnection is tried until then, as the keeper does.
+        backend.lost();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let shown = loop {
+            match backend.run(show_timeout) {
+                Err(Fault::Unreachable(held)) if Instant::now() < deadline => {
+                    assert!(held.contains("another server"), "{held}");
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                shown => break shown.unwrap(),
+            }
+        };
+        assert_eq!(shown, "10s", "after reconnecting too");
+    }
+
+    /// A read stuck behind another session's lock fails once the statement
+    /// timeout has passed, as a fault the keeper retries (the database may
+    /// answer later), and the next read, the lock let go, goes through. The
+    /// other session ends by itself after `idle_in_transaction_session_timeout`
+    /// (its lock with it), so a timeout that does not work fails this test
+    /// rather than hangs it.
+    #[test]
+    fn a_statement_stuck_behind_a_lock_fails_after_the_timeout() {
+        let Some(url) = gloam_tests::postgres::database() else { return };
+        let timeout = Duration::from_millis(300);
+        let (mut backend, _) = Postgres::connect_with(&url, timeout).unwrap();
+        backend.meta("world-id").unwrap().expect("a world id");
+        let mut other = postgres::Client::connect(&url, NoTls).unwrap();
+        other.batch_execute("SET idle_in_transaction_session_timeout = '20s'").unwrap();
+        let mut holding = other.transaction().unwrap();
+        holding.batch_execute("LOCK TABLE meta IN ACCESS EXCLUSIVE MODE").unwrap();
+
+        let started = Instant::now();
+        let stuck = backend.meta("world-id");
+        let took = started.elapsed();
+        assert!(matches!(stuck, Err(Fault::Unreachable(_))), "{stuck:?}");
+        assert!(stuck.unwrap_err().to_string().contains("statement timeout"));
+        assert!(took >= timeout && took < Duration::from_secs(10), "failed after {took:?}");
+
+        holding.rollback().unwrap();
+        assert!(backend.meta("world-id").unwrap().is_some(), "the lock gone, it reads again");
+    }
 }

@@ -54,7 +54,8 @@ async fn a_postgres_restart_while_playing_loses_nothing_and_play_goes_on() {
 
 /// A world played on redb, moved with `gloam-server migrate`, plays on
 /// PostgreSQL: the same world, its character where it stood with what it
-/// knew, its dead in the graveyard.
+/// knew, its dead in the graveyard, and the morgue files of its folder
+/// served from the database.
 #[tokio::test]
 async fn a_world_moved_to_postgres_plays_on_there() {
     let Some(url) = database() else { return };
@@ -68,6 +69,11 @@ async fn a_world_moved_to_postgres_plays_on_there() {
     ann.quit().await.unwrap();
     assert!(server.process.signal("TERM").success());
     let dead = graveyard(&["--data", &data.path().to_string_lossy()]);
+    let morgue = |name: &str| data.path().join("morgue").join(name);
+    for (name, file) in [("ann", "1.txt"), ("bob", "2.txt")] {
+        std::fs::create_dir_all(morgue(name)).unwrap();
+        std::fs::write(morgue(name).join(file), format!("{name}'s morgue file\n")).unwrap();
+    }
 
     let moved = std::process::Command::new(SERVER)
         .args(["migrate", "--from"])
@@ -78,6 +84,7 @@ async fn a_world_moved_to_postgres_plays_on_there() {
     let said = String::from_utf8_lossy(&moved.stdout);
     assert!(moved.status.success(), "{said}{}", String::from_utf8_lossy(&moved.stderr));
     assert!(said.contains("moved the world"), "{said}");
+    assert!(said.contains("2 morgue files"), "{said}");
     let again = std::process::Command::new(SERVER)
         .args(["migrate", "--from"])
         .arg(data.path())
@@ -93,6 +100,17 @@ async fn a_world_moved_to_postgres_plays_on_there() {
     let back = join(&server.url, "ann", token).await.unwrap();
     assert_eq!((back.state.depth, back.at()), (depth, at), "same depth and cell");
     assert_eq!(back.known(), known, "the same cells known");
+    let addr = server.url.trim_start_matches("ws://").parse().expect("an address");
+    let get = |path: &str| {
+        let request = format!("GET {path} HTTP/1.1\r\nHost: gloam\r\n\r\n");
+        async move { gloam_tests::raw::http(addr, request.as_bytes()).await }
+    };
+    for (name, file) in [("ann", "1.txt"), ("bob", "2.txt")] {
+        let answer = get(&format!("/morgue/{name}/{file}")).await;
+        assert_eq!(answer.status, 200, "{name}'s morgue file is served from the database");
+        assert_eq!(answer.body, format!("{name}'s morgue file\n").as_bytes());
+    }
+    assert_eq!(get("/morgue/ann/2.txt").await.status, 404);
     assert!(server.process.signal("TERM").success());
 }
 
