@@ -22,7 +22,9 @@
 //! ends). Both ends, and the simulated players, read through 4 KiB
 //! buffers as the server does (see `sim::ws_config`). `--watchers N` has N watchers follow each
 //! player (each reads everything its player is sent), to measure what
-//! watching costs the server.
+//! watching costs the server. `--depths N` spreads the players over the
+//! first N depths before the run starts (the report says how many stood on
+//! each when it did), to load N depths' tasks at once.
 //!
 //! `--serve-echo ADDR` runs only the echo server, as a process of its own
 //! (pinned where a server would be), until stopped; `--echo --connect URL`
@@ -96,6 +98,19 @@ struct Args {
     /// action was sent), to see when a tail happens.
     #[arg(long)]
     timeline: bool,
+    /// Measure this machine instead: spin on one core for this many
+    /// seconds, reading the clock, and report every gap over 10 µs between
+    /// two readings (the core taken away: by the kernel, another thread or
+    /// the host of a virtual machine), by size, and the time they lost.
+    /// Run it pinned (`taskset -c 0`) with nothing else on that core.
+    #[arg(long, value_name = "SECONDS")]
+    stalls: Option<f64>,
+    /// Spread the players over the first N depths before the run: client i
+    /// goes down to depth 1 + i % N while the crowd joins, exploring and
+    /// taking the stairs as fast as the server answers, so that N depths'
+    /// tasks share the load (on a server with N cores, each can have one).
+    #[arg(long, default_value_t = 1)]
+    depths: u16,
     /// A reconnect storm: the players join with their keys and play for
     /// `--duration`; the server restarts (this tool restarts the server
     /// command given after `--`, or else waits for the server at
@@ -204,6 +219,91 @@ async fn run_start(
     Some((Pace::of(i, clients, rate, started), started + length))
 }
 
+/// The gap sizes `--stalls` counts, each up to (not including) its bound.
+const STALL_BOUNDS: [Duration; 6] = [
+    Duration::from_micros(100),
+    Duration::from_micros(500),
+    Duration::from_millis(1),
+    Duration::from_millis(2),
+    Duration::from_millis(5),
+    Duration::MAX,
+];
+
+/// Spins for `length` reading the clock, and says how often and how long
+/// the core was taken away (see [`Gaps`]).
+fn stalls(length: Duration) -> String {
+    let start = Instant::now();
+    let mut last = start;
+    let mut gaps = Gaps::default();
+    while last - start < length {
+        let now = Instant::now();
+        gaps.add(now - last);
+        last = now;
+    }
+    gaps.report(last - start)
+}
+
+/// The gaps between two readings of the clock over 10 µs, by size
+/// ([`STALL_BOUNDS`]), and the time they lost.
+#[derive(Debug, Default)]
+struct Gaps {
+    counts: [u64; STALL_BOUNDS.len()],
+    lost: Duration,
+}
+
+impl Gaps {
+    fn add(&mut self, gap: Duration) {
+        if gap > Duration::from_micros(10) {
+            self.lost += gap;
+            let size = STALL_BOUNDS.iter().position(|&bound| gap < bound).unwrap_or(0);
+            self.counts[size] += 1;
+        }
+    }
+
+    fn report(&self, length: Duration) -> String {
+        let names = ["10-100 µs", "0.1-0.5 ms", "0.5-1 ms", "1-2 ms", "2-5 ms", "5 ms or more"];
+        let each: Vec<String> =
+            names.iter().zip(self.counts).map(|(n, c)| format!("{n}: {c}")).collect();
+        let share = 100.0 * self.lost.as_secs_f64() / length.as_secs_f64().max(f64::EPSILON);
+        let lost = self.lost;
+        format!(
+            "gaps over 10 µs in {length:.1?}: {}; lost {lost:.1?} ({share:.2}%)",
+            each.join(", ")
+        )
+    }
+}
+
+/// How many actions a client may take to reach its depth before the run
+/// (`--depths`): ample for the first few levels (a level is 80 by 50).
+const DESCENT_STEPS: usize = 3_000;
+
+/// Takes `sim` down to `depth` before the run (`--depths`), exploring and
+/// taking the stairs as the run's players do, as fast as the server
+/// answers; a character that dies on the way comes back as a new one and
+/// sets out again. Gives the client wherever it got to in
+/// [`DESCENT_STEPS`] (the report counts the players on each depth), or
+/// why its link was lost.
+async fn go_down(mut sim: SimClient, url: &str, depth: u16) -> Result<SimClient, SimError> {
+    for turn in 0..DESCENT_STEPS {
+        if sim.state.depth >= depth {
+            break;
+        }
+        match sim.act(sim.explorer_action(turn)).await {
+            Ok(_) => {}
+            Err(SimError::Timeout(_)) => eprintln!(
+                "PROBE timeout turn {turn} depth {} at {:?}",
+                sim.state.depth, sim.state.at
+            ),
+            Err(SimError::Died(_)) => {
+                let (name, token) = (sim.name.clone(), sim.token);
+                sim = SimClient::join_with_token(url, &name, token, None).await?;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(sim)
+}
+
 /// A watcher of the load: reads (and mirrors) what it is fed until the
 /// watching ends or `until` passes; gives the bytes it read.
 async fn follow(mut eye: SimClient, start: Start, length: Duration) -> (u64, SimClient) {
@@ -233,6 +333,9 @@ struct Tally {
     errors: u64,
     disconnected: bool,
     deaths: u64,
+    /// The depth the player stood on when the run started (0 for the
+    /// echo's clients).
+    depth: u16,
 }
 
 /// Plays until `until`; gives the tally, and the client unless it was
@@ -256,6 +359,7 @@ async fn play(
     let Some((pace, until)) = run_start(Some(&mut sim), start, place, length).await else {
         return (Tally { disconnected: true, ..tally }, None);
     };
+    tally.depth = sim.state.depth;
     let mut tick = pace.ticker();
     let mut turn = 0;
     let start_bytes = sim.stats.bytes;
@@ -437,9 +541,16 @@ fn rss_kib(pid: u32) -> Option<u64> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    anyhow::ensure!(args.rate > 0.0 && args.clients > 0, "--rate and --clients must be positive");
+    anyhow::ensure!(
+        args.rate > 0.0 && args.clients > 0 && args.depths > 0,
+        "--rate, --clients and --depths must be positive"
+    );
     if args.storm {
         return storm::run(&args).await;
+    }
+    if let Some(seconds) = args.stalls {
+        println!("{}", stalls(Duration::from_secs_f64(seconds)));
+        return Ok(());
     }
     let work = Duration::from_micros(args.echo_work_us);
     if let Some(addr) = &args.serve_echo {
@@ -462,10 +573,10 @@ async fn main() -> anyhow::Result<()> {
     // answers). The echo's clients connect first the same way.
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut eyes = Vec::new();
-    let joining = std::sync::Arc::new(tokio::sync::Semaphore::new(JOINS_AT_ONCE));
     let length = Duration::from_secs_f64(args.duration);
     let (go, start) = tokio::sync::watch::channel(None::<Instant>);
     let (joined_tx, mut joined_rx) = mpsc::unbounded_channel::<()>();
+    let crowd = Crowd::new(&args, &url);
     for i in 0..args.clients {
         let (tx, start, joined) = (tx.clone(), start.clone(), joined_tx.clone());
         if args.echo {
@@ -492,23 +603,9 @@ async fn main() -> anyhow::Result<()> {
                 let _ = tx.send(play(sim, url, pace, length, start).await);
             });
         } else {
-            // Joined side by side, as the echo's clients connect, a few
-            // dozen at a time so no hello waits past the server's limit.
-            let (url, joining) = (url.clone(), joining.clone());
-            let background = args.background.clone();
+            let crowd = crowd.clone();
             tokio::spawn(async move {
-                let permit = joining.acquire_owned().await;
-                let sim = join(&url, &format!("bot{i}"), background.as_deref()).await;
-                drop(permit);
-                let _ = joined.send(());
-                let tally = match sim {
-                    Ok(sim) => play(sim, url, (i, args.clients, args.rate), length, start).await,
-                    Err(e) => {
-                        eprintln!("bot{i} could not join {url}: {e}");
-                        (Tally { disconnected: true, ..Tally::default() }, None)
-                    }
-                };
-                let _ = tx.send(tally);
+                let _ = tx.send(join_and_play(i, crowd, start, joined).await);
             });
         }
     }
@@ -522,19 +619,11 @@ async fn main() -> anyhow::Result<()> {
     let started = Instant::now() + READY;
     let _ = go.send(Some(started));
     drop(tx);
-    let mut all = Tally::default();
-    let mut disconnects = 0;
+    let mut totals = Totals::default();
     let mut players = Vec::new();
     while let Some((t, player)) = rx.recv().await {
         players.extend(player);
-        all.sent += t.sent;
-        all.answered += t.answered;
-        all.bytes += t.bytes;
-        all.errors += t.errors;
-        all.deaths += t.deaths;
-        all.latencies.extend(t.latencies);
-        all.sent_at.extend(t.sent_at);
-        disconnects += u64::from(t.disconnected);
+        totals.add(t);
     }
     // Answers a second over the run's length: every action was sent within
     // it, and one answered after it (the last of a round that waited for
@@ -550,53 +639,178 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     if args.timeline {
-        print_timeline(started, &all.sent_at, &all.latencies);
+        print_timeline(started, &totals.all.sent_at, &totals.all.latencies);
     }
-    all.latencies.sort_unstable();
-    let pct = |p: f64| percentile_ms(&all.latencies, p);
-    let per_action = all.bytes as f64 / all.answered.max(1) as f64;
-    let memory = args.server_pid.and_then(rss_kib);
     let target = match (args.echo, &args.connect) {
         (true, None) => "echo baseline".to_string(),
         (true, Some(url)) => format!("echo at {url}"),
         (false, _) => url.clone(),
     };
+    totals.all.latencies.sort_unstable();
     if args.json {
-        println!(
+        println!("{}", totals.json(&args, &target, elapsed));
+    } else {
+        totals.print(&args, &target, elapsed, fed);
+    }
+    say_goodbye(players, watchers).await;
+    Ok(())
+}
+
+/// What the plain crowd's clients share: where they join, the gate that
+/// lets a few dozen hellos through at once, and with `--depths` how many
+/// are yet to reach a depth below the first.
+#[derive(Clone)]
+struct Crowd {
+    url: String,
+    clients: usize,
+    rate: f64,
+    depths: u16,
+    length: Duration,
+    background: Option<String>,
+    gate: std::sync::Arc<tokio::sync::Semaphore>,
+    going_down: tokio::sync::watch::Sender<usize>,
+}
+
+impl Crowd {
+    fn new(args: &Args, url: &str) -> Self {
+        let deeper = (0..args.clients).filter(|i| i % usize::from(args.depths) > 0).count();
+        Self {
+            url: url.to_owned(),
+            clients: args.clients,
+            rate: args.rate,
+            depths: args.depths,
+            length: Duration::from_secs_f64(args.duration),
+            background: args.background.clone(),
+            gate: std::sync::Arc::new(tokio::sync::Semaphore::new(JOINS_AT_ONCE)),
+            going_down: tokio::sync::watch::channel(deeper).0,
+        }
+    }
+}
+
+/// Client `i` of the plain crowd: joins side by side with the others, as
+/// the echo's clients connect, a few dozen at a time so no hello waits past
+/// the server's limit; goes down to its depth (`--depths`), says it has
+/// joined, and plays. Those bound deeper go first, and the others join once
+/// they are down: an idle player that a monster links to one on its way
+/// would hold each of its rounds to the deadline.
+async fn join_and_play(
+    i: usize,
+    crowd: Crowd,
+    start: Start,
+    joined: mpsc::UnboundedSender<()>,
+) -> (Tally, Option<SimClient>) {
+    let depth = 1 + (i % usize::from(crowd.depths)) as u16;
+    if depth == 1 {
+        let _ = crowd.going_down.subscribe().wait_for(|going| *going == 0).await;
+    }
+    let permit = crowd.gate.acquire_owned().await;
+    let url = crowd.url;
+    let sim = join(&url, &format!("bot{i}"), crowd.background.as_deref()).await;
+    drop(permit);
+    let sim = match sim {
+        Ok(sim) => go_down(sim, &url, depth).await,
+        Err(e) => Err(e),
+    };
+    if depth > 1 {
+        crowd.going_down.send_modify(|going| *going -= 1);
+    }
+    let _ = joined.send(());
+    match sim {
+        Ok(sim) => play(sim, url, (i, crowd.clients, crowd.rate), crowd.length, start).await,
+        Err(e) => {
+            eprintln!("bot{i} could not join {url}: {e}");
+            (Tally { disconnected: true, ..Tally::default() }, None)
+        }
+    }
+}
+
+/// What all the clients saw, summed.
+#[derive(Default)]
+struct Totals {
+    all: Tally,
+    disconnects: u64,
+    /// How many players stood on each depth when the run started.
+    by_depth: std::collections::BTreeMap<u16, usize>,
+}
+
+impl Totals {
+    fn add(&mut self, t: Tally) {
+        if t.depth > 0 {
+            *self.by_depth.entry(t.depth).or_default() += 1;
+        }
+        let all = &mut self.all;
+        all.sent += t.sent;
+        all.answered += t.answered;
+        all.bytes += t.bytes;
+        all.errors += t.errors;
+        all.deaths += t.deaths;
+        all.latencies.extend(t.latencies);
+        all.sent_at.extend(t.sent_at);
+        self.disconnects += u64::from(t.disconnected);
+    }
+
+    /// The `p` quantile of the latencies (sorted), in milliseconds.
+    fn pct(&self, p: f64) -> f64 {
+        percentile_ms(&self.all.latencies, p)
+    }
+
+    fn per_action(&self) -> f64 {
+        self.all.bytes as f64 / self.all.answered.max(1) as f64
+    }
+
+    /// The report as one line of JSON, for tools.
+    fn json(&self, args: &Args, target: &str, elapsed: f64) -> String {
+        let (all, disconnects) = (&self.all, self.disconnects);
+        let memory = args.server_pid.and_then(rss_kib).map_or("null".into(), |m| m.to_string());
+        let depths: Vec<String> =
+            self.by_depth.iter().map(|(d, n)| format!("\"{d}\":{n}")).collect();
+        format!(
             "{{\"target\":\"{target}\",\"clients\":{},\"rate\":{},\"seconds\":{elapsed:.2},\"sent\":{},\"answered\":{},\
              \"answers_per_second\":{:.1},\"p50_ms\":{:.3},\"p95_ms\":{:.3},\"p99_ms\":{:.3},\"max_ms\":{:.3},\
-             \"bytes_per_action\":{per_action:.1},\"errors\":{},\"disconnects\":{disconnects},\"deaths\":{},\"server_rss_kib\":{}}}",
+             \"bytes_per_action\":{:.1},\"errors\":{},\"disconnects\":{disconnects},\"deaths\":{},\"server_rss_kib\":{memory},\
+             \"players_by_depth\":{{{}}}}}",
             args.clients,
             args.rate,
             all.sent,
             all.answered,
             all.answered as f64 / elapsed,
-            pct(0.50),
-            pct(0.95),
-            pct(0.99),
-            pct(1.0),
+            self.pct(0.50),
+            self.pct(0.95),
+            self.pct(0.99),
+            self.pct(1.0),
+            self.per_action(),
             all.errors,
             all.deaths,
-            memory.map_or("null".into(), |m| m.to_string()),
-        );
-    } else {
+            depths.join(","),
+        )
+    }
+
+    /// The report for a reader; `fed`: the bytes the watchers read.
+    fn print(&self, args: &Args, target: &str, elapsed: f64, fed: u64) {
+        let all = &self.all;
         println!("{target}: {} clients at {}/s for {elapsed:.1} s", args.clients, args.rate);
         println!(
-            "actions sent {}, answered {} ({:.0}/s), errors {}, disconnects {disconnects}, deaths {}",
+            "actions sent {}, answered {} ({:.0}/s), errors {}, disconnects {}, deaths {}",
             all.sent,
             all.answered,
             all.answered as f64 / elapsed,
             all.errors,
+            self.disconnects,
             all.deaths
         );
         println!(
             "latency p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            pct(0.50),
-            pct(0.95),
-            pct(0.99),
-            pct(1.0)
+            self.pct(0.50),
+            self.pct(0.95),
+            self.pct(0.99),
+            self.pct(1.0)
         );
-        println!("bytes received per action {per_action:.1}");
+        println!("bytes received per action {:.1}", self.per_action());
+        if args.depths > 1 {
+            let each: Vec<String> =
+                self.by_depth.iter().map(|(d, n)| format!("{n} on {d}")).collect();
+            println!("players by depth at the start: {}", each.join(", "));
+        }
         if args.watchers > 0 {
             println!(
                 "watchers {} per player, bytes fed to them per action {:.1}",
@@ -604,12 +818,10 @@ async fn main() -> anyhow::Result<()> {
                 fed as f64 / all.answered.max(1) as f64
             );
         }
-        if let Some(m) = memory {
+        if let Some(m) = args.server_pid.and_then(rss_kib) {
             println!("server memory {m} KiB");
         }
     }
-    say_goodbye(players, watchers).await;
-    Ok(())
 }
 
 /// How long each client waits for the server to answer its goodbye.
@@ -780,6 +992,21 @@ mod storm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--stalls` counts each gap over 10 µs by its size, and adds up the
+    /// time they lost; shorter ones are the loop's own pace.
+    #[test]
+    fn the_stalls_are_counted_by_size() {
+        let us = Duration::from_micros;
+        let mut gaps = Gaps::default();
+        for gap in [us(5), us(10), us(50), us(700), us(3_000), us(7_000), us(7_000)] {
+            gaps.add(gap);
+        }
+        assert_eq!(gaps.counts, [1, 0, 1, 0, 1, 2]);
+        assert_eq!(gaps.lost, us(17_750));
+        let report = gaps.report(Duration::from_secs(1));
+        assert!(report.ends_with("5 ms or more: 2; lost 17.8ms (1.77%)"), "{report}");
+    }
 
     #[test]
     fn the_clients_act_at_phases_spread_evenly_over_each_period() {

@@ -4,7 +4,8 @@
 //! action it sent as answered and nobody dropped. Its figures are what the
 //! crowd targets are judged by, so it must not quietly lose actions. Its
 //! reconnect storm (`--storm`) against a server restarted by hand reports
-//! every player back as itself.
+//! every player back as itself, and its players spread over depths
+//! (`--depths`) stand where it says.
 
 use std::process::Command;
 use std::time::Duration;
@@ -60,6 +61,26 @@ async fn the_load_tool_plays_a_server_and_every_action_is_answered() {
         .expect("the bot ran");
     report.assert_all_answered();
     assert!(report.figure("bytes_per_action") > 0.0, "answers carry the game");
+    server.stop(Duration::from_secs(10)).await.expect("server stops");
+}
+
+/// `--depths 2` takes every second player down to depth 2 before the run
+/// starts: the report counts two of the four on each of the first two
+/// depths, and every action of the run is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_load_tool_spreads_its_players_over_depths() {
+    // Its players go down as fast as they are answered, not at a player's
+    // pace of 20 actions a second.
+    let config = Config { actions_per_second: 10_000, action_burst: 10_000, ..Config::quiet(3) };
+    let server = TestServer::start(config).await.expect("server starts");
+    let url = server.url();
+    let report =
+        tokio::task::spawn_blocking(move || run_bot(&["--connect", &url, "--depths", "2"]))
+            .await
+            .expect("the bot ran");
+    report.assert_all_answered();
+    let Report(json) = &report;
+    assert!(json.contains(r#""players_by_depth":{"1":2,"2":2}"#), "two on each depth: {json}");
     server.stop(Duration::from_secs(10)).await.expect("server stops");
 }
 
