@@ -188,12 +188,14 @@ impl Store {
     /// Copies everything this store holds into `to`, a store that holds
     /// nothing yet (see `export.rs`): everything is read first, so a file
     /// that cannot be read stops it before `to` is touched; then its
-    /// records go in one transaction, its morgue files in another, and
-    /// the world's settings and id last. Gives what was copied.
+    /// morgue files go in one transaction (kept again harmlessly by a
+    /// second try, so a failure here leaves `to` fit for one), its records
+    /// in another, and the world's settings and id last. Gives what was
+    /// copied.
     pub fn copy_into(&self, to: &Store) -> Result<Copied, StoreError> {
         let export = self.with(|b| b.export())?;
-        to.with(|b| b.write(&export.writes))?;
         to.with(|b| b.keep_morgues(&export.morgues))?;
+        to.with(|b| b.write(&export.writes))?;
         let meta: Vec<(&str, Option<Vec<u8>>)> =
             export.meta.iter().map(|(key, value)| (key.as_str(), Some(value.clone()))).collect();
         to.with(|b| b.set_meta(&meta))?;

@@ -32,8 +32,10 @@
 //!
 //! Every statement may run for [`STATEMENT_TIMEOUT`] at most: one stuck
 //! (behind another session's lock, or on an overloaded server) fails then,
-//! and the keeper's retry takes over, rather than the store's thread
-//! waiting for good. That limit is PostgreSQL's own, so it needs a server
+//! rather than the store's thread waiting for good: a commit is tried
+//! again by the keeper's retry, a read fails to its asker, and a morgue
+//! file being kept is lost (as one that cannot be written to a folder).
+//! Migrations are not limited: one may rewrite a large table. That limit is PostgreSQL's own, so it needs a server
 //! that still answers: a server frozen whole, or a network that drops
 //! everything without a word, is not caught by it.
 //!
@@ -75,7 +77,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// committed; the slowest the store makes in play (a whole depth's log or
 /// graveyard read, a commit) take milliseconds, so ten seconds is far
 /// beyond any of them, even on a busy server, yet short enough that the
-/// store tries again (and players join) soon after a stuck one.
+/// store's thread goes on (and commits are tried again) soon after a
+/// stuck one.
 const STATEMENT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A world's database and the connection to it (None while it is lost).
@@ -280,6 +283,8 @@ fn migrate(client: &mut Client, file: &std::path::Path) -> Result<(), StoreError
     }
     for (version, name, sql) in MIGRATIONS.iter().filter(|(v, ..)| !applied.contains(v)) {
         let mut txn = client.transaction().map_err(failed)?;
+        // A migration may take long on a large world: not cut short.
+        txn.batch_execute("SET LOCAL statement_timeout = 0").map_err(failed)?;
         txn.batch_execute(sql).map_err(failed)?;
         txn.execute(
             "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",

@@ -24,7 +24,9 @@
 //! player (each reads everything its player is sent), to measure what
 //! watching costs the server. `--depths N` spreads the players over the
 //! first N depths before the run starts (the report says how many stood on
-//! each when it did), to load N depths' tasks at once.
+//! each when it did), to load N depths' tasks at once. `--stalls SECONDS`
+//! measures the machine instead: how often the core it spins on is taken
+//! away, to tell whether a tail's figure can be trusted.
 //!
 //! `--serve-echo ADDR` runs only the echo server, as a process of its own
 //! (pinned where a server would be), until stopped; `--echo --connect URL`
@@ -107,8 +109,9 @@ struct Args {
     stalls: Option<f64>,
     /// Spread the players over the first N depths before the run: client i
     /// goes down to depth 1 + i % N while the crowd joins, exploring and
-    /// taking the stairs as fast as the server answers, so that N depths'
-    /// tasks share the load (on a server with N cores, each can have one).
+    /// taking the stairs as fast as the server lets a player act, so that
+    /// N depths' tasks share the load (on a server with N cores, each can
+    /// have one). Not with `--echo`, `--storm` or `--watchers`.
     #[arg(long, default_value_t = 1)]
     depths: u16,
     /// A reconnect storm: the players join with their keys and play for
@@ -255,7 +258,8 @@ impl Gaps {
     fn add(&mut self, gap: Duration) {
         if gap > Duration::from_micros(10) {
             self.lost += gap;
-            let size = STALL_BOUNDS.iter().position(|&bound| gap < bound).unwrap_or(0);
+            let size = STALL_BOUNDS.iter().position(|&bound| gap < bound);
+            let size = size.unwrap_or(STALL_BOUNDS.len() - 1);
             self.counts[size] += 1;
         }
     }
@@ -277,23 +281,25 @@ impl Gaps {
 /// (`--depths`): ample for the first few levels (a level is 80 by 50).
 const DESCENT_STEPS: usize = 3_000;
 
+/// How many actions of a client going down may go unanswered (each after
+/// `sim::RECV_TIMEOUT`) before it gives up and plays where it stands.
+const DESCENT_TIMEOUTS: usize = 3;
+
 /// Takes `sim` down to `depth` before the run (`--depths`), exploring and
-/// taking the stairs as the run's players do, as fast as the server
-/// answers; a character that dies on the way comes back as a new one and
-/// sets out again. Gives the client wherever it got to in
-/// [`DESCENT_STEPS`] (the report counts the players on each depth), or
-/// why its link was lost.
+/// taking the stairs as the run's players do, as fast as the server lets a
+/// player act (20 actions a second by default); a character that dies on
+/// the way comes back as a new one and sets out again. Gives the client
+/// wherever it got to in [`DESCENT_STEPS`] or [`DESCENT_TIMEOUTS`] (the
+/// report counts the players on each depth), or why its link was lost.
 async fn go_down(mut sim: SimClient, url: &str, depth: u16) -> Result<SimClient, SimError> {
+    let mut timeouts = 0;
     for turn in 0..DESCENT_STEPS {
-        if sim.state.depth >= depth {
+        if sim.state.depth >= depth || timeouts >= DESCENT_TIMEOUTS {
             break;
         }
         match sim.act(sim.explorer_action(turn)).await {
             Ok(_) => {}
-            Err(SimError::Timeout(_)) => eprintln!(
-                "PROBE timeout turn {turn} depth {} at {:?}",
-                sim.state.depth, sim.state.at
-            ),
+            Err(SimError::Timeout(_)) => timeouts += 1,
             Err(SimError::Died(_)) => {
                 let (name, token) = (sim.name.clone(), sim.token);
                 sim = SimClient::join_with_token(url, &name, token, None).await?;
@@ -545,11 +551,17 @@ async fn main() -> anyhow::Result<()> {
         args.rate > 0.0 && args.clients > 0 && args.depths > 0,
         "--rate, --clients and --depths must be positive"
     );
+    anyhow::ensure!(
+        args.depths == 1 || !(args.echo || args.storm || args.watchers > 0),
+        "--depths is for a plain crowd: not with --echo, --storm or --watchers"
+    );
     if args.storm {
         return storm::run(&args).await;
     }
     if let Some(seconds) = args.stalls {
-        println!("{}", stalls(Duration::from_secs_f64(seconds)));
+        let length = Duration::try_from_secs_f64(seconds)
+            .map_err(|_| anyhow::anyhow!("--stalls takes a number of seconds, not {seconds}"))?;
+        println!("{}", stalls(length));
         return Ok(());
     }
     let work = Duration::from_micros(args.echo_work_us);
@@ -700,27 +712,43 @@ async fn join_and_play(
     joined: mpsc::UnboundedSender<()>,
 ) -> (Tally, Option<SimClient>) {
     let depth = 1 + (i % usize::from(crowd.depths)) as u16;
-    if depth == 1 {
+    let url = crowd.url.clone();
+    let sim = if depth == 1 {
         let _ = crowd.going_down.subscribe().wait_for(|going| *going == 0).await;
-    }
-    let permit = crowd.gate.acquire_owned().await;
-    let url = crowd.url;
-    let sim = join(&url, &format!("bot{i}"), crowd.background.as_deref()).await;
-    drop(permit);
-    let sim = match sim {
-        Ok(sim) => go_down(sim, &url, depth).await,
-        Err(e) => Err(e),
+        join_gated(&crowd, i).await.map_err(|e| format!("could not join {url}: {e}"))
+    } else {
+        // Counted down however this ends, a panic too, so that those bound
+        // for the first depth never wait for good.
+        let _down = Down(&crowd.going_down);
+        match join_gated(&crowd, i).await {
+            Ok(sim) => {
+                go_down(sim, &url, depth).await.map_err(|e| format!("lost on the way down: {e}"))
+            }
+            Err(e) => Err(format!("could not join {url}: {e}")),
+        }
     };
-    if depth > 1 {
-        crowd.going_down.send_modify(|going| *going -= 1);
-    }
     let _ = joined.send(());
     match sim {
         Ok(sim) => play(sim, url, (i, crowd.clients, crowd.rate), crowd.length, start).await,
-        Err(e) => {
-            eprintln!("bot{i} could not join {url}: {e}");
+        Err(why) => {
+            eprintln!("bot{i} {why}");
             (Tally { disconnected: true, ..Tally::default() }, None)
         }
+    }
+}
+
+/// Joins as client `i` of `crowd`, through its gate.
+async fn join_gated(crowd: &Crowd, i: usize) -> Result<SimClient, SimError> {
+    let _permit = crowd.gate.acquire().await;
+    join(&crowd.url, &format!("bot{i}"), crowd.background.as_deref()).await
+}
+
+/// One fewer player to go down, when dropped.
+struct Down<'a>(&'a tokio::sync::watch::Sender<usize>);
+
+impl Drop for Down<'_> {
+    fn drop(&mut self) {
+        self.0.send_modify(|going| *going = going.saturating_sub(1));
     }
 }
 

@@ -84,6 +84,22 @@ async fn the_load_tool_spreads_its_players_over_depths() {
     server.stop(Duration::from_secs(10)).await.expect("server stops");
 }
 
+/// `--depths` that cannot be kept is refused with why, before anything
+/// connects: none, or beside a load that has no plain crowd to spread.
+#[test]
+fn the_load_tool_refuses_depths_it_cannot_keep() {
+    for (args, why) in [
+        (&["--depths", "0"][..], "must be positive"),
+        (&["--depths", "2", "--echo"][..], "--depths is for a plain crowd"),
+        (&["--depths", "2", "--watchers", "1"][..], "--depths is for a plain crowd"),
+    ] {
+        let out = Command::new(BOT).args(args).output().expect("gloam-bot runs");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} refused");
+        assert!(said.contains(why), "{args:?}: {said}");
+    }
+}
+
 #[test]
 fn the_load_tool_drives_its_own_echo_and_one_served_apart() {
     run_bot(&["--echo"]).assert_all_answered();
