@@ -576,7 +576,11 @@ async fn main() -> anyhow::Result<()> {
         (None, true) => echo_server("127.0.0.1:0", args.echo_size, work).await?.0,
         (None, false) => "ws://127.0.0.1:7777".to_owned(),
     };
+    run(&args, url).await
+}
 
+/// The timed run against `url` (a server, or an echo), then its report.
+async fn run(args: &Args, url: String) -> anyhow::Result<()> {
     // The crowd joins first, each player reading what it is told while it
     // waits (one that does not read would be dropped as too slow); the
     // timed run starts for all at once when the last is in, so that its
@@ -584,43 +588,10 @@ async fn main() -> anyhow::Result<()> {
     // crowd's backlog, mirrored by this one core, was most of the slowest
     // answers). The echo's clients connect first the same way.
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let mut eyes = Vec::new();
     let length = Duration::from_secs_f64(args.duration);
     let (go, start) = tokio::sync::watch::channel(None::<Instant>);
     let (joined_tx, mut joined_rx) = mpsc::unbounded_channel::<()>();
-    let crowd = Crowd::new(&args, &url);
-    for i in 0..args.clients {
-        let (tx, start, joined) = (tx.clone(), start.clone(), joined_tx.clone());
-        if args.echo {
-            let url = url.clone();
-            tokio::spawn(async move {
-                let tally = play_echo(url, (i, args.clients, args.rate), length, start, joined);
-                let _ = tx.send((tally.await, None));
-            });
-        } else if args.watchers > 0 {
-            // Watchers need their player in the game: one after another.
-            let sim = join(&url, &format!("bot{i}"), args.background.as_deref())
-                .await
-                .with_context(|| format!("bot{i} could not join {url}"))?;
-            for j in 0..args.watchers {
-                let eye = SimClient::watch(&url, &format!("w{i}x{j}"), &sim.name, None)
-                    .await
-                    .with_context(|| format!("a watcher of bot{i} could not watch"))?;
-                eyes.push(tokio::spawn(follow(eye, start.clone(), length)));
-            }
-            let url = url.clone();
-            tokio::spawn(async move {
-                let _ = joined.send(());
-                let pace = (i, args.clients, args.rate);
-                let _ = tx.send(play(sim, url, pace, length, start).await);
-            });
-        } else {
-            let crowd = crowd.clone();
-            tokio::spawn(async move {
-                let _ = tx.send(join_and_play(i, crowd, start, joined).await);
-            });
-        }
-    }
+    let eyes = spawn_clients(args, &url, &tx, &start, &joined_tx).await?;
     drop(joined_tx);
     let mut joined = 0;
     while joined < args.clients && joined_rx.recv().await.is_some() {
@@ -660,12 +631,62 @@ async fn main() -> anyhow::Result<()> {
     };
     totals.all.latencies.sort_unstable();
     if args.json {
-        println!("{}", totals.json(&args, &target, elapsed));
+        println!("{}", totals.json(args, &target, elapsed));
     } else {
-        totals.print(&args, &target, elapsed, fed);
+        totals.print(args, &target, elapsed, fed);
     }
     say_goodbye(players, watchers).await;
     Ok(())
+}
+
+/// Where each client sends what it saw, and itself (to say goodbye).
+type Reports = mpsc::UnboundedSender<(Tally, Option<SimClient>)>;
+
+/// Starts every client (and each one's watchers, joined one after another
+/// first); gives the watchers' tasks.
+async fn spawn_clients(
+    args: &Args,
+    url: &str,
+    tx: &Reports,
+    start: &Start,
+    joined_tx: &mpsc::UnboundedSender<()>,
+) -> anyhow::Result<Vec<tokio::task::JoinHandle<(u64, SimClient)>>> {
+    let length = Duration::from_secs_f64(args.duration);
+    let crowd = Crowd::new(args, url);
+    let (clients, rate) = (args.clients, args.rate);
+    let mut eyes = Vec::new();
+    for i in 0..args.clients {
+        let (tx, start, joined) = (tx.clone(), start.clone(), joined_tx.clone());
+        if args.echo {
+            let url = url.to_owned();
+            tokio::spawn(async move {
+                let tally = play_echo(url, (i, clients, rate), length, start, joined);
+                let _ = tx.send((tally.await, None));
+            });
+        } else if args.watchers > 0 {
+            // Watchers need their player in the game: one after another.
+            let sim = join(url, &format!("bot{i}"), args.background.as_deref())
+                .await
+                .with_context(|| format!("bot{i} could not join {url}"))?;
+            for j in 0..args.watchers {
+                let eye = SimClient::watch(url, &format!("w{i}x{j}"), &sim.name, None)
+                    .await
+                    .with_context(|| format!("a watcher of bot{i} could not watch"))?;
+                eyes.push(tokio::spawn(follow(eye, start.clone(), length)));
+            }
+            let url = url.to_owned();
+            tokio::spawn(async move {
+                let _ = joined.send(());
+                let _ = tx.send(play(sim, url, (i, clients, rate), length, start).await);
+            });
+        } else {
+            let crowd = crowd.clone();
+            tokio::spawn(async move {
+                let _ = tx.send(join_and_play(i, crowd, start, joined).await);
+            });
+        }
+    }
+    Ok(eyes)
 }
 
 /// What the plain crowd's clients share: where they join, the gate that
