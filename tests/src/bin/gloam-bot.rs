@@ -651,8 +651,8 @@ async fn spawn_clients(
     start: &Start,
     joined_tx: &mpsc::UnboundedSender<()>,
 ) -> anyhow::Result<Vec<tokio::task::JoinHandle<(u64, SimClient)>>> {
-    let length = Duration::from_secs_f64(args.duration);
     let crowd = Crowd::new(args, url);
+    let length = crowd.length;
     let (clients, rate) = (args.clients, args.rate);
     let mut eyes = Vec::new();
     for i in 0..args.clients {
@@ -706,7 +706,7 @@ struct Crowd {
 
 impl Crowd {
     fn new(args: &Args, url: &str) -> Self {
-        let deeper = (0..args.clients).filter(|i| i % usize::from(args.depths) > 0).count();
+        let deeper = (0..args.clients).filter(|&i| depth_of(i, args.depths) > 1).count();
         Self {
             url: url.to_owned(),
             clients: args.clients,
@@ -718,6 +718,12 @@ impl Crowd {
             going_down: tokio::sync::watch::channel(deeper).0,
         }
     }
+}
+
+/// The depth client `i` plays on with `--depths depths`: the first depths
+/// in turn.
+fn depth_of(i: usize, depths: u16) -> u16 {
+    1 + (i % usize::from(depths)) as u16
 }
 
 /// Client `i` of the plain crowd: joins side by side with the others, as
@@ -732,7 +738,7 @@ async fn join_and_play(
     start: Start,
     joined: mpsc::UnboundedSender<()>,
 ) -> (Tally, Option<SimClient>) {
-    let depth = 1 + (i % usize::from(crowd.depths)) as u16;
+    let depth = depth_of(i, crowd.depths);
     let url = crowd.url.clone();
     let sim = if depth == 1 {
         let _ = crowd.going_down.subscribe().wait_for(|going| *going == 0).await;

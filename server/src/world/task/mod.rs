@@ -263,7 +263,7 @@ impl DepthTask {
             return self.drop_frozen(id);
         }
         let taken = std::time::Instant::now();
-        self.metrics.queued(taken - since);
+        self.metrics.queued(taken.saturating_duration_since(since));
         let mut acts = vec![(id, action)];
         let mut next = None;
         while acts.len() < MAX_BATCH {
