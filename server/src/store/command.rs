@@ -115,6 +115,32 @@ pub(super) enum Cmd {
 }
 
 impl Cmd {
+    /// Whether this is a write the store gathers into its next commit,
+    /// which nobody waits for: sent while a commit is set for later, it
+    /// need not wake the store's thread (see `queue.rs`).
+    pub(super) fn joins_the_next_commit(&self) -> bool {
+        match self {
+            Cmd::Save { .. }
+            | Cmd::Bury { .. }
+            | Cmd::AppendLog { .. }
+            | Cmd::StartHistory { .. }
+            | Cmd::KeepSnapshot { .. }
+            | Cmd::MakeSnapshot { .. }
+            | Cmd::SlayUnique { .. }
+            | Cmd::EndLife { .. } => true,
+            Cmd::Create { .. }
+            | Cmd::Load { .. }
+            | Cmd::Graveyard { .. }
+            | Cmd::LifeEnd { .. }
+            | Cmd::LoadLog { .. }
+            | Cmd::Flush { .. }
+            | Cmd::Morgue { .. }
+            | Cmd::ReadMorgue { .. }
+            | Cmd::Backup { .. }
+            | Cmd::Close => false,
+        }
+    }
+
     /// Whether this write changes what loading `name` reads.
     pub(super) fn concerns(&self, name: &str) -> bool {
         match self {

@@ -250,6 +250,7 @@ impl Store {
             .spawn({
                 let queue = CloseOnDrop(queue.clone());
                 move || {
+                    keeper::give_way();
                     keeper.serve(&queue.0);
                     drop(lock);
                     drop(queue);

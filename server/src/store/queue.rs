@@ -21,6 +21,13 @@
 //! connection), and once a save interval for each player who acted. The
 //! rare requests of the host and of a depth being built (a backup, a
 //! flush, a depth's log) do not wait either.
+//!
+//! A write that joins the next commit does not wake the thread while it
+//! waits for a commit already set for a later moment ([`Lanes::gathering`]):
+//! it is taken then, as it would have been. Woken by each of a crowd's
+//! saves, the thread took them one at a time between the depth's sends,
+//! two switches of the core each (BENCHMARKS.md, "Where the crowd's tail
+//! goes").
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -50,6 +57,9 @@ struct Lanes {
     new_characters: VecDeque<Cmd>,
     rest: VecDeque<Cmd>,
     closed: bool,
+    /// The store's thread waits for a commit set for a later moment: a
+    /// write sent meanwhile joins it then, without waking the thread.
+    gathering: bool,
 }
 
 impl std::fmt::Debug for Queue {
@@ -74,8 +84,11 @@ impl Queue {
         if lanes.closed {
             return Err(Closed);
         }
+        let wake = !(lanes.gathering && cmd.joins_the_next_commit());
         lanes.rest.push_back(cmd);
-        self.came.notify_one();
+        if wake {
+            self.came.notify_one();
+        }
         Ok(())
     }
 
@@ -125,8 +138,11 @@ impl Queue {
                     if at <= now {
                         return Vec::new();
                     }
+                    lanes.gathering = true;
                     let waited = self.came.wait_timeout(lanes, at - now);
-                    waited.unwrap_or_else(PoisonError::into_inner).0
+                    let mut lanes = waited.unwrap_or_else(PoisonError::into_inner).0;
+                    lanes.gathering = false;
+                    lanes
                 }
             };
         }
@@ -139,6 +155,12 @@ impl Queue {
             self.room.notify_waiters();
         }
         batch
+    }
+
+    /// Whether the store's thread waits for a commit set for later.
+    #[cfg(test)]
+    pub(super) fn is_gathering(&self) -> bool {
+        self.lanes().gathering
     }
 
     /// Takes nothing more: what waits is dropped (those who wait for an

@@ -25,3 +25,4 @@ mod replay_fixture;
 mod sight;
 mod signal;
 mod storm;
+mod threads;

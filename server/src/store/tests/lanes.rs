@@ -22,6 +22,54 @@ fn create(name: &str) -> Cmd {
     Cmd::Create { known, done: oneshot::channel().0 }
 }
 
+/// Takes from `queue` on a thread of its own, waiting until `set_for`
+/// from now; gives how long it waited and what it took once `send` has
+/// been called while it waited.
+fn take_while_gathering(set_for: Duration, send: impl FnOnce(&Queue)) -> (Duration, Vec<Cmd>) {
+    let queue = std::sync::Arc::new(Queue::default());
+    let taker = std::thread::spawn({
+        let queue = queue.clone();
+        move || {
+            let start = std::time::Instant::now();
+            let batch = queue.take(10, Some(start + set_for));
+            (start.elapsed(), batch)
+        }
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !queue.is_gathering() {
+        assert!(std::time::Instant::now() < deadline, "the thread never waited");
+        std::thread::yield_now();
+    }
+    send(&queue);
+    taker.join().unwrap()
+}
+
+/// A crowd's saves come while a commit is set for later: each joins it
+/// then, without waking the store's thread one save at a time.
+#[test]
+fn a_write_does_not_wake_the_store_while_a_commit_is_set_for_later() {
+    let set_for = Duration::from_millis(300);
+    let (waited, batch) = take_while_gathering(set_for, |queue| queue.send(save(1)).unwrap());
+    assert!(waited >= set_for, "woken by the save after {waited:?}");
+    assert_eq!(batch.len(), 1, "the save is taken when the commit is due");
+}
+
+/// A read, and a new character, are answered at once however long the
+/// commit set for later waits.
+#[test]
+fn a_read_or_a_new_character_wakes_the_store_at_once() {
+    let set_for = Duration::from_secs(30);
+    let (reply, _answer) = oneshot::channel();
+    let read = Cmd::Load { name: "bob".into(), reply };
+    let (waited, batch) = take_while_gathering(set_for, |queue| queue.send(read).unwrap());
+    assert!(waited < set_for, "the read waited for the commit");
+    assert!(matches!(batch[..], [Cmd::Load { .. }]));
+    let new = |queue: &Queue| queue.send_new_character(create("cy")).unwrap();
+    let (waited, batch) = take_while_gathering(set_for, new);
+    assert!(waited < set_for, "the new character waited for the commit");
+    assert!(matches!(batch[..], [Cmd::Create { .. }]));
+}
+
 #[test]
 fn a_new_character_is_taken_first_and_never_waits_for_room() {
     let queue = Queue::default();
