@@ -73,6 +73,9 @@ pub struct SimClient {
     /// watching ended, which are the connection's own), for comparing a
     /// watcher's stream with its player's.
     pub transcript: Option<Vec<ServerMsg>>,
+    /// Messages read but not yet applied to `state` (see
+    /// [`SimClient::read_deferred`]), in the order read.
+    pending: Vec<ServerMsg>,
     /// A standing order is under way (see [`SimClient::order`]).
     ordering: bool,
 }
@@ -264,6 +267,7 @@ impl SimClient {
             token,
             remembered: CellSet::new(),
             transcript: None,
+            pending: Vec::new(),
             ordering: false,
         })
     }
@@ -311,10 +315,18 @@ impl SimClient {
 
     /// The next message from the server, applied to the mirror and checked.
     pub async fn recv(&mut self) -> Result<ServerMsg, SimError> {
+        self.catch_up()?;
+        let msg = self.read().await?;
+        self.absorb(msg)
+    }
+
+    /// Reads the next message off the socket and decodes it, counting it in
+    /// the stats; the close after a death reads as the death.
+    async fn read(&mut self) -> Result<ServerMsg, SimError> {
         let bytes = match next_binary(&mut self.ws).await {
             Ok(bytes) => bytes,
-            // The close after a death reads as the death.
             Err(SimError::Closed(frame)) => {
+                self.catch_up()?;
                 return Err(match self.state.death.clone() {
                     Some(record) => SimError::Died(record),
                     None => SimError::Closed(frame),
@@ -325,7 +337,41 @@ impl SimClient {
         self.stats.frames += 1;
         self.stats.bytes += bytes.len() as u64;
         self.last_frame_len = bytes.len();
-        let msg = codec::decode_server(&bytes)?;
+        Ok(codec::decode_server(&bytes)?)
+    }
+
+    /// Reads the next message and keeps it, to be applied to `state` by
+    /// [`SimClient::catch_up`] (which `recv` calls first); gives whether it
+    /// answers an action (a `Sight`). The load tool's way: a thousand
+    /// clients on one core apply a crowd's news when each next acts, not
+    /// all at once as the news comes, so an answer read meanwhile is not
+    /// timed behind the others' news (see BENCHMARKS.md).
+    pub async fn read_deferred(&mut self) -> Result<bool, SimError> {
+        let msg = self.read().await?;
+        let answers = matches!(msg, ServerMsg::Sight(_));
+        self.pending.push(msg);
+        Ok(answers)
+    }
+
+    /// Takes one action and reads up to the `Sight` that answers it,
+    /// keeping what it read for [`SimClient::catch_up`].
+    pub async fn act_deferred(&mut self, action: Action) -> Result<(), SimError> {
+        self.send(&ClientMsg::Act(action)).await?;
+        while !self.read_deferred().await? {}
+        Ok(())
+    }
+
+    /// Applies the messages read and kept, in order.
+    pub fn catch_up(&mut self) -> Result<(), SimError> {
+        for msg in std::mem::take(&mut self.pending) {
+            self.absorb(msg)?;
+        }
+        Ok(())
+    }
+
+    /// Applies a message read to the client's state, checking it as the
+    /// tests ask (a standing order's steps, the oracle).
+    fn absorb(&mut self, msg: ServerMsg) -> Result<ServerMsg, SimError> {
         if let (true, ServerMsg::Sight(diff)) = (self.ordering, &msg)
             && self.state.terrain(diff.at).is_none()
         {

@@ -473,3 +473,26 @@ async fn per_move_diffs_are_small() {
     );
     assert!(mean < 40.0, "mean {mean}");
 }
+
+/// The load tool's way of reading (`SimClient::read_deferred`): what a
+/// client reads is kept, not applied, until it catches up, and then it is
+/// applied in order, each message checked by the oracle as it would have
+/// been on arrival; reading on as usual catches up first.
+#[tokio::test]
+async fn a_client_reading_ahead_applies_what_it_read_in_order_when_it_catches_up() {
+    let server = TestServer::start(config()).await.unwrap();
+    let mut ann = join(&server, "ann").await;
+    let from = ann.at();
+    let dir = ann.first_step(|p| p != from).expect("ann has somewhere to go");
+    let before = ann.state.clone();
+    ann.act_deferred(Action::Move(dir)).await.expect("the step is answered");
+    assert!(ann.state == before, "nothing read is applied before catching up");
+    ann.catch_up().expect("what was read fits, in order");
+    let stepped = from.step(dir).unwrap();
+    assert_eq!(ann.at(), stepped, "the answer applied: ann stands where she stepped");
+
+    let back = ann.first_step(|p| p == from).expect("the way back");
+    ann.act_deferred(Action::Move(back)).await.expect("the step back is answered");
+    ann.sync().await.expect("reading on catches up first, then reads");
+    assert_eq!(ann.at(), from, "both steps applied, in order");
+}
