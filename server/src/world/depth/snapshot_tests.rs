@@ -8,23 +8,28 @@ use super::*;
 
 /// The live depth of `commands`, snapshotted after each of the commands
 /// `cuts` name (by index into them): each snapshot with the number of
-/// entries logged before it and the depth's checksum then.
+/// entries logged before it and the depth's checksum then. Each is
+/// written only once every command has been played, as the store's
+/// thread writes one while the depth plays on (`snapshot_later`): what
+/// the depth changed meanwhile, in players it shares with the snapshot,
+/// must not show in it.
 fn played(
     commands: &[(u8, u8)],
     cuts: &[usize],
     rules: HostRules,
 ) -> (DepthState, Vec<(usize, Vec<u8>, u64)>) {
     let mut live = hall_that_lost_monsters(7, rules);
-    let mut snapshots = Vec::new();
+    let mut later = Vec::new();
     let mut done = 0;
     let mut cuts = cuts.to_vec();
     cuts.sort_unstable();
     for cut in cuts {
         play_commands(&mut live, &commands[done..cut], 3);
         done = cut;
-        snapshots.push((live.log().len(), live.snapshot(), live.checksum()));
+        later.push((live.log().len(), live.snapshot_later(), live.checksum()));
     }
     play_commands(&mut live, &commands[done..], 3);
+    let snapshots = later.into_iter().map(|(after, make, sum)| (after, make(), sum)).collect();
     (live, snapshots)
 }
 

@@ -29,7 +29,6 @@ mod using;
 mod walks;
 mod zapping;
 
-use std::collections::BTreeMap;
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
@@ -56,7 +55,7 @@ use crate::seeds::DepthSeeds;
 use clock::Clock;
 use events::{Event, Observer, Refusal, Sight, Use};
 use floor::Floor;
-pub(crate) use occupancy::{CellHasher, CellMap, Monsters, Occupancy, Search};
+pub(crate) use occupancy::{CellHasher, CellMap, Monsters, Occupancy, Players, Search};
 use parties::Parties;
 
 use walks::Walks;
@@ -135,7 +134,7 @@ impl Rules {
     }
 
     /// The players on the depth, by id.
-    pub(crate) fn players(&self) -> &BTreeMap<PlayerId, Player> {
+    pub(crate) fn players(&self) -> &Players {
         self.occupancy.players()
     }
 

@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use gloam_protocol::{Disc, MonsterId, PlayerId, Pos, Wound};
 
@@ -61,6 +62,15 @@ pub(crate) enum Search {
     Players,
 }
 
+/// The players on a depth, by id, each shared with the snapshots taken of
+/// the depth: a snapshot's clone (on the depth's task, written by the
+/// store's thread) shares every player, where copying a thousand players
+/// with their memories and packs held the depth's task 0.7 ms
+/// (BENCHMARKS.md, "Where the crowd's tail goes"). A player changed while
+/// a snapshot still holds it is copied then (`Arc::make_mut`); once the
+/// snapshot is written, none are shared.
+pub(crate) type Players = BTreeMap<PlayerId, Arc<Player>>;
+
 /// The players on a depth, by id and by the cell each stands on. It owns
 /// the two indexes and keeps them agreeing: every player's cell names a
 /// player who stands there. A player's place changes only through
@@ -69,7 +79,8 @@ pub(crate) enum Search {
 /// points, pack, what it explored) is anyone's to change.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Occupancy {
-    players: BTreeMap<PlayerId, Player>,
+    /// Shared with the depth's snapshots (see [`Players`]).
+    players: Players,
     /// Who stands on each cell (one of them, when players share one: only
     /// when every open cell is taken does an arrival stack).
     #[serde(serialize_with = "super::snapshot::in_order")]
@@ -112,20 +123,20 @@ impl Occupancy {
 
     /// A player's memory of `depth`, to change what it sees now.
     pub(crate) fn sight_mut(&mut self, id: PlayerId, depth: u16) -> Option<&mut Memory> {
-        let player = self.players.get_mut(&id)?;
+        let player = self.players.get_mut(&id).map(Arc::make_mut)?;
         self.changes += 1;
         self.left.clear();
         Some(player.memory_mut(depth))
     }
 
     /// The players, by id.
-    pub(crate) fn players(&self) -> &BTreeMap<PlayerId, Player> {
+    pub(crate) fn players(&self) -> &Players {
         &self.players
     }
 
     /// A player, to change anything of it but its place.
     pub(crate) fn get_mut(&mut self, id: PlayerId) -> Option<&mut Player> {
-        self.players.get_mut(&id)
+        self.players.get_mut(&id).map(Arc::make_mut)
     }
 
     /// Every cell a player stands on.
@@ -138,7 +149,7 @@ impl Occupancy {
     }
 
     pub(crate) fn get(&self, id: PlayerId) -> Option<&Player> {
-        self.players.get(&id)
+        self.players.get(&id).map(Arc::as_ref)
     }
 
     pub(crate) fn at(&self, pos: Pos) -> Option<PlayerId> {
@@ -149,13 +160,13 @@ impl Occupancy {
     pub(crate) fn insert(&mut self, player: Player) {
         self.changed();
         self.cells.insert(player.pos, player.id);
-        self.players.insert(player.id, player);
+        self.players.insert(player.id, Arc::new(player));
     }
 
     /// Takes a player off its cell and the depth.
     pub(crate) fn remove(&mut self, id: PlayerId) -> Option<Player> {
         let shared = self.cells.len() < self.players.len();
-        let player = self.players.remove(&id)?;
+        let player = self.players.remove(&id).map(Arc::unwrap_or_clone)?;
         self.changes += 1;
         if shared {
             self.left.clear();
@@ -168,7 +179,7 @@ impl Occupancy {
 
     /// Moves a player onto `to`, off the cell it stood on.
     pub(crate) fn step(&mut self, id: PlayerId, to: Pos) {
-        let Some(p) = self.players.get_mut(&id) else { return };
+        let Some(p) = self.players.get_mut(&id).map(Arc::make_mut) else { return };
         self.changes += 1;
         self.left.clear();
         let from = std::mem::replace(&mut p.pos, to);
@@ -184,7 +195,7 @@ impl Occupancy {
         };
         self.changed();
         for (id, to) in [(a, at_b), (b, at_a)] {
-            if let Some(p) = self.players.get_mut(&id) {
+            if let Some(p) = self.players.get_mut(&id).map(Arc::make_mut) {
                 p.pos = to;
             }
             self.cells.insert(to, id);
@@ -266,7 +277,7 @@ impl Occupancy {
             .offsets()
             .filter_map(|(dx, dy)| pos.offset(dx, dy))
             .filter_map(|p| self.at(p))
-            .filter(|id| self.players.get(id).is_some_and(sees))
+            .filter(|id| self.players.get(id).is_some_and(|p| sees(p)))
             .collect();
         found.sort();
         found
@@ -276,7 +287,7 @@ impl Occupancy {
     /// [`seers_that`](Self::seers_that), without gathering them all).
     pub(crate) fn first_seer(&self, depth: u16, disc: &Disc, pos: Pos) -> Option<PlayerId> {
         if self.search(disc.len(), 2) != Search::Cells {
-            let sees = |p: &&Player| p.memory(depth).is_some_and(|m| m.sees(pos));
+            let sees = |p: &&Arc<Player>| p.memory(depth).is_some_and(|m| m.sees(pos));
             return self.players.values().find(sees).map(|p| p.id);
         }
         self.seers_that(depth, disc, pos, |_| true).first().copied()

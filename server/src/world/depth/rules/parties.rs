@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use gloam_protocol::{MonsterId, PlayerId};
 
@@ -319,7 +320,7 @@ impl Rules {
     /// who notice it (a union-find over the players), so the cost is one
     /// look per awake monster, however many ask.
     fn find_parties(&self) -> Found {
-        let players: Vec<&Player> = self.players().values().collect();
+        let players: Vec<&Player> = self.players().values().map(Arc::as_ref).collect();
         let place = |id: PlayerId| players.binary_search_by_key(&id, |p| p.id).ok();
         let mut links = Vec::new();
         // Few players: ask each; a crowd: only those near enough.

@@ -6,6 +6,8 @@
 //! ("ann, bob, cat and 9 others arrive on this depth.") and one roster
 //! change for each who hears it.
 
+use std::sync::Arc;
+
 use gloam_protocol::{PlayerId, ServerMsg};
 
 use super::Views;
@@ -129,7 +131,7 @@ impl Views {
 
     /// Tells player `id` the comings and goings it has not heard of.
     pub(super) fn tell_comings_to(&mut self, id: PlayerId, out: &mut Vec<Outgoing>) {
-        let Some(told) = self.told.get_mut(&id) else { return };
+        let Some(told) = self.told.get_mut(&id).map(Arc::make_mut) else { return };
         let unheard = self.comings.since(told.comings_heard);
         if !unheard.is_empty() {
             out.extend(told_as(unheard).into_iter().map(|msg| Outgoing { to: id, msg }));
@@ -156,7 +158,7 @@ impl Views {
             if shift.is_some_and(|s| !s.holds(to)) {
                 continue;
             }
-            let Some(told) = self.told.get_mut(&to) else { continue };
+            let Some(told) = self.told.get_mut(&to).map(Arc::make_mut) else { continue };
             let heard = std::mem::replace(&mut told.comings_heard, end);
             if heard >= end {
                 continue;

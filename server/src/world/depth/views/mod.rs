@@ -17,6 +17,7 @@ mod view;
 
 use std::collections::{BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use gloam_protocol::{Carried, PlayerId, ServerMsg, SightDiff};
 
@@ -37,7 +38,10 @@ use view::{ChangedMonsters, RecentMoves, View};
 pub(crate) struct Views {
     /// For each player on the depth, what its client was told.
     #[serde(serialize_with = "in_order")]
-    pub(super) told: HashMap<PlayerId, View, BuildHasherDefault<CellHasher>>,
+    /// Each view shared with the depth's snapshots, as its players are
+    /// (see `rules::Players`): a view told something while a snapshot
+    /// still holds it is copied then.
+    pub(super) told: HashMap<PlayerId, Arc<View>, BuildHasherDefault<CellHasher>>,
     /// Players whose client was last told its round waits for someone
     /// (and maybe some who left since): with those who wait now, the only
     /// ones whose "waiting for" can change (see `tell_waiting`).
@@ -176,7 +180,8 @@ impl Views {
         // Its roster holds everyone here, those the others have not heard
         // of yet too: it hears only of the news after its own.
         self.comings.push(Coming::Came(player.name.clone()));
-        self.told.insert(id, View { comings_heard: self.comings.end(), ..View::default() });
+        self.told
+            .insert(id, Arc::new(View { comings_heard: self.comings.end(), ..View::default() }));
         // The kinds it knows first: the level it enters is shown with
         // them, never for a moment without.
         if let Some(kinds) = known_kinds_of(rules, id) {

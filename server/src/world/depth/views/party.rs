@@ -4,6 +4,7 @@
 //! a party with them or told of one, not for every player on the depth.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use gloam_protocol::{Member, PlayerId, ServerMsg};
 
@@ -44,7 +45,7 @@ impl Views {
         party: &[PlayerId],
         outcome: &mut Outcome,
     ) {
-        let Some(told) = self.told.get_mut(&id) else {
+        let Some(told) = self.told.get_mut(&id).map(Arc::make_mut) else {
             self.in_parties.remove(&id);
             return;
         };

@@ -10,13 +10,13 @@ use gloam_protocol::{MonsterChange, MonsterId, PlayerChange, PlayerId, Pos};
 
 use super::view::{ChangedMonsters, Glimpse, View};
 use crate::character::Player;
-use crate::world::depth::rules::{CellHasher, Monster};
+use crate::world::depth::rules::{CellHasher, Monster, Players};
 
 /// The depth as one command left it, for working out what each viewer
 /// must be told (see [`Views::tell_changes`]).
 pub(super) struct DepthAfter<'a> {
     pub(super) depth: u16,
-    pub(super) players: &'a BTreeMap<PlayerId, Player>,
+    pub(super) players: &'a Players,
     pub(super) monsters: &'a BTreeMap<MonsterId, Monster>,
     /// The movers not yet told to everyone, with cells they stood on.
     pub(super) held: &'a [(PlayerId, Pos)],
@@ -55,10 +55,7 @@ impl DepthAfter<'_> {
 
 /// Where each player of `held` (the movers, with cells they stood on)
 /// stands now; one that left the depth is [`NOWHERE`].
-pub(super) fn whereabouts(
-    held: &[(PlayerId, Pos)],
-    players: &BTreeMap<PlayerId, Player>,
-) -> Vec<(PlayerId, Pos)> {
+pub(super) fn whereabouts(held: &[(PlayerId, Pos)], players: &Players) -> Vec<(PlayerId, Pos)> {
     let mut ids: Vec<PlayerId> = held.iter().map(|&(id, _)| id).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -88,11 +85,7 @@ impl Reach {
 
 /// The reach of each mover of `held` (sorted by id); one that left the
 /// depth reaches from the cells it stood on, and is [`NOWHERE`].
-pub(super) fn reaches(
-    held: &[(PlayerId, Pos)],
-    players: &BTreeMap<PlayerId, Player>,
-    radius: u8,
-) -> Vec<Reach> {
+pub(super) fn reaches(held: &[(PlayerId, Pos)], players: &Players, radius: u8) -> Vec<Reach> {
     let r = u16::from(radius);
     held.chunk_by(|a, b| a.0 == b.0)
         .map(|cells| {
@@ -148,7 +141,7 @@ pub(super) fn players_seen(
     depth: u16,
     candidates: &[(PlayerId, Pos)],
     told: &mut HashMap<PlayerId, Pos, BuildHasherDefault<CellHasher>>,
-    players: &BTreeMap<PlayerId, Player>,
+    players: &Players,
 ) -> Vec<PlayerChange> {
     let memory = viewer.memory(depth);
     let mut changes = Vec::new();

@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use gloam_protocol::{MonsterChange, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff};
 
@@ -109,7 +110,7 @@ impl Views {
             if near.is_empty() {
                 continue;
             }
-            let Some(told) = self.told.get_mut(&viewer.id) else { continue };
+            let Some(told) = self.told.get_mut(&viewer.id).map(Arc::make_mut) else { continue };
             let players =
                 players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
             if !players.is_empty() {
@@ -124,7 +125,9 @@ impl Views {
     /// would (which then finds nothing more to tell unless more changed).
     pub(crate) fn tell_now(&mut self, rules: &Rules, id: PlayerId, diff: &mut SightDiff) {
         self.tell_players_now(rules, id, diff);
-        let (Some(viewer), Some(told)) = (rules.player(id), self.told.get_mut(&id)) else {
+        let (Some(viewer), Some(told)) =
+            (rules.player(id), self.told.get_mut(&id).map(Arc::make_mut))
+        else {
             return;
         };
         diff.monsters =
@@ -137,7 +140,9 @@ impl Views {
     /// action shows the others as they stand when it is applied, whatever
     /// the still are yet to hear.
     pub(super) fn tell_players_now(&mut self, rules: &Rules, id: PlayerId, diff: &mut SightDiff) {
-        let (Some(viewer), Some(told)) = (rules.player(id), self.told.get_mut(&id)) else {
+        let (Some(viewer), Some(told)) =
+            (rules.player(id), self.told.get_mut(&id).map(Arc::make_mut))
+        else {
             return;
         };
         // Those it may see, and those it was told of (who may have left
@@ -214,7 +219,7 @@ impl Views {
         let mut parties: Vec<Vec<PlayerId>> = Vec::new();
         let mut ready = Vec::new();
         for id in ids {
-            let Some(told) = self.told.get_mut(&id) else {
+            let Some(told) = self.told.get_mut(&id).map(Arc::make_mut) else {
                 self.told_waiting.remove(&id);
                 continue;
             };
@@ -293,7 +298,7 @@ fn seen_from(rules: &Rules, told: &View, at: Pos, sees: impl Fn(i32, i32) -> boo
 /// found by their cells (`occupant`) when that is cheaper.
 fn tell_depth_after(
     after: &DepthAfter,
-    told: &mut HashMap<PlayerId, View, BuildHasherDefault<CellHasher>>,
+    told: &mut HashMap<PlayerId, Arc<View>, BuildHasherDefault<CellHasher>>,
     occupancy: &Occupancy,
     radius: u16,
     vitals_changed: Vec<PlayerId>,
@@ -316,7 +321,9 @@ fn tell_depth_after(
     ids.sort_unstable();
     ids.dedup();
     for id in ids {
-        let (Some(viewer), Some(told)) = (after.players.get(&id), told.get_mut(&id)) else {
+        let (Some(viewer), Some(told)) =
+            (after.players.get(&id), told.get_mut(&id).map(Arc::make_mut))
+        else {
             continue;
         };
         if changed.near(viewer.pos, radius) {
