@@ -36,11 +36,11 @@ use view::{ChangedMonsters, RecentMoves, View};
 /// a depth's snapshot keeps of its views (see [`Views::to_bytes`]).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct Views {
-    /// For each player on the depth, what its client was told.
+    /// For each player on the depth, what its client was told, each view
+    /// shared with the depth's snapshots as its players are (see
+    /// `rules::Players`): a view told something while a snapshot still
+    /// holds it is copied then.
     #[serde(serialize_with = "in_order")]
-    /// Each view shared with the depth's snapshots, as its players are
-    /// (see `rules::Players`): a view told something while a snapshot
-    /// still holds it is copied then.
     pub(super) told: HashMap<PlayerId, Arc<View>, BuildHasherDefault<CellHasher>>,
     /// Players whose client was last told its round waits for someone
     /// (and maybe some who left since): with those who wait now, the only
