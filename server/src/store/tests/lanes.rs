@@ -54,6 +54,17 @@ fn a_write_does_not_wake_the_store_while_a_commit_is_set_for_later() {
     assert_eq!(batch.len(), 1, "the save is taken when the commit is due");
 }
 
+/// A commit set for later that came due leaves the thread waiting as
+/// before: the next write, sent while it waits for nothing in particular,
+/// wakes it (a flag left set would leave that write, and the store, asleep).
+#[test]
+fn a_wait_for_a_commit_that_came_due_leaves_writes_waking_the_store() {
+    let queue = Queue::default();
+    let soon = std::time::Instant::now() + Duration::from_millis(20);
+    assert!(queue.take(10, Some(soon)).is_empty(), "nothing came");
+    assert!(!queue.is_gathering(), "no longer waiting for a commit set for later");
+}
+
 /// A read, and a new character, are answered at once however long the
 /// commit set for later waits.
 #[test]
