@@ -232,8 +232,10 @@ async fn open(
     let config = WebSocketConfig::default()
         .max_message_size(Some(codec::MAX_SERVER_MSG + 64))
         .max_frame_size(Some(codec::MAX_SERVER_MSG + 64));
+    // With Nagle's algorithm off (`true`): a key pressed while the last
+    // one is not yet acknowledged goes at once, not after that ack.
     let mut connecting =
-        pin!(tokio_tungstenite::connect_async_with_config(url, Some(config), false));
+        pin!(tokio_tungstenite::connect_async_with_config(url, Some(config), true));
     let mut queued = Vec::new();
     let given_up = tokio::time::sleep(OPEN_WITHIN);
     tokio::pin!(given_up);
@@ -352,6 +354,21 @@ mod tests {
     /// The next event, or a failed test.
     fn next_event(connection: &Connection) -> NetEvent {
         connection.events.recv_timeout(PATIENCE).expect("an event in time")
+    }
+
+    /// The client's socket sends each message at once (`TCP_NODELAY`): a
+    /// key pressed while the server has yet to acknowledge the last is not
+    /// held back until it does.
+    #[test]
+    fn the_connection_sends_without_delay() {
+        let (server, client) = (runtime(), runtime());
+        let (url, heard) = serve_one(&server, None);
+        let (_actions_in, mut actions) = async_mpsc::unbounded_channel();
+        let (ws, _) = client.block_on(open(&url, &mut actions)).expect("connects");
+        let MaybeTlsStream::Plain(stream) = ws.get_ref() else { panic!("a plain socket") };
+        assert!(stream.nodelay().unwrap(), "Nagle's algorithm is off");
+        drop(ws);
+        heard.recv_timeout(PATIENCE).expect("the server saw the stream end");
     }
 
     /// Esc or the window's close button: the server hears the quit, then a

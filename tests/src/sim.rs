@@ -82,7 +82,8 @@ pub struct SimClient {
 
 /// Opens a WebSocket to `url` without saying anything.
 pub async fn connect_raw(url: &str) -> Result<Ws, SimError> {
-    let connecting = tokio_tungstenite::connect_async_with_config(url, Some(ws_config()), false);
+    // Nagle's algorithm off, as the game's client has it.
+    let connecting = tokio_tungstenite::connect_async_with_config(url, Some(ws_config()), true);
     let (ws, _) = tokio::time::timeout(RECV_TIMEOUT, connecting)
         .await
         .map_err(|_| SimError::Timeout(RECV_TIMEOUT))??;

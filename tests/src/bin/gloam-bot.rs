@@ -475,8 +475,9 @@ async fn play_echo(
     joined: mpsc::UnboundedSender<()>,
 ) -> Tally {
     let mut tally = Tally::default();
+    // Nagle's algorithm off, as the game's client and `SimClient` have it.
     let connecting =
-        tokio_tungstenite::connect_async_with_config(&url, Some(sim::ws_config()), false);
+        tokio_tungstenite::connect_async_with_config(&url, Some(sim::ws_config()), true);
     let connected = connecting.await;
     let _ = joined.send(());
     let Ok((mut ws, _)) = connected else {
