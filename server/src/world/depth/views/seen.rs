@@ -150,20 +150,23 @@ pub(super) fn players_seen(
             continue;
         }
         let seen = memory.is_some_and(|m| m.sees(at));
-        let change = match (told.get(&other).copied(), seen) {
+        // One look in `told` for those it was told of: most of a crowd.
+        let change = match (told.get_mut(&other), seen) {
+            (Some(was), true) if *was != at => {
+                *was = at;
+                PlayerChange::Moved { id: other, at }
+            }
+            (Some(_), false) => {
+                told.remove(&other);
+                PlayerChange::Vanished { id: other }
+            }
             (None, true) => {
+                told.insert(other, at);
                 let name = players.get(&other).map(|p| p.name.clone()).unwrap_or_default();
                 PlayerChange::Appeared { id: other, name, at }
             }
-            (Some(was), true) if was != at => PlayerChange::Moved { id: other, at },
-            (Some(_), false) => PlayerChange::Vanished { id: other },
             _ => continue,
         };
-        if seen {
-            told.insert(other, at);
-        } else {
-            told.remove(&other);
-        }
         changes.push(change);
     }
     changes
