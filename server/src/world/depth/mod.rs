@@ -400,6 +400,13 @@ impl DepthState {
         self.tell_the_still(outcome, None);
     }
 
+    /// Whether `id`'s shift of the still passed it by (see
+    /// `Views::tell_movers`).
+    #[cfg(test)]
+    pub(crate) fn passed_by(&self, id: PlayerId) -> bool {
+        self.views.passed_by(id)
+    }
+
     /// True when some movers are not yet told to some of those who stood
     /// still, or some comings and goings to anyone.
     pub(crate) fn has_untold(&self) -> bool {

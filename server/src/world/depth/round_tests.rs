@@ -1092,6 +1092,37 @@ fn check_mirrors(
     Ok(())
 }
 
+/// A player told everyone around it with its answer is passed by once by
+/// its shift of the still: it would hear nothing it will not hear with its
+/// next answer. If it acts no more, its shift's next turn tells it everyone
+/// around it anew, though nobody moved since and every shift has heard the
+/// move (so the shift's list of movers no longer holds it).
+#[test]
+fn a_shift_passes_by_once_a_player_told_everyone_with_its_answer() {
+    let mut d = hall();
+    put(&mut d, ANN, "ann", Pos::new(3, 2));
+    put(&mut d, BOB, "bob", Pos::new(6, 2));
+    d.tell_all();
+    let answer = d.act_all(vec![(ANN, Action::Wait)]);
+    assert!(!to(&answer, ANN).is_empty(), "ann is answered");
+    let _ = d.act_all(vec![(BOB, Action::Move(Dir::E))]);
+    let mut heard = Vec::new();
+    for shift in 0..SHIFTS {
+        heard.extend(d.tell_shift(shift));
+    }
+    assert!(heard.iter().all(|o| o.to != ANN), "her shift passed her by: {heard:?}");
+    assert!(d.passed_by(ANN));
+    assert!(d.has_untold(), "her shift has her to tell");
+    let again = d.tell_shift(shift_of(ANN));
+    let stepped = PlayerChange::Moved { id: BOB, at: Pos::new(7, 2) };
+    let told = again.iter().any(|o| {
+        o.to == ANN && matches!(&o.msg, ServerMsg::Players(changes) if changes.contains(&stepped))
+    });
+    assert!(told, "its next turn tells her of Bob's step: {again:?}");
+    assert!(!d.passed_by(ANN));
+    assert!(d.tell_shift(shift_of(ANN)).is_empty(), "and then nothing more");
+}
+
 /// How a batch in [`play_batched`] is told to those who stood still.
 #[derive(Debug, Clone, Copy)]
 enum Telling {
@@ -1171,7 +1202,10 @@ fn play_batched(
         let is_act = (2..=10).contains(&what) || (13..=20).contains(&what);
         if !batch.is_empty() && (batch.len() >= want || !is_act || last) {
             let out = tell.apply(d, std::mem::take(&mut batch));
-            check_mirrors(d, &out, &mut mirrors, |id| tell.told(id))?;
+            // A shift passes by those told everyone around them since it
+            // last came, if something they could see moved since: they
+            // are told anew at its next turn, and checked then.
+            check_mirrors(d, &out, &mut mirrors, |id| tell.told(id) && !d.passed_by(id))?;
             (want, tell) = sizes.next().unwrap_or((1, Telling::All));
         }
         if !is_act {

@@ -38,8 +38,9 @@ use crate::seeds::LevelRng;
 /// meaning: a snapshot of another layout is refused, and its depth
 /// replayed from its history's start as before snapshots.
 /// 1: the rules alone; 2: and the views' bytes after them; 3: the views
-/// tell the still in 25 shifts, not 5.
-pub const SNAPSHOT_FORMAT: u32 = 3;
+/// tell the still in 25 shifts, not 5; 4: and a shift passes by those who
+/// were told everyone around them since it last came.
+pub const SNAPSHOT_FORMAT: u32 = 4;
 
 /// The state a snapshot holds, borrowed from a depth to be written.
 /// [`Taken`] is the same fields, owned, in the same order.

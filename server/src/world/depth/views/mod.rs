@@ -32,8 +32,9 @@ use view::{ChangedMonsters, RecentMoves, View};
 /// What every player on the depth was told, and what the rules did in the
 /// command being observed that some may yet have to hear.
 ///
-/// Between commands only the first six fields hold anything: they are what
-/// a depth's snapshot keeps of its views (see [`Views::to_bytes`]).
+/// Between commands only the fields serde does not skip hold anything:
+/// they are what a depth's snapshot keeps of its views (see
+/// [`Views::to_bytes`]).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct Views {
     /// For each player on the depth, what its client was told, each view
@@ -61,6 +62,11 @@ pub(crate) struct Views {
     vitals_changed: Vec<PlayerId>,
     /// Comings and goings not yet told to everyone.
     comings: Comings,
+    /// Players their shift of the still passed by, being caught up (see
+    /// `View::caught_up`): the moves since their last diff wait for the next
+    /// one, or for their shift's next turn, which tells them everyone
+    /// around them anew.
+    passed_by: BTreeSet<PlayerId>,
     /// Players whose client was last told a party of more than itself.
     in_parties: BTreeSet<PlayerId>,
     /// The parties' stamp when they were last told (see
@@ -132,6 +138,7 @@ impl Views {
             }
             Event::Left { id, name, at, how } => {
                 self.told.remove(&id);
+                self.passed_by.remove(&id);
                 self.floor_seen.remove(&id);
                 self.moved.retain(|&m| m != id);
                 self.recent_moves.push(id, at);
@@ -263,10 +270,17 @@ impl Views {
         self.tell_comings(rules, &mut outcome.out, shift);
     }
 
+    /// Whether `id`'s shift of the still passed it by last time and has
+    /// yet to tell it everyone around it anew (see `tell_movers`).
+    #[cfg(test)]
+    pub(crate) fn passed_by(&self, id: PlayerId) -> bool {
+        self.passed_by.contains(&id)
+    }
+
     /// True when some movers are not yet told to some of those who stood
     /// still, or some comings and goings to anyone.
     pub(crate) fn has_untold(&self) -> bool {
-        !self.recent_moves.is_empty() || !self.comings.is_empty()
+        !self.recent_moves.is_empty() || !self.comings.is_empty() || !self.passed_by.is_empty()
     }
 
     /// The monsters `id`'s client was told are in its view, by id, and

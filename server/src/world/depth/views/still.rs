@@ -1,6 +1,7 @@
 //! When those who stood still hear of the movers: the pacing of news to
 //! the still, in one place. A player who acts hears of everyone in its own
-//! answer at once; one who stands still is told in its shift (see
+//! answer at once (and its shift passes it by once: see
+//! `Views::tell_movers`); one who stands still is told in its shift (see
 //! [`SHIFTS`]), one shift every [`still_period`] / [`SHIFTS`], so a crowd's
 //! watchers are told a twenty-fifth at a time, a few times a second.
 //! Nothing here reads a clock: the depth's task gives the time.

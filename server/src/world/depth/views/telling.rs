@@ -8,7 +8,7 @@
 //! the viewer moved or is told of a monster first: then it hears all of
 //! them with that, so its client never shows two moments mixed.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 
@@ -81,6 +81,15 @@ impl Views {
     /// that came within sight range of it: a client is only ever told of a
     /// player on a cell its player sees, so one too far from every cell a
     /// mover stood on since has nothing to hear of it.
+    ///
+    /// A player who acted since its shift last came was told everyone
+    /// around it with its answer ([`View::caught_up`]): the shift passes
+    /// it by (telling everyone, `None`, passes nobody by), and what moved
+    /// since waits for its next answer. One that
+    /// does not act again by its shift's next turn is told then everyone
+    /// around it anew (the movers since its answer are no longer all in
+    /// that shift's list). In a crowd that acts, most of the still's
+    /// messages were news each would have heard with its next answer.
     pub(super) fn tell_movers(
         &mut self,
         rules: &Rules,
@@ -89,22 +98,39 @@ impl Views {
     ) {
         let mut held = self.recent_moves.since(shift).to_vec();
         self.recent_moves.told(shift);
-        if held.is_empty() {
+        let in_shift = |id: PlayerId| shift.is_none_or(|s| s.holds(id));
+        let anew: Vec<PlayerId> =
+            self.passed_by.iter().copied().filter(|&id| in_shift(id)).collect();
+        let hearing = if held.is_empty() { Vec::new() } else { self.hearing(rules, shift, &anew) };
+        if anew.is_empty() && hearing.is_empty() {
             return;
         }
-        held.sort_unstable_by_key(|&(id, p)| (id, p.x, p.y));
-        held.dedup();
-        let movers = reaches(&held, rules.players(), rules.radius);
         let mut last: HashMap<PlayerId, usize, BuildHasherDefault<CellHasher>> = HashMap::default();
         for (i, o) in outcome.out.iter().enumerate() {
             last.insert(o.to, i);
         }
         let is_diff = |o: &Outgoing| matches!(o.msg, ServerMsg::Sight(_) | ServerMsg::Displaced(_));
-        let mut near = Vec::with_capacity(movers.len());
-        for viewer in rules.players().values() {
-            if shift.is_some_and(|s| !s.holds(viewer.id)) {
+        for &id in &anew {
+            self.passed_by.remove(&id);
+            let (Some(viewer), Some(told)) =
+                (rules.player(id), self.told.get_mut(&id).map(Arc::make_mut))
+            else {
                 continue;
+            };
+            let players = players_around(rules, viewer, told);
+            if !players.is_empty() {
+                let diff = last.get(&id).copied().filter(|&i| is_diff(&outcome.out[i]));
+                attach(outcome, diff, (id, viewer.pos), players, Vec::new());
             }
+        }
+        if hearing.is_empty() {
+            return;
+        }
+        held.sort_unstable_by_key(|&(id, p)| (id, p.x, p.y));
+        held.dedup();
+        let movers = reaches(&held, rules.players(), rules.radius);
+        let mut near = Vec::with_capacity(movers.len());
+        for viewer in hearing {
             near.clear();
             near.extend(movers.iter().filter(|m| m.reaches(viewer.pos)).map(|m| (m.id, m.at)));
             if near.is_empty() {
@@ -118,6 +144,34 @@ impl Views {
                 attach(outcome, diff, (viewer.id, viewer.pos), players, Vec::new());
             }
         }
+    }
+
+    /// The players of `shift` (all: `None`) who hear of the movers now:
+    /// not those told everyone around them anew (`anew`), nor those the
+    /// shift passes by, who are noted as passed by (see `tell_movers`).
+    fn hearing<'r>(
+        &mut self,
+        rules: &'r Rules,
+        shift: Option<Shift>,
+        anew: &[PlayerId],
+    ) -> Vec<&'r Player> {
+        let mut hearing = Vec::new();
+        for viewer in rules.players().values() {
+            if shift.is_some_and(|s| !s.holds(viewer.id)) || anew.binary_search(&viewer.id).is_ok()
+            {
+                continue;
+            }
+            let Some(told) = self.told.get_mut(&viewer.id) else { continue };
+            if told.caught_up {
+                Arc::make_mut(told).caught_up = false;
+                if shift.is_some() {
+                    self.passed_by.insert(viewer.id);
+                    continue;
+                }
+            }
+            hearing.push(&**viewer);
+        }
+        hearing
     }
 
     /// Puts in `diff` what `id` (whose sight just changed) must be told of
@@ -138,36 +192,17 @@ impl Views {
     /// (the players' part of [`tell_now`](Self::tell_now)): also given to a
     /// player who acted without moving, so that every answer to a player's
     /// action shows the others as they stand when it is applied, whatever
-    /// the still are yet to hear.
+    /// the still are yet to hear. Its shift of the still passes it by once
+    /// (see [`tell_movers`](Self::tell_movers)).
     pub(super) fn tell_players_now(&mut self, rules: &Rules, id: PlayerId, diff: &mut SightDiff) {
+        self.passed_by.remove(&id);
         let (Some(viewer), Some(told)) =
             (rules.player(id), self.told.get_mut(&id).map(Arc::make_mut))
         else {
             return;
         };
-        // Those it may see, and those it was told of (who may have left
-        // its sight).
-        let (at, r) = (viewer.pos, u16::from(rules.radius));
-        let cells = rules.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
-        let cells = cells.filter(|&c| rules.level.grid.contains(c));
-        let in_range = |p: Pos| p.x.abs_diff(at.x) <= r && p.y.abs_diff(at.y) <= r;
-        let search = rules.occupancy.search(rules.disc.len(), 1);
-        let mut near = rules.occupancy.near(search, cells, in_range);
-        // And those it was told of that are not among them (out of its
-        // reach now, or gone from the depth), looked up only then: in a
-        // crowd nearly all are among them, and a look in the depth's
-        // players for each was a tenth of an answer's time.
-        let found: HashSet<PlayerId, BuildHasherDefault<CellHasher>> =
-            near.iter().map(|&(o, _)| o).collect();
-        let told_of = told.players.keys().filter(|o| !found.contains(o));
-        let told_of: Vec<(PlayerId, Pos)> =
-            told_of.map(|&o| (o, rules.player(o).map_or(NOWHERE, |p| p.pos))).collect();
-        near.extend(told_of);
-        // In the players' order, not the order of the maps they were found
-        // in, which follows each map's history: a depth restored from a
-        // snapshot tells the same diffs as the one that played on.
-        near.sort_unstable_by_key(|&(other, _)| other);
-        diff.players = players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
+        diff.players = players_around(rules, viewer, told);
+        told.caught_up = true;
     }
 
     /// Everything `id`'s client holds of this depth, as the messages that
@@ -399,4 +434,35 @@ fn diffs_last(outcome: &mut Outcome) {
         std::mem::take(&mut outcome.out).into_iter().partition(is_diff);
     rest.extend(diffs);
     outcome.out = rest;
+}
+
+/// What `viewer`'s client must be told of the players around it now,
+/// against what it was told (`told`), which is updated to match.
+fn players_around(rules: &Rules, viewer: &Player, told: &mut View) -> Vec<PlayerChange> {
+    // Those it sees, and those it was told of (who may have left its
+    // sight): only the cells it sees are looked at.
+    let memory = viewer.memory(rules.depth);
+    let sees = |p: Pos| memory.is_some_and(|m| m.sees(p));
+    let at = viewer.pos;
+    let cells = rules.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
+    let search = rules.occupancy.search(rules.disc.len(), 1);
+    let mut near = rules.occupancy.near(search, cells.filter(|&c| sees(c)), sees);
+    // In the players' order, not the order of the maps they were found
+    // in, which follows each map's history: a depth restored from a
+    // snapshot tells the same diffs as the one that played on.
+    near.sort_unstable_by_key(|&(other, _)| other);
+    // And those it was told of that are not among them (out of its
+    // reach now, or gone from the depth), looked up only then: in a
+    // crowd nearly all are among them, and a look in the depth's
+    // players for each was a tenth of an answer's time.
+    let found = |o: &PlayerId| near.binary_search_by_key(o, |&(id, _)| id).is_ok();
+    let told_of: Vec<(PlayerId, Pos)> = (told.players.keys())
+        .filter(|o| !found(o))
+        .map(|&o| (o, rules.player(o).map_or(NOWHERE, |p| p.pos)))
+        .collect();
+    if !told_of.is_empty() {
+        near.extend(told_of);
+        near.sort_unstable_by_key(|&(other, _)| other);
+    }
+    players_seen(viewer, rules.depth, &near, &mut told.players, rules.players())
 }

@@ -120,4 +120,8 @@ pub(crate) struct View {
     pub party: Vec<gloam_protocol::Member>,
     /// The comings and goings it has heard of, by number (see `comings`).
     pub comings_heard: u64,
+    /// It was told everyone around it (with the answer to its action, or
+    /// when it was swapped aside) since its shift of the still last told it
+    /// of the movers: that shift passes it by (see `Views::tell_movers`).
+    pub caught_up: bool,
 }
