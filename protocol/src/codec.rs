@@ -38,6 +38,37 @@ pub fn encode<M: Serialize>(msg: &M) -> Vec<u8> {
     bincode::serde::encode_to_vec(msg, standard()).expect("messages always encode")
 }
 
+/// [`encode`], calling `pause` each time another `every` bytes are written:
+/// for a large value (a depth's snapshot) encoded on a thread that shares
+/// a core with others, which it lets run between the pieces. The bytes are
+/// those of [`encode`].
+pub fn encode_paced<M: Serialize>(msg: &M, every: usize, pause: &mut dyn FnMut()) -> Vec<u8> {
+    let mut out = Paced { bytes: Vec::new(), every: every.max(1), since: 0, pause };
+    bincode::serde::encode_into_writer(msg, &mut out, standard()).expect("messages always encode");
+    out.bytes
+}
+
+/// The writer of [`encode_paced`].
+struct Paced<'p> {
+    bytes: Vec<u8>,
+    every: usize,
+    /// Bytes written since `pause` was last called.
+    since: usize,
+    pause: &'p mut dyn FnMut(),
+}
+
+impl bincode::enc::write::Writer for &mut Paced<'_> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), bincode::error::EncodeError> {
+        self.bytes.extend_from_slice(bytes);
+        self.since += bytes.len();
+        if self.since >= self.every {
+            self.since = 0;
+            (self.pause)();
+        }
+        Ok(())
+    }
+}
+
 /// Decodes a frame from a client.
 pub fn decode_client(bytes: &[u8]) -> Result<ClientMsg, DecodeError> {
     decode_limited::<ClientMsg, MAX_CLIENT_MSG>(bytes)
@@ -88,6 +119,26 @@ mod tests {
         Wound,
     };
     use proptest::prelude::*;
+
+    /// A paced encoding gives the same bytes, pausing once for each piece
+    /// of the size asked for that was written.
+    #[test]
+    fn a_paced_encoding_is_the_same_bytes_with_pauses() {
+        let names: Vec<String> = (0..500).map(|i| format!("player {i}")).collect();
+        let msg = ServerMsg::Roster(names);
+        let whole = encode(&msg);
+        let mut pauses = 0;
+        let paced = encode_paced(&msg, 1000, &mut || pauses += 1);
+        assert_eq!(paced, whole);
+        // Each name is a write or two of a few bytes: a pause comes once
+        // 1000 have gathered, so one for each 1000 bytes, give or take.
+        let pieces = whole.len() / 1000;
+        assert!(
+            (pieces - 1..=pieces).contains(&pauses),
+            "{pauses} pauses in {} bytes",
+            whole.len()
+        );
+    }
 
     fn death() -> DeathRecord {
         DeathRecord {

@@ -16,6 +16,11 @@ pub(super) type LoadReply = oneshot::Sender<Result<Option<Snapshot>, String>>;
 /// Where a graveyard's answer goes.
 pub(super) type GraveyardReply = oneshot::Sender<Result<Vec<DeathRecord>, String>>;
 
+
+/// Makes a depth's snapshot on the store's thread, calling the pause it is
+/// given now and then (see `DepthState::snapshot_later`).
+pub(crate) type MakeSnapshot = Box<dyn FnOnce(&mut dyn FnMut()) -> DepthSnapshot + Send + Sync>;
+
 pub(super) enum Cmd {
     Create {
         known: Credential,
@@ -64,7 +69,7 @@ pub(super) enum Cmd {
     /// [`Cmd::KeepSnapshot`].
     MakeSnapshot {
         depth: u16,
-        make: Box<dyn FnOnce() -> DepthSnapshot + Send + Sync>,
+        make: MakeSnapshot,
     },
     /// The unique of kind `kind` (its name) was slain by `by`: gone from
     /// the world for good.

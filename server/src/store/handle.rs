@@ -176,7 +176,7 @@ impl StoreHandle {
     pub fn keep_snapshot_made(
         &self,
         depth: u16,
-        make: impl FnOnce() -> DepthSnapshot + Send + Sync + 'static,
+        make: impl FnOnce(&mut dyn FnMut()) -> DepthSnapshot + Send + Sync + 'static,
     ) {
         if self.queue.send(Cmd::MakeSnapshot { depth, make: Box::new(make) }).is_err() {
             error!(depth, "the store has stopped: a depth's snapshot was not kept");

@@ -50,6 +50,28 @@ const KEPT_WHILE_FAILING: usize = 1 << 16;
 /// such thread), so there its commits come later, never lost.
 const NICE: i32 = 19;
 
+/// Writes made between two moments the store's thread gives way (see
+/// [`yield_to_the_game`]): a player's save is some 20 µs, so the game waits at most
+/// about 0.2 ms for the store's thread where it shares the core.
+pub(super) const GIVE_WAY_EVERY: usize = 8;
+
+/// Lets a game's thread that is ready to run have the core before the
+/// store's thread goes on (`sched_yield`). Nice 19 alone does not do it: once
+/// the scheduler has picked the store's thread, a game's thread that was
+/// already ready waits for the next tick (4 ms at 250 Hz), since only a
+/// thread waking up would take the core from it.
+pub(super) fn yield_to_the_game() {
+    #[cfg(test)]
+    YIELDS.with(|n| n.set(n.get() + 1));
+    std::thread::yield_now();
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How often this thread called [`yield_to_the_game`].
+    pub(super) static YIELDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// What a store in memory calls its file.
 pub(super) const MEMORY: &str = ":memory:";
 
@@ -179,7 +201,8 @@ impl Keeper {
     fn apply(&mut self, cmd: Cmd, writes: &mut Vec<Cmd>) -> bool {
         match cmd {
             Cmd::MakeSnapshot { depth, make } => {
-                return self.apply(Cmd::KeepSnapshot { depth, snapshot: make() }, writes);
+                let snapshot = make(&mut yield_to_the_game);
+                return self.apply(Cmd::KeepSnapshot { depth, snapshot }, writes);
             }
             Cmd::Create { .. }
             | Cmd::Save { .. }

@@ -183,7 +183,10 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
     let txn = db.begin_write()?;
     {
         let mut open = Open::of(&txn)?;
-        for cmd in writes {
+        for (i, cmd) in writes.iter().enumerate() {
+            if i % super::keeper::GIVE_WAY_EVERY == super::keeper::GIVE_WAY_EVERY - 1 {
+                super::keeper::yield_to_the_game();
+            }
             match cmd {
                 Cmd::Create { known, .. } => {
                     open.tokens.insert(known.name.as_str(), known.token_hash.as_slice())?;
@@ -221,6 +224,7 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
             }
         }
     }
+    super::keeper::yield_to_the_game();
     txn.commit()?;
     Ok(())
 }

@@ -37,7 +37,12 @@ pub fn keep_history(state: &mut DepthState, store: &StoreHandle, every: u64) {
     if part.first / every != after / every {
         // Cloned here, written by the store's thread (see `snapshot_later`).
         let (rules, checksum, make) = (RULES_VERSION, part.checksum, state.snapshot_later());
-        let snapshot = move || DepthSnapshot { after, rules, checksum, bytes: make() };
+        let snapshot = move |pause: &mut dyn FnMut()| DepthSnapshot {
+            after,
+            rules,
+            checksum,
+            bytes: make(pause),
+        };
         store.keep_snapshot_made(state.depth(), snapshot);
     }
 }

@@ -132,3 +132,41 @@ fn a_load_waits_for_room_while_the_lane_is_full() {
     drop(handle);
     writer.close();
 }
+
+/// The yields of the calling thread so far (see `yield_to_the_game`).
+fn yields() -> usize {
+    super::super::keeper::YIELDS.with(std::cell::Cell::get)
+}
+
+/// A crowd's saves are written a few at a time, the store's thread giving
+/// way to the game between them and before the commit: where the two
+/// share a core, a game's thread ready to run waits no longer than a few
+/// saves take, not for the scheduler's next tick.
+#[test]
+fn the_store_thread_gives_way_between_writes() {
+    let db = redb::Database::builder()
+        .create_with_backend(redb::backends::InMemoryBackend::new())
+        .unwrap();
+    let every = super::super::keeper::GIVE_WAY_EVERY;
+    let saves: Vec<Cmd> = (0..5 * every as u16).map(save).collect();
+    let before = yields();
+    super::super::tables::write(&db, &saves).unwrap();
+    assert_eq!(yields() - before, 5 + 1, "after each {every} saves, and before the commit");
+}
+
+/// A snapshot the store's thread makes for a depth is given pauses that
+/// let the game run (a crowd's is tens of milliseconds of writing).
+#[test]
+fn a_snapshot_made_by_the_store_thread_gives_way() {
+    let store = Store::in_memory();
+    let (writer, _) = store.start();
+    let (tell, heard) = std::sync::mpsc::channel();
+    writer.handle().keep_snapshot_made(1, move |pause| {
+        let before = yields();
+        pause();
+        let _ = tell.send(yields() - before);
+        crate::store::DepthSnapshot { after: 1, rules: 1, checksum: 1, bytes: vec![1] }
+    });
+    let given = heard.recv_timeout(Duration::from_secs(10)).expect("the snapshot was made");
+    assert_eq!(given, 1, "its pause yields to the game");
+}

@@ -23,7 +23,7 @@ fn a_depth_is_read_from_its_newest_snapshot_with_the_entries_after_it(place: &Pl
     log(&handle, 2, 0, 30);
     handle.keep_snapshot(2, taken(10, 5));
     // Made by the store's thread, as a depth's task hands it over.
-    handle.keep_snapshot_made(2, || taken(20, 5));
+    handle.keep_snapshot_made(2, |_| taken(20, 5));
     handle.keep_snapshot(2, taken(25, 4));
     handle.keep_snapshot(7, taken(28, 5));
     let read = handle.read_history(2, Reading::FromSnapshot).unwrap();

@@ -113,6 +113,12 @@ use orders::Order;
 use rules::events::Observer;
 use views::{Telling, Views};
 
+/// How many bytes of a snapshot are written between two calls of the pause
+/// it is given (see [`DepthState::snapshot_later`]): a crowd's snapshot is
+/// megabytes and tens of milliseconds of one thread's work, and 64 KiB a
+/// tenth of a millisecond or so.
+pub(crate) const PAUSE_EVERY: usize = 64 * 1024;
+
 /// Where an arriving player is put.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Arrival {
@@ -524,15 +530,19 @@ impl DepthState {
     /// The depth's state as it stands, in bytes, with what its views had
     /// told each player (see `rules::snapshot`).
     pub fn snapshot(&self) -> Vec<u8> {
-        self.snapshot_later()()
+        self.snapshot_later()(&mut || {})
     }
 
     /// [`snapshot`](Self::snapshot), as the depth stands now, to be made
     /// later on another thread: the state is cloned now (a fraction of the
-    /// time its bytes take to write, for a crowd), written when called.
-    pub fn snapshot_later(&self) -> impl FnOnce() -> Vec<u8> + Send + Sync + 'static {
+    /// time its bytes take to write, for a crowd), written when called,
+    /// with a call to the `pause` it is given after each [`PAUSE_EVERY`]
+    /// bytes (the store's thread lets the game run there).
+    pub fn snapshot_later(
+        &self,
+    ) -> impl FnOnce(&mut dyn FnMut()) -> Vec<u8> + Send + Sync + 'static {
         let (rules, views) = (self.rules.frozen(), self.views.clone());
-        move || rules.snapshot(&views.to_bytes())
+        move |pause| rules.snapshot(&views.to_bytes(pause), pause)
     }
 
     /// Puts this depth, fresh from its seed, in the state of a

@@ -29,7 +29,8 @@ fn played(
         later.push((live.log().len(), live.snapshot_later(), live.checksum()));
     }
     play_commands(&mut live, &commands[done..], 3);
-    let snapshots = later.into_iter().map(|(after, make, sum)| (after, make(), sum)).collect();
+    let snapshots =
+        later.into_iter().map(|(after, make, sum)| (after, make(&mut || {}), sum)).collect();
     (live, snapshots)
 }
 

@@ -104,9 +104,11 @@ pub(crate) struct Frozen {
 
 impl Frozen {
     /// The snapshot's bytes, with `views` (what the views held then, in
-    /// their own bytes) after the rules' state: see the module.
-    pub(crate) fn snapshot(&self, views: &[u8]) -> Vec<u8> {
-        gloam_protocol::codec::encode(&Kept {
+    /// their own bytes) after the rules' state: see the module. `pause` is
+    /// called after each [`PAUSE_EVERY`](crate::world::depth::PAUSE_EVERY)
+    /// bytes.
+    pub(crate) fn snapshot(&self, views: &[u8], pause: &mut dyn FnMut()) -> Vec<u8> {
+        let kept = Kept {
             format: SNAPSHOT_FORMAT,
             depth: self.depth,
             occupancy: &self.occupancy,
@@ -118,7 +120,8 @@ impl Frozen {
             walks: &self.walks,
             restocking: &self.restocking,
             views,
-        })
+        };
+        gloam_protocol::codec::encode_paced(&kept, crate::world::depth::PAUSE_EVERY, pause)
     }
 }
 
@@ -142,7 +145,7 @@ impl Rules {
     /// The depth's state as it stands, in bytes, with `views` after it.
     #[cfg(test)]
     pub(crate) fn snapshot(&self, views: &[u8]) -> Vec<u8> {
-        self.frozen().snapshot(views)
+        self.frozen().snapshot(views, &mut || {})
     }
 
     /// Puts this depth (built fresh from its seed) in the state `bytes`

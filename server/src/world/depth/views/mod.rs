@@ -104,9 +104,11 @@ impl Observer for Telling<'_> {
 }
 
 impl Views {
-    /// What the views hold between commands, in bytes (for a snapshot).
-    pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        gloam_protocol::codec::encode(self)
+    /// What the views hold between commands, in bytes (for a snapshot),
+    /// calling `pause` after each
+    /// [`PAUSE_EVERY`](crate::world::depth::PAUSE_EVERY) bytes.
+    pub(crate) fn to_bytes(&self, pause: &mut dyn FnMut()) -> Vec<u8> {
+        gloam_protocol::codec::encode_paced(self, super::PAUSE_EVERY, pause)
     }
 
     /// Views as [`to_bytes`](Self::to_bytes) gave them.
