@@ -16,7 +16,6 @@ pub(super) type LoadReply = oneshot::Sender<Result<Option<Snapshot>, String>>;
 /// Where a graveyard's answer goes.
 pub(super) type GraveyardReply = oneshot::Sender<Result<Vec<DeathRecord>, String>>;
 
-
 /// Makes a depth's snapshot on the store's thread, calling the pause it is
 /// given now and then (see `DepthState::snapshot_later`).
 pub(crate) type MakeSnapshot = Box<dyn FnOnce(&mut dyn FnMut()) -> DepthSnapshot + Send + Sync>;

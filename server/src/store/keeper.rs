@@ -51,8 +51,9 @@ const KEPT_WHILE_FAILING: usize = 1 << 16;
 const NICE: i32 = 19;
 
 /// Writes made between two moments the store's thread gives way (see
-/// [`yield_to_the_game`]): a player's save is some 20 µs, so the game waits at most
-/// about 0.2 ms for the store's thread where it shares the core.
+/// [`yield_to_the_game`]): a player's save is 10-20 µs of writing, so the
+/// game waits at most about 0.1-0.2 ms for the store's thread where the
+/// two share a core (the commit itself is one call into the database).
 pub(super) const GIVE_WAY_EVERY: usize = 8;
 
 /// Lets a game's thread that is ready to run have the core before the

@@ -114,10 +114,10 @@ use rules::events::Observer;
 use views::{Telling, Views};
 
 /// How many bytes of a snapshot are written between two calls of the pause
-/// it is given (see [`DepthState::snapshot_later`]): a crowd's snapshot is
-/// megabytes and tens of milliseconds of one thread's work, and 64 KiB a
-/// tenth of a millisecond or so.
-pub(crate) const PAUSE_EVERY: usize = 64 * 1024;
+/// it is given (see [`DepthState::snapshot_later`]): a thousand players'
+/// depth is about half a megabyte, written in about 5 ms (the
+/// `long_history` example), so 8 KiB is a tenth of a millisecond or less.
+pub(crate) const PAUSE_EVERY: usize = 8 * 1024;
 
 /// Where an arriving player is put.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
