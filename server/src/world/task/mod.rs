@@ -25,8 +25,8 @@
 //!
 //! Saving: a player is saved at once when it arrives, leaves, is dropped
 //! or takes the stairs, and those who acted every `save_interval`, in
-//! [`SAVE_SHIFTS`] shifts by id (one each fifth of it), with the depth's
-//! log, on the timer; a snapshot of the depth now and then is cloned here
+//! [`SAVE_SHIFTS`] shifts by id (one each twenty-fifth of it), and the
+//! depth's log every fifth of it, on the timer; a snapshot of the depth now and then is cloned here
 //! and written by the store's thread (`keeping`). A depth empty for
 //! `depth_idle` retires.
 
@@ -148,10 +148,18 @@ pub(super) enum DepthCmd {
 pub(super) const MAX_BATCH: usize = 64;
 
 /// Those who acted are saved in this many shifts (by player id), one
-/// every `save_interval` / `SAVE_SHIFTS`, so that each is saved every
-/// `save_interval` and a crowd's saves (a millisecond or two for a
-/// thousand) do not hold up its depth's task all at once.
-const SAVE_SHIFTS: u32 = 5;
+/// every `save_interval` / `SAVE_SHIFTS` (10 ms by default), so that each
+/// is saved every `save_interval` and a crowd's saves (a millisecond or
+/// two for a thousand) hold up its depth's task a little at a time: in
+/// five shifts, a thousand players' depth stopped every 50 ms for half a
+/// millisecond or more with the log's hand-over, and the crowd's slowest
+/// answers gathered there.
+pub(super) const SAVE_SHIFTS: u32 = 25;
+
+/// The save shifts between two hand-overs of the depth's log (see
+/// `keep_log`): every fifth of `save_interval` (50 ms by default), the
+/// depth's checksum being a few tenths of a millisecond for a crowd.
+const SHIFTS_A_LOG: u32 = 5;
 
 /// One depth's task: applies commands in the order they arrive and sends
 /// each player one [`ToConn`] per command. A player whose connection cannot
@@ -234,7 +242,9 @@ impl DepthTask {
                 },
                 _ = tick.tick() => {
                     self.save_next_shift();
-                    self.keep_log();
+                    if self.save_shift.is_multiple_of(SHIFTS_A_LOG) {
+                        self.keep_log();
+                    }
                     let now = tokio::time::Instant::now();
                     empty_since = if self.state.is_empty() { empty_since.or(Some(now)) } else { None };
                     if empty_since.is_some_and(|t| now - t >= idle_limit)
