@@ -26,9 +26,9 @@
 //! Saving: a player is saved at once when it arrives, leaves, is dropped
 //! or takes the stairs, and those who acted every `save_interval`, in
 //! [`SAVE_SHIFTS`] shifts by id (one each twenty-fifth of it), and the
-//! depth's log every fifth of it, on the timer; a snapshot of the depth now and then is cloned here
-//! and written by the store's thread (`keeping`). A depth empty for
-//! `depth_idle` retires.
+//! depth's log every fifth of it, on the timer; a snapshot of the depth
+//! now and then is cloned here and written by the store's thread
+//! (`keeping`). A depth empty for `depth_idle` retires.
 
 mod delivery;
 mod metrics;
