@@ -38,10 +38,10 @@ pub fn encode<M: Serialize>(msg: &M) -> Vec<u8> {
     bincode::serde::encode_to_vec(msg, standard()).expect("messages always encode")
 }
 
-/// [`encode`], calling `pause` each time another `every` bytes are written:
-/// for a large value (a depth's snapshot) encoded on a thread that shares
-/// a core with others, which it lets run between the pieces. The bytes are
-/// those of [`encode`].
+/// [`encode`], calling `pause` each time at least another `every` bytes
+/// are written: for a large value (a depth's snapshot) encoded on a thread
+/// that shares a core with others, which it lets run between the pieces.
+/// The bytes are those of [`encode`].
 pub fn encode_paced<M: Serialize>(msg: &M, every: usize, pause: &mut dyn FnMut()) -> Vec<u8> {
     let mut out = Paced { bytes: Vec::new(), every: every.max(1), since: 0, pause };
     bincode::serde::encode_into_writer(msg, &mut out, standard()).expect("messages always encode");

@@ -45,9 +45,10 @@ const KEPT_WHILE_FAILING: usize = 1 << 16;
 /// shares a core with the game's: a crowd's commit takes a millisecond or
 /// more of it, and at the priority it was born with (the game's) it kept
 /// that core while players' actions waited to be read and answered. At
-/// nice 19 the scheduler gives the game's thread the core before it. Its
-/// share of a core that others keep busy is small (about 1.5% against one
-/// such thread), so there its commits come later, never lost.
+/// nice 19 the scheduler picks the game's thread before it, though once
+/// picked it keeps the core until it yields (see [`yield_to_the_game`]).
+/// Its share of a core that others keep busy is small (about 1.5% against
+/// one such thread), so there its commits come later, never lost.
 const NICE: i32 = 19;
 
 /// Writes made between two moments the store's thread gives way (see

@@ -183,8 +183,8 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
     let txn = db.begin_write()?;
     {
         let mut open = Open::of(&txn)?;
-        for (i, cmd) in writes.iter().enumerate() {
-            if i % super::keeper::GIVE_WAY_EVERY == super::keeper::GIVE_WAY_EVERY - 1 {
+        for (written, cmd) in writes.iter().enumerate() {
+            if written > 0 && written.is_multiple_of(super::keeper::GIVE_WAY_EVERY) {
                 super::keeper::yield_to_the_game();
             }
             match cmd {

@@ -1,5 +1,5 @@
-//! What a depth hands the store as it plays, on the save tick: the entries
-//! its log applied since the last time, and, each time the log passes a
+//! What a depth hands the store as it plays, every fifth save shift: the
+//! entries its log applied since the last time, and, each time the log passes a
 //! multiple of `snapshot_every` entries, a snapshot of its state (see
 //! `depth::rules::snapshot`), so that a rebuild restores the newest and
 //! replays only the entries after it (`build::take_up`). Every entry is
@@ -11,7 +11,7 @@ use super::depth::{DepthState, RULES_VERSION};
 use crate::store::{DepthSnapshot, StoreHandle};
 
 /// The default of `Config::snapshot_every`. A rebuild replays the entries
-/// after the newest snapshot: fewer than this many and one save tick's
+/// after the newest snapshot: fewer than this many and one hand-over's
 /// (about 250 on a depth of 1,000 players acting 5 times a second: the
 /// log is handed over every fifth of `save_interval`). Such a crowd,
 /// fighting, replays at 12 to 27 µs an entry (`BENCHMARKS.md`, the second

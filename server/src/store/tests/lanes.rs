@@ -148,10 +148,15 @@ fn the_store_thread_gives_way_between_writes() {
         .create_with_backend(redb::backends::InMemoryBackend::new())
         .unwrap();
     let every = super::super::keeper::GIVE_WAY_EVERY;
-    let saves: Vec<Cmd> = (0..5 * every as u16).map(save).collect();
-    let before = yields();
-    super::super::tables::write(&db, &saves).unwrap();
-    assert_eq!(yields() - before, 5 + 1, "after each {every} saves, and before the commit");
+    let yields_writing = |count: usize| {
+        let saves: Vec<Cmd> = (0..count as u16).map(save).collect();
+        let before = yields();
+        super::super::tables::write(&db, &saves).unwrap();
+        yields() - before
+    };
+    assert_eq!(yields_writing(every), 1, "{every} saves: before the commit alone");
+    assert_eq!(yields_writing(every + 1), 2, "and after the first {every}");
+    assert_eq!(yields_writing(5 * every), 5, "after each {every} but the last, then the commit");
 }
 
 /// A snapshot the store's thread makes for a depth is given pauses that

@@ -536,8 +536,8 @@ impl DepthState {
     /// [`snapshot`](Self::snapshot), as the depth stands now, to be made
     /// later on another thread: the state is cloned now (a fraction of the
     /// time its bytes take to write, for a crowd), written when called,
-    /// with a call to the `pause` it is given after each [`PAUSE_EVERY`]
-    /// bytes (the store's thread lets the game run there).
+    /// with a call to the `pause` it is given after every `PAUSE_EVERY`
+    /// bytes or so (the store's thread lets the game run there).
     pub fn snapshot_later(
         &self,
     ) -> impl FnOnce(&mut dyn FnMut()) -> Vec<u8> + Send + Sync + 'static {

@@ -525,7 +525,7 @@ proptest! {
 /// A hall seen within `radius` with players on `players` (those on open
 /// cells) and awake orcs on `monsters`; forgetting its parties at every
 /// leaving, as before they were kept past it, when `old`.
-fn crowd(
+pub(super) fn crowd(
     radius: u8,
     players: &BTreeSet<(u16, u16)>,
     monsters: &BTreeSet<(u16, u16)>,

@@ -111,3 +111,22 @@ fn a_snapshot_is_refused_when_damaged_or_of_another_depth_and_the_depth_is_left_
     let mut other_depth = DepthState::new(other, live.rules.level.clone(), 8);
     assert!(other_depth.restore(&bytes, checksum).is_err(), "a snapshot of another depth");
 }
+
+/// A snapshot made later, as the store's thread makes it, calls the pause
+/// it is given after every `PAUSE_EVERY` bytes or so, and its bytes are
+/// those of one made at once.
+#[test]
+fn a_snapshot_made_later_pauses_as_it_is_written() {
+    // A hall full of players, each told of the others around it.
+    let players = (1..21).flat_map(|x| (1..6).map(move |y| (x, y))).collect();
+    let none = std::collections::BTreeSet::new();
+    let (depth, _, _) = super::round_tests::crowd(8, &players, &none, false);
+    let mut pauses = 0;
+    let bytes = depth.snapshot_later()(&mut || pauses += 1);
+    assert_eq!(bytes, depth.snapshot());
+    let pieces = bytes.len() / PAUSE_EVERY;
+    assert!(pieces >= 2, "a depth's snapshot of {} bytes is of several pieces", bytes.len());
+    // The views and the whole are written one after the other, each
+    // pausing after every piece of its own.
+    assert!(pauses >= pieces - 1, "{pauses} pauses in {} bytes", bytes.len());
+}

@@ -160,6 +160,7 @@ pub(super) const SAVE_SHIFTS: u32 = 25;
 /// `keep_log`): every fifth of `save_interval` (50 ms by default), the
 /// depth's checksum being a few tenths of a millisecond for a crowd.
 const SHIFTS_A_LOG: u32 = 5;
+const _: () = assert!(SAVE_SHIFTS.is_multiple_of(SHIFTS_A_LOG), "the log goes at even shifts");
 
 /// One depth's task: applies commands in the order they arrive and sends
 /// each player one [`ToConn`] per command. A player whose connection cannot
@@ -215,7 +216,9 @@ impl DepthTask {
 
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<DepthCmd>) {
         let mut tick = tokio::time::interval(self.depths.config().save_interval / SAVE_SHIFTS);
-        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        // A shift the task was too busy to save on time is saved at once,
+        // so that a busy depth's saves still go round in `save_interval`.
+        tick.set_missed_tick_behavior(MissedTickBehavior::Burst);
         let idle_limit = self.depths.config().depth_idle;
         let mut empty_since = Some(tokio::time::Instant::now());
         loop {
