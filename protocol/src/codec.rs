@@ -57,7 +57,7 @@ struct Paced<'p> {
     pause: &'p mut dyn FnMut(),
 }
 
-impl bincode::enc::write::Writer for &mut Paced<'_> {
+impl bincode::enc::write::Writer for Paced<'_> {
     fn write(&mut self, bytes: &[u8]) -> Result<(), bincode::error::EncodeError> {
         self.bytes.extend_from_slice(bytes);
         self.since += bytes.len();

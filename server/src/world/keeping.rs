@@ -1,9 +1,9 @@
 //! What a depth hands the store as it plays, every fifth save shift: the
-//! entries its log applied since the last time, and, each time the log passes a
-//! multiple of `snapshot_every` entries, a snapshot of its state (see
-//! `depth::rules::snapshot`), so that a rebuild restores the newest and
-//! replays only the entries after it (`build::take_up`). Every entry is
-//! kept all the same: a history can still be replayed from its start.
+//! entries its log applied since the last time, and, each time the log
+//! passes a multiple of `snapshot_every` entries, a snapshot of its state
+//! (see `depth::rules::snapshot`), so that a rebuild restores the newest
+//! and replays only the entries after it (`build::take_up`). Every entry
+//! is kept all the same: a history can still be replayed from its start.
 
 use gloam_protocol::codec;
 
