@@ -58,6 +58,21 @@ impl Xvfb {
         assert!(status.success(), "{status:?}");
     }
 
+    /// The id of the window titled `title`, waited for. xdotool's search
+    /// walks every window and reads its name, and a window that goes away
+    /// meanwhile fails the whole search (BadWindow, seen in CI while a
+    /// second window opened), so a failed search is made again, a few times.
+    fn window_titled(&self, title: &str) -> String {
+        let mut failures = Vec::new();
+        for _ in 0..5 {
+            match try_xdotool(&self.display, &["search", "--sync", "--name", title]) {
+                Ok(found) => return found.lines().next().expect("the window exists").to_owned(),
+                Err(e) => failures.push(e),
+            }
+        }
+        panic!("no window titled {title:?} could be found: {failures:?}");
+    }
+
     /// Waits for the window titled for `name` and gives it the keyboard.
     /// The window found was once gone when focused (BadWindow, in one of
     /// eight runs of these tests under load), so the search is made again,
@@ -66,8 +81,7 @@ impl Xvfb {
         let title = format!("Gloam - {name}");
         let mut failures = Vec::new();
         for _ in 0..5 {
-            let found = xdotool(&self.display, &["search", "--sync", "--name", &title]);
-            let window = found.lines().next().expect("the window exists").to_owned();
+            let window = self.window_titled(&title);
             match try_xdotool(&self.display, &["windowfocus", "--sync", &window]) {
                 Ok(_) => return,
                 Err(e) => failures.push(e),
@@ -483,13 +497,21 @@ async fn a_hosted_world_keeps_the_player_where_it_quit() {
         let extra: &[&str] = if run == 0 { &["--seed", &seed, "--generator", "bsp"] } else { &[] };
         let (gloam, url) = host_in_window(&xvfb, data.path(), config.path(), extra);
         let mut watcher = SimClient::join(&url, &format!("watcher{run}"), None).await.unwrap();
-        let start = watch_for(&mut watcher, |m| {
-            players(m).iter().find_map(|c| match c {
-                PlayerChange::Appeared { name, at, .. } if name == "solo" => Some(*at),
-                _ => None,
-            })
-        })
-        .await;
+        // Solo may have joined first: then the watcher's first sight,
+        // read as it joined, showed it.
+        let seen = watcher.state.others.values().find(|o| o.name == "solo").map(|o| o.at);
+        let start = match seen {
+            Some(at) => at,
+            None => {
+                watch_for(&mut watcher, |m| {
+                    players(m).iter().find_map(|c| match c {
+                        PlayerChange::Appeared { name, at, .. } if name == "solo" => Some(*at),
+                        _ => None,
+                    })
+                })
+                .await
+            }
+        };
         if let Some(left_at) = at {
             assert_eq!(start, left_at, "back where it quit, with the kept token");
         }
@@ -924,8 +946,7 @@ async fn a_small_window_scrolls_the_help_that_no_longer_fits() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(Config::quiet(SEED)).await.unwrap();
     let (gloam, _eye) = window_watched(&xvfb, &server, "e2e", dir.path()).await;
-    let found = xdotool(&xvfb.display, &["search", "--sync", "--name", "Gloam - e2e"]);
-    let window = found.lines().next().expect("the window exists").to_owned();
+    let window = xvfb.window_titled("Gloam - e2e");
     xdotool(&xvfb.display, &["windowsize", "--sync", &window, "640", "400"]);
     xdotool(&xvfb.display, &["key", "question"]);
     let foot = "PgUp PgDn scroll, any other key returns to the map (lines ";
