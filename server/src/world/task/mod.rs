@@ -156,6 +156,16 @@ pub(super) const MAX_BATCH: usize = 64;
 /// answers gathered there.
 pub(super) const SAVE_SHIFTS: u32 = 25;
 
+#[cfg(test)]
+thread_local! {
+    /// The saves each save shift made on this thread, and when: the
+    /// shifts' test times them here, at the depth, since the store's
+    /// thread (at the lowest priority) answers its reads late on a busy
+    /// machine.
+    pub(super) static SHIFT_SAVES: std::cell::RefCell<Vec<(PlayerId, tokio::time::Instant)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The save shifts between two hand-overs of the depth's log (see
 /// `keep_log`): every fifth of `save_interval` (50 ms by default), the
 /// depth's checksum being a few tenths of a millisecond for a crowd.
@@ -624,6 +634,8 @@ impl DepthTask {
             self.acted.remove(&id);
             if let Some(player) = self.state.player(id) {
                 self.save(player, Keep::ThisDepth);
+                #[cfg(test)]
+                SHIFT_SAVES.with(|s| s.borrow_mut().push((id, tokio::time::Instant::now())));
             }
         }
     }
