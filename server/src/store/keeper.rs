@@ -41,15 +41,17 @@ const RETRY: Duration = Duration::from_secs(1);
 /// dropped (each player's newer saves carry its place anyway).
 const KEPT_WHILE_FAILING: usize = 1 << 16;
 
-/// The store's thread's nice value, the lowest priority there is. It
-/// shares a core with the game's: a crowd's commit takes a millisecond or
-/// more of it, and at the priority it was born with (the game's) it kept
-/// that core while players' actions waited to be read and answered. At
-/// nice 19 the scheduler picks the game's thread before it, though once
-/// picked it keeps the core until it yields (see [`yield_to_the_game`]).
-/// Its share of a core that others keep busy is small (about 1.5% against
-/// one such thread), so there its commits come later, never lost.
-const NICE: i32 = 19;
+/// The store's thread's nice value: the scheduler picks the game's thread
+/// before it (a weight of 110 against the game's 1,024), though once picked
+/// it keeps the core until it yields (see [`yield_to_the_game`]). Not the
+/// lowest there is: at nice 19 (a weight of 15) a busy process beside the
+/// server left the store's thread about 1.5% of a core, and saves that
+/// must be in within a second took many (a new character's creation 25 s,
+/// in a test run beside a busy loop). At nice 10 it keeps about a tenth of
+/// a core shared with one busy process, more than a crowd of a thousand
+/// needs (about 8%); and the crowd's answers read the same with the store
+/// at nice 0, 10 or 19 (BENCHMARKS.md).
+const NICE: i32 = 10;
 
 /// Writes made between two moments the store's thread gives way (see
 /// [`yield_to_the_game`]): a player's save is 10-20 µs of writing, so the

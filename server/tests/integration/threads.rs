@@ -1,5 +1,5 @@
 //! The real binary's threads: the store's gives way to the game's (it runs
-//! at the lowest priority, nice 19), and the game's keep the priority the
+//! at a low priority, nice 10), and the game's keep the priority the
 //! server was started with.
 
 #![cfg(target_os = "linux")]
@@ -44,7 +44,7 @@ fn the_store_thread_gives_way_to_the_game() {
         .expect("the server's main thread runs");
     let deadline = Instant::now() + DEADLINE;
     // The store's thread lowers its own priority as it starts.
-    while nices(pid, "gloam-store") != [19] {
+    while nices(pid, "gloam-store") != [10] {
         let now = nices(pid, "gloam-store");
         assert!(Instant::now() < deadline, "the store's thread runs at nice {now:?}");
         std::thread::sleep(Duration::from_millis(10));
