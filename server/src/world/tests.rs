@@ -468,7 +468,7 @@ async fn an_answer_shows_the_others_as_they_stand_now() {
 /// within `save_interval` of acting. In real time: the store is a thread
 /// of its own, and a paused clock would skip ahead while it answers. The
 /// moment of each save is the depth's (`SHIFT_SAVES`): the store's thread,
-/// at the lowest priority, answered reads so late on a busy machine that
+/// at a low priority, answered reads so late on a busy machine that
 /// both saves were found by the same look (2 runs in 10 with both cores
 /// busy).
 #[tokio::test]
@@ -494,7 +494,7 @@ async fn those_who_acted_are_saved_in_shifts_within_the_save_interval() {
     );
     let rounds = async |name: &str| store.load(name).await.unwrap().unwrap().vitals.rounds;
     let before = [rounds("ann").await, rounds("bob").await];
-    SHIFT_SAVES.with(|s| s.borrow_mut().clear());
+    SHIFT_SAVES.with(|s| *s.borrow_mut() = Some(Vec::new()));
     for p in &mut players {
         for _ in 0..3 {
             p.act(Action::Wait).unwrap();
@@ -504,7 +504,8 @@ async fn those_who_acted_are_saved_in_shifts_within_the_save_interval() {
     let acted = Instant::now();
     // When each was saved by its shift, looking every 20 ms for 8 s.
     let saved_at = |id: PlayerId| {
-        let first = SHIFT_SAVES.with(|s| s.borrow().iter().find(|&&(who, _)| who == id).copied());
+        let saves = SHIFT_SAVES.with(|s| s.borrow().clone().unwrap_or_default());
+        let first = saves.into_iter().find(|&(who, _)| who == id);
         first.map(|(_, at)| at.duration_since(acted))
     };
     while (saved_at(ids[0]).is_none() || saved_at(ids[1]).is_none())

@@ -158,12 +158,12 @@ pub(super) const SAVE_SHIFTS: u32 = 25;
 
 #[cfg(test)]
 thread_local! {
-    /// The saves each save shift made on this thread, and when: the
-    /// shifts' test times them here, at the depth, since the store's
-    /// thread (at the lowest priority) answers its reads late on a busy
-    /// machine.
-    pub(super) static SHIFT_SAVES: std::cell::RefCell<Vec<(PlayerId, tokio::time::Instant)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    /// The saves each save shift made on this thread, and when, once a
+    /// test asked for them (`Some`): the shifts' test times them here, at
+    /// the depth, since the store's thread (at a low priority) answers
+    /// its reads late on a busy machine.
+    pub(super) static SHIFT_SAVES: std::cell::RefCell<Option<Vec<(PlayerId, tokio::time::Instant)>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// The save shifts between two hand-overs of the depth's log (see
@@ -635,7 +635,11 @@ impl DepthTask {
             if let Some(player) = self.state.player(id) {
                 self.save(player, Keep::ThisDepth);
                 #[cfg(test)]
-                SHIFT_SAVES.with(|s| s.borrow_mut().push((id, tokio::time::Instant::now())));
+                SHIFT_SAVES.with(|s| {
+                    if let Some(saves) = s.borrow_mut().as_mut() {
+                        saves.push((id, tokio::time::Instant::now()));
+                    }
+                });
             }
         }
     }
