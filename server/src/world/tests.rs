@@ -502,11 +502,14 @@ async fn those_who_acted_are_saved_in_shifts_within_the_save_interval() {
         }
     }
     let acted = Instant::now();
-    // When each was saved by its shift, looking every 20 ms for 8 s.
+    // When each was saved by its shift, looking every 20 ms for 8 s. The
+    // runtime is the test's thread alone, so the depth logs its saves here.
     let saved_at = |id: PlayerId| {
-        let saves = SHIFT_SAVES.with(|s| s.borrow().clone().unwrap_or_default());
-        let first = saves.into_iter().find(|&(who, _)| who == id);
-        first.map(|(_, at)| at.duration_since(acted))
+        SHIFT_SAVES.with(|s| {
+            let saves = s.borrow();
+            let first = saves.as_ref()?.iter().find(|&&(who, _)| who == id);
+            first.map(|&(_, at)| at.duration_since(acted))
+        })
     };
     while (saved_at(ids[0]).is_none() || saved_at(ids[1]).is_none())
         && acted.elapsed() < 2 * interval
