@@ -33,8 +33,18 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
         let Some(mut inbox) = presence.inbox() else {
             return Ending::new(CloseCode::Error, "the player is already being served");
         };
+        // The futures that stay the same from one turn of the loop to the
+        // next are made once: made anew each turn, each registered and
+        // unregistered a waiter (or a timer) twice an action, a few per
+        // cent of a crowd's server.
         let stop = self.stop.clone();
         let kicked = presence.kicked();
+        let (stopped, taken_over) = (stop.cancelled(), kicked.cancelled());
+        tokio::pin!(stopped, taken_over);
+        // Set for the check due when it was last set, and set again once it
+        // fires: what is heard meanwhile only puts the check off.
+        let ping_check = sleep_until(self.conn.next_check());
+        tokio::pin!(ping_check);
         let mut watchers = presence.audience().names();
         // The client's last standing order, sent again for as long as the
         // world says it goes on (see `depth::orders`).
@@ -52,10 +62,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 }
                 continue;
             }
-            let next_check = self.conn.next_check();
             let result = tokio::select! {
-                () = stop.cancelled() => Err(self.stopping()),
-                () = kicked.cancelled() => Err(Ending::new(
+                () = &mut stopped => Err(self.stopping()),
+                () = &mut taken_over => Err(Ending::new(
                     CloseCode::Policy,
                     "another connection took over this character",
                 )),
@@ -87,7 +96,11 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                         queue_action(msg, &mut pacer, &mut standing, per_second)
                     }
                 },
-                () = sleep_until(next_check) => self.conn.keep_alive().await,
+                () = &mut ping_check => {
+                    let kept = self.conn.keep_alive().await;
+                    ping_check.as_mut().reset(self.conn.next_check());
+                    kept
+                }
             };
             if let Err(ending) = result {
                 return ending;
