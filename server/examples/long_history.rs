@@ -45,7 +45,7 @@ fn main() -> anyhow::Result<()> {
     let took = took.elapsed();
     let on = state.player_count();
     println!("a snapshot of the depth with {on} players on it: {bytes} bytes in {took:?}");
-    keep_history(&mut state, &handle, SNAPSHOT_EVERY);
+    keep_history(&mut state, &handle, SNAPSHOT_EVERY, true);
     writer.close();
     println!(
         "depth {DEPTH}: {logged} commands played by {players} players in {:.1} s, {} rounds; checksum {:016x}",
@@ -87,7 +87,7 @@ fn wander(
                 // Those who stood still hear of the movers, as the task
                 // tells them (else what they are yet to hear piles up).
                 state.tell_all_the_still(&mut Outcome::default());
-                keep_history(state, store, SNAPSHOT_EVERY);
+                keep_history(state, store, SNAPSHOT_EVERY, true);
             }
         }
     }

@@ -44,12 +44,13 @@ pub(super) enum Cmd {
         reply: GraveyardReply,
     },
     /// More of a depth's log: entries numbered from `first`, and the
-    /// depth's checksum after the last.
+    /// depth's checksum after the last when it was summed then (else the
+    /// checksum kept stays that of an earlier entry).
     AppendLog {
         depth: u16,
         first: u64,
         entries: Vec<Vec<u8>>,
-        checksum: u64,
+        checksum: Option<u64>,
     },
     /// A new history of the depth begins at entry `start`, recorded under
     /// rules `rules`; the entries before it are set aside.

@@ -93,6 +93,7 @@ fn depths(db: &Database, writes: &mut Vec<Cmd>) -> Result<(), redb::Error> {
             let (depth, value) = row?;
             let (kept, checksum) = value.value();
             let depth = depth.value();
+            let checksum = Some(checksum);
             writes.push(Cmd::AppendLog { depth, first: kept, entries: Vec::new(), checksum });
         }
     }
@@ -122,5 +123,5 @@ fn depths(db: &Database, writes: &mut Vec<Cmd>) -> Result<(), redb::Error> {
 }
 
 fn append((depth, first, entries): (u16, u64, Vec<Vec<u8>>)) -> Cmd {
-    Cmd::AppendLog { depth, first, entries, checksum: 0 }
+    Cmd::AppendLog { depth, first, entries, checksum: None }
 }

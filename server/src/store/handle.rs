@@ -145,9 +145,16 @@ impl StoreHandle {
     }
 
     /// Keeps more of a depth's log: entries numbered from `first`, and the
-    /// depth's checksum after the last.
-    pub fn append_log(&self, depth: u16, first: u64, entries: Vec<Vec<u8>>, checksum: u64) {
-        let cmd = Cmd::AppendLog { depth, first, entries, checksum };
+    /// depth's checksum after the last, if it was summed (see
+    /// `world::keep_history`).
+    pub fn append_log(
+        &self,
+        depth: u16,
+        first: u64,
+        entries: Vec<Vec<u8>>,
+        checksum: impl Into<Option<u64>>,
+    ) {
+        let cmd = Cmd::AppendLog { depth, first, entries, checksum: checksum.into() };
         if self.queue.send(cmd).is_err() {
             error!(depth, "the store has stopped: a depth's log was not kept");
         }

@@ -620,13 +620,14 @@ fn bury(
     Ok(())
 }
 
-/// More of a depth's log, in one statement, and its checksum after them.
+/// More of a depth's log, in one statement, and its checksum after them
+/// when it was summed.
 fn append_log(
     txn: &mut Transaction<'_>,
     depth: u16,
     first: u64,
     entries: &[Vec<u8>],
-    checksum: u64,
+    checksum: Option<u64>,
 ) -> Result<(), postgres::Error> {
     let numbers: Vec<i64> = (0..entries.len() as u64).map(|i| (first + i) as i64).collect();
     txn.execute(
@@ -635,6 +636,7 @@ fn append_log(
          ON CONFLICT (depth, entry) DO UPDATE SET bytes = EXCLUDED.bytes",
         &[&i32::from(depth), &numbers, &entries],
     )?;
+    let Some(checksum) = checksum else { return Ok(()) };
     let kept = (first + entries.len() as u64) as i64;
     txn.execute(
         "INSERT INTO depth_sums (depth, kept, checksum) VALUES ($1, $2, $3) \

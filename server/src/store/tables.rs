@@ -198,8 +198,10 @@ pub(super) fn write(db: &Database, writes: &[Cmd]) -> Result<(), redb::Error> {
                     for (i, entry) in entries.iter().enumerate() {
                         log.insert((*depth, first + i as u64), entry.as_slice())?;
                     }
-                    let mut sums = txn.open_table(DEPTH_SUM)?;
-                    sums.insert(*depth, (first + entries.len() as u64, *checksum))?;
+                    if let Some(checksum) = checksum {
+                        let mut sums = txn.open_table(DEPTH_SUM)?;
+                        sums.insert(*depth, (first + entries.len() as u64, *checksum))?;
+                    }
                 }
                 Cmd::StartHistory { depth, start, rules } => {
                     txn.open_table(DEPTH_HISTORY)?.insert(*depth, (*start, *rules))?;

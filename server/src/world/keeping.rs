@@ -27,16 +27,23 @@ use crate::store::{DepthSnapshot, StoreHandle};
 pub const SNAPSHOT_EVERY: u64 = 3_000;
 
 /// Hands `state`'s entries not yet handed over to `store`, with a snapshot
-/// of its state after them when they pass a multiple of `every` entries.
-pub fn keep_history(state: &mut DepthState, store: &StoreHandle, every: u64) {
-    let Some(part) = state.take_log() else { return };
-    let after = part.first + part.entries.len() as u64;
-    let entries = part.entries.iter().map(codec::encode).collect();
-    store.append_log(state.depth(), part.first, entries, part.checksum);
+/// of its state after them when they pass a multiple of `every` entries,
+/// and the depth's checksum after them when `summed` (or with a snapshot).
+/// The checksum kept is what `gloam-server replay` compares its rebuild
+/// with: for a crowd it is a few tenths of a millisecond of the depth's
+/// task, so the depth's task sums once a `save_interval`, not at every
+/// hand-over.
+pub fn keep_history(state: &mut DepthState, store: &StoreHandle, every: u64, summed: bool) {
+    let Some((first, entries)) = state.take_unsummed() else { return };
+    let after = first + entries.len() as u64;
     let every = every.max(1);
-    if part.first / every != after / every {
+    let snapshot = first / every != after / every;
+    let checksum = (summed || snapshot).then(|| state.checksum());
+    let entries = entries.iter().map(codec::encode).collect();
+    store.append_log(state.depth(), first, entries, checksum);
+    if let Some(checksum) = checksum.filter(|_| snapshot) {
         // Cloned here, written by the store's thread (see `snapshot_later`).
-        let (rules, checksum, make) = (RULES_VERSION, part.checksum, state.snapshot_later());
+        let (rules, make) = (RULES_VERSION, state.snapshot_later());
         let snapshot = move |pause: &mut dyn FnMut()| DepthSnapshot {
             after,
             rules,

@@ -24,10 +24,10 @@ fn play(state: &mut DepthState, store: &StoreHandle, rounds: usize) {
     state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
     for _ in 0..rounds {
         state.act(ANN, Action::Wait);
-        keep_history(state, store, EVERY);
+        keep_history(state, store, EVERY, true);
     }
     state.leave(ANN, Leaving::Quit);
-    keep_history(state, store, EVERY);
+    keep_history(state, store, EVERY, true);
 }
 
 /// The depth as the server builds it after a restart.
@@ -165,4 +165,42 @@ fn a_recording_starts_from_the_newest_snapshot_before_its_first_round() {
     assert_eq!(made(late).expect("made from the newest snapshot"), late_whole);
     assert_eq!(made(early).expect("made from an older one"), early_whole);
     assert!(made(1).is_err(), "no snapshot before round 1, and the start is unreadable");
+}
+
+/// A part of the log handed over unsummed (as the depth's task hands most)
+/// leaves the live checksum where the last summed part left it, and
+/// `gloam-server replay` compares its rebuild with it there, on its way
+/// through the whole history.
+#[test]
+fn a_part_handed_over_unsummed_keeps_the_checksum_where_it_was_summed() {
+    let c = Config::with_seed(11);
+    let dir = tempfile::tempdir().unwrap();
+    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let store = writer.handle();
+    let mut state = restarted(&c, &store);
+    state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+    state.act(ANN, Action::Wait);
+    keep_history(&mut state, &store, 1_000, true);
+    let kept = store.depth_history(DEPTH).unwrap().entries.len() as u64;
+    let sum = state.checksum();
+    let summed = Some((kept, sum));
+    assert_eq!(store.depth_history(DEPTH).unwrap().live, summed);
+    for _ in 0..3 {
+        state.act(ANN, Action::Wait);
+    }
+    keep_history(&mut state, &store, 1_000, false);
+    let history = store.depth_history(DEPTH).unwrap();
+    assert_eq!(history.entries.len() as u64, kept + 3, "the entries are kept");
+    assert_eq!(history.live, summed, "the checksum stays that of the last summed part");
+    writer.close();
+    let report = crate::cli::replay_report(
+        &Store::open(dir.path()).unwrap(),
+        &c,
+        DEPTH,
+        Reading::FromSnapshot,
+    )
+    .unwrap();
+    let at = format!("({kept} commands): {sum:016x}: the same");
+    assert!(report.contains(&at), "{report}");
+    assert!(report.contains(&format!("{} commands replayed", kept + 3)), "{report}");
 }

@@ -505,6 +505,12 @@ impl DepthState {
         self.rules.take_log()
     }
 
+    /// [`take_log`](Self::take_log) without the checksum: the number of
+    /// the first entry and the entries (see `keeping`).
+    pub(crate) fn take_unsummed(&mut self) -> Option<(u64, Vec<Entry>)> {
+        self.rules.take_unsummed()
+    }
+
     /// Numbers the next entry after `count` others (a history set aside).
     pub fn skip_log(&mut self, count: u64) {
         self.rules.skip_log(count);

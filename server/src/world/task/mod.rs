@@ -167,8 +167,11 @@ thread_local! {
 }
 
 /// The save shifts between two hand-overs of the depth's log (see
-/// `keep_log`): every fifth of `save_interval` (50 ms by default), the
-/// depth's checksum being a few tenths of a millisecond for a crowd.
+/// `keep_log`): every fifth of `save_interval` (50 ms by default), so that
+/// each hands over a few hundred entries at most (a rebuild replays those
+/// after the newest snapshot: see `keeping::SNAPSHOT_EVERY`); the depth's
+/// checksum, a few tenths of a millisecond for a crowd, goes with every
+/// fifth.
 const SHIFTS_A_LOG: u32 = 5;
 const _: () = assert!(SAVE_SHIFTS.is_multiple_of(SHIFTS_A_LOG), "the log goes at even shifts");
 
@@ -256,7 +259,8 @@ impl DepthTask {
                 _ = tick.tick() => {
                     self.save_next_shift();
                     if self.save_shift.is_multiple_of(SHIFTS_A_LOG) {
-                        self.keep_log();
+                        // Summed once a `save_interval` (see `keep_history`).
+                        self.keep_log(self.save_shift == 0);
                     }
                     let now = tokio::time::Instant::now();
                     empty_since = if self.state.is_empty() { empty_since.or(Some(now)) } else { None };
@@ -270,7 +274,7 @@ impl DepthTask {
             }
         }
         self.save_those_who_acted();
-        self.keep_log();
+        self.keep_log(true);
         debug!(depth = self.state.depth(), "depth task ends");
     }
 
@@ -326,10 +330,11 @@ impl DepthTask {
     }
 
     /// Hands the entries the depth applied since the last time to the
-    /// store, with a snapshot of its state now and then (see `keeping`).
-    fn keep_log(&mut self) {
+    /// store, with a snapshot of its state now and then, and its checksum
+    /// when `summed` (see `keeping`).
+    fn keep_log(&mut self, summed: bool) {
         let every = self.depths.config().snapshot_every;
-        super::keeping::keep_history(&mut self.state, self.depths.store(), every);
+        super::keeping::keep_history(&mut self.state, self.depths.store(), every, summed);
     }
 
     /// An empty depth out of play: takes no more commands, hands on any
@@ -381,7 +386,7 @@ impl DepthTask {
                 }
             }
             DepthCmd::KeepLog { kept } => {
-                self.keep_log();
+                self.keep_log(true);
                 let _ = kept.send(());
             }
         }
