@@ -22,6 +22,7 @@ mod occupancy;
 mod parties;
 mod restock;
 mod snapshot;
+mod standing;
 mod stealing;
 pub(crate) mod throwing;
 mod uniques;

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use gloam_protocol::{Disc, MonsterId, PlayerId, Pos, Wound};
 
+use super::standing::Standing;
 use crate::bestiary::KindId;
 use crate::character::{Memory, Player};
 
@@ -83,8 +84,7 @@ pub(crate) struct Occupancy {
     players: Players,
     /// Who stands on each cell (one of them, when players share one: only
     /// when every open cell is taken does an arrival stack).
-    #[serde(serialize_with = "super::snapshot::in_order")]
-    cells: CellMap<PlayerId>,
+    cells: Standing,
     /// How many times a player came, went, moved or saw anew.
     changes: u64,
     /// The players removed since `changes` last grew by anything else, in
@@ -141,7 +141,7 @@ impl Occupancy {
 
     /// Every cell a player stands on.
     pub(crate) fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
-        self.cells.keys().copied()
+        self.cells.iter().map(|(pos, _)| pos)
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -153,7 +153,7 @@ impl Occupancy {
     }
 
     pub(crate) fn at(&self, pos: Pos) -> Option<PlayerId> {
-        self.cells.get(&pos).copied()
+        self.cells.get(pos)
     }
 
     /// Puts a newcomer on the cell it stands on.
@@ -205,10 +205,10 @@ impl Occupancy {
     /// `id` no longer stands on `cell`: the cell is free, or names another
     /// who still stands there.
     fn free(&mut self, cell: Pos, id: PlayerId) {
-        if self.cells.get(&cell) != Some(&id) {
+        if self.cells.get(cell) != Some(id) {
             return;
         }
-        self.cells.remove(&cell);
+        self.cells.remove(cell);
         if self.cells.len() < self.players.len()
             && let Some(other) = self.players.values().find(|p| p.pos == cell)
         {
@@ -220,9 +220,9 @@ impl Occupancy {
     /// standing there, and every cell named is one a player stands on.
     #[cfg(test)]
     pub(crate) fn agrees(&self) -> bool {
-        let named = |p: &Player| self.cells.get(&p.pos).and_then(|id| self.players.get(id));
+        let named = |p: &Player| self.cells.get(p.pos).and_then(|id| self.players.get(&id));
         self.players.values().all(|p| named(p).is_some_and(|o| o.pos == p.pos))
-            && self.cells.iter().all(|(c, id)| self.players.get(id).is_some_and(|p| p.pos == *c))
+            && self.cells.iter().all(|(c, id)| self.players.get(&id).is_some_and(|p| p.pos == c))
     }
 
     /// How to find the players on or near `cells` cells, when a walk
@@ -250,7 +250,7 @@ impl Occupancy {
         match search {
             Search::Cells => cells.filter_map(|c| self.at(c).map(|id| (id, c))).collect(),
             Search::CellsMap => {
-                self.cells.iter().filter(|&(&p, _)| within(p)).map(|(&p, &id)| (id, p)).collect()
+                self.cells.iter().filter(|&(p, _)| within(p)).map(|(p, id)| (id, p)).collect()
             }
             Search::Players => {
                 self.players.values().filter(|p| within(p.pos)).map(|p| (p.id, p.pos)).collect()
