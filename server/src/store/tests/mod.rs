@@ -724,6 +724,11 @@ fn a_depth_history_is_read_from_its_start_under_its_rules(place: &Place) {
     let gap = handle.depth_history(4).unwrap();
     assert_eq!(gap.entries, [vec![4]], "nothing after the gap");
     assert_eq!((gap.next, gap.live), (6, Some((6, 9))));
+    // A part handed over unsummed keeps its entries, and the checksum
+    // kept stays that of the last part summed.
+    handle.append_log(4, 6, vec![vec![7]], None);
+    let unsummed = handle.depth_history(4).unwrap();
+    assert_eq!((unsummed.next, unsummed.live), (7, Some((6, 9))));
     assert_eq!(handle.depth_history(5).unwrap().rules, None, "other depths are apart");
     writer.close();
 }
