@@ -79,23 +79,10 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
                 () = sleep_until(next_action.unwrap_or(now)), if next_action.is_some() => {
                     hand_over(&mut pacer, presence)
                 }
-                msg = self.conn.next_msg() => match msg.map(rules::play) {
-                    Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
-                    Ok(Ok(Request::Chat(to, text))) => {
-                        let say = |to: &ChatTo, text: &str| presence.say(to, text);
-                        self.speak(say, &mut chat, &to, &text).await
-                    }
-                    Ok(Ok(Request::Audience(cmd))) => {
-                        self.rule_audience(presence, &mut chat, cmd).await
-                    }
-                    Ok(Ok(Request::Who)) => self.who(&mut chat).await,
-                    Ok(Ok(Request::Stop)) => self.stop_order(&mut standing, &mut pacer).await,
-                    msg => {
-                        // The oldest action not yet answered, for its turnaround.
-                        self.read_at.get_or_insert_with(std::time::Instant::now);
-                        queue_action(msg, &mut pacer, &mut standing, per_second)
-                    }
-                },
+                msg = self.conn.next_msg() => {
+                    let asked = msg.map(rules::play);
+                    self.take_request(asked, presence, &mut chat, (&mut pacer, &mut standing)).await
+                }
                 () = &mut ping_check => {
                     let kept = self.conn.keep_alive().await;
                     ping_check.as_mut().reset(self.conn.next_check());
@@ -104,6 +91,33 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Session<S> {
             };
             if let Err(ending) = result {
                 return ending;
+            }
+        }
+    }
+
+    /// Does what the client asked (see `rules::play`): an action goes to
+    /// the pacer, the rest is answered here.
+    async fn take_request(
+        &mut self,
+        asked: Result<Result<Request, &'static str>, Ending>,
+        presence: &mut Presence,
+        chat: &mut ChatGuard,
+        (pacer, standing): (&mut Pacer, &mut Option<Standing>),
+    ) -> Result<(), Ending> {
+        match asked {
+            Ok(Ok(Request::Graveyard)) => self.show_graveyard().await,
+            Ok(Ok(Request::Chat(to, text))) => {
+                let say = |to: &ChatTo, text: &str| presence.say(to, text);
+                self.speak(say, chat, &to, &text).await
+            }
+            Ok(Ok(Request::Audience(cmd))) => self.rule_audience(presence, chat, cmd).await,
+            Ok(Ok(Request::Who)) => self.who(chat).await,
+            Ok(Ok(Request::Stop)) => self.stop_order(standing, pacer).await,
+            asked => {
+                // The oldest action not yet answered, for its turnaround.
+                self.read_at.get_or_insert_with(std::time::Instant::now);
+                let per_second = self.world.config().actions_per_second;
+                queue_action(asked, pacer, standing, per_second)
             }
         }
     }
