@@ -9,6 +9,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::occupancy::CellMap;
 
+/// The grid grows by this many cells at least, across or down.
+const GROW: usize = 16;
+
 /// The cells players stand on, each with the one named there.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Standing {
@@ -54,7 +57,10 @@ impl Standing {
         let (x, y) = (usize::from(pos.x), usize::from(pos.y));
         let height = self.grid.len().checked_div(self.width).unwrap_or(0);
         if x >= self.width || y >= height {
-            self.regrid((x + 1).max(self.width), (y + 1).max(height));
+            // Grown a few cells at a time: players exploring outward would
+            // otherwise make it anew at each step past its edge.
+            let grown = |n: usize, now: usize| (n + 1).max(now).next_multiple_of(GROW);
+            self.regrid(grown(x, self.width), grown(y, height));
         }
         y * self.width + x
     }

@@ -443,17 +443,13 @@ fn players_around(rules: &Rules, viewer: &Player, told: &mut View) -> Vec<Player
     // sight): only the cells it sees are looked at.
     let memory = viewer.memory(rules.depth);
     let sees = |p: Pos| memory.is_some_and(|m| m.sees(p));
-    let at = viewer.pos;
+    // The cells of its sight, not a look at each cell of the disc: a
+    // sight is always from where it stands (`Rules::see` makes it anew
+    // with every move), so it lies within the depth's disc around it.
+    let sight = memory.and_then(|m| m.sight());
+    debug_assert!(sight.is_none_or(|s| s.centre() == viewer.pos), "a sight from elsewhere");
     let search = rules.occupancy.search(rules.disc.len(), 1);
-    let mut near = match memory.and_then(|m| m.sight()).filter(|s| s.centre() == at) {
-        // Its sight's own cells (a sight from where it stands lies within
-        // the depth's disc), not a look at each cell of the disc.
-        Some(sight) => rules.occupancy.near(search, sight.cells(), sees),
-        None => {
-            let cells = rules.disc.offsets().filter_map(|(dx, dy)| at.offset(dx, dy));
-            rules.occupancy.near(search, cells.filter(|&c| sees(c)), sees)
-        }
-    };
+    let mut near = rules.occupancy.near(search, sight.into_iter().flat_map(|s| s.cells()), sees);
     // In the players' order, not the order of the maps they were found
     // in, which follows each map's history: a depth restored from a
     // snapshot tells the same diffs as the one that played on.
