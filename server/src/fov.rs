@@ -232,18 +232,50 @@ impl Fov {
     /// (a look at each cell of the square was most of what finding the
     /// players in a crowd's sight cost).
     pub fn cells(&self) -> impl Iterator<Item = Pos> + '_ {
-        (-MAX_RADIUS..=MAX_RADIUS).zip(self.rows).flat_map(move |(dy, row)| {
-            let mut bits = row;
-            std::iter::from_fn(move || {
-                let col = bits.trailing_zeros();
-                (bits != 0).then(|| {
-                    bits &= bits - 1;
-                    col as i32 - MAX_RADIUS
-                })
-            })
-            .filter_map(move |dx| self.centre.offset(dx, dy))
+        offsets_of(self.rows).filter_map(move |(dx, dy)| self.centre.offset(dx, dy))
+    }
+
+    /// The offsets from its centre of the cells this sight sees that
+    /// `other` does not, row by row, west to east (the order of a disc's
+    /// indices): a row of bits at a time, not a look at each cell.
+    pub(crate) fn offsets_not_in(&self, other: Option<&Fov>) -> impl Iterator<Item = (i32, i32)> {
+        let theirs = other.map_or([0; SIDE], |o| o.rows_from(self.centre));
+        let rows: [u32; SIDE] = std::array::from_fn(|r| self.rows[r] & !theirs[r]);
+        offsets_of(rows)
+    }
+
+    /// This sight's rows as offsets from `centre`: bit `dx + 8` of row
+    /// `dy + 8` set when the cell (dx, dy) from `centre` is seen.
+    fn rows_from(&self, centre: Pos) -> [u32; SIDE] {
+        let sx = i32::from(self.centre.x) - i32::from(centre.x);
+        let sy = i32::from(self.centre.y) - i32::from(centre.y);
+        let side = SIDE as i32;
+        std::array::from_fn(|r| {
+            // Row r from `centre` is row r - sy from this sight's centre,
+            // and its column c is column c - sx.
+            let mine = r as i32 - sy;
+            if !(0..side).contains(&mine) || sx.abs() >= side {
+                return 0;
+            }
+            let row = self.rows[mine as usize];
+            if sx >= 0 { row << sx } else { row >> -sx }
         })
     }
+}
+
+/// The offsets of the set bits of `rows` (bit `dx + 8` of row `dy + 8`),
+/// row by row, west to east. Bits past the square are never set.
+fn offsets_of(rows: [u32; SIDE]) -> impl Iterator<Item = (i32, i32)> {
+    (-MAX_RADIUS..=MAX_RADIUS).zip(rows).flat_map(|(dy, row)| {
+        let mut bits = row & ((1 << SIDE) - 1);
+        std::iter::from_fn(move || {
+            let col = bits.trailing_zeros();
+            (bits != 0).then(|| {
+                bits &= bits - 1;
+                (col as i32 - MAX_RADIUS, dy)
+            })
+        })
+    })
 }
 
 /// Scans one quadrant, sector by sector: `line(depth)` is the opacity of the
@@ -392,6 +424,39 @@ mod tests {
             for centre in at.into_iter().map(|(x, y)| Pos::new(x % w, y % h)) {
                 proptest::prop_assert_eq!(opacity.window(centre), Window::from_fn(centre, opaque));
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The cells one sight sees and another does not, found a row of
+        /// bits at a time, are those found by asking each cell of the
+        /// square, in the same order, however far apart the two stand
+        /// (also off the map's edge); and `cells` is every cell seen.
+        #[test]
+        fn what_one_sight_sees_and_another_does_not(
+            walls in proptest::collection::vec(proptest::bool::weighted(0.3), 40 * 40),
+            a in (0u16..40, 0u16..40),
+            b in (0u16..40, 0u16..40),
+            radius in 1u8..=8,
+        ) {
+            let opaque = |x: i32, y: i32| {
+                !(0..40).contains(&x) || !(0..40).contains(&y) || walls[(y * 40 + x) as usize]
+            };
+            let (a, b) = (Pos::new(a.0, a.1), Pos::new(b.0, b.1));
+            let (mine, theirs) = (Fov::compute(a, radius, opaque), Fov::compute(b, radius, opaque));
+            let square = || (-MAX_RADIUS..=MAX_RADIUS)
+                .flat_map(|dy| (-MAX_RADIUS..=MAX_RADIUS).map(move |dx| (dx, dy)));
+            let (ax, ay, bx, by) =
+                (i32::from(a.x), i32::from(a.y), i32::from(b.x), i32::from(b.y));
+            let expected: Vec<(i32, i32)> = square()
+                .filter(|&(dx, dy)| mine.sees_offset(dx, dy))
+                .filter(|&(dx, dy)| !theirs.sees_offset(ax + dx - bx, ay + dy - by))
+                .collect();
+            proptest::prop_assert_eq!(mine.offsets_not_in(Some(&theirs)).collect::<Vec<_>>(), expected);
+            let all: Vec<(i32, i32)> = square().filter(|&(dx, dy)| mine.sees_offset(dx, dy)).collect();
+            proptest::prop_assert_eq!(mine.offsets_not_in(None).collect::<Vec<_>>(), all.clone());
+            let cells: Vec<Pos> = all.iter().filter_map(|&(dx, dy)| a.offset(dx, dy)).collect();
+            proptest::prop_assert_eq!(mine.cells().collect::<Vec<_>>(), cells);
         }
     }
 

@@ -66,31 +66,29 @@ impl Memory {
     /// (which become explored). Players are left for the caller to fill in.
     pub(crate) fn update_sight(&mut self, level: &Level, disc: &Disc, now: Fov) -> SightDiff {
         let mut diff = SightDiff { at: now.centre(), ..SightDiff::default() };
+        // Only the cells that changed are looked at, found a row of bits at
+        // a time; each list in the disc's order.
         if let Some(old) = &self.sight {
             let c = old.centre();
-            for (i, (dx, dy)) in disc.offsets().enumerate() {
-                if old.sees_offset(dx, dy) && c.offset(dx, dy).is_some_and(|p| !now.sees(p)) {
-                    diff.hidden.push(i as u8);
-                }
-            }
+            diff.hidden = (old.offsets_not_in(Some(&now)))
+                .filter(|&(dx, dy)| c.offset(dx, dy).is_some())
+                .filter_map(|(dx, dy)| disc.index(dx, dy))
+                .collect();
         }
         let c = now.centre();
-        for (i, (dx, dy)) in disc.offsets().enumerate() {
-            if !now.sees_offset(dx, dy) {
+        for (dx, dy) in now.offsets_not_in(self.sight.as_ref()) {
+            let Some(i) = disc.index(dx, dy) else {
                 continue;
-            }
+            };
             let Some(pos) = c.offset(dx, dy).filter(|&p| level.grid.contains(p)) else {
                 continue;
             };
-            if self.sight.as_ref().is_some_and(|old| old.sees(pos)) {
-                continue;
-            }
             let index = level.grid.index(pos);
             if self.explored.contains(index) {
-                diff.shown.push(i as u8);
+                diff.shown.push(i);
             } else {
                 self.explored.insert(index);
-                diff.revealed.push((i as u8, level.terrain(pos)));
+                diff.revealed.push((i, level.terrain(pos)));
             }
         }
         self.sight = Some(now);

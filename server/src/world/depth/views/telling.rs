@@ -15,7 +15,7 @@ use std::sync::Arc;
 use gloam_protocol::{MonsterChange, PlayerChange, PlayerId, Pos, ServerMsg, SightDiff};
 
 use super::Views;
-use super::seen::{DepthAfter, NOWHERE, around, monsters_seen_anew, players_seen, reaches};
+use super::seen::{DepthAfter, around, monsters_seen_anew, players_seen, reaches};
 use super::still::Shift;
 use super::view::View;
 use crate::character::{Memory, Player};
@@ -449,23 +449,34 @@ fn players_around(rules: &Rules, viewer: &Player, told: &mut View) -> Vec<Player
     let sight = memory.and_then(|m| m.sight());
     debug_assert!(sight.is_none_or(|s| s.centre() == viewer.pos), "a sight from elsewhere");
     let search = rules.occupancy.search(rules.disc.len(), 1);
-    let mut near = rules.occupancy.near(search, sight.into_iter().flat_map(|s| s.cells()), sees);
-    // In the players' order, not the order of the maps they were found
-    // in, which follows each map's history: a depth restored from a
+    let near = rules.occupancy.near(search, sight.into_iter().flat_map(|s| s.cells()), sees);
+    let mut changes = players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
+    // And those it was told of that are not among them (out of its sight
+    // now, or gone from the depth): each of those among them was just
+    // told where it stands, so one told of on a cell it does not see, or
+    // on a cell another stands on, has left its sight. A look at the cell
+    // for each, not in the depth's players (a tenth of an answer's time
+    // in a crowd) nor in the others found.
+    let standing = |o: PlayerId, at: Pos| sees(at) && rules.occupancy.at(at) == Some(o);
+    told.players.retain(|&id, &mut at| {
+        let stays = standing(id, at);
+        if !stays {
+            changes.push(PlayerChange::Vanished { id });
+        }
+        stays
+    });
+    // In the players' order, not the order of the cells or maps they were
+    // found in, which follows each map's history: a depth restored from a
     // snapshot tells the same diffs as the one that played on.
-    near.sort_unstable_by_key(|&(other, _)| other);
-    // And those it was told of that are not among them (out of its
-    // reach now, or gone from the depth), looked up only then: in a
-    // crowd nearly all are among them, and a look in the depth's
-    // players for each was a tenth of an answer's time.
-    let found = |o: &PlayerId| near.binary_search_by_key(o, |&(id, _)| id).is_ok();
-    let told_of: Vec<(PlayerId, Pos)> = (told.players.keys())
-        .filter(|o| !found(o))
-        .map(|&o| (o, rules.player(o).map_or(NOWHERE, |p| p.pos)))
-        .collect();
-    if !told_of.is_empty() {
-        near.extend(told_of);
-        near.sort_unstable_by_key(|&(other, _)| other);
+    changes.sort_unstable_by_key(changed_player);
+    changes
+}
+
+/// The player a change tells of.
+fn changed_player(change: &PlayerChange) -> PlayerId {
+    match *change {
+        PlayerChange::Moved { id, .. }
+        | PlayerChange::Vanished { id }
+        | PlayerChange::Appeared { id, .. } => id,
     }
-    players_seen(viewer, rules.depth, &near, &mut told.players, rules.players())
 }
