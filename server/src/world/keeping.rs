@@ -33,12 +33,26 @@ pub const SNAPSHOT_EVERY: u64 = 3_000;
 /// with: for a crowd it is a few tenths of a millisecond of the depth's
 /// task, so the depth's task sums once a `save_interval`, not at every
 /// hand-over.
+///
+/// Asked to sum with nothing new to hand over, it hands over the checksum
+/// alone if the last part went unsummed: a depth that falls quiet, or
+/// whose task ends, keeps the checksum after all it handed over, not
+/// the one of up to four parts before.
 pub fn keep_history(state: &mut DepthState, store: &StoreHandle, every: u64, summed: bool) {
-    let Some((first, entries)) = state.take_unsummed() else { return };
+    let Some((first, entries)) = state.take_unsummed() else {
+        if let Some(kept) = state.owed_sum().filter(|_| summed) {
+            store.append_log(state.depth(), kept, Vec::new(), state.checksum());
+            state.note_summed();
+        }
+        return;
+    };
     let after = first + entries.len() as u64;
     let every = every.max(1);
     let snapshot = first / every != after / every;
     let checksum = (summed || snapshot).then(|| state.checksum());
+    if checksum.is_some() {
+        state.note_summed();
+    }
     let entries = entries.iter().map(codec::encode).collect();
     store.append_log(state.depth(), first, entries, checksum);
     if let Some(checksum) = checksum.filter(|_| snapshot) {

@@ -204,3 +204,42 @@ fn a_part_handed_over_unsummed_keeps_the_checksum_where_it_was_summed() {
     assert!(report.contains(&at), "{report}");
     assert!(report.contains(&format!("{} commands replayed", kept + 3)), "{report}");
 }
+
+/// A depth that falls quiet after a part handed over unsummed, or whose
+/// task ends, hands over the checksum alone at its next summed hand-over:
+/// the one kept is then after every entry, and replay compares there. Once
+/// only: nothing is owed after it.
+#[test]
+fn a_quiet_depth_sums_what_it_handed_over_unsummed() {
+    let c = Config::with_seed(11);
+    let dir = tempfile::tempdir().unwrap();
+    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let store = writer.handle();
+    let mut state = restarted(&c, &store);
+    state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+    keep_history(&mut state, &store, 1_000, true);
+    for _ in 0..3 {
+        state.act(ANN, Action::Wait);
+    }
+    keep_history(&mut state, &store, 1_000, false);
+    let kept = store.depth_history(DEPTH).unwrap().entries.len() as u64;
+    assert_ne!(store.depth_history(DEPTH).unwrap().live.map(|(at, _)| at), Some(kept));
+    assert_eq!(state.owed_sum(), Some(kept));
+    keep_history(&mut state, &store, 1_000, false);
+    assert_eq!(state.owed_sum(), Some(kept), "an unsummed hand-over pays nothing");
+    keep_history(&mut state, &store, 1_000, true);
+    let history = store.depth_history(DEPTH).unwrap();
+    assert_eq!(history.entries.len() as u64, kept, "no entry added");
+    assert_eq!(history.live, Some((kept, state.checksum())), "summed after every entry");
+    assert_eq!(state.owed_sum(), None);
+    writer.close();
+    let report = crate::cli::replay_report(
+        &Store::open(dir.path()).unwrap(),
+        &c,
+        DEPTH,
+        Reading::FromSnapshot,
+    )
+    .unwrap();
+    let at = format!("({kept} commands): {:016x}: the same", history.live.unwrap().1);
+    assert!(report.contains(&at), "{report}");
+}

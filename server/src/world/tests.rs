@@ -807,4 +807,45 @@ async fn closing_the_world_keeps_every_depths_history_whole() {
     let entries = decode_history(&stored.entries).unwrap();
     let waits = entries.iter().filter(|e| matches!(e.what, Command::Act { .. })).count();
     assert_eq!(waits, 3, "every wait is in the history: {entries:?}");
+    let summed = stored.live.map(|(at, _)| at);
+    assert_eq!(summed, Some(stored.entries.len() as u64), "summed after its last entry");
+}
+
+/// The depth's task hands its log over every fifth of `save_interval` and
+/// sums it once a `save_interval`: a depth that falls quiet after a part
+/// went unsummed has its checksum kept after its last entry all the same,
+/// within a `save_interval` or two (here 1 s: the log goes every 200 ms,
+/// the sum every second). In real time, the store being a thread of its
+/// own (see the shifts' test above).
+#[tokio::test]
+async fn a_quiet_depth_keeps_its_checksum_after_its_last_entry() {
+    let interval = Duration::from_secs(1);
+    let config = Config { save_interval: interval, ..Config::quiet(9) };
+    let (writer, known) = Store::in_memory().start();
+    let store = writer.handle();
+    let world = Arc::new(World::new(config, store.clone(), known));
+    let mut ann = world.enter("ann", None, LOCAL, None).await.unwrap();
+    until_done(&mut ann).await;
+    for _ in 0..3 {
+        ann.act(Action::Wait).unwrap();
+        until_done(&mut ann).await;
+    }
+    let read = || {
+        let store = store.clone();
+        tokio::task::spawn_blocking(move || store.depth_history(1).unwrap())
+    };
+    // Looking every 20 ms, for four intervals at most.
+    let quiet = tokio::time::Instant::now();
+    let (entries, summed) = loop {
+        let history = read().await.unwrap();
+        let (entries, summed) = (history.entries.len() as u64, history.live.map(|(at, _)| at));
+        if (entries >= 4 && summed == Some(entries)) || quiet.elapsed() > 4 * interval {
+            break (entries, summed);
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(entries >= 4, "the arrival and three waits handed over: {entries}");
+    assert_eq!(summed, Some(entries), "summed after the last entry, once quiet");
+    drop(ann);
+    world.close().await;
 }

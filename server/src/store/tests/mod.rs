@@ -729,6 +729,10 @@ fn a_depth_history_is_read_from_its_start_under_its_rules(place: &Place) {
     handle.append_log(4, 6, vec![vec![7]], None);
     let unsummed = handle.depth_history(4).unwrap();
     assert_eq!((unsummed.next, unsummed.live), (7, Some((6, 9))));
+    // And the checksum alone, later (the depth fell quiet): no entry more.
+    handle.append_log(4, 7, Vec::new(), Some(11));
+    let summed = handle.depth_history(4).unwrap();
+    assert_eq!((summed.next, summed.live), (7, Some((7, 11))));
     assert_eq!(handle.depth_history(5).unwrap().rules, None, "other depths are apart");
     writer.close();
 }

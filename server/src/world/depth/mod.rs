@@ -511,6 +511,18 @@ impl DepthState {
         self.rules.take_unsummed()
     }
 
+    /// How many entries were handed over, when the last checksum handed
+    /// over counted fewer (see `rules::log`).
+    pub(crate) fn owed_sum(&self) -> Option<u64> {
+        self.rules.owed_sum()
+    }
+
+    /// Notes that the checksum after every entry handed over was handed
+    /// over too.
+    pub(crate) fn note_summed(&mut self) {
+        self.rules.note_summed();
+    }
+
     /// Numbers the next entry after `count` others (a history set aside).
     pub fn skip_log(&mut self, count: u64) {
         self.rules.skip_log(count);

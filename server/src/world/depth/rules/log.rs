@@ -236,6 +236,8 @@ pub enum Command {
 pub(super) struct Log {
     entries: Option<Vec<Entry>>,
     logged: u64,
+    /// How many of them the last checksum handed over counted.
+    summed: u64,
 }
 
 impl Log {
@@ -266,6 +268,7 @@ impl Rules {
     /// depth after the last; `None` when there are none.
     pub(crate) fn take_log(&mut self) -> Option<LogPart> {
         let (first, entries) = self.take_unsummed()?;
+        self.note_summed();
         Some(LogPart { first, entries, checksum: self.checksum() })
     }
 
@@ -280,6 +283,19 @@ impl Rules {
         let first = self.log.logged;
         self.log.logged += entries.len() as u64;
         Some((first, entries))
+    }
+
+    /// How many entries were handed over, when the last checksum handed
+    /// over counted fewer (parts go unsummed: see `world::keep_history`).
+    pub(crate) fn owed_sum(&self) -> Option<u64> {
+        let kept = self.log.entries.is_some();
+        (kept && self.log.summed != self.log.logged).then_some(self.log.logged)
+    }
+
+    /// Notes that the checksum after every entry handed over was handed
+    /// over too.
+    pub(crate) fn note_summed(&mut self) {
+        self.log.summed = self.log.logged;
     }
 
     /// The entries applied since the last call (a log kept but never
