@@ -259,6 +259,42 @@ fn in_a_crowd_an_answer_shows_exactly_the_players_in_sight() {
     }
 }
 
+/// More players than open cells: those who came last share cells (a cell
+/// names one of them only), and each one's answer still shows exactly
+/// the players it sees, also those on a shared cell, as they step,
+/// swap and go.
+#[test]
+fn players_sharing_a_cell_are_shown_as_any_other() {
+    let rows = ["#####", "#<..#", "#..>#", "#####"];
+    let mut d = DepthState::new(2, level_from(&rows), 1);
+    let ids: Vec<PlayerId> = (1..=12).map(PlayerId).collect();
+    for &id in &ids {
+        d.come(Player::new(id, format!("p{}", id.0)), Arrival::FromAbove);
+    }
+    assert!(d.rules.occupancy.is_stacked(), "some share a cell");
+    let check = |d: &mut DepthState, viewer: PlayerId| {
+        d.act_all([(viewer, Action::Wait)]);
+        let memory = d.rules.occupancy.players()[&viewer].memory(2).unwrap();
+        let seen: HashMap<PlayerId, Pos> = (d.rules.players().values())
+            .filter(|o| o.id != viewer && memory.sees(o.pos))
+            .map(|o| (o.id, o.pos))
+            .collect();
+        let told: HashMap<PlayerId, Pos> =
+            d.views.told[&viewer].players.iter().map(|(&id, &at)| (id, at)).collect();
+        assert_eq!(told, seen, "{viewer:?}");
+    };
+    for (turn, &id) in ids.iter().enumerate() {
+        d.act_all([(id, Action::Move(Dir::ALL[turn % 8]))]);
+        for &viewer in &ids[turn % 3..] {
+            check(&mut d, viewer);
+        }
+    }
+    d.leave(ids[0], Leaving::Quit);
+    for &viewer in &ids[1..] {
+        check(&mut d, viewer);
+    }
+}
+
 /// A watcher who comes while its player has not heard of the latest
 /// comings and goings is shown the roster its player's client holds, not
 /// the depth as it is now; once the player hears the news, both agree.

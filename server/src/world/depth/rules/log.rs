@@ -236,7 +236,8 @@ pub enum Command {
 pub(super) struct Log {
     entries: Option<Vec<Entry>>,
     logged: u64,
-    /// How many of them the last checksum handed over counted.
+    /// How many of them the last checksum handed over counted (none yet
+    /// after a restart: its first summing hands the checksum over again).
     summed: u64,
 }
 

@@ -226,17 +226,24 @@ impl Occupancy {
     }
 
     /// How to find the players on or near `cells` cells, when a walk
-    /// tests each player `per_player` times: by the cells when a look at
-    /// each (which costs about two tests at a player) is cheaper than the
-    /// walk; else by the cells' map, unless some players share a cell.
+    /// tests each player `per_player` times: by walking the players when
+    /// some share a cell (a cell names one of them only); else by the
+    /// cells when a look at each (which costs about two tests at a player)
+    /// is cheaper than the walk; else by the cells' map.
     pub(crate) fn search(&self, cells: usize, per_player: usize) -> Search {
-        if 2 * cells < per_player * self.players.len() {
-            Search::Cells
-        } else if self.cells.len() == self.players.len() {
-            Search::CellsMap
-        } else {
+        if self.is_stacked() {
             Search::Players
+        } else if 2 * cells < per_player * self.players.len() {
+            Search::Cells
+        } else {
+            Search::CellsMap
         }
+    }
+
+    /// Whether some players share a cell (every open cell was taken when
+    /// one came), so that a cell names only one of those on it.
+    pub(crate) fn is_stacked(&self) -> bool {
+        self.cells.len() < self.players.len()
     }
 
     /// The players standing on `cells` or on a cell `within` holds for,

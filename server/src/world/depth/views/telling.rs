@@ -453,11 +453,19 @@ fn players_around(rules: &Rules, viewer: &Player, told: &mut View) -> Vec<Player
     let mut changes = players_seen(viewer, rules.depth, &near, &mut told.players, rules.players());
     // And those it was told of that are not among them (out of its sight
     // now, or gone from the depth): each of those among them was just
-    // told where it stands, so one told of on a cell it does not see, or
-    // on a cell another stands on, has left its sight. A look at the cell
-    // for each, not in the depth's players (a tenth of an answer's time
-    // in a crowd) nor in the others found.
-    let standing = |o: PlayerId, at: Pos| sees(at) && rules.occupancy.at(at) == Some(o);
+    // told where it stands, on a cell it sees, so one told of elsewhere
+    // has left its sight. Whether it stands there is a look at the cell
+    // (not in the depth's players: a tenth of an answer's time in a
+    // crowd), unless some share a cell and the cell names only one.
+    let stacked = rules.occupancy.is_stacked();
+    let stands = |id: PlayerId, at: Pos| {
+        if stacked {
+            rules.player(id).is_some_and(|p| p.pos == at)
+        } else {
+            rules.occupancy.at(at) == Some(id)
+        }
+    };
+    let standing = |id: PlayerId, at: Pos| sees(at) && stands(id, at);
     told.players.retain(|&id, &mut at| {
         let stays = standing(id, at);
         if !stays {
