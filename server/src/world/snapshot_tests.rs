@@ -167,18 +167,32 @@ fn a_recording_starts_from_the_newest_snapshot_before_its_first_round() {
     assert!(made(1).is_err(), "no snapshot before round 1, and the start is unreadable");
 }
 
+/// Ann just arrived on a depth kept in a store in a folder of its own:
+/// the world's config, the folder, the store's writer and the depth.
+fn ann_on_a_stored_depth() -> (Config, tempfile::TempDir, Writer, DepthState) {
+    let c = Config::with_seed(11);
+    let dir = tempfile::tempdir().unwrap();
+    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let mut state = restarted(&c, &writer.handle());
+    state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
+    (c, dir, writer, state)
+}
+
+/// What `gloam-server replay` says of the depth kept in `dir` (its store
+/// closed), from its newest snapshot.
+fn replay_report(dir: &tempfile::TempDir, c: &Config) -> String {
+    let store = Store::open(dir.path()).unwrap();
+    crate::cli::replay_report(&store, c, DEPTH, Reading::FromSnapshot).unwrap()
+}
+
 /// A part of the log handed over unsummed (as the depth's task hands most)
 /// leaves the live checksum where the last summed part left it, and
 /// `gloam-server replay` compares its rebuild with it there, on its way
 /// through the whole history.
 #[test]
 fn a_part_handed_over_unsummed_keeps_the_checksum_where_it_was_summed() {
-    let c = Config::with_seed(11);
-    let dir = tempfile::tempdir().unwrap();
-    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let (c, dir, writer, mut state) = ann_on_a_stored_depth();
     let store = writer.handle();
-    let mut state = restarted(&c, &store);
-    state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
     state.act(ANN, Action::Wait);
     keep_history(&mut state, &store, 1_000, true);
     let kept = store.depth_history(DEPTH).unwrap().entries.len() as u64;
@@ -193,13 +207,7 @@ fn a_part_handed_over_unsummed_keeps_the_checksum_where_it_was_summed() {
     assert_eq!(history.entries.len() as u64, kept + 3, "the entries are kept");
     assert_eq!(history.live, summed, "the checksum stays that of the last summed part");
     writer.close();
-    let report = crate::cli::replay_report(
-        &Store::open(dir.path()).unwrap(),
-        &c,
-        DEPTH,
-        Reading::FromSnapshot,
-    )
-    .unwrap();
+    let report = replay_report(&dir, &c);
     let at = format!("({kept} commands): {sum:016x}: the same");
     assert!(report.contains(&at), "{report}");
     assert!(report.contains(&format!("{} commands replayed", kept + 3)), "{report}");
@@ -211,12 +219,8 @@ fn a_part_handed_over_unsummed_keeps_the_checksum_where_it_was_summed() {
 /// only: nothing is owed after it.
 #[test]
 fn a_quiet_depth_sums_what_it_handed_over_unsummed() {
-    let c = Config::with_seed(11);
-    let dir = tempfile::tempdir().unwrap();
-    let (writer, _) = Store::open(dir.path()).unwrap().start();
+    let (c, dir, writer, mut state) = ann_on_a_stored_depth();
     let store = writer.handle();
-    let mut state = restarted(&c, &store);
-    state.arrive(Player::new(ANN, "ann".into()), Arrival::Join);
     keep_history(&mut state, &store, 1_000, true);
     for _ in 0..3 {
         state.act(ANN, Action::Wait);
@@ -233,13 +237,7 @@ fn a_quiet_depth_sums_what_it_handed_over_unsummed() {
     assert_eq!(history.live, Some((kept, state.checksum())), "summed after every entry");
     assert_eq!(state.owed_sum(), None);
     writer.close();
-    let report = crate::cli::replay_report(
-        &Store::open(dir.path()).unwrap(),
-        &c,
-        DEPTH,
-        Reading::FromSnapshot,
-    )
-    .unwrap();
+    let report = replay_report(&dir, &c);
     let at = format!("({kept} commands): {:016x}: the same", history.live.unwrap().1);
     assert!(report.contains(&at), "{report}");
 }

@@ -244,19 +244,22 @@ fn in_a_crowd_an_answer_shows_exactly_the_players_in_sight() {
         d.act_all([(id, Action::Move(Dir::E))]);
     }
     for &viewer in &ids {
-        d.act_all([(viewer, Action::Wait)]);
-        let memory = d.rules.occupancy.players()[&viewer].memory(2).unwrap();
-        let seen: HashMap<PlayerId, Pos> = d
-            .rules
-            .players()
-            .values()
-            .filter(|o| o.id != viewer && memory.sees(o.pos))
-            .map(|o| (o.id, o.pos))
-            .collect();
-        let told: HashMap<PlayerId, Pos> =
-            d.views.told[&viewer].players.iter().map(|(&id, &at)| (id, at)).collect();
-        assert_eq!(told, seen, "{viewer:?}");
+        answered_with_exactly_those_seen(&mut d, viewer);
     }
+}
+
+/// `viewer` waits, and its client was then told exactly the players it
+/// sees (on depth 2), where each stands.
+fn answered_with_exactly_those_seen(d: &mut DepthState, viewer: PlayerId) {
+    d.act_all([(viewer, Action::Wait)]);
+    let memory = d.rules.occupancy.players()[&viewer].memory(2).unwrap();
+    let seen: HashMap<PlayerId, Pos> = (d.rules.players().values())
+        .filter(|o| o.id != viewer && memory.sees(o.pos))
+        .map(|o| (o.id, o.pos))
+        .collect();
+    let told: HashMap<PlayerId, Pos> =
+        d.views.told[&viewer].players.iter().map(|(&id, &at)| (id, at)).collect();
+    assert_eq!(told, seen, "{viewer:?}");
 }
 
 /// More players than open cells: those who came last share cells (a cell
@@ -272,26 +275,15 @@ fn players_sharing_a_cell_are_shown_as_any_other() {
         d.come(Player::new(id, format!("p{}", id.0)), Arrival::FromAbove);
     }
     assert!(d.rules.occupancy.is_stacked(), "some share a cell");
-    let check = |d: &mut DepthState, viewer: PlayerId| {
-        d.act_all([(viewer, Action::Wait)]);
-        let memory = d.rules.occupancy.players()[&viewer].memory(2).unwrap();
-        let seen: HashMap<PlayerId, Pos> = (d.rules.players().values())
-            .filter(|o| o.id != viewer && memory.sees(o.pos))
-            .map(|o| (o.id, o.pos))
-            .collect();
-        let told: HashMap<PlayerId, Pos> =
-            d.views.told[&viewer].players.iter().map(|(&id, &at)| (id, at)).collect();
-        assert_eq!(told, seen, "{viewer:?}");
-    };
     for (turn, &id) in ids.iter().enumerate() {
         d.act_all([(id, Action::Move(Dir::ALL[turn % 8]))]);
         for &viewer in &ids[turn % 3..] {
-            check(&mut d, viewer);
+            answered_with_exactly_those_seen(&mut d, viewer);
         }
     }
     d.leave(ids[0], Leaving::Quit);
     for &viewer in &ids[1..] {
-        check(&mut d, viewer);
+        answered_with_exactly_those_seen(&mut d, viewer);
     }
 }
 

@@ -209,7 +209,7 @@ impl Occupancy {
             return;
         }
         self.cells.remove(cell);
-        if self.cells.len() < self.players.len()
+        if self.is_stacked()
             && let Some(other) = self.players.values().find(|p| p.pos == cell)
         {
             self.cells.insert(cell, other.id);

@@ -24,11 +24,7 @@ pub(crate) struct Standing {
 
 impl Standing {
     pub(crate) fn get(&self, pos: Pos) -> Option<PlayerId> {
-        let x = usize::from(pos.x);
-        if x >= self.width {
-            return None;
-        }
-        self.grid.get(usize::from(pos.y) * self.width + x).copied().flatten()
+        self.grid.get(self.slot(pos)?).copied().flatten()
     }
 
     pub(crate) fn insert(&mut self, pos: Pos, id: PlayerId) {
@@ -38,8 +34,9 @@ impl Standing {
     }
 
     pub(crate) fn remove(&mut self, pos: Pos) {
-        if self.map.remove(&pos).is_some() {
-            let at = usize::from(pos.y) * self.width + usize::from(pos.x);
+        if self.map.remove(&pos).is_some()
+            && let Some(at) = self.slot(pos)
+        {
             self.grid[at] = None;
         }
     }
@@ -50,6 +47,13 @@ impl Standing {
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Pos, PlayerId)> + '_ {
         self.map.iter().map(|(&pos, &id)| (pos, id))
+    }
+
+    /// Where `pos` is in a grid this wide (`None` past its side: the grid
+    /// may yet be too short for it, and `get` finds nothing there).
+    fn slot(&self, pos: Pos) -> Option<usize> {
+        let x = usize::from(pos.x);
+        (x < self.width).then(|| usize::from(pos.y) * self.width + x)
     }
 
     /// Where `pos` is in the grid, once the grid holds it.
